@@ -1,0 +1,67 @@
+/**
+ * Builds the Hono app from a platform: one server, four faces (API, hosted pages, console, control
+ * plane) plus the docs. No side effects on import; only the CLI listens.
+ */
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { Scalar } from '@scalar/hono-api-reference';
+import { bodyLimit } from 'hono/body-limit';
+import { ApiError, errorBody } from './platform/errors/api-error.ts';
+import type { AppEnv, Platform } from './platform/http/context.ts';
+import { requestContext } from './platform/http/middleware.ts';
+import { handleError } from './platform/http/routing.ts';
+import { controlPlane } from './control/index.ts';
+import { consoleRouter } from './console/console.router.ts';
+import { MODULES } from './modules.ts';
+
+export const API_VERSION = '0.1.0';
+
+export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.use('*', requestContext(platform));
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: platform.maxBodyBytes,
+      onError: () => {
+        throw new ApiError(413, `Request body too large: the limit is ${Math.floor(platform.maxBodyBytes / 1_048_576)} MB (images: 15 MB each).`);
+      },
+    }),
+  );
+
+  for (const module of MODULES) {
+    module.setup?.(platform);
+    app.route('/', module.router(platform));
+  }
+  app.route('/', controlPlane(platform));
+  app.route('/', consoleRouter);
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+    description: 'Organization API key. Fixture keys: sk_live_demo, sk_test_demo (sandbox), sk_live_other, sk_live_broke, sk_live_revoked.',
+  });
+  app.openAPIRegistry.registerComponent('securitySchemes', 'AdminToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Only when the sandbox was started with --admin-token.',
+  });
+  app.doc31('/openapi.json', () => ({
+    openapi: '3.1.0',
+    info: {
+      title: 'idv-sandbox — identity verification and screening API (sandbox)',
+      version: API_VERSION,
+      description: 'A stateful sandbox of the identity-verification and screening API. /v1 is the API; /__sandbox is the control plane.',
+    },
+    servers: [{ url: platform.urls.base }],
+  }));
+  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'idv-sandbox API reference' }));
+  app.get('/healthz', (c) => c.json({ status: 'ok' }, 200));
+
+  app.notFound((c) =>
+    c.json(errorBody('default', `No route ${c.req.method} ${c.req.path}. The endpoints are listed at ${platform.urls.docs}.`), 404),
+  );
+  app.onError(handleError);
+  return app;
+}

@@ -1,0 +1,126 @@
+/**
+ * The `idv-sandbox` command (and `npm start`). Flags win over env variables.
+ */
+import { parseArgs } from 'node:util';
+import { createSandbox, DEFAULT_DATA_FILE, type SandboxOptions } from './sandbox.ts';
+import { StoreOpenError } from './platform/store/store.ts';
+
+const HELP = `idv-sandbox — a stateful sandbox of the identity-verification and screening API
+
+Usage: idv-sandbox [options]
+
+  --port <n>            port (env PORT, default 4010; 0 = any free port)
+  --host <addr>         interface (env HOST, default 127.0.0.1)
+  --data <file>         JSON data file (env IDV_SANDBOX_DATA, default ${DEFAULT_DATA_FILE})
+  --memory              keep everything in memory, no file
+  --seed <n>            seed for ids and synthetic data (env IDV_SANDBOX_SEED, default 42)
+  --clock <mode>        real | frozen | frozen@<ISO 8601> (env IDV_SANDBOX_CLOCK, default real)
+  --scenario <name>     activate a scenario in every namespace (repeatable; env IDV_SANDBOX_SCENARIOS=a,b)
+  --no-rate-limit       turn off the 25/s, burst 35, 10,000/day limits
+  --public-url <url>    base URL used in links (env IDV_SANDBOX_PUBLIC_URL; for Docker port maps)
+  --admin-token <t>     require "Authorization: Bearer <t>" on /__sandbox and /console (env IDV_SANDBOX_ADMIN_TOKEN)
+  --organizations <f>   extra organizations file, merged with fixtures/organizations.json (repeatable; env IDV_SANDBOX_ORGANIZATIONS=f1,f2)
+  --help                this text
+
+Env IDV_SANDBOX_API_KEYS="<key>=<org>:<live|sandbox|revoked>,..." adds API keys.`;
+
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      memory: { type: 'boolean' },
+      seed: { type: 'string' },
+      clock: { type: 'string' },
+      scenario: { type: 'string', multiple: true },
+      'no-rate-limit': { type: 'boolean' },
+      'public-url': { type: 'string' },
+      'admin-token': { type: 'string' },
+      organizations: { type: 'string', multiple: true },
+      help: { type: 'boolean' },
+    },
+    strict: true,
+  });
+  if (values.help) return 'help';
+  const list = (value: string | undefined) => (value ? value.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
+  const integer = (name: string, value: string | undefined) => {
+    if (value === undefined) return undefined;
+    if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number, got "${value}"`);
+    return Number(value);
+  };
+  return {
+    port: integer('--port', values.port ?? env.PORT) ?? 4010,
+    host: values.host ?? env.HOST ?? '127.0.0.1',
+    data: values.data ?? env.IDV_SANDBOX_DATA,
+    memory: values.memory ?? false,
+    seed: integer('--seed', values.seed ?? env.IDV_SANDBOX_SEED),
+    clock: values.clock ?? env.IDV_SANDBOX_CLOCK,
+    scenarios: values.scenario ?? list(env.IDV_SANDBOX_SCENARIOS),
+    rateLimit: !values['no-rate-limit'],
+    publicUrl: values['public-url'] ?? env.IDV_SANDBOX_PUBLIC_URL,
+    adminToken: values['admin-token'] ?? env.IDV_SANDBOX_ADMIN_TOKEN,
+    extraOrganizationsFiles: values.organizations ?? list(env.IDV_SANDBOX_ORGANIZATIONS),
+    apiKeys: env.IDV_SANDBOX_API_KEYS,
+  };
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+
+export async function main(): Promise<void> {
+  let options: SandboxOptions | 'help';
+  try {
+    options = parseCli(process.argv.slice(2), process.env);
+  } catch (error) {
+    console.error(`idv-sandbox: ${(error as Error).message}\nRun idv-sandbox --help for the options.`);
+    process.exit(2);
+  }
+  if (options === 'help') {
+    console.log(HELP);
+    return;
+  }
+  let sandbox;
+  try {
+    sandbox = await createSandbox(options);
+  } catch (error) {
+    const message = error instanceof StoreOpenError || error instanceof Error ? error.message : String(error);
+    console.error(`idv-sandbox could not start: ${message}`);
+    process.exit(1);
+  }
+  const { urls, keyRing, store } = sandbox.platform;
+  const keys = keyRing.fixtureKeys().map((k) => `    ${k.key.padEnd(18)} ${k.kind.padEnd(8)} ${k.organizationId} (${k.organizationName})`);
+  console.log(
+    [
+      `idv-sandbox listening on ${sandbox.url}`,
+      `  API (base_url)      ${urls.base}/v1`,
+      `  Docs                ${urls.docs}  (OpenAPI: ${urls.base}/openapi.json)`,
+      `  Console             ${urls.console}`,
+      `  Hosted pages        ${urls.verify}`,
+      `  Control plane       ${urls.base}/__sandbox`,
+      `  Store               ${store.file ?? 'memory'}`,
+      `  API keys (x-api-key):`,
+      ...keys,
+    ].join('\n'),
+  );
+  if (!LOOPBACK.test(options.host ?? '127.0.0.1') && !options.adminToken) {
+    console.warn(
+      `\n*** WARNING: bound to ${options.host} without an admin token. Anyone who can reach this port can reset the sandbox and drive its state. Set --admin-token or IDV_SANDBOX_ADMIN_TOKEN. ***\n`,
+    );
+  }
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    console.log(`idv-sandbox: ${signal} received, flushing the store and stopping`);
+    sandbox
+      .close()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        console.error('idv-sandbox: error while stopping', error);
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}

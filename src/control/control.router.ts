@@ -1,0 +1,64 @@
+import { newRouter } from '../platform/http/routing.ts';
+import type { AppContext } from '../platform/http/context.ts';
+import {
+  catalogRoute,
+  changeClockRoute,
+  clearRequestsRoute,
+  createTestJobRoute,
+  getClockRoute,
+  listOrganizationsRoute,
+  listRequestsRoute,
+  listScenariosRoute,
+  resetRoute,
+  setBalanceRoute,
+  toggleScenarioRoute,
+} from './control.routes.ts';
+import {
+  catalogView,
+  changeClock,
+  clockView,
+  createTestJob,
+  organizationView,
+  resetSandbox,
+  scenarioView,
+  setOrganizationBalance,
+  toggleScenario,
+} from './control.service.ts';
+
+/** The namespace the caller named explicitly (header or query), if any. */
+const namedNamespace = (c: AppContext) => c.req.header('x-sandbox-namespace') ?? c.req.query('namespace');
+
+export const controlRouter = newRouter()
+  .openapi(resetRoute, (c) => {
+    // The body is optional: a bare POST resets with the configured seed.
+    const seed = (c.req.valid('json') as { seed?: number } | undefined)?.seed;
+    const reset = resetSandbox(c.get('platform'), namedNamespace(c), seed);
+    return c.json({ reset, ...(seed !== undefined ? { seed } : {}) }, 200);
+  })
+  .openapi(getClockRoute, (c) => c.json(clockView(c.get('world')), 200))
+  .openapi(changeClockRoute, (c) => c.json(changeClock(c.get('world'), c.req.valid('json')), 200))
+  .openapi(listScenariosRoute, (c) => {
+    const platform = c.get('platform');
+    const world = c.get('world');
+    return c.json({ namespace: world.namespace, scenarios: platform.scenarios.names().map((name) => scenarioView(platform, world, name)) }, 200);
+  })
+  .openapi(toggleScenarioRoute, (c) => {
+    const { name, action } = c.req.valid('param');
+    return c.json(toggleScenario(c.get('platform'), c.get('world'), name, action), 200);
+  })
+  .openapi(listRequestsRoute, (c) => {
+    const { method, path, status, key } = c.req.valid('query');
+    const world = c.get('world');
+    return c.json({ namespace: world.namespace, requests: world.requestLog.list({ method, path, status, keyId: key }) }, 200);
+  })
+  .openapi(clearRequestsRoute, (c) => c.json({ cleared: c.get('world').requestLog.clear() }, 200))
+  .openapi(listOrganizationsRoute, (c) => {
+    const platform = c.get('platform');
+    const organizations = [...platform.keyRing.organizations.keys()].map((id) => organizationView(platform, c.get('world'), id));
+    return c.json({ organizations }, 200);
+  })
+  .openapi(setBalanceRoute, (c) =>
+    c.json(setOrganizationBalance(c.get('platform'), c.get('world'), c.req.valid('param').id, c.req.valid('json').balance), 200),
+  )
+  .openapi(catalogRoute, (c) => c.json(catalogView(c.get('platform')), 200))
+  .openapi(createTestJobRoute, (c) => c.json(createTestJob(c.get('platform'), c.get('world'), c.req.valid('json')), 201));

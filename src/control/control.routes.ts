@@ -1,0 +1,143 @@
+import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
+import { adminGuard } from '../platform/http/middleware.ts';
+import { ErrorSchema } from '../platform/http/routing.ts';
+import {
+  BalanceBodySchema,
+  CatalogSchema,
+  ClockChangeSchema,
+  ClockStateSchema,
+  NamespaceQuerySchema,
+  OrganizationParamsSchema,
+  OrganizationViewSchema,
+  RequestLogQuerySchema,
+  RequestLogSchema,
+  ResetBodySchema,
+  ResetResponseSchema,
+  ScenarioListSchema,
+  ScenarioNameParamsSchema,
+  ScenarioViewSchema,
+  TestJobBodySchema,
+} from './control.schemas.ts';
+import { AsyncJobSchema } from '../async-jobs/async-jobs.schemas.ts';
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
+const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
+const controlErrors = {
+  400: json(ErrorSchema, 'Invalid request'),
+  401: json(ErrorSchema, 'Admin token required (only when the sandbox runs with --admin-token)'),
+};
+
+/** A control-plane route: admin guard, tag, shared errors. */
+function controlRoute<R extends RouteConfig>(config: R) {
+  return createRoute({
+    ...config,
+    tags: ['Sandbox control plane'],
+    security: [{ AdminToken: [] }],
+    middleware: [adminGuard()],
+    responses: { ...controlErrors, ...config.responses },
+  });
+}
+
+export const resetRoute = controlRoute({
+  method: 'post',
+  path: '/__sandbox/reset',
+  operationId: 'sandboxReset',
+  summary: 'Reset to the fixtures',
+  description: 'Resets data, clock, request journal, rate limits and scenarios. With a namespace (header or query) only that namespace; without, every namespace.',
+  request: { query: NamespaceQuerySchema, body: { content: { 'application/json': { schema: ResetBodySchema } } } },
+  responses: { 200: json(ResetResponseSchema, 'What was reset') },
+});
+
+export const getClockRoute = controlRoute({
+  method: 'get',
+  path: '/__sandbox/clock',
+  operationId: 'sandboxGetClock',
+  summary: 'Read the virtual clock',
+  request: { query: NamespaceQuerySchema },
+  responses: { 200: json(ClockStateSchema, 'The clock') },
+});
+
+export const changeClockRoute = controlRoute({
+  method: 'post',
+  path: '/__sandbox/clock',
+  operationId: 'sandboxChangeClock',
+  summary: 'Advance, set or freeze the virtual clock',
+  request: { query: NamespaceQuerySchema, body: jsonBody(ClockChangeSchema) },
+  responses: { 200: json(ClockStateSchema, 'The clock after the change') },
+});
+
+export const listScenariosRoute = controlRoute({
+  method: 'get',
+  path: '/__sandbox/scenarios',
+  operationId: 'sandboxListScenarios',
+  summary: 'List scenarios and which are active',
+  request: { query: NamespaceQuerySchema },
+  responses: { 200: json(ScenarioListSchema, 'Scenarios') },
+});
+
+export const toggleScenarioRoute = controlRoute({
+  method: 'post',
+  path: '/__sandbox/scenarios/{name}/{action}',
+  operationId: 'sandboxToggleScenario',
+  summary: 'Activate or deactivate a scenario for the namespace',
+  request: {
+    query: NamespaceQuerySchema,
+    params: ScenarioNameParamsSchema.extend({
+      action: z.enum(['activate', 'deactivate']).openapi({ param: { name: 'action', in: 'path' } }),
+    }),
+  },
+  responses: { 200: json(ScenarioViewSchema, 'The scenario'), 404: json(ErrorSchema, 'Unknown scenario') },
+});
+
+export const listRequestsRoute = controlRoute({
+  method: 'get',
+  path: '/__sandbox/requests',
+  operationId: 'sandboxListRequests',
+  summary: 'The request journal (oldest first)',
+  request: { query: RequestLogQuerySchema },
+  responses: { 200: json(RequestLogSchema, 'Journal entries') },
+});
+
+export const clearRequestsRoute = controlRoute({
+  method: 'delete',
+  path: '/__sandbox/requests',
+  operationId: 'sandboxClearRequests',
+  summary: 'Empty the request journal',
+  request: { query: NamespaceQuerySchema },
+  responses: { 200: json(z.object({ cleared: z.number().int() }), 'How many entries were removed') },
+});
+
+export const listOrganizationsRoute = controlRoute({
+  method: 'get',
+  path: '/__sandbox/organizations',
+  operationId: 'sandboxListOrganizations',
+  summary: 'Organizations, their key ids and balances',
+  request: { query: NamespaceQuerySchema },
+  responses: { 200: json(z.object({ organizations: z.array(OrganizationViewSchema) }), 'Organizations') },
+});
+
+export const setBalanceRoute = controlRoute({
+  method: 'put',
+  path: '/__sandbox/organizations/{id}/balance',
+  operationId: 'sandboxSetBalance',
+  summary: 'Set an organization’s token balance',
+  request: { query: NamespaceQuerySchema, params: OrganizationParamsSchema, body: jsonBody(BalanceBodySchema) },
+  responses: { 200: json(OrganizationViewSchema, 'The organization'), 404: json(ErrorSchema, 'Unknown organization') },
+});
+
+export const catalogRoute = controlRoute({
+  method: 'get',
+  path: '/__sandbox/catalog',
+  operationId: 'sandboxCatalog',
+  summary: 'Every scenario, fixture key, magic value and test identifier',
+  responses: { 200: json(CatalogSchema, 'The catalog') },
+});
+
+export const createTestJobRoute = controlRoute({
+  method: 'post',
+  path: '/__sandbox/jobs',
+  operationId: 'sandboxCreateTestJob',
+  summary: 'Create a test async job (kind sandbox.echo) to exercise a polling client',
+  request: { query: NamespaceQuerySchema, body: jsonBody(TestJobBodySchema) },
+  responses: { 201: json(AsyncJobSchema, 'The new job'), 404: json(ErrorSchema, 'Unknown organization') },
+});

@@ -1,0 +1,112 @@
+import { z } from '@hono/zod-openapi';
+import { DurationSchema } from '../platform/clock/virtual-clock.ts';
+
+export const NamespaceQuerySchema = z.object({
+  namespace: z.string().optional().openapi({ description: 'Namespace to act on (same as the X-Sandbox-Namespace header).' }),
+});
+
+export const ResetBodySchema = z
+  .object({ seed: z.number().int().min(0).max(2 ** 32 - 1).optional() })
+  .strict()
+  .openapi('SandboxResetRequest');
+
+export const ResetResponseSchema = z
+  .object({ reset: z.array(z.string()), seed: z.number().int().optional() })
+  .openapi('SandboxResetResponse');
+
+export const ClockStateSchema = z
+  .object({ namespace: z.string(), mode: z.enum(['real', 'frozen']), now: z.string() })
+  .openapi('SandboxClock');
+
+export const ClockChangeSchema = z
+  .object({
+    advance: DurationSchema.optional().openapi({ description: 'Move the clock forward: "90s", "15m", "2h", "1d", "250ms" or milliseconds.', example: '90s' }),
+    set: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time such as 2026-01-01T00:00:00Z' }).optional(),
+    freeze: z.boolean().optional(),
+  })
+  .strict()
+  .refine((change) => change.advance !== undefined || change.set !== undefined || change.freeze !== undefined, {
+    message: 'send at least one of "advance", "set" or "freeze"',
+  })
+  .openapi('SandboxClockChange');
+
+export const ScenarioNameParamsSchema = z.object({
+  name: z.string().openapi({ param: { name: 'name', in: 'path' }, example: 'rate-limited' }),
+});
+
+export const ScenarioViewSchema = z
+  .object({
+    name: z.string(),
+    description: z.string(),
+    active: z.boolean(),
+    behaviours: z.array(z.string()),
+    rules: z.array(z.record(z.string(), z.unknown())),
+  })
+  .openapi('SandboxScenario');
+
+export const ScenarioListSchema = z.object({ namespace: z.string(), scenarios: z.array(ScenarioViewSchema) }).openapi('SandboxScenarioList');
+
+export const RequestLogQuerySchema = NamespaceQuerySchema.extend({
+  method: z.string().optional(),
+  path: z.string().optional().openapi({ description: 'Exact path, or a prefix ending in *.' }),
+  status: z.coerce.number().int().min(100).max(599).optional(),
+  key: z.string().optional().openapi({ description: 'API key id (never the key itself), e.g. key_live_demo.' }),
+});
+
+export const RequestLogEntrySchema = z
+  .object({
+    requestId: z.string(),
+    method: z.string(),
+    path: z.string(),
+    query: z.record(z.string(), z.string()),
+    status: z.number().int(),
+    keyId: z.string().nullable(),
+    scenarios: z.array(z.string()),
+    durationMs: z.number(),
+    startedAt: z.string(),
+    finishedAt: z.string(),
+  })
+  .openapi('SandboxRequestLogEntry');
+
+export const RequestLogSchema = z.object({ namespace: z.string(), requests: z.array(RequestLogEntrySchema) }).openapi('SandboxRequestLog');
+
+export const OrganizationParamsSchema = z.object({
+  id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: 'org_demo' }),
+});
+
+export const BalanceBodySchema = z
+  .object({ balance: z.number().int().min(0).max(1_000_000_000) })
+  .strict()
+  .openapi('SandboxBalanceChange');
+
+export const OrganizationViewSchema = z
+  .object({ id: z.string(), name: z.string(), balance: z.number().int(), keys: z.array(z.object({ keyId: z.string(), kind: z.string() })) })
+  .openapi('SandboxOrganization');
+
+export const CatalogEntrySchema = z.object({
+  endpoint: z.string(),
+  input: z.string(),
+  outcome: z.string(),
+  description: z.string().optional(),
+});
+
+export const CatalogSchema = z
+  .object({
+    scenarios: z.array(z.object({ name: z.string(), description: z.string(), behaviours: z.array(z.string()) })),
+    fixtureKeys: z.array(
+      z.object({ key: z.string(), keyId: z.string(), kind: z.string(), organizationId: z.string(), organizationName: z.string() }),
+    ),
+    magicValues: z.array(CatalogEntrySchema),
+    testIdentifiers: z.array(CatalogEntrySchema),
+    jobKinds: z.array(z.string()),
+  })
+  .openapi('SandboxCatalog');
+
+export const TestJobBodySchema = z
+  .object({
+    organizationId: z.string().default('org_demo'),
+    input: z.record(z.string(), z.unknown()).default({}).openapi({ description: 'Echoed back as the job result.' }),
+    fate: z.enum(['normal', 'fail', 'stuck']).default('normal'),
+  })
+  .strict()
+  .openapi('SandboxTestJobRequest');

@@ -1,0 +1,89 @@
+/**
+ * The control plane's verbs: what tests and QA use to drive the sandbox (reset, clock, scenarios,
+ * journal, balances, catalog, test jobs). Each acts on one namespace's world.
+ */
+import type { z } from '@hono/zod-openapi';
+import { durationToMs } from '../platform/clock/virtual-clock.ts';
+import { ApiError } from '../platform/errors/api-error.ts';
+import { balanceOf, setBalance } from '../platform/billing/billing.ts';
+import type { Platform } from '../platform/http/context.ts';
+import type { World } from '../platform/namespaces/world.ts';
+import type { ClockChangeSchema, TestJobBodySchema } from './control.schemas.ts';
+
+export const TEST_JOB_KIND = 'sandbox.echo';
+
+/** Resets one namespace, or every namespace when none is named. */
+export function resetSandbox(platform: Platform, namespace: string | undefined, seed: number | undefined): string[] {
+  if (namespace !== undefined) {
+    platform.worlds.reset(namespace, seed);
+    return [namespace];
+  }
+  const names = platform.worlds.names();
+  platform.worlds.resetAll(seed);
+  return names;
+}
+
+export function clockView(world: World) {
+  return { namespace: world.namespace, ...world.clock.state() };
+}
+
+export function changeClock(world: World, change: z.infer<typeof ClockChangeSchema>) {
+  if (change.freeze !== undefined) world.clock.freeze(change.freeze);
+  if (change.set !== undefined) world.clock.set(Date.parse(change.set));
+  if (change.advance !== undefined) world.clock.advance(durationToMs(change.advance));
+  return clockView(world);
+}
+
+export function scenarioView(platform: Platform, world: World, name: string) {
+  const scenario = platform.scenarios.get(name);
+  if (!scenario) throw new ApiError(404, `Unknown scenario "${name}". Known: ${platform.scenarios.names().join(', ')}.`);
+  return {
+    name: scenario.name,
+    description: scenario.description,
+    active: world.scenarios.isActive(name),
+    behaviours: scenario.behaviours,
+    rules: scenario.rules as unknown as Record<string, unknown>[],
+  };
+}
+
+export function toggleScenario(platform: Platform, world: World, name: string, action: 'activate' | 'deactivate') {
+  scenarioView(platform, world, name);
+  if (action === 'activate') world.scenarios.activate(name);
+  else world.scenarios.deactivate(name);
+  return scenarioView(platform, world, name);
+}
+
+export function organizationView(platform: Platform, world: World, id: string) {
+  const organization = platform.keyRing.organizations.get(id);
+  if (!organization) {
+    throw new ApiError(404, `Unknown organization "${id}". Known: ${[...platform.keyRing.organizations.keys()].join(', ')}.`);
+  }
+  return {
+    id: organization.id,
+    name: organization.name,
+    balance: balanceOf(world, organization),
+    keys: organization.keys.map((key) => ({ keyId: key.id, kind: key.kind })),
+  };
+}
+
+export function setOrganizationBalance(platform: Platform, world: World, id: string, balance: number) {
+  organizationView(platform, world, id);
+  setBalance(world, id, balance);
+  return organizationView(platform, world, id);
+}
+
+export function catalogView(platform: Platform) {
+  return {
+    scenarios: platform.scenarios.all().map(({ name, description, behaviours }) => ({ name, description, behaviours })),
+    fixtureKeys: platform.keyRing.fixtureKeys(),
+    magicValues: platform.catalog.list('magicValues'),
+    testIdentifiers: platform.catalog.list('testIdentifiers'),
+    jobKinds: platform.jobs.kindNames(),
+  };
+}
+
+export function createTestJob(platform: Platform, world: World, body: z.infer<typeof TestJobBodySchema>) {
+  organizationView(platform, world, body.organizationId);
+  const job = platform.jobs.create(world, { organizationId: body.organizationId, kind: TEST_JOB_KIND, input: body.input, fate: body.fate });
+  return platform.jobs.view(world, job).view;
+}

@@ -1,0 +1,17 @@
+/**
+ * Every resource area of the API, mounted by app.ts from this one list. Adding an area = one folder +
+ * one line here.
+ */
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { AppEnv, Platform } from './platform/http/context.ts';
+import { asyncJobsModule } from './async-jobs/index.ts';
+
+export interface SandboxModule {
+  name: string;
+  /** The area's routes (an OpenAPIHono, so they reach /openapi.json). */
+  router: (platform: Platform) => OpenAPIHono<AppEnv>;
+  /** Registers job kinds and catalog entries. */
+  setup?: (platform: Platform) => void;
+}
+
+export const MODULES: readonly SandboxModule[] = [asyncJobsModule];

@@ -1,0 +1,80 @@
+/**
+ * What every handler can reach: the platform (shared by all namespaces) and the request's own variables
+ * (its world, principal, error family, explanations).
+ */
+import type { Context } from 'hono';
+import type { KeyRing, Principal } from '../auth/organizations.ts';
+import type { ErrorFamily } from '../errors/api-error.ts';
+import type { JobEngine } from '../jobs/jobs.ts';
+import type { World, Worlds } from '../namespaces/world.ts';
+import type { ScenarioRegistry } from '../scenarios/scenarios.ts';
+import type { Behaviour } from '../scenarios/scenario.schema.ts';
+import type { Store } from '../store/store.ts';
+import type { Catalog } from '../catalog/catalog.ts';
+
+export interface PublicUrls {
+  /** {base_url}: what links in responses use (`--public-url`). */
+  base: string;
+  /** {verify_url}: hosted applicant pages. */
+  verify: string;
+  /** {console_url}. */
+  console: string;
+  docs: string;
+}
+
+export interface Logger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string, error?: unknown): void;
+}
+
+export interface Platform {
+  store: Store;
+  keyRing: KeyRing;
+  scenarios: ScenarioRegistry;
+  worlds: Worlds;
+  jobs: JobEngine;
+  catalog: Catalog;
+  urls: PublicUrls;
+  adminToken: string | undefined;
+  /** Secret for signatures the sandbox makes (paging tokens, presigned URLs); derived from the seed. */
+  signingSecret: string;
+  sleep(ms: number): Promise<void>;
+  log: Logger;
+  /** Largest request body accepted, in bytes. */
+  maxBodyBytes: number;
+}
+
+export interface RequestVariables {
+  platform: Platform;
+  world: World;
+  requestId: string;
+  principal: Principal | undefined;
+  errorFamily: ErrorFamily;
+  explanations: string[];
+  /** Scenarios named in the request's X-Sandbox-Scenario header. */
+  requestScenarios: string[];
+}
+
+export interface AppEnv {
+  Variables: RequestVariables;
+}
+
+export type AppContext = Context<AppEnv>;
+
+/** Adds a reason to the X-Sandbox-Explain header (ASCII only: header values must be). */
+export function explain(c: AppContext, reason: string): void {
+  c.get('explanations').push(reason.replace(/[^\x20-\x7e]/g, '?'));
+}
+
+/** The authenticated principal; the API-key guard guarantees it on /v1 routes. */
+export function principalOf(c: AppContext): Principal {
+  const principal = c.get('principal');
+  if (!principal) throw new Error('route has no API-key guard');
+  return principal;
+}
+
+/** Whether a behaviour scenario is on for this request (namespace-wide or via the header). */
+export function behaviourOn(c: AppContext, behaviour: Behaviour): boolean {
+  return c.get('world').scenarios.behaviourOn(behaviour, c.get('requestScenarios'));
+}

@@ -1,0 +1,179 @@
+/**
+ * The request pipeline, top to bottom:
+ *   request context (id, namespace → world, request scenarios, explain header, journal, durability)
+ *   → API-key guard on /v1 routes (auth → sandbox-write rule → rate limit → scenarios)
+ *   → validation (zod, via the route) → handler.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import { createMiddleware } from 'hono/factory';
+import { getCookie } from 'hono/cookie';
+import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
+import { hashParts } from '../random/random.ts';
+import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN } from '../namespaces/world.ts';
+import type { AppEnv, Platform } from './context.ts';
+
+/** Paths that are not recorded in the request journal (the sandbox's own surfaces). */
+const UNJOURNALED = /^\/(__sandbox|console|docs|openapi\.json|favicon\.ico|healthz)(\/|$)/;
+
+export const ADMIN_COOKIE = 'idv_sandbox_admin';
+
+let requestCounter = 0;
+
+/** Sets up the request's variables and, after the handler, the journal entry and durability wait. */
+export function requestContext(platform: Platform) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const started = performance.now();
+    c.set('platform', platform);
+    c.set('explanations', []);
+    c.set('principal', undefined);
+    c.set('errorFamily', 'default');
+    c.set('requestScenarios', []);
+
+    const namespace = c.req.header('x-sandbox-namespace') ?? c.req.query('namespace') ?? DEFAULT_NAMESPACE;
+    // A world must exist for the error handler even when the namespace is refused.
+    c.set('world', platform.worlds.get(NAMESPACE_PATTERN.test(namespace) ? namespace : DEFAULT_NAMESPACE));
+    const world = c.get('world');
+    requestCounter += 1;
+    c.set('requestId', `req_${hashParts(platform.signingSecret, world.namespace, requestCounter).toString('hex').slice(0, 20)}`);
+    const startedAt = world.clock.iso();
+
+    try {
+      const refusal = requestRefusal(platform, namespace, c.req.header('x-sandbox-scenario'));
+      if (typeof refusal === 'string') {
+        c.res = c.json(errorBody('default', refusal), 400);
+        return;
+      }
+      c.set('requestScenarios', refusal.scenarios);
+      await next();
+    } finally {
+      // Runs for successes and for errors turned into responses by onError alike.
+      const explanations = c.get('explanations');
+      if (c.res) {
+        c.res.headers.set('X-Request-Id', c.get('requestId'));
+        if (explanations.length > 0) c.res.headers.set('X-Sandbox-Explain', explanations.join('; '));
+        if (world.namespace !== DEFAULT_NAMESPACE) c.res.headers.set('X-Sandbox-Namespace', world.namespace);
+      }
+      if (!UNJOURNALED.test(c.req.path)) {
+        world.requestLog.add({
+          requestId: c.get('requestId'),
+          method: c.req.method,
+          path: c.req.path,
+          query: c.req.query(),
+          status: c.res?.status ?? 500,
+          keyId: c.get('principal')?.keyId ?? null,
+          scenarios: c.get('world').scenarios.effectiveNames(c.get('requestScenarios')),
+          durationMs: Math.round((performance.now() - started) * 100) / 100,
+          startedAt,
+          finishedAt: world.clock.iso(),
+        });
+      }
+    }
+    // The answer leaves only once the writes it reports are on disk.
+    await platform.store.durable();
+  });
+}
+
+/** A message refusing the namespace or scenario headers, or the request's scenarios. */
+function requestRefusal(platform: Platform, namespace: string, scenarioHeader: string | undefined): string | { scenarios: string[] } {
+  if (!NAMESPACE_PATTERN.test(namespace)) {
+    return `Invalid X-Sandbox-Namespace "${namespace.slice(0, 80)}": use 1-64 letters, digits, "_", "." or "-".`;
+  }
+  const names = (scenarioHeader ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !platform.scenarios.get(name));
+  if (unknown.length > 0) {
+    return `Unknown scenario ${unknown.map((n) => `"${n.slice(0, 64)}"`).join(', ')} in X-Sandbox-Scenario. Known: ${platform.scenarios.names().join(', ')}.`;
+  }
+  return { scenarios: names };
+}
+
+export interface GuardPolicy {
+  /** Status for a request without x-api-key: 401 by default; some endpoints answer 403 (spec). */
+  missingKeyStatus?: 401 | 403;
+  /** Sandbox keys may call this mutating route (the AML enrolment). */
+  allowSandboxWrites?: boolean;
+  errorFamily?: ErrorFamily;
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Authenticates the API key, applies the sandbox-write rule, the rate limit and the scenarios. */
+export function apiKeyGuard(policy: GuardPolicy = {}) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const platform = c.get('platform');
+    const world = c.get('world');
+    c.set('errorFamily', policy.errorFamily ?? 'default');
+
+    const presented = c.req.header('x-api-key');
+    if (presented === undefined || presented.trim() === '') {
+      throw new ApiError(policy.missingKeyStatus ?? 401, 'Missing API key', {
+        detail: 'Send your organization API key in the x-api-key header.',
+      });
+    }
+    const principal = platform.keyRing.identify(presented);
+    if (!principal) {
+      throw new ApiError(401, 'Invalid API key', { detail: 'The x-api-key header does not hold a known API key. Check for typos or regenerate the key in the admin console.' });
+    }
+    if (principal.kind === 'revoked') {
+      throw new ApiError(401, 'API key revoked', { detail: 'This API key was revoked. Use an active key of the organization.' });
+    }
+    c.set('principal', principal);
+
+    if (principal.kind === 'sandbox' && !READ_METHODS.has(c.req.method) && !policy.allowSandboxWrites) {
+      throw new ApiError(403, 'Sandbox API keys are read-only: a live API key is needed to create or modify resources.');
+    }
+
+    if (world.rateLimiter) {
+      const decision = world.rateLimiter.take(principal.keyId, world.clock.now());
+      if (!decision.allowed) {
+        throw new ApiError(
+          429,
+          decision.reason === 'rate'
+            ? `Rate limit exceeded: 25 requests per second per key (burst 35). Retry after ${decision.retryAfterSeconds} s.`
+            : `Daily request quota exceeded (10,000 per key, reset at 00:00 UTC). Retry after ${decision.retryAfterSeconds} s.`,
+          {},
+          decision.headers,
+        );
+      }
+      for (const [name, value] of Object.entries(decision.headers)) c.header(name, value);
+    }
+
+    const effects = world.scenarios.effectsFor(
+      { method: c.req.method, path: c.req.path, keyKind: principal.kind },
+      c.get('requestScenarios'),
+    );
+    const latency = effects.reduce((sum, effect) => sum + effect.rule.latencyMs, 0);
+    if (latency > 0) {
+      c.get('explanations').push(`scenario ${effects.filter((e) => e.rule.latencyMs > 0).map((e) => e.scenario).join(',')}: +${latency} ms`);
+      await platform.sleep(latency);
+    }
+    const answer = effects.find((effect) => effect.rule.respond);
+    if (answer?.rule.respond) {
+      c.get('explanations').push(`scenario ${answer.scenario}`);
+      const { status, error, headers, extras } = answer.rule.respond;
+      throw new ApiError(status as ApiError['status'], error, extras, headers);
+    }
+    await next();
+  });
+}
+
+/** When an admin token is set, the control plane and console need `Authorization: Bearer <token>` (or the console cookie). */
+export function adminGuard() {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const token = c.get('platform').adminToken;
+    if (token === undefined) return next();
+    const bearer = /^Bearer (.+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    const presented = bearer ?? getCookie(c, ADMIN_COOKIE);
+    if (presented === undefined || !sameSecret(presented, token)) {
+      throw new ApiError(401, 'Admin token required', {
+        detail: 'This sandbox was started with an admin token: send it as "Authorization: Bearer <token>".',
+      });
+    }
+    return next();
+  });
+}
+
+export function sameSecret(presented: string, expected: string): boolean {
+  const a = hashParts('admin', presented);
+  const b = hashParts('admin', expected);
+  return timingSafeEqual(a, b);
+}

@@ -1,0 +1,82 @@
+/**
+ * How areas declare routes: `newRouter()` gives an OpenAPIHono whose validation failures become the
+ * spec's 400 body, and `apiRoute()` adds the API-key guard, the security requirement and the shared
+ * error responses to a `createRoute` definition, so every endpoint lands in /openapi.json the same way.
+ */
+import { OpenAPIHono, createRoute, z, type RouteConfig } from '@hono/zod-openapi';
+import type { Hook } from '@hono/zod-openapi';
+import { HTTPException } from 'hono/http-exception';
+import { ApiError, describeZodError, errorBody } from '../errors/api-error.ts';
+import type { AppContext, AppEnv } from './context.ts';
+import { apiKeyGuard, type GuardPolicy } from './middleware.ts';
+
+export const ErrorSchema = z
+  .object({
+    error: z.string().openapi({ example: 'Invalid request: body field "firstName" is required.' }),
+    message: z.string().optional(),
+    detail: z.string().optional().openapi({ description: 'On authentication failures: what to fix.' }),
+    hints: z.array(z.string()).optional().openapi({ description: 'On image operations: how to fix the input.' }),
+    code: z.string().optional().openapi({ description: 'A machine-readable code where the spec gives one (BOT_CADENCE_INVALID, QUOTA_EXCEEDED).' }),
+  })
+  .openapi('Error');
+
+const validationHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
+  if (!result.success) throw new ApiError(400, describeZodError(result.error, result.target));
+};
+
+export function newRouter(): OpenAPIHono<AppEnv> {
+  return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+}
+
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } });
+
+export const STANDARD_ERRORS = {
+  400: errorResponse('The request is malformed or fails validation; `error` names the field and the fix.'),
+  401: errorResponse('API key invalid or revoked (or missing, on endpoints that say 401 for it); `detail` says what to fix.'),
+  403: errorResponse('The key lacks access: another organization’s resource, a sandbox key used for a write, or a missing key where the endpoint says 403.'),
+  429: errorResponse('Rate limit (25/s, burst 35) or daily quota (10,000) exceeded; see Retry-After.'),
+  500: errorResponse('Unexpected server error; safe to retry with backoff.'),
+} as const;
+
+export const extraErrors = {
+  402: errorResponse('Insufficient token balance or funds.'),
+  404: errorResponse('The referenced resource does not exist in the organization.'),
+  409: errorResponse('The resource is in a state that does not allow this (for example a terminal session).'),
+  503: errorResponse('An upstream provider is unavailable; nothing was billed. Retry later.'),
+} as const;
+
+export type ApiRouteConfig = RouteConfig & { guard?: GuardPolicy };
+
+/** A /v1 route: API-key guard, `x-api-key` security and the shared error responses. */
+export function apiRoute<R extends ApiRouteConfig>({ guard, ...config }: R) {
+  return createRoute({
+    ...config,
+    security: [{ ApiKeyAuth: [] }],
+    middleware: [apiKeyGuard(guard), ...(config.middleware ? [config.middleware].flat() : [])],
+    responses: { ...STANDARD_ERRORS, ...config.responses },
+  } as Omit<R, 'guard'>);
+}
+
+/** The one error handler: ApiError → its status and body; framework errors → 4xx; anything else → 500. */
+export function handleError(error: Error, c: AppContext): Response {
+  const family = c.get('errorFamily') ?? 'default';
+  if (error instanceof ApiError) {
+    for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+    return c.json(errorBody(family, error.message, error.extras), error.status);
+  }
+  if (error instanceof HTTPException) {
+    const status = error.status;
+    const message =
+      status === 400 && /Malformed JSON/i.test(error.message)
+        ? 'Malformed JSON in request body: send a valid JSON document with Content-Type: application/json.'
+        : status === 415
+          ? `Unsupported Content-Type "${c.req.header('content-type') ?? '(none)'}": send the body as application/json${family === 'image' ? ' or multipart/form-data' : ''}.`
+          : status === 413
+            ? 'Request body too large.'
+            : error.message || 'Bad request';
+    return c.json(errorBody(family, message), status as 400);
+  }
+  const requestId = c.get('requestId') ?? 'unknown';
+  c.get('platform')?.log.error(`unhandled error in ${c.req.method} ${c.req.path} (request ${requestId})`, error);
+  return c.json(errorBody(family, `Internal server error (request ${requestId}). Safe to retry with backoff.`), 500);
+}

@@ -1,0 +1,99 @@
+/**
+ * A world is the whole state of one namespace: its store partition, clock, id sequence, request journal,
+ * rate-limit buckets and active scenarios. Requests pick their world with `X-Sandbox-Namespace`, so
+ * parallel CI workers sharing one sandbox never see each other.
+ */
+import { VirtualClock, type ClockSetting } from '../clock/virtual-clock.ts';
+import { uuidFrom } from '../random/random.ts';
+import { RateLimiter, type RateLimits } from '../rate-limit/rate-limiter.ts';
+import { RequestLog } from '../request-log/request-log.ts';
+import { ScenarioState, type ScenarioRegistry } from '../scenarios/scenarios.ts';
+import type { Partition, Store } from '../store/store.ts';
+
+export const DEFAULT_NAMESPACE = 'default';
+export const NAMESPACE_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+
+export interface WorldSettings {
+  seed: number;
+  clock: ClockSetting;
+  scenarios: readonly string[];
+  rateLimits: RateLimits | null;
+  requestLogCapacity: number;
+}
+
+interface IdCounter {
+  id: 'id-counter';
+  next: number;
+}
+
+export class World {
+  readonly clock: VirtualClock;
+  readonly requestLog: RequestLog;
+  readonly rateLimiter: RateLimiter | null;
+  readonly scenarios: ScenarioState;
+  readonly data: Partition;
+
+  constructor(
+    readonly namespace: string,
+    readonly seed: number,
+    settings: WorldSettings,
+    store: Store,
+    registry: ScenarioRegistry,
+  ) {
+    this.clock = new VirtualClock(settings.clock);
+    this.requestLog = new RequestLog(settings.requestLogCapacity);
+    this.rateLimiter = settings.rateLimits ? new RateLimiter(settings.rateLimits) : null;
+    this.scenarios = new ScenarioState(registry, seed, namespace, settings.scenarios);
+    this.data = store.partition(namespace);
+  }
+
+  /** The next id of this namespace: a UUID v4 fixed by the seed, the namespace and a persisted counter. */
+  uuid(): string {
+    const meta = this.data.collection<IdCounter>('meta');
+    const n = meta.get('id-counter')?.next ?? 0;
+    meta.put({ id: 'id-counter', next: n + 1 });
+    return uuidFrom('id', this.seed, this.namespace, n);
+  }
+
+  nowIso(): string {
+    return this.clock.iso();
+  }
+}
+
+export class Worlds {
+  private readonly worlds = new Map<string, World>();
+  private readonly seeds = new Map<string, number>();
+
+  constructor(
+    private readonly settings: WorldSettings,
+    private readonly store: Store,
+    private readonly registry: ScenarioRegistry,
+  ) {}
+
+  get(namespace: string = DEFAULT_NAMESPACE): World {
+    let world = this.worlds.get(namespace);
+    if (!world) {
+      world = new World(namespace, this.seeds.get(namespace) ?? this.settings.seed, this.settings, this.store, this.registry);
+      this.worlds.set(namespace, world);
+    }
+    return world;
+  }
+
+  /** Namespaces that exist in memory or in the store. */
+  names(): string[] {
+    return [...new Set([DEFAULT_NAMESPACE, ...this.worlds.keys(), ...this.store.namespaces()])];
+  }
+
+  /** Back to the fixtures: data, clock, journal, limits and scenarios of the namespace; optionally a new seed. */
+  reset(namespace: string, seed?: number): World {
+    this.store.dropPartition(namespace);
+    this.worlds.delete(namespace);
+    if (seed !== undefined) this.seeds.set(namespace, seed);
+    else this.seeds.delete(namespace);
+    return this.get(namespace);
+  }
+
+  resetAll(seed?: number): void {
+    for (const namespace of this.names()) this.reset(namespace, seed);
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * Scenario loading and matching. Scenarios are active for a namespace (control plane, --scenario) or for
+ * one request (header `X-Sandbox-Scenario: a,b`). Rule counters (firstN / afterN) and the seeded draws of
+ * `probability` rules live in the namespace, so 'fail twice, then succeed' and 'flaky' are reproducible.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { rngFrom } from '../random/random.ts';
+import { ScenarioSchema, type Behaviour, type Scenario, type ScenarioRule } from './scenario.schema.ts';
+
+/** Reads every scenarios/*.json; a bad file stops start-up with the file and the field named. */
+export function loadScenarioDirectory(directory: string): Scenario[] {
+  const files = readdirSync(directory).filter((name) => name.endsWith('.json')).sort();
+  return files.map((name) => parseScenarioFile(join(directory, name)));
+}
+
+export function parseScenarioFile(path: string): Scenario {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`Scenario file ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  const parsed = ScenarioSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Scenario file ${path} is invalid at "${issue?.path.join('.') || '(root)'}": ${issue?.message}`);
+  }
+  return parsed.data;
+}
+
+export class ScenarioRegistry {
+  private readonly byName = new Map<string, Scenario>();
+
+  constructor(scenarios: Scenario[]) {
+    for (const scenario of scenarios) {
+      if (this.byName.has(scenario.name)) throw new Error(`Scenario "${scenario.name}" is defined twice`);
+      this.byName.set(scenario.name, scenario);
+    }
+  }
+
+  get(name: string): Scenario | undefined {
+    return this.byName.get(name);
+  }
+
+  all(): Scenario[] {
+    return [...this.byName.values()];
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+}
+
+/** Glob → RegExp: `**` any segments, `*` any characters within one segment. */
+export function pathPattern(glob: string): RegExp {
+  const source = glob
+    .split(/(\*\*|\*)/)
+    .map((part) => (part === '**' ? '.*' : part === '*' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source}$`);
+}
+
+export interface RequestFacts {
+  method: string;
+  path: string;
+  keyKind: 'live' | 'sandbox' | 'revoked' | undefined;
+}
+
+export interface ScenarioEffect {
+  scenario: string;
+  rule: ScenarioRule;
+}
+
+/** The scenario state of one namespace. */
+export class ScenarioState {
+  private readonly active = new Set<string>();
+  private readonly matchCounts = new Map<string, number>();
+
+  constructor(
+    private readonly registry: ScenarioRegistry,
+    private readonly seed: number,
+    private readonly namespace: string,
+    initial: readonly string[] = [],
+  ) {
+    for (const name of initial) this.activate(name);
+  }
+
+  activeNames(): string[] {
+    return [...this.active];
+  }
+
+  isActive(name: string): boolean {
+    return this.active.has(name);
+  }
+
+  activate(name: string): void {
+    if (!this.registry.get(name)) throw new Error(`unknown scenario ${name}`);
+    this.active.add(name);
+    this.resetCounters(name);
+  }
+
+  deactivate(name: string): void {
+    this.active.delete(name);
+    this.resetCounters(name);
+  }
+
+  /** Active scenarios plus the request's own, without duplicates. */
+  effectiveNames(requestScenarios: readonly string[]): string[] {
+    return [...new Set([...this.active, ...requestScenarios])];
+  }
+
+  /** True when the behaviour is switched on by an active or request scenario. */
+  behaviourOn(behaviour: Behaviour, requestScenarios: readonly string[]): boolean {
+    return this.effectiveNames(requestScenarios).some((name) => this.registry.get(name)?.behaviours.includes(behaviour));
+  }
+
+  /**
+   * The rules that apply to this request, counting the match for firstN/afterN and drawing the seeded
+   * chance for probability rules.
+   */
+  effectsFor(facts: RequestFacts, requestScenarios: readonly string[]): ScenarioEffect[] {
+    const effects: ScenarioEffect[] = [];
+    for (const name of this.effectiveNames(requestScenarios)) {
+      const scenario = this.registry.get(name);
+      scenario?.rules.forEach((rule, index) => {
+        if (!ruleMatches(rule, facts)) return;
+        const counterKey = `${name}#${index}`;
+        const seen = this.matchCounts.get(counterKey) ?? 0;
+        this.matchCounts.set(counterKey, seen + 1);
+        if (seen < rule.afterN) return;
+        if (rule.firstN !== undefined && seen - rule.afterN >= rule.firstN) return;
+        if (rule.probability < 1 && !(rngFrom(this.seed, this.namespace, 'scenario', counterKey, seen).next() < rule.probability)) return;
+        effects.push({ scenario: name, rule });
+      });
+    }
+    return effects;
+  }
+
+  private resetCounters(name: string): void {
+    for (const key of [...this.matchCounts.keys()]) if (key.startsWith(`${name}#`)) this.matchCounts.delete(key);
+  }
+}
+
+function ruleMatches(rule: ScenarioRule, facts: RequestFacts): boolean {
+  if (rule.match.methods && !rule.match.methods.includes(facts.method as never)) return false;
+  if (rule.match.keyKinds && !rule.match.keyKinds.includes(facts.keyKind as never)) return false;
+  return pathPattern(rule.match.path).test(facts.path);
+}

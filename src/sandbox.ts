@@ -1,0 +1,156 @@
+/**
+ * `createSandbox(options)`: builds the platform (store, keys, scenarios, worlds, jobs), the app, and
+ * optionally listens. Test suites use it in-process (`app.request()` works without a socket); the CLI
+ * uses it to serve.
+ */
+import { fileURLToPath } from 'node:url';
+import { serve, type ServerType } from '@hono/node-server';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { buildApp } from './app.ts';
+import { KeyRing, parseKeysEnv, readOrganizationsFile } from './platform/auth/organizations.ts';
+import { Catalog } from './platform/catalog/catalog.ts';
+import { parseClockSetting, systemTime, type ClockSetting, type VirtualClock } from './platform/clock/virtual-clock.ts';
+import type { AppEnv, Logger, Platform } from './platform/http/context.ts';
+import { DEFAULT_JOB_TIMINGS, JobEngine, type JobTimings } from './platform/jobs/jobs.ts';
+import { DEFAULT_NAMESPACE, Worlds } from './platform/namespaces/world.ts';
+import { hashParts } from './platform/random/random.ts';
+import { SPEC_RATE_LIMITS, type RateLimits } from './platform/rate-limit/rate-limiter.ts';
+import { loadScenarioDirectory, parseScenarioFile, ScenarioRegistry } from './platform/scenarios/scenarios.ts';
+import { Store } from './platform/store/store.ts';
+
+export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const DEFAULT_DATA_FILE = '.data/idv-sandbox.json';
+
+export interface SandboxOptions {
+  /** 0 picks a free port; `null` builds the app without listening. Default 4010. */
+  port?: number | null;
+  host?: string;
+  /** JSON data file (default .data/idv-sandbox.json). Ignored with `memory`. */
+  data?: string;
+  memory?: boolean;
+  seed?: number;
+  /** `real`, `frozen` or `frozen@<ISO>`, or a parsed setting. */
+  clock?: string | ClockSetting;
+  /** Scenarios active in every namespace from the start. */
+  scenarios?: string[];
+  rateLimit?: boolean;
+  rateLimits?: Partial<RateLimits>;
+  publicUrl?: string;
+  adminToken?: string;
+  /** Organizations file (default fixtures/organizations.json). */
+  organizationsFile?: string;
+  /** More organizations files, merged in. */
+  extraOrganizationsFiles?: string[];
+  /** `key=org:kind,...` as in IDV_SANDBOX_API_KEYS. */
+  apiKeys?: string;
+  scenariosDir?: string;
+  /** Extra scenario files outside scenariosDir. */
+  scenarioFiles?: string[];
+  jobTimings?: Partial<JobTimings>;
+  requestLogCapacity?: number;
+  /** How scenario latency waits; tests inject a recorder instead of real sleeping. */
+  sleep?: (ms: number) => Promise<void>;
+  logger?: Logger;
+}
+
+export interface Sandbox {
+  /** Base URL when listening (else the public URL or http://127.0.0.1). */
+  url: string;
+  app: OpenAPIHono<AppEnv>;
+  platform: Platform;
+  /** The default namespace's clock. */
+  clock: VirtualClock;
+  /** Every namespace back to the fixtures. */
+  reset(seed?: number): void;
+  close(): Promise<void>;
+}
+
+const consoleLogger: Logger = {
+  info: (message) => console.log(message),
+  warn: (message) => console.warn(message),
+  error: (message, error) => console.error(message, error),
+};
+
+export async function buildPlatform(options: SandboxOptions = {}): Promise<Platform> {
+  const seed = options.seed ?? 42;
+  const clockSetting = resolveClock(options.clock);
+  const organizations = parseKeysEnv(
+    options.apiKeys ?? '',
+    [options.organizationsFile ?? `${PACKAGE_ROOT}fixtures/organizations.json`, ...(options.extraOrganizationsFiles ?? [])].flatMap(readOrganizationsFile),
+  );
+  const scenarios = new ScenarioRegistry([
+    ...loadScenarioDirectory(options.scenariosDir ?? `${PACKAGE_ROOT}scenarios`),
+    ...(options.scenarioFiles ?? []).map(parseScenarioFile),
+  ]);
+  for (const name of options.scenarios ?? []) {
+    if (!scenarios.get(name)) throw new Error(`Unknown scenario "${name}" (--scenario). Known: ${scenarios.names().join(', ')}.`);
+  }
+  const store = await Store.open(options.memory ? {} : { file: options.data ?? DEFAULT_DATA_FILE });
+  const worlds = new Worlds(
+    {
+      seed,
+      clock: clockSetting,
+      scenarios: options.scenarios ?? [],
+      rateLimits: options.rateLimit === false ? null : { ...SPEC_RATE_LIMITS, ...options.rateLimits },
+      requestLogCapacity: options.requestLogCapacity ?? 1000,
+    },
+    store,
+    scenarios,
+  );
+  const base = (options.publicUrl ?? `http://${options.host ?? '127.0.0.1'}:${options.port ?? 4010}`).replace(/\/+$/, '');
+  return {
+    store,
+    keyRing: new KeyRing(organizations, hashParts('keys', seed).toString('hex')),
+    scenarios,
+    worlds,
+    jobs: new JobEngine({ ...DEFAULT_JOB_TIMINGS, ...options.jobTimings }),
+    catalog: new Catalog(),
+    urls: publicUrls(base),
+    adminToken: options.adminToken,
+    signingSecret: hashParts('signing', seed).toString('hex'),
+    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    log: options.logger ?? consoleLogger,
+    maxBodyBytes: 48 * 1024 * 1024,
+  };
+}
+
+export function publicUrls(base: string): Platform['urls'] {
+  return { base, verify: `${base}/verify`, console: `${base}/console`, docs: `${base}/docs` };
+}
+
+/** A frozen clock without an instant freezes at start-up, once, so resets return to the same instant. */
+function resolveClock(clock: SandboxOptions['clock']): ClockSetting {
+  const setting = typeof clock === 'string' ? parseClockSetting(clock) : (clock ?? { mode: 'real' });
+  return setting.mode === 'frozen' && setting.at === undefined ? { mode: 'frozen', at: systemTime() } : setting;
+}
+
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const platform = await buildPlatform(options);
+  const app = buildApp(platform);
+  let server: ServerType | undefined;
+  let url = platform.urls.base;
+
+  if (options.port !== null) {
+    const host = options.host ?? '127.0.0.1';
+    const port = await new Promise<number>((resolve, reject) => {
+      server = serve({ fetch: app.fetch, port: options.port ?? 4010, hostname: host }, (info) => resolve(info.port));
+      server.once('error', reject);
+    });
+    url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    if (options.publicUrl === undefined) Object.assign(platform.urls, publicUrls(url));
+  }
+
+  return {
+    url,
+    app,
+    platform,
+    get clock() {
+      return platform.worlds.get(DEFAULT_NAMESPACE).clock;
+    },
+    reset: (seed) => platform.worlds.resetAll(seed),
+    close: async () => {
+      if (server) await new Promise<void>((resolve) => server?.close(() => resolve()));
+      await platform.store.close();
+    },
+  };
+}
