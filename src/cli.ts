@@ -68,6 +68,12 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 
+/** The loud warning for a sandbox reachable beyond this machine without an admin token. */
+export function exposureWarning(host: string, adminToken: string | undefined): string | undefined {
+  if (LOOPBACK.test(host) || adminToken) return undefined;
+  return `\n*** WARNING: bound to ${host} without an admin token. Anyone who can reach this port can reset the sandbox and drive its state. Set --admin-token or IDV_SANDBOX_ADMIN_TOKEN. ***\n`;
+}
+
 export async function main(): Promise<void> {
   let options: SandboxOptions | 'help';
   try {
@@ -103,11 +109,8 @@ export async function main(): Promise<void> {
       ...keys,
     ].join('\n'),
   );
-  if (!LOOPBACK.test(options.host ?? '127.0.0.1') && !options.adminToken) {
-    console.warn(
-      `\n*** WARNING: bound to ${options.host} without an admin token. Anyone who can reach this port can reset the sandbox and drive its state. Set --admin-token or IDV_SANDBOX_ADMIN_TOKEN. ***\n`,
-    );
-  }
+  const warning = exposureWarning(options.host ?? '127.0.0.1', options.adminToken);
+  if (warning) console.warn(warning);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;

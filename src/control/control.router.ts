@@ -1,5 +1,5 @@
 import { newRouter } from '../platform/http/routing.ts';
-import type { AppContext } from '../platform/http/context.ts';
+import { jobFateFor, type AppContext } from '../platform/http/context.ts';
 import {
   catalogRoute,
   changeClockRoute,
@@ -61,4 +61,4 @@ export const controlRouter = newRouter()
     c.json(setOrganizationBalance(c.get('platform'), c.get('world'), c.req.valid('param').id, c.req.valid('json').balance), 200),
   )
   .openapi(catalogRoute, (c) => c.json(catalogView(c.get('platform')), 200))
-  .openapi(createTestJobRoute, (c) => c.json(createTestJob(c.get('platform'), c.get('world'), c.req.valid('json')), 201));
+  .openapi(createTestJobRoute, (c) => c.json(createTestJob(c.get('platform'), c.get('world'), c.req.valid('json'), jobFateFor(c)), 201));

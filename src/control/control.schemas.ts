@@ -106,7 +106,7 @@ export const TestJobBodySchema = z
   .object({
     organizationId: z.string().default('org_demo'),
     input: z.record(z.string(), z.unknown()).default({}).openapi({ description: 'Echoed back as the job result.' }),
-    fate: z.enum(['normal', 'fail', 'stuck']).default('normal'),
+    fate: z.enum(['normal', 'fail', 'stuck']).optional().openapi({ description: 'Default: from the active scenarios (async-jobs-fail, async-jobs-stuck), else normal.' }),
   })
   .strict()
   .openapi('SandboxTestJobRequest');

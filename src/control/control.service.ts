@@ -8,6 +8,7 @@ import { ApiError } from '../platform/errors/api-error.ts';
 import { balanceOf, setBalance } from '../platform/billing/billing.ts';
 import type { Platform } from '../platform/http/context.ts';
 import type { World } from '../platform/namespaces/world.ts';
+import type { JobFate } from '../platform/jobs/jobs.ts';
 import type { ClockChangeSchema, TestJobBodySchema } from './control.schemas.ts';
 
 export const TEST_JOB_KIND = 'sandbox.echo';
@@ -82,8 +83,8 @@ export function catalogView(platform: Platform) {
   };
 }
 
-export function createTestJob(platform: Platform, world: World, body: z.infer<typeof TestJobBodySchema>) {
+export function createTestJob(platform: Platform, world: World, body: z.infer<typeof TestJobBodySchema>, scenarioFate: JobFate) {
   organizationView(platform, world, body.organizationId);
-  const job = platform.jobs.create(world, { organizationId: body.organizationId, kind: TEST_JOB_KIND, input: body.input, fate: body.fate });
+  const job = platform.jobs.create(world, { organizationId: body.organizationId, kind: TEST_JOB_KIND, input: body.input, fate: body.fate ?? scenarioFate });
   return platform.jobs.view(world, job).view;
 }

@@ -5,7 +5,7 @@
 import type { Context } from 'hono';
 import type { KeyRing, Principal } from '../auth/organizations.ts';
 import type { ErrorFamily } from '../errors/api-error.ts';
-import type { JobEngine } from '../jobs/jobs.ts';
+import type { JobEngine, JobFate } from '../jobs/jobs.ts';
 import type { World, Worlds } from '../namespaces/world.ts';
 import type { ScenarioRegistry } from '../scenarios/scenarios.ts';
 import type { Behaviour } from '../scenarios/scenario.schema.ts';
@@ -77,4 +77,11 @@ export function principalOf(c: AppContext): Principal {
 /** Whether a behaviour scenario is on for this request (namespace-wide or via the header). */
 export function behaviourOn(c: AppContext, behaviour: Behaviour): boolean {
   return c.get('world').scenarios.behaviourOn(behaviour, c.get('requestScenarios'));
+}
+
+/** The fate of an async job created by this request, from the async-jobs-* scenarios. */
+export function jobFateFor(c: AppContext): JobFate {
+  if (behaviourOn(c, 'async-jobs-stuck')) return 'stuck';
+  if (behaviourOn(c, 'async-jobs-fail')) return 'fail';
+  return 'normal';
 }
