@@ -6,6 +6,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, Platform } from './platform/http/context.ts';
 import { asyncJobsModule } from './async-jobs/index.ts';
 import { authModule } from './auth/index.ts';
+import { uploadModule } from './upload/index.ts';
 
 export interface SandboxModule {
   name: string;
@@ -15,4 +16,4 @@ export interface SandboxModule {
   setup?: (platform: Platform) => void;
 }
 
-export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule];
+export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule];

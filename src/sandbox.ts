@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { buildApp } from './app.ts';
+import { resetSandbox } from './control/control.service.ts';
 import { KeyRing, parseKeysEnv, readOrganizationsFile } from './platform/auth/organizations.ts';
 import { Catalog } from './platform/catalog/catalog.ts';
 import { parseClockSetting, systemTime, type ClockSetting, type VirtualClock } from './platform/clock/virtual-clock.ts';
@@ -17,6 +18,8 @@ import { hashParts } from './platform/random/random.ts';
 import { SPEC_RATE_LIMITS, type RateLimits } from './platform/rate-limit/rate-limiter.ts';
 import { loadScenarioDirectory, parseScenarioFile, ScenarioRegistry } from './platform/scenarios/scenarios.ts';
 import { Store } from './platform/store/store.ts';
+import { FileBlobStore, MemoryBlobStore } from './platform/uploads/blob-store.ts';
+import { UploadStore } from './platform/uploads/uploads.ts';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DEFAULT_DATA_FILE = '.data/idv-sandbox.json';
@@ -60,8 +63,8 @@ export interface Sandbox {
   platform: Platform;
   /** The default namespace's clock. */
   clock: VirtualClock;
-  /** Every namespace back to the fixtures. */
-  reset(seed?: number): void;
+  /** Every namespace back to the fixtures (uploaded files too). */
+  reset(seed?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -85,7 +88,9 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
   for (const name of options.scenarios ?? []) {
     if (!scenarios.get(name)) throw new Error(`Unknown scenario "${name}" (--scenario). Known: ${scenarios.names().join(', ')}.`);
   }
-  const store = await Store.open(options.memory ? {} : { file: options.data ?? DEFAULT_DATA_FILE });
+  const dataFile = options.data ?? DEFAULT_DATA_FILE;
+  const store = await Store.open(options.memory ? {} : { file: dataFile });
+  const signingSecret = hashParts('signing', seed).toString('hex');
   const worlds = new Worlds(
     {
       seed,
@@ -105,9 +110,10 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     worlds,
     jobs: new JobEngine({ ...DEFAULT_JOB_TIMINGS, ...options.jobTimings }),
     catalog: new Catalog(),
+    uploads: new UploadStore(options.memory ? new MemoryBlobStore() : new FileBlobStore(`${dataFile}.uploads`), signingSecret),
     urls: publicUrls(base),
     adminToken: options.adminToken,
-    signingSecret: hashParts('signing', seed).toString('hex'),
+    signingSecret,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     log: options.logger ?? consoleLogger,
     maxBodyBytes: 48 * 1024 * 1024,
@@ -147,7 +153,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     get clock() {
       return platform.worlds.get(DEFAULT_NAMESPACE).clock;
     },
-    reset: (seed) => platform.worlds.resetAll(seed),
+    reset: async (seed) => {
+      await resetSandbox(platform, undefined, seed);
+    },
     close: async () => {
       if (server) await new Promise<void>((resolve) => server?.close(() => resolve()));
       await platform.store.close();

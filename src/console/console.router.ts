@@ -58,7 +58,7 @@ consoleRouter.post('/console/clock', async (c) => {
   return c.redirect(back(world.namespace), 303);
 });
 
-consoleRouter.post('/console/reset', (c) => {
-  resetSandbox(c.get('platform'), c.get('world').namespace, undefined);
+consoleRouter.post('/console/reset', async (c) => {
+  await resetSandbox(c.get('platform'), c.get('world').namespace, undefined);
   return c.redirect(back(c.get('world').namespace), 303);
 });

@@ -29,10 +29,10 @@ import {
 const namedNamespace = (c: AppContext) => c.req.header('x-sandbox-namespace') ?? c.req.query('namespace');
 
 export const controlRouter = newRouter()
-  .openapi(resetRoute, (c) => {
+  .openapi(resetRoute, async (c) => {
     // The body is optional: a bare POST resets with the configured seed.
     const seed = (c.req.valid('json') as { seed?: number } | undefined)?.seed;
-    const reset = resetSandbox(c.get('platform'), namedNamespace(c), seed);
+    const reset = await resetSandbox(c.get('platform'), namedNamespace(c), seed);
     return c.json({ reset, ...(seed !== undefined ? { seed } : {}) }, 200);
   })
   .openapi(getClockRoute, (c) => c.json(clockView(c.get('world')), 200))

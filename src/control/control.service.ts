@@ -14,13 +14,12 @@ import type { ClockChangeSchema, TestJobBodySchema } from './control.schemas.ts'
 export const TEST_JOB_KIND = 'sandbox.echo';
 
 /** Resets one namespace, or every namespace when none is named. */
-export function resetSandbox(platform: Platform, namespace: string | undefined, seed: number | undefined): string[] {
-  if (namespace !== undefined) {
-    platform.worlds.reset(namespace, seed);
-    return [namespace];
+export async function resetSandbox(platform: Platform, namespace: string | undefined, seed: number | undefined): Promise<string[]> {
+  const names = namespace !== undefined ? [namespace] : platform.worlds.names();
+  for (const name of names) {
+    platform.worlds.reset(name, seed);
+    await platform.uploads.dropNamespace(name);
   }
-  const names = platform.worlds.names();
-  platform.worlds.resetAll(seed);
   return names;
 }
 

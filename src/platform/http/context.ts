@@ -11,6 +11,7 @@ import type { ScenarioRegistry } from '../scenarios/scenarios.ts';
 import type { Behaviour } from '../scenarios/scenario.schema.ts';
 import type { Store } from '../store/store.ts';
 import type { Catalog } from '../catalog/catalog.ts';
+import type { UploadStore } from '../uploads/uploads.ts';
 
 export interface PublicUrls {
   /** {base_url}: what links in responses use (`--public-url`). */
@@ -35,6 +36,7 @@ export interface Platform {
   worlds: Worlds;
   jobs: JobEngine;
   catalog: Catalog;
+  uploads: UploadStore;
   urls: PublicUrls;
   adminToken: string | undefined;
   /** Secret for signatures the sandbox makes (paging tokens, presigned URLs); derived from the seed. */

@@ -92,8 +92,4 @@ export class Worlds {
     else this.seeds.delete(namespace);
     return this.get(namespace);
   }
-
-  resetAll(seed?: number): void {
-    for (const namespace of this.names()) this.reset(namespace, seed);
-  }
 }
