@@ -47,15 +47,20 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
     scheme: 'bearer',
     description: 'Only when the sandbox was started with --admin-token.',
   });
-  app.doc31('/openapi.json', () => ({
-    openapi: '3.1.0',
-    info: {
-      title: 'idv-sandbox — identity verification and screening API (sandbox)',
-      version: API_VERSION,
-      description: 'A stateful sandbox of the identity-verification and screening API. /v1 is the API; /__sandbox is the control plane.',
-    },
-    servers: [{ url: platform.urls.base }],
-  }));
+  // Generated once, on first request (after every route is registered and the port is known).
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  app.get('/openapi.json', (c) => {
+    document ??= app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: {
+        title: 'idv-sandbox — identity verification and screening API (sandbox)',
+        version: API_VERSION,
+        description: 'A stateful sandbox of the identity-verification and screening API. /v1 is the API; /__sandbox is the control plane.',
+      },
+      servers: [{ url: platform.urls.base }],
+    });
+    return c.json(document, 200);
+  });
   app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'idv-sandbox API reference' }));
   app.get('/healthz', (c) => c.json({ status: 'ok' }, 200));
 
