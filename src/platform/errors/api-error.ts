@@ -56,6 +56,9 @@ export function describeZodError(error: ZodError, target: string): string {
   const sentences = error.issues.slice(0, 5).map((issue) => {
     const path = issue.path.map(String).join('.');
     const subject = path ? `${where === 'body' ? 'body field' : where} "${path}"` : where === 'body' ? 'the request body' : where;
+    // Area schemas may already write a full sentence that starts with the field's name: keep it.
+    const field = String(issue.path.at(-1) ?? '');
+    if (field && issue.message.startsWith(field)) return `${where === 'body' ? 'body field' : where} ${issue.message}`;
     return `${subject} ${issueText(issue)}`;
   });
   const more = error.issues.length > 5 ? ` (and ${error.issues.length - 5} more problems)` : '';

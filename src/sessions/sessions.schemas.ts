@@ -1,0 +1,779 @@
+/**
+ * Zod schemas of the hosted-session area: the session record (full and list shapes), the single-session
+ * response, user profiles, the create/list/update-status/uploads requests and their responses, and the
+ * structured members of `meta_data` and `analysis_data`.
+ *
+ * Wire rules (spec/real-client-facts.md §2, §6.2): optional keys are OMITTED, never `null` (the real client
+ * throws on `null` where a key is optional); the only nullable values live inside `title_search_data`,
+ * whose 'Title check result' shape is nullable by definition. Every validation message is a sentence that
+ * names the field and says how to fix it.
+ *
+ * LIMITATIONS:
+ * - The complete field reference of the record and of each analysis_data sub-object is 'not shown' in the
+ *   spec; members beyond the observed ones are kept to a minimum and documented where invented.
+ * - `session_progress` is limited to PENDING, STARTED and COMPLETED (the values published by the service's
+ *   docs); the real client accepts any non-empty string.
+ */
+import { z } from '@hono/zod-openapi';
+
+// ─── Shared vocabulary ──────────────────────────────────────────────────────────────────────────────
+
+export const SESSION_STATUSES = ['VERIFIED', 'REJECTED', 'PENDING', 'SUBMITTED', 'VOIDED', 'FAILED'] as const;
+export const SessionStatusSchema = z.enum(SESSION_STATUSES).openapi('SessionStatus');
+export type SessionStatus = z.infer<typeof SessionStatusSchema>;
+
+export const SESSION_TYPES = ['session', 'credit-check-hard', 'credit-check-soft'] as const;
+export const SessionTypeSchema = z.enum(SESSION_TYPES).openapi('SessionType');
+export type SessionType = z.infer<typeof SessionTypeSchema>;
+
+export const SESSION_PROGRESSES = ['PENDING', 'STARTED', 'COMPLETED'] as const;
+export const SessionProgressSchema = z.enum(SESSION_PROGRESSES).openapi('SessionProgress');
+export type SessionProgress = z.infer<typeof SessionProgressSchema>;
+
+/** The ten upload slots of the record's `uploads` object, in the spec's order. */
+export const UPLOAD_FLAGS = [
+  'id_front',
+  'id_back',
+  'secondary_id_front',
+  'secondary_id_back',
+  'tertiary_id_front',
+  'tertiary_id_back',
+  'selfie_front',
+  'selfie_right',
+  'selfie_left',
+  'hold_up_3_fingers',
+] as const;
+export type UploadFlag = (typeof UPLOAD_FLAGS)[number];
+
+/** The upload types a caller may request by name (real-client-facts §6.2). */
+export const UPLOAD_TYPES = [
+  'id_front',
+  'id_back',
+  'secondary_id_front',
+  'secondary_id_back',
+  'tertiary_id_front',
+  'tertiary_id_back',
+  'selfie_front',
+] as const;
+export const UploadTypeSchema = z.enum(UPLOAD_TYPES).openapi('SessionUploadType');
+export type UploadType = z.infer<typeof UploadTypeSchema>;
+
+/** ISO 8601 instant in UTC ending in Z, as the sandbox writes every timestamp. */
+const IsoInstant = z.string().openapi({ format: 'date-time', example: '2026-01-05T14:03:11.000Z' });
+
+// ─── meta_data ──────────────────────────────────────────────────────────────────────────────────────
+
+export const DECLINE_CODES = ['LOW_FACE_MATCH'] as const;
+export const DECLINE_SLOTS = ['PRIMARY', 'SECONDARY', 'TERTIARY'] as const;
+export const DECLINE_SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM'] as const;
+
+export const DeclinedDataSchema = z
+  .object({
+    declined: z.boolean(),
+    score: z.number(),
+    declinedAt: IsoInstant,
+    reason: z.object({
+      code: z.string().openapi({ example: 'LOW_FACE_MATCH' }),
+      detail: z.string(),
+      slot: z.string().openapi({ example: 'PRIMARY' }),
+      severity: z.string().openapi({ example: 'CRITICAL' }),
+    }),
+  })
+  .openapi('SessionDeclinedData');
+export type DeclinedData = z.infer<typeof DeclinedDataSchema>;
+
+export const FAILURE_REASONS = ['NO_FACE_DETECTED', 'OCR_NAME_MISSING', 'DOC_TYPE_NOT_ALLOWED'] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+export const FAILURE_SLOTS = ['PRIMARY', 'SECONDARY'] as const;
+export type FailureSlot = (typeof FAILURE_SLOTS)[number];
+
+export const FailedAttemptSchema = z.object({
+  reason: z.enum(FAILURE_REASONS),
+  slot: z.enum(FAILURE_SLOTS),
+  failedAt: IsoInstant,
+});
+export type FailedAttempt = z.infer<typeof FailedAttemptSchema>;
+
+export const FailureDataSchema = z
+  .object({ failedAttempts: z.number().int().min(0), attempts: z.array(FailedAttemptSchema) })
+  .openapi('SessionFailureData');
+export type FailureData = z.infer<typeof FailureDataSchema>;
+
+export const LocationDetailsSchema = z.object({
+  accuracyRadius: z.number().int(),
+  continent: z.string(),
+  country: z.string(),
+  countryIsoCode: z.string(),
+  latitude: z.number(),
+  longitude: z.number(),
+  subdivision: z.string(),
+  timeZone: z.string(),
+});
+export type LocationDetails = z.infer<typeof LocationDetailsSchema>;
+
+/** What the hosted page records about the applicant's submission. */
+export const ApplicantSubmissionSchema = z.object({
+  applicantSubmissionIp: z.string(),
+  applicantSubmissionDevice: z.string(),
+  applicantViewTime: IsoInstant,
+  applicantSubmissionBrowser: z.string(),
+  applicantSubmissionLocation: z.string(),
+  applicantSubmissionLocationDetails: LocationDetailsSchema,
+});
+export type ApplicantSubmission = z.infer<typeof ApplicantSubmissionSchema>;
+
+export const MetaDataSchema = z
+  .object({
+    applicantSubmissionIp: z.string().optional(),
+    applicantSubmissionDevice: z.string().optional(),
+    applicantViewTime: IsoInstant.optional(),
+    applicantSubmissionBrowser: z.string().optional(),
+    applicantSubmissionLocation: z.string().optional(),
+    applicantSubmissionLocationDetails: LocationDetailsSchema.optional(),
+    declinedData: DeclinedDataSchema.optional(),
+    failureData: FailureDataSchema.optional(),
+  })
+  .openapi('SessionMetaData');
+export type MetaData = z.infer<typeof MetaDataSchema>;
+
+// ─── analysis_data ──────────────────────────────────────────────────────────────────────────────────
+
+export const ExtractedTextSchema = z.object({
+  type: z.string().openapi({ example: 'FIRST_NAME' }),
+  value: z.string(),
+  confidence: z.number().min(0).max(100),
+});
+export type ExtractedText = z.infer<typeof ExtractedTextSchema>;
+
+export const DetectFaceDataSchema = z.object({
+  face_detected: z.boolean(),
+  confidence: z.number().min(0).max(100),
+  bounding_box: z.object({ top: z.number(), left: z.number(), width: z.number(), height: z.number() }),
+});
+
+export const IdAnalysisDataSchema = z
+  .object({
+    detect_face_data: DetectFaceDataSchema,
+    id_extracted_text: z.array(ExtractedTextSchema),
+    expiry_date_pass: z.boolean(),
+    valid_state_pass: z.boolean(),
+    age_restriction_pass: z.boolean(),
+  })
+  .openapi('IdAnalysisData');
+export type IdAnalysisData = z.infer<typeof IdAnalysisDataSchema>;
+
+export const FACE_MATCH_RESULTS = ['MATCH', 'NO_MATCH'] as const;
+export const CompareFacesDataSchema = z.object({
+  face_match_confidence: z.number().min(0).max(100),
+  face_match_result: z.enum(FACE_MATCH_RESULTS),
+});
+
+/** A list match, the shape of POST /v1/screening/pep-sanctions. */
+export const PepMatchSchema = z.object({
+  name: z.string(),
+  country: z.string().nullable(),
+  dateOfBirth: z.string().nullable(),
+  confidence: z.number().min(0).max(1),
+  datasets: z.array(z.string()),
+});
+
+export const PepSanctionsDataSchema = z.object({
+  peps: z.array(PepMatchSchema),
+  sanctions: z.array(PepMatchSchema),
+  both: z.array(PepMatchSchema),
+});
+
+export const ADVERSE_MEDIA_CATEGORIES = [
+  'financial_crime',
+  'terrorism',
+  'regulatory',
+  'political',
+  'organized_crime',
+  'violent_crime',
+  'criminal_legal',
+  'reputational',
+  'court_records',
+] as const;
+
+export const NewsArticleSchema = z.object({
+  timestamp: z.string(),
+  headline: z.string(),
+  source_link: z.string(),
+  body: z.string(),
+});
+
+/** `news_exposures` is keyed by category (every one of the nine present, zero-filled). */
+export const AdverseMediaDataSchema = z.object({
+  total_hits: z.number().int().min(0),
+  news_exposures: z.record(
+    z.enum(ADVERSE_MEDIA_CATEGORIES),
+    z.object({ hits: z.number().int().min(0), articles: z.array(NewsArticleSchema) }),
+  ),
+});
+
+export const DocumentRiskDataSchema = z.object({
+  documents_analyzed: z.number().int().min(0),
+  overall_risk_score: z.number().int().min(0).max(100),
+});
+
+export const SelectedDocumentTypesSchema = z.object({
+  primary: z.string(),
+  secondary: z.string().optional(),
+  tertiary: z.string().optional(),
+});
+
+export const CUSTOM_FORM_ANSWER_TYPES = ['text', 'select', 'checkbox', 'date'] as const;
+export const CustomFormAnswerSchema = z.object({
+  question: z.string(),
+  answer: z.string(),
+  type: z.enum(CUSTOM_FORM_ANSWER_TYPES),
+});
+
+const str = z.string().nullable();
+const num = z.number().nullable();
+const int = z.number().int().nullable();
+
+/** 'Title check result' with status found: every member present, every value nullable. */
+export const TitleCheckFoundSchema = z
+  .object({
+    status: z.literal('found'),
+    subjectProperty: z
+      .object({
+        APNFormatted: str, APNUnformatted: str, PropertyFullStreetAddress: str, PropertyCity: str,
+        PropertyState: str, PropertyZipCode: str, PropertyCounty: str, LegalDescription: str,
+        PropertyType: str, LandUseCode: str, LandUseDescription: str, Zoning: str,
+        LotSizeAcres: num, LotSizeSqFt: num, BuildingAreaSqFt: num, Stories: num, Bathrooms: num,
+        YearBuilt: int, Bedrooms: int,
+      })
+      .nullable(),
+    ownerInformation: z
+      .object({
+        Owner1LastName: str, Owner1FirstNameMiddleInitial: str, Owner2LastName: str,
+        Owner2FirstNameMiddleInitial: str, MailingFullStreetAddress: str, MailingCity: str, MailingState: str,
+        MailingZipCode: str, VestingOwnershipRights: str, OwnerOccupied: str,
+      })
+      .nullable(),
+    locationInformation: z
+      .object({
+        County: str, CensusTract: str, CensusBlock: str, Municipality: str, SchoolDistrict: str,
+        FloodZone: str, FloodPanelNumber: str, Neighborhood: str,
+      })
+      .nullable(),
+    ownerTransferInformation: z
+      .object({
+        TransferDocumentNumber: str, TransferRecordingDate: str, TransferSaleDate: str, TransferDeedType: str,
+        TransferSalePrice: num,
+      })
+      .nullable(),
+    lastMarketSaleInformation: z
+      .object({
+        SaleDate: str, SaleDocumentNumber: str, SaleDeedType: str, RecordingDate: str, Buyer: str, Seller: str,
+        SalePrice: num, PricePerSqFt: num,
+      })
+      .nullable(),
+  })
+  .openapi('TitleCheckFound');
+export type TitleCheckFound = z.infer<typeof TitleCheckFoundSchema>;
+
+/** Results of the phone screening endpoints, as the session stores them. */
+export const PhoneChecksSchema = z.object({
+  ownership: z.object({
+    outcome: z.enum(['MATCH', 'NO_MATCH', 'NO_DATA']),
+    strictness: z.enum(['relaxed', 'medium', 'strict']),
+    threshold: z.number().int(),
+    statusMessage: z.string(),
+    checkedAt: IsoInstant,
+    nameScore: z.number().int().min(-1).max(100).optional(),
+    firstNameScore: z.number().int().min(-1).max(100).optional(),
+    lastNameScore: z.number().int().min(-1).max(100).optional(),
+  }),
+  trust: z.object({
+    tripped: z.boolean(),
+    tripReasons: z.array(z.enum(['SIM_SWAP_HIGH_RISK', 'SIM_SWAP_MEDIUM_RISK', 'CALL_FORWARDING_ACTIVE'])),
+    simSwappedRisk: z.enum(['NO_DATA', 'LOW_RISK', 'MEDIUM_RISK', 'HIGH_RISK']),
+    forwardingRisk: z.enum(['NO_DATA', 'NO_RISK', 'HIGH_RISK']),
+    sensitivity: z.enum(['low', 'medium', 'high']),
+    statusMessage: z.string(),
+    checkedAt: IsoInstant,
+  }),
+});
+
+export const AnalysisDataSchema = z
+  .object({
+    id_analysis_data: IdAnalysisDataSchema.optional(),
+    secondary_id_analysis_data: IdAnalysisDataSchema.optional(),
+    tertiary_id_analysis_data: IdAnalysisDataSchema.optional(),
+    compare_faces_data: CompareFacesDataSchema.optional(),
+    id_matches_selfie: z.boolean().optional(),
+    faceliveness_score: z.number().min(0).max(100).optional(),
+    pep_sanctions_data: PepSanctionsDataSchema.optional(),
+    adverse_media_data: AdverseMediaDataSchema.optional(),
+    document_risk_data: DocumentRiskDataSchema.optional(),
+    selected_document_types: SelectedDocumentTypesSchema.optional(),
+    custom_form_data: z.array(CustomFormAnswerSchema).optional(),
+    title_search_data: TitleCheckFoundSchema.optional(),
+    phone_checks: PhoneChecksSchema.optional(),
+  })
+  .openapi('SessionAnalysisData');
+export type AnalysisData = z.infer<typeof AnalysisDataSchema>;
+
+// ─── The session record ─────────────────────────────────────────────────────────────────────────────
+
+export const UploadsSchema = z
+  .object(Object.fromEntries(UPLOAD_FLAGS.map((flag) => [flag, z.boolean()])) as Record<UploadFlag, z.ZodBoolean>)
+  .openapi('SessionUploads');
+export type Uploads = z.infer<typeof UploadsSchema>;
+
+/** The eight fields of the spec's list shape. */
+const listShape = {
+  id: z.string().openapi({ example: '3f0c2b9e-6a51-4d7e-9b1f-2c8d4e5a6b7c' }),
+  organization_id: z.string().openapi({ example: 'org_demo' }),
+  user_id: z.string(),
+  sender_user_id: z.string(),
+  status: SessionStatusSchema,
+  type: SessionTypeSchema,
+  session_progress: SessionProgressSchema,
+  created_at: IsoInstant,
+  updated_at: IsoInstant,
+};
+
+export const SessionListItemSchema = z.object(listShape).openapi('SessionListItem');
+export type SessionListItem = z.infer<typeof SessionListItemSchema>;
+
+export const SessionRecordSchema = z
+  .object({
+    ...listShape,
+    external_id: z.string().optional(),
+    location: z.object({ country: z.string().optional() }).optional(),
+    workflow_id: z.string().optional(),
+    bank_statement_request_id: z.string().optional(),
+    workflow_steps: z.array(z.string()).optional(),
+    meta_data: MetaDataSchema.optional(),
+    uploads: UploadsSchema.optional(),
+    analysis_data: AnalysisDataSchema.optional(),
+    redirect_url: z.string().optional(),
+    expires_at: IsoInstant.optional(),
+    submitted_at: IsoInstant.optional(),
+  })
+  .openapi('SessionRecord');
+export type SessionRecord = z.infer<typeof SessionRecordSchema>;
+
+/**
+ * A user profile. `phone` is omitted when no phone is on file (the house rule for optional keys), never
+ * `null` and never an empty string.
+ */
+export const UserProfileSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    first_name: z.string(),
+    last_name: z.string(),
+    phone: z.string().optional(),
+    created_at: IsoInstant,
+    updated_at: IsoInstant,
+  })
+  .openapi('UserProfile');
+export type UserProfile = z.infer<typeof UserProfileSchema>;
+
+export const ResourceLinksSchema = z.record(z.string(), z.string()).openapi('SessionResourceLinks');
+
+export const SingleSessionResponseSchema = z
+  .object({
+    session_record: SessionRecordSchema,
+    user: UserProfileSchema,
+    sender_user: UserProfileSchema,
+    resource_links: ResourceLinksSchema,
+  })
+  .openapi('SingleSessionResponse');
+export type SingleSessionResponse = z.infer<typeof SingleSessionResponseSchema>;
+
+export const SessionListResponseSchema = z
+  .object({ sessions: z.array(SessionListItemSchema), next_token: z.string().nullable() })
+  .openapi('SessionListResponse');
+export type SessionListResponse = z.infer<typeof SessionListResponseSchema>;
+
+// ─── Validation messages ────────────────────────────────────────────────────────────────────────────
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : typeof value;
+}
+
+/** A zod error map: `<field> must be <rule>` plus what was actually received. */
+function mustBe(field: string, rule: string) {
+  return (issue: { code?: string; input?: unknown }): string => {
+    const input = issue.input;
+    if (input === undefined && issue.code === 'invalid_type') return `${field} is required: it must be ${rule}`;
+    let got = '';
+    if (input === null) got = '; got null (omit the key instead of sending null)';
+    else if (issue.code === 'invalid_type') {
+      if (typeof input === 'number' || typeof input === 'boolean') got = `; got ${String(input)}`;
+      else if (typeof input === 'string' && input.length <= 60) got = `; got the string ${JSON.stringify(input)}`;
+      else got = `; got ${kindOf(input)}`;
+    }
+    else if (typeof input === 'string' && input.length > 60) got = `; got ${input.length} characters`;
+    else if (typeof input === 'string' || typeof input === 'number') got = `; got ${JSON.stringify(input)}`;
+    return `${field} must be ${rule}${got}`;
+  };
+}
+
+/** E.164: `+`, then 10-15 digits, the first 1-9 (real-client-facts §6.2). */
+export const E164_PATTERN = /^\+[1-9]\d{9,14}$/;
+
+const nameField = (field: string) =>
+  z.string({ error: mustBe(field, 'a string of 1-255 characters') })
+    .trim()
+    .min(1, { error: `${field} must not be empty: send the applicant's name, 1-255 characters` })
+    .max(255, { error: mustBe(field, 'at most 255 characters long') });
+
+const idField = (field: string, what: string) =>
+  z.string({ error: mustBe(field, `a string of 1-255 characters (${what})`) })
+    .min(1, { error: `${field} must not be empty: omit it or send ${what}` })
+    .max(255, { error: mustBe(field, 'at most 255 characters long') });
+
+const booleanField = (field: string) => z.boolean({ error: mustBe(field, 'a JSON boolean, true or false') });
+
+const httpsUrlField = (field: string) =>
+  z
+    .string({ error: mustBe(field, 'an https:// URL, e.g. https://example.com/verified') })
+    .refine(isHttpsUrl, { error: mustBe(field, 'a valid https:// URL (http and other schemes are refused), e.g. https://example.com/verified') })
+    .openapi({ format: 'uri', pattern: '^https://', example: 'https://example.com/verified' });
+
+const expiresField = (field: string) =>
+  z
+    .number({ error: mustBe(field, 'an integer number of hours from 1 to 8760') })
+    .int({ error: mustBe(field, 'a whole number of hours from 1 to 8760') })
+    .min(1, { error: mustBe(field, 'at least 1 (hours)') })
+    .max(8760, { error: mustBe(field, 'at most 8760 hours (one year)') });
+
+/** A parseable absolute https URL with a host. */
+export function isHttpsUrl(value: string): boolean {
+  if (value.length > 2048) return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+// ─── POST /v1/sessions ──────────────────────────────────────────────────────────────────────────────
+
+/** snake_case key → camelCase alias. */
+export const CREATE_SESSION_ALIASES = {
+  first_name: 'firstName',
+  last_name: 'lastName',
+  external_id: 'externalId',
+  send_email_invite: 'sendEmailInvite',
+  send_phone_invite: 'sendPhoneInvite',
+  workflow_id: 'workflowId',
+  redirect_url: 'redirectUrl',
+  expires_in_hours: 'expiresInHours',
+} as const;
+
+/**
+ * When both spellings of a field are sent, the camelCase one wins and the snake_case one is ignored
+ * entirely (not even validated), as the service documents.
+ */
+export function dropShadowedSnakeKeys(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  const source = input as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(source)) {
+    const camel = (CREATE_SESSION_ALIASES as Record<string, string>)[key];
+    if (camel !== undefined && source[camel] !== undefined) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+const CreateSessionWireSchema = z.object(
+  {
+    first_name: nameField('first_name').optional(),
+    firstName: nameField('firstName').optional(),
+    last_name: nameField('last_name').optional(),
+    lastName: nameField('lastName').optional(),
+    email: z
+      .string({ error: mustBe('email', "the applicant's e-mail address, e.g. jane.doe@example.com") })
+      .trim()
+      .max(320, { error: mustBe('email', 'at most 320 characters long') })
+      .pipe(z.email({ error: mustBe('email', 'a valid e-mail address such as jane.doe@example.com') }))
+      .openapi({ format: 'email', example: 'jane.doe@example.com' }),
+    phone: z
+      .string({ error: mustBe('phone', 'an E.164 phone number such as +14155550123') })
+      .regex(E164_PATTERN, {
+        error: mustBe('phone', 'in E.164 format: "+" then 10-15 digits, the first 1-9, no spaces (e.g. +14155550123)'),
+      })
+      .openapi({ example: '+14155550123', description: 'E.164; required when the workflow has a phone verification step' })
+      .optional(),
+    external_id: idField('external_id', 'your own reference for the applicant').optional(),
+    externalId: idField('externalId', 'your own reference for the applicant').optional(),
+    send_email_invite: booleanField('send_email_invite').optional(),
+    sendEmailInvite: booleanField('sendEmailInvite').optional(),
+    send_phone_invite: booleanField('send_phone_invite').optional(),
+    sendPhoneInvite: booleanField('sendPhoneInvite').optional(),
+    workflow_id: idField('workflow_id', 'the id of one of your workflows').optional(),
+    workflowId: idField('workflowId', 'the id of one of your workflows').optional(),
+    redirect_url: httpsUrlField('redirect_url').optional(),
+    redirectUrl: httpsUrlField('redirectUrl').optional(),
+    expires_in_hours: expiresField('expires_in_hours').optional(),
+    expiresInHours: expiresField('expiresInHours').optional(),
+  },
+  { error: 'the request body must be a JSON object with first_name, last_name and email' },
+).openapi('CreateSessionBody', {
+  description:
+    'snake_case keys and their camelCase aliases are both accepted; when both spellings of a field are sent the camelCase one wins. first_name (or firstName) and last_name (or lastName) are required.',
+});
+
+/** The normalized create request: one camelCase object whatever spelling was sent. */
+export interface CreateSessionInput {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone?: string;
+  externalId?: string;
+  sendEmailInvite: boolean;
+  sendPhoneInvite: boolean;
+  workflowId?: string;
+  redirectUrl?: string;
+  expiresInHours?: number;
+}
+
+export const CreateSessionBodySchema = z
+  .preprocess(dropShadowedSnakeKeys, CreateSessionWireSchema)
+  .superRefine((body, ctx) => {
+    if (body.firstName === undefined && body.first_name === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['first_name'], message: "first_name (or firstName) is required: send the applicant's first name, 1-255 characters" });
+    }
+    if (body.lastName === undefined && body.last_name === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['last_name'], message: "last_name (or lastName) is required: send the applicant's last name, 1-255 characters" });
+    }
+  })
+  .transform((body): CreateSessionInput => {
+    const out: CreateSessionInput = {
+      firstName: (body.firstName ?? body.first_name) as string,
+      lastName: (body.lastName ?? body.last_name) as string,
+      email: body.email,
+      sendEmailInvite: body.sendEmailInvite ?? body.send_email_invite ?? true,
+      sendPhoneInvite: body.sendPhoneInvite ?? body.send_phone_invite ?? true,
+    };
+    if (body.phone !== undefined) out.phone = body.phone;
+    const externalId = body.externalId ?? body.external_id;
+    if (externalId !== undefined) out.externalId = externalId;
+    const workflowId = body.workflowId ?? body.workflow_id;
+    if (workflowId !== undefined) out.workflowId = workflowId;
+    const redirectUrl = body.redirectUrl ?? body.redirect_url;
+    if (redirectUrl !== undefined) out.redirectUrl = redirectUrl;
+    const expiresInHours = body.expiresInHours ?? body.expires_in_hours;
+    if (expiresInHours !== undefined) out.expiresInHours = expiresInHours;
+    return out;
+  });
+
+export const SESSION_LINK_RELS = ['admin_console', 'session_details'] as const;
+
+export const SessionLinkSchema = z.object({
+  rel: z.enum(SESSION_LINK_RELS),
+  href: z.string(),
+  description: z.string(),
+});
+export type SessionLink = z.infer<typeof SessionLinkSchema>;
+
+export const CreateSessionResponseSchema = z
+  .object({
+    id: z.string(),
+    session_url: z.string(),
+    externalId: z.string().optional(),
+    expires_at: IsoInstant.optional(),
+    links: z.array(SessionLinkSchema),
+  })
+  .openapi('CreateSessionResponse');
+export type CreateSessionResponse = z.infer<typeof CreateSessionResponseSchema>;
+
+// ─── GET /v1/sessions ───────────────────────────────────────────────────────────────────────────────
+
+/** `YYYY-MM-DD`, or a date-time with `Z` or a ±hh:mm offset. */
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/;
+
+export function isIsoDate(value: string): boolean {
+  if (!ISO_8601.test(value)) return false;
+  const ms = Date.parse(value.replace(' ', 'T'));
+  if (Number.isNaN(ms)) return false;
+  // Date.parse rolls 2026-02-30 over to March: compare the calendar date back.
+  const [y, m, d] = value.slice(0, 10).split('-').map(Number);
+  const check = new Date(Date.UTC(y ?? 0, (m ?? 1) - 1, d ?? 1));
+  return check.getUTCFullYear() === y && check.getUTCMonth() + 1 === m && check.getUTCDate() === d;
+}
+
+const dateParam = (field: string, meaning: string) =>
+  z
+    .string({ error: mustBe(field, 'an ISO 8601 date or date-time') })
+    .refine(isIsoDate, {
+      error: mustBe(field, `an ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z), ${meaning}`),
+    })
+    .openapi({ description: `ISO 8601 date or date-time: ${meaning} (inclusive)`, example: '2026-01-31' })
+    .optional();
+
+export const ListSessionsQuerySchema = z
+  .object({
+    limit: z.coerce
+      .number({ error: mustBe('limit', 'a whole number from 1 to 500') })
+      .int({ error: mustBe('limit', 'a whole number from 1 to 500') })
+      .min(1, { error: mustBe('limit', 'at least 1') })
+      .max(500, { error: mustBe('limit', 'at most 500') })
+      .default(50)
+      .openapi({ type: 'integer', minimum: 1, maximum: 500, default: 50 }),
+    next_token: z
+      .string()
+      .min(1, { error: 'next_token must not be empty: omit it for the first page, or pass the next_token of the previous response' })
+      .optional(),
+    start_date: dateParam('start_date', 'the earliest creation time to include'),
+    end_date: dateParam('end_date', 'the latest creation time to include'),
+    by_organization: z
+      .enum(['true', 'false'], { error: mustBe('by_organization', '"true" or "false"') })
+      .default('false')
+      .transform((value) => value === 'true'),
+    external_id: idField('external_id', 'the external_id to look up').optional(),
+    workflow_id: idField('workflow_id', 'the workflow id to filter by').optional(),
+  })
+  .superRefine((query, ctx) => {
+    if (query.start_date === undefined || query.end_date === undefined) return;
+    if (!isIsoDate(query.start_date) || !isIsoDate(query.end_date)) return;
+    const range = dateRange(query.start_date, query.end_date);
+    if (range.fromMs > range.toMs) {
+      ctx.addIssue({ code: 'custom', path: ['start_date'], message: `start_date (${query.start_date}) must be on or before end_date (${query.end_date})` });
+    }
+  });
+export type ListSessionsQuery = z.infer<typeof ListSessionsQuerySchema>;
+
+/**
+ * The creation-time window of a list query, inclusive at both ends. A date-only end_date covers that
+ * whole day (so `end_date=2026-01-31` includes sessions created at 18:00 that day).
+ */
+export function dateRange(startDate: string | undefined, endDate: string | undefined): { fromMs: number; toMs: number } {
+  const fromMs = startDate === undefined ? Number.NEGATIVE_INFINITY : Date.parse(startDate.replace(' ', 'T'));
+  let toMs = endDate === undefined ? Number.POSITIVE_INFINITY : Date.parse(endDate.replace(' ', 'T'));
+  if (endDate !== undefined && endDate.length === 10) toMs += 86_400_000 - 1;
+  return { fromMs, toMs };
+}
+
+// ─── PATCH /v1/sessions/{id}/update-status ──────────────────────────────────────────────────────────
+
+export const REVIEW_STATUSES = ['VERIFIED', 'REJECTED'] as const;
+export const UpdateStatusBodySchema = z
+  .object(
+    { new_status: z.enum(REVIEW_STATUSES, { error: mustBe('new_status', '"VERIFIED" or "REJECTED"') }) },
+    { error: 'the request body must be a JSON object such as {"new_status": "VERIFIED"}' },
+  )
+  .openapi('UpdateSessionStatusBody');
+export type UpdateStatusBody = z.infer<typeof UpdateStatusBodySchema>;
+
+export const UpdateStatusResponseSchema = z.object({ session_record: SessionRecordSchema }).openapi('UpdateSessionStatusResponse');
+
+// ─── POST /v1/sessions/{id}/uploads ─────────────────────────────────────────────────────────────────
+
+/** `type/subtype`, optionally with parameters. */
+const MIME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}(?:\s*;.*)?$/;
+
+export const MAX_UPLOAD_FILES = 20;
+
+const UploadFileSchema = z.object(
+  {
+    file_name: z
+      .string({ error: mustBe('file_name', 'the name of the file, 1-255 characters, e.g. "id-front.jpg"') })
+      .min(1, { error: 'file_name must not be empty: send the name of the file, e.g. "id-front.jpg"' })
+      .max(255, { error: mustBe('file_name', 'at most 255 characters long') }),
+    content_type: z
+      .string({ error: mustBe('content_type', 'a MIME type such as "image/jpeg"') })
+      .regex(MIME_PATTERN, { error: mustBe('content_type', 'a MIME type such as "image/jpeg" or "application/pdf"') }),
+    upload_type: z
+      .enum(UPLOAD_TYPES, { error: mustBe('upload_type', `one of ${UPLOAD_TYPES.join(', ')} (or send a free "slot" instead)`) })
+      .optional(),
+    slot: z
+      .string({ error: mustBe('slot', 'a slot name of 1-255 characters, e.g. "employment_letter"') })
+      .min(1, { error: 'slot must not be empty: send a slot name of 1-255 characters, or an upload_type' })
+      .max(255, { error: mustBe('slot', 'at most 255 characters long') })
+      .optional(),
+  },
+  { error: 'each entry of files must be an object with file_name, content_type and upload_type or slot' },
+);
+
+/** One normalized file request: its effective slot, and its upload type when the slot is a named one. */
+export interface UploadFileRequest {
+  fileName: string;
+  contentType: string;
+  slot: string;
+  uploadType?: UploadType;
+}
+
+export const SessionUploadsBodySchema = z
+  .object(
+    {
+      files: z
+        .array(UploadFileSchema, { error: 'files must be an array of {file_name, content_type, upload_type | slot}' })
+        .min(1, { error: 'files must contain at least one file' })
+        .max(MAX_UPLOAD_FILES, { error: `files must contain at most ${MAX_UPLOAD_FILES} files per request` }),
+    },
+    { error: 'the request body must be a JSON object such as {"files": [{"file_name": "id.jpg", "content_type": "image/jpeg", "upload_type": "id_front"}]}' },
+  )
+  .superRefine((body, ctx) => {
+    const seen = new Map<string, number>();
+    body.files.forEach((file, index) => {
+      if (file.upload_type !== undefined && file.slot !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['files', index], message: `files[${index}] must send EITHER upload_type OR slot, not both` });
+        return;
+      }
+      const slot = file.upload_type ?? file.slot;
+      if (slot === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['files', index], message: `files[${index}] needs an upload_type (${UPLOAD_TYPES.join(', ')}) or a free slot name` });
+        return;
+      }
+      const first = seen.get(slot);
+      if (first !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['files', index], message: `files[${index}] uses slot "${slot}" already used by files[${first}]: each slot may appear once per request` });
+      } else seen.set(slot, index);
+    });
+  })
+  .transform((body): UploadFileRequest[] =>
+    body.files.map((file) => {
+      const slot = (file.upload_type ?? file.slot) as string;
+      const uploadType = (UPLOAD_TYPES as readonly string[]).includes(slot) ? (slot as UploadType) : undefined;
+      return uploadType === undefined
+        ? { fileName: file.file_name, contentType: file.content_type, slot }
+        : { fileName: file.file_name, contentType: file.content_type, slot, uploadType };
+    }),
+  );
+
+export const SignedUploadSchema = z.object({
+  file_key: z.string(),
+  slot: z.string(),
+  upload_type: UploadTypeSchema.optional(),
+  upload_url: z.string(),
+});
+export type SignedUpload = z.infer<typeof SignedUploadSchema>;
+
+export const SessionUploadsResponseSchema = z
+  .object({ signed_urls: z.array(SignedUploadSchema) })
+  .openapi('SessionUploadsResponse');
+export type SessionUploadsResponse = z.infer<typeof SessionUploadsResponseSchema>;
+
+// ─── POST /__sandbox/sessions/{id}/outcome ──────────────────────────────────────────────────────────
+
+export const CONTROL_OUTCOMES = ['SUBMITTED', 'VERIFIED', 'REJECTED', 'VOIDED', 'FAILED', 'abandoned', 'expired'] as const;
+export type ControlOutcome = (typeof CONTROL_OUTCOMES)[number];
+
+/** Body of POST /__sandbox/sessions/{id}/outcome. */
+export const SessionOutcomeBodySchema = z
+  .object({
+    outcome: z.enum(CONTROL_OUTCOMES, {
+      error: `outcome must be one of ${CONTROL_OUTCOMES.join(', ')}`,
+    }),
+    failed_attempts: z
+      .number({ error: 'failed_attempts must be a whole number from 1 to 10 (only used with outcome FAILED)' })
+      .int({ error: 'failed_attempts must be a whole number from 1 to 10' })
+      .min(1, { error: 'failed_attempts must be at least 1' })
+      .max(10, { error: 'failed_attempts must be at most 10' })
+      .optional(),
+  })
+  .openapi('SandboxSessionOutcomeBody');
+export type SessionOutcomeBody = z.infer<typeof SessionOutcomeBodySchema>;
