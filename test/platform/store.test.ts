@@ -28,7 +28,7 @@ describe('store', () => {
   it('leaves one JSON file holding the whole state after a clean close', async () => {
     const file = tempFile();
     const store = await Store.open({ file });
-    store.partition('ns1').collection('things').put({ id: 'x', label: 'kept' });
+    store.partition('ns1').collection<{ id: string; label: string }>('things').put({ id: 'x', label: 'kept' });
     await store.close();
     expect(readdirSync(join(file, '..')).filter((name) => name.includes('journal'))).toEqual([]);
     const snapshot = JSON.parse(readFileSync(file, 'utf8'));
