@@ -133,6 +133,9 @@ export function applyApplicantOutcome(record: SessionRecord, outcome: ApplicantO
  * Drives a session to an outcome as the applicant, reviewer or AI would. VERIFIED from PENDING submits
  * first (passing analysis) and then verifies, so the record looks like a real completed run; REJECTED is
  * an AI auto-decline with declinedData; FAILED records `failed_attempts` (default: the workflow's limit).
+ * With `autoDecline` (the auto-decline scenario), every outcome that includes the applicant's finish
+ * (SUBMITTED, and VERIFIED of a PENDING session) ends REJECTED by the AI instead; a reviewer's decision on
+ * an already submitted session is not affected.
  */
 export function applyControlOutcome(
   record: SessionRecord,
@@ -140,6 +143,12 @@ export function applyControlOutcome(
   context: OutcomeContext,
 ): TransitionResult {
   const now = context.nowIso;
+  const finishes = body.outcome === 'SUBMITTED' || (body.outcome === 'VERIFIED' && record.status === 'PENDING');
+  if (finishes && context.autoDecline === true) {
+    const declined = transition(record, autoDeclineEvent(record, context), now);
+    if (declined.ok) declined.explanation = `scenario auto-decline: ${body.outcome} requested, the AI declined on finish; ${declined.explanation}`;
+    return declined;
+  }
   switch (body.outcome) {
     case 'SUBMITTED':
       return transition(record, submitEvent(record, context), now);

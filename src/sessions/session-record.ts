@@ -155,10 +155,22 @@ export function senderUserIdFor(organizationId: string): string {
   return uuidFrom('sender-user', organizationId);
 }
 
-/** {verify_url}/<id>?oid=<organization>[&redirect_url=<encoded>] (spec: POST /v1/sessions response). */
-export function buildSessionUrl(verifyUrl: string, sessionId: string, organizationId: string, redirectUrl?: string): string {
+/** Where a link is opened from: a session of a non-default namespace keeps it in its hosted URL. */
+export interface SessionUrlOptions {
+  /** The sandbox namespace; added as `&namespace=` unless it is the default one. */
+  namespace?: string;
+}
+
+const DEFAULT_NAMESPACE = 'default';
+
+/**
+ * {verify_url}/<id>?oid=<organization>[&redirect_url=<encoded>] (spec: POST /v1/sessions response), plus
+ * `&namespace=<ns>` for a session of a non-default sandbox namespace so the page finds it.
+ */
+export function buildSessionUrl(verifyUrl: string, sessionId: string, organizationId: string, redirectUrl?: string, options: SessionUrlOptions = {}): string {
   let url = `${trimSlash(verifyUrl)}/${encodeURIComponent(sessionId)}?oid=${encodeURIComponent(organizationId)}`;
   if (redirectUrl !== undefined) url += `&redirect_url=${encodeURIComponent(redirectUrl)}`;
+  if (options.namespace !== undefined && options.namespace !== DEFAULT_NAMESPACE) url += `&namespace=${encodeURIComponent(options.namespace)}`;
   return url;
 }
 
@@ -171,19 +183,19 @@ export function adminConsoleUrl(consoleUrl: string, sessionId: string): string {
 }
 
 /** The single-session response's resource_links: strings only, never null. */
-export function buildResourceLinks(record: Pick<SessionRecord, 'id' | 'organization_id' | 'redirect_url'>, urls: SessionUrls): Record<string, string> {
+export function buildResourceLinks(record: Pick<SessionRecord, 'id' | 'organization_id' | 'redirect_url'>, urls: SessionUrls, options: SessionUrlOptions = {}): Record<string, string> {
   return {
-    session_url: buildSessionUrl(urls.verify, record.id, record.organization_id, record.redirect_url),
+    session_url: buildSessionUrl(urls.verify, record.id, record.organization_id, record.redirect_url, options),
     admin_console: adminConsoleUrl(urls.console, record.id),
     session_details: sessionDetailsUrl(urls.base, record.id),
   };
 }
 
 /** The POST /v1/sessions answer: externalId (camelCase) only if given, expires_at only if expiry applies. */
-export function buildCreateSessionResponse(record: SessionRecord, urls: SessionUrls): CreateSessionResponse {
+export function buildCreateSessionResponse(record: SessionRecord, urls: SessionUrls, options: SessionUrlOptions = {}): CreateSessionResponse {
   return {
     id: record.id,
-    session_url: buildSessionUrl(urls.verify, record.id, record.organization_id, record.redirect_url),
+    session_url: buildSessionUrl(urls.verify, record.id, record.organization_id, record.redirect_url, options),
     ...(record.external_id === undefined ? {} : { externalId: record.external_id }),
     ...(record.expires_at === undefined ? {} : { expires_at: record.expires_at }),
     links: [
@@ -208,8 +220,8 @@ export function toListItem(record: SessionRecord): SessionListItem {
   };
 }
 
-export function toSingleSessionResponse(record: SessionRecord, user: UserProfile, senderUser: UserProfile, urls: SessionUrls): SingleSessionResponse {
-  return { session_record: record, user, sender_user: senderUser, resource_links: buildResourceLinks(record, urls) };
+export function toSingleSessionResponse(record: SessionRecord, user: UserProfile, senderUser: UserProfile, urls: SessionUrls, options: SessionUrlOptions = {}): SingleSessionResponse {
+  return { session_record: record, user, sender_user: senderUser, resource_links: buildResourceLinks(record, urls, options) };
 }
 
 // ─── Uploads ────────────────────────────────────────────────────────────────────────────────────────
@@ -219,27 +231,19 @@ export function uploadFlagForSlot(slot: string): UploadFlag | undefined {
   return (UPLOAD_FLAGS as readonly string[]).includes(slot) ? (slot as UploadFlag) : undefined;
 }
 
-/** The storage key of an uploaded file: <organization>/<session>/<slot><.ext of file_name>. */
-export function fileKeyFor(organizationId: string, sessionId: string, slot: string, fileName: string): string {
-  const ext = /\.([A-Za-z0-9]{1,8})$/.exec(fileName)?.[1];
-  const safe = (part: string): string => encodeURIComponent(part);
-  return `${safe(organizationId)}/${safe(sessionId)}/${safe(slot)}${ext === undefined ? '' : `.${ext.toLowerCase()}`}`;
-}
-
 /**
- * The uploads operation's answer. `uploadUrlFor` is the sandbox's presigned-upload endpoint (the route
- * owns signing); upload_type appears only for named slots (omitted for free slots: null would throw).
+ * The uploads operation's answer. `presign` returns the platform upload store's storage key and signed
+ * PUT URL for one file; upload_type appears only for named slots (omitted for free slots: null would throw).
  */
 export function buildSignedUploads(
   files: readonly UploadFileRequest[],
-  context: { organizationId: string; sessionId: string; uploadUrlFor(fileKey: string, file: UploadFileRequest): string },
+  presign: (file: UploadFileRequest) => { fileKey: string; uploadUrl: string },
 ): SessionUploadsResponse {
   return {
     signed_urls: files.map((file) => {
-      const fileKey = fileKeyFor(context.organizationId, context.sessionId, file.slot, file.fileName);
+      const { fileKey, uploadUrl } = presign(file);
       const base = { file_key: fileKey, slot: file.slot };
-      const url = context.uploadUrlFor(fileKey, file);
-      return file.uploadType === undefined ? { ...base, upload_url: url } : { ...base, upload_type: file.uploadType, upload_url: url };
+      return file.uploadType === undefined ? { ...base, upload_url: uploadUrl } : { ...base, upload_type: file.uploadType, upload_url: uploadUrl };
     }),
   };
 }

@@ -314,6 +314,9 @@ export const AnalysisDataSchema = z
     title_search_data: TitleCheckFoundSchema.optional(),
     phone_checks: PhoneChecksSchema.optional(),
   })
+  // Other areas add their own members (credit checks: credit_check, credit_report); the real client
+  // accepts any object here, so unknown members are kept, not stripped.
+  .loose()
   .openapi('SessionAnalysisData');
 export type AnalysisData = z.infer<typeof AnalysisDataSchema>;
 
@@ -777,3 +780,26 @@ export const SessionOutcomeBodySchema = z
   })
   .openapi('SandboxSessionOutcomeBody');
 export type SessionOutcomeBody = z.infer<typeof SessionOutcomeBodySchema>;
+
+/** What POST /__sandbox/sessions/{id}/outcome answers: the record after the move, and why. */
+export const SessionOutcomeResponseSchema = z
+  .object({
+    session_record: SessionRecordSchema,
+    from: SessionStatusSchema,
+    to: SessionStatusSchema,
+    display_status: z.enum([...SESSION_STATUSES, 'EXPIRED']).openapi({ description: 'The status, or EXPIRED for a PENDING session whose expires_at has passed on the sandbox clock.' }),
+    explanation: z.string(),
+  })
+  .openapi('SandboxSessionOutcomeResponse');
+export type SessionOutcomeResponse = z.infer<typeof SessionOutcomeResponseSchema>;
+
+// ─── Path parameters ────────────────────────────────────────────────────────────────────────────────
+
+/** A session id in the path (URL-decoded: the real client encodes it with encodeURIComponent). */
+export const SessionIdParamsSchema = z.object({
+  id: z
+    .string()
+    .min(1, { error: 'id must not be empty: put the session id in the path, e.g. /v1/sessions/<id>' })
+    .max(255, { error: 'id must be at most 255 characters long' })
+    .openapi({ param: { name: 'id', in: 'path' }, example: 'test_verified', description: 'A session id (sandbox keys also accept the test identifiers such as test_verified).' }),
+});

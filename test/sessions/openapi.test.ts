@@ -1,5 +1,6 @@
 import { createRoute, OpenAPIHono } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
+import { testSandbox } from '../helpers/sandbox.ts';
 import {
   CreateSessionBodySchema,
   CreateSessionResponseSchema,
@@ -37,5 +38,28 @@ describe('sessions schemas in the OpenAPI document', () => {
     expect(text).toContain('"maximum":8760');
     expect(text).toContain('"maximum":500');
     expect(text).toContain('^\\\\+[1-9]\\\\d{9,14}$');
+  });
+
+  it('are served in /openapi.json with their operations, security and error responses', async () => {
+    const sandbox = await testSandbox();
+    const doc = (await sandbox.call('GET', '/openapi.json', { key: null })).body;
+    const operations: Record<string, [string, string[], string[]]> = {
+      'post /v1/sessions': ['createSession', ['200', '400', '401', '402', '403', '404', '429', '500'], ['ApiKeyAuth']],
+      'get /v1/sessions': ['listSessions', ['200', '400', '401', '403', '429', '500'], ['ApiKeyAuth']],
+      'get /v1/sessions/{id}': ['getSession', ['200', '400', '401', '403', '404', '429', '500'], ['ApiKeyAuth']],
+      'patch /v1/sessions/{id}/update-status': ['updateSessionStatus', ['200', '400', '401', '403', '404', '409', '429', '500'], ['ApiKeyAuth']],
+      'post /v1/sessions/{id}/uploads': ['createSessionUploads', ['200', '400', '401', '403', '404', '409', '429', '500'], ['ApiKeyAuth']],
+      'post /__sandbox/sessions/{id}/outcome': ['sandboxDriveSessionOutcome', ['200', '400', '401', '404', '409'], ['AdminToken']],
+    };
+    for (const [key, [operationId, statuses, security]] of Object.entries(operations)) {
+      const [method, path] = key.split(' ') as [string, string];
+      const operation = doc.paths[path]?.[method];
+      expect(operation?.operationId, key).toBe(operationId);
+      expect(Object.keys(operation.responses).sort(), key).toEqual([...statuses].sort());
+      expect(operation.security.map((s: Record<string, unknown>) => Object.keys(s)[0]), key).toEqual(security);
+    }
+    expect(doc.paths['/__sandbox/sessions/{id}/outcome'].post.tags).toEqual(['Sandbox control plane']);
+    expect(doc.components.schemas).toHaveProperty('SandboxSessionOutcomeResponse');
+    expect(Object.keys(doc.paths).some((p: string) => p.startsWith('/verify'))).toBe(false);
   });
 });

@@ -8,7 +8,6 @@ import {
   buildSessionRecord,
   buildSessionUrl,
   buildSignedUploads,
-  fileKeyFor,
   markUploaded,
   senderUserIdFor,
   toListItem,
@@ -141,6 +140,13 @@ describe('responses', () => {
     expect(buildSessionUrl('https://verify.example/', 'a/b c', 'org&1')).toBe('https://verify.example/a%2Fb%20c?oid=org%261');
   });
 
+  it('keeps a non-default sandbox namespace in the hosted URL, and leaves the default one out', () => {
+    expect(buildSessionUrl('https://v.example', 's1', 'org', 'https://x.example/cb', { namespace: 'ci-7' })).toBe(
+      'https://v.example/s1?oid=org&redirect_url=https%3A%2F%2Fx.example%2Fcb&namespace=ci-7',
+    );
+    expect(buildSessionUrl('https://v.example', 's1', 'org', undefined, { namespace: 'default' })).toBe('https://v.example/s1?oid=org');
+  });
+
   it('lists the eight list-shape fields only', () => {
     const record = createFrom({ firstName: 'Jane', lastName: 'Doe', email: 'jane@example.com', externalId: 'x' });
     const item = toListItem(record);
@@ -171,22 +177,17 @@ describe('session uploads', () => {
         { file_name: 'letter', content_type: 'application/pdf', slot: 'employment letter' },
       ],
     });
-    const response = buildSignedUploads(files, {
-      organizationId: 'org_demo',
-      sessionId: SESSION_ID,
-      uploadUrlFor: (fileKey) => `http://127.0.0.1:4010/__uploads/${fileKey}?sig=x`,
-    });
+    const response = buildSignedUploads(files, (file) => ({
+      fileKey: `uploads/key-${file.slot}`,
+      uploadUrl: `http://127.0.0.1:4010/uploads/${encodeURIComponent(file.slot)}?signature=x`,
+    }));
     expect(response).toEqual({
       signed_urls: [
-        { file_key: `org_demo/${SESSION_ID}/id_front.jpg`, slot: 'id_front', upload_type: 'id_front', upload_url: `http://127.0.0.1:4010/__uploads/org_demo/${SESSION_ID}/id_front.jpg?sig=x` },
-        { file_key: `org_demo/${SESSION_ID}/employment%20letter`, slot: 'employment letter', upload_url: `http://127.0.0.1:4010/__uploads/org_demo/${SESSION_ID}/employment%20letter?sig=x` },
+        { file_key: 'uploads/key-id_front', slot: 'id_front', upload_type: 'id_front', upload_url: 'http://127.0.0.1:4010/uploads/id_front?signature=x' },
+        { file_key: 'uploads/key-employment letter', slot: 'employment letter', upload_url: 'http://127.0.0.1:4010/uploads/employment%20letter?signature=x' },
       ],
     });
     expect(SessionUploadsResponseSchema.parse(response)).toEqual(response);
-  });
-
-  it('keeps file keys inside the session folder whatever the slot says', () => {
-    expect(fileKeyFor('org', 's1', '../../etc/passwd', 'x.png')).toBe('org/s1/..%2F..%2Fetc%2Fpasswd.png');
   });
 
   it('flips the uploads flag of a named slot once its file arrives, and ignores free slots', () => {

@@ -1,0 +1,16 @@
+/**
+ * Hosted verification sessions: POST/GET /v1/sessions, GET /v1/sessions/{id}, PATCH update-status,
+ * POST uploads, the applicant's hosted page under /verify, and the control plane's
+ * POST /__sandbox/sessions/{id}/outcome. Other areas use the stored state through sessions.store.ts.
+ */
+import type { SandboxModule } from '../modules.ts';
+import { SANDBOX_SESSION_TEST_IDENTIFIERS } from './sandbox-sessions.ts';
+import { sessionsRouter } from './sessions.router.ts';
+
+export const sessionsModule: SandboxModule = {
+  name: 'sessions',
+  router: () => sessionsRouter,
+  setup(platform) {
+    platform.catalog.add('testIdentifiers', SANDBOX_SESSION_TEST_IDENTIFIERS);
+  },
+};

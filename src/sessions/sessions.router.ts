@@ -1,0 +1,70 @@
+import { behaviourOn, explain, principalOf, type AppContext } from '../platform/http/context.ts';
+import { newRouter } from '../platform/http/routing.ts';
+import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
+import { hostedPageRouter } from './hosted-page.router.ts';
+import {
+  createSessionRoute,
+  createSessionUploadsRoute,
+  driveSessionOutcomeRoute,
+  getSessionRoute,
+  listSessionsRoute,
+  updateSessionStatusRoute,
+} from './sessions.routes.ts';
+import {
+  createSession,
+  createSessionUploads,
+  driveSessionOutcome,
+  getSandboxSession,
+  getSession,
+  listSandboxSessions,
+  listSessions,
+  updateSessionStatus,
+  type LinkContext,
+} from './sessions.service.ts';
+
+const linksOf = (c: AppContext): LinkContext => ({ urls: c.get('platform').urls, namespace: c.get('world').namespace });
+
+function explainAll<T>(c: AppContext, answer: { value: T; explanations: string[] }): T {
+  for (const reason of answer.explanations) if (reason !== '') explain(c, reason);
+  return answer.value;
+}
+
+export const sessionsRouter = newRouter()
+  .openapi(createSessionRoute, (c) => {
+    const { organization } = principalOf(c);
+    return c.json(explainAll(c, createSession(c.get('world'), organization, c.req.valid('json'), linksOf(c))), 200);
+  })
+  .openapi(listSessionsRoute, (c) => {
+    const { kind, organization } = principalOf(c);
+    const query = c.req.valid('query');
+    const answer = kind === 'sandbox' ? listSandboxSessions(organization.id) : listSessions(c.get('world'), organization.id, query, c.get('platform').signingSecret);
+    return c.json(explainAll(c, answer), 200);
+  })
+  .openapi(getSessionRoute, (c) => {
+    const { kind, organization } = principalOf(c);
+    const { id } = c.req.valid('param');
+    const answer = kind === 'sandbox' ? getSandboxSession(id, organization.id, c.get('platform').urls) : getSession(c.get('world'), organization.id, id, linksOf(c));
+    return c.json(explainAll(c, answer), 200);
+  })
+  .openapi(updateSessionStatusRoute, (c) => {
+    const { organization } = principalOf(c);
+    const record = explainAll(c, updateSessionStatus(c.get('world'), organization.id, c.req.valid('param').id, c.req.valid('json').new_status));
+    return c.json({ session_record: record }, 200);
+  })
+  .openapi(createSessionUploadsRoute, (c) => {
+    const { organization } = principalOf(c);
+    const platform = c.get('platform');
+    const world = c.get('world');
+    const answer = createSessionUploads(world, organization.id, c.req.valid('param').id, c.req.valid('json'), (purpose, file) => {
+      // The PUT compares the bare media type, so parameters (";charset=...") are not part of the record.
+      const contentType = file.contentType.split(';')[0]?.trim().toLowerCase() ?? file.contentType;
+      return platform.uploads.presign(world, organization.id, { contentType, byteLength: MAX_UPLOAD_BYTES, purpose }, platform.urls.base);
+    });
+    return c.json(explainAll(c, answer), 200);
+  })
+  .openapi(driveSessionOutcomeRoute, (c) => {
+    const answer = driveSessionOutcome(c.get('world'), c.req.valid('param').id, c.req.valid('json'), behaviourOn(c, 'auto-decline'));
+    return c.json(explainAll(c, answer), 200);
+  });
+
+sessionsRouter.route('/', hostedPageRouter);

@@ -1,0 +1,278 @@
+/**
+ * Hosted verification sessions: the verbs behind POST/GET /v1/sessions, GET /v1/sessions/{id}, PATCH
+ * update-status, POST uploads, the control plane's outcome endpoint and the applicant's hosted page.
+ * Every verb takes the world (the namespace's state) first, never an HTTP context, and throws ApiError
+ * for a 4xx; each returns the ASCII explanations the route puts in X-Sandbox-Explain.
+ *
+ * LIMITATIONS:
+ * - Invitations are not sent anywhere: the sandbox records which would have gone out (and says so in
+ *   X-Sandbox-Explain).
+ * - A session whose expires_at has passed keeps status PENDING on the API (the spec's status set has no
+ *   expired value; 'expired' exists only in the redirect callback). The read path says so in
+ *   X-Sandbox-Explain, the hosted page shows it, and the applicant's events are refused.
+ * - Phone is required when the workflow has any step that needs the applicant's number
+ *   (PHONE_VERIFICATION, PHONE_OWNERSHIP_MATCH, PHONE_TRUST_CHECK, CARRIER_AGE_GATE).
+ */
+import type { OrganizationFixture } from '../platform/auth/organizations.ts';
+import { charge, requireFunds } from '../platform/billing/billing.ts';
+import { ApiError } from '../platform/errors/api-error.ts';
+import type { World } from '../platform/namespaces/world.ts';
+import { findWorkflow, workflowHasStep, type WorkflowRecord } from '../workflows/workflows.store.ts';
+import type { ApplicantOutcome, RedirectReason, RedirectStatus } from './redirect-callback.ts';
+import { sandboxSessionFor, sandboxSessionList } from './sandbox-sessions.ts';
+import { applyApplicantOutcome, applyControlOutcome, type OutcomeContext } from './session-outcomes.ts';
+import { listQueryScope, matchesListQuery, paginate, listQueryMode } from './session-paging.ts';
+import { buildCreateSessionResponse, buildSignedUploads, senderUserIdFor, toListItem, toSingleSessionResponse, type SessionUrls } from './session-record.ts';
+import { displayStatus, isExpired, transition, updateStatusEvent, uploadsRefusal, type TransitionResult } from './session.machine.ts';
+import {
+  createSessionRecord,
+  findSession,
+  recordedAnalysis,
+  requireOwnSession,
+  saveSession,
+  sessionIndexKey,
+  sessions,
+  sessionUploadPurpose,
+  SESSION_INDEXES,
+  type StoredSession,
+} from './sessions.store.ts';
+import type {
+  CreateSessionInput,
+  CreateSessionResponse,
+  ListSessionsQuery,
+  SessionListResponse,
+  SessionOutcomeBody,
+  SessionOutcomeResponse,
+  SessionRecord,
+  SessionUploadsResponse,
+  SingleSessionResponse,
+  UploadFileRequest,
+} from './sessions.schemas.ts';
+
+/** Where links point and which namespace the hosted URL must carry. */
+export interface LinkContext {
+  urls: SessionUrls;
+  namespace: string;
+}
+
+export interface Explained<T> {
+  value: T;
+  explanations: string[];
+}
+
+/** Steps that cannot run without the applicant's phone number. */
+export const PHONE_STEP_CODES = ['PHONE_VERIFICATION', 'PHONE_OWNERSHIP_MATCH', 'PHONE_TRUST_CHECK', 'CARRIER_AGE_GATE'] as const;
+
+/** Every session costs one token. */
+export const SESSION_PRICE_TOKENS = 1;
+
+// ─── POST /v1/sessions ──────────────────────────────────────────────────────────────────────────────
+
+export function createSession(world: World, organization: OrganizationFixture, input: CreateSessionInput, links: LinkContext): Explained<CreateSessionResponse> {
+  const explanations: string[] = [];
+  let workflow: WorkflowRecord | undefined;
+  if (input.workflowId !== undefined) {
+    workflow = findWorkflow(world, organization.id, input.workflowId);
+    if (workflow === undefined) {
+      throw new ApiError(404, `Workflow ${input.workflowId} was not found in your organization: send the id of one of your workflows as workflow_id, or omit it for a standalone verification.`);
+    }
+    const phoneStep = PHONE_STEP_CODES.find((code) => workflowHasStep(workflow as WorkflowRecord, code));
+    if (phoneStep !== undefined && input.phone === undefined) {
+      throw new ApiError(400, `Invalid request: body field "phone" is required because workflow ${workflow.id} has a ${phoneStep} step: send the applicant's number in E.164 format (e.g. +14155550123).`);
+    }
+  }
+  requireFunds(world, organization, SESSION_PRICE_TOKENS);
+
+  const nowIso = world.clock.iso();
+  const stored = createSessionRecord(world, { organization, type: 'session', input, ...(workflow === undefined ? {} : { workflow }), nowIso });
+  const remaining = charge(world, organization, SESSION_PRICE_TOKENS);
+
+  if (workflow !== undefined) {
+    const limit = stored.maxFailedAttempts === undefined ? 'default 3' : String(stored.maxFailedAttempts);
+    explanations.push(`workflow ${workflow.id} (${workflow.steps.map((s) => s.id).join(', ')}), failed-attempt limit ${limit}`);
+  }
+  if (stored.record.expires_at !== undefined) {
+    const source = input.expiresInHours !== undefined ? `expires_in_hours ${input.expiresInHours}` : `workflow expiry ${workflow?.settings?.expires_in_hours ?? '?'} h`;
+    explanations.push(`expires at ${stored.record.expires_at} (${source})`);
+  } else {
+    explanations.push('no expiry (none requested, none configured on the workflow)');
+  }
+  explanations.push(invitationsExplanation(stored, input));
+  explanations.push(`${SESSION_PRICE_TOKENS} token charged, balance ${remaining}`);
+  return { value: buildCreateSessionResponse(stored.record, links.urls, { namespace: links.namespace }), explanations };
+}
+
+function invitationsExplanation(stored: StoredSession, input: CreateSessionInput): string {
+  const email = stored.invitations.email ? `e-mail invitation to ${stored.user.email}` : 'no e-mail invitation (send_email_invite false)';
+  const sms = stored.invitations.sms
+    ? `SMS invitation to ${stored.user.phone ?? ''}`
+    : input.phone === undefined
+      ? 'no SMS invitation (no phone on file)'
+      : 'no SMS invitation (send_phone_invite false)';
+  return `${email}; ${sms} (simulated, nothing is sent)`;
+}
+
+// ─── GET /v1/sessions ───────────────────────────────────────────────────────────────────────────────
+
+export function listSessions(world: World, organizationId: string, query: ListSessionsQuery, signingSecret: string): Explained<SessionListResponse> {
+  const caller = { organizationId, senderUserId: senderUserIdFor(organizationId) };
+  const mode = listQueryMode(query);
+  const collection = sessions(world);
+  const candidates =
+    mode === 'external_id' ? collection.where(SESSION_INDEXES.byOrganizationExternalId, sessionIndexKey(organizationId, query.external_id as string))
+    : mode === 'workflow_id' ? collection.where(SESSION_INDEXES.byOrganizationWorkflow, sessionIndexKey(organizationId, query.workflow_id as string))
+    : mode === 'organization' ? collection.where(SESSION_INDEXES.byOrganization, organizationId)
+    : collection.where(SESSION_INDEXES.byOrganizationSender, sessionIndexKey(organizationId, caller.senderUserId));
+  const records = candidates.map((stored) => stored.record).filter((record) => matchesListQuery(record, query, caller));
+  const page = paginate(records, {
+    limit: query.limit,
+    ...(query.next_token === undefined ? {} : { token: query.next_token }),
+    secret: signingSecret,
+    scope: listQueryScope(query, caller),
+  });
+  if (!page.ok) throw new ApiError(400, `Invalid request: query parameter ${page.message}.`);
+  // Bring each listed session's uploads up to date, as a single read would.
+  const items = page.items.map((record) => toListItem(findSession(world, record.id)?.record ?? record));
+  return {
+    value: { sessions: items, next_token: page.nextToken },
+    explanations: [`query mode ${mode}: ${records.length} matching, ${items.length} on this page${page.nextToken === null ? ', last page' : ''}`],
+  };
+}
+
+export function listSandboxSessions(organizationId: string): Explained<SessionListResponse> {
+  return { value: sandboxSessionList(organizationId), explanations: ['sandbox key: the five synthetic sessions (test_verified, test_rejected, test_pending, test_submitted, test_voided)'] };
+}
+
+// ─── GET /v1/sessions/{id} ──────────────────────────────────────────────────────────────────────────
+
+export function getSession(world: World, organizationId: string, id: string, links: LinkContext): Explained<SingleSessionResponse> {
+  const stored = requireOwnSession(world, organizationId, id);
+  const explanations: string[] = [];
+  const expiry = expiryExplanation(stored.record, world.clock.now());
+  if (expiry !== undefined) explanations.push(expiry);
+  return { value: toSingleSessionResponse(stored.record, stored.user, stored.senderUser, links.urls, { namespace: links.namespace }), explanations };
+}
+
+export function getSandboxSession(id: string, organizationId: string, urls: SessionUrls): Explained<SingleSessionResponse> {
+  const answer = sandboxSessionFor(id, organizationId, urls);
+  return { value: answer.body, explanations: [answer.explanation] };
+}
+
+function expiryExplanation(record: SessionRecord, nowMs: number): string | undefined {
+  if (!isExpired(record, nowMs)) return undefined;
+  return `session ${record.id} expired at ${record.expires_at as string} (sandbox clock); status stays PENDING on the API, the hosted page redirects with status expired, reason session_expired`;
+}
+
+// ─── PATCH /v1/sessions/{id}/update-status ──────────────────────────────────────────────────────────
+
+export function updateSessionStatus(world: World, organizationId: string, id: string, newStatus: 'VERIFIED' | 'REJECTED'): Explained<SessionRecord> {
+  const stored = requireOwnSession(world, organizationId, id);
+  const result = transition(stored.record, updateStatusEvent(newStatus), world.clock.iso());
+  const saved = settle(world, stored, result);
+  return { value: saved.record, explanations: [result.ok ? result.explanation : ''] };
+}
+
+// ─── POST /v1/sessions/{id}/uploads ─────────────────────────────────────────────────────────────────
+
+export type SessionPresign = (purpose: string, file: UploadFileRequest) => { fileKey: string; uploadUrl: string };
+
+export function createSessionUploads(
+  world: World,
+  organizationId: string,
+  id: string,
+  files: readonly UploadFileRequest[],
+  presign: SessionPresign,
+): Explained<SessionUploadsResponse> {
+  const stored = requireOwnSession(world, organizationId, id);
+  const refusal = uploadsRefusal(stored.record, world.clock.iso());
+  if (refusal !== undefined) throw new ApiError(409, `${refusal.message}.`);
+  const value = buildSignedUploads(files, (file) => presign(sessionUploadPurpose(id, file.slot), file));
+  return {
+    value,
+    explanations: [`${files.length} upload URL(s) for slots ${files.map((f) => f.slot).join(', ')}; named slots flip the record's uploads flags once the bytes arrive`],
+  };
+}
+
+// ─── Driving the state machine ──────────────────────────────────────────────────────────────────────
+
+function outcomeContext(world: World, stored: StoredSession, autoDecline: boolean): OutcomeContext {
+  const context: OutcomeContext = {
+    nowIso: world.clock.iso(),
+    user: stored.user,
+    autoDecline,
+    seedParts: [world.seed],
+  };
+  if (stored.maxFailedAttempts !== undefined) context.maxFailedAttempts = stored.maxFailedAttempts;
+  if (stored.documents !== undefined) context.documents = stored.documents;
+  return context;
+}
+
+/**
+ * Saves a successful move (or throws the machine's refusal as 409). When the move recorded the run's
+ * analysis (the applicant finished, or the AI declined), analysis_data is that analysis with what other
+ * operations attached (e.g. phone checks) and the analysis given at creation laid over it; a
+ * credit-check session gets no ID analysis, only those.
+ */
+function settle(world: World, stored: StoredSession, result: TransitionResult): StoredSession {
+  if (!result.ok) throw new ApiError(409, `${result.message}.`);
+  if (!result.changed) return stored;
+  let record = result.record;
+  const analysed = record.analysis_data !== undefined && JSON.stringify(record.analysis_data) !== JSON.stringify(stored.record.analysis_data);
+  if (analysed) {
+    const run = stored.record.type === 'session' ? (record.analysis_data as Record<string, unknown>) : {};
+    const analysis = recordedAnalysis(stored, run);
+    const { analysis_data: _replaced, ...rest } = record;
+    record = analysis === undefined ? rest : { ...rest, analysis_data: analysis as SessionRecord['analysis_data'] };
+  }
+  return saveSession(world, { ...stored, record });
+}
+
+/** POST /__sandbox/sessions/{id}/outcome: any organization's session of the namespace. */
+export function driveSessionOutcome(world: World, id: string, body: SessionOutcomeBody, autoDecline: boolean): Explained<SessionOutcomeResponse> {
+  const stored = findSession(world, id);
+  if (stored === undefined) {
+    throw new ApiError(404, `Session ${id} was not found in namespace "${world.namespace}": create it with POST /v1/sessions first (sandbox test identifiers are synthetic and cannot be driven).`);
+  }
+  const result = applyControlOutcome(stored.record, body, outcomeContext(world, stored, autoDecline));
+  const saved = settle(world, stored, result);
+  const explanation = result.ok ? result.explanation : '';
+  return {
+    value: {
+      session_record: saved.record,
+      from: stored.record.status,
+      to: saved.record.status,
+      display_status: displayStatus(saved.record, world.clock.now()),
+      explanation,
+    },
+    explanations: [explanation],
+  };
+}
+
+// ─── The applicant's hosted page ────────────────────────────────────────────────────────────────────
+
+/** The session behind a hosted page, or undefined (unknown, or the oid names another organization). */
+export function findHostedSession(world: World, id: string, oid: string | undefined): StoredSession | undefined {
+  const stored = findSession(world, id);
+  if (stored === undefined || (oid !== undefined && oid !== stored.record.organization_id)) return undefined;
+  return stored;
+}
+
+/** The applicant opens the page: session_progress PENDING → STARTED (nothing for a finished or expired one). */
+export function openHostedPage(world: World, stored: StoredSession): StoredSession {
+  const result = transition(stored.record, { type: 'open' }, world.clock.iso());
+  return result.ok && result.changed ? saveSession(world, { ...stored, record: result.record }) : stored;
+}
+
+export interface ApplicantOutcomeAnswer {
+  stored: StoredSession;
+  redirect: { status: RedirectStatus; reason?: RedirectReason };
+  explanation: string;
+}
+
+/** The applicant picks an outcome on the page; ApiError 409 when the session no longer allows it. */
+export function submitApplicantOutcome(world: World, stored: StoredSession, outcome: ApplicantOutcome, autoDecline: boolean): ApplicantOutcomeAnswer {
+  const { result, redirect } = applyApplicantOutcome(stored.record, outcome, outcomeContext(world, stored, autoDecline));
+  const saved = settle(world, stored, result);
+  const scenario = autoDecline && outcome === 'success' && saved.record.status === 'REJECTED' ? 'scenario auto-decline: ' : '';
+  return { stored: saved, redirect, explanation: `${scenario}${result.ok ? result.explanation : ''}` };
+}
