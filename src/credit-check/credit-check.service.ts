@@ -6,16 +6,27 @@
  *   analysis_data.credit_check   how the persona was chosen (type, uat, uat_type, requested value, source)
  *   analysis_data.credit_report  hard: the full bureau file + ai_insights; soft: { score, score_band, ... }
  *
- * The route resolves the persona at creation (so the X-Sandbox-Explain header can say which one) and writes
- * analysis_data when the applicant finishes the hosted page, dated at that instant.
+ * `createCreditCheck` stores the session through the sessions area (sessions.store.ts), so it is listed by
+ * GET /v1/sessions and read by GET /v1/sessions/{id}, resolves the persona at creation (so X-Sandbox-Explain
+ * can say which one) and hands the analysis to the session as what it records when the applicant finishes:
+ * analysis_data appears once the session is finished on the hosted page ({verify_url}/<id>) or driven by
+ * POST /__sandbox/sessions/{id}/outcome, like every session's analysis (a PENDING session has none).
  *
  * LIMITATIONS:
+ * - The report is built at creation, so its generated_at (and the dates computed from it) is the creation
+ *   instant, not the instant the applicant finished.
+ * - Invitations are recorded on the session, never sent.
  * - There is no live bureau: with uat false the report is just as synthetic as with uat true. uat_type is
  *   honoured in both cases (the real service ignores it outside test mode), so QA can pick a persona
  *   without toggling uat; the explanation says so.
  * - The SDK has no report retrieval (its contract documents GET /v1/credit-checks as 501-only); the report is
  *   read from the session (GET /v1/sessions/{id}).
  */
+import type { OrganizationFixture } from '../platform/auth/organizations.ts';
+import { charge, requireFunds } from '../platform/billing/billing.ts';
+import type { World } from '../platform/namespaces/world.ts';
+import { adminConsoleUrl, buildSessionUrl, sessionDetailsUrl, type SessionUrls } from '../sessions/session-record.ts';
+import { createSessionRecord, saveSession } from '../sessions/sessions.store.ts';
 import {
   CreditCheckAnalysisDataSchema,
   type CreditCheckAnalysisData,
@@ -97,6 +108,71 @@ export function toCreditCheckCreateJson(input: CreditCheckCreateJsonInput): Cred
     links: [
       { rel: 'admin_console', href: input.adminConsoleHref, description: 'View the credit check in the admin console' },
       { rel: 'session_details', href: input.sessionDetailsHref, description: 'Retrieve the credit check session via the API' },
+    ],
+  };
+}
+
+// ---------------------------------------------------------------- the verb the routes call
+
+/** A credit check costs what a session costs. */
+export const CREDIT_CHECK_PRICE_TOKENS = 1;
+
+export interface CreditCheckLinks {
+  urls: SessionUrls;
+  /** The sandbox namespace: the hosted URL carries it outside the default one. */
+  namespace: string;
+}
+
+/**
+ * POST /v1/credit-check/{hard|soft}: a PENDING session of type credit-check-hard / -soft for the applicant,
+ * whose analysis_data (credit_check + credit_report) is recorded when the applicant finishes. Billing: 402
+ * before any work when the balance is empty, one token charged after.
+ */
+export function createCreditCheck(
+  world: World,
+  organization: OrganizationFixture,
+  kind: CreditCheckKind,
+  body: CreditCheckBody,
+  links: CreditCheckLinks,
+): { body: CreditCheckCreateResponse; explanations: string[] } {
+  requireFunds(world, organization, CREDIT_CHECK_PRICE_TOKENS);
+  const nowIso = world.clock.iso();
+  const input = {
+    firstName: body.firstName,
+    lastName: body.lastName,
+    email: body.email,
+    phone: body.phone,
+    sendEmailInvite: body.sendEmailInvite,
+    sendPhoneInvite: body.sendPhoneInvite,
+    ...(body.externalId === undefined ? {} : { externalId: body.externalId }),
+    ...(body.redirectUrl === undefined ? {} : { redirectUrl: body.redirectUrl }),
+  };
+  const created = createSessionRecord(world, { organization, type: creditCheckSessionType(kind), input, nowIso });
+  // The persona and the report are seeded by the session id, known only once the session exists.
+  const result = creditCheckAnalysisData({ kind, body, sessionId: created.id, nowIso });
+  const stored = saveSession(world, { ...created, finishAnalysis: result.analysisData });
+  const remaining = charge(world, organization, CREDIT_CHECK_PRICE_TOKENS);
+
+  const record = stored.record;
+  const response = toCreditCheckCreateJson({
+    sessionId: record.id,
+    sessionUrl: buildSessionUrl(links.urls.verify, record.id, record.organization_id, record.redirect_url, { namespace: links.namespace }),
+    kind,
+    ...(record.external_id === undefined ? {} : { externalId: record.external_id }),
+    adminConsoleHref: adminConsoleUrl(links.urls.console, record.id),
+    sessionDetailsHref: sessionDetailsUrl(links.urls.base, record.id),
+  });
+  const invites = [
+    body.sendEmailInvite ? `e-mail invitation to ${body.email}` : 'no e-mail invitation (send_email_invite false)',
+    body.sendPhoneInvite ? `SMS invitation to ${body.phone}` : 'no SMS invitation (send_phone_invite false)',
+  ].join('; ');
+  return {
+    body: response,
+    explanations: [
+      result.explanation,
+      `${kind === 'hard' ? 'full report with AI insights' : 'score only'} recorded in analysis_data.credit_report when the applicant finishes (hosted page, or POST /__sandbox/sessions/${record.id}/outcome)`,
+      `${invites} (simulated, nothing is sent)`,
+      `${CREDIT_CHECK_PRICE_TOKENS} token charged, balance ${remaining}`,
     ],
   };
 }

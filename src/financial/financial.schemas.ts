@@ -162,7 +162,31 @@ export const CreateFinancialResponseSchema = z
   .openapi('CreateFinancialResponse');
 export type CreateFinancialResponse = z.infer<typeof CreateFinancialResponseSchema>;
 
-export const FinancialListQuerySchema = z.object({ nextToken: z.string().min(1).optional() });
+export const FinancialListQuerySchema = z.object({
+  nextToken: z
+    .string()
+    .min(1)
+    .optional()
+    .openapi({ param: { name: 'nextToken', in: 'query' }, description: 'The nextToken of the previous page, as returned.' }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .openapi({ param: { name: 'limit', in: 'query' }, description: 'Sandbox extension (the real client sends none): records per page, 1-100, default 10.' }),
+});
+export type FinancialListQuery = z.infer<typeof FinancialListQuerySchema>;
+
+export const FinancialIdParamsSchema = z.object({ id: FinancialIdSchema });
+
+export const FinancialExternalIdParamsSchema = z.object({
+  externalId: z
+    .string()
+    .min(1)
+    .max(255, 'must be at most 255 characters')
+    .openapi({ param: { name: 'externalId', in: 'path' }, example: 'loan-application-42' }),
+});
 
 export const FinancialListResponseSchema = z
   .object({ bankStatements: z.array(FinancialRecordSchema), nextToken: z.string().nullable() })
@@ -193,3 +217,9 @@ export const StoredFinancialRecordSchema = z.object({
   bankCode: z.string().optional(),
 });
 export type StoredFinancialRecord = z.infer<typeof StoredFinancialRecordSchema>;
+
+/** The form the applicant's hosted page posts (application/x-www-form-urlencoded). */
+export const BankStatementPageFormSchema = z.object({
+  action: z.enum(['start', 'complete', 'upload']),
+  bank: z.string().max(64).optional(),
+});

@@ -35,6 +35,30 @@ export const FINANCIAL_TEST_IDENTIFIERS = [
     description: 'GET /v1/financial/test_completed with a sandbox key; the body is fixtures/sandbox/financial/test_completed.json.',
     fixture: 'fixtures/sandbox/financial/test_completed.json',
   },
+  {
+    input: 'test_pending',
+    outcome: 'PENDING request record: the applicant has not opened the page yet; no statement',
+    description: 'GET /v1/financial/test_pending with a sandbox key; fixtures/sandbox/financial/test_pending.json.',
+    fixture: 'fixtures/sandbox/financial/test_pending.json',
+  },
+  {
+    input: 'test_in_progress',
+    outcome: 'IN_PROGRESS request record: a bank was picked but not linked; no statement',
+    description: 'GET /v1/financial/test_in_progress with a sandbox key; fixtures/sandbox/financial/test_in_progress.json.',
+    fixture: 'fixtures/sandbox/financial/test_in_progress.json',
+  },
+  {
+    input: 'test_flinks_in_progress',
+    outcome: 'FLINKS_IN_PROGRESS request record: the bank data provider is fetching; no statement',
+    description: 'GET /v1/financial/test_flinks_in_progress with a sandbox key; fixtures/sandbox/financial/test_flinks_in_progress.json.',
+    fixture: 'fixtures/sandbox/financial/test_flinks_in_progress.json',
+  },
+  {
+    input: 'test_upload_completed',
+    outcome: 'COMPLETED upload record: statements were uploaded, so no statement object (spec: statement only for type request)',
+    description: 'GET /v1/financial/test_upload_completed with a sandbox key; fixtures/sandbox/financial/test_upload_completed.json.',
+    fixture: 'fixtures/sandbox/financial/test_upload_completed.json',
+  },
 ] as const;
 
 /** A refusal the route maps to a status (unknown bank: 400; already linked: 409). */

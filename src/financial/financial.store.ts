@@ -1,0 +1,212 @@
+/**
+ * Bank-statement requests in a namespace's world: the 'bank-statements' collection (immutable puts) and the
+ * verbs the API routes and the applicant's hosted page call. Status is never stored: the pure machine in
+ * financial.machine.ts derives it from the stored timestamps at the virtual clock's `now` on every read.
+ *
+ * LIMITATIONS:
+ * - Invitations (sendEmailInvite / sendPhoneInvite) are recorded on the request, never sent.
+ * - The applicant's user id follows from the organization and the e-mail address (the same rule as hosted
+ *   sessions), so one applicant has one user id across sessions and bank statements.
+ */
+import type { OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
+import { charge, requireFunds } from '../platform/billing/billing.ts';
+import { ApiError } from '../platform/errors/api-error.ts';
+import type { PublicUrls } from '../platform/http/context.ts';
+import type { World } from '../platform/namespaces/world.ts';
+import { DEFAULT_NAMESPACE } from '../platform/namespaces/world.ts';
+import { applicantUserIdFor, senderUserIdFor } from '../sessions/session-record.ts';
+import { DEFAULT_FINANCIAL_PAGE_SIZE, financialQueryScope, paginateNewestFirst } from './financial-paging.ts';
+import type { CreateFinancialBody, CreateFinancialResponse, FinancialListResponse, FinancialRecord, StoredFinancialRecord } from './financial.schemas.ts';
+import {
+  completeBankLink,
+  createFinancialRecord,
+  FinancialDomainError,
+  startBankLink,
+  toCreateFinancialJson,
+  toFinancialRecordJson,
+  uploadStatements,
+} from './financial.service.ts';
+import { sandboxBankStatementFor, sandboxBankStatementList } from './sandbox-bank-statements.ts';
+
+export const BANK_STATEMENTS_COLLECTION = 'bank-statements';
+
+export function bankStatements(world: World) {
+  return world.data
+    .collection<StoredFinancialRecord>(BANK_STATEMENTS_COLLECTION)
+    .index('byOrganization', (record) => record.organizationId)
+    .index('byOrganizationExternalId', (record) => (record.externalId === undefined ? undefined : `${record.organizationId}\u0000${record.externalId}`));
+}
+
+const trimSlash = (url: string): string => url.replace(/\/+$/, '');
+
+/** The applicant's hosted page: {verify_url}/bank-statements/<id>, with namespace=<ns> outside the default one. */
+export function bankStatementPageUrl(verifyUrl: string, id: string, namespace: string): string {
+  const url = `${trimSlash(verifyUrl)}/bank-statements/${encodeURIComponent(id)}`;
+  return namespace === DEFAULT_NAMESPACE ? url : `${url}?namespace=${encodeURIComponent(namespace)}`;
+}
+
+export function bankStatementDetailsUrl(baseUrl: string, id: string): string {
+  return `${trimSlash(baseUrl)}/v1/financial/${encodeURIComponent(id)}`;
+}
+
+export function bankStatementConsoleUrl(consoleUrl: string, id: string): string {
+  return `${trimSlash(consoleUrl)}/bank-statements/${encodeURIComponent(id)}`;
+}
+
+/**
+ * A new `request` record, PENDING until the applicant acts on the hosted page. POST /v1/financial calls it;
+ * so can a session whose workflow asks for bank statements (then pass the record id to createSessionRecord
+ * as bankStatementRequestId, so the session's bank_statement_request_id points at it).
+ */
+export function createBankStatement(world: World, organizationId: string, body: CreateFinancialBody): { record: StoredFinancialRecord; explanation: string } {
+  const created = createFinancialRecord({
+    id: world.uuid(),
+    organizationId,
+    // The same rule as hosted sessions (sessions.store.ts): one applicant, one user id.
+    userId: applicantUserIdFor(organizationId, body.email, world.seed),
+    senderUserId: senderUserIdFor(organizationId),
+    body,
+    nowMs: world.clock.now(),
+  });
+  bankStatements(world).put(created.record);
+  return created;
+}
+
+/** POST /v1/financial, billed like a session: 402 before any work when the balance is empty, charged after. */
+export function requestBankStatements(
+  world: World,
+  organization: OrganizationFixture,
+  body: CreateFinancialBody,
+  urls: Pick<PublicUrls, 'base' | 'verify' | 'console'>,
+): { body: CreateFinancialResponse; explanation: string } {
+  requireFunds(world, organization);
+  const { record, explanation } = createBankStatement(world, organization.id, body);
+  charge(world, organization);
+  return {
+    body: toCreateFinancialJson({
+      record,
+      bankStatementUrl: bankStatementPageUrl(urls.verify, record.id, world.namespace),
+      adminConsoleHref: bankStatementConsoleUrl(urls.console, record.id),
+      detailsHref: bankStatementDetailsUrl(urls.base, record.id),
+    }),
+    explanation,
+  };
+}
+
+/** GET /v1/financial/{id}: a sandbox key reads the synthetic records, a live key its organization's. */
+export function readBankStatement(world: World, principal: Principal, id: string): { body: FinancialRecord; explanation: string } {
+  if (principal.kind === 'sandbox') return sandboxBankStatementFor(id, principal.organization.id);
+  return bankStatementJson(world, requireOwnBankStatement(world, principal.organization.id, id));
+}
+
+/** GET /v1/financial and /v1/financial/externalId/{externalId}. */
+export function readBankStatementList(world: World, principal: Principal, input: ListBankStatementsInput): { body: FinancialListResponse; explanation: string } {
+  const organizationId = principal.organization.id;
+  const filter = input.externalId === undefined ? '' : ` with externalId ${asciiOnly(input.externalId)}`;
+  if (principal.kind === 'sandbox') {
+    const body = pageOf(sandboxBankStatementList(organizationId, input.externalId), organizationId, input, (record) => record);
+    return { body, explanation: `sandbox key: the test identifiers' records${filter} (${body.bankStatements.length} on this page)` };
+  }
+  const body = listBankStatements(world, organizationId, input);
+  return { body, explanation: `${body.bankStatements.length} bank statement records${filter} on this page${body.nextToken === null ? ' (last page)' : ''}` };
+}
+
+function asciiOnly(value: string): string {
+  return JSON.stringify(value).replace(/[^\x20-\x7e]/g, '?').slice(0, 80);
+}
+
+export function findBankStatement(world: World, id: string): StoredFinancialRecord | undefined {
+  return bankStatements(world).get(id);
+}
+
+/** The organization's record, or 404 (unknown) / 403 (another organization's). */
+export function requireOwnBankStatement(world: World, organizationId: string, id: string): StoredFinancialRecord {
+  const record = findBankStatement(world, id);
+  if (!record) {
+    throw new ApiError(404, `Bank statement ${id} was not found in this namespace: use the bankStatementId returned by POST /v1/financial.`);
+  }
+  if (record.organizationId !== organizationId) {
+    throw new ApiError(403, `Bank statement ${id} belongs to another organization: use an API key of the organization that created it.`);
+  }
+  return record;
+}
+
+/** The wire record at the world's `now`. */
+export function bankStatementJson(world: World, record: StoredFinancialRecord): { body: FinancialRecord; explanation: string } {
+  return toFinancialRecordJson(record, world.clock.now());
+}
+
+export interface ListBankStatementsInput {
+  externalId?: string;
+  limit?: number;
+  nextToken?: string;
+  secret: string;
+}
+
+/** One page of the organization's records (optionally one externalId's), newest first, at `now`. */
+export function listBankStatements(world: World, organizationId: string, input: ListBankStatementsInput): { bankStatements: FinancialRecord[]; nextToken: string | null } {
+  const collection = bankStatements(world);
+  const records =
+    input.externalId === undefined
+      ? collection.where('byOrganization', organizationId)
+      : collection.where('byOrganizationExternalId', `${organizationId}\u0000${input.externalId}`);
+  return pageOf(records, organizationId, input, (record) => bankStatementJson(world, record).body);
+}
+
+/** Pages `records` with the shared token rules; 400 for a bad token. */
+export function pageOf<T extends { id: string; createdAt: string }>(
+  records: readonly T[],
+  organizationId: string,
+  input: ListBankStatementsInput,
+  present: (record: T) => FinancialRecord,
+): { bankStatements: FinancialRecord[]; nextToken: string | null } {
+  const page = paginateNewestFirst(records, {
+    limit: input.limit ?? DEFAULT_FINANCIAL_PAGE_SIZE,
+    ...(input.nextToken === undefined ? {} : { token: input.nextToken }),
+    secret: input.secret,
+    scope: financialQueryScope(organizationId, input.externalId),
+  });
+  if (!page.ok) throw new ApiError(400, `Invalid request: ${page.message}`);
+  return { bankStatements: page.items.map(present), nextToken: page.nextToken };
+}
+
+// ---------------------------------------------------------------- the applicant's hosted page
+
+export type HostedPageAction = 'start' | 'complete' | 'upload';
+
+export type HostedPageResult =
+  | { ok: true; record: StoredFinancialRecord; explanation: string }
+  | { ok: false; status: 400 | 404 | 409; message: string };
+
+/**
+ * What the applicant did on the page: picked a bank (start), linked it (complete) or uploaded statements
+ * (upload). Refusals come back as values so the page can show them.
+ */
+export function actOnBankStatementPage(world: World, id: string, action: HostedPageAction, bankCode: string | undefined): HostedPageResult {
+  const record = findBankStatement(world, id);
+  if (!record) return { ok: false, status: 404, message: `There is no bank statement request ${id} in this namespace.` };
+  const now = world.clock.now();
+  let next: StoredFinancialRecord;
+  try {
+    if (action === 'start') {
+      if (bankCode === undefined || bankCode === '') return { ok: false, status: 400, message: 'Pick a bank first.' };
+      next = startBankLink(record, bankCode, now);
+    } else if (action === 'complete') {
+      next = completeBankLink(record, bankCode === '' ? undefined : bankCode, now);
+    } else {
+      next = uploadStatements(record, now);
+    }
+  } catch (error) {
+    if (error instanceof FinancialDomainError) {
+      return { ok: false, status: error.code === 'UNKNOWN_BANK' ? 400 : 409, message: capitalize(error.message) };
+    }
+    throw error;
+  }
+  bankStatements(world).put(next);
+  const verb = action === 'start' ? `picked ${next.bankCode ?? ''}` : action === 'complete' ? `linked ${next.bankCode ?? ''}` : 'uploaded statements';
+  return { ok: true, record: next, explanation: `hosted page: applicant ${verb}; ${toFinancialRecordJson(next, now).explanation}` };
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
