@@ -6,7 +6,11 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, Platform } from './platform/http/context.ts';
 import { asyncJobsModule } from './async-jobs/index.ts';
 import { authModule } from './auth/index.ts';
+import { creditCheckModule } from './credit-check/index.ts';
+import { financialModule } from './financial/index.ts';
 import { uploadModule } from './upload/index.ts';
+import { screeningModule } from './screening/index.ts';
+import { sessionsModule } from './sessions/index.ts';
 
 export interface SandboxModule {
   name: string;
@@ -16,4 +20,4 @@ export interface SandboxModule {
   setup?: (platform: Platform) => void;
 }
 
-export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule];
+export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule];

@@ -1,0 +1,18 @@
+/**
+ * Screening: adverse media (an async job), PEP and sanctions, title check, and the carrier checks (phone
+ * ownership, phone trust, carrier age gate). Outcomes come from the inputs, deterministically, and every
+ * outcome can be forced by a magic value listed in GET /__sandbox/catalog (magic-values.ts).
+ */
+import type { SandboxModule } from '../modules.ts';
+import { SCREENING_MAGIC_VALUES } from './magic-values.ts';
+import { screeningRouter } from './screening.router.ts';
+import { adverseMediaJobKind } from './screening.service.ts';
+
+export const screeningModule: SandboxModule = {
+  name: 'screening',
+  router: () => screeningRouter,
+  setup(platform) {
+    platform.jobs.register(adverseMediaJobKind);
+    platform.catalog.add('magicValues', SCREENING_MAGIC_VALUES);
+  },
+};

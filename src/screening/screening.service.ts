@@ -1,0 +1,270 @@
+/**
+ * The screening verbs behind the /v1/screening routes: billing, idempotency, the session attachment of
+ * the phone checks, and the adverse-media job kind. The outcomes themselves come from the pure domain
+ * functions beside this file (adverse-media.service.ts, pep-sanctions.service.ts, phone-*.service.ts,
+ * carrier-age-gate.service.ts, title-check.service.ts); this file only decides what is stored and billed.
+ *
+ * Billing (1 token per billable call; `requireFunds` before the work, `charge` after it):
+ * - PEP and sanctions, title check: every 200 (all four title variants, no-match screenings included).
+ * - Phone ownership, phone trust, carrier age gate: every 200, NO_DATA included (the carrier answered);
+ *   never a 503 (carrier unavailable) nor a 400. With a sessionId whose session was created for a
+ *   workflow with the matching step (PHONE_OWNERSHIP_MATCH, PHONE_TRUST_CHECK, CARRIER_AGE_GATE), the
+ *   session's own price covers the check: nothing is charged, for the first call and for repeats, and
+ *   no balance is required. 'The workflow has the step' is read from the session's `workflow_steps`
+ *   (the steps the session was created, and so billed, with), else from its workflow.
+ * - Adverse media: charged when a new job is queued, unless the job is bound to fail (a magic failure
+ *   name, or the async-jobs-fail scenario): a failed job is never billed, so there is nothing to refund.
+ *   Idempotent replays are never charged. A stuck job (async-jobs-stuck) is charged.
+ * Order of answers: 400 validation, 404/403 session, 400 no usable phone or name, 402 funds, 503
+ * carrier, 200.
+ *
+ * Idempotency (adverse media): `Idempotency-Key` is scoped to the organization and lives as long as its
+ * job (the 24 h retention). Same key, same body → 200 with the same job; same key, different body →
+ * 409 (the real client's ConflictError), nothing queued or billed. Bodies are compared after validation
+ * (key order and the case of `country` do not matter). Another organization's identical key is
+ * unrelated and gets its own job.
+ *
+ * LIMITATIONS:
+ * - A phone check without sessionId is not filed as a 'completed silent-screening session' (spec,
+ *   phone ownership): the sessions area has no session type for it yet; the call is billed all the same.
+ * - Idempotency-Key is honoured on the adverse-media route only (the one the real client sends it on).
+ * - The carrier age gate (not in api.md) attaches to analysis_data.phone_checks.carrier_age_gate, a
+ *   sandbox choice mirroring the two phone checks the spec names.
+ */
+import { ApiError } from '../platform/errors/api-error.ts';
+import { charge, requireFunds } from '../platform/billing/billing.ts';
+import type { OrganizationFixture } from '../platform/auth/organizations.ts';
+import type { JobEngine, JobFate, JobKind, StoredJob } from '../platform/jobs/jobs.ts';
+import type { World } from '../platform/namespaces/world.ts';
+import { hashParts } from '../platform/random/random.ts';
+import { patchAnalysisData, requireOwnSession, type StoredSession } from '../sessions/sessions.store.ts';
+import { findWorkflow, stepCode } from '../workflows/workflows.store.ts';
+import type { AdverseMediaQueued, AdverseMediaRequest } from './adverse-media.schemas.ts';
+import { computeAdverseMediaResult } from './adverse-media.service.ts';
+import { checkCarrierAgeGate } from './carrier-age-gate.service.ts';
+import type { CarrierAgeGateRequest, CarrierAgeGateResponse } from './carrier-age-gate.schemas.ts';
+import type { PepSanctionsRequest, PepSanctionsResponse } from './pep-sanctions.schemas.ts';
+import { screenPepSanctions } from './pep-sanctions.service.ts';
+import { defaultWatchlist } from './pep-sanctions.watchlist.ts';
+import type { PhoneCheckResult } from './phone-check-result.ts';
+import type { PhoneOwnershipRequest, PhoneOwnershipResponse } from './phone-ownership.schemas.ts';
+import { checkPhoneOwnership } from './phone-ownership.service.ts';
+import type { PhoneTrustRequest, PhoneTrustResponse } from './phone-trust.schemas.ts';
+import { checkPhoneTrust } from './phone-trust.service.ts';
+import type { TitleCheckRequest, TitleCheckResponse } from './title-check.schemas.ts';
+import { checkTitle } from './title-check.service.ts';
+
+/** What a screening verb works on: the namespace, the calling organization, and where reasons go. */
+export interface ScreeningCall {
+  world: World;
+  organization: OrganizationFixture;
+  /** Records why an outcome happened (the route puts it in X-Sandbox-Explain). */
+  note(reason: string): void;
+}
+
+const PRICE = 1;
+export const CARRIER_UNAVAILABLE_MESSAGE = 'Service temporarily unavailable.';
+
+function bill(call: ScreeningCall, what: string): void {
+  const remaining = charge(call.world, call.organization, PRICE);
+  call.note(`billing: ${what} charged ${PRICE} token (balance ${remaining})`);
+}
+
+// ─── Adverse media ──────────────────────────────────────────────────────────────────────────────────
+
+export const ADVERSE_MEDIA_JOB_KIND = 'adverse-media';
+
+/** The job kind the module registers: the result is computed from the person when the job completes. */
+export const adverseMediaJobKind: JobKind = {
+  name: ADVERSE_MEDIA_JOB_KIND,
+  run(input) {
+    const outcome = computeAdverseMediaResult(input as AdverseMediaRequest);
+    return outcome.status === 'ready'
+      ? { result: outcome.result, explanation: outcome.explanation }
+      : { error: outcome.error, explanation: outcome.explanation };
+  },
+};
+
+/** The body as compared for idempotency: validated, keys sorted, country upper-cased. */
+export function adverseMediaFingerprint(body: AdverseMediaRequest): string {
+  const normalized: Record<string, string> = { ...body, ...(body.country !== undefined ? { country: body.country.toUpperCase() } : {}) };
+  const canonical = JSON.stringify(Object.keys(normalized).sort().map((key) => [key, normalized[key]]));
+  return hashParts('adverse-media-request', canonical).toString('hex');
+}
+
+export const ADVERSE_MEDIA_MESSAGES = {
+  queued: 'Queued',
+  replayed: 'Existing job returned: this Idempotency-Key was already used for the same request.',
+} as const;
+
+export interface AdverseMediaQueueing {
+  /** True when an earlier job was returned for the Idempotency-Key (HTTP 200), false for a new job (202). */
+  replayed: boolean;
+  queued: AdverseMediaQueued;
+}
+
+export function queueAdverseMedia(
+  call: ScreeningCall,
+  jobs: JobEngine,
+  body: AdverseMediaRequest,
+  options: { idempotencyKey?: string | undefined; fate: JobFate },
+): AdverseMediaQueueing {
+  const { world, organization } = call;
+  const requestFingerprint = adverseMediaFingerprint(body);
+  const key = options.idempotencyKey;
+  if (key !== undefined) {
+    const earlier = jobs.findByIdempotency(world, organization.id, key);
+    if (earlier) {
+      if (earlier.requestFingerprint !== requestFingerprint) {
+        call.note(`idempotency: key reused with a different body (job ${earlier.id}) -> 409, nothing queued`);
+        throw new ApiError(
+          409,
+          `Idempotency-Key "${key.slice(0, 80)}" was already used for a different request body (job ${earlier.id}): send a new Idempotency-Key for a new request, or resend the original body to get the original job.`,
+        );
+      }
+      call.note(`idempotency: key already used -> existing job ${earlier.id}, not billed again`);
+      return { replayed: true, queued: queuedView(jobs, world, earlier, ADVERSE_MEDIA_MESSAGES.replayed) };
+    }
+  }
+
+  requireFunds(world, organization, PRICE);
+  const predicted = computeAdverseMediaResult(body);
+  const job = jobs.create(world, {
+    organizationId: organization.id,
+    kind: ADVERSE_MEDIA_JOB_KIND,
+    input: body,
+    fate: options.fate,
+    ...(key !== undefined ? { idempotencyScope: `${organization.id}|${key}`, requestFingerprint } : { requestFingerprint }),
+  });
+  if (options.fate === 'fail') call.note(`adverse media job ${job.id} queued; scenario async-jobs-fail: it will fail, not billed`);
+  else if (predicted.status === 'failed') call.note(`adverse media job ${job.id} queued; it will fail (${predicted.explanation}), not billed`);
+  else {
+    call.note(`adverse media job ${job.id} queued${options.fate === 'stuck' ? ' (scenario async-jobs-stuck: stays processing)' : ''}`);
+    bill(call, 'adverse media job');
+  }
+  return { replayed: false, queued: queuedView(jobs, world, job, ADVERSE_MEDIA_MESSAGES.queued) };
+}
+
+function queuedView(jobs: JobEngine, world: World, job: StoredJob, message: string): AdverseMediaQueued {
+  return { jobId: job.id, status: jobs.view(world, job).view.status, message };
+}
+
+// ─── PEP and sanctions, title check ─────────────────────────────────────────────────────────────────
+
+export function screenPepAndSanctions(call: ScreeningCall, body: PepSanctionsRequest): PepSanctionsResponse {
+  requireFunds(call.world, call.organization, PRICE);
+  const screening = screenPepSanctions(body, defaultWatchlist());
+  call.note(screening.explanation);
+  bill(call, 'PEP and sanctions screening');
+  return screening.response;
+}
+
+export function runTitleCheck(call: ScreeningCall, body: TitleCheckRequest): TitleCheckResponse {
+  requireFunds(call.world, call.organization, PRICE);
+  const outcome = checkTitle(body);
+  call.note(outcome.explanation);
+  bill(call, 'title check');
+  return outcome.response;
+}
+
+// ─── Phone checks ───────────────────────────────────────────────────────────────────────────────────
+
+/** Each carrier check: where it attaches in analysis_data.phone_checks and which workflow step pays for it. */
+export const PHONE_CHECKS = {
+  ownership: { label: 'phone ownership', analysisKey: 'ownership', step: 'PHONE_OWNERSHIP_MATCH' },
+  trust: { label: 'phone trust', analysisKey: 'trust', step: 'PHONE_TRUST_CHECK' },
+  carrierAgeGate: { label: 'carrier age gate', analysisKey: 'carrier_age_gate', step: 'CARRIER_AGE_GATE' },
+} as const;
+export type PhoneCheckKind = keyof typeof PHONE_CHECKS;
+
+/** The fields a session's applicant can supply. */
+interface ApplicantDefaults {
+  phone: string | undefined;
+  firstName: string | undefined;
+  lastName: string | undefined;
+}
+
+/** The session's workflow steps as step codes (PHONE_TRUST_CHECK), from the session record or its workflow. */
+export function sessionStepCodes(world: World, organizationId: string, session: StoredSession): string[] {
+  const stepIds =
+    session.record.workflow_steps ??
+    (session.record.workflow_id !== undefined ? findWorkflow(world, organizationId, session.record.workflow_id)?.steps.map((step) => step.id) : undefined) ??
+    [];
+  return stepIds.map(stepCode);
+}
+
+/**
+ * The shared life of a carrier check: session lookup and defaults, the check, 400 / 402 / 503, billing
+ * and the session attachment. `run` gets the phone and names with the applicant's filled in.
+ */
+function runPhoneCheck<TResponse extends { sessionId?: string }>(
+  call: ScreeningCall,
+  kind: PhoneCheckKind,
+  body: { phone?: string | undefined; firstName?: string | undefined; lastName?: string | undefined; sessionId?: string | undefined },
+  run: (filled: ApplicantDefaults) => PhoneCheckResult<TResponse>,
+): TResponse {
+  const { world, organization } = call;
+  const check = PHONE_CHECKS[kind];
+  const session = body.sessionId !== undefined ? requireOwnSession(world, organization.id, body.sessionId) : undefined;
+  const filled: ApplicantDefaults = {
+    phone: body.phone ?? session?.user.phone,
+    firstName: body.firstName ?? session?.user.first_name,
+    lastName: body.lastName ?? session?.user.last_name,
+  };
+  if (session && body.phone === undefined && filled.phone !== undefined) call.note(`phone ${filled.phone} taken from session ${session.id}`);
+
+  const result = run(filled);
+  call.note(result.explanation);
+  if (result.status === 'invalid-input') {
+    const fromSession = session !== undefined && result.field === 'phone' && filled.phone === undefined;
+    throw new ApiError(
+      400,
+      fromSession
+        ? `Invalid request: body field phone is required: session ${session.id} has no applicant phone on file; send an E.164 number such as +447700900001.`
+        : `Invalid request: body field ${result.message}.`,
+    );
+  }
+
+  const covered = session !== undefined && sessionStepCodes(world, organization.id, session).includes(check.step);
+  if (!covered) requireFunds(world, organization, PRICE);
+  if (result.status === 'carrier-unavailable') {
+    call.note('billing: nothing charged (carrier unavailable)');
+    throw new ApiError(503, CARRIER_UNAVAILABLE_MESSAGE, {}, { 'Retry-After': '0' });
+  }
+
+  if (covered) call.note(`billing: ${check.label} not charged: the workflow of session ${session.id} has the ${check.step} step`);
+  else bill(call, check.label);
+  if (session) {
+    const { sessionId: _echo, ...stored } = result.response;
+    patchAnalysisData(world, session.id, ['phone_checks', check.analysisKey], stored, world.clock.iso());
+    call.note(`attached to session ${session.id} as analysis_data.phone_checks.${check.analysisKey}`);
+  }
+  return result.response;
+}
+
+export function checkOwnership(call: ScreeningCall, body: PhoneOwnershipRequest): PhoneOwnershipResponse {
+  return runPhoneCheck(call, 'ownership', body, (filled) =>
+    checkPhoneOwnership(
+      {
+        ...filled,
+        address: body.address,
+        dateOfBirth: body.dateOfBirth,
+        strictness: body.strictness,
+        sessionId: body.sessionId,
+      },
+      call.world.clock.now(),
+    ),
+  );
+}
+
+export function checkTrust(call: ScreeningCall, body: PhoneTrustRequest): PhoneTrustResponse {
+  return runPhoneCheck(call, 'trust', body, (filled) =>
+    checkPhoneTrust({ phone: filled.phone, sensitivity: body.sensitivity, sessionId: body.sessionId }, call.world.clock.now()),
+  );
+}
+
+export function checkAgeGate(call: ScreeningCall, body: CarrierAgeGateRequest): CarrierAgeGateResponse {
+  return runPhoneCheck(call, 'carrierAgeGate', body, (filled) =>
+    checkCarrierAgeGate({ phone: filled.phone, sessionId: body.sessionId }, call.world.clock.now()),
+  );
+}
