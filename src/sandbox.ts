@@ -117,6 +117,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     log: options.logger ?? consoleLogger,
     maxBodyBytes: 48 * 1024 * 1024,
+    closers: [],
   };
 }
 
@@ -158,6 +159,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
     close: async () => {
       if (server) await new Promise<void>((resolve) => server?.close(() => resolve()));
+      for (const closer of platform.closers) await closer();
       await platform.store.close();
     },
   };

@@ -1,6 +1,5 @@
-import { createRoute, z, type RouteConfig } from '@hono/zod-openapi';
-import { adminGuard } from '../platform/http/middleware.ts';
-import { ErrorSchema } from '../platform/http/routing.ts';
+import { z } from '@hono/zod-openapi';
+import { controlRoute, ErrorSchema, jsonBody, jsonResponse } from '../platform/http/routing.ts';
 import {
   BalanceBodySchema,
   CatalogSchema,
@@ -20,23 +19,7 @@ import {
 } from './control.schemas.ts';
 import { AsyncJobSchema } from '../async-jobs/async-jobs.schemas.ts';
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
-const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
-const controlErrors = {
-  400: json(ErrorSchema, 'Invalid request'),
-  401: json(ErrorSchema, 'Admin token required (only when the sandbox runs with --admin-token)'),
-};
-
-/** A control-plane route: admin guard, tag, shared errors. */
-function controlRoute<R extends RouteConfig>(config: R) {
-  return createRoute({
-    ...config,
-    tags: ['Sandbox control plane'],
-    security: [{ AdminToken: [] }],
-    middleware: [adminGuard()],
-    responses: { ...controlErrors, ...config.responses },
-  });
-}
+const json = jsonResponse;
 
 export const resetRoute = controlRoute({
   method: 'post',

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { apiRoute, ErrorSchema, extraErrors } from '../platform/http/routing.ts';
+import { apiRoute, ErrorSchema, extraErrors, jsonBody } from '../platform/http/routing.ts';
 import { AdverseMediaQueuedSchema, AdverseMediaRequestSchema } from './adverse-media.schemas.ts';
 import { CarrierAgeGateRequestSchema, CarrierAgeGateResponseSchema } from './carrier-age-gate.schemas.ts';
 import { PepSanctionsRequestSchema, PepSanctionsResponseSchema } from './pep-sanctions.schemas.ts';
@@ -9,7 +9,7 @@ import { TitleCheckRequestSchema, TitleCheckResponseSchema } from './title-check
 
 const TAGS = ['Screening'];
 
-const jsonBody = <T extends z.ZodType>(schema: T) => ({ body: { required: true, content: { 'application/json': { schema } } } });
+const requestBody = <T extends z.ZodType>(schema: T) => ({ body: jsonBody(schema) });
 const ok = <T extends z.ZodType>(description: string, schema: T) => ({ description, content: { 'application/json': { schema } } });
 
 export const IdempotencyHeadersSchema = z.object({
@@ -33,7 +33,7 @@ export const adverseMediaRoute = apiRoute({
   summary: 'Queue an adverse media screening (asynchronous)',
   description: 'Poll GET /v1/async-jobs/{jobId} for the result. Magic names force each risk level and a failed job (GET /__sandbox/catalog).',
   guard: { missingKeyStatus: 403 },
-  request: { headers: IdempotencyHeadersSchema, ...jsonBody(AdverseMediaRequestSchema) },
+  request: { headers: IdempotencyHeadersSchema, ...requestBody(AdverseMediaRequestSchema) },
   responses: {
     202: ok('A new job was queued', AdverseMediaQueuedSchema),
     200: ok('The job created earlier with this Idempotency-Key', AdverseMediaQueuedSchema),
@@ -48,7 +48,7 @@ export const pepSanctionsRoute = apiRoute({
   operationId: 'screenPepSanctions',
   tags: TAGS,
   summary: 'Screen a person against PEP and sanctions lists',
-  request: jsonBody(PepSanctionsRequestSchema),
+  request: requestBody(PepSanctionsRequestSchema),
   responses: { 200: ok('Matches grouped by list kind', PepSanctionsResponseSchema), 402: extraErrors[402] },
 });
 
@@ -59,7 +59,7 @@ export const titleCheckRoute = apiRoute({
   tags: TAGS,
   summary: 'Property title record of a US address',
   description: 'Synchronous; the result is one of four variants discriminated by status (unsupported_region is a result, not an error).',
-  request: jsonBody(TitleCheckRequestSchema),
+  request: requestBody(TitleCheckRequestSchema),
   responses: { 200: ok('The title record or why there is none', TitleCheckResponseSchema), 402: extraErrors[402] },
 });
 
@@ -72,7 +72,7 @@ export const phoneOwnershipRoute = apiRoute({
   tags: TAGS,
   summary: 'How well a name matches the carrier subscriber of a phone number',
   description: 'With sessionId, phone and names default to the applicant and the result is written to analysis_data.phone_checks.ownership.',
-  request: jsonBody(PhoneOwnershipRequestSchema),
+  request: requestBody(PhoneOwnershipRequestSchema),
   responses: { 200: ok('Name, address and date-of-birth scores and the outcome', PhoneOwnershipResponseSchema), ...phoneErrors },
 });
 
@@ -83,7 +83,7 @@ export const phoneTrustRoute = apiRoute({
   tags: TAGS,
   summary: 'SIM swap and call forwarding signals of a phone number',
   description: 'With sessionId, the phone defaults to the applicant’s and the result is written to analysis_data.phone_checks.trust.',
-  request: jsonBody(PhoneTrustRequestSchema),
+  request: requestBody(PhoneTrustRequestSchema),
   responses: { 200: ok('The signals and whether they trip at the sensitivity', PhoneTrustResponseSchema), ...phoneErrors },
 });
 
@@ -94,6 +94,6 @@ export const carrierAgeGateRoute = apiRoute({
   tags: TAGS,
   summary: 'Whether the carrier subscriber of a phone number is of age',
   description: 'With sessionId, the phone defaults to the applicant’s and the result is written to analysis_data.phone_checks.carrier_age_gate.',
-  request: jsonBody(CarrierAgeGateRequestSchema),
+  request: requestBody(CarrierAgeGateRequestSchema),
   responses: { 200: ok('The age check outcome', CarrierAgeGateResponseSchema), ...phoneErrors },
 });

@@ -55,10 +55,10 @@ export const sessionsRouter = newRouter()
     const { organization } = principalOf(c);
     const platform = c.get('platform');
     const world = c.get('world');
-    const answer = createSessionUploads(world, organization.id, c.req.valid('param').id, c.req.valid('json'), (purpose, file) => {
+    const answer = createSessionUploads(world, organization.id, c.req.valid('param').id, c.req.valid('json'), (owner, file) => {
       // The PUT compares the bare media type, so parameters (";charset=...") are not part of the record.
       const contentType = file.contentType.split(';')[0]?.trim().toLowerCase() ?? file.contentType;
-      return platform.uploads.presign(world, organization.id, { contentType, byteLength: MAX_UPLOAD_BYTES, purpose }, platform.urls.base);
+      return platform.uploads.presign(world, organization.id, { contentType, byteLength: MAX_UPLOAD_BYTES, owner, slot: file.slot }, platform.urls.base);
     });
     return c.json(explainAll(c, answer), 200);
   })

@@ -1,7 +1,6 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { NamespaceQuerySchema } from '../control/control.schemas.ts';
-import { adminGuard } from '../platform/http/middleware.ts';
-import { apiRoute, ErrorSchema, extraErrors } from '../platform/http/routing.ts';
+import { apiRoute, controlRoute, ErrorSchema, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
 import {
   CreateSessionBodySchema,
   CreateSessionResponseSchema,
@@ -17,8 +16,7 @@ import {
   UpdateStatusResponseSchema,
 } from './sessions.schemas.ts';
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
-const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
+const json = jsonResponse;
 const TAGS = ['Sessions'];
 
 export const createSessionRoute = apiRoute({
@@ -90,21 +88,16 @@ export const createSessionUploadsRoute = apiRoute({
   },
 });
 
-export const driveSessionOutcomeRoute = createRoute({
+export const driveSessionOutcomeRoute = controlRoute({
   method: 'post',
   path: '/__sandbox/sessions/{id}/outcome',
   operationId: 'sandboxDriveSessionOutcome',
-  tags: ['Sandbox control plane'],
   summary: 'Drive a session as the applicant, reviewer or AI would',
   description:
     'SUBMITTED (applicant finishes, passing analysis), VERIFIED (finish + review), REJECTED (AI auto-decline with declinedData), VOIDED, FAILED (failureData; failed_attempts defaults to the workflow\'s limit), abandoned (stays PENDING), expired (expires now). Illegal moves answer 409 with the state machine\'s reason. Acts on the namespace given by X-Sandbox-Namespace or ?namespace=.',
-  security: [{ AdminToken: [] }],
-  middleware: [adminGuard()],
   request: { query: NamespaceQuerySchema, params: SessionIdParamsSchema, body: jsonBody(SessionOutcomeBodySchema) },
   responses: {
     200: json(SessionOutcomeResponseSchema, 'The session after the move'),
-    400: json(ErrorSchema, 'Invalid request'),
-    401: json(ErrorSchema, 'Admin token required (only when the sandbox runs with --admin-token)'),
     404: json(ErrorSchema, 'Unknown session in this namespace'),
     409: json(ErrorSchema, 'The move is not allowed from the session\'s state'),
   },

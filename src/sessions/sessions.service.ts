@@ -32,7 +32,7 @@ import {
   saveSession,
   sessionIndexKey,
   sessions,
-  sessionUploadPurpose,
+  sessionUploadOwner,
   SESSION_INDEXES,
   type StoredSession,
 } from './sessions.store.ts';
@@ -174,7 +174,7 @@ export function updateSessionStatus(world: World, organizationId: string, id: st
 
 // ─── POST /v1/sessions/{id}/uploads ─────────────────────────────────────────────────────────────────
 
-export type SessionPresign = (purpose: string, file: UploadFileRequest) => { fileKey: string; uploadUrl: string };
+export type SessionPresign = (owner: string, file: UploadFileRequest) => { fileKey: string; uploadUrl: string };
 
 export function createSessionUploads(
   world: World,
@@ -186,7 +186,7 @@ export function createSessionUploads(
   const stored = requireOwnSession(world, organizationId, id);
   const refusal = uploadsRefusal(stored.record, world.clock.iso());
   if (refusal !== undefined) throw new ApiError(409, `${refusal.message}.`);
-  const value = buildSignedUploads(files, (file) => presign(sessionUploadPurpose(id, file.slot), file));
+  const value = buildSignedUploads(files, (file) => presign(sessionUploadOwner(id), file));
   return {
     value,
     explanations: [`${files.length} upload URL(s) for slots ${files.map((f) => f.slot).join(', ')}; named slots flip the record's uploads flags once the bytes arrive`],

@@ -19,7 +19,7 @@
  */
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
-import type { UploadRecord } from '../platform/uploads/uploads.ts';
+import { uploadsOwnedBy } from '../platform/uploads/uploads.ts';
 import { documentsRequired, type WorkflowRecord } from '../workflows/workflows.store.ts';
 import { isTerminal } from './session.machine.ts';
 import {
@@ -91,20 +91,9 @@ export function sessions(world: World) {
 
 // ─── Uploads of a session ───────────────────────────────────────────────────────────────────────────
 
-const PURPOSE_PATTERN = /^session:([^:]+):([\s\S]+)$/;
-const UPLOADS_BY_SESSION = 'sessionsBySessionPurpose';
-
-/** The upload store purpose of a session's slot: `session:<id>:<slot>`. */
-export function sessionUploadPurpose(sessionId: string, slot: string): string {
-  return `session:${sessionId}:${slot}`;
-}
-
-/** The platform's upload records, filed by the session their purpose names. */
-function uploadsOfSession(world: World, sessionId: string): UploadRecord[] {
-  return world.data
-    .collection<UploadRecord>('uploads')
-    .index(UPLOADS_BY_SESSION, (upload) => PURPOSE_PATTERN.exec(upload.purpose)?.[1])
-    .where(UPLOADS_BY_SESSION, sessionId);
+/** The upload-store owner of a session's uploads. */
+export function sessionUploadOwner(sessionId: string): string {
+  return `session:${sessionId}`;
 }
 
 /** The session with the flags of slots whose bytes arrived while it was open turned true (and saved). */
@@ -112,9 +101,9 @@ function withArrivedUploads(world: World, stored: StoredSession): StoredSession 
   if (isTerminal(stored.record.status)) return stored;
   let record = stored.record;
   const closesAtMs = record.expires_at === undefined ? Number.POSITIVE_INFINITY : Date.parse(record.expires_at);
-  for (const upload of uploadsOfSession(world, stored.id)) {
+  for (const upload of uploadsOwnedBy(world, sessionUploadOwner(stored.id))) {
     if (upload.uploadedAtMs === undefined || upload.uploadedAtMs >= closesAtMs || upload.organizationId !== record.organization_id) continue;
-    const slot = PURPOSE_PATTERN.exec(upload.purpose)?.[2] ?? '';
+    const slot = upload.slot ?? '';
     const arrivedIso = world.clock.iso(upload.uploadedAtMs);
     record = markUploaded(record, slot, arrivedIso > record.updated_at ? arrivedIso : record.updated_at);
   }

@@ -8,7 +8,7 @@ export const uploadRouter = newRouter()
     const platform = c.get('platform');
     const organizationId = principalOf(c).organization.id;
     const uploads = files.map((file) => {
-      const { uploadUrl, fileKey } = platform.uploads.presign(c.get('world'), organizationId, { ...file, purpose: 'presign' }, platform.urls.base);
+      const { uploadUrl, fileKey } = platform.uploads.presign(c.get('world'), organizationId, { ...file, owner: 'presign' }, platform.urls.base);
       return { uploadUrl, fileKey };
     });
     return c.json({ uploads }, 200);

@@ -45,6 +45,8 @@ export interface Platform {
   log: Logger;
   /** Largest request body accepted, in bytes. */
   maxBodyBytes: number;
+  /** Run by close(): areas register what they must release (worker pools, timers). */
+  closers: (() => Promise<void>)[];
 }
 
 export interface RequestVariables {

@@ -8,7 +8,7 @@ import type { Hook } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, describeZodError, errorBody } from '../errors/api-error.ts';
 import type { AppContext, AppEnv } from './context.ts';
-import { apiKeyGuard, type GuardPolicy } from './middleware.ts';
+import { adminGuard, apiKeyGuard, type GuardPolicy } from './middleware.ts';
 
 export const ErrorSchema = z
   .object({
@@ -28,7 +28,12 @@ export function newRouter(): OpenAPIHono<AppEnv> {
   return new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
 }
 
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ErrorSchema } } });
+/** A JSON response entry of a route definition. */
+export const jsonResponse = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { 'application/json': { schema } } });
+/** A required JSON request body (required, so a request without Content-Type is still validated). */
+export const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, content: { 'application/json': { schema } } });
+
+const errorResponse = (description: string) => jsonResponse(ErrorSchema, description);
 
 export const STANDARD_ERRORS = {
   400: errorResponse('The request is malformed or fails validation; `error` names the field and the fix.'),
@@ -55,6 +60,22 @@ export function apiRoute<R extends ApiRouteConfig>({ guard, ...config }: R) {
     middleware: [apiKeyGuard(guard), ...(config.middleware ? [config.middleware].flat() : [])],
     responses: { ...STANDARD_ERRORS, ...config.responses },
   } as Omit<R, 'guard'>);
+}
+
+const CONTROL_ERRORS = {
+  400: errorResponse('Invalid request'),
+  401: errorResponse('Admin token required (only when the sandbox runs with --admin-token)'),
+} as const;
+
+/** A control-plane route (/__sandbox): admin-token guard, its tag and shared errors. */
+export function controlRoute<R extends RouteConfig>(config: R) {
+  return createRoute({
+    ...config,
+    tags: ['Sandbox control plane'],
+    security: [{ AdminToken: [] }],
+    middleware: [adminGuard(), ...(config.middleware ? [config.middleware].flat() : [])],
+    responses: { ...CONTROL_ERRORS, ...config.responses },
+  });
 }
 
 /** The one error handler: ApiError → its status and body; framework errors → 4xx; anything else → 500. */

@@ -30,17 +30,25 @@ export interface UploadRecord {
   /** Set when the bytes arrived. */
   uploadedAtMs?: number;
   byteLength?: number;
-  /** What asked for the URL, e.g. `presign`, `session:<id>:id_front`. */
-  purpose: string;
+  /** What the upload belongs to, e.g. `presign` or `session:<id>`; areas find their uploads by it. */
+  owner: string;
+  /** The owner's slot, e.g. `id_front`. */
+  slot?: string;
 }
 
 export interface PresignRequest {
   contentType: string;
   byteLength: number;
-  purpose: string;
+  owner: string;
+  slot?: string;
 }
 
-const uploads = (world: World) => world.data.collection<UploadRecord>('uploads');
+const uploads = (world: World) => world.data.collection<UploadRecord>('uploads').index('byOwner', (upload) => upload.owner);
+
+/** The upload records of an owner (e.g. `session:<id>`), in creation order. */
+export function uploadsOwnedBy(world: World, owner: string): UploadRecord[] {
+  return uploads(world).where('byOwner', owner);
+}
 
 export class UploadStore {
   constructor(
@@ -53,7 +61,16 @@ export class UploadStore {
     const id = world.uuid();
     const fileKey = `${KEY_PREFIX}${id}`;
     const expiresAtMs = world.clock.now() + UPLOAD_URL_TTL_MS;
-    uploads(world).put({ id, fileKey, organizationId, contentType: request.contentType, maxBytes: request.byteLength, expiresAtMs, purpose: request.purpose });
+    uploads(world).put({
+      id,
+      fileKey,
+      organizationId,
+      contentType: request.contentType,
+      maxBytes: request.byteLength,
+      expiresAtMs,
+      owner: request.owner,
+      ...(request.slot !== undefined ? { slot: request.slot } : {}),
+    });
     const query = new URLSearchParams({ namespace: world.namespace, expires: String(expiresAtMs), signature: this.sign(world.namespace, id, expiresAtMs) });
     return { fileKey, uploadUrl: `${baseUrl}/uploads/${id}?${query}`, expiresAt: world.clock.iso(expiresAtMs) };
   }
