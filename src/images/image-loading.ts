@@ -1,0 +1,77 @@
+/**
+ * The one call a route makes for its image fields: resolve every field (bytes, base64, base64url or
+ * storage key), decode each distinct image once (identical bytes in two fields are decoded once; the
+ * fields are decoded in parallel on the worker pool) and analyse it once.
+ *
+ * Errors are deterministic: when several fields are bad, the first one in the order the fields were
+ * given is reported, whatever finished first.
+ */
+import { createHash } from 'node:crypto';
+import { analyseImage, type AnalysedImage } from './image-analysis.ts';
+import { decodeImage, type ImageDecoder } from './image-decoding.ts';
+import { resolveImageInput, type ResolvedImageInput, type StorageKeyReader } from './image-input.ts';
+import { ImageInputError } from './image-input-error.ts';
+import type { DecodedImage } from './image-decoding.ts';
+
+export interface ImageLoadDeps {
+  /** Organization-scoped storage lookup; null when the key is not readable by the caller. */
+  readStorageKey: StorageKeyReader;
+  /** Defaults to the process-wide decoder (worker pool, default limits). */
+  decoder?: ImageDecoder;
+}
+
+export interface LoadedImage {
+  input: ResolvedImageInput;
+  analysis: AnalysedImage;
+}
+
+async function settleInOrder<T>(tasks: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(tasks);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
+}
+
+/** Analysis is pure and tested on odd sizes, but a request must never turn into a 500 because of it. */
+function analyseSafely(decoded: DecodedImage, field: string): AnalysedImage {
+  try {
+    return analyseImage(decoded);
+  } catch (error) {
+    throw new ImageInputError('undecodable', field, `${field}: the ${decoded.format.toUpperCase()} image could not be analysed`, [
+      `Analysis said: ${(error instanceof Error ? error.message : String(error)).slice(0, 160)}`,
+      'This is a sandbox defect: please report it with the image.',
+    ]);
+  }
+}
+
+/**
+ * Loads named image fields, e.g. `loadImages({ source: body.source, target: body.target }, deps)`.
+ * Throws only ImageInputError.
+ */
+export async function loadImages<K extends string>(fields: Record<K, unknown>, deps: ImageLoadDeps): Promise<Record<K, LoadedImage>> {
+  const names = Object.keys(fields) as K[];
+  const inputs = await settleInOrder(names.map((name) => resolveImageInput(name, fields[name], { readStorageKey: deps.readStorageKey })));
+  const byContent = new Map<string, Promise<AnalysedImage>>();
+  const analyses = names.map((name, index) => {
+    const bytes = (inputs[index] as ResolvedImageInput).bytes;
+    const key = createHash('sha256').update(bytes).digest('hex');
+    let pending = byContent.get(key);
+    if (!pending) {
+      pending = (deps.decoder ? deps.decoder.decode(bytes, name) : decodeImage(bytes, name)).then((decoded) => analyseSafely(decoded, name));
+      byContent.set(key, pending);
+    }
+    return pending;
+  });
+  const results = await settleInOrder(analyses);
+  const out = {} as Record<K, LoadedImage>;
+  names.forEach((name, index) => {
+    out[name] = { input: inputs[index] as ResolvedImageInput, analysis: results[index] as AnalysedImage };
+  });
+  return out;
+}
+
+/** Loads one image field. */
+export async function loadImage(field: string, value: unknown, deps: ImageLoadDeps): Promise<LoadedImage> {
+  const loaded = await loadImages({ [field]: value } as Record<string, unknown>, deps);
+  return loaded[field] as LoadedImage;
+}

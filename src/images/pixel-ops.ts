@@ -1,0 +1,113 @@
+/**
+ * Small, exact pixel operations on the working image (RGB, a few hundred pixels a side): luminance,
+ * area-weighted resampling of any sub-rectangle, and plain statistics. Pure and deterministic.
+ */
+import type { RgbImage } from './codecs.mjs';
+
+/** A rectangle in normalised coordinates (0-1 of the image width/height). */
+export interface NormRect {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+export const FULL_FRAME: NormRect = { left: 0, top: 0, width: 1, height: 1 };
+
+/** Rec. 601 luma of every pixel, 0-255. */
+export function luminance(image: RgbImage): Float32Array {
+  const out = new Float32Array(image.width * image.height);
+  const rgb = image.rgb;
+  for (let i = 0, j = 0; i < out.length; i++, j += 3) {
+    out[i] = 0.299 * (rgb[j] ?? 0) + 0.587 * (rgb[j + 1] ?? 0) + 0.114 * (rgb[j + 2] ?? 0);
+  }
+  return out;
+}
+
+/**
+ * Area-weighted resampling of the sub-rectangle `rect` of a `channels`-channel plane to dw×dh: each
+ * output value is the exact average of the source area it covers (fractional pixels weighted), so
+ * the result barely depends on the source resolution — the property the similarity relies on.
+ */
+export function resampleRegion(
+  src: ArrayLike<number>,
+  sw: number,
+  sh: number,
+  channels: number,
+  rect: NormRect,
+  dw: number,
+  dh: number,
+): Float64Array {
+  const out = new Float64Array(dw * dh * channels);
+  const rx0 = Math.max(0, rect.left * sw);
+  const ry0 = Math.max(0, rect.top * sh);
+  const rx1 = Math.min(sw, (rect.left + rect.width) * sw);
+  const ry1 = Math.min(sh, (rect.top + rect.height) * sh);
+  const spanX = Math.max(1e-6, rx1 - rx0);
+  const spanY = Math.max(1e-6, ry1 - ry0);
+  const acc = new Float64Array(channels);
+  for (let dy = 0; dy < dh; dy++) {
+    const y0 = ry0 + (dy * spanY) / dh;
+    const y1 = ry0 + ((dy + 1) * spanY) / dh;
+    for (let dx = 0; dx < dw; dx++) {
+      const x0 = rx0 + (dx * spanX) / dw;
+      const x1 = rx0 + ((dx + 1) * spanX) / dw;
+      acc.fill(0);
+      let area = 0;
+      const yEnd = Math.min(sh, Math.ceil(y1));
+      const xEnd = Math.min(sw, Math.ceil(x1));
+      for (let y = Math.floor(y0); y < yEnd; y++) {
+        const wy = Math.min(y + 1, y1) - Math.max(y, y0);
+        if (wy <= 0) continue;
+        for (let x = Math.floor(x0); x < xEnd; x++) {
+          const wx = Math.min(x + 1, x1) - Math.max(x, x0);
+          if (wx <= 0) continue;
+          const w = wx * wy;
+          area += w;
+          const base = (y * sw + x) * channels;
+          for (let c = 0; c < channels; c++) acc[c] = (acc[c] ?? 0) + w * (src[base + c] ?? 0);
+        }
+      }
+      const o = (dy * dw + dx) * channels;
+      for (let c = 0; c < channels; c++) out[o + c] = area > 0 ? (acc[c] ?? 0) / area : 0;
+    }
+  }
+  return out;
+}
+
+export function mean(values: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += values[i] ?? 0;
+  return values.length > 0 ? sum / values.length : 0;
+}
+
+export function standardDeviation(values: ArrayLike<number>): number {
+  const m = mean(values);
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += ((values[i] ?? 0) - m) ** 2;
+  return values.length > 0 ? Math.sqrt(sum / values.length) : 0;
+}
+
+/** Mean absolute 4-neighbour Laplacian of a w×h plane: ~0 for flat areas and linear ramps, high for edges. */
+export function meanAbsLaplacian(plane: ArrayLike<number>, w: number, h: number): number {
+  if (w < 3 || h < 3) return 0;
+  let sum = 0;
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      const lap = 4 * (plane[i] ?? 0) - (plane[i - 1] ?? 0) - (plane[i + 1] ?? 0) - (plane[i - w] ?? 0) - (plane[i + w] ?? 0);
+      sum += Math.abs(lap);
+    }
+  }
+  return sum / ((w - 2) * (h - 2));
+}
+
+export function clamp(value: number, min: number, max: number): number {
+  return value < min ? min : value > max ? max : value;
+}
+
+/** Rounds to `digits` decimals (half away from zero), giving stable JSON numbers. */
+export function round(value: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
