@@ -15,6 +15,12 @@
  *   docs); the real client accepts any non-empty string.
  */
 import { z } from '@hono/zod-openapi';
+import { EXPOSURE_CATEGORIES } from '../screening/adverse-media.schemas.ts';
+import { CarrierAgeGateResponseSchema } from '../screening/carrier-age-gate.schemas.ts';
+import { PepSanctionsMatchSchema } from '../screening/pep-sanctions.schemas.ts';
+import { PhoneOwnershipResponseSchema } from '../screening/phone-ownership.schemas.ts';
+import { PhoneTrustResponseSchema } from '../screening/phone-trust.schemas.ts';
+import { TitleCheckFoundSchema, type TitleCheckFound } from '../screening/title-check.schemas.ts';
 
 // ─── Shared vocabulary ──────────────────────────────────────────────────────────────────────────────
 
@@ -168,14 +174,8 @@ export const CompareFacesDataSchema = z.object({
   face_match_result: z.enum(FACE_MATCH_RESULTS),
 });
 
-/** A list match, the shape of POST /v1/screening/pep-sanctions. */
-export const PepMatchSchema = z.object({
-  name: z.string(),
-  country: z.string().nullable(),
-  dateOfBirth: z.string().nullable(),
-  confidence: z.number().min(0).max(1),
-  datasets: z.array(z.string()),
-});
+/** A list match, the shape of POST /v1/screening/pep-sanctions (one schema for both places). */
+export const PepMatchSchema = PepSanctionsMatchSchema;
 
 export const PepSanctionsDataSchema = z.object({
   peps: z.array(PepMatchSchema),
@@ -183,17 +183,8 @@ export const PepSanctionsDataSchema = z.object({
   both: z.array(PepMatchSchema),
 });
 
-export const ADVERSE_MEDIA_CATEGORIES = [
-  'financial_crime',
-  'terrorism',
-  'regulatory',
-  'political',
-  'organized_crime',
-  'violent_crime',
-  'criminal_legal',
-  'reputational',
-  'court_records',
-] as const;
+/** The nine exposure categories of the adverse-media result. */
+export const ADVERSE_MEDIA_CATEGORIES = EXPOSURE_CATEGORIES;
 
 export const NewsArticleSchema = z.object({
   timestamp: z.string(),
@@ -229,73 +220,14 @@ export const CustomFormAnswerSchema = z.object({
   type: z.enum(CUSTOM_FORM_ANSWER_TYPES),
 });
 
-const str = z.string().nullable();
-const num = z.number().nullable();
-const int = z.number().int().nullable();
-
-/** 'Title check result' with status found: every member present, every value nullable. */
-export const TitleCheckFoundSchema = z
-  .object({
-    status: z.literal('found'),
-    subjectProperty: z
-      .object({
-        APNFormatted: str, APNUnformatted: str, PropertyFullStreetAddress: str, PropertyCity: str,
-        PropertyState: str, PropertyZipCode: str, PropertyCounty: str, LegalDescription: str,
-        PropertyType: str, LandUseCode: str, LandUseDescription: str, Zoning: str,
-        LotSizeAcres: num, LotSizeSqFt: num, BuildingAreaSqFt: num, Stories: num, Bathrooms: num,
-        YearBuilt: int, Bedrooms: int,
-      })
-      .nullable(),
-    ownerInformation: z
-      .object({
-        Owner1LastName: str, Owner1FirstNameMiddleInitial: str, Owner2LastName: str,
-        Owner2FirstNameMiddleInitial: str, MailingFullStreetAddress: str, MailingCity: str, MailingState: str,
-        MailingZipCode: str, VestingOwnershipRights: str, OwnerOccupied: str,
-      })
-      .nullable(),
-    locationInformation: z
-      .object({
-        County: str, CensusTract: str, CensusBlock: str, Municipality: str, SchoolDistrict: str,
-        FloodZone: str, FloodPanelNumber: str, Neighborhood: str,
-      })
-      .nullable(),
-    ownerTransferInformation: z
-      .object({
-        TransferDocumentNumber: str, TransferRecordingDate: str, TransferSaleDate: str, TransferDeedType: str,
-        TransferSalePrice: num,
-      })
-      .nullable(),
-    lastMarketSaleInformation: z
-      .object({
-        SaleDate: str, SaleDocumentNumber: str, SaleDeedType: str, RecordingDate: str, Buyer: str, Seller: str,
-        SalePrice: num, PricePerSqFt: num,
-      })
-      .nullable(),
-  })
-  .openapi('TitleCheckFound');
-export type TitleCheckFound = z.infer<typeof TitleCheckFoundSchema>;
+/** 'Title check result' with status found, as POST /v1/screening/title-check answers it. */
+export { TitleCheckFoundSchema, type TitleCheckFound };
 
 /** Results of the phone screening endpoints, as the session stores them. */
 export const PhoneChecksSchema = z.object({
-  ownership: z.object({
-    outcome: z.enum(['MATCH', 'NO_MATCH', 'NO_DATA']),
-    strictness: z.enum(['relaxed', 'medium', 'strict']),
-    threshold: z.number().int(),
-    statusMessage: z.string(),
-    checkedAt: IsoInstant,
-    nameScore: z.number().int().min(-1).max(100).optional(),
-    firstNameScore: z.number().int().min(-1).max(100).optional(),
-    lastNameScore: z.number().int().min(-1).max(100).optional(),
-  }),
-  trust: z.object({
-    tripped: z.boolean(),
-    tripReasons: z.array(z.enum(['SIM_SWAP_HIGH_RISK', 'SIM_SWAP_MEDIUM_RISK', 'CALL_FORWARDING_ACTIVE'])),
-    simSwappedRisk: z.enum(['NO_DATA', 'LOW_RISK', 'MEDIUM_RISK', 'HIGH_RISK']),
-    forwardingRisk: z.enum(['NO_DATA', 'NO_RISK', 'HIGH_RISK']),
-    sensitivity: z.enum(['low', 'medium', 'high']),
-    statusMessage: z.string(),
-    checkedAt: IsoInstant,
-  }),
+  ownership: PhoneOwnershipResponseSchema.optional(),
+  trust: PhoneTrustResponseSchema.optional(),
+  carrier_age_gate: CarrierAgeGateResponseSchema.optional(),
 });
 
 export const AnalysisDataSchema = z

@@ -34,6 +34,9 @@ describe('phone checks attached to a session', () => {
     expect(first.headers.get('x-sandbox-explain')).toContain(`attached to session ${sessionId} as analysis_data.phone_checks.ownership`);
     const { sessionId: _echo, ...stored } = firstBody;
     expect((await analysisOf(sandbox, sessionId))?.phone_checks).toEqual({ ownership: stored });
+    // A session holding only an ownership result is still a valid single-session response.
+    const parsed = SingleSessionResponseSchema.parse((await sandbox.call('GET', `/v1/sessions/${sessionId}`)).body);
+    expect(Object.keys(parsed.session_record.analysis_data?.phone_checks ?? {})).toEqual(['ownership']);
 
     // A repeat with another number and strictness overwrites the stored result.
     sandbox.clock.advance(60_000);
@@ -78,6 +81,8 @@ describe('phone checks attached to a session', () => {
     expect(answer.body).toMatchObject({ outcome: 'FAIL', ageVerified: 'NOT_VERIFIED', sessionId });
     const stored = findSession(sandbox.platform.worlds.get(), sessionId)?.record.analysis_data as any;
     expect(stored.phone_checks.carrier_age_gate).toMatchObject({ outcome: 'FAIL', ageVerified: 'NOT_VERIFIED', requiredAge: 18 });
+    const parsed = SingleSessionResponseSchema.parse((await sandbox.call('GET', `/v1/sessions/${sessionId}`)).body);
+    expect(parsed.session_record.analysis_data?.phone_checks?.carrier_age_gate?.outcome).toBe('FAIL');
   });
 
   it('lets the body override the applicant’s phone and names', async () => {

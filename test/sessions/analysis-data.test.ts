@@ -139,8 +139,8 @@ describe('analysis data', () => {
   it('adds phone checks only when a phone is on file', () => {
     expect(buildAnalysisData('pass', person, ['s8'], { atIso: AT }).phone_checks).toBeUndefined();
     const withPhone = buildAnalysisData('pass', { ...person, phone: '+14155550123' }, ['s8'], { atIso: AT });
-    expect(withPhone.phone_checks?.ownership.outcome).toBe('MATCH');
-    expect(withPhone.phone_checks?.trust.tripped).toBe(false);
+    expect(withPhone.phone_checks?.ownership?.outcome).toBe('MATCH');
+    expect(withPhone.phone_checks?.trust?.tripped).toBe(false);
   });
 
   it('has no null outside the title search and no undefined anywhere', () => {

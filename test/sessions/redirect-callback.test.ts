@@ -61,7 +61,7 @@ describe("the applicant's outcomes", () => {
     expect(redirect).toEqual({ status: 'success' });
     expect([after.status, after.session_progress, after.submitted_at]).toEqual(['SUBMITTED', 'COMPLETED', LATER]);
     expect(after.analysis_data?.compare_faces_data?.face_match_result).toBe('MATCH');
-    expect(after.analysis_data?.phone_checks?.ownership.outcome).toBe('MATCH');
+    expect(after.analysis_data?.phone_checks?.ownership?.outcome).toBe('MATCH');
     expect(after.meta_data?.applicantSubmissionIp).toBeDefined();
     expect(after.location).toEqual({ country: 'United States' });
   });

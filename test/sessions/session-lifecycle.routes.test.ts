@@ -34,7 +34,7 @@ describe('POST /__sandbox/sessions/{id}/outcome from PENDING', () => {
     expect(analysis?.compare_faces_data?.face_match_confidence).toBeGreaterThanOrEqual(80);
     expect(analysis?.id_matches_selfie).toBe(true);
     expect(analysis?.id_analysis_data?.id_extracted_text.find((t) => t.type === 'FIRST_NAME')?.value).toBe('JANE');
-    expect(analysis?.phone_checks?.ownership.outcome).toBe('MATCH');
+    expect(analysis?.phone_checks?.ownership?.outcome).toBe('MATCH');
     expect(analysis).not.toHaveProperty('secondary_id_analysis_data');
     expect((await getSession(sandbox, id)).session_record).toEqual(record);
   });

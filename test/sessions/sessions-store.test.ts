@@ -68,9 +68,9 @@ describe('sessions.store: the contract other areas import', () => {
     await drive(sandbox, stored.id, { outcome: 'SUBMITTED' });
     const finished = (await getSession(sandbox, stored.id)).session_record.analysis_data;
     expect(finished?.phone_checks?.ownership).toEqual(ownership);
-    expect(finished?.phone_checks?.trust.tripped).toBe(true);
+    expect(finished?.phone_checks?.trust?.tripped).toBe(true);
     // The run's own trust result fills the members the attached one did not set.
-    expect(finished?.phone_checks?.trust.simSwappedRisk).toBeTypeOf('string');
+    expect(finished?.phone_checks?.trust?.simSwappedRisk).toBeTypeOf('string');
     expect(finished?.compare_faces_data?.face_match_result).toBe('MATCH');
 
     expect(() => patchAnalysisData(world, 'nope', ['x'], 1, later)).toThrowError(ApiError);
