@@ -18,6 +18,8 @@ import { charge, requireFunds } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { findWorkflow, workflowHasStep, type WorkflowRecord } from '../workflows/workflows.store.ts';
+import { CreateFinancialBodySchema } from '../financial/financial.schemas.ts';
+import { createBankStatement } from '../financial/financial.store.ts';
 import type { ApplicantOutcome, RedirectReason, RedirectStatus } from './redirect-callback.ts';
 import { sandboxSessionFor, sandboxSessionList } from './sandbox-sessions.ts';
 import { applyApplicantOutcome, applyControlOutcome, type OutcomeContext } from './session-outcomes.ts';
@@ -60,8 +62,8 @@ export interface Explained<T> {
   explanations: string[];
 }
 
-/** Steps that cannot run without the applicant's phone number. */
-export const PHONE_STEP_CODES = ['PHONE_VERIFICATION', 'PHONE_OWNERSHIP_MATCH', 'PHONE_TRUST_CHECK', 'CARRIER_AGE_GATE'] as const;
+/** Steps that cannot run without the applicant's phone number (a bank-statement request is sent by SMS too). */
+export const PHONE_STEP_CODES = ['PHONE_VERIFICATION', 'PHONE_OWNERSHIP_MATCH', 'PHONE_TRUST_CHECK', 'CARRIER_AGE_GATE', 'BANK_STATEMENT_UPLOAD'] as const;
 
 /** Every session costs one token. */
 export const SESSION_PRICE_TOKENS = 1;
@@ -84,7 +86,18 @@ export function createSession(world: World, organization: OrganizationFixture, i
   requireFunds(world, organization, SESSION_PRICE_TOKENS);
 
   const nowIso = world.clock.iso();
-  const stored = createSessionRecord(world, { organization, type: 'session', input, ...(workflow === undefined ? {} : { workflow }), nowIso });
+  const bankStatement = workflow !== undefined && workflowHasStep(workflow, 'BANK_STATEMENT_UPLOAD') ? requestBankStatementFor(world, organization, input) : undefined;
+  const stored = createSessionRecord(world, {
+    organization,
+    type: 'session',
+    input,
+    ...(workflow === undefined ? {} : { workflow }),
+    ...(bankStatement === undefined ? {} : { bankStatementRequestId: bankStatement.id }),
+    nowIso,
+  });
+  if (bankStatement !== undefined) {
+    explanations.push(`workflow has BANK_STATEMENT_UPLOAD: bank statement request ${bankStatement.id} created (bank_statement_request_id), no extra charge`);
+  }
   const remaining = charge(world, organization, SESSION_PRICE_TOKENS);
 
   if (workflow !== undefined) {
@@ -100,6 +113,20 @@ export function createSession(world: World, organization: OrganizationFixture, i
   explanations.push(invitationsExplanation(stored, input));
   explanations.push(`${SESSION_PRICE_TOKENS} token charged, balance ${remaining}`);
   return { value: buildCreateSessionResponse(stored.record, links.urls, { namespace: links.namespace }), explanations };
+}
+
+/** The bank-statement request of a session whose workflow asks for statements (the phone was checked above). */
+function requestBankStatementFor(world: World, organization: OrganizationFixture, input: CreateSessionInput) {
+  const body = CreateFinancialBodySchema.parse({
+    email: input.email,
+    firstName: input.firstName,
+    lastName: input.lastName,
+    phone: input.phone,
+    ...(input.externalId === undefined ? {} : { externalId: input.externalId }),
+    sendEmailInvite: false,
+    sendPhoneInvite: false,
+  });
+  return createBankStatement(world, organization.id, body).record;
 }
 
 function invitationsExplanation(stored: StoredSession, input: CreateSessionInput): string {

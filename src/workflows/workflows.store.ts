@@ -51,6 +51,8 @@ export const FIXTURE_WORKFLOW_IDS = {
   identityAndPhone: '2b8e4d61-9a3c-4e7f-b5d2-6c1a8f4e9b37',
   /** org_demo: ID_VERIFICATION + FACE_LIVENESS + PEP_SANCTIONS + ADVERSE_MEDIA, no expiry, 5 failed attempts. */
   noExpiry: 'e41c7a95-3f2d-4b86-a0e9-8d5c2b7f1a64',
+  /** org_demo: BANK_STATEMENT_UPLOAD + AI_BANK_STATEMENT_ANALYSIS, expiry 336 h: sessions get a bank-statement request. */
+  bankStatements: 'c6f1e8b3-7d24-4a9e-8b51-3e0f9d7c2a46',
   /** org_other: ID_VERIFICATION + FACE_LIVENESS, expiry 24 h. */
   otherOrganization: '5a9d2f7c-1e4b-4c3a-8f6d-0b7e9a2c5d18',
 } as const;

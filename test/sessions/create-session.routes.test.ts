@@ -108,6 +108,33 @@ describe('POST /v1/sessions', () => {
     expect(accepted.expires_at).toBe(addMs(FROZEN_AT, 168 * HOUR));
   });
 
+  it('creates a bank-statement request for a workflow with BANK_STATEMENT_UPLOAD and points bank_statement_request_id at it', async () => {
+    const sandbox = await testSandbox();
+    const refused = await sandbox.call('POST', '/v1/sessions', { body: { ...JANE, workflowId: WORKFLOWS.bankStatements } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatch(/"phone" is required because workflow c6f1e8b3-7d24-4a9e-8b51-3e0f9d7c2a46 has a BANK_STATEMENT_UPLOAD step/);
+
+    const created = await createSession(sandbox, { ...JANE, workflowId: WORKFLOWS.bankStatements, phone: '+14155550123', externalId: 'loan-77' });
+    const { session_record: record } = await getSession(sandbox, created.id);
+    expect(record.bank_statement_request_id).toMatch(UUID_V4);
+    const statement = await sandbox.call('GET', `/v1/financial/${record.bank_statement_request_id}`);
+    expect(statement.status).toBe(200);
+    expect(statement.body).toMatchObject({
+      id: record.bank_statement_request_id,
+      organizationId: 'org_demo',
+      userId: record.user_id,
+      senderUserId: record.sender_user_id,
+      externalId: 'loan-77',
+      status: 'PENDING',
+      type: 'request',
+    });
+    // One token for the session; the linked request is part of it.
+    expect(await balanceOf(sandbox)).toBe(999);
+    // A session without that step has no bank_statement_request_id.
+    const plain = await createSession(sandbox, { ...JANE, workflowId: WORKFLOWS.identity72h });
+    expect((await getSession(sandbox, plain.id)).session_record).not.toHaveProperty('bank_statement_request_id');
+  });
+
   it('answers 404 for an unknown workflow and for another organization’s workflow', async () => {
     const sandbox = await testSandbox();
     for (const workflowId of ['6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b', WORKFLOWS.otherOrganization]) {
