@@ -9,7 +9,14 @@ import { durationToMs, DurationSchema } from '../platform/clock/virtual-clock.ts
 import type { AppEnv } from '../platform/http/context.ts';
 import { ADMIN_COOKIE, adminGuard, sameSecret } from '../platform/http/middleware.ts';
 import { organizationView, resetSandbox, toggleScenario } from '../control/control.service.ts';
-import { consolePage, loginPage } from './console.view.ts';
+import { ApiError } from '../platform/errors/api-error.ts';
+import { behaviourOn } from '../platform/http/context.ts';
+import { bankStatementJson, findBankStatement } from '../financial/financial.store.ts';
+import { CONTROL_OUTCOMES, type ControlOutcome } from '../sessions/sessions.schemas.ts';
+import { driveSessionOutcome } from '../sessions/sessions.service.ts';
+import { findSession, sessions } from '../sessions/sessions.store.ts';
+import { displayStatus } from '../sessions/session.machine.ts';
+import { consolePage, loginPage, notFoundPage, recordPage } from './console.view.ts';
 
 export const consoleRouter = new Hono<AppEnv>();
 
@@ -39,6 +46,11 @@ consoleRouter.get('/console', (c) => {
       scenarios: platform.scenarios.all().map((s) => ({ name: s.name, description: s.description, active: world.scenarios.isActive(s.name) })),
       organizations: [...platform.keyRing.organizations.keys()].map((id) => organizationView(platform, world, id)),
       requests: world.requestLog.list().slice(-50).reverse(),
+      sessions: sessions(world)
+        .all()
+        .slice(-50)
+        .reverse()
+        .map(({ record }) => ({ id: record.id, organizationId: record.organization_id, type: record.type, status: displayStatus(record, world.clock.now()), createdAt: record.created_at })),
       urls: platform.urls,
     }),
   );
@@ -61,4 +73,45 @@ consoleRouter.post('/console/clock', async (c) => {
 consoleRouter.post('/console/reset', async (c) => {
   await resetSandbox(c.get('platform'), c.get('world').namespace, undefined);
   return c.redirect(back(c.get('world').namespace), 303);
+});
+
+consoleRouter.get('/console/sessions/:id', (c) => {
+  const world = c.get('world');
+  const stored = findSession(world, c.req.param('id'));
+  if (!stored) return c.html(notFoundPage('session', c.req.param('id'), world.namespace), 404);
+  return c.html(
+    recordPage({
+      kind: 'Session',
+      id: stored.id,
+      namespace: world.namespace,
+      status: displayStatus(stored.record, world.clock.now()),
+      record: { session_record: stored.record, user: stored.user, sender_user: stored.senderUser },
+      actions: [...CONTROL_OUTCOMES],
+      problem: c.req.query('problem'),
+    }),
+  );
+});
+
+consoleRouter.post('/console/sessions/:id/outcome', async (c) => {
+  const world = c.get('world');
+  const id = c.req.param('id');
+  const form = await c.req.parseBody();
+  const outcome = String(form.outcome ?? '');
+  const page = `/console/sessions/${encodeURIComponent(id)}?namespace=${encodeURIComponent(world.namespace)}`;
+  if (!(CONTROL_OUTCOMES as readonly string[]).includes(outcome)) return c.redirect(`${page}&problem=${encodeURIComponent(`Unknown outcome "${outcome}"`)}`, 303);
+  try {
+    driveSessionOutcome(world, id, { outcome: outcome as ControlOutcome }, behaviourOn(c, 'auto-decline'));
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return c.redirect(`${page}&problem=${encodeURIComponent(error.message)}`, 303);
+  }
+  return c.redirect(page, 303);
+});
+
+consoleRouter.get('/console/bank-statements/:id', (c) => {
+  const world = c.get('world');
+  const record = findBankStatement(world, c.req.param('id'));
+  if (!record) return c.html(notFoundPage('bank statement', c.req.param('id'), world.namespace), 404);
+  const { body } = bankStatementJson(world, record);
+  return c.html(recordPage({ kind: 'Bank statement', id: record.id, namespace: world.namespace, status: body.status, record: body, actions: [] }));
 });

@@ -19,6 +19,7 @@ export interface ConsoleModel {
   scenarios: { name: string; description: string; active: boolean }[];
   organizations: { id: string; name: string; balance: number; keys: { keyId: string; kind: string }[] }[];
   requests: RequestLogEntry[];
+  sessions: { id: string; organizationId: string; type: string; status: string; createdAt: string }[];
   urls: PublicUrls;
 }
 
@@ -47,6 +48,11 @@ ${model.scenarios.map(
 )}
 </table>
 
+<h2>Sessions (latest 50)</h2>
+<table><tr><th>Session</th><th>Organization</th><th>Type</th><th>Status</th><th>Created</th></tr>
+${model.sessions.map((s) => html`<tr><td><a href="/console/sessions/${s.id}?namespace=${ns}"><code>${s.id}</code></a></td><td>${s.organizationId}</td><td>${s.type}</td><td>${s.status}</td><td>${s.createdAt}</td></tr>`)}
+</table>
+
 <h2>Organizations</h2>
 <table><tr><th>Organization</th><th>Balance</th><th>Keys</th></tr>
 ${model.organizations.map((o) => html`<tr><td>${o.name} <code>${o.id}</code></td><td>${o.balance}</td><td>${o.keys.map((k) => html`<code>${k.keyId}</code> (${k.kind}) `)}</td></tr>`)}
@@ -68,5 +74,43 @@ export function loginPage(problem: string | undefined) {
 <body><h1>idv-sandbox console</h1>
 ${problem ? html`<p style="color:#b00020">${problem}</p>` : ''}
 <form method="post" action="/console/login"><label>Admin token <input type="password" name="token" autofocus></label> <button>Sign in</button></form>
+</body></html>`;
+}
+
+export interface RecordPageModel {
+  kind: string;
+  id: string;
+  namespace: string;
+  status: string;
+  record: unknown;
+  /** Outcomes the page offers as buttons (sessions). */
+  actions: string[];
+  problem?: string | undefined;
+}
+
+export function recordPage(model: RecordPageModel) {
+  const ns = encodeURIComponent(model.namespace);
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${model.kind} ${model.id} — idv-sandbox console</title>${STYLE}</head>
+<body>
+<p><a href="/console?namespace=${ns}">← console</a></p>
+<h1>${model.kind} <code>${model.id}</code></h1>
+<p>Status: <strong>${model.status}</strong> · namespace <code>${model.namespace}</code></p>
+${model.problem ? html`<p style="color:#b00020">${model.problem}</p>` : ''}
+${model.actions.length > 0
+  ? html`<h2>Drive it</h2><p>${model.actions.map(
+      (action) => html`<form class="inline" method="post" action="/console/sessions/${encodeURIComponent(model.id)}/outcome?namespace=${ns}"><input type="hidden" name="outcome" value="${action}"><button>${action}</button></form> `,
+    )}</p>`
+  : ''}
+<h2>Record</h2>
+<pre>${JSON.stringify(model.record, null, 2)}</pre>
+</body></html>`;
+}
+
+export function notFoundPage(kind: string, id: string, namespace: string) {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Not found — idv-sandbox console</title>${STYLE}</head>
+<body><h1>No ${kind} <code>${id}</code> in namespace <code>${namespace}</code></h1>
+<p>Records live in the namespace that created them: add <code>?namespace=&lt;name&gt;</code> to the address. <a href="/console?namespace=${encodeURIComponent(namespace)}">Back to the console</a>.</p>
 </body></html>`;
 }
