@@ -11,6 +11,7 @@ import { financialModule } from './financial/index.ts';
 import { uploadModule } from './upload/index.ts';
 import { screeningModule } from './screening/index.ts';
 import { sessionsModule } from './sessions/index.ts';
+import { documentModule, faceModule, identityModule } from './images/modules.ts';
 
 export interface SandboxModule {
   name: string;
@@ -20,4 +21,4 @@ export interface SandboxModule {
   setup?: (platform: Platform) => void;
 }
 
-export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule];
+export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule];

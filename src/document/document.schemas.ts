@@ -4,6 +4,7 @@
  * rawFields string → string, confidence 0-1. Optional keys are omitted, never null.
  */
 import { z } from '@hono/zod-openapi';
+import { DocumentTypeFieldSchema, ImageStringSchema } from '../images/images.schemas.ts';
 import { DOCUMENT_TYPE_INPUTS, DOCUMENT_TYPES } from './document-type.ts';
 
 export const DocumentTypeSchema = z.enum(DOCUMENT_TYPES).openapi('DocumentType', {
@@ -43,3 +44,11 @@ export const DocumentScanResponseSchema = z
   .openapi('DocumentScanResponse');
 
 export type DocumentScanResponse = z.infer<typeof DocumentScanResponseSchema>;
+
+/** JSON body of POST /v1/document/scan (the real client sends `{ image: fileKey, documentType }`). */
+export const DocumentScanRequestSchema = z
+  .object({
+    image: ImageStringSchema,
+    documentType: DocumentTypeFieldSchema,
+  })
+  .openapi('DocumentScanRequest');

@@ -4,6 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { LANDMARK_TYPES } from '../images/face-analysis.ts';
+import { ImageStringSchema } from '../images/images.schemas.ts';
 
 const unit = (description: string) => z.number().min(0).max(1).openapi({ description });
 
@@ -58,3 +59,14 @@ export const FaceAgeResponseSchema = z
 export type FaceDetectResponse = z.infer<typeof FaceDetectResponseSchema>;
 export type FaceCompareResponse = z.infer<typeof FaceCompareResponseSchema>;
 export type FaceAgeResponse = z.infer<typeof FaceAgeResponseSchema>;
+
+/** JSON body of POST /v1/face/detect and /v1/face/estimate-age (the real client sends `{ image: fileKey }`). */
+export const FaceImageRequestSchema = z.object({ image: ImageStringSchema }).openapi('FaceImageRequest');
+
+/** JSON body of POST /v1/face/compare: each side base64, base64url or a fileKey, mixed freely. */
+export const FaceCompareRequestSchema = z
+  .object({
+    source: ImageStringSchema,
+    target: ImageStringSchema,
+  })
+  .openapi('FaceCompareRequest');

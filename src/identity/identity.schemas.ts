@@ -4,6 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { DocumentIdentityFieldsSchema, DocumentTypeSchema } from '../document/document.schemas.ts';
+import { DocumentTypeFieldSchema, ImageStringSchema } from '../images/images.schemas.ts';
 
 const percent = (description: string) => z.number().min(0).max(100).openapi({ description });
 
@@ -32,3 +33,12 @@ export const IdentityVerifyResponseSchema = z
   .openapi('IdentityVerifyResponse');
 
 export type IdentityVerifyResponse = z.infer<typeof IdentityVerifyResponseSchema>;
+
+/** JSON body of POST /v1/identity/verify (real-client-facts §6.3: two fileKeys from one presign call). */
+export const IdentityVerifyRequestSchema = z
+  .object({
+    documentImage: ImageStringSchema,
+    faceImage: ImageStringSchema,
+    documentType: DocumentTypeFieldSchema,
+  })
+  .openapi('IdentityVerifyRequest');

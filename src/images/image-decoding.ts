@@ -333,3 +333,21 @@ export async function closeDefaultImageDecoder(): Promise<void> {
   defaultDecoder = null;
   if (current) await current.close();
 }
+
+let defaultDecoderHolders = 0;
+
+/**
+ * Declares a user of the process-wide decoder (a running sandbox). The returned release function closes
+ * the worker pool when the last holder lets go, so one sandbox closing never stops another's decodes
+ * (several in-process sandboxes share the pool). Releasing twice is harmless.
+ */
+export function holdDefaultImageDecoder(): () => Promise<void> {
+  defaultDecoderHolders += 1;
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    defaultDecoderHolders -= 1;
+    if (defaultDecoderHolders === 0) await closeDefaultImageDecoder();
+  };
+}

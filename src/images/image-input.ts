@@ -88,8 +88,17 @@ export function isUnambiguousStorageKey(key: string): boolean {
   return key.trim() === key && key.length > 0 && classifyImageString(key).kind === 'storageKey';
 }
 
-/** The organization-scoped lookup of a storage key (the route's upload store); null when not readable. */
-export type StorageKeyReader = (key: string) => Promise<Uint8Array | null> | Uint8Array | null;
+/** A storage lookup's refusal with the reason to show the caller (e.g. "nothing was uploaded yet"). */
+export interface StorageKeyRefusal {
+  refused: string;
+}
+
+/**
+ * The organization-scoped lookup of a storage key (the route's upload store): the bytes, or null / a
+ * refusal with its reason when the key is not readable. A lookup that throws counts as not readable
+ * (its message is not shown: it may be internal).
+ */
+export type StorageKeyReader = (key: string) => Promise<Uint8Array | null | StorageKeyRefusal> | Uint8Array | null | StorageKeyRefusal;
 
 export interface ResolvedImageInput {
   bytes: Uint8Array;
@@ -162,13 +171,14 @@ export async function resolveImageInput(field: string, value: unknown, options: 
         ...HOW_TO_SEND,
       ]);
     }
-    let bytes: Uint8Array | null;
+    let found: Uint8Array | null | StorageKeyRefusal;
     try {
-      bytes = await options.readStorageKey(classified.payload);
+      found = await options.readStorageKey(classified.payload);
     } catch {
-      bytes = null;
+      found = null;
     }
-    if (!bytes) throw storageKeyUnreadable(field, classified.payload);
+    if (!(found instanceof Uint8Array)) throw storageKeyUnreadable(field, classified.payload, found?.refused);
+    const bytes = found;
     if (bytes.length > maxBytes) throw tooLarge(field, bytes.length, maxBytes);
     return { bytes, via: 'storageKey', storageKey: classified.payload, explanation: `${field}: storage key (${classified.reason})` };
   }
