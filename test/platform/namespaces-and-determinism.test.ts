@@ -73,7 +73,7 @@ describe('determinism', () => {
       const created = await sandbox.call('POST', '/__sandbox/jobs', { key: null, body: { input: { a: 1 } } });
       sandbox.clock.advance(3000);
       const polled = await sandbox.call('GET', `/v1/async-jobs/${created.body.jobId}`);
-      return created.text + polled.text;
+      return created.text + polled.text + polled.headers.get('x-request-id');
     };
     expect(await transcript()).toBe(await transcript());
   });

@@ -17,8 +17,6 @@ const UNJOURNALED = /^\/(__sandbox|console|docs|openapi\.json|favicon\.ico|healt
 
 export const ADMIN_COOKIE = 'idv_sandbox_admin';
 
-let requestCounter = 0;
-
 /** Sets up the request's variables and, after the handler, the journal entry and durability wait. */
 export function requestContext(platform: Platform) {
   return createMiddleware<AppEnv>(async (c, next) => {
@@ -33,8 +31,7 @@ export function requestContext(platform: Platform) {
     // A world must exist for the error handler even when the namespace is refused.
     c.set('world', platform.worlds.get(NAMESPACE_PATTERN.test(namespace) ? namespace : DEFAULT_NAMESPACE));
     const world = c.get('world');
-    requestCounter += 1;
-    c.set('requestId', `req_${hashParts(platform.signingSecret, world.namespace, requestCounter).toString('hex').slice(0, 20)}`);
+    c.set('requestId', `req_${hashParts(platform.signingSecret, world.namespace, world.nextRequestNumber()).toString('hex').slice(0, 20)}`);
     const startedAt = world.clock.iso();
 
     try {

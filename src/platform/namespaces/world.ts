@@ -32,6 +32,7 @@ export class World {
   readonly rateLimiter: RateLimiter | null;
   readonly scenarios: ScenarioState;
   readonly data: Partition;
+  private requestNumber = 0;
 
   constructor(
     readonly namespace: string,
@@ -53,6 +54,12 @@ export class World {
     const n = meta.get('id-counter')?.next ?? 0;
     meta.put({ id: 'id-counter', next: n + 1 });
     return uuidFrom('id', this.seed, this.namespace, n);
+  }
+
+  /** Numbers the namespace's requests (request ids), so ids repeat with the same traffic. */
+  nextRequestNumber(): number {
+    this.requestNumber += 1;
+    return this.requestNumber;
   }
 
   nowIso(): string {
