@@ -1,7 +1,7 @@
 /**
  * Zod schemas of the credit-check area: the create body of POST /v1/credit-check/hard and /soft (snake_case
- * with camelCase aliases, normalized to one camelCase object), its response, and the credit report that a
- * finished credit-check session carries in `analysis_data.credit_report`.
+ * with camelCase aliases, normalized to one camelCase object by src/platform/validation/aliased-body.ts), its
+ * response, and the credit report that a finished credit-check session carries in `analysis_data.credit_report`.
  *
  * LIMITATIONS:
  * - The report shape is the sandbox's own bureau-style layout (the spec shows no report): snake_case like the
@@ -9,27 +9,9 @@
  * - Unknown body keys are ignored (stripped), as the real service's permissive parsers do.
  */
 import { z } from '@hono/zod-openapi';
+import { aliasedBody } from '../platform/validation/aliased-body.ts';
+import { E164_PATTERN, e164Phone, email, flag, httpsUrl, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
 import { UAT_TYPE_VALUES } from './uat-types.ts';
-
-// ---------------------------------------------------------------- shared field rules
-
-/** E.164 as the real client checks it: '+' then 10-15 digits, the first 1-9. */
-export const E164_PATTERN = /^\+[1-9]\d{9,14}$/;
-
-export const E164PhoneSchema = z
-  .string()
-  .regex(E164_PATTERN, 'must be an E.164 phone number: "+" then 10-15 digits, e.g. +14165550123')
-  .openapi({ example: '+14165550123' });
-
-/** A redirect target: an absolute URL whose scheme is https (http and other schemes are refused). */
-export const HttpsUrlSchema = z
-  .url({ protocol: /^https$/, error: 'must be a valid https URL, e.g. https://example.com/done' })
-  .openapi({ example: 'https://example.com/onboarding/done' });
-
-export const PersonNameSchema = z
-  .string()
-  .min(1, 'must be 1-255 characters')
-  .max(255, 'must be 1-255 characters');
 
 // ---------------------------------------------------------------- create body
 
@@ -39,72 +21,33 @@ export type CreditCheckKind = z.infer<typeof CreditCheckKindSchema>;
 export const CreditCheckSessionTypeSchema = z.enum(['credit-check-hard', 'credit-check-soft']);
 export type CreditCheckSessionType = z.infer<typeof CreditCheckSessionTypeSchema>;
 
-/** Every key the wire accepts, both spellings; camelCase wins when both are sent (spec: Endpoints). */
-const CreditCheckWireBodySchema = z.object({
-  first_name: PersonNameSchema.optional(),
-  firstName: PersonNameSchema.optional(),
-  last_name: PersonNameSchema.optional(),
-  lastName: PersonNameSchema.optional(),
-  email: z.email('must be a valid e-mail address'),
-  phone: E164PhoneSchema,
-  external_id: z.string().min(1).max(255).optional(),
-  externalId: z.string().min(1).max(255).optional(),
-  send_email_invite: z.boolean().optional(),
-  sendEmailInvite: z.boolean().optional(),
-  send_phone_invite: z.boolean().optional(),
-  sendPhoneInvite: z.boolean().optional(),
-  redirect_url: HttpsUrlSchema.optional(),
-  redirectUrl: HttpsUrlSchema.optional(),
-  uat: z.boolean().optional().openapi({ description: 'test mode: the report follows uat_type' }),
-  uat_type: z.string().optional(),
-  uatType: z.string().optional().openapi({ description: `one of ${UAT_TYPE_VALUES.join(', ')}` }),
-});
-
 /**
- * The create body, validated and normalized to camelCase. Required names may come in either spelling;
- * the issue names the snake_case key the spec lists first.
+ * The create body, validated and normalized to camelCase (spec: Endpoints). When both spellings are sent the
+ * camelCase value wins and the snake_case one is ignored; a missing name is reported at the snake_case key.
  */
-export const CreditCheckBodySchema = CreditCheckWireBodySchema.superRefine((body, ctx) => {
-  if (body.firstName === undefined && body.first_name === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['first_name'], message: 'is required (first_name or firstName)' });
-  }
-  if (body.lastName === undefined && body.last_name === undefined) {
-    ctx.addIssue({ code: 'custom', path: ['last_name'], message: 'is required (last_name or lastName)' });
-  }
-})
-  .transform((body) => {
-    const normalized: CreditCheckBody = {
-      firstName: (body.firstName ?? body.first_name) as string,
-      lastName: (body.lastName ?? body.last_name) as string,
-      email: body.email,
-      phone: body.phone,
-      sendEmailInvite: body.sendEmailInvite ?? body.send_email_invite ?? true,
-      sendPhoneInvite: body.sendPhoneInvite ?? body.send_phone_invite ?? true,
-      uat: body.uat ?? false,
-    };
-    const externalId = body.externalId ?? body.external_id;
-    if (externalId !== undefined) normalized.externalId = externalId;
-    const redirectUrl = body.redirectUrl ?? body.redirect_url;
-    if (redirectUrl !== undefined) normalized.redirectUrl = redirectUrl;
-    const uatType = body.uatType ?? body.uat_type;
-    if (uatType !== undefined) normalized.uatType = uatType;
-    return normalized;
-  })
-  .openapi('CreditCheckBody');
+export const CreditCheckBodySchema = aliasedBody(
+  {
+    firstName: { snake: 'first_name', schema: (key) => personName(key, "the applicant's first name"), required: true },
+    lastName: { snake: 'last_name', schema: (key) => personName(key, "the applicant's last name"), required: true },
+    email: { schema: email, required: true },
+    phone: { schema: e164Phone, required: true },
+    externalId: { snake: 'external_id', schema: (key) => identifier(key, 'your own reference for the applicant') },
+    sendEmailInvite: { snake: 'send_email_invite', schema: flag, default: true },
+    sendPhoneInvite: { snake: 'send_phone_invite', schema: flag, default: true },
+    redirectUrl: { snake: 'redirect_url', schema: httpsUrl },
+    uat: { schema: (key) => flag(key).openapi({ description: 'test mode: the report follows uat_type' }), default: false },
+    // Any string: an unrecognized UAT type is resolved later (uat-types.ts), never a 400.
+    uatType: {
+      snake: 'uat_type',
+      schema: (key) =>
+        z.string({ error: mustBe(key, `a string naming a UAT type, one of ${UAT_TYPE_VALUES.join(', ')}`) }).openapi({ description: `one of ${UAT_TYPE_VALUES.join(', ')}` }),
+    },
+  },
+  { name: 'CreditCheckBody' },
+);
 
 /** The normalized body (output of CreditCheckBodySchema); optional keys are absent, never undefined-valued. */
-export interface CreditCheckBody {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  externalId?: string;
-  sendEmailInvite: boolean;
-  sendPhoneInvite: boolean;
-  redirectUrl?: string;
-  uat: boolean;
-  uatType?: string;
-}
+export type CreditCheckBody = z.infer<typeof CreditCheckBodySchema>;
 
 // ---------------------------------------------------------------- create response
 
@@ -126,6 +69,9 @@ export const CreditCheckCreateResponseSchema = z
 export type CreditCheckCreateResponse = z.infer<typeof CreditCheckCreateResponseSchema>;
 
 // ---------------------------------------------------------------- the credit report
+
+/** A phone number in the report (generated, not caller input): E.164. */
+export const E164PhoneSchema = z.string().regex(E164_PATTERN).openapi({ example: '+14165550123' });
 
 export const UatTypeSchema = z.enum(UAT_TYPE_VALUES);
 export type UatType = z.infer<typeof UatTypeSchema>;

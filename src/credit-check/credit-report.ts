@@ -61,7 +61,7 @@ import {
   superiorCourt,
 } from './credit-report-parts.ts';
 import { SEVERITY_SCORE_BANDS, uatTypeEntry, type UatTypeValue } from './uat-types.ts';
-import { E164_PATTERN } from './credit-check.schemas.ts';
+import { E164_PATTERN } from '../platform/validation/request-fields.ts';
 
 export const SCORE_MODEL = 'Sandbox Risk Score CA 2.0';
 export const INSIGHTS_MODEL = 'sandbox-credit-insights-1';

@@ -11,7 +11,7 @@
  * - `Statements` (the provider's PDF statements) is always an empty array: no documents are produced.
  */
 import { z } from '@hono/zod-openapi';
-import { E164PhoneSchema, PersonNameSchema } from '../credit-check/credit-check.schemas.ts';
+import { e164Phone, email, flag, identifier, personName } from '../platform/validation/request-fields.ts';
 import { FINANCIAL_STATUSES } from './financial.machine.ts';
 
 export const FinancialStatusSchema = z.enum(FINANCIAL_STATUSES);
@@ -134,14 +134,14 @@ export type FinancialRecord = z.infer<typeof FinancialRecordSchema>;
 /** POST /v1/financial (the real client sends camelCase only). */
 export const CreateFinancialBodySchema = z
   .object({
-    email: z.email('must be a valid e-mail address'),
-    firstName: PersonNameSchema,
-    lastName: PersonNameSchema,
-    phone: E164PhoneSchema,
+    email: email('email'),
+    firstName: personName('firstName', "the applicant's first name"),
+    lastName: personName('lastName', "the applicant's last name"),
+    phone: e164Phone('phone'),
     period: FinancialPeriodSchema.default('3'),
-    externalId: z.string().min(1).max(255).optional(),
-    sendEmailInvite: z.boolean().default(true),
-    sendPhoneInvite: z.boolean().default(true),
+    externalId: identifier('externalId', 'your own reference for the applicant').optional(),
+    sendEmailInvite: flag('sendEmailInvite').default(true),
+    sendPhoneInvite: flag('sendPhoneInvite').default(true),
   })
   .openapi('CreateFinancialBody');
 export type CreateFinancialBody = z.infer<typeof CreateFinancialBodySchema>;

@@ -15,7 +15,7 @@ import type { PublicUrls } from '../platform/http/context.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { DEFAULT_NAMESPACE } from '../platform/namespaces/world.ts';
 import { applicantUserIdFor, senderUserIdFor } from '../sessions/session-record.ts';
-import { DEFAULT_FINANCIAL_PAGE_SIZE, financialQueryScope, paginateNewestFirst } from './financial-paging.ts';
+import { DEFAULT_FINANCIAL_PAGE_SIZE, financialPaging, financialQueryScope } from './financial-paging.ts';
 import type { CreateFinancialBody, CreateFinancialResponse, FinancialListResponse, FinancialRecord, StoredFinancialRecord } from './financial.schemas.ts';
 import {
   completeBankLink,
@@ -153,20 +153,19 @@ export function listBankStatements(world: World, organizationId: string, input: 
   return pageOf(records, organizationId, input, (record) => bankStatementJson(world, record).body);
 }
 
-/** Pages `records` with the shared token rules; 400 for a bad token. */
+/** Pages `records` with the shared token rules; a bad token throws PageTokenError (400). */
 export function pageOf<T extends { id: string; createdAt: string }>(
   records: readonly T[],
   organizationId: string,
   input: ListBankStatementsInput,
   present: (record: T) => FinancialRecord,
 ): { bankStatements: FinancialRecord[]; nextToken: string | null } {
-  const page = paginateNewestFirst(records, {
+  const page = financialPaging.page(records, {
     limit: input.limit ?? DEFAULT_FINANCIAL_PAGE_SIZE,
     ...(input.nextToken === undefined ? {} : { token: input.nextToken }),
     secret: input.secret,
     scope: financialQueryScope(organizationId, input.externalId),
   });
-  if (!page.ok) throw new ApiError(400, `Invalid request: ${page.message}`);
   return { bankStatements: page.items.map(present), nextToken: page.nextToken };
 }
 

@@ -15,6 +15,8 @@
  *   docs); the real client accepts any non-empty string.
  */
 import { z } from '@hono/zod-openapi';
+import { aliasedBody } from '../platform/validation/aliased-body.ts';
+import { e164Phone, email, flag, httpsUrl, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
 import { EXPOSURE_CATEGORIES } from '../screening/adverse-media.schemas.ts';
 import { CarrierAgeGateResponseSchema } from '../screening/carrier-age-gate.schemas.ts';
 import { PepSanctionsMatchSchema } from '../screening/pep-sanctions.schemas.ts';
@@ -327,53 +329,7 @@ export const SessionListResponseSchema = z
   .openapi('SessionListResponse');
 export type SessionListResponse = z.infer<typeof SessionListResponseSchema>;
 
-// ─── Validation messages ────────────────────────────────────────────────────────────────────────────
-
-function kindOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? 'an object' : typeof value;
-}
-
-/** A zod error map: `<field> must be <rule>` plus what was actually received. */
-function mustBe(field: string, rule: string) {
-  return (issue: { code?: string; input?: unknown }): string => {
-    const input = issue.input;
-    if (input === undefined && issue.code === 'invalid_type') return `${field} is required: it must be ${rule}`;
-    let got = '';
-    if (input === null) got = '; got null (omit the key instead of sending null)';
-    else if (issue.code === 'invalid_type') {
-      if (typeof input === 'number' || typeof input === 'boolean') got = `; got ${String(input)}`;
-      else if (typeof input === 'string' && input.length <= 60) got = `; got the string ${JSON.stringify(input)}`;
-      else got = `; got ${kindOf(input)}`;
-    }
-    else if (typeof input === 'string' && input.length > 60) got = `; got ${input.length} characters`;
-    else if (typeof input === 'string' || typeof input === 'number') got = `; got ${JSON.stringify(input)}`;
-    return `${field} must be ${rule}${got}`;
-  };
-}
-
-/** E.164: `+`, then 10-15 digits, the first 1-9 (real-client-facts §6.2). */
-export const E164_PATTERN = /^\+[1-9]\d{9,14}$/;
-
-const nameField = (field: string) =>
-  z.string({ error: mustBe(field, 'a string of 1-255 characters') })
-    .trim()
-    .min(1, { error: `${field} must not be empty: send the applicant's name, 1-255 characters` })
-    .max(255, { error: mustBe(field, 'at most 255 characters long') });
-
-const idField = (field: string, what: string) =>
-  z.string({ error: mustBe(field, `a string of 1-255 characters (${what})`) })
-    .min(1, { error: `${field} must not be empty: omit it or send ${what}` })
-    .max(255, { error: mustBe(field, 'at most 255 characters long') });
-
-const booleanField = (field: string) => z.boolean({ error: mustBe(field, 'a JSON boolean, true or false') });
-
-const httpsUrlField = (field: string) =>
-  z
-    .string({ error: mustBe(field, 'an https:// URL, e.g. https://example.com/verified') })
-    .refine(isHttpsUrl, { error: mustBe(field, 'a valid https:// URL (http and other schemes are refused), e.g. https://example.com/verified') })
-    .openapi({ format: 'uri', pattern: '^https://', example: 'https://example.com/verified' });
+// ─── Field rules ────────────────────────────────────────────────────────────────────────────────────
 
 const expiresField = (field: string) =>
   z
@@ -382,128 +338,32 @@ const expiresField = (field: string) =>
     .min(1, { error: mustBe(field, 'at least 1 (hours)') })
     .max(8760, { error: mustBe(field, 'at most 8760 hours (one year)') });
 
-/** A parseable absolute https URL with a host. */
-export function isHttpsUrl(value: string): boolean {
-  if (value.length > 2048) return false;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' && url.hostname.length > 0;
-  } catch {
-    return false;
-  }
-}
-
 // ─── POST /v1/sessions ──────────────────────────────────────────────────────────────────────────────
 
-/** snake_case key → camelCase alias. */
-export const CREATE_SESSION_ALIASES = {
-  first_name: 'firstName',
-  last_name: 'lastName',
-  external_id: 'externalId',
-  send_email_invite: 'sendEmailInvite',
-  send_phone_invite: 'sendPhoneInvite',
-  workflow_id: 'workflowId',
-  redirect_url: 'redirectUrl',
-  expires_in_hours: 'expiresInHours',
-} as const;
-
 /**
- * When both spellings of a field are sent, the camelCase one wins and the snake_case one is ignored
- * entirely (not even validated), as the service documents.
+ * The create body: snake_case keys with camelCase aliases, normalized to one camelCase object (camelCase
+ * wins when both spellings are sent; the snake_case value is then ignored, not even validated).
  */
-export function dropShadowedSnakeKeys(input: unknown): unknown {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
-  const source = input as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(source)) {
-    const camel = (CREATE_SESSION_ALIASES as Record<string, string>)[key];
-    if (camel !== undefined && source[camel] !== undefined) continue;
-    out[key] = value;
-  }
-  return out;
-}
-
-const CreateSessionWireSchema = z.object(
+export const CreateSessionBodySchema = aliasedBody(
   {
-    first_name: nameField('first_name').optional(),
-    firstName: nameField('firstName').optional(),
-    last_name: nameField('last_name').optional(),
-    lastName: nameField('lastName').optional(),
-    email: z
-      .string({ error: mustBe('email', "the applicant's e-mail address, e.g. jane.doe@example.com") })
-      .trim()
-      .max(320, { error: mustBe('email', 'at most 320 characters long') })
-      .pipe(z.email({ error: mustBe('email', 'a valid e-mail address such as jane.doe@example.com') }))
-      .openapi({ format: 'email', example: 'jane.doe@example.com' }),
-    phone: z
-      .string({ error: mustBe('phone', 'an E.164 phone number such as +14155550123') })
-      .regex(E164_PATTERN, {
-        error: mustBe('phone', 'in E.164 format: "+" then 10-15 digits, the first 1-9, no spaces (e.g. +14155550123)'),
-      })
-      .openapi({ example: '+14155550123', description: 'E.164; required when the workflow has a phone verification step' })
-      .optional(),
-    external_id: idField('external_id', 'your own reference for the applicant').optional(),
-    externalId: idField('externalId', 'your own reference for the applicant').optional(),
-    send_email_invite: booleanField('send_email_invite').optional(),
-    sendEmailInvite: booleanField('sendEmailInvite').optional(),
-    send_phone_invite: booleanField('send_phone_invite').optional(),
-    sendPhoneInvite: booleanField('sendPhoneInvite').optional(),
-    workflow_id: idField('workflow_id', 'the id of one of your workflows').optional(),
-    workflowId: idField('workflowId', 'the id of one of your workflows').optional(),
-    redirect_url: httpsUrlField('redirect_url').optional(),
-    redirectUrl: httpsUrlField('redirectUrl').optional(),
-    expires_in_hours: expiresField('expires_in_hours').optional(),
-    expiresInHours: expiresField('expiresInHours').optional(),
+    firstName: { snake: 'first_name', schema: (key) => personName(key, "the applicant's first name"), required: true },
+    lastName: { snake: 'last_name', schema: (key) => personName(key, "the applicant's last name"), required: true },
+    email: { schema: email, required: true },
+    phone: {
+      schema: (key) => e164Phone(key).openapi({ description: 'E.164; required when the workflow has a phone verification step' }),
+    },
+    externalId: { snake: 'external_id', schema: (key) => identifier(key, 'your own reference for the applicant') },
+    sendEmailInvite: { snake: 'send_email_invite', schema: flag, default: true },
+    sendPhoneInvite: { snake: 'send_phone_invite', schema: flag, default: true },
+    workflowId: { snake: 'workflow_id', schema: (key) => identifier(key, 'the id of one of your workflows') },
+    redirectUrl: { snake: 'redirect_url', schema: httpsUrl },
+    expiresInHours: { snake: 'expires_in_hours', schema: expiresField },
   },
-  { error: 'the request body must be a JSON object with first_name, last_name and email' },
-).openapi('CreateSessionBody', {
-  description:
-    'snake_case keys and their camelCase aliases are both accepted; when both spellings of a field are sent the camelCase one wins. first_name (or firstName) and last_name (or lastName) are required.',
-});
+  { name: 'CreateSessionBody' },
+);
 
 /** The normalized create request: one camelCase object whatever spelling was sent. */
-export interface CreateSessionInput {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone?: string;
-  externalId?: string;
-  sendEmailInvite: boolean;
-  sendPhoneInvite: boolean;
-  workflowId?: string;
-  redirectUrl?: string;
-  expiresInHours?: number;
-}
-
-export const CreateSessionBodySchema = z
-  .preprocess(dropShadowedSnakeKeys, CreateSessionWireSchema)
-  .superRefine((body, ctx) => {
-    if (body.firstName === undefined && body.first_name === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['first_name'], message: "first_name (or firstName) is required: send the applicant's first name, 1-255 characters" });
-    }
-    if (body.lastName === undefined && body.last_name === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['last_name'], message: "last_name (or lastName) is required: send the applicant's last name, 1-255 characters" });
-    }
-  })
-  .transform((body): CreateSessionInput => {
-    const out: CreateSessionInput = {
-      firstName: (body.firstName ?? body.first_name) as string,
-      lastName: (body.lastName ?? body.last_name) as string,
-      email: body.email,
-      sendEmailInvite: body.sendEmailInvite ?? body.send_email_invite ?? true,
-      sendPhoneInvite: body.sendPhoneInvite ?? body.send_phone_invite ?? true,
-    };
-    if (body.phone !== undefined) out.phone = body.phone;
-    const externalId = body.externalId ?? body.external_id;
-    if (externalId !== undefined) out.externalId = externalId;
-    const workflowId = body.workflowId ?? body.workflow_id;
-    if (workflowId !== undefined) out.workflowId = workflowId;
-    const redirectUrl = body.redirectUrl ?? body.redirect_url;
-    if (redirectUrl !== undefined) out.redirectUrl = redirectUrl;
-    const expiresInHours = body.expiresInHours ?? body.expires_in_hours;
-    if (expiresInHours !== undefined) out.expiresInHours = expiresInHours;
-    return out;
-  });
+export type CreateSessionInput = z.infer<typeof CreateSessionBodySchema>;
 
 export const SESSION_LINK_RELS = ['admin_console', 'session_details'] as const;
 
@@ -568,8 +428,8 @@ export const ListSessionsQuerySchema = z
       .enum(['true', 'false'], { error: mustBe('by_organization', '"true" or "false"') })
       .default('false')
       .transform((value) => value === 'true'),
-    external_id: idField('external_id', 'the external_id to look up').optional(),
-    workflow_id: idField('workflow_id', 'the workflow id to filter by').optional(),
+    external_id: identifier('external_id', 'the external_id to look up').optional(),
+    workflow_id: identifier('workflow_id', 'the workflow id to filter by').optional(),
   })
   .superRefine((query, ctx) => {
     if (query.start_date === undefined || query.end_date === undefined) return;

@@ -23,7 +23,7 @@ import { createBankStatement } from '../financial/financial.store.ts';
 import type { ApplicantOutcome, RedirectReason, RedirectStatus } from './redirect-callback.ts';
 import { sandboxSessionFor, sandboxSessionList } from './sandbox-sessions.ts';
 import { applyApplicantOutcome, applyControlOutcome, type OutcomeContext } from './session-outcomes.ts';
-import { listQueryScope, matchesListQuery, paginate, listQueryMode } from './session-paging.ts';
+import { listQueryMode, listQueryScope, matchesListQuery, sessionPaging } from './session-paging.ts';
 import { buildCreateSessionResponse, buildSignedUploads, senderUserIdFor, toListItem, toSingleSessionResponse, type SessionUrls } from './session-record.ts';
 import { displayStatus, isExpired, transition, updateStatusEvent, uploadsRefusal, type TransitionResult } from './session.machine.ts';
 import {
@@ -151,13 +151,13 @@ export function listSessions(world: World, organizationId: string, query: ListSe
     : mode === 'organization' ? collection.where(SESSION_INDEXES.byOrganization, organizationId)
     : collection.where(SESSION_INDEXES.byOrganizationSender, sessionIndexKey(organizationId, caller.senderUserId));
   const records = candidates.map((stored) => stored.record).filter((record) => matchesListQuery(record, query, caller));
-  const page = paginate(records, {
+  // A bad next_token throws PageTokenError (400).
+  const page = sessionPaging.page(records, {
     limit: query.limit,
     ...(query.next_token === undefined ? {} : { token: query.next_token }),
     secret: signingSecret,
     scope: listQueryScope(query, caller),
   });
-  if (!page.ok) throw new ApiError(400, `Invalid request: query parameter ${page.message}.`);
   // Bring each listed session's uploads up to date, as a single read would.
   const items = page.items.map((record) => toListItem(findSession(world, record.id)?.record ?? record));
   return {

@@ -74,6 +74,39 @@ describe('credit check create body', () => {
     expect(parsed.uatType).toBe('TELCO');
   });
 
+  it('ignores an invalid snake_case value entirely when its camelCase twin is sent', () => {
+    const parsed = CreditCheckBodySchema.parse({
+      ...minimal,
+      first_name: '',
+      firstName: 'Camel',
+      external_id: '',
+      externalId: 'cust-1',
+      send_email_invite: 'yes',
+      sendEmailInvite: false,
+      redirect_url: 'http://insecure.example/done',
+      redirectUrl: 'https://ok.example/done',
+      uat_type: 42,
+      uatType: 'TELCO',
+    });
+    expect(parsed).toEqual({
+      firstName: 'Camel',
+      lastName: 'Doe',
+      email: 'jane@example.com',
+      phone: '+14165550123',
+      externalId: 'cust-1',
+      sendEmailInvite: false,
+      sendPhoneInvite: true,
+      redirectUrl: 'https://ok.example/done',
+      uat: false,
+      uatType: 'TELCO',
+    });
+  });
+
+  it('trims names and e-mail, and refuses a name of blanks', () => {
+    expect(CreditCheckBodySchema.parse({ ...minimal, first_name: '  Jane ', email: ' jane@example.com ' })).toMatchObject({ firstName: 'Jane', email: 'jane@example.com' });
+    expect(issuePaths({ ...minimal, last_name: '   ' })).toEqual(['last_name']);
+  });
+
   it('uses the snake_case value when only it is sent for a field', () => {
     const parsed = CreditCheckBodySchema.parse({ ...minimal, uat: true, uat_type: 'MORTGAGE', send_phone_invite: false });
     expect(parsed.uatType).toBe('MORTGAGE');

@@ -103,22 +103,22 @@ describe('POST /v1/credit-check/hard and /soft', () => {
   });
 
   it.each([
-    ['a missing first_name', { first_name: undefined }, 'body field "first_name" is required (first_name or firstName)'],
-    ['a missing last_name', { last_name: undefined }, 'body field "last_name" is required (last_name or lastName)'],
-    ['a missing email', { email: undefined }, 'body field "email"'],
-    ['a malformed email', { email: 'sam' }, 'body field "email" must be a valid e-mail address'],
-    ['a phone not in E.164', { phone: '604 555 0177' }, 'body field "phone" must be an E.164 phone number'],
-    ['a missing phone', { phone: undefined }, 'body field "phone" is required'],
-    ['an http redirect_url', { redirect_url: 'http://lender.example/done' }, 'body field "redirect_url" must be a valid https URL'],
-    ['a non-boolean uat', { uat: 'true' }, 'body field "uat" has the wrong type'],
-    ['a non-boolean send_phone_invite', { send_phone_invite: 1 }, 'body field "send_phone_invite" has the wrong type'],
-    ['a first_name of 256 characters', { first_name: 'x'.repeat(256) }, 'body field "first_name" must be at most 255 characters'],
+    ['a missing first_name', { first_name: undefined }, "body field first_name (or firstName) is required: send the applicant's first name, 1-255 characters"],
+    ['a missing last_name', { last_name: undefined }, "body field last_name (or lastName) is required: send the applicant's last name, 1-255 characters"],
+    ['a missing email', { email: undefined }, "body field email is required: it must be the applicant's e-mail address, e.g. jane.doe@example.com"],
+    ['a malformed email', { email: 'sam' }, 'body field email must be a valid e-mail address such as jane.doe@example.com; got "sam"'],
+    ['a phone not in E.164', { phone: '604 555 0177' }, 'body field phone must be in E.164 format: "+" then 10-15 digits, the first 1-9, no spaces (e.g. +14155550123); got "604 555 0177"'],
+    ['a missing phone', { phone: undefined }, 'body field phone is required: it must be an E.164 phone number such as +14155550123'],
+    ['an http redirect_url', { redirect_url: 'http://lender.example/done' }, 'body field redirect_url must be a valid https:// URL (http and other schemes are refused), e.g. https://example.com/verified; got "http://lender.example/done"'],
+    ['a non-boolean uat', { uat: 'true' }, 'body field uat must be a JSON boolean, true or false; got the string "true"'],
+    ['a non-boolean send_phone_invite', { send_phone_invite: 1 }, 'body field send_phone_invite must be a JSON boolean, true or false; got 1'],
+    ['a first_name of 256 characters', { first_name: 'x'.repeat(256) }, 'body field first_name must be at most 255 characters long; got 256 characters'],
   ])('answers 400 naming the field for %s, creating and charging nothing', async (_label, patch, message) => {
     const sandbox = await testSandbox();
     for (const kind of ['hard', 'soft']) {
       const refused = await sandbox.call('POST', `/v1/credit-check/${kind}`, { body: { ...APPLICANT, ...patch } });
       expect(refused.status).toBe(400);
-      expect(refused.body.error).toContain(message);
+      expect(refused.body.error).toBe(`Invalid request: ${message}.`);
     }
     expect(sessions(sandbox.platform.worlds.get('default')).size).toBe(0);
     expect(demoBalance(sandbox)).toBe(1000);

@@ -101,23 +101,23 @@ describe('POST /v1/financial', () => {
   });
 
   it.each([
-    ['a missing email', { email: undefined }, 'body field "email"'],
-    ['a malformed email', { email: 'ana-at-example' }, 'body field "email" must be a valid e-mail address'],
-    ['a missing firstName', { firstName: undefined }, 'body field "firstName" is required'],
-    ['an empty lastName', { lastName: '' }, 'body field "lastName"'],
-    ['snake_case names only (the real client sends camelCase)', { firstName: undefined, first_name: 'Ana' }, 'body field "firstName" is required'],
-    ['a phone not in E.164', { phone: '403-555-0111' }, 'body field "phone" must be an E.164 phone number'],
-    ['a missing phone', { phone: undefined }, 'body field "phone" is required'],
+    ['a missing email', { email: undefined }, "body field email is required: it must be the applicant's e-mail address, e.g. jane.doe@example.com"],
+    ['a malformed email', { email: 'ana-at-example' }, 'body field email must be a valid e-mail address such as jane.doe@example.com; got "ana-at-example"'],
+    ['a missing firstName', { firstName: undefined }, "body field firstName is required: send the applicant's first name, 1-255 characters"],
+    ['an empty lastName', { lastName: '' }, "body field lastName must not be empty: send the applicant's name, 1-255 characters"],
+    ['snake_case names only (the real client sends camelCase)', { firstName: undefined, first_name: 'Ana' }, "body field firstName is required: send the applicant's first name, 1-255 characters"],
+    ['a phone not in E.164', { phone: '403-555-0111' }, 'body field phone must be in E.164 format: "+" then 10-15 digits, the first 1-9, no spaces (e.g. +14155550123); got "403-555-0111"'],
+    ['a missing phone', { phone: undefined }, 'body field phone is required: it must be an E.164 phone number such as +14155550123'],
     ['a period of 12 months', { period: '12' }, 'body field "period" must be one of "3", "6", "9"'],
-    ['a numeric period', { period: 6 }, 'body field "period"'],
-    ['a non-boolean sendEmailInvite', { sendEmailInvite: 'yes' }, 'body field "sendEmailInvite" has the wrong type'],
-    ['an externalId of 256 characters', { externalId: 'x'.repeat(256) }, 'body field "externalId" must be at most 255 characters'],
+    ['a numeric period', { period: 6 }, 'body field "period" must be one of "3", "6", "9"'],
+    ['a non-boolean sendEmailInvite', { sendEmailInvite: 'yes' }, 'body field sendEmailInvite must be a JSON boolean, true or false; got the string "yes"'],
+    ['an externalId of 256 characters', { externalId: 'x'.repeat(256) }, 'body field externalId must be at most 255 characters long; got 256 characters'],
   ])('answers 400 naming the field for %s, and stores and charges nothing', async (_label, patch, message) => {
     const sandbox = await testSandbox();
     const before = demoBalance(sandbox);
     const refused = await sandbox.call('POST', '/v1/financial', { body: { ...APPLICANT, ...patch } });
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toContain(message);
+    expect(refused.body.error).toBe(`Invalid request: ${message}.`);
     expect(storedCount(sandbox)).toBe(0);
     expect(demoBalance(sandbox)).toBe(before);
     expect((await sandbox.call('GET', '/v1/financial')).body).toEqual({ bankStatements: [], nextToken: null });

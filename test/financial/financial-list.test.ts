@@ -82,22 +82,26 @@ describe('GET /v1/financial', () => {
     const forged = `${Buffer.from(JSON.stringify({ ...position, t: position.t + 1 })).toString('base64url')}.${signature}`;
     const flipped = `${payload}.${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
     const fromOtherSandbox = (await createOtherSandboxToken())!;
-    for (const [bad, message] of [
-      [forged, 'has been altered'],
-      [flipped, 'has been altered'],
-      [fromOtherSandbox, 'has been altered'],
-      ['not-a-token', 'is not a token this API issued'],
+    const fix = 'pass nextToken exactly as returned by the previous page of the same query, or omit it to start from the first page';
+    const altered = `has been altered or was issued by another sandbox (its signature does not match): ${fix}`;
+    for (const [bad, problem] of [
+      [forged, altered],
+      [flipped, altered],
+      [fromOtherSandbox, altered],
+      ['not-a-token', `is not a token this API issued: ${fix}`],
     ] as const) {
       const refused = await sandbox.call('GET', `/v1/financial?nextToken=${encodeURIComponent(bad)}`);
       expect(refused.status, bad).toBe(400);
-      expect(refused.body.error).toContain(`query parameter "nextToken" ${message}`);
+      expect(refused.body).toEqual({ error: `Invalid request: query parameter nextToken ${problem}.` });
     }
     // The token of another query (an externalId list) is refused too.
     const byExternal = await list(sandbox, '/v1/financial/externalId/ext-1?limit=1');
     expect(byExternal.page!.nextToken).toBeNull();
     const refused = await sandbox.call('GET', `/v1/financial/externalId/ext-1?nextToken=${encodeURIComponent(token)}`);
     expect(refused.status).toBe(400);
-    expect(refused.body.error).toContain('belongs to a different list');
+    expect(refused.body).toEqual({
+      error: `Invalid request: query parameter nextToken belongs to a different query (another organization or externalId): ${fix}.`,
+    });
   });
 
   it('answers 400 naming limit when it is outside 1-100', async () => {

@@ -74,17 +74,20 @@ describe('GET /v1/sessions', () => {
     await createMany(sandbox, 3);
     const token: string = (await list(sandbox, 'limit=1')).body.next_token;
     const flipped = token.slice(0, 5) + (token[5] === 'A' ? 'B' : 'A') + token.slice(6);
+    const fix = 'pass next_token exactly as returned by the previous page of the same query, or omit it to start from the first page';
     const tampered = await list(sandbox, `limit=1&next_token=${encodeURIComponent(flipped)}`);
     expect(tampered.status).toBe(400);
-    expect(tampered.body.error).toMatch(/next_token/);
+    expect(tampered.body).toEqual({ error: `Invalid request: query parameter next_token has been altered or was issued by another sandbox (its signature does not match): ${fix}.` });
     const forged = await list(sandbox, 'next_token=not-a-token');
     expect(forged.status).toBe(400);
-    expect(forged.body.error).toMatch(/next_token is not a token this API issued/);
+    expect(forged.body).toEqual({ error: `Invalid request: query parameter next_token is not a token this API issued: ${fix}.` });
+    const wrongQuery = `Invalid request: query parameter next_token belongs to a different query (other filters or dates): ${fix}.`;
     const otherQuery = await list(sandbox, `limit=1&external_id=cust-1&next_token=${encodeURIComponent(token)}`);
     expect(otherQuery.status).toBe(400);
-    expect(otherQuery.body.error).toMatch(/next_token belongs to a different query/);
+    expect(otherQuery.body).toEqual({ error: wrongQuery });
     const otherOrganization = await list(sandbox, `next_token=${encodeURIComponent(token)}`, KEYS.other);
     expect(otherOrganization.status).toBe(400);
+    expect(otherOrganization.body).toEqual({ error: wrongQuery });
   });
 
   it('answers 400 for a limit out of 1-500, a bad date, a reversed range and a bad by_organization', async () => {

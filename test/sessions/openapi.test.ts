@@ -30,7 +30,7 @@ describe('sessions schemas in the OpenAPI document', () => {
     for (const route of routes) app.openapi(route, (c) => c.json({} as never, 200));
     const doc = app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'sessions', version: '0.1.0' } });
     const schemas = doc.components?.schemas ?? {};
-    for (const name of ['SessionRecord', 'SessionListItem', 'SingleSessionResponse', 'UserProfile', 'SessionAnalysisData', 'TitleCheckFound', 'CreateSessionResponse', 'SessionUploadsResponse']) {
+    for (const name of ['SessionRecord', 'SessionListItem', 'SingleSessionResponse', 'UserProfile', 'SessionAnalysisData', 'TitleCheckFound', 'CreateSessionBody', 'CreateSessionResponse', 'SessionUploadsResponse']) {
       expect(schemas, name).toHaveProperty(name);
     }
     const text = JSON.stringify(doc);
