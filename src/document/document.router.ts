@@ -1,33 +1,21 @@
-import { explain } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
-import {
-  chargeImageOperation,
-  IMAGE_OPERATION_PRICES,
-  imageRequestFields,
-  imageStep,
-  imageValidationHook,
-  loadRequestImages,
-  requireImageFunds,
-  validatedJson,
-} from '../images/image-request.ts';
+import { IMAGE_OPERATION_PRICES, imageValidationHook, runImageOperation, validatedJson } from '../images/image-request.ts';
 import { parseDocumentType } from './document-type.ts';
 import { documentScanRoute } from './document.routes.ts';
 import { DocumentScanRequestSchema } from './document.schemas.ts';
 import { scanDocument } from './document.service.ts';
 
-const PRICE = IMAGE_OPERATION_PRICES.documentScan;
-
 export const documentRouter = newRouter().openapi(
   documentScanRoute,
   async (c) => {
-    const fields = await imageRequestFields(c, validatedJson(c, DocumentScanRequestSchema), ['image', 'documentType']);
-    const documentType = imageStep(() => parseDocumentType(fields.documentType));
-    requireImageFunds(c, PRICE);
-    const { image } = await loadRequestImages(c, { image: fields.image });
-    const scan = scanDocument(image.analysis, documentType);
-    explain(c, scan.explanation);
-    chargeImageOperation(c, PRICE);
-    return c.json(scan.response, 200);
+    const response = await runImageOperation(c, validatedJson(c, DocumentScanRequestSchema), {
+      fields: ['image', 'documentType'],
+      images: ['image'],
+      price: IMAGE_OPERATION_PRICES.documentScan,
+      prepare: (fields) => parseDocumentType(fields.documentType),
+      run: ({ image }, documentType) => scanDocument(image.analysis, documentType),
+    });
+    return c.json(response, 200);
   },
   imageValidationHook,
 );

@@ -1,15 +1,6 @@
 import { explain, principalOf } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
-import {
-  chargeImageOperation,
-  IMAGE_OPERATION_PRICES,
-  imageRequestFields,
-  imageValidationHook,
-  loadRequestImages,
-  requireImageFunds,
-  validatedJson,
-  validationHookWithHints,
-} from '../images/image-request.ts';
+import { IMAGE_OPERATION_PRICES, imageValidationHook, runImageOperation, validatedJson, validationHookWithHints } from '../images/image-request.ts';
 import { createLivenessSession, LIVENESS_HINTS, readLivenessResult, syntheticLivenessResult } from './face-liveness.service.ts';
 import { createLivenessSessionRoute, faceCompareRoute, faceDetectRoute, faceEstimateAgeRoute, livenessResultRoute } from './face.routes.ts';
 import { FaceCompareRequestSchema, FaceImageRequestSchema } from './face.schemas.ts';
@@ -21,39 +12,39 @@ export const faceRouter = newRouter()
   .openapi(
     faceDetectRoute,
     async (c) => {
-      const fields = await imageRequestFields(c, validatedJson(c, FaceImageRequestSchema), ['image']);
-      requireImageFunds(c, IMAGE_OPERATION_PRICES.faceDetect);
-      const { image } = await loadRequestImages(c, { image: fields.image });
-      const detection = detectFace(image.analysis);
-      explain(c, detection.explanation);
-      chargeImageOperation(c, IMAGE_OPERATION_PRICES.faceDetect);
-      return c.json(detection.response, 200);
+      const response = await runImageOperation(c, validatedJson(c, FaceImageRequestSchema), {
+        fields: ['image'],
+        images: ['image'],
+        price: IMAGE_OPERATION_PRICES.faceDetect,
+        run: ({ image }) => detectFace(image.analysis),
+      });
+      return c.json(response, 200);
     },
     imageValidationHook,
   )
   .openapi(
     faceCompareRoute,
     async (c) => {
-      const fields = await imageRequestFields(c, validatedJson(c, FaceCompareRequestSchema), ['source', 'target']);
-      requireImageFunds(c, IMAGE_OPERATION_PRICES.faceCompare);
-      const { source, target } = await loadRequestImages(c, { source: fields.source, target: fields.target });
-      const comparison = compareFaces(source.analysis, target.analysis);
-      explain(c, comparison.explanation);
-      chargeImageOperation(c, IMAGE_OPERATION_PRICES.faceCompare);
-      return c.json(comparison.response, 200);
+      const response = await runImageOperation(c, validatedJson(c, FaceCompareRequestSchema), {
+        fields: ['source', 'target'],
+        images: ['source', 'target'],
+        price: IMAGE_OPERATION_PRICES.faceCompare,
+        run: ({ source, target }) => compareFaces(source.analysis, target.analysis),
+      });
+      return c.json(response, 200);
     },
     imageValidationHook,
   )
   .openapi(
     faceEstimateAgeRoute,
     async (c) => {
-      const fields = await imageRequestFields(c, validatedJson(c, FaceImageRequestSchema), ['image']);
-      requireImageFunds(c, IMAGE_OPERATION_PRICES.faceEstimateAge);
-      const { image } = await loadRequestImages(c, { image: fields.image });
-      const estimate = estimateAge(image.analysis);
-      explain(c, estimate.explanation);
-      chargeImageOperation(c, IMAGE_OPERATION_PRICES.faceEstimateAge);
-      return c.json(estimate.response, 200);
+      const response = await runImageOperation(c, validatedJson(c, FaceImageRequestSchema), {
+        fields: ['image'],
+        images: ['image'],
+        price: IMAGE_OPERATION_PRICES.faceEstimateAge,
+        run: ({ image }) => estimateAge(image.analysis),
+      });
+      return c.json(response, 200);
     },
     imageValidationHook,
   )

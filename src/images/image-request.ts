@@ -112,7 +112,7 @@ export function imageApiError(error: unknown): unknown {
 }
 
 /** Runs a step of the image layer, turning its ImageInputError into the HTTP error. */
-export function imageStep<T>(step: () => T): T {
+function imageStep<T>(step: () => T): T {
   try {
     return step();
   } catch (error) {
@@ -124,7 +124,7 @@ export function imageStep<T>(step: () => T): T {
  * The request's fields: the validated JSON body, or the named parts of a multipart (or urlencoded) body.
  * A part sent twice is a 400 (which one was meant is unknown).
  */
-export async function imageRequestFields<N extends string>(c: AppContext, json: Partial<Record<N, unknown>>, names: readonly N[]): Promise<Partial<Record<N, unknown>>> {
+async function imageRequestFields<N extends string>(c: AppContext, json: Partial<Record<N, unknown>>, names: readonly N[]): Promise<Partial<Record<N, unknown>>> {
   if (isJsonRequest(c)) return json;
   let form: FormData;
   try {
@@ -162,7 +162,7 @@ export function storageKeyReader(c: AppContext): StorageKeyReader {
 }
 
 /** 402 unless the organization can pay `price` tokens; call before loading images. */
-export function requireImageFunds(c: AppContext, price: number): void {
+function requireImageFunds(c: AppContext, price: number): void {
   requireFunds(c.get('world'), principalOf(c).organization, price);
 }
 
@@ -170,7 +170,7 @@ export function requireImageFunds(c: AppContext, price: number): void {
  * Resolves and decodes the named image fields (each distinct image once, in parallel), adding how each
  * was read to X-Sandbox-Explain. Throws ApiError 400/403 with hints.
  */
-export async function loadRequestImages<K extends string>(c: AppContext, fields: Record<K, unknown>): Promise<Record<K, LoadedImage>> {
+async function loadRequestImages<K extends string>(c: AppContext, fields: Record<K, unknown>): Promise<Record<K, LoadedImage>> {
   let loaded: Record<K, LoadedImage>;
   try {
     loaded = await loadImages(fields, { readStorageKey: storageKeyReader(c) });
@@ -181,8 +181,36 @@ export async function loadRequestImages<K extends string>(c: AppContext, fields:
   return loaded;
 }
 
+export interface ImageOperation<N extends string, K extends N, P, R> {
+  /** Every field the operation reads (JSON keys or form parts). */
+  fields: readonly N[];
+  /** The fields that hold images. */
+  images: readonly K[];
+  price: number;
+  /** Checks of non-image fields, run before any money or decoding (e.g. documentType). */
+  prepare?: (fields: Partial<Record<N, unknown>>) => P;
+  run: (images: Record<K, LoadedImage>, prepared: P) => { response: R; explanation: string };
+}
+
+/**
+ * The pipeline of every image operation, top to bottom: read the fields (JSON or multipart) → validate
+ * the non-image ones → 402 if the balance is empty → resolve and decode each distinct image once →
+ * compute → explain → charge.
+ */
+export async function runImageOperation<N extends string, K extends N, P, R>(c: AppContext, json: Partial<Record<N, unknown>>, operation: ImageOperation<N, K, P, R>): Promise<R> {
+  const fields = await imageRequestFields(c, json, operation.fields);
+  const prepared = imageStep(() => (operation.prepare ? operation.prepare(fields) : (undefined as P)));
+  requireImageFunds(c, operation.price);
+  const sources = Object.fromEntries(operation.images.map((name) => [name, fields[name]])) as Record<K, unknown>;
+  const images = await loadRequestImages(c, sources);
+  const { response, explanation } = operation.run(images, prepared);
+  explain(c, explanation);
+  chargeImageOperation(c, operation.price);
+  return response;
+}
+
 /** Charges the call after it succeeded and says so in X-Sandbox-Explain. */
-export function chargeImageOperation(c: AppContext, price: number): void {
+function chargeImageOperation(c: AppContext, price: number): void {
   const remaining = charge(c.get('world'), principalOf(c).organization, price);
   explain(c, `billing: charged ${price} token${price === 1 ? '' : 's'} (balance ${remaining})`);
 }
