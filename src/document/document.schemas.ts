@@ -5,16 +5,11 @@
  */
 import { z } from '@hono/zod-openapi';
 import { DocumentTypeFieldSchema, ImageStringSchema } from '../images/images.schemas.ts';
-import { DOCUMENT_TYPE_INPUTS, DOCUMENT_TYPES } from './document-type.ts';
+import { DOCUMENT_TYPES } from './document-type.ts';
 
 export const DocumentTypeSchema = z.enum(DOCUMENT_TYPES).openapi('DocumentType', {
   description: 'Normalised document type.',
   example: 'passport',
-});
-
-export const DocumentTypeInputSchema = z.enum(DOCUMENT_TYPE_INPUTS).openapi('DocumentTypeInput', {
-  description: 'Requested document type; auto (default) resolves from the picture.',
-  example: 'auto',
 });
 
 /** The ten strings every reading has (empty strings when the picture is unreadable). */

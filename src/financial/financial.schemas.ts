@@ -13,6 +13,7 @@
 import { z } from '@hono/zod-openapi';
 import { e164Phone, email, flag, identifier, personName } from '../platform/validation/request-fields.ts';
 import { FINANCIAL_STATUSES } from './financial.machine.ts';
+import { DEFAULT_FINANCIAL_PAGE_SIZE, MAX_FINANCIAL_PAGE_SIZE } from './financial-paging.ts';
 
 export const FinancialStatusSchema = z.enum(FINANCIAL_STATUSES);
 export type FinancialStatus = z.infer<typeof FinancialStatusSchema>;
@@ -172,9 +173,9 @@ export const FinancialListQuerySchema = z.object({
     .number()
     .int()
     .min(1)
-    .max(100)
+    .max(MAX_FINANCIAL_PAGE_SIZE)
     .optional()
-    .openapi({ param: { name: 'limit', in: 'query' }, description: 'Sandbox extension (the real client sends none): records per page, 1-100, default 10.' }),
+    .openapi({ param: { name: 'limit', in: 'query' }, description: `Sandbox extension (the real client sends none): records per page, 1-${MAX_FINANCIAL_PAGE_SIZE}, default ${DEFAULT_FINANCIAL_PAGE_SIZE}.` }),
 });
 export type FinancialListQuery = z.infer<typeof FinancialListQuerySchema>;
 

@@ -73,8 +73,6 @@ export const SANDBOX_BANKS = [
 
 export type SandboxBankCode = (typeof SANDBOX_BANKS)[number]['input'];
 
-export const DEFAULT_SANDBOX_BANK: SandboxBank = SANDBOX_BANKS[0];
-
 export function findSandboxBank(code: string): SandboxBank | undefined {
   return SANDBOX_BANKS.find((bank) => bank.input === code);
 }

@@ -6,7 +6,7 @@
  * none of them decodes or re-analyses pixels.
  */
 import { createHash } from 'node:crypto';
-import { decodeImage, type DecodedImage, type ImageDecoder } from './image-decoding.ts';
+import type { DecodedImage } from './image-decoding.ts';
 import { findDocumentLayout, type DocumentLayout } from './document-layout.ts';
 import {
   estimateAgeGender,
@@ -78,8 +78,3 @@ export function analyseImage(image: DecodedImage): AnalysedImage {
   return { image, pixelHash, quality, nearUniform, tooSmall, featureless, document, faceRegion, face, signature, ageGender, summary };
 }
 
-/** Decodes (once) and analyses (once). Throws only ImageInputError. */
-export async function loadAnalysedImage(bytes: Uint8Array, field = 'image', decoder?: ImageDecoder): Promise<AnalysedImage> {
-  const decoded = decoder ? await decoder.decode(bytes, field) : await decodeImage(bytes, field);
-  return analyseImage(decoded);
-}

@@ -127,13 +127,6 @@ export function buildDeclinedData(input: DeclineInput): DeclinedData {
   };
 }
 
-/** The hosted page's wording of each failed-attempt reason. */
-export const FAILURE_REASON_DESCRIPTIONS: Record<FailureReason, string> = {
-  NO_FACE_DETECTED: 'no face could be found on the ID photo',
-  OCR_NAME_MISSING: 'the name could not be read from the ID',
-  DOC_TYPE_NOT_ALLOWED: 'the document type is not accepted by the workflow',
-};
-
 export interface FailureInput {
   /** How many failed attempts (the workflow's limit when the session failed). */
   count: number;

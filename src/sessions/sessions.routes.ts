@@ -1,4 +1,3 @@
-import { z } from '@hono/zod-openapi';
 import { NamespaceQuerySchema } from '../control/control.schemas.ts';
 import { apiRoute, controlRoute, ErrorSchema, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
 import {

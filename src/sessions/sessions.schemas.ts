@@ -71,10 +71,6 @@ const IsoInstant = z.string().openapi({ format: 'date-time', example: '2026-01-0
 
 // ─── meta_data ──────────────────────────────────────────────────────────────────────────────────────
 
-export const DECLINE_CODES = ['LOW_FACE_MATCH'] as const;
-export const DECLINE_SLOTS = ['PRIMARY', 'SECONDARY', 'TERTIARY'] as const;
-export const DECLINE_SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM'] as const;
-
 export const DeclinedDataSchema = z
   .object({
     declined: z.boolean(),

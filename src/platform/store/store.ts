@@ -15,7 +15,7 @@
  * LIMITATIONS: one process per data file (no cross-process lock); records must be treated as immutable
  * (replace them with `put`, never mutate) because the snapshot captures references.
  */
-import { mkdirSync, readdirSync, unlinkSync, readFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, existsSync } from 'node:fs';
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Low } from 'lowdb';
@@ -303,10 +303,4 @@ function readJournal(path: string): JournalEntry[] {
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** For tests: removes a store's files. */
-export function removeStoreFiles(file: string): void {
-  for (const { path } of existsSync(dirname(file)) ? journalFiles(file) : []) unlinkSync(path);
-  if (existsSync(file)) unlinkSync(file);
 }
