@@ -159,7 +159,7 @@ export function createCreditCheck(
     sessionUrl: buildSessionUrl(links.urls.verify, record.id, record.organization_id, record.redirect_url, { namespace: links.namespace }),
     kind,
     ...(record.external_id === undefined ? {} : { externalId: record.external_id }),
-    adminConsoleHref: adminConsoleUrl(links.urls.console, record.id),
+    adminConsoleHref: adminConsoleUrl(links.urls.console, record.id, { namespace: links.namespace }),
     sessionDetailsHref: sessionDetailsUrl(links.urls.base, record.id),
   });
   const invites = [

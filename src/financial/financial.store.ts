@@ -12,8 +12,7 @@ import type { OrganizationFixture, Principal } from '../platform/auth/organizati
 import { charge, requireFunds } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { PublicUrls } from '../platform/http/context.ts';
-import type { World } from '../platform/namespaces/world.ts';
-import { DEFAULT_NAMESPACE } from '../platform/namespaces/world.ts';
+import { namespacedUrl, type World } from '../platform/namespaces/world.ts';
 import { applicantUserIdFor, senderUserIdFor } from '../sessions/session-record.ts';
 import { DEFAULT_FINANCIAL_PAGE_SIZE, financialPaging, financialQueryScope } from './financial-paging.ts';
 import type { CreateFinancialBody, CreateFinancialResponse, FinancialListResponse, FinancialRecord, StoredFinancialRecord } from './financial.schemas.ts';
@@ -41,16 +40,15 @@ const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
 /** The applicant's hosted page: {verify_url}/bank-statements/<id>, with namespace=<ns> outside the default one. */
 export function bankStatementPageUrl(verifyUrl: string, id: string, namespace: string): string {
-  const url = `${trimSlash(verifyUrl)}/bank-statements/${encodeURIComponent(id)}`;
-  return namespace === DEFAULT_NAMESPACE ? url : `${url}?namespace=${encodeURIComponent(namespace)}`;
+  return namespacedUrl(`${trimSlash(verifyUrl)}/bank-statements/${encodeURIComponent(id)}`, namespace);
 }
 
 export function bankStatementDetailsUrl(baseUrl: string, id: string): string {
   return `${trimSlash(baseUrl)}/v1/financial/${encodeURIComponent(id)}`;
 }
 
-export function bankStatementConsoleUrl(consoleUrl: string, id: string): string {
-  return `${trimSlash(consoleUrl)}/bank-statements/${encodeURIComponent(id)}`;
+export function bankStatementConsoleUrl(consoleUrl: string, id: string, namespace: string): string {
+  return namespacedUrl(`${trimSlash(consoleUrl)}/bank-statements/${encodeURIComponent(id)}`, namespace);
 }
 
 /**
@@ -86,7 +84,7 @@ export function requestBankStatements(
     body: toCreateFinancialJson({
       record,
       bankStatementUrl: bankStatementPageUrl(urls.verify, record.id, world.namespace),
-      adminConsoleHref: bankStatementConsoleUrl(urls.console, record.id),
+      adminConsoleHref: bankStatementConsoleUrl(urls.console, record.id, world.namespace),
       detailsHref: bankStatementDetailsUrl(urls.base, record.id),
     }),
     explanation,

@@ -12,6 +12,7 @@
  * - The resource_links keys (session_url, admin_console, session_details) are a choice: the spec says
  *   only that it is an object of strings.
  */
+import { namespacedUrl } from '../platform/namespaces/world.ts';
 import { fakerFrom, rngFrom, uuidFrom } from '../platform/random/random.ts';
 import {
   UPLOAD_FLAGS,
@@ -161,7 +162,6 @@ export interface SessionUrlOptions {
   namespace?: string;
 }
 
-const DEFAULT_NAMESPACE = 'default';
 
 /**
  * {verify_url}/<id>?oid=<organization>[&redirect_url=<encoded>] (spec: POST /v1/sessions response), plus
@@ -170,23 +170,22 @@ const DEFAULT_NAMESPACE = 'default';
 export function buildSessionUrl(verifyUrl: string, sessionId: string, organizationId: string, redirectUrl?: string, options: SessionUrlOptions = {}): string {
   let url = `${trimSlash(verifyUrl)}/${encodeURIComponent(sessionId)}?oid=${encodeURIComponent(organizationId)}`;
   if (redirectUrl !== undefined) url += `&redirect_url=${encodeURIComponent(redirectUrl)}`;
-  if (options.namespace !== undefined && options.namespace !== DEFAULT_NAMESPACE) url += `&namespace=${encodeURIComponent(options.namespace)}`;
-  return url;
+  return namespacedUrl(url, options.namespace);
 }
 
 export function sessionDetailsUrl(baseUrl: string, sessionId: string): string {
   return `${trimSlash(baseUrl)}/v1/sessions/${encodeURIComponent(sessionId)}`;
 }
 
-export function adminConsoleUrl(consoleUrl: string, sessionId: string): string {
-  return `${trimSlash(consoleUrl)}/sessions/${encodeURIComponent(sessionId)}`;
+export function adminConsoleUrl(consoleUrl: string, sessionId: string, options: SessionUrlOptions = {}): string {
+  return namespacedUrl(`${trimSlash(consoleUrl)}/sessions/${encodeURIComponent(sessionId)}`, options.namespace);
 }
 
 /** The single-session response's resource_links: strings only, never null. */
 export function buildResourceLinks(record: Pick<SessionRecord, 'id' | 'organization_id' | 'redirect_url'>, urls: SessionUrls, options: SessionUrlOptions = {}): Record<string, string> {
   return {
     session_url: buildSessionUrl(urls.verify, record.id, record.organization_id, record.redirect_url, options),
-    admin_console: adminConsoleUrl(urls.console, record.id),
+    admin_console: adminConsoleUrl(urls.console, record.id, options),
     session_details: sessionDetailsUrl(urls.base, record.id),
   };
 }
@@ -199,7 +198,7 @@ export function buildCreateSessionResponse(record: SessionRecord, urls: SessionU
     ...(record.external_id === undefined ? {} : { externalId: record.external_id }),
     ...(record.expires_at === undefined ? {} : { expires_at: record.expires_at }),
     links: [
-      { rel: 'admin_console', href: adminConsoleUrl(urls.console, record.id), description: 'View and review this session in the admin console' },
+      { rel: 'admin_console', href: adminConsoleUrl(urls.console, record.id, options), description: 'View and review this session in the admin console' },
       { rel: 'session_details', href: sessionDetailsUrl(urls.base, record.id), description: 'Retrieve this session and its results through the API' },
     ],
   };

@@ -39,6 +39,20 @@ describe('QA console', () => {
     expect(after.html).toMatch(/VERIFIED \(terminal\)/);
   });
 
+  it('keeps a non-default namespace in the admin_console links, so they open the record in its namespace', async () => {
+    const sandbox = await testSandbox();
+    const session = await sandbox.call('POST', '/v1/sessions', { body: JANE, namespace: 'ci-worker-3' });
+    const sessionLink = new URL(session.body.links.find((link: { rel: string }) => link.rel === 'admin_console').href);
+    expect(sessionLink.search).toBe('?namespace=ci-worker-3');
+    expect((await page(sandbox, sessionLink.pathname + sessionLink.search)).status).toBe(200);
+    expect((await page(sandbox, sessionLink.pathname)).status).toBe(404);
+
+    const statement = await sandbox.call('POST', '/v1/financial', { body: { ...JANE, phone: '+14155550123' }, namespace: 'ci-worker-3' });
+    const statementLink = new URL(statement.body.links.find((link: { rel: string }) => link.rel === 'admin_console').href);
+    expect(statementLink.search).toBe('?namespace=ci-worker-3');
+    expect((await page(sandbox, statementLink.pathname + statementLink.search)).status).toBe(200);
+  });
+
   it('opens the admin_console link of a bank statement, and answers 404 for unknown records', async () => {
     const sandbox = await testSandbox();
     const created = await sandbox.call('POST', '/v1/financial', { body: { ...JANE, phone: '+14155550123' } });

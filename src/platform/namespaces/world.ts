@@ -13,6 +13,15 @@ import type { Partition, Store } from '../store/store.ts';
 export const DEFAULT_NAMESPACE = 'default';
 export const NAMESPACE_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
+/**
+ * A link into a page or API of the sandbox, carrying `namespace=<ns>` outside the default namespace so
+ * that following it lands in the same partition (browsers cannot send X-Sandbox-Namespace).
+ */
+export function namespacedUrl(url: string, namespace: string | undefined): string {
+  if (namespace === undefined || namespace === DEFAULT_NAMESPACE) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}namespace=${encodeURIComponent(namespace)}`;
+}
+
 export interface WorldSettings {
   seed: number;
   clock: ClockSetting;
