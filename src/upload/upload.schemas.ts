@@ -1,8 +1,10 @@
 import { z } from '@hono/zod-openapi';
+import { IMAGE_FORMATS } from '../images/image-format.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
 
-/** The formats image operations decode; the presign call accepts these. */
-export const IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/tiff', 'image/webp'] as const;
+type ImageMime = (typeof IMAGE_FORMATS)[number]['mime'];
+/** The formats image operations decode (one list: src/images/image-format.ts); the presign call accepts these. */
+const IMAGE_CONTENT_TYPES = IMAGE_FORMATS.map((entry) => entry.mime) as [ImageMime, ...ImageMime[]];
 
 export const PresignBodySchema = z
   .object({
