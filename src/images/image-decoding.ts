@@ -17,13 +17,14 @@ import { Worker } from 'node:worker_threads';
 import { decodeToWorking, type RgbImage, type WorkingDecode } from './codecs.mjs';
 import { describeUnsupportedBytes, mimeOf, readImageHeader, sniffImageFormat, type ImageFormat } from './image-format.ts';
 import { ImageInputError, SUPPORTED_FORMATS_HINT } from './image-input-error.ts';
+import { IMAGE_MAX_BYTES } from '../platform/spec-limits.ts';
 
 export type { RgbImage } from './codecs.mjs';
 
 /** The guards. 15 MB is 15 × 1024 × 1024 bytes, the same figure the real client checks before upload. */
 export const IMAGE_LIMITS = {
   /** Bytes per image: 15 MiB = 15 728 640. */
-  maxBytes: 15 * 1024 * 1024,
+  maxBytes: IMAGE_MAX_BYTES,
   /** Decoded pixels per image (40 megapixels, read from the header before decoding). */
   maxPixels: 40_000_000,
   /** Wall time one decode may take in a worker before it is terminated. */

@@ -10,12 +10,14 @@
  * LIMITATIONS: URLs are path-style on the sandbox host, not a cloud bucket's host.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { IMAGE_MAX_BYTES } from '../spec-limits.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { World } from '../namespaces/world.ts';
 import type { BlobStore } from './blob-store.ts';
 
 export const UPLOAD_URL_TTL_MS = 15 * 60_000;
-export const MAX_UPLOAD_BYTES = 15 * 1024 * 1024;
+/** An upload is at most what an image operation accepts. */
+export const MAX_UPLOAD_BYTES = IMAGE_MAX_BYTES;
 /** Storage keys always hold a "/" and a "-", so they are never valid base64 or base64url. */
 const KEY_PREFIX = 'uploads/';
 
