@@ -300,30 +300,22 @@ const PERSONAS: Record<UatTypeValue, Persona> = {
   },
   BANKRUPTCY_UNDISCHARGED: (ctx, file) => {
     const filedMs = monthsBefore(ctx.nowMs, ctx.rng.int(24, 36));
-    const included = tradesIncludedIn(ctx, filedMs, 3, 'INCLUDED_IN_BANKRUPTCY', 9);
-    file.trades = included;
-    file.bankruptcies = [
-      bankruptcy(ctx, included, {
-        type: 'VOLUNTARY_ASSIGNMENT',
-        status: 'UNDISCHARGED',
-        filedMs,
-        narrative: 'Voluntary assignment in bankruptcy; discharge opposed by a creditor, bankrupt remains undischarged.',
-      }),
-    ];
+    fileBankruptcy(ctx, file, filedMs, 3, () => ({
+      type: 'VOLUNTARY_ASSIGNMENT',
+      status: 'UNDISCHARGED',
+      filedMs,
+      narrative: 'Voluntary assignment in bankruptcy; discharge opposed by a creditor, bankrupt remains undischarged.',
+    }));
   },
   BANKRUPTCY_VOLUNTARY: (ctx, file) => {
     const filedMs = monthsBefore(ctx.nowMs, ctx.rng.int(2, 5));
-    const included = tradesIncludedIn(ctx, filedMs, ctx.rng.int(2, 3), 'INCLUDED_IN_BANKRUPTCY', 9);
-    file.trades = included;
-    file.bankruptcies = [
-      bankruptcy(ctx, included, {
-        type: 'VOLUNTARY_ASSIGNMENT',
-        status: 'FILED',
-        filedMs,
-        automaticDischargeMs: monthsAfter(filedMs, 9),
-        narrative: 'Voluntary assignment in bankruptcy filed with a licensed insolvency trustee; first bankruptcy.',
-      }),
-    ];
+    fileBankruptcy(ctx, file, filedMs, ctx.rng.int(2, 3), () => ({
+      type: 'VOLUNTARY_ASSIGNMENT',
+      status: 'FILED',
+      filedMs,
+      automaticDischargeMs: monthsAfter(filedMs, 9),
+      narrative: 'Voluntary assignment in bankruptcy filed with a licensed insolvency trustee; first bankruptcy.',
+    }));
   },
   BANKRUPTCY_PROPOSAL: (ctx, file) => {
     const monthsAgo = ctx.rng.int(10, 30);
@@ -352,17 +344,13 @@ const PERSONAS: Record<UatTypeValue, Persona> = {
   },
   BANKRUPTCY_RECEIVING_ORDER: (ctx, file) => {
     const filedMs = monthsBefore(ctx.nowMs, ctx.rng.int(8, 20));
-    const included = tradesIncludedIn(ctx, filedMs, 3, 'INCLUDED_IN_BANKRUPTCY', 9);
-    file.trades = included;
-    file.bankruptcies = [
-      bankruptcy(ctx, included, {
-        type: 'RECEIVING_ORDER',
-        status: 'UNDISCHARGED',
-        filedMs,
-        petitioningCreditor: included[0]?.creditor ?? ctx.rng.pick(BANK_NAMES),
-        narrative: 'Bankruptcy order made on a creditor petition (receiving order); bankrupt undischarged.',
-      }),
-    ];
+    fileBankruptcy(ctx, file, filedMs, 3, (included) => ({
+      type: 'RECEIVING_ORDER',
+      status: 'UNDISCHARGED',
+      filedMs,
+      petitioningCreditor: included[0]?.creditor ?? ctx.rng.pick(BANK_NAMES),
+      narrative: 'Bankruptcy order made on a creditor petition (receiving order); bankrupt undischarged.',
+    }));
   },
 
   // ---------------------------------------------------------------- Collections
@@ -1003,6 +991,13 @@ interface BankruptcySpec {
   automaticDischargeMs?: number;
   petitioningCreditor?: string;
   narrative: string;
+}
+
+/** A file whose only derogatory item is one bankruptcy that swallowed `tradeCount` trades. */
+function fileBankruptcy(ctx: Ctx, file: CreditFile, filedMs: number, tradeCount: number, spec: (included: readonly Trade[]) => BankruptcySpec): void {
+  const included = tradesIncludedIn(ctx, filedMs, tradeCount, 'INCLUDED_IN_BANKRUPTCY', 9);
+  file.trades = included;
+  file.bankruptcies = [bankruptcy(ctx, included, spec(included))];
 }
 
 function bankruptcy(ctx: Ctx, included: readonly Trade[], spec: BankruptcySpec): Bankruptcy {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { reportSignature as signature } from './report-signature.ts';
 import {
   CreditCheckAnalysisDataSchema,
   CreditCheckCreateResponseSchema,
   HardCreditReportSchema,
   SoftCreditReportSchema,
-  type HardCreditReport,
 } from '../../src/credit-check/credit-check.schemas.ts';
 import { resolveUatType, UAT_TYPE_TABLE, UAT_TYPE_VALUES, uatTypeEntry } from '../../src/credit-check/uat-types.ts';
 import { balanceOf } from '../../src/platform/billing/billing.ts';
@@ -273,18 +273,3 @@ describe('the catalog', () => {
   });
 });
 
-/** What makes a persona's file its own (amounts, names and dates vary with the session). */
-function signature(r: HardCreditReport): string {
-  return JSON.stringify({
-    bankruptcies: r.bankruptcies.map((b) => `${b.type}/${b.status}`),
-    collections: r.collections.map((c) => `${c.category}/${c.status}`).sort(),
-    legal: r.legal_items.map((l) => `${l.type}/${l.status}`),
-    trades: r.trades.map((t) => `${t.purpose}/${t.rating}`).sort(),
-    alerts: r.alerts.map((a) => a.type),
-    banking: r.banking.length > 0,
-    employers: r.employment.length >= 3,
-    movers: r.addresses.length >= 5,
-    deceased: r.subject.deceased,
-    manyInquiries: r.summary.inquiries_last_12_months >= 9,
-  });
-}

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { reportSignature as signature } from './report-signature.ts';
 import {
   CreditReportSchema,
   HardCreditReportSchema,
@@ -210,21 +211,6 @@ const DEFINING_FEATURE: Record<UatTypeValue, (r: HardCreditReport) => void> = {
   },
 };
 
-/** The coarse shape of a file, blind to names and amounts: two personas must never share it. */
-function signature(r: HardCreditReport): string {
-  return JSON.stringify({
-    bankruptcies: r.bankruptcies.map((b) => `${b.type}/${b.status}`),
-    collections: r.collections.map((c) => `${c.category}/${c.status}`).sort(),
-    legal: r.legal_items.map((l) => `${l.type}/${l.status}`),
-    trades: r.trades.map((t) => `${t.purpose}/${t.rating}`).sort(),
-    alerts: r.alerts.map((a) => a.type),
-    banking: r.banking.length > 0,
-    employers: r.employment.length >= 3,
-    movers: r.addresses.length >= 5,
-    deceased: r.subject.deceased,
-    manyInquiries: r.summary.inquiries_last_12_months >= 9,
-  });
-}
 
 describe('hard credit reports for the 30 uat_types', () => {
   it.each(UAT_TYPE_VALUES)('%s parses with the report schema and carries its defining feature', (uatType) => {
