@@ -12,6 +12,7 @@ import { uploadModule } from './upload/index.ts';
 import { screeningModule } from './screening/index.ts';
 import { sessionsModule } from './sessions/index.ts';
 import { documentModule, faceModule, identityModule } from './images/modules.ts';
+import { workflowsModule } from './workflows/index.ts';
 
 export interface SandboxModule {
   name: string;
@@ -21,4 +22,4 @@ export interface SandboxModule {
   setup?: (platform: Platform) => void;
 }
 
-export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule];
+export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule, workflowsModule];

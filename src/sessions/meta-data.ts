@@ -13,7 +13,7 @@
  */
 import { rngFrom } from '../platform/random/random.ts';
 import {
-  FAILURE_REASONS,
+  OBSERVED_FAILURE_REASONS,
   type ApplicantSubmission,
   type DeclinedData,
   type FailedAttempt,
@@ -148,7 +148,7 @@ export function buildFailureData(input: FailureInput, seedParts: readonly (strin
     at -= gaps[i] ?? 0;
   }
   const attempts: FailedAttempt[] = times.map((ms, i) => ({
-    reason: input.reasons?.[i % input.reasons.length] ?? rng.pick(FAILURE_REASONS),
+    reason: input.reasons?.[i % input.reasons.length] ?? rng.pick(OBSERVED_FAILURE_REASONS),
     slot: input.slots?.[i % input.slots.length] ?? (rng.chance(0.75) ? 'PRIMARY' : 'SECONDARY'),
     failedAt: new Date(ms).toISOString(),
   }));

@@ -86,9 +86,19 @@ export const DeclinedDataSchema = z
   .openapi('SessionDeclinedData');
 export type DeclinedData = z.infer<typeof DeclinedDataSchema>;
 
-export const FAILURE_REASONS = ['NO_FACE_DETECTED', 'OCR_NAME_MISSING', 'DOC_TYPE_NOT_ALLOWED'] as const;
+/** The reasons the spec observed (what hosted sessions fail with). */
+export const OBSERVED_FAILURE_REASONS = ['NO_FACE_DETECTED', 'OCR_NAME_MISSING', 'DOC_TYPE_NOT_ALLOWED'] as const;
+/** The observed reasons, then those of headless workflow steps (document checks, face match, liveness). */
+export const FAILURE_REASONS = [
+  ...OBSERVED_FAILURE_REASONS,
+  'DOCUMENT_EXPIRED',
+  'AGE_RESTRICTION_FAILED',
+  'STATE_NOT_ALLOWED',
+  'LOW_FACE_MATCH',
+  'LIVENESS_FAILED',
+] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
-export const FAILURE_SLOTS = ['PRIMARY', 'SECONDARY'] as const;
+export const FAILURE_SLOTS = ['PRIMARY', 'SECONDARY', 'TERTIARY', 'LIVENESS'] as const;
 export type FailureSlot = (typeof FAILURE_SLOTS)[number];
 
 export const FailedAttemptSchema = z.object({

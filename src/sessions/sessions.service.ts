@@ -25,7 +25,7 @@ import { sandboxSessionFor, sandboxSessionList } from './sandbox-sessions.ts';
 import { applyApplicantOutcome, applyControlOutcome, type OutcomeContext } from './session-outcomes.ts';
 import { listQueryMode, listQueryScope, matchesListQuery, sessionPaging } from './session-paging.ts';
 import { buildCreateSessionResponse, buildSignedUploads, senderUserIdFor, toListItem, toSingleSessionResponse, type SessionUrls } from './session-record.ts';
-import { displayStatus, isExpired, transition, updateStatusEvent, uploadsRefusal, type TransitionResult } from './session.machine.ts';
+import { displayStatus, isExpired, transition, updateStatusEvent, uploadsRefusal, type SessionEvent, type TransitionResult } from './session.machine.ts';
 import {
   createSessionRecord,
   findSession,
@@ -252,6 +252,13 @@ function settle(world: World, stored: StoredSession, result: TransitionResult): 
     record = analysis === undefined ? rest : { ...rest, analysis_data: analysis as SessionRecord['analysis_data'] };
   }
   return saveSession(world, { ...stored, record });
+}
+
+/** A headless workflow session's move (open, failed attempt, submit, verify): the machine's refusal is a 409. */
+export function applyWorkflowSessionEvent(world: World, stored: StoredSession, event: SessionEvent): Explained<StoredSession> {
+  const result = transition(stored.record, event, world.clock.iso());
+  const saved = settle(world, stored, result);
+  return { value: saved, explanations: [result.ok ? result.explanation : ''] };
 }
 
 /** POST /__sandbox/sessions/{id}/outcome: any organization's session of the namespace. */

@@ -155,6 +155,19 @@ export function patchAnalysisData(world: World, id: string, path: readonly strin
   });
 }
 
+/**
+ * What a headless workflow step found: analysis_data members set (each replaces the member of the same
+ * name, and is kept when the run's analysis is recorded at the finish) and the uploads flags of the slots
+ * it read turned true. ApiError 404 for an unknown session.
+ */
+export function recordStepResults(world: World, id: string, analysis: Record<string, unknown>, slots: readonly string[], nowIso: string): StoredSession {
+  let stored = findSession(world, id);
+  if (stored === undefined) throw new ApiError(404, `Session ${id} was not found: check the session id.`);
+  for (const [member, value] of Object.entries(analysis)) stored = patchAnalysisData(world, id, [member], value, nowIso);
+  const record = slots.reduce((current, slot) => markUploaded(current, slot, nowIso), stored.record);
+  return record === stored.record ? stored : saveSession(world, { ...stored, record });
+}
+
 const samePath = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((part, i) => part === b[i]);
 
 /**

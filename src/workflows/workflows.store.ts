@@ -1,16 +1,16 @@
 /**
- * A read-only lookup of workflows, enough for hosted sessions (POST /v1/sessions with workflow_id):
- * the fixture workflows of fixtures/workflows.json, merged with the namespace's 'workflows' collection
- * (where a later POST /v1/workflows will put the workflows it creates).
+ * The lookup of workflows for every area (hosted sessions, headless sessions, the workflow_id list
+ * filter, the phone rule): the namespace's 'workflows' collection, where POST /v1/workflows puts the
+ * workflows it creates, first, then the fixture workflows of fixtures/workflows.json (seed data).
  *
  * The record follows the spec's 'Workflow record' (steps with lowercase hyphenated ids and a resolved
  * config) plus `settings`, the sandbox's home for what sessions need and the spec does not show: the
  * session expiry and the failed-attempt limit.
  *
  * LIMITATIONS:
- * - No workflow routes here (GET/POST /v1/workflows are a later issue); `settings` is not part of the
- *   spec's wire shape and a presenter should leave it out or map it.
- * - Fixture workflows are the same in every namespace and cannot be changed or deleted.
+ * - `settings` is not part of the spec's wire shape (the presenter leaves it out); workflows created
+ *   through the API have none (no expiry, the default failed-attempt limit).
+ * - Fixture workflows are the same in every namespace; a step-config PATCH stores a changed copy.
  */
 import { readFileSync } from 'node:fs';
 import { z } from '@hono/zod-openapi';
@@ -55,6 +55,8 @@ export const FIXTURE_WORKFLOW_IDS = {
   bankStatements: 'c6f1e8b3-7d24-4a9e-8b51-3e0f9d7c2a46',
   /** org_other: ID_VERIFICATION + FACE_LIVENESS, expiry 24 h. */
   otherOrganization: '5a9d2f7c-1e4b-4c3a-8f6d-0b7e9a2c5d18',
+  /** org_demo: ID_VERIFICATION + FACE_LIVENESS, status inactive (new sessions refused). */
+  inactive: '3e6a1d8c-5b2f-4c7e-9a04-7f1b8d2e6c53',
 } as const;
 
 export const DEFAULT_WORKFLOWS_FILE = new URL('../../fixtures/workflows.json', import.meta.url);
@@ -79,7 +81,7 @@ export function fixtureWorkflows(file: URL = DEFAULT_WORKFLOWS_FILE): readonly W
   return parsed.data.workflows;
 }
 
-/** The namespace's own workflows (created through the API later). */
+/** The namespace's own workflows (created through POST /v1/workflows). */
 export function workflows(world: World) {
   return world.data.collection<WorkflowRecord>('workflows').index('byOrganization', (workflow) => workflow.organization_id);
 }

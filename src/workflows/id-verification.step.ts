@@ -1,0 +1,285 @@
+/**
+ * The headless ID_VERIFICATION step, executed for real on the uploaded files: the body is checked against
+ * the step's requirements (the spec's table), every file key is read from the upload store (the
+ * session's organization only) and decoded, each document is scanned with the document-scan engine,
+ * id_front is compared with selfie_front by the face-compare engine, and the expiry, age and state
+ * checks run against the workflow's resolved config on the virtual clock.
+ *
+ * The first failing check, in this order, is the attempt's failure reason: DOC_TYPE_NOT_ALLOWED,
+ * OCR_NAME_MISSING (unreadable document), NO_FACE_DETECTED (selfie), DOCUMENT_EXPIRED,
+ * AGE_RESTRICTION_FAILED, STATE_NOT_ALLOWED, LOW_FACE_MATCH; documents are checked in order (primary,
+ * secondary, tertiary).
+ *
+ * Magic values (ID_DOCUMENT_MAGIC_VALUES): the applicant's last name forces an expired or under-age
+ * document whatever the pictures, so QA can reach each outcome with the fixture images.
+ *
+ * LIMITATIONS:
+ * - Document back images are read and decoded (so a broken file is refused) but not analysed.
+ * - expiry_date_years is read as a grace period: a document passes until that many years after its
+ *   expiration date (0: it must not be expired).
+ */
+import { scanDocument } from '../document/document.service.ts';
+import { compareFaces, FACE_MATCH_THRESHOLD } from '../face/face.service.ts';
+import type { AnalysedImage } from '../images/image-analysis.ts';
+import { loadImages, type LoadedImage } from '../images/image-loading.ts';
+import { imageApiError } from '../images/image-request.ts';
+import { ApiError } from '../platform/errors/api-error.ts';
+import { UploadStore } from '../platform/uploads/uploads.ts';
+import { ageAt } from '../sessions/analysis-data.ts';
+import type { ExtractedText, FailureReason, FailureSlot, IdAnalysisData } from '../sessions/sessions.schemas.ts';
+import { idDocumentType, isFrontOnly, VALID_ID_TYPES, VALID_STATES } from './id-document-types.ts';
+import type { IdVerificationSettings } from './workflow-steps.ts';
+import type { IdVerificationStepBody, IdVerificationUpload } from './workflows.schemas.ts';
+
+/** Reads the bytes behind a file key for the session's organization (ApiError 403 otherwise). */
+export type UploadReader = (fileKey: string) => Promise<Buffer>;
+
+export interface IdVerificationContext {
+  sessionId: string;
+  organizationId: string;
+  /** The applicant's last name (magic values). */
+  lastName: string;
+  nowIso: string;
+  settings: IdVerificationSettings;
+}
+
+/**
+ * What a finished ID_VERIFICATION attempt hands to whoever acts on it (for example face enrolment):
+ * the session, the organization, the selfie as decoded and analysed, and the primary document's number.
+ */
+export interface IdVerificationOutcome {
+  sessionId: string;
+  organizationId: string;
+  passed: boolean;
+  selfie: { fileKey: string; image: AnalysedImage };
+  /** The primary document's number as read ('' when it was unreadable). */
+  documentNumber: string;
+}
+
+export interface IdVerificationRun {
+  failure?: { reason: FailureReason; slot: FailureSlot; detail: string };
+  /** analysis_data members. */
+  analysis: Record<string, unknown>;
+  /** What each check found (the step response's `checks`). */
+  checks: Record<string, unknown>;
+  /** The record's uploads flags this attempt fills. */
+  uploadedSlots: IdVerificationUpload[];
+  /** 0-100 liveness score of the selfie's content (the face's detection confidence; 0 without a face). */
+  selfieLivenessScore: number;
+  outcome: IdVerificationOutcome;
+  explanations: string[];
+}
+
+// ─── Magic values ───────────────────────────────────────────────────────────────────────────────────
+
+export type DocumentMagicEffect = 'expired' | 'under_age';
+
+export const ID_DOCUMENT_MAGIC_VALUES: readonly { lastName: string; effect: DocumentMagicEffect; outcome: string; description: string }[] = [
+  {
+    lastName: 'Expired',
+    effect: 'expired',
+    outcome: 'every ID document reads as expired beyond the grace period (expiry_date_pass false) -> failed attempt DOCUMENT_EXPIRED',
+    description: 'expiration date = check day minus (expiry_date_years + 1) years',
+  },
+  {
+    lastName: 'Underage',
+    effect: 'under_age',
+    outcome: 'every ID document holder is one year under minimum_age (age_restriction_pass false) -> failed attempt AGE_RESTRICTION_FAILED',
+    description: 'date of birth = check day minus (minimum_age - 1) years',
+  },
+];
+
+function magicFor(lastName: string) {
+  return ID_DOCUMENT_MAGIC_VALUES.find((entry) => entry.lastName.toLowerCase() === lastName.trim().toLowerCase());
+}
+
+// ─── The body against the requirements ──────────────────────────────────────────────────────────────
+
+interface DocumentSlot {
+  slot: FailureSlot;
+  typeField: 'document_type' | 'secondary_document_type' | 'tertiary_document_type';
+  front: IdVerificationUpload;
+  back: IdVerificationUpload;
+  analysisMember: 'id_analysis_data' | 'secondary_id_analysis_data' | 'tertiary_id_analysis_data';
+}
+
+const DOCUMENT_SLOTS: readonly DocumentSlot[] = [
+  { slot: 'PRIMARY', typeField: 'document_type', front: 'id_front', back: 'id_back', analysisMember: 'id_analysis_data' },
+  { slot: 'SECONDARY', typeField: 'secondary_document_type', front: 'secondary_id_front', back: 'secondary_id_back', analysisMember: 'secondary_id_analysis_data' },
+  { slot: 'TERTIARY', typeField: 'tertiary_document_type', front: 'tertiary_id_front', back: 'tertiary_id_back', analysisMember: 'tertiary_id_analysis_data' },
+];
+
+const bad = (message: string) => new ApiError(400, `Invalid request: ${message}.`);
+
+/** The documents the step requires (1-3), or ApiError 400 naming the first field that breaks the spec's table. */
+export function checkIdVerificationBody(body: IdVerificationStepBody, settings: IdVerificationSettings, requireFrontOnly: boolean): DocumentSlot[] {
+  const required = [true, settings.requireSecondaryId, settings.requireTertiaryId];
+  const slots: DocumentSlot[] = [];
+  DOCUMENT_SLOTS.forEach((slot, index) => {
+    const type = body[slot.typeField];
+    const front = body.uploads[slot.front];
+    const back = body.uploads[slot.back];
+    const ordinal = slot.slot.toLowerCase();
+    if (!required[index]) {
+      const sent = [type === undefined ? undefined : slot.typeField, front === undefined ? undefined : `uploads.${slot.front}`, back === undefined ? undefined : `uploads.${slot.back}`].filter(Boolean);
+      if (sent.length > 0) throw bad(`${sent.join(', ')} must not be sent: this step does not require a ${ordinal} ID (remove ${sent.length === 1 ? 'it' : 'them'})`);
+      return;
+    }
+    if (type === undefined) throw bad(`${slot.typeField} is required: this step requires a ${ordinal} ID, send its type (one of ${VALID_ID_TYPES.join(', ')})`);
+    if (front === undefined) throw bad(`uploads.${slot.front} is required: this step requires a ${ordinal} ID, send the file key of its front image`);
+    if (isFrontOnly(type) && back !== undefined) {
+      throw bad(`uploads.${slot.back} must not be sent for ${slot.typeField} "${type}": that type is front-only, remove uploads.${slot.back}`);
+    }
+    if (!isFrontOnly(type) && !requireFrontOnly && back === undefined) {
+      throw bad(`uploads.${slot.back} is required for ${slot.typeField} "${type}": send the file key of its back image (only ${VALID_ID_TYPES.filter(isFrontOnly).join(', ')} are front-only)`);
+    }
+    slots.push(slot);
+  });
+  return slots;
+}
+
+// ─── Execution ──────────────────────────────────────────────────────────────────────────────────────
+
+const round2 = (value: number): number => Math.round(value * 100) / 100;
+
+function shiftYears(isoDay: string, years: number): string {
+  const date = new Date(`${isoDay}T00:00:00.000Z`);
+  date.setUTCFullYear(date.getUTCFullYear() + years);
+  return date.toISOString().slice(0, 10);
+}
+
+async function loadUploads(body: IdVerificationStepBody, readUpload: UploadReader): Promise<Record<string, LoadedImage>> {
+  const keys = Object.entries(body.uploads).filter((entry): entry is [IdVerificationUpload, string] => typeof entry[1] === 'string');
+  // Sequential reads: the first unreadable key (in body order) is the one reported.
+  const fields: Record<string, Buffer> = {};
+  for (const [slot, key] of keys) {
+    if (!UploadStore.looksLikeKey(key)) {
+      throw bad(`uploads.${slot} "${key.slice(0, 80)}" is not a file key: upload the image with POST /v1/sessions/{session_id}/uploads (or POST /v1/upload/presign), PUT its bytes, then send its file_key`);
+    }
+    fields[`uploads.${slot}`] = await readUpload(key);
+  }
+  try {
+    return await loadImages(fields, { readStorageKey: () => null });
+  } catch (error) {
+    throw imageApiError(error);
+  }
+}
+
+interface DocumentResult {
+  slot: DocumentSlot;
+  type: string;
+  analysis: IdAnalysisData;
+  documentNumber: string;
+  failure?: { reason: FailureReason; detail: string };
+}
+
+function checkDocument(slot: DocumentSlot, type: string, front: AnalysedImage, context: IdVerificationContext): DocumentResult {
+  const { settings } = context;
+  const known = idDocumentType(type);
+  const scan = scanDocument(front, known?.scanAs ?? 'auto');
+  const today = context.nowIso.slice(0, 10);
+  const magic = magicFor(context.lastName)?.effect;
+  const expiration = magic === 'expired' ? shiftYears(today, -(settings.expiryGraceYears + 1)) : scan.response.expirationDate;
+  const dateOfBirth = magic === 'under_age' ? shiftYears(today, -Math.max(0, settings.minimumAge - 1)) : scan.response.dateOfBirth;
+  const age = scan.readable ? ageAt(dateOfBirth, context.nowIso) : 0;
+  const expiryPass = scan.readable && shiftYears(expiration, settings.expiryGraceYears) >= today;
+  const agePass = scan.readable && age >= settings.minimumAge && age <= settings.maximumAge;
+  const state = scan.document?.state?.code;
+  const statePass = scan.readable && (state === undefined || (VALID_STATES as readonly string[]).includes(state));
+  const confidenceOf = (field: string) => round2((scan.fieldConfidence[field] ?? scan.response.confidence) * 100);
+  const extracted: ExtractedText[] = scan.readable
+    ? [
+        ['FIRST_NAME', scan.response.firstName],
+        ['LAST_NAME', scan.response.lastName],
+        ['DATE_OF_BIRTH', dateOfBirth],
+        ['EXPIRATION_DATE', expiration],
+        ['DOCUMENT_NUMBER', scan.response.documentNumber],
+        ['ISSUING_COUNTRY', scan.response.issuingCountry],
+        ...(state === undefined ? [] : [['STATE_IN_ADDRESS', state] as const]),
+      ].map(([field, value]) => ({ type: field as string, value: value as string, confidence: confidenceOf(field as string) }))
+    : [];
+  const face = front.face;
+  const analysis: IdAnalysisData = {
+    detect_face_data: {
+      face_detected: face !== null,
+      confidence: face === null ? 0 : round2(face.confidence * 100),
+      bounding_box: face === null ? { top: 0, left: 0, width: 0, height: 0 } : { ...face.boundingBox },
+    },
+    id_extracted_text: extracted,
+    expiry_date_pass: expiryPass,
+    valid_state_pass: statePass,
+    age_restriction_pass: agePass,
+  };
+  const result: DocumentResult = { slot, type, analysis, documentNumber: scan.readable ? scan.response.documentNumber : '' };
+  const failure: DocumentResult['failure'] =
+    known === undefined ? { reason: 'DOC_TYPE_NOT_ALLOWED', detail: `${slot.typeField} "${type}" is not one of ${VALID_ID_TYPES.join(', ')}` }
+    : !scan.readable ? { reason: 'OCR_NAME_MISSING', detail: `uploads.${slot.front} is unreadable (${scan.explanation})` }
+    : !expiryPass ? { reason: 'DOCUMENT_EXPIRED', detail: `${slot.slot} document expired ${expiration}, more than ${settings.expiryGraceYears} year(s) before ${today}${magic === 'expired' ? ' (magic value: last name Expired)' : ''}` }
+    : !agePass ? { reason: 'AGE_RESTRICTION_FAILED', detail: `${slot.slot} document holder is ${age}, outside ${settings.minimumAge}-${settings.maximumAge}${magic === 'under_age' ? ' (magic value: last name Underage)' : ''}` }
+    : !statePass ? { reason: 'STATE_NOT_ALLOWED', detail: `${slot.slot} document is from ${state}, not a valid state` }
+    : undefined;
+  if (failure !== undefined) result.failure = failure;
+  return result;
+}
+
+/** Runs one ID_VERIFICATION attempt (the body already checked with checkIdVerificationBody). */
+export async function runIdVerification(body: IdVerificationStepBody, slots: readonly DocumentSlot[], context: IdVerificationContext, readUpload: UploadReader): Promise<IdVerificationRun> {
+  const images = await loadUploads(body, readUpload);
+  const imageOf = (upload: IdVerificationUpload) => (images[`uploads.${upload}`] as LoadedImage).analysis;
+  const documents = slots.map((slot) => checkDocument(slot, body[slot.typeField] as string, imageOf(slot.front), context));
+  const selfie = imageOf('selfie_front');
+  const comparison = compareFaces(imageOf('id_front'), selfie, FACE_MATCH_THRESHOLD);
+  const matched = comparison.response.isMatch;
+
+  const documentFailure = documents.find((document) => document.failure?.reason === 'DOC_TYPE_NOT_ALLOWED' || document.failure?.reason === 'OCR_NAME_MISSING');
+  const laterFailure = documents.find((document) => document.failure !== undefined);
+  const failure =
+    documentFailure?.failure !== undefined ? { ...documentFailure.failure, slot: documentFailure.slot.slot }
+    : selfie.face === null ? { reason: 'NO_FACE_DETECTED' as const, slot: 'PRIMARY' as const, detail: `no face in uploads.selfie_front (${selfie.summary})` }
+    : laterFailure?.failure !== undefined ? { ...laterFailure.failure, slot: laterFailure.slot.slot }
+    : !matched ? { reason: 'LOW_FACE_MATCH' as const, slot: 'PRIMARY' as const, detail: comparison.explanation }
+    : undefined;
+
+  const analysis: Record<string, unknown> = {};
+  for (const document of documents) analysis[document.slot.analysisMember] = document.analysis;
+  analysis.compare_faces_data = { face_match_confidence: comparison.response.confidence, face_match_result: matched ? 'MATCH' : 'NO_MATCH' };
+  analysis.id_matches_selfie = matched;
+  analysis.selected_document_types = {
+    primary: body.document_type,
+    ...(body.secondary_document_type === undefined ? {} : { secondary: body.secondary_document_type }),
+    ...(body.tertiary_document_type === undefined ? {} : { tertiary: body.tertiary_document_type }),
+  };
+  const primary = documents[0] as DocumentResult;
+  const checks = {
+    documents: documents.map((document) => ({
+      slot: document.slot.slot,
+      document_type: document.type,
+      document_number: document.documentNumber,
+      expiry_date_pass: document.analysis.expiry_date_pass,
+      age_restriction_pass: document.analysis.age_restriction_pass,
+      valid_state_pass: document.analysis.valid_state_pass,
+    })),
+    selfie_face_detected: selfie.face !== null,
+    face_match_confidence: comparison.response.confidence,
+    face_match_threshold: comparison.response.threshold,
+    id_matches_selfie: matched,
+  };
+  return {
+    ...(failure === undefined ? {} : { failure }),
+    analysis,
+    checks,
+    uploadedSlots: (Object.keys(body.uploads) as IdVerificationUpload[]).filter((slot) => body.uploads[slot] !== undefined),
+    selfieLivenessScore: selfie.face === null ? 0 : round2(selfie.face.confidence * 100),
+    outcome: {
+      sessionId: context.sessionId,
+      organizationId: context.organizationId,
+      passed: failure === undefined,
+      selfie: { fileKey: body.uploads.selfie_front, image: selfie },
+      documentNumber: primary.documentNumber,
+    },
+    explanations: [
+      ...documents.map((document) => `${document.slot.slot} ${document.type}: ${document.failure === undefined ? 'checks passed' : `${document.failure.reason} (${document.failure.detail})`}`),
+      comparison.explanation,
+    ],
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * Workflows and headless workflow sessions: POST/GET /v1/workflows, GET /v1/workflows/{id}, the
+ * step-config PATCH, POST /v1/workflows/{id}/sessions, the workflow state and start, and step
+ * submissions (POST /v1/sessions/{id}/steps/{step_id}) executed on uploaded images. Other areas look
+ * workflows up through workflows.store.ts.
+ */
+import { setupImageOperations } from '../images/image-catalog.ts';
+import type { SandboxModule } from '../modules.ts';
+import { WORKFLOW_MAGIC_VALUES } from './workflow-catalog.ts';
+import { workflowsRouter } from './workflows.router.ts';
+
+export const workflowsModule: SandboxModule = {
+  name: 'workflows',
+  router: () => workflowsRouter,
+  setup(platform) {
+    setupImageOperations(platform);
+    platform.catalog.add('magicValues', WORKFLOW_MAGIC_VALUES);
+  },
+};

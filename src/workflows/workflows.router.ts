@@ -1,0 +1,78 @@
+import { explain, principalOf, type AppContext } from '../platform/http/context.ts';
+import { newRouter } from '../platform/http/routing.ts';
+import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
+import { createWorkflowSession, getWorkflowState, startWorkflow, submitStep, syntheticWorkflowState, type StepDeps } from './workflow-sessions.service.ts';
+import {
+  createWorkflowRoute,
+  createWorkflowSessionRoute,
+  getWorkflowRoute,
+  getWorkflowStateRoute,
+  listWorkflowsRoute,
+  startWorkflowRoute,
+  submitStepRoute,
+  updateStepConfigRoute,
+} from './workflows.routes.ts';
+import { FaceLivenessStepBodySchema, IdVerificationStepBodySchema } from './workflows.schemas.ts';
+import { createWorkflow, getSandboxWorkflow, getWorkflow, listSandboxWorkflows, listWorkflows, updateStepConfig } from './workflows.service.ts';
+
+function explainAll<T>(c: AppContext, answer: { value: T; explanations: string[] }): T {
+  for (const reason of answer.explanations) if (reason !== '') explain(c, reason);
+  return answer.value;
+}
+
+/** What a step reads and writes in the platform's upload store, for the caller's organization. */
+function stepDeps(c: AppContext): StepDeps {
+  const platform = c.get('platform');
+  const world = c.get('world');
+  const organizationId = principalOf(c).organization.id;
+  return {
+    readUpload: async (fileKey) => (await platform.uploads.read(world, organizationId, fileKey)).bytes,
+    presign: (request) => platform.uploads.presign(world, organizationId, { ...request, byteLength: MAX_UPLOAD_BYTES }, platform.urls.base),
+  };
+}
+
+export const workflowsRouter = newRouter()
+  .openapi(createWorkflowRoute, (c) => {
+    const { organization } = principalOf(c);
+    const workflow = explainAll(c, createWorkflow(c.get('world'), organization.id, c.req.valid('json')));
+    return c.json({ workflow }, 201);
+  })
+  .openapi(listWorkflowsRoute, (c) => {
+    const { kind, organization } = principalOf(c);
+    return c.json(explainAll(c, kind === 'sandbox' ? listSandboxWorkflows(organization.id) : listWorkflows(c.get('world'), organization.id)), 200);
+  })
+  .openapi(getWorkflowRoute, (c) => {
+    const { kind, organization } = principalOf(c);
+    const { workflow_id } = c.req.valid('param');
+    const workflow = explainAll(c, kind === 'sandbox' ? getSandboxWorkflow(organization.id, workflow_id) : getWorkflow(c.get('world'), organization.id, workflow_id));
+    return c.json({ workflow }, 200);
+  })
+  .openapi(updateStepConfigRoute, (c) => {
+    const { organization } = principalOf(c);
+    const { workflow_id, step_id } = c.req.valid('param');
+    const workflow = explainAll(c, updateStepConfig(c.get('world'), organization.id, workflow_id, step_id, c.req.valid('json').config));
+    return c.json({ workflow }, 200);
+  })
+  .openapi(createWorkflowSessionRoute, (c) => {
+    const { organization } = principalOf(c);
+    return c.json(explainAll(c, createWorkflowSession(c.get('world'), organization, c.req.valid('param').workflow_id, c.req.valid('json'))), 200);
+  })
+  .openapi(getWorkflowStateRoute, (c) => {
+    const { kind, organization } = principalOf(c);
+    const { session_id } = c.req.valid('param');
+    return c.json(explainAll(c, kind === 'sandbox' ? syntheticWorkflowState(session_id) : getWorkflowState(c.get('world'), organization.id, session_id)), 200);
+  })
+  .openapi(startWorkflowRoute, (c) => {
+    const { organization } = principalOf(c);
+    return c.json(explainAll(c, startWorkflow(c.get('world'), organization.id, c.req.valid('param').session_id)), 200);
+  })
+  .openapi(submitStepRoute, async (c) => {
+    const { organization } = principalOf(c);
+    const { session_id, step_id } = c.req.valid('param');
+    const answer = await submitStep(c.get('world'), organization.id, session_id, step_id, c.req.valid('json'), stepDeps(c));
+    return c.json(explainAll(c, answer), 200);
+  });
+
+// The step bodies the submission's anyOf refers to.
+workflowsRouter.openAPIRegistry.register('IdVerificationStepBody', IdVerificationStepBodySchema);
+workflowsRouter.openAPIRegistry.register('FaceLivenessStepBody', FaceLivenessStepBodySchema);

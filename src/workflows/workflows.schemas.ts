@@ -1,0 +1,284 @@
+/**
+ * Zod schemas of the workflow area: POST/GET /v1/workflows, GET /v1/workflows/{id}, the step-config
+ * PATCH, headless sessions (POST /v1/workflows/{id}/sessions), step submissions
+ * (POST /v1/sessions/{id}/steps/{step_id}) and the workflow state (GET /v1/sessions/{id}/workflow,
+ * POST .../workflow/start). Wire shapes follow the spec and real-client-facts §6.8-6.9: nullable keys
+ * are always present, optional ones omitted.
+ */
+import { z } from '@hono/zod-openapi';
+import { aliasedBody } from '../platform/validation/aliased-body.ts';
+import { e164Phone, email, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
+import { HEADLESS_STEP_CODES, STEP_CODES, STEP_CONFIG_SCHEMAS, STEP_PREREQUISITES, type StepCode } from './workflow-steps.ts';
+
+const IsoInstant = z.string().openapi({ format: 'date-time', example: '2026-01-15T09:30:00.000Z' });
+const ConfigObject = z.record(z.string(), z.unknown());
+
+// ─── Workflows ──────────────────────────────────────────────────────────────────────────────────────
+
+export const StepCodeSchema = z.enum(STEP_CODES, { error: mustBe('id', `one of ${STEP_CODES.join(', ')}`) }).openapi('WorkflowStepId');
+
+const StepRequestSchema = z.object({
+  id: StepCodeSchema,
+  config: z.record(z.string(), z.unknown(), { error: mustBe('config', 'a JSON object of the step\'s settings (or omit it)') }).optional(),
+});
+
+/** A step as validated: its code and its config with defaults filled in. */
+export interface ValidatedStep {
+  code: StepCode;
+  config: Record<string, unknown>;
+}
+
+/** Validates one step's config against its rules, reporting issues under `path`. */
+export function checkStepConfig(code: StepCode, config: Record<string, unknown> | undefined, ctx: z.RefinementCtx, path: (string | number)[]): Record<string, unknown> {
+  const schema = STEP_CONFIG_SCHEMAS[code];
+  if (schema === undefined) return { ...(config ?? {}) };
+  const parsed = schema.safeParse(config ?? {});
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) {
+    const message =
+      issue.code === 'unrecognized_keys'
+        ? code === 'PEP_SANCTIONS' || code === 'ADVERSE_MEDIA'
+          ? `config is not accepted for ${code}: it takes no settings, so omit config`
+          : `config has unknown keys ${issue.keys.map((key) => `"${key}"`).join(', ')} for ${code}: check the spelling against the step's settings`
+        : issue.message;
+    ctx.addIssue({ ...issue, code: 'custom', path: [...path, ...issue.path], message } as z.core.$ZodRawIssue);
+  }
+  return {};
+}
+
+export const CreateWorkflowBodySchema = z
+  .object({
+    name: z
+      .string({ error: mustBe('name', 'a string of 1-255 characters', 'send the workflow\'s name, 1-255 characters') })
+      .trim()
+      .min(1, { error: 'name must not be empty: send the workflow\'s name, 1-255 characters' })
+      .max(255, { error: mustBe('name', 'at most 255 characters long') }),
+    steps: z
+      .array(StepRequestSchema, { error: mustBe('steps', 'an array of 1-10 steps such as [{"id": "ID_VERIFICATION"}]', 'send 1-10 steps such as [{"id": "ID_VERIFICATION"}]') })
+      .min(1, { error: 'steps must have at least 1 step, e.g. [{"id": "ID_VERIFICATION"}]' })
+      .max(10, { error: 'steps must have at most 10 steps: split the process into several workflows' }),
+  })
+  .transform((body, ctx) => {
+    const steps: ValidatedStep[] = [];
+    body.steps.forEach((step, index) => {
+      if (body.steps.findIndex((other) => other.id === step.id) !== index) {
+        ctx.addIssue({ code: 'custom', path: ['steps', index, 'id'], message: `id ${step.id} appears more than once: each step may be used once per workflow` });
+      }
+      const prerequisite = STEP_PREREQUISITES[step.id];
+      if (prerequisite !== undefined && !body.steps.slice(0, index).some((earlier) => earlier.id === prerequisite)) {
+        ctx.addIssue({ code: 'custom', path: ['steps', index, 'id'], message: `id ${step.id} needs an earlier ${prerequisite} step: put ${prerequisite} before it` });
+      }
+      steps.push({ code: step.id, config: checkStepConfig(step.id, step.config, ctx, ['steps', index, 'config']) });
+    });
+    return { name: body.name, steps };
+  })
+  .openapi('CreateWorkflowBody', {
+    description:
+      'name 1-255; steps 1-10, no duplicates. Configs: ID_VERIFICATION (minimum_age 18, maximum_age 51, expiry_date_years 2, require_secondary_id, require_tertiary_id, face_front_photo_only, require_front_only, enable_fraud_analysis false, escalation_type none|nfc-passport, escalation_risk_threshold 60 0-100), FACE_LIVENESS (confidence_threshold 1-100, default 70), AGE_ESTIMATION (minimum_age 1-100, default 18); PEP_SANCTIONS and ADVERSE_MEDIA take none.',
+  });
+export type CreateWorkflowInput = z.output<typeof CreateWorkflowBodySchema>;
+
+export const WorkflowStepSchema = z.object({ id: z.string().openapi({ example: 'id-verification' }), config: ConfigObject });
+
+export const WorkflowSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    status: z.string().openapi({ example: 'active' }),
+    organization_id: z.string(),
+    created_at: IsoInstant,
+    updated_at: IsoInstant,
+    steps: z.array(WorkflowStepSchema),
+  })
+  .openapi('Workflow');
+export type Workflow = z.infer<typeof WorkflowSchema>;
+
+export const WorkflowResponseSchema = z.object({ workflow: WorkflowSchema }).openapi('WorkflowResponse');
+
+export const WorkflowSummarySchema = z
+  .object({ id: z.string(), name: z.string(), status: z.string(), steps: z.array(z.string()), created_at: IsoInstant })
+  .openapi('WorkflowSummary');
+export const WorkflowListResponseSchema = z.object({ workflows: z.array(WorkflowSummarySchema) }).openapi('WorkflowListResponse');
+
+export const WorkflowIdParamsSchema = z.object({
+  workflow_id: z.string().openapi({ param: { name: 'workflow_id', in: 'path' }, example: '7d3f9c2a-4b1e-4f6a-9c8d-2e5b7a1f3c90' }),
+});
+
+export const WorkflowStepParamsSchema = WorkflowIdParamsSchema.extend({
+  step_id: z.string().openapi({ param: { name: 'step_id', in: 'path' }, example: 'ID_VERIFICATION', description: 'ID_VERIFICATION or id-verification' }),
+});
+
+export const UpdateStepConfigBodySchema = z
+  .object({ config: z.record(z.string(), z.unknown(), { error: mustBe('config', 'a JSON object of the step\'s settings', 'send {"config": {...}}') }) })
+  .openapi('UpdateStepConfigBody', { description: 'The step\'s new config: it replaces the previous one (omitted settings take their defaults).' });
+
+// ─── Headless sessions ──────────────────────────────────────────────────────────────────────────────
+
+const expiresField = (field: string) =>
+  z
+    .number({ error: mustBe(field, 'an integer number of hours from 1 to 8760') })
+    .int({ error: mustBe(field, 'a whole number of hours from 1 to 8760') })
+    .min(1, { error: mustBe(field, 'at least 1 (hours)') })
+    .max(8760, { error: mustBe(field, 'at most 8760 hours (one year)') });
+
+export const CreateWorkflowSessionBodySchema = aliasedBody(
+  {
+    email: { schema: email, required: true },
+    firstName: { snake: 'first_name', schema: (key) => personName(key, "the applicant's first name"), required: true },
+    lastName: { snake: 'last_name', schema: (key) => personName(key, "the applicant's last name"), required: true },
+    phone: { schema: e164Phone, required: true },
+    externalId: { snake: 'external_id', schema: (key) => identifier(key, 'your own reference for the applicant') },
+    expiresInHours: { snake: 'expires_in_hours', schema: expiresField },
+  },
+  { name: 'CreateWorkflowSessionBody', description: 'A headless session: no invitation is sent and no session_url is returned.' },
+);
+export type CreateWorkflowSessionInput = z.infer<typeof CreateWorkflowSessionBodySchema>;
+
+export const STEP_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED', 'SKIPPED'] as const;
+export const StepStatusSchema = z.enum(STEP_STATUSES).openapi('WorkflowStepStatus');
+export type StepStatus = z.infer<typeof StepStatusSchema>;
+
+export const IdVerificationRequirementsSchema = z
+  .object({
+    document: z.object({
+      require_front_only: z.boolean(),
+      front_only_document_types: z.array(z.string()),
+      require_secondary_id: z.boolean(),
+      require_tertiary_id: z.boolean(),
+      valid_id_types: z.array(z.string()),
+      valid_states: z.array(z.string()),
+    }),
+    face: z.object({ face_front_photo_only: z.boolean() }),
+  })
+  .openapi('IdVerificationRequirements');
+export type IdVerificationRequirements = z.infer<typeof IdVerificationRequirementsSchema>;
+
+export const FaceLivenessRequirementsSchema = z
+  .object({ challenge_type: z.string().openapi({ example: 'FaceMovementChallenge' }), confidence_threshold: z.number().min(0).max(100) })
+  .openapi('FaceLivenessRequirements');
+export type FaceLivenessRequirements = z.infer<typeof FaceLivenessRequirementsSchema>;
+
+export const HeadlessStepCodeSchema = z.enum(HEADLESS_STEP_CODES, {
+  error: mustBe('step_id', `one of ${HEADLESS_STEP_CODES.join(', ')} (the steps a headless session runs)`),
+});
+
+const StepRequirementsSchema = z.union([IdVerificationRequirementsSchema, FaceLivenessRequirementsSchema]);
+
+export const WorkflowSessionSchema = z
+  .object({
+    session_id: z.string().openapi({ format: 'uuid' }),
+    expires_at: IsoInstant.nullable(),
+    steps: z.array(z.object({ step_id: HeadlessStepCodeSchema, status: StepStatusSchema, requirements: StepRequirementsSchema })),
+    current_step: z.number().int().min(0),
+  })
+  .openapi('WorkflowSession');
+export type WorkflowSession = z.infer<typeof WorkflowSessionSchema>;
+
+export const WorkflowStateStepSchema = z.object({
+  step_id: HeadlessStepCodeSchema,
+  status: StepStatusSchema,
+  attempts: z.number().int().min(0),
+  started_at: IsoInstant.nullable(),
+  completed_at: IsoInstant.nullable(),
+  failure_reason: z.string().nullable(),
+  requirements: StepRequirementsSchema,
+});
+export type WorkflowStateStep = z.infer<typeof WorkflowStateStepSchema>;
+
+export const WorkflowStateSchema = z
+  .object({
+    session_id: z.string(),
+    status: z.string().openapi({ example: 'PENDING' }),
+    session_progress: z.string().openapi({ example: 'STARTED' }),
+    steps: z.array(WorkflowStateStepSchema),
+    current_step: z.number().int().min(0).nullable().openapi({ description: 'null once no step is left to submit' }),
+    attempts_remaining: z.number().int().min(0).nullable(),
+  })
+  .openapi('WorkflowState');
+export type WorkflowState = z.infer<typeof WorkflowStateSchema>;
+
+export const SessionStepParamsSchema = z.object({
+  session_id: z.string().openapi({ param: { name: 'session_id', in: 'path' }, format: 'uuid' }),
+  step_id: HeadlessStepCodeSchema.openapi({ param: { name: 'step_id', in: 'path' } }),
+});
+
+export const SessionIdParamsSchema = z.object({
+  session_id: z.string().openapi({ param: { name: 'session_id', in: 'path' }, format: 'uuid' }),
+});
+
+// ─── Step submissions ───────────────────────────────────────────────────────────────────────────────
+
+const fileKey = (field: string) =>
+  z
+    .string({ error: mustBe(field, 'a file key from POST /v1/sessions/{id}/uploads or POST /v1/upload/presign') })
+    .min(1, { error: `${field} must not be empty: send the file_key of an uploaded image` });
+
+const documentTypeField = (field: string) =>
+  z.string({ error: mustBe(field, 'a document type such as passport-us or driver-license-us') }).min(1, { error: `${field} must not be empty: send a document type such as passport-us` });
+
+export const ID_VERIFICATION_UPLOADS = ['id_front', 'id_back', 'secondary_id_front', 'secondary_id_back', 'tertiary_id_front', 'tertiary_id_back', 'selfie_front'] as const;
+export type IdVerificationUpload = (typeof ID_VERIFICATION_UPLOADS)[number];
+
+export const IdVerificationStepBodySchema = z
+  .strictObject({
+    document_type: documentTypeField('document_type'),
+    secondary_document_type: documentTypeField('secondary_document_type').optional(),
+    tertiary_document_type: documentTypeField('tertiary_document_type').optional(),
+    uploads: z.strictObject(
+      {
+        id_front: fileKey('id_front'),
+        id_back: fileKey('id_back').optional(),
+        secondary_id_front: fileKey('secondary_id_front').optional(),
+        secondary_id_back: fileKey('secondary_id_back').optional(),
+        tertiary_id_front: fileKey('tertiary_id_front').optional(),
+        tertiary_id_back: fileKey('tertiary_id_back').optional(),
+        selfie_front: fileKey('selfie_front'),
+      },
+      { error: mustBe('uploads', 'an object of file keys: {"id_front": ..., "selfie_front": ...}', 'send {"id_front": <file key>, "selfie_front": <file key>, ...}') },
+    ),
+  })
+  .openapi('IdVerificationStepBody');
+export type IdVerificationStepBody = z.infer<typeof IdVerificationStepBodySchema>;
+
+export const LIVENESS_ACTIONS = ['start', 'complete', 'upload-url'] as const;
+export const CLIP_MIME_TYPES = ['video/webm', 'video/mp4'] as const;
+
+export const FaceLivenessStepBodySchema = z
+  .strictObject({
+    action: z.enum(LIVENESS_ACTIONS, { error: mustBe('action', 'one of start, complete, upload-url') }),
+    frame_count: z.unknown().optional().openapi({ type: 'integer', minimum: 1, maximum: 8, description: 'upload-url only (required there): 1-8' }),
+    clip_mime_type: z.unknown().optional().openapi({ type: 'string', enum: [...CLIP_MIME_TYPES], description: 'upload-url only (optional)' }),
+  })
+  .openapi('FaceLivenessStepBody');
+export type FaceLivenessStepBody = z.infer<typeof FaceLivenessStepBodySchema>;
+
+/** upload-url's own fields, validated only for that action (the spec: accepted with every action). */
+export const LivenessUploadUrlFieldsSchema = z.object({
+  frame_count: z
+    .number({ error: mustBe('frame_count', 'an integer from 1 to 8', 'send the number of frames you will upload, 1-8') })
+    .int({ error: mustBe('frame_count', 'a whole number from 1 to 8') })
+    .min(1, { error: mustBe('frame_count', 'at least 1') })
+    .max(8, { error: mustBe('frame_count', 'at most 8') }),
+  clip_mime_type: z.enum(CLIP_MIME_TYPES, { error: mustBe('clip_mime_type', 'video/webm or video/mp4 (or omit it)') }).optional(),
+});
+
+/** The route's body: any JSON object, validated against the step's own schema by the service. */
+export const StepSubmissionBodySchema = z.record(z.string(), z.unknown()).openapi('StepSubmissionBody', {
+  description: 'ID_VERIFICATION: IdVerificationStepBody. FACE_LIVENESS: FaceLivenessStepBody. Checked against the step\'s requirements.',
+  anyOf: [{ $ref: '#/components/schemas/IdVerificationStepBody' }, { $ref: '#/components/schemas/FaceLivenessStepBody' }],
+});
+
+export const StepSubmissionResponseSchema = z
+  .object({
+    step_id: HeadlessStepCodeSchema,
+    step_status: StepStatusSchema,
+    failure_reason: z.string().nullable(),
+    current_step: z.number().int().min(0).nullable(),
+    attempts_remaining: z.number().int().min(0).nullable(),
+    session_status: z.string(),
+    session_progress: z.string(),
+    checks: z.record(z.string(), z.unknown()).optional().openapi({ description: 'ID_VERIFICATION: what each check found' }),
+    liveness: z.record(z.string(), z.unknown()).optional().openapi({ description: 'FACE_LIVENESS: the action\'s payload' }),
+  })
+  .openapi('StepSubmissionResponse');
+export type StepSubmissionResponse = z.infer<typeof StepSubmissionResponseSchema>;

@@ -1,0 +1,144 @@
+/**
+ * Workflows: POST /v1/workflows, GET /v1/workflows, GET /v1/workflows/{id} and the step-config PATCH.
+ * A created workflow is stored in the namespace and is, with the fixture workflows (seed data), what
+ * hosted sessions, headless sessions, the workflow_id list filter and the phone rule look up.
+ *
+ * LIMITATIONS:
+ * - The PATCH replaces the step's config (settings not sent take their defaults); it does not merge.
+ * - A fixture workflow patched in a namespace becomes a stored copy in that namespace.
+ * - Sandbox keys read synthetic workflows: three per organization in the list, and any id retrieves a
+ *   workflow derived from a hash of that id.
+ */
+import { z } from '@hono/zod-openapi';
+import { ApiError, describeZodError } from '../platform/errors/api-error.ts';
+import type { World } from '../platform/namespaces/world.ts';
+import { rngFrom, uuidFrom } from '../platform/random/random.ts';
+import { defaultStepConfig, resolveStepConfig, STEP_CODES, stepRecordId, type StepCode } from './workflow-steps.ts';
+import { checkStepConfig, type CreateWorkflowInput, type Workflow } from './workflows.schemas.ts';
+import { fixtureWorkflows, stepCode, workflows, type WorkflowRecord } from './workflows.store.ts';
+
+export interface Explained<T> {
+  value: T;
+  explanations: string[];
+}
+
+/** The wire shape of a workflow (the sandbox's `settings` stay inside). */
+export function toWorkflowJson(record: WorkflowRecord): Workflow {
+  return {
+    id: record.id,
+    name: record.name,
+    status: record.status,
+    organization_id: record.organization_id,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+    steps: record.steps.map((step) => ({ id: step.id, config: step.config })),
+  };
+}
+
+export function toWorkflowSummary(record: WorkflowRecord) {
+  return { id: record.id, name: record.name, status: record.status, steps: record.steps.map((step) => stepCode(step.id)), created_at: record.created_at };
+}
+
+export function createWorkflow(world: World, organizationId: string, input: CreateWorkflowInput): Explained<Workflow> {
+  const nowIso = world.clock.iso();
+  const record: WorkflowRecord = {
+    id: world.uuid(),
+    name: input.name,
+    status: 'active',
+    organization_id: organizationId,
+    created_at: nowIso,
+    updated_at: nowIso,
+    steps: input.steps.map((step) => ({ id: stepRecordId(step.code), config: resolveStepConfig(step.code, step.config) })),
+  };
+  workflows(world).put(record);
+  return { value: toWorkflowJson(record), explanations: [`workflow ${record.id} created with ${input.steps.map((s) => s.code).join(', ')}`] };
+}
+
+/** The organization's workflows: stored ones (newest first), then the fixture workflows not overridden. */
+export function organizationWorkflows(world: World, organizationId: string): WorkflowRecord[] {
+  const stored = workflows(world).where('byOrganization', organizationId);
+  const storedIds = new Set(stored.map((workflow) => workflow.id));
+  const seeds = fixtureWorkflows().filter((workflow) => workflow.organization_id === organizationId && !storedIds.has(workflow.id));
+  const newestFirst = (a: WorkflowRecord, b: WorkflowRecord) => b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id);
+  return [...[...stored].sort(newestFirst), ...[...seeds].sort(newestFirst)];
+}
+
+export function listWorkflows(world: World, organizationId: string) {
+  const list = organizationWorkflows(world, organizationId);
+  return { value: { workflows: list.map(toWorkflowSummary) }, explanations: [`${list.length} workflows (created ones first, then the fixture workflows)`] };
+}
+
+/** The organization's workflow, or 404 (unknown anywhere in the namespace) / 403 (another organization's). */
+export function requireOwnWorkflow(world: World, organizationId: string, id: string): WorkflowRecord {
+  const found = workflows(world).get(id) ?? fixtureWorkflows().find((workflow) => workflow.id === id);
+  if (found === undefined) {
+    throw new ApiError(404, `Workflow ${id} was not found: create one with POST /v1/workflows, or list yours with GET /v1/workflows.`);
+  }
+  if (found.organization_id !== organizationId) {
+    throw new ApiError(403, `Workflow ${id} belongs to another organization: use an API key of the organization that created it.`);
+  }
+  return found;
+}
+
+export function getWorkflow(world: World, organizationId: string, id: string): Explained<Workflow> {
+  return { value: toWorkflowJson(requireOwnWorkflow(world, organizationId, id)), explanations: [] };
+}
+
+/** `ID_VERIFICATION` or `id-verification` → the step code, or 400. */
+function parseStepCode(stepId: string): StepCode {
+  const code = stepCode(stepId);
+  if (!(STEP_CODES as readonly string[]).includes(code)) {
+    throw new ApiError(400, `Invalid request: path parameter "stepId" "${stepId.slice(0, 80)}" is not a step id: use one of ${STEP_CODES.join(', ')}.`);
+  }
+  return code as StepCode;
+}
+
+export function updateStepConfig(world: World, organizationId: string, id: string, stepId: string, config: Record<string, unknown>): Explained<Workflow> {
+  const code = parseStepCode(stepId);
+  const workflow = requireOwnWorkflow(world, organizationId, id);
+  const index = workflow.steps.findIndex((step) => stepCode(step.id) === code);
+  if (index < 0) {
+    throw new ApiError(404, `Workflow ${id} has no ${code} step: its steps are ${workflow.steps.map((s) => stepCode(s.id)).join(', ')}.`);
+  }
+  const checked = z
+    .object({ config: z.record(z.string(), z.unknown()) })
+    .transform((body, ctx) => checkStepConfig(code, body.config, ctx, ['config']))
+    .safeParse({ config });
+  if (!checked.success) throw new ApiError(400, describeZodError(checked.error, 'json'));
+  const nowIso = world.clock.iso();
+  const steps = workflow.steps.map((step, i) => (i === index ? { id: step.id, config: resolveStepConfig(code, checked.data) } : step));
+  const saved = workflows(world).put({ ...workflow, steps, updated_at: nowIso });
+  return { value: toWorkflowJson(saved), explanations: [`${code} config of workflow ${id} replaced and re-resolved`] };
+}
+
+// ─── Sandbox keys: synthetic workflows ──────────────────────────────────────────────────────────────
+
+const SYNTHETIC_SHAPES: readonly { name: string; steps: readonly StepCode[] }[] = [
+  { name: 'Identity check (ID + liveness)', steps: ['ID_VERIFICATION', 'FACE_LIVENESS'] },
+  { name: 'Onboarding with screening', steps: ['ID_VERIFICATION', 'FACE_LIVENESS', 'PEP_SANCTIONS', 'ADVERSE_MEDIA'] },
+  { name: 'Age check', steps: ['AGE_ESTIMATION'] },
+];
+
+function syntheticWorkflow(id: string, organizationId: string, shape: (typeof SYNTHETIC_SHAPES)[number]): WorkflowRecord {
+  const rng = rngFrom('synthetic-workflow', id);
+  const createdAt = new Date(Date.UTC(2025, 5, 1) + rng.int(0, 180) * 86_400_000 + rng.int(8 * 3600, 18 * 3600) * 1000).toISOString();
+  return {
+    id,
+    name: shape.name,
+    status: 'active',
+    organization_id: organizationId,
+    created_at: createdAt,
+    updated_at: createdAt,
+    steps: shape.steps.map((code) => ({ id: stepRecordId(code), config: resolveStepConfig(code, defaultStepConfig(code)) })),
+  };
+}
+
+export function listSandboxWorkflows(organizationId: string) {
+  const list = SYNTHETIC_SHAPES.map((shape, index) => syntheticWorkflow(uuidFrom('synthetic-workflow', organizationId, index), organizationId, shape));
+  return { value: { workflows: list.map(toWorkflowSummary) }, explanations: ['sandbox key: three synthetic workflows'] };
+}
+
+export function getSandboxWorkflow(organizationId: string, id: string): Explained<Workflow> {
+  const shape = SYNTHETIC_SHAPES[rngFrom('synthetic-workflow-shape', id).int(0, SYNTHETIC_SHAPES.length - 1)] as (typeof SYNTHETIC_SHAPES)[number];
+  return { value: toWorkflowJson(syntheticWorkflow(id, organizationId, shape)), explanations: [`sandbox key: synthetic workflow for id ${id.slice(0, 80)}`] };
+}
