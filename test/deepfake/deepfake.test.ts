@@ -192,7 +192,8 @@ describe('deepfake analyze', () => {
     expect(notUploaded.body.hints.join(' ')).toContain('Nothing was uploaded');
     const broke = await analyze(sandbox, keys, {}, KEYS.broke);
     expect(broke.status).toBe(402);
-    const missingFrame = await analyze(sandbox, { ...keys, frame_5: undefined });
+    const { frame_5: _omitted, ...fiveFrames } = keys;
+    const missingFrame = await analyze(sandbox, fiveFrames);
     expect(missingFrame.status).toBe(400);
     expect(missingFrame.body.error).toContain('frame_5');
   });
