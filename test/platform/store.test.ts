@@ -84,7 +84,7 @@ describe('store', () => {
   });
 });
 
-describe('the CLI with a file store', () => {
+describe('the CLI with a file store', { timeout: 90_000 }, () => {
   it('keeps an acknowledged write after kill -9 and a restart', async () => {
     const file = tempFile();
     const first = await startCli(['--data', file, '--clock', 'frozen@2026-01-15T09:30:00Z']);
