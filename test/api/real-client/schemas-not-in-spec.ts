@@ -53,3 +53,28 @@ export const ProfileSchema = z.object({
 export const ProfileListResponseSchema = z.object({ profiles: z.array(ProfileSchema) });
 
 export const LogoUploadUrlResponseSchema = z.object({ uploadUrl: str, fileKey: str });
+
+// ─── §6.10 Credit terms (records have the FinancialRecord shape) ────────────────────────────────────
+
+export const CreditTermsRecordSchema = z.object({
+  id: str,
+  organizationId: str,
+  userId: str,
+  senderUserId: str,
+  createdAt: str,
+  updatedAt: str,
+  status: str,
+  type: str,
+  externalId: str.optional(),
+  Config: z.record(z.string(), z.unknown()).optional(),
+  statement: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const CreditTermsCreateResponseSchema = z.object({
+  creditTermsId: str,
+  creditTermsUrl: str,
+  links: z.array(z.unknown()),
+  externalId: str.optional(),
+});
+
+export const CreditTermsListResponseSchema = z.object({ creditTerms: z.array(CreditTermsRecordSchema), nextToken: str.nullable() });
