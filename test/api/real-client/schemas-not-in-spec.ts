@@ -6,6 +6,7 @@
  * facts say so). Nothing here is imported from src/.
  */
 import { z } from 'zod';
+import { FinancialRecordSchema } from './schemas.ts';
 
 const str = z.string();
 
@@ -56,19 +57,8 @@ export const LogoUploadUrlResponseSchema = z.object({ uploadUrl: str, fileKey: s
 
 // ─── §6.10 Credit terms (records have the FinancialRecord shape) ────────────────────────────────────
 
-export const CreditTermsRecordSchema = z.object({
-  id: str,
-  organizationId: str,
-  userId: str,
-  senderUserId: str,
-  createdAt: str,
-  updatedAt: str,
-  status: str,
-  type: str,
-  externalId: str.optional(),
-  Config: z.record(z.string(), z.unknown()).optional(),
-  statement: z.record(z.string(), z.unknown()).optional(),
-});
+/** Credit-terms records are FinancialRecords (facts §6.10: "records = FinancialRecord shape"). */
+export const CreditTermsRecordSchema = FinancialRecordSchema;
 
 export const CreditTermsCreateResponseSchema = z.object({
   creditTermsId: str,
