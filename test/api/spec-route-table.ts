@@ -51,4 +51,8 @@ export const SPEC_ROUTES: Record<string, SpecRouteFacts> = {
   'POST /v1/identity/verify': { missingKey: 401, lists402: true, source: 'spec direct image operations (the compound one), common errors' },
   'POST /v1/face/liveness/sessions': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
   'GET /v1/face/liveness/sessions/{lid}/result': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
+
+  'GET /v1/deepfake/challenge/{sessionId}': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
+  'POST /v1/deepfake/upload-urls': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
+  'POST /v1/deepfake/analyze': { missingKey: 401, lists402: true, source: `${NOT_IN_SPEC}; billed per analysis like the image operations` },
 };
