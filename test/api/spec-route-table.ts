@@ -55,4 +55,9 @@ export const SPEC_ROUTES: Record<string, SpecRouteFacts> = {
   'GET /v1/deepfake/challenge/{sessionId}': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
   'POST /v1/deepfake/upload-urls': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
   'POST /v1/deepfake/analyze': { missingKey: 401, lists402: true, source: `${NOT_IN_SPEC}; billed per analysis like the image operations` },
+
+  'POST /v1/profiles/logo-upload-url': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
+  'GET /v1/profiles': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
+  'POST /v1/profiles': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
+  'GET /v1/profiles/{id}': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
 };
