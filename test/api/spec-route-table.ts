@@ -60,4 +60,9 @@ export const SPEC_ROUTES: Record<string, SpecRouteFacts> = {
   'GET /v1/profiles': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
   'POST /v1/profiles': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
   'GET /v1/profiles/{id}': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
+
+  'POST /v1/credit-terms': { missingKey: 401, lists402: true, source: `${NOT_IN_SPEC}; billed like the bank statement request it mirrors` },
+  'GET /v1/credit-terms': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
+  'GET /v1/credit-terms/externalId/{externalId}': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
+  'GET /v1/credit-terms/{id}': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
 };
