@@ -65,4 +65,13 @@ export const SPEC_ROUTES: Record<string, SpecRouteFacts> = {
   'GET /v1/credit-terms': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
   'GET /v1/credit-terms/externalId/{externalId}': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
   'GET /v1/credit-terms/{id}': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
+
+  'POST /v1/workflows': { missingKey: 401, lists402: false, source: 'spec POST /v1/workflows: 400, 401, 403 sandbox key, 429' },
+  'GET /v1/workflows': { missingKey: 401, lists402: false, source: 'real client workflows.list (facts 6.8); Authentication 3: missing key 401' },
+  'GET /v1/workflows/{workflow_id}': { missingKey: 401, lists402: false, source: 'spec referenced operation Retrieve workflow (not shown); facts 6.8' },
+  'PATCH /v1/workflows/{workflow_id}/steps/{step_id}/config': { missingKey: 401, lists402: false, source: 'real client workflows.updateStepConfig (facts 6.8)' },
+  'POST /v1/workflows/{workflow_id}/sessions': { missingKey: 401, lists402: true, source: 'spec POST /v1/workflows/{workflow_id}/sessions: 400, 401, 402, 403, 404, 429' },
+  'GET /v1/sessions/{session_id}/workflow': { missingKey: 401, lists402: false, source: 'spec referenced operation Get workflow state (not shown); facts 6.9' },
+  'POST /v1/sessions/{session_id}/workflow/start': { missingKey: 401, lists402: false, source: 'real client workflowSessions.start (facts 6.9)' },
+  'POST /v1/sessions/{session_id}/steps/{step_id}': { missingKey: 401, lists402: false, source: 'spec POST /v1/sessions/{session_id}/steps/{step_id} (errors not shown); facts 6.9: 409 for conflicts' },
 };
