@@ -3,7 +3,7 @@
  * answer must always equal "filter everything, sort newest first, slice", across creates, replacements,
  * deletes and restarts from the journal or the snapshot.
  */
-import { mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -77,8 +77,12 @@ describe('ordered index', () => {
     await store.durable();
     const expected = collection.all();
 
-    // Restart from the journal (no clean close) and from the snapshot (clean close): same answers.
-    const fromJournal = await Store.open({ file });
+    // Restart from the journal (what a crash leaves: the files as they are, without the lock) and from the
+    // snapshot (clean close): same answers.
+    const crashed = tempFile();
+    cpSync(join(file, '..'), join(crashed, '..'), { recursive: true, filter: (path) => !path.endsWith('.lock') });
+    await store.close();
+    const fromJournal = await Store.open({ file: crashed });
     const replayed = things(fromJournal);
     expect(new Set(replayed.all().map((t) => JSON.stringify(t)))).toEqual(new Set(expected.map((t) => JSON.stringify(t))));
     expectConsistent(replayed);
@@ -87,7 +91,7 @@ describe('ordered index', () => {
     expectConsistent(replayed);
     await fromJournal.close();
 
-    const fromSnapshot = await Store.open({ file });
+    const fromSnapshot = await Store.open({ file: crashed });
     const reloaded = things(fromSnapshot);
     expect(reloaded.get('late')).toEqual({ id: 'late', group: 'a', at: 5 });
     expectConsistent(reloaded);
