@@ -15,6 +15,7 @@ import { parseClockSetting, systemTime, type ClockSetting, type VirtualClock } f
 import type { AppEnv, Logger, Platform } from './platform/http/context.ts';
 import { DEFAULT_JOB_TIMINGS, JobEngine, type JobTimings } from './platform/jobs/jobs.ts';
 import { DEFAULT_NAMESPACE, Worlds } from './platform/namespaces/world.ts';
+import { answerParserRefusal } from './platform/http/parser-refusals.ts';
 import { hashParts } from './platform/random/random.ts';
 import { SPEC_RATE_LIMITS, type RateLimits } from './platform/rate-limit/rate-limiter.ts';
 import { loadScenarioDirectory, parseScenarioFile, ScenarioRegistry } from './platform/scenarios/scenarios.ts';
@@ -177,6 +178,7 @@ async function listen(options: SandboxOptions, fetch: (request: Request) => Resp
   const port = await new Promise<number>((resolve, reject) => {
     server = serve({ fetch, port: options.port ?? 4010, hostname: host }, (info) => resolve(info.port));
     server.once('error', reject);
+    server.on('clientError', answerParserRefusal);
   });
   return { server: server as ServerType, port, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
 }
