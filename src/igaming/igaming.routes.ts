@@ -1,4 +1,5 @@
 import type { z } from '@hono/zod-openapi';
+import { clientRoute } from '../platform/catalog/client-operations.ts';
 import { apiRoute, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
 import {
   AddIdentityBodySchema,
@@ -25,7 +26,6 @@ import {
 const TAGS = ['iGaming'];
 /** Spec: a missing key header is 403 on every iGaming route. */
 const guard = { missingKeyStatus: 403 } as const;
-const CLIENT_ONLY = 'Not in the API specification: implemented from the real client library, which calls it.';
 
 const body = <T extends z.ZodType>(schema: T) => ({ body: jsonBody(schema) });
 
@@ -109,50 +109,52 @@ export const purgeEnrollmentRoute = apiRoute({
   responses: { 200: jsonResponse(PurgeEnrollmentResponseSchema, 'Whether a face of the session was deleted') },
 });
 
-export const injectionRoute = apiRoute({
+export const injectionRoute = clientRoute('igaming.analyzeInjection', {
   method: 'post',
   path: '/v1/igaming/injection',
   operationId: 'analyzeInjection',
   tags: TAGS,
   summary: 'Camera-injection analysis from capture signals',
-  description: CLIENT_ONLY,
   guard,
   request: body(InjectionBodySchema),
   responses: { 200: jsonResponse(InjectionResponseSchema, 'HIT, CLEAR or UNAVAILABLE') },
 });
 
-export const vpnDetectionRoute = apiRoute({
+export const vpnDetectionRoute = clientRoute('igaming.detectVpn', {
   method: 'post',
   path: '/v1/igaming/vpn-detection',
   operationId: 'detectVpn',
   tags: TAGS,
   summary: 'VPN and proxy detection of an IP address',
-  description: `${CLIENT_ONLY} Magic ranges force each verdict (GET /__sandbox/catalog).`,
+  description: 'Magic ranges force each verdict (GET /__sandbox/catalog).',
   guard,
   request: body(IpCheckBodySchema),
   responses: { 200: jsonResponse(IpCheckResponseSchema, 'HIT, CLEAR or UNAVAILABLE with evidence') },
 });
 
-export const ipJurisdictionRoute = apiRoute({
+export const ipJurisdictionRoute = clientRoute('igaming.checkIpJurisdiction', {
   method: 'post',
   path: '/v1/igaming/ip-jurisdiction',
   operationId: 'checkIpJurisdiction',
   tags: TAGS,
   summary: 'Jurisdiction check of an IP address',
-  description: `${CLIENT_ONLY} Magic ranges force each verdict (GET /__sandbox/catalog).`,
+  description: 'Magic ranges force each verdict (GET /__sandbox/catalog).',
   guard,
   request: body(IpCheckBodySchema),
   responses: { 200: jsonResponse(IpCheckResponseSchema, 'HIT, CLEAR or UNAVAILABLE with evidence') },
 });
 
-export const antiCheatRoute = apiRoute({
+export const antiCheatRoute = clientRoute('igaming.analyzeAntiCheat', {
   method: 'post',
   path: '/v1/igaming/anti-cheat',
   operationId: 'analyzeAntiCheat',
   tags: TAGS,
   summary: 'Enrol a selfie in the face registry and report duplicates and self-exclusions',
-  description: `${CLIENT_ONLY} The same face registry and similarity as the self-exclusion routes and POST /v1/face/compare.`,
+  description: 'The same face registry and similarity as the self-exclusion routes and POST /v1/face/compare.',
   guard,
   request: body(AntiCheatBodySchema),
   responses: { 200: jsonResponse(AntiCheatResponseSchema, 'DUPLICATE, UNIQUE, UNAVAILABLE or SELF_EXCLUSION') },
 });
+
+/** The operations of this area that only the real client describes (catalog `clientOperations`). */
+export const IGAMING_CLIENT_ROUTES = [injectionRoute, vpnDetectionRoute, ipJurisdictionRoute, antiCheatRoute];

@@ -5,12 +5,15 @@
  */
 import type { SandboxModule } from '../modules.ts';
 import { IGAMING_MAGIC_VALUES } from './igaming.catalog.ts';
+import { clientOperationEntries } from '../platform/catalog/client-operations.ts';
 import { igamingRouter } from './igaming.router.ts';
+import { IGAMING_CLIENT_ROUTES } from './igaming.routes.ts';
 
 export const igamingModule: SandboxModule = {
   name: 'igaming',
   router: () => igamingRouter,
   setup(platform) {
     platform.catalog.add('magicValues', IGAMING_MAGIC_VALUES);
+    platform.catalog.add('clientOperations', clientOperationEntries(IGAMING_CLIENT_ROUTES));
   },
 };
