@@ -10,6 +10,7 @@ import { creditCheckModule } from './credit-check/index.ts';
 import { deepfakeModule } from './deepfake/index.ts';
 import { financialModule } from './financial/index.ts';
 import { igamingModule } from './igaming/index.ts';
+import { profilesModule } from './profiles/index.ts';
 import { uploadModule } from './upload/index.ts';
 import { screeningModule } from './screening/index.ts';
 import { sessionsModule } from './sessions/index.ts';
@@ -23,4 +24,4 @@ export interface SandboxModule {
   setup?: (platform: Platform) => void;
 }
 
-export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule, deepfakeModule, igamingModule];
+export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule, deepfakeModule, profilesModule, igamingModule];
