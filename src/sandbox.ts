@@ -8,6 +8,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { buildApp } from './app.ts';
 import { resetSandbox } from './control/control.service.ts';
+import { AdminSessions } from './platform/admin/admin-guard.ts';
 import { KeyRing, parseKeysEnv, readOrganizationsFile } from './platform/auth/organizations.ts';
 import { Catalog } from './platform/catalog/catalog.ts';
 import { parseClockSetting, systemTime, type ClockSetting, type VirtualClock } from './platform/clock/virtual-clock.ts';
@@ -113,6 +114,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     uploads: new UploadStore(options.memory ? new MemoryBlobStore() : new FileBlobStore(`${dataFile}.uploads`), signingSecret),
     urls: publicUrls(base),
     adminToken: options.adminToken,
+    adminSessions: new AdminSessions(),
     signingSecret,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     log: options.logger ?? consoleLogger,
