@@ -24,8 +24,8 @@ export const enrolMonitoredUserRoute = apiRoute({
   tags: TAGS,
   summary: 'Enrol a customer under ongoing monitoring by a bot (idempotent)',
   description: 'A sandbox key gets the full validation and a realistic enrolment; nothing is stored. Removing an enrolment is a control-plane call: DELETE /__sandbox/organizations/{id}/aml/bots/{bot_id}/monitored-users/{subject_user_id}.',
-  // Spec: a missing key is 403; the enrolment is the one write a sandbox key may call.
-  guard: { missingKeyStatus: 403, allowSandboxWrites: true },
+  // The one write a sandbox key may call (spec). A missing key is 403 on every AML route (route table).
+  guard: { allowSandboxWrites: true },
   request: { params: BotIdParamSchema, body: jsonBody(EnrolMonitoredUserBodySchema) },
   responses: {
     201: jsonResponse(MonitoredUserSchema, 'Newly enrolled (or a removed enrolment reactivated)'),
@@ -41,7 +41,6 @@ export const saveTransactionsRoute = apiRoute({
   tags: TAGS,
   summary: 'Save transactions for monitoring (per-record outcomes)',
   description: 'Spec: referenced as "Save transactions", contract not shown; shape from the real client. Subjects seen for the first time are enrolled under the bot.',
-  guard: { missingKeyStatus: 403 },
   request: { body: jsonBody(SaveTransactionsBodySchema) },
   responses: {
     200: jsonResponse(SaveTransactionsResponseSchema, 'Counts and one result per record, even when some are rejected'),

@@ -24,8 +24,6 @@ import {
 } from './igaming.schemas.ts';
 
 const TAGS = ['iGaming'];
-/** Spec: a missing key header is 403 on every iGaming route. */
-const guard = { missingKeyStatus: 403 } as const;
 
 const body = <T extends z.ZodType>(schema: T) => ({ body: jsonBody(schema) });
 
@@ -36,7 +34,6 @@ export const excludeApplicantRoute = apiRoute({
   tags: TAGS,
   summary: "Self-exclude a session's applicant: document number and face",
   description: "Adds the document number the session's ID analysis extracted and flags the session's enrolled face (or the enrolment it matched).",
-  guard,
   request: body(ExcludeApplicantBodySchema),
   responses: { 200: jsonResponse(ExcludeApplicantResponseSchema, 'What was excluded'), 404: extraErrors[404] },
 });
@@ -47,7 +44,6 @@ export const excludeIdentityRoute = apiRoute({
   operationId: 'excludeIdentity',
   tags: TAGS,
   summary: 'Add document numbers to the self-exclusion registry',
-  guard,
   request: body(AddIdentityBodySchema),
   responses: { 200: jsonResponse(AddIdentityResponseSchema, 'One entry per requested number, in request order') },
 });
@@ -58,7 +54,6 @@ export const removeIdentityRoute = apiRoute({
   operationId: 'removeExcludedIdentity',
   tags: TAGS,
   summary: 'Remove a document number from the registry (never 404)',
-  guard,
   request: { params: DocumentNumberParamSchema },
   responses: { 200: jsonResponse(RemoveIdentityResponseSchema, 'Whether it was removed, and whether a linked face exclusion was cleared') },
 });
@@ -70,7 +65,6 @@ export const excludeFaceRoute = apiRoute({
   tags: TAGS,
   summary: "Self-exclude a session's enrolled face",
   description: 'Spec: referenced as "Exclude face", contract not shown; shape from the real client. excluded false with a reason when the session has no enrolled face.',
-  guard,
   request: body(ExcludeFaceBodySchema),
   responses: { 200: jsonResponse(ExcludeFaceResponseSchema, 'Whether a face was excluded') },
 });
@@ -81,7 +75,6 @@ export const removeFaceRoute = apiRoute({
   operationId: 'removeExcludedFace',
   tags: TAGS,
   summary: "Clear the face exclusion a session resolves to (never 404)",
-  guard,
   request: { params: SessionIdParamSchema },
   responses: { 200: jsonResponse(RemoveFaceResponseSchema, 'Whether an exclusion was cleared') },
 });
@@ -93,7 +86,6 @@ export const listRegistryRoute = apiRoute({
   tags: TAGS,
   summary: 'List the self-exclusion registry',
   description: 'Identity entries in the order they were added, then face entries; a face excluded together with a listed document number is shown once, as that identity entry.',
-  guard,
   request: { query: ListRegistryQuerySchema },
   responses: { 200: jsonResponse(RegistryListResponseSchema, 'Entries (at most limit) and whether more exist') },
 });
@@ -104,7 +96,6 @@ export const purgeEnrollmentRoute = apiRoute({
   operationId: 'purgeAntiCheatEnrollment',
   tags: TAGS,
   summary: 'Delete the enrolled face data of a session (idempotent)',
-  guard,
   request: { params: SessionIdParamSchema },
   responses: { 200: jsonResponse(PurgeEnrollmentResponseSchema, 'Whether a face of the session was deleted') },
 });
@@ -115,7 +106,6 @@ export const injectionRoute = clientRoute('igaming.analyzeInjection', {
   operationId: 'analyzeInjection',
   tags: TAGS,
   summary: 'Camera-injection analysis from capture signals',
-  guard,
   request: body(InjectionBodySchema),
   responses: { 200: jsonResponse(InjectionResponseSchema, 'HIT, CLEAR or UNAVAILABLE') },
 });
@@ -127,7 +117,6 @@ export const vpnDetectionRoute = clientRoute('igaming.detectVpn', {
   tags: TAGS,
   summary: 'VPN and proxy detection of an IP address',
   description: 'Magic ranges force each verdict (GET /__sandbox/catalog).',
-  guard,
   request: body(IpCheckBodySchema),
   responses: { 200: jsonResponse(IpCheckResponseSchema, 'HIT, CLEAR or UNAVAILABLE with evidence') },
 });
@@ -139,7 +128,6 @@ export const ipJurisdictionRoute = clientRoute('igaming.checkIpJurisdiction', {
   tags: TAGS,
   summary: 'Jurisdiction check of an IP address',
   description: 'Magic ranges force each verdict (GET /__sandbox/catalog).',
-  guard,
   request: body(IpCheckBodySchema),
   responses: { 200: jsonResponse(IpCheckResponseSchema, 'HIT, CLEAR or UNAVAILABLE with evidence') },
 });
@@ -151,7 +139,6 @@ export const antiCheatRoute = clientRoute('igaming.analyzeAntiCheat', {
   tags: TAGS,
   summary: 'Enrol a selfie in the face registry and report duplicates and self-exclusions',
   description: 'The same face registry and similarity as the self-exclusion routes and POST /v1/face/compare.',
-  guard,
   request: body(AntiCheatBodySchema),
   responses: { 200: jsonResponse(AntiCheatResponseSchema, 'DUPLICATE, UNIQUE, UNAVAILABLE or SELF_EXCLUSION') },
 });
