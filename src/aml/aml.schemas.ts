@@ -57,8 +57,11 @@ export type MonitoredUser = z.infer<typeof MonitoredUserSchema>;
 
 export const TRANSACTIONS_PER_REQUEST = { min: 1, max: 500 } as const;
 
+/** Each record must at least be an object (a batch of anything else is malformed); its fields are checked one record at a time. */
 const records = z
-  .array(z.unknown(), { error: mustBe('transactions', 'an array of 1-500 transaction objects') })
+  .array(z.looseObject({}, { error: 'each transaction must be a JSON object with subject_user_id, timestamp, direction, amount and type' }), {
+    error: mustBe('transactions', 'an array of 1-500 transaction objects'),
+  })
   .min(TRANSACTIONS_PER_REQUEST.min, { error: 'transactions must not be empty: send 1-500 transaction records' })
   .max(TRANSACTIONS_PER_REQUEST.max, { error: mustBe('transactions', 'at most 500 records per request (split the batch)') });
 

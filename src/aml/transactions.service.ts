@@ -193,9 +193,6 @@ export function saveTransactions(world: World, principal: Principal, body: SaveT
   const seenInBatch = new Set<string>();
   const subjects = new Map<string, { id: string; name: string | null; country: string | null }>();
   const results: TransactionResult[] = records.map((record, index) => {
-    if (!isObject(record)) {
-      return { index, client_txn_id: null, status: 'rejected', errors: [{ code: 'FIELD_INVALID', field: null, message: 'the transaction must be a JSON object' }] };
-    }
     const clientTxnId = typeof record.client_txn_id === 'string' ? record.client_txn_id : null;
     const check = checkRecord(record);
     if (check.errors.length > 0) return { index, client_txn_id: clientTxnId, status: 'rejected', errors: check.errors };
