@@ -40,8 +40,9 @@ export function checkStepConfig(code: StepCode, config: Record<string, unknown> 
         ? code === 'PEP_SANCTIONS' || code === 'ADVERSE_MEDIA'
           ? `config is not accepted for ${code}: it takes no settings, so omit config`
           : `config has unknown keys ${issue.keys.map((key) => `"${key}"`).join(', ')} for ${code}: check the spelling against the step's settings`
-        : issue.message;
-    ctx.addIssue({ ...issue, code: 'custom', path: [...path, ...issue.path], message } as z.core.$ZodRawIssue);
+        : undefined;
+    const placed = { ...issue, path: [...path, ...issue.path] };
+    ctx.addIssue((message === undefined ? placed : { ...placed, code: 'custom', message }) as z.core.$ZodRawIssue);
   }
   return {};
 }
@@ -234,7 +235,10 @@ export const IdVerificationStepBodySchema = z
         tertiary_id_back: fileKey('tertiary_id_back').optional(),
         selfie_front: fileKey('selfie_front'),
       },
-      { error: mustBe('uploads', 'an object of file keys: {"id_front": ..., "selfie_front": ...}', 'send {"id_front": <file key>, "selfie_front": <file key>, ...}') },
+      {
+        error: (issue) =>
+          issue.code === 'invalid_type' ? mustBe('uploads', 'an object of file keys: {"id_front": ..., "selfie_front": ...}', 'send {"id_front": <file key>, "selfie_front": <file key>, ...}')(issue) : undefined,
+      },
     ),
   })
   .openapi('IdVerificationStepBody');
