@@ -72,7 +72,7 @@ describe('ID_VERIFICATION body against the step requirements', () => {
     expect(record.uploads).toMatchObject({ id_front: true, secondary_id_front: true, secondary_id_back: true, tertiary_id_front: true, selfie_front: true });
     const state = (await sandbox.call('GET', `/v1/sessions/${sessionId}/workflow`)).body;
     expect(state.steps[0].requirements.document.require_front_only).toBe(true);
-  });
+  }, 60_000);
 
   it('takes a two-sided document without its back when the step is configured require_front_only', async () => {
     const sandbox = await testSandbox({ rateLimit: false });
