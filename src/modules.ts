@@ -11,6 +11,7 @@ import { creditTermsModule } from './credit-terms/index.ts';
 import { deepfakeModule } from './deepfake/index.ts';
 import { financialModule } from './financial/index.ts';
 import { profilesModule } from './profiles/index.ts';
+import { reVerificationsModule } from './re-verifications/index.ts';
 import { uploadModule } from './upload/index.ts';
 import { screeningModule } from './screening/index.ts';
 import { sessionsModule } from './sessions/index.ts';
@@ -24,4 +25,4 @@ export interface SandboxModule {
   setup?: (platform: Platform) => void;
 }
 
-export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule, deepfakeModule, profilesModule, creditTermsModule];
+export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule, deepfakeModule, profilesModule, creditTermsModule, reVerificationsModule];

@@ -22,6 +22,10 @@ const { track } = operationCoverage([
   'profiles.createLogoUploadUrl',
   'profiles.list',
   'profiles.retrieve',
+  'reVerifications.completeLiveness',
+  'reVerifications.create',
+  'reVerifications.createLivenessUploadUrl',
+  'reVerifications.startLiveness',
   'upload.put',
 ]);
 
@@ -165,5 +169,46 @@ describe('credit terms (§6.10)', () => {
     const created = await client.creditTerms.create(business);
     expect((await sdkErrorOf(track(new RealClient(sandbox, KEYS.other)).creditTerms.retrieve(created.data.creditTermsId))).className).toBe('AuthorizationError');
     expect((await sdkErrorOf(client.creditTerms.retrieve('ct_1'))).className).toBe('NotFoundError');
+  });
+});
+
+describe('re-verifications (§6.15)', () => {
+  const workflowId = '7d3f9c2a-4b1e-4f6a-9c8d-2e5b7a1f3c90';
+
+  it('create (201), startLiveness, createLivenessUploadUrl (with and without clip) and completeLiveness parse; verified', async () => {
+    const { sandbox, client } = await liveClient();
+    const created = await client.reVerifications.create({ workflowId, deviceFingerprint: 'device-1' });
+    expect(created.status).toBe(201);
+    expect(created.data.status).toBe('PENDING');
+    const id = created.data.re_verification_id;
+    const started = await client.reVerifications.startLiveness(id);
+    const withClip = await client.reVerifications.createLivenessUploadUrl(id, { frameCount: 4, clipMimeType: 'video/webm' });
+    expect(withClip.data.clip_key).toBeDefined();
+    const urls = await client.reVerifications.createLivenessUploadUrl(id, { frameCount: 3 });
+    expect(urls.raw).not.toHaveProperty('clip_key');
+    for (const [index, name] of ['face.jpg', 'face-cropped.jpg', 'face.webp'].entries()) await client.putTo(urls.data.frame_upload_urls[index] as string, image(name), 'image/jpeg');
+    await client.putTo(urls.data.timeline_upload_url, Buffer.from('{"events":[]}'), 'application/json');
+    sandbox.clock.advance(started.data.script.durationMs);
+    const done = await client.reVerifications.completeLiveness(id);
+    expect(done.data).toMatchObject({ decision: 'verified', failed_attempts: 0, max_attempts: 3, liveness: { status: 'SUCCEEDED' } });
+  });
+
+  it('body codes and classes: not_found (404), reverify_disabled (403), liveness_not_started / liveness_upload_incomplete / already_completed (409); non-UUID ids refused locally', async () => {
+    const { client } = await liveClient();
+    const unknownWorkflow = await sdkErrorOf(client.reVerifications.create({ workflowId: 'workflow_123' }));
+    expect(unknownWorkflow).toMatchObject({ className: 'NotFoundError', status: 404 });
+    expect(unknownWorkflow.response?.body).toMatchObject({ code: 'not_found' });
+    const disabled = await sdkErrorOf(client.reVerifications.create({ workflowId: 'c6f1e8b3-7d24-4a9e-8b51-3e0f9d7c2a46' }));
+    expect(disabled).toMatchObject({ className: 'AuthorizationError' });
+    expect(disabled.response?.body).toMatchObject({ code: 'reverify_disabled' });
+    expect((await sdkErrorOf(client.reVerifications.startLiveness('rv_1'))).className).toBe('ValidationError');
+    const id = (await client.reVerifications.create({ workflowId })).data.re_verification_id;
+    const notStarted = await sdkErrorOf(client.reVerifications.completeLiveness(id));
+    expect(notStarted).toMatchObject({ className: 'ConflictError', status: 409 });
+    expect(notStarted.response?.body).toMatchObject({ code: 'liveness_not_started' });
+    await client.reVerifications.startLiveness(id);
+    await client.reVerifications.createLivenessUploadUrl(id, { frameCount: 3 });
+    const incomplete = await sdkErrorOf(client.reVerifications.completeLiveness(id));
+    expect(incomplete.response?.body).toMatchObject({ code: 'liveness_upload_incomplete' });
   });
 });

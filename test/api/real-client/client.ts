@@ -413,6 +413,29 @@ export class RealClient {
       ),
   };
 
+  readonly reVerifications = {
+    create: (input: { workflowId: string; deviceFingerprint?: string }) =>
+      this.request({ operation: 'reVerifications.create', method: 'POST', path: '/v1/re-verifications', body: { workflow_id: input.workflowId, device_fingerprint: input.deviceFingerprint }, schema: N.ReVerificationCreateResponseSchema }),
+    startLiveness: async (id: string) => {
+      this.requireUuid(id);
+      return this.request({ operation: 'reVerifications.startLiveness', method: 'POST', path: `/v1/re-verifications/${encodeURIComponent(id)}/liveness/start`, body: {}, schema: N.ReVerificationStartResponseSchema });
+    },
+    createLivenessUploadUrl: async (id: string, input: { frameCount: number; clipMimeType?: 'video/webm' | 'video/mp4' }) => {
+      this.requireUuid(id);
+      return this.request({
+        operation: 'reVerifications.createLivenessUploadUrl',
+        method: 'POST',
+        path: `/v1/re-verifications/${encodeURIComponent(id)}/liveness/upload-url`,
+        body: { frame_count: input.frameCount, clip_mime_type: input.clipMimeType },
+        schema: N.ReVerificationUploadUrlResponseSchema,
+      });
+    },
+    completeLiveness: async (id: string) => {
+      this.requireUuid(id);
+      return this.request({ operation: 'reVerifications.completeLiveness', method: 'POST', path: `/v1/re-verifications/${encodeURIComponent(id)}/liveness/complete`, body: {}, schema: N.ReVerificationCompleteResponseSchema });
+    },
+  };
+
   /** A PUT to a URL an operation returned (the caller's own upload, no API key). */
   async putTo(uploadUrl: string, bytes: Uint8Array, contentType: string): Promise<number> {
     const url = new URL(uploadUrl);

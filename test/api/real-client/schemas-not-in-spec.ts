@@ -68,3 +68,45 @@ export const CreditTermsCreateResponseSchema = z.object({
 });
 
 export const CreditTermsListResponseSchema = z.object({ creditTerms: z.array(CreditTermsRecordSchema), nextToken: str.nullable() });
+
+// ─── §6.15 Re-verifications ─────────────────────────────────────────────────────────────────────────
+
+const CHALLENGE_TYPE = z.enum(['FaceMovementChallenge', 'FaceMovementAndLightChallenge']);
+
+export const ReVerificationCreateResponseSchema = z.object({
+  re_verification_id: z.uuid(),
+  workflow_id: str,
+  status: z.literal('PENDING'),
+  expires_at: str,
+  liveness: z.object({ challenge_type: CHALLENGE_TYPE }),
+});
+
+export const ReVerificationStartResponseSchema = z.object({
+  liveness_session_id: str,
+  script: z.object({
+    challengeType: CHALLENGE_TYPE,
+    durationMs: z.number().int().positive(),
+    steps: z.array(z.object({ kind: z.enum(['color', 'move-closer']), atMs: z.number().int().min(0), color: str.optional() })),
+  }),
+});
+
+export const ReVerificationUploadUrlResponseSchema = z
+  .object({
+    frame_upload_urls: z.array(str),
+    frame_keys: z.array(str),
+    timeline_upload_url: str,
+    timeline_key: str,
+    clip_upload_url: str.optional(),
+    clip_key: str.optional(),
+  })
+  .refine((body) => body.frame_keys.length === body.frame_upload_urls.length, 'frame_keys must be as long as frame_upload_urls')
+  .refine((body) => (body.clip_upload_url === undefined) === (body.clip_key === undefined), 'clip_upload_url and clip_key come both or neither');
+
+export const ReVerificationCompleteResponseSchema = z.object({
+  decision: z.enum(['verified', 'retry', 'failed', 'retry_liveness']),
+  failed_attempts: z.number().int().min(0),
+  max_attempts: z.number().int().positive(),
+  liveness: z.object({ status: z.enum(['SUCCEEDED', 'FAILED']), confidence: z.number().nullable() }),
+  user_id: str.optional(),
+  original_session_id: str.optional(),
+});
