@@ -2,7 +2,7 @@
  * The `idv-sandbox` command (and `npm start`). Flags win over env variables.
  */
 import { parseArgs } from 'node:util';
-import { createSandbox, DEFAULT_DATA_FILE, type SandboxOptions } from './sandbox.ts';
+import { createSandbox, DEFAULT_DATA_FILE, DEFAULT_SHUTDOWN_TIMEOUT_MS, type SandboxOptions } from './sandbox.ts';
 import { StoreOpenError } from './platform/store/store.ts';
 import { warmUpDefaultImageDecoder } from './images/image-decoding.ts';
 
@@ -20,6 +20,9 @@ Usage: idv-sandbox [options]
   --no-rate-limit       turn off the 25/s, burst 35, 10,000/day limits
   --public-url <url>    base URL used in links (env IDV_SANDBOX_PUBLIC_URL; for Docker port maps)
   --admin-token <t>     require "Authorization: Bearer <t>" on /__sandbox and /console (env IDV_SANDBOX_ADMIN_TOKEN)
+  --shutdown-timeout <ms>  bound of the stop on SIGTERM/SIGINT: in-flight requests finish and the snapshot
+                        is written within it, else connections are cut and the journal is kept
+                        (env IDV_SANDBOX_SHUTDOWN_TIMEOUT, default ${DEFAULT_SHUTDOWN_TIMEOUT_MS}); a second signal stops at once
   --organizations <f>   extra organizations file, merged with fixtures/organizations.json (repeatable; env IDV_SANDBOX_ORGANIZATIONS=f1,f2)
   --help                this text
 
@@ -40,6 +43,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
       'public-url': { type: 'string' },
       'admin-token': { type: 'string' },
       organizations: { type: 'string', multiple: true },
+      'shutdown-timeout': { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -64,6 +68,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
     adminToken: values['admin-token'] ?? env.IDV_SANDBOX_ADMIN_TOKEN,
     extraOrganizationsFiles: values.organizations ?? list(env.IDV_SANDBOX_ORGANIZATIONS),
     apiKeys: env.IDV_SANDBOX_API_KEYS,
+    shutdownTimeoutMs: integer('--shutdown-timeout', values['shutdown-timeout'] ?? env.IDV_SANDBOX_SHUTDOWN_TIMEOUT),
   };
 }
 
@@ -114,11 +119,25 @@ export async function main(): Promise<void> {
   void warmUpDefaultImageDecoder().catch((error: unknown) => console.warn('idv-sandbox: image decoder warm-up failed', error));
   const warning = exposureWarning(options.host ?? '127.0.0.1', options.adminToken);
   if (warning) console.warn(warning);
+  // First signal: a stop bounded by the shutdown timeout; a second signal (or the bound) stops at once,
+  // after the journal is flushed. The lock goes last, so a restart never overlaps this process.
+  const bound = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   let closing = false;
+  let forcing = false;
+  const stopNow = (reason: string) => {
+    if (forcing) return;
+    forcing = true;
+    console.error(`idv-sandbox: ${reason}: cutting open connections, flushing the store and stopping`);
+    sandbox
+      .closeNow()
+      .catch((error: unknown) => console.error('idv-sandbox: error while stopping', error))
+      .finally(() => process.exit(1));
+  };
   const shutdown = (signal: string) => {
-    if (closing) return;
+    if (closing) return stopNow(`second ${signal}`);
     closing = true;
-    console.log(`idv-sandbox: ${signal} received, flushing the store and stopping`);
+    console.log(`idv-sandbox: ${signal} received, finishing in-flight requests, flushing the store and stopping (at most ${bound} ms)`);
+    setTimeout(() => stopNow(`the shutdown bound of ${bound} ms passed`), bound).unref();
     sandbox
       .close()
       .then(() => process.exit(0))
