@@ -63,6 +63,8 @@ export interface RequestVariables {
   explanations: string[];
   /** Scenarios named in the request's X-Sandbox-Scenario header. */
   requestScenarios: string[];
+  /** Whether the operation may answer 402 (its spec error list has it); unset outside /v1 routes. */
+  refusesForFunds: boolean | undefined;
 }
 
 export interface AppEnv {
