@@ -4,6 +4,7 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, Platform } from './platform/http/context.ts';
+import { ageVerificationModule } from './age-verification/index.ts';
 import { asyncJobsModule } from './async-jobs/index.ts';
 import { authModule } from './auth/index.ts';
 import { creditCheckModule } from './credit-check/index.ts';
@@ -25,4 +26,4 @@ export interface SandboxModule {
   setup?: (platform: Platform) => void;
 }
 
-export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule, deepfakeModule, profilesModule, creditTermsModule, reVerificationsModule];
+export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule, deepfakeModule, profilesModule, creditTermsModule, reVerificationsModule, ageVerificationModule];

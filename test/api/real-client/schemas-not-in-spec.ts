@@ -110,3 +110,71 @@ export const ReVerificationCompleteResponseSchema = z.object({
   user_id: str.optional(),
   original_session_id: str.optional(),
 });
+
+// ─── §6.14 Age verification ─────────────────────────────────────────────────────────────────────────
+
+const nullableStr = str.nullable();
+
+export const AgeVerificationCreateResponseSchema = z.object({
+  id: str,
+  session_url: str,
+  method: str,
+  links: z.array(z.object({ rel: str, href: str, description: str })),
+  external_id: str.optional(),
+  expires_at: str.nullable().optional(),
+});
+
+/** Platform restrictions are re-validated by the client: select needs options, min ≤ max. */
+const PlatformRestrictionSchema = z
+  .object({
+    key: str,
+    label: str,
+    type: z.enum(['toggle', 'number', 'select', 'minutes']),
+    category: z.enum(['feature', 'content']).optional(),
+    default: z.unknown().optional(),
+    required: z.boolean().optional(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    options: z.array(str).optional(),
+  })
+  .refine((item) => item.type !== 'select' || (item.options?.length ?? 0) > 0, 'select needs options')
+  .refine((item) => item.min === undefined || item.max === undefined || item.min <= item.max, 'min must not exceed max');
+
+export const ParentConnectRequestSchema = z.object({
+  id: nullableStr,
+  child_session_id: nullableStr,
+  parent_session_id: nullableStr,
+  status: z.enum(['PENDING', 'PARENT_INVITED', 'PARENT_VERIFIED', 'CONSENT_GIVEN', 'EXPIRED', 'DECLINED']).nullable(),
+  age_band: nullableStr,
+  contact_method: nullableStr,
+  platform_restrictions: z.array(PlatformRestrictionSchema),
+  boundaries: z.record(z.string(), z.unknown()).nullable(),
+  eula_url: nullableStr,
+  eula_accepted: z.boolean(),
+  child_attestation_id: nullableStr,
+  parent_attestation_id: nullableStr,
+  boundaries_revision: z.number().nullable(),
+  consent_given_at: nullableStr,
+  consent_expires_at: nullableStr,
+  reconsent_due_at: nullableStr,
+  invite_expires_at: nullableStr,
+  declined_at: nullableStr,
+  created_at: nullableStr,
+  updated_at: nullableStr,
+});
+
+export const ParentConnectListResponseSchema = z.object({ parent_connect_requests: z.array(ParentConnectRequestSchema), next_token: nullableStr });
+
+export const BoundariesResponseSchema = z.object({
+  child_attestation_id: nullableStr,
+  parent_attestation_id: nullableStr,
+  parent_connect_id: nullableStr,
+  age_band: nullableStr,
+  parental_consent: z.boolean(),
+  eula_accepted: z.boolean(),
+  boundaries: z.record(z.string(), z.unknown()),
+  boundaries_revision: z.number(),
+  boundaries_match_attestation: z.boolean(),
+  consent_expires_at: nullableStr,
+  updated_at: nullableStr,
+});
