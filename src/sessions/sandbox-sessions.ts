@@ -314,6 +314,25 @@ export function fillPlaceholders<T>(value: T, organizationId: string, urls: Sess
   return fill(value) as T;
 }
 
+const filledFixtures = new WeakMap<SingleSessionResponse, Map<string, SingleSessionResponse>>();
+const FILLED_PER_FIXTURE = 64;
+
+/**
+ * A fixture filled for an organization and base URLs, kept (a few per fixture) so a synthetic read does not
+ * walk the whole tree on every request. The answer is shared: callers serialize it, never change it.
+ */
+function filledFixture(fixture: SingleSessionResponse, organizationId: string, urls: SessionUrls): SingleSessionResponse {
+  let filled = filledFixtures.get(fixture);
+  if (filled === undefined) filledFixtures.set(fixture, (filled = new Map()));
+  const key = JSON.stringify([organizationId, urls.base, urls.verify, urls.console]);
+  let body = filled.get(key);
+  if (body === undefined) {
+    if (filled.size >= FILLED_PER_FIXTURE) filled.clear();
+    filled.set(key, (body = fillPlaceholders(fixture, organizationId, urls)));
+  }
+  return body;
+}
+
 // ─── Fixture files ──────────────────────────────────────────────────────────────────────────────────
 
 export const DEFAULT_SANDBOX_FIXTURES_DIR = new URL('../../fixtures/sandbox/sessions/', import.meta.url);
@@ -379,7 +398,7 @@ export function sandboxSessionFor(
   if (isSandboxFixtureId(id)) {
     const fixture = loadSandboxSessionFixtures(options.fixturesDir).get(id) as SingleSessionResponse;
     return {
-      body: fillPlaceholders(fixture, organizationId, urls),
+      body: filledFixture(fixture, organizationId, urls),
       scenario: fixture.session_record.status as SandboxScenario,
       explanation: `sandbox test identifier ${id} -> ${fixture.session_record.status} (fixtures/sandbox/sessions/${id}.json)`,
     };

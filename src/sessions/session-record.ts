@@ -130,11 +130,21 @@ function domainFor(organizationId: string, organizationName: string | undefined)
   return `${base || 'organization'}.example`;
 }
 
+const senderUsers = new Map<string, UserProfile>();
+
 /**
  * The user who sends an organization's sessions: the same person for every session of the
- * organization, derived from its id (and named after the organization's domain).
+ * organization, derived from its id (and named after the organization's domain). Built once per
+ * organization (a Faker per session was the create path's largest cost); the profile is frozen, shared.
  */
 export function buildSenderUser(organizationId: string, organizationName?: string): UserProfile {
+  const cacheKey = JSON.stringify([organizationId, organizationName ?? null]);
+  let sender = senderUsers.get(cacheKey);
+  if (sender === undefined) senderUsers.set(cacheKey, (sender = Object.freeze(deriveSenderUser(organizationId, organizationName))));
+  return sender;
+}
+
+function deriveSenderUser(organizationId: string, organizationName: string | undefined): UserProfile {
   const faker = fakerFrom('en_US', 'sender-user', organizationId);
   const rng = rngFrom('sender-user', organizationId);
   const first = faker.person.firstName();
