@@ -169,6 +169,8 @@ export class Store {
     if (this.closed) return;
     try {
       await this.durable().catch(() => undefined);
+      // A background compaction writes the same temporary file: let it finish before the last one.
+      await this.compacting?.catch(() => undefined);
       if (this.persistent) await this.compact();
     } finally {
       await this.closeWithoutCompaction();
