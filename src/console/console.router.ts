@@ -100,7 +100,7 @@ consoleRouter.post('/console/sessions/:id/outcome', async (c) => {
   const page = `/console/sessions/${encodeURIComponent(id)}?namespace=${encodeURIComponent(world.namespace)}`;
   if (!(CONTROL_OUTCOMES as readonly string[]).includes(outcome)) return c.redirect(`${page}&problem=${encodeURIComponent(`Unknown outcome "${outcome}"`)}`, 303);
   try {
-    driveSessionOutcome(world, id, { outcome: outcome as ControlOutcome }, behaviourOn(c, 'auto-decline'));
+    await driveSessionOutcome(world, id, { outcome: outcome as ControlOutcome }, behaviourOn(c, 'auto-decline'), c.get('platform').uploads);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     return c.redirect(`${page}&problem=${encodeURIComponent(error.message)}`, 303);
