@@ -130,7 +130,6 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     signingSecret,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     log: options.logger ?? consoleLogger,
-    maxBodyBytes: 48 * 1024 * 1024,
     closers: [],
   };
 }

@@ -46,8 +46,6 @@ export interface Platform {
   signingSecret: string;
   sleep(ms: number): Promise<void>;
   log: Logger;
-  /** Largest request body accepted, in bytes. */
-  maxBodyBytes: number;
   /** Run by close(): areas register what they must release (worker pools, timers). */
   closers: (() => Promise<void>)[];
 }
