@@ -152,7 +152,8 @@ async function load(server: Server, request: Request, connections = CONNECTIONS)
   });
   clearInterval(sampler);
   return {
-    rps: Math.round(result.requests.average),
+    // Completed requests over the case's duration (autocannon's per-second average rounds slow cases to 0).
+    rps: roundRate(result.requests.total / SECONDS),
     p50: result.latency.p50,
     p99: result.latency.p99,
     max: result.latency.max,
@@ -160,6 +161,8 @@ async function load(server: Server, request: Request, connections = CONNECTIONS)
     peakRssMb,
   };
 }
+
+const roundRate = (rate: number) => (rate >= 100 ? Math.round(rate) : Math.round(rate * 10) / 10);
 
 async function fetchJson(server: Server, request: Request): Promise<{ status: number; text: string }> {
   const response = await fetch(`${server.url}${request.path}`, {
