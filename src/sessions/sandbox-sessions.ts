@@ -21,7 +21,7 @@ import { buildAnalysisData } from './analysis-data.ts';
 import { APPLICANT_COUNTRY, buildApplicantSubmission, buildDeclinedData, buildFailureData } from './meta-data.ts';
 import {
   buildApplicantUser,
-  buildResourceLinks,
+  toSingleSessionResponse,
   buildSenderUser,
   emptyUploads,
   fictionalUsPhone,
@@ -251,12 +251,7 @@ export function buildSandboxSession(scenario: SandboxScenario, id: string, optio
     person: { firstName, lastName, email, ...(phone === undefined ? {} : { phone }) },
     nowIso: options.createdAtIso,
   });
-  return {
-    session_record: record,
-    user,
-    sender_user: sender,
-    resource_links: buildResourceLinks(record, PLACEHOLDERS.urls),
-  };
+  return toSingleSessionResponse(record, user, sender, PLACEHOLDERS.urls);
 }
 
 /** How each fixture file was built (`npx tsx src/sessions/sandbox-fixtures.generate.ts` rewrites them). */

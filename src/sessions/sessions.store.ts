@@ -30,16 +30,16 @@ import {
   markUploaded,
   type SessionWorkflowInfo,
 } from './session-record.ts';
-import type { CreateSessionInput, SessionRecord, SessionType, UserProfile } from './sessions.schemas.ts';
+import type { CreateSessionInput, SessionRecord, SessionType, StoredUserProfile } from './sessions.schemas.ts';
 
 export interface StoredSession {
   /** The session id (= record.id). */
   id: string;
   record: SessionRecord;
   /** The applicant (GET's `user`). */
-  user: UserProfile;
+  user: StoredUserProfile;
   /** The organization's sender (GET's `sender_user`). */
-  senderUser: UserProfile;
+  senderUser: StoredUserProfile;
   /** Which invitations went out at creation (sandbox bookkeeping, not on the wire). */
   invitations: { email: boolean; sms: boolean };
   /** The workflow's failed-attempt limit (the machine's default 3 when absent). */
