@@ -127,6 +127,11 @@ export function findSession(world: World, id: string): StoredSession | undefined
   return stored === undefined ? undefined : withArrivedUploads(world, stored);
 }
 
+/** The organization's sessions with this external_id, oldest first (AML: an external_id is a known subject). */
+export function sessionsWithExternalId(world: World, organizationId: string, externalId: string): StoredSession[] {
+  return sessions(world).where(SESSION_INDEXES.byOrganizationExternalId, sessionIndexKey(organizationId, externalId));
+}
+
 /** The organization's session, or ApiError 404 (unknown) / 403 (another organization's). */
 export function requireOwnSession(world: World, organizationId: string, id: string): StoredSession {
   const stored = findSession(world, id);
