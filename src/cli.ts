@@ -139,7 +139,8 @@ export async function main(): Promise<void> {
     setTimeout(() => stopNow(`the shutdown bound of ${bound} ms passed`), bound).unref();
     sandbox
       .close()
-      .then(() => process.exit(0))
+      // A forced stop (bound or second signal) exits by itself, once its flush is done.
+      .then(() => forcing || process.exit(0))
       .catch((error: unknown) => {
         console.error('idv-sandbox: error while stopping', error);
         process.exit(1);
