@@ -4,10 +4,10 @@
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
-import { bodyLimit } from 'hono/body-limit';
 import { contextStorage } from 'hono/context-storage';
 import { consoleGuard, controlPlaneGuard } from './platform/admin/admin-guard.ts';
-import { ApiError, errorBody } from './platform/errors/api-error.ts';
+import { errorBody } from './platform/errors/api-error.ts';
+import { RouteFamilies } from './platform/http/body-limits.ts';
 import type { AppEnv, Platform } from './platform/http/context.ts';
 import { requestContext } from './platform/http/middleware.ts';
 import { handleError } from './platform/http/routing.ts';
@@ -23,15 +23,9 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   // Lets the billing helper see the operation's funds policy without every service taking the context.
   app.use('*', contextStorage());
   app.use('*', requestContext(platform));
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: platform.maxBodyBytes,
-      onError: () => {
-        throw new ApiError(413, `Request body too large: the limit is ${Math.floor(platform.maxBodyBytes / 1_048_576)} MB (images: 15 MB each).`);
-      },
-    }),
-  );
+  // Learnt below, once every route is mounted: which routes take images, hence their body limits.
+  const families = new RouteFamilies();
+  app.use('*', families.bodyLimits());
 
   // One guard for every admin surface, whoever declares its routes ("/x/*" matches "/x" too).
   app.use('/__sandbox/*', controlPlaneGuard());
@@ -43,6 +37,8 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   }
   app.route('/', controlPlane(platform));
   app.route('/', consoleRouter);
+
+  families.learn(app.openAPIRegistry.definitions);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', {
     type: 'apiKey',
