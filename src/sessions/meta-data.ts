@@ -65,15 +65,21 @@ const DOC_RANGES = ['192.0.2', '198.51.100', '203.0.113'] as const;
 
 const round = (value: number, digits: number): number => Number(value.toFixed(digits));
 
+/** The events that bound a submission's derived times: the session's creation and the submission. */
+export interface SubmissionTimes {
+  createdAtIso: string;
+  submittedAtIso: string;
+}
+
 /**
- * The applicant* members of meta_data for a submission at `submittedAtIso`. The page was viewed a few
- * minutes before the submission.
+ * The applicant* members of meta_data for a submission. The page was viewed a few minutes before the
+ * submission, but never before the session existed: applicantViewTime lies between the two.
  */
-export function buildApplicantSubmission(seedParts: readonly (string | number)[], submittedAtIso: string): ApplicantSubmission {
+export function buildApplicantSubmission(seedParts: readonly (string | number)[], times: SubmissionTimes): ApplicantSubmission {
   const rng = rngFrom('applicant-submission', ...seedParts);
   const place = applicantPlaceFor(seedParts);
   const { device, browser } = rng.pick(DEVICES);
-  const viewMs = Date.parse(submittedAtIso) - rng.int(120, 900) * 1000;
+  const viewMs = Math.max(Date.parse(times.createdAtIso), Date.parse(times.submittedAtIso) - rng.int(120, 900) * 1000);
   const details: LocationDetails = {
     accuracyRadius: rng.pick([5, 10, 20, 50, 100]),
     continent: 'North America',
@@ -132,6 +138,8 @@ export interface FailureInput {
   count: number;
   /** When the last attempt failed; earlier ones are spaced one to four minutes apart before it. */
   lastFailedAtIso: string;
+  /** When the session was created: no attempt failed before it. */
+  createdAtIso: string;
   /** Force the reasons (cycled); by default they are drawn from the seed. */
   reasons?: readonly FailureReason[];
   slots?: readonly FailureSlot[];
@@ -142,9 +150,10 @@ export function buildFailureData(input: FailureInput, seedParts: readonly (strin
   const rng = rngFrom('failure-data', ...seedParts);
   const gaps = Array.from({ length: input.count }, () => rng.int(60, 240) * 1000);
   let at = Date.parse(input.lastFailedAtIso);
+  const createdMs = Date.parse(input.createdAtIso);
   const times: number[] = [];
   for (let i = input.count - 1; i >= 0; i--) {
-    times[i] = at;
+    times[i] = Math.max(createdMs, at);
     at -= gaps[i] ?? 0;
   }
   const attempts: FailedAttempt[] = times.map((ms, i) => ({

@@ -214,7 +214,7 @@ export function buildSandboxSession(scenario: SandboxScenario, id: string, optio
   }
 
   const meta: NonNullable<SessionRecord['meta_data']> = {};
-  if (submitted) Object.assign(meta, buildApplicantSubmission(seed, iso(submittedMs)));
+  if (submitted) Object.assign(meta, buildApplicantSubmission(seed, { createdAtIso: options.createdAtIso, submittedAtIso: iso(submittedMs) }));
   if (scenario === 'REJECTED') {
     const score = analysis?.compare_faces_data?.face_match_confidence ?? 0;
     meta.declinedData = buildDeclinedData({ score, declinedAtIso: iso(submittedMs + rng.int(5, 50) * 1000) });
@@ -222,7 +222,7 @@ export function buildSandboxSession(scenario: SandboxScenario, id: string, optio
   let failedAtMs = 0;
   if (scenario === 'FAILED') {
     failedAtMs = created + rng.int(10, 40) * MINUTE;
-    meta.failureData = buildFailureData({ count: options.failedAttempts ?? 3, lastFailedAtIso: iso(failedAtMs) }, seed);
+    meta.failureData = buildFailureData({ count: options.failedAttempts ?? 3, lastFailedAtIso: iso(failedAtMs), createdAtIso: options.createdAtIso }, seed);
   }
   record.meta_data = meta;
   record.uploads = uploadsFor(analysis, rng, complete);

@@ -49,7 +49,7 @@ function submitEvent(record: SessionRecord, context: OutcomeContext) {
   return {
     type: 'submit' as const,
     analysisData: buildAnalysisData('pass', personOf(context.user), seed, { atIso: context.nowIso, documents: context.documents ?? 1 }),
-    submission: buildApplicantSubmission(seed, context.nowIso),
+    submission: buildApplicantSubmission(seed, { createdAtIso: record.created_at, submittedAtIso: context.nowIso }),
     country: APPLICANT_COUNTRY,
   };
 }
@@ -63,7 +63,7 @@ function autoDeclineEvent(record: SessionRecord, context: OutcomeContext) {
     analysisData,
     declinedData: buildDeclinedData({ score, declinedAtIso: context.nowIso }),
     // A decline of an already-submitted session keeps its original submission metadata.
-    ...(record.status === 'PENDING' ? { submission: buildApplicantSubmission(seed, context.nowIso), country: APPLICANT_COUNTRY } : {}),
+    ...(record.status === 'PENDING' ? { submission: buildApplicantSubmission(seed, { createdAtIso: record.created_at, submittedAtIso: context.nowIso }), country: APPLICANT_COUNTRY } : {}),
   };
 }
 
@@ -74,6 +74,7 @@ function failEvent(record: SessionRecord, context: OutcomeContext, count?: numbe
       {
         count: count ?? context.maxFailedAttempts ?? DEFAULT_MAX_FAILED_ATTEMPTS,
         lastFailedAtIso: context.nowIso,
+        createdAtIso: record.created_at,
         reasons: ['OCR_NAME_MISSING', 'NO_FACE_DETECTED'],
         slots: ['PRIMARY'],
       },

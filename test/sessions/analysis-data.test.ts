@@ -153,13 +153,18 @@ describe('analysis data', () => {
 
 describe('meta_data builders', () => {
   it('records a submission from the same place the analysis uses, viewed before it was submitted', () => {
-    const submission = buildApplicantSubmission(['s1'], AT);
+    const submission = buildApplicantSubmission(['s1'], { createdAtIso: '2000-01-01T00:00:00.000Z', submittedAtIso: AT });
     expect(ApplicantSubmissionSchema.parse(submission)).toEqual(submission);
     const place = applicantPlaceFor(['s1']);
     expect(submission.applicantSubmissionLocation).toBe(`${place.city}, ${place.subdivision}, United States`);
     expect(submission.applicantSubmissionLocationDetails).toMatchObject({ country: 'United States', countryIsoCode: 'US', continent: 'North America', subdivision: place.subdivision, timeZone: place.timeZone });
     expect(Date.parse(submission.applicantViewTime)).toBeLessThan(Date.parse(AT));
     expect(submission.applicantSubmissionIp).toMatch(/^(192\.0\.2|198\.51\.100|203\.0\.113)\.\d{1,3}$/);
+  });
+
+  it('never puts the view before the session existed: a submission right after creation was viewed at creation', () => {
+    const submission = buildApplicantSubmission(['s1'], { createdAtIso: AT, submittedAtIso: AT });
+    expect(submission.applicantViewTime).toBe(AT);
   });
 
   it('builds declinedData for a LOW_FACE_MATCH decline', () => {
@@ -177,7 +182,7 @@ describe('meta_data builders', () => {
   });
 
   it('builds failureData with attempts in order, the last at the given instant', () => {
-    const data = buildFailureData({ count: 3, lastFailedAtIso: AT, reasons: ['OCR_NAME_MISSING'], slots: ['PRIMARY', 'SECONDARY'] }, ['s1']);
+    const data = buildFailureData({ count: 3, lastFailedAtIso: AT, createdAtIso: '2000-01-01T00:00:00.000Z', reasons: ['OCR_NAME_MISSING'], slots: ['PRIMARY', 'SECONDARY'] }, ['s1']);
     expect(FailureDataSchema.parse(data)).toEqual(data);
     expect(data.failedAttempts).toBe(3);
     expect(data.attempts.map((a) => [a.reason, a.slot])).toEqual([

@@ -31,9 +31,9 @@ function inStatus(status: SessionStatus): SessionRecord {
 
 const analysis = buildAnalysisData('pass', { firstName: 'Jane', lastName: 'Doe' }, [SESSION_ID], { atIso: LATER });
 const lowMatch = buildAnalysisData('low_face_match', { firstName: 'Jane', lastName: 'Doe' }, [SESSION_ID], { atIso: LATER });
-const submission = buildApplicantSubmission([SESSION_ID], LATER);
+const submission = buildApplicantSubmission([SESSION_ID], { createdAtIso: NOW, submittedAtIso: LATER });
 const declinedData = buildDeclinedData({ score: 42.3, declinedAtIso: LATER });
-const failureData = buildFailureData({ count: 3, lastFailedAtIso: LATER }, [SESSION_ID]);
+const failureData = buildFailureData({ count: 3, lastFailedAtIso: LATER, createdAtIso: NOW }, [SESSION_ID]);
 
 /** One sample event of each type. */
 const EVENTS: Record<SessionEvent['type'], SessionEvent> = {
