@@ -16,7 +16,7 @@ import { parseClockSetting, systemTime, type ClockSetting, type VirtualClock } f
 import { publicUrls, type AppEnv, type Logger, type Platform } from './platform/http/context.ts';
 import { DEFAULT_JOB_TIMINGS, JobEngine, type JobTimings } from './platform/jobs/jobs.ts';
 import { drainable, type Drainable } from './platform/http/drain.ts';
-import { DEFAULT_NAMESPACE, Worlds } from './platform/namespaces/world.ts';
+import { DEFAULT_MAX_NAMESPACES, DEFAULT_NAMESPACE, Worlds } from './platform/namespaces/world.ts';
 import { answerParserRefusal } from './platform/http/parser-refusals.ts';
 import { hashParts } from './platform/random/random.ts';
 import { SPEC_RATE_LIMITS, type RateLimits } from './platform/rate-limit/rate-limiter.ts';
@@ -56,6 +56,8 @@ export interface SandboxOptions {
   scenarioFiles?: string[];
   jobTimings?: Partial<JobTimings>;
   requestLogCapacity?: number;
+  /** Namespaces kept at once (default 1000); a new one evicts the least recently used. */
+  maxNamespaces?: number;
   /** How long close() lets in-flight requests finish before it cuts their connections (default 5000). */
   shutdownTimeoutMs?: number;
   /** How scenario latency waits; tests inject a recorder instead of real sleeping. */
@@ -104,6 +106,8 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
   const dataFile = options.data ?? DEFAULT_DATA_FILE;
   const store = await Store.open(options.memory ? {} : { file: dataFile, port: options.port ?? null });
   const signingSecret = hashParts('signing', seed).toString('hex');
+  const uploads = new UploadStore(options.memory ? new MemoryBlobStore() : new FileBlobStore(`${dataFile}.uploads`), signingSecret);
+  const log = options.logger ?? consoleLogger;
   const worlds = new Worlds(
     {
       seed,
@@ -111,9 +115,11 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
       scenarios: options.scenarios ?? [],
       rateLimits: options.rateLimit === false ? null : { ...SPEC_RATE_LIMITS, ...options.rateLimits },
       requestLogCapacity: options.requestLogCapacity ?? 1000,
+      maxNamespaces: options.maxNamespaces ?? DEFAULT_MAX_NAMESPACES,
     },
     store,
     scenarios,
+    (evicted) => void uploads.dropNamespace(evicted).catch((error: unknown) => log.error(`could not delete the uploads of evicted namespace ${evicted}`, error)),
   );
   const base = (options.publicUrl ?? `http://${options.host ?? '127.0.0.1'}:${options.port ?? 4010}`).replace(/\/+$/, '');
   return {
@@ -123,14 +129,14 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     worlds,
     jobs: new JobEngine({ ...DEFAULT_JOB_TIMINGS, ...options.jobTimings }),
     catalog: new Catalog(),
-    uploads: new UploadStore(options.memory ? new MemoryBlobStore() : new FileBlobStore(`${dataFile}.uploads`), signingSecret),
+    uploads,
     urls: publicUrls(base),
     urlsFromRequestHost: options.publicUrl === undefined,
     adminToken: options.adminToken,
     adminSessions: new AdminSessions(),
     signingSecret,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
-    log: options.logger ?? consoleLogger,
+    log,
     closers: [],
   };
 }

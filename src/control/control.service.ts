@@ -27,7 +27,7 @@ export function clockView(world: World) {
   return { namespace: world.namespace, ...world.clock.state() };
 }
 
-/** Sets, then advances, then (un)freezes the clock; a change that would leave CLOCK_RANGE is refused whole (400). */
+/** (Un)freezes, sets, then advances the clock; a change that would leave CLOCK_RANGE is refused whole (400). */
 export function changeClock(world: World, change: Partial<z.infer<typeof ClockChangeSchema>>) {
   const setTo = change.set === undefined ? undefined : Date.parse(change.set);
   const advanceBy = change.advance === undefined ? 0 : durationToMs(change.advance);
@@ -36,9 +36,10 @@ export function changeClock(world: World, change: Partial<z.infer<typeof ClockCh
   if (outOfRange) {
     throw new ApiError(400, `Invalid clock change: it would move the clock to ${Number.isFinite(target) ? `${target} ms since the epoch` : 'a date no clock can hold'}, but ${outOfRange}. Send a smaller "advance" or a "set" inside that range.`);
   }
+  // Freezing first makes `set` exact: a frozen clock does not move between the two.
+  if (change.freeze !== undefined) world.clock.freeze(change.freeze);
   if (setTo !== undefined) world.clock.set(setTo);
   if (advanceBy !== 0) world.clock.advance(advanceBy);
-  if (change.freeze !== undefined) world.clock.freeze(change.freeze);
   return clockView(world);
 }
 

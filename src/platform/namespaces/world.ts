@@ -37,7 +37,11 @@ export interface WorldSettings {
   scenarios: readonly string[];
   rateLimits: RateLimits | null;
   requestLogCapacity: number;
+  /** At most this many namespaces at once; a new one evicts the least recently used (never the default). */
+  maxNamespaces: number;
 }
+
+export const DEFAULT_MAX_NAMESPACES = 1000;
 
 interface IdCounter {
   id: 'id-counter';
@@ -86,6 +90,7 @@ export class World {
 }
 
 export class Worlds {
+  /** In least-recently-used order: `get` moves a namespace to the end. */
   private readonly worlds = new Map<string, World>();
   private readonly seeds = new Map<string, number>();
 
@@ -93,14 +98,19 @@ export class Worlds {
     private readonly settings: WorldSettings,
     private readonly store: Store,
     private readonly registry: ScenarioRegistry,
+    /** Told when a namespace is evicted to make room, so its uploads go with it. */
+    private readonly onEvict: (namespace: string) => void = () => undefined,
   ) {}
 
   get(namespace: string = DEFAULT_NAMESPACE): World {
     let world = this.worlds.get(namespace);
-    if (!world) {
+    if (world) {
+      this.worlds.delete(namespace);
+    } else {
+      this.makeRoomFor(namespace);
       world = new World(namespace, this.seeds.get(namespace) ?? this.settings.seed, this.settings, this.store, this.registry);
-      this.worlds.set(namespace, world);
     }
+    this.worlds.set(namespace, world);
     return world;
   }
 
@@ -109,12 +119,31 @@ export class Worlds {
     return [...new Set([DEFAULT_NAMESPACE, ...this.worlds.keys(), ...this.store.namespaces()])];
   }
 
-  /** Back to the fixtures: data, clock, journal, limits and scenarios of the namespace; optionally a new seed. */
-  reset(namespace: string, seed?: number): World {
+  /**
+   * Back to the fixtures: data, clock, journal, limits and scenarios of the namespace; optionally a new
+   * seed. Its memory is freed: the namespace is built again, from the fixtures, when next used.
+   */
+  reset(namespace: string, seed?: number): void {
+    this.drop(namespace);
+    if (seed !== undefined) this.seeds.set(namespace, seed);
+  }
+
+  /** Evicts the least recently used namespaces (those only in the store first) until a new one fits. */
+  private makeRoomFor(namespace: string): void {
+    for (;;) {
+      const names = this.names().filter((name) => name !== namespace);
+      if (names.length < this.settings.maxNamespaces) return;
+      const storeOnly = this.store.namespaces().find((name) => name !== DEFAULT_NAMESPACE && !this.worlds.has(name));
+      const oldest = storeOnly ?? [...this.worlds.keys()].find((name) => name !== DEFAULT_NAMESPACE);
+      if (oldest === undefined) return;
+      this.drop(oldest);
+      this.onEvict(oldest);
+    }
+  }
+
+  private drop(namespace: string): void {
     this.store.dropPartition(namespace);
     this.worlds.delete(namespace);
-    if (seed !== undefined) this.seeds.set(namespace, seed);
-    else this.seeds.delete(namespace);
-    return this.get(namespace);
+    this.seeds.delete(namespace);
   }
 }
