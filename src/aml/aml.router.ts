@@ -1,6 +1,7 @@
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
-import { explain, principalOf, type AppContext } from '../platform/http/context.ts';
+import { principalOf, type AppContext } from '../platform/http/context.ts';
+import { explained } from '../platform/http/explained.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import {
   enrolMonitoredUserRoute,
@@ -10,13 +11,9 @@ import {
   saveTransactionsRoute,
   setTransactionQuotaRoute,
 } from './aml.routes.ts';
-import { enrolMonitoredUser, listMonitoredUsers, removeMonitoredUser, type Explained } from './monitored-users.service.ts';
+import { enrolMonitoredUser, listMonitoredUsers, removeMonitoredUser } from './monitored-users.service.ts';
 import { quotaStatus, saveTransactions, setTransactionQuota } from './transactions.service.ts';
 
-function explained<T>(c: AppContext, answer: Explained<T>): T {
-  for (const reason of answer.explanations) explain(c, reason);
-  return answer.value;
-}
 
 /** The control plane names organizations by id: 404 for one the sandbox does not have. */
 function organizationOf(c: AppContext, id: string): OrganizationFixture {

@@ -18,14 +18,10 @@
  */
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { AmlBot, OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
+import type { Explained } from '../platform/http/explained.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { sessionsWithExternalId } from '../sessions/sessions.store.ts';
 import type { MonitoredUser } from './aml.schemas.ts';
-
-export interface Explained<T> {
-  value: T;
-  explanations: string[];
-}
 
 const DAY_MS = 86_400_000;
 

@@ -26,7 +26,7 @@ import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { AnalysedImage } from '../images/image-analysis.ts';
 import { registerAnalysedFace } from '../face-registry/face-registry.ts';
-import type { Explained } from './self-exclusion.service.ts';
+import type { Explained } from '../platform/http/explained.ts';
 import {
   INJECTION_SIGNALS,
   type AntiCheatResponse,

@@ -1,6 +1,7 @@
 import { loadImage } from '../images/image-loading.ts';
 import { imageApiError, storageKeyReader } from '../images/image-request.ts';
 import { explain, principalOf, type AppContext } from '../platform/http/context.ts';
+import { explained } from '../platform/http/explained.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { analyzeAntiCheat, analyzeInjection, checkIpJurisdiction, detectVpn } from './analysis.service.ts';
 import {
@@ -16,12 +17,8 @@ import {
   removeIdentityRoute,
   vpnDetectionRoute,
 } from './igaming.routes.ts';
-import { excludeApplicant, excludeFace, excludeIdentities, listRegistry, purgeEnrollment, removeFace, removeIdentity, sandboxRegistry, type Explained } from './self-exclusion.service.ts';
+import { excludeApplicant, excludeFace, excludeIdentities, listRegistry, purgeEnrollment, removeFace, removeIdentity, sandboxRegistry } from './self-exclusion.service.ts';
 
-function explained<T>(c: AppContext, answer: Explained<T>): T {
-  for (const reason of answer.explanations) explain(c, reason);
-  return answer.value;
-}
 
 const organizationIdOf = (c: AppContext): string => principalOf(c).organization.id;
 

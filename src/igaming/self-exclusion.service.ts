@@ -17,6 +17,7 @@
  * - The registry is per organization and namespace; nothing is shared across operators.
  */
 import { ApiError } from '../platform/errors/api-error.ts';
+import type { Explained } from '../platform/http/explained.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { Principal } from '../platform/auth/organizations.ts';
 import {
@@ -43,11 +44,6 @@ import {
   type RemoveFaceResponse,
   type RemoveIdentityResponse,
 } from './igaming.schemas.ts';
-
-export interface Explained<T> {
-  value: T;
-  explanations: string[];
-}
 
 interface IdentityExclusion {
   /** identityKey(organizationId, documentNumber). */
