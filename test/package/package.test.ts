@@ -59,7 +59,7 @@ describe('the compiled package', () => {
     child.stderr.on('data', (chunk) => (output += String(chunk)));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     onTestFinished(() => {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (child.exitCode === null) child.kill('SIGTERM');
     });
     const url = await new Promise<string>((resolve, reject) => {
       child.stdout.on('data', () => {
