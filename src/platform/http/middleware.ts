@@ -73,7 +73,7 @@ export function requestContext(platform: Platform) {
 /** A message refusing the namespace or scenario headers, or the request's scenarios. */
 function requestRefusal(platform: Platform, namespace: string, scenarioHeader: string | undefined): string | { scenarios: string[] } {
   if (!NAMESPACE_PATTERN.test(namespace)) {
-    return `Invalid X-Sandbox-Namespace "${namespace.slice(0, 80)}": use 1-64 letters, digits, "_", "." or "-".`;
+    return `Invalid X-Sandbox-Namespace "${namespace.slice(0, 80)}": use 1-64 letters, digits, "_", "." or "-", not only dots.`;
   }
   const names = (scenarioHeader ?? '').split(',').map((name) => name.trim()).filter(Boolean);
   const unknown = names.filter((name) => !platform.scenarios.get(name));

@@ -11,7 +11,8 @@ import { ScenarioState, type ScenarioRegistry } from '../scenarios/scenarios.ts'
 import type { Partition, Store } from '../store/store.ts';
 
 export const DEFAULT_NAMESPACE = 'default';
-export const NAMESPACE_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
+/** Letters, digits, `_`, `.` and `-`, but never only dots (`.` and `..` read as directories to people and tools). */
+export const NAMESPACE_PATTERN = /^(?!\.+$)[A-Za-z0-9_.-]{1,64}$/;
 
 /**
  * A link into a page or API of the sandbox, carrying `namespace=<ns>` outside the default namespace so

@@ -1,9 +1,11 @@
 /**
- * Where uploaded bytes live: files beside the JSON store (`<data file>.uploads/<namespace>/<id>`), or
- * memory in memory mode. A put is fsynced before it resolves, like the store's writes.
+ * Where uploaded bytes live: files beside the JSON store (`<data file>.uploads/<namespace>/<id>`, each
+ * name encoded by storagePath so no name can leave that directory), or memory in memory mode. A put is
+ * fsynced before it resolves, like the store's writes.
  */
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, open, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { removeStorageTree, storagePath } from '../storage/storage-path.ts';
 
 export interface BlobStore {
   put(namespace: string, id: string, bytes: Buffer): Promise<void>;
@@ -29,15 +31,13 @@ export class MemoryBlobStore implements BlobStore {
   }
 }
 
-const SAFE_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
 export class FileBlobStore implements BlobStore {
   constructor(private readonly directory: string) {}
 
   async put(namespace: string, id: string, bytes: Buffer): Promise<void> {
-    const dir = join(this.directory, this.safe(namespace));
-    await mkdir(dir, { recursive: true });
-    const handle = await open(join(dir, this.safe(id)), 'w');
+    const file = storagePath(this.directory, namespace, id);
+    await mkdir(dirname(file), { recursive: true });
+    const handle = await open(file, 'w');
     try {
       await handle.writeFile(bytes);
       await handle.sync();
@@ -48,7 +48,7 @@ export class FileBlobStore implements BlobStore {
 
   async get(namespace: string, id: string): Promise<Buffer | undefined> {
     try {
-      return await readFile(join(this.directory, this.safe(namespace), this.safe(id)));
+      return await readFile(storagePath(this.directory, namespace, id));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
@@ -56,12 +56,6 @@ export class FileBlobStore implements BlobStore {
   }
 
   async dropNamespace(namespace: string): Promise<void> {
-    await rm(join(this.directory, this.safe(namespace)), { recursive: true, force: true });
-  }
-
-  /** Names reach the file system only after this check: no traversal. */
-  private safe(name: string): string {
-    if (!SAFE_NAME.test(name)) throw new Error(`unsafe blob name ${JSON.stringify(name)}`);
-    return name;
+    await removeStorageTree(this.directory, namespace);
   }
 }
