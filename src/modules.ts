@@ -7,6 +7,7 @@ import type { AppEnv, Platform } from './platform/http/context.ts';
 import { asyncJobsModule } from './async-jobs/index.ts';
 import { authModule } from './auth/index.ts';
 import { creditCheckModule } from './credit-check/index.ts';
+import { deepfakeModule } from './deepfake/index.ts';
 import { financialModule } from './financial/index.ts';
 import { uploadModule } from './upload/index.ts';
 import { screeningModule } from './screening/index.ts';
@@ -21,4 +22,4 @@ export interface SandboxModule {
   setup?: (platform: Platform) => void;
 }
 
-export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule];
+export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule, deepfakeModule];

@@ -22,9 +22,25 @@ function table(entries: readonly CatalogEntry[]): string {
     .join('\n\n');
 }
 
-export function catalogMarkdown(catalog: { magicValues: readonly CatalogEntry[]; testIdentifiers: readonly CatalogEntry[] }): string {
+/** The real client's operations the spec does not describe, one row each. */
+function operationsTable(entries: readonly CatalogEntry[]): string {
+  return (
+    '| endpoint | real-client method | what | source |\n| --- | --- | --- | --- |\n' +
+    entries.map((entry) => `| \`${cell(entry.endpoint)}\` | \`${cell(entry.input)}\` | ${cell(entry.outcome)} | ${cell(entry.description)} |`).join('\n')
+  );
+}
+
+export function catalogMarkdown(catalog: {
+  magicValues: readonly CatalogEntry[];
+  testIdentifiers: readonly CatalogEntry[];
+  clientOperations: readonly CatalogEntry[];
+}): string {
   return [
     README_CATALOG_START,
+    '### Endpoints from the real client (not in the spec)',
+    '',
+    operationsTable(catalog.clientOperations),
+    '',
     '### Test identifiers (sandbox key)',
     '',
     table(catalog.testIdentifiers),

@@ -98,6 +98,7 @@ export const CatalogSchema = z
     ),
     magicValues: z.array(CatalogEntrySchema),
     testIdentifiers: z.array(CatalogEntrySchema),
+    clientOperations: z.array(CatalogEntrySchema).openapi({ description: 'Operations the real client calls that the API spec does not describe: endpoint, client method (input), summary (outcome).' }),
     jobKinds: z.array(z.string()),
   })
   .openapi('SandboxCatalog');

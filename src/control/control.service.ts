@@ -78,6 +78,7 @@ export function catalogView(platform: Platform) {
     fixtureKeys: platform.keyRing.fixtureKeys(),
     magicValues: platform.catalog.list('magicValues'),
     testIdentifiers: platform.catalog.list('testIdentifiers'),
+    clientOperations: platform.catalog.list('clientOperations'),
     jobKinds: platform.jobs.kindNames(),
   };
 }

@@ -13,7 +13,8 @@ export interface CatalogEntry {
   description?: string;
 }
 
-export type CatalogSection = 'magicValues' | 'testIdentifiers';
+/** clientOperations: operations of the real client that the spec does not describe (client-operations.ts). */
+export type CatalogSection = 'magicValues' | 'testIdentifiers' | 'clientOperations';
 
 export class Catalog {
   private readonly sections = new Map<CatalogSection, CatalogEntry[]>();

@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import type { TestSandbox } from '../../helpers/sandbox.ts';
 import * as S from './schemas.ts';
+import * as N from './schemas-not-in-spec.ts';
 
 /** The SDK error class names and their fixed `code`, by status (facts §1a). */
 const ERROR_CLASSES: Record<number, { name: string; code: string }> = {
@@ -365,6 +366,29 @@ export class RealClient {
     verify: () => this.request({ operation: 'auth.verify', method: 'GET', path: '/v1/auth/verify', schema: S.AuthVerifyResponseSchema }),
   };
 
+  // ─── Modules the spec does not describe (§6.6, §6.10, §6.11, §6.14, §6.15) ──────────────────────────
+
+  readonly deepfake = {
+    /** The sessionId must be a UUID: checked locally, as the client does. */
+    getChallenge: async (sessionId: string) => {
+      this.requireUuid(sessionId);
+      return this.request({ operation: 'deepfake.getChallenge', method: 'GET', path: `/v1/deepfake/challenge/${encodeURIComponent(sessionId)}`, schema: N.DeepfakeChallengeResponseSchema });
+    },
+    createUploadUrls: (input: { sessionId: string; includeAudio: boolean }) =>
+      this.request({ operation: 'deepfake.createUploadUrls', method: 'POST', path: '/v1/deepfake/upload-urls', body: input, schema: N.DeepfakeUploadUrlsResponseSchema }),
+    analyze: (input: { scanDurationMs: number; challengeWord?: string; frameMeta: DeepfakeFrameMeta[]; s3Keys: Record<string, string> }) =>
+      this.request({ operation: 'deepfake.analyze', method: 'POST', path: '/v1/deepfake/analyze', body: input, schema: N.DeepfakeAnalyzeResponseSchema }),
+  };
+
+  /** A PUT to a URL an operation returned (the caller's own upload, no API key). */
+  async putTo(uploadUrl: string, bytes: Uint8Array, contentType: string): Promise<number> {
+    const url = new URL(uploadUrl);
+    const response = await this.sandbox.app.request(url.pathname + url.search, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes as Uint8Array<ArrayBuffer> });
+    await response.arrayBuffer();
+    this.exchanges.push({ operation: 'upload.put', method: 'PUT', path: url.pathname, status: response.status });
+    return response.status;
+  }
+
   // ─── Helpers ──────────────────────────────────────────────────────────────────────────────────────
 
   /** The operations answered 2xx so far (uploads included), for coverage assertions. */
@@ -372,8 +396,8 @@ export class RealClient {
     return new Set(this.exchanges.filter((exchange) => exchange.status >= 200 && exchange.status < 300).map((exchange) => exchange.operation));
   }
 
-  private requireUuid(jobId: string): void {
-    if (!z.uuid().safeParse(jobId).success) throw new SdkError('ValidationError', 'validation_error', `jobId must be a UUID, got ${JSON.stringify(jobId)}`, 400);
+  private requireUuid(id: string): void {
+    if (!z.uuid().safeParse(id).success) throw new SdkError('ValidationError', 'validation_error', `id must be a UUID, got ${JSON.stringify(id)}`, 400);
   }
 
   private async emptyPageOn404(pending: Promise<Answer<z.infer<typeof S.FinancialListResponseSchema>>>): Promise<Answer<z.infer<typeof S.FinancialListResponseSchema>>> {
@@ -390,6 +414,18 @@ export class RealClient {
     idempotencySerial += 1;
     return `00000000-0000-4000-8000-${idempotencySerial.toString(16).padStart(12, '0')}`;
   }
+}
+
+export interface DeepfakeFrameMeta {
+  actionId: string;
+  action: 'hold-still' | 'blink' | 'turn-left' | 'turn-right' | 'speak-prompt';
+  timestamp: number;
+  yaw: number;
+  pitch: number;
+  roll: number;
+  leftEyeOpenness: number;
+  rightEyeOpenness: number;
+  faceDetected: boolean;
 }
 
 export interface CreditCheckInput {

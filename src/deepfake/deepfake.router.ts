@@ -1,0 +1,22 @@
+import { explain, principalOf } from '../platform/http/context.ts';
+import { newRouter } from '../platform/http/routing.ts';
+import { analyzeRoute, createUploadUrlsRoute, getChallengeRoute } from './deepfake.routes.ts';
+import { analyzeScan, createDeepfakeUploadUrls, readChallenge } from './deepfake.service.ts';
+
+export const deepfakeRouter = newRouter()
+  .openapi(getChallengeRoute, (c) => {
+    const { body, explanation } = readChallenge(c.get('world'), principalOf(c).organization.id, c.req.valid('param').sessionId);
+    explain(c, explanation);
+    return c.json(body, 200);
+  })
+  .openapi(createUploadUrlsRoute, (c) => {
+    const platform = c.get('platform');
+    const { body, explanation } = createDeepfakeUploadUrls(c.get('world'), platform.uploads, principalOf(c).organization.id, c.req.valid('json'), platform.urls.base);
+    explain(c, explanation);
+    return c.json(body, 200);
+  })
+  .openapi(analyzeRoute, async (c) => {
+    const { body, explanations } = await analyzeScan(c.get('world'), c.get('platform').uploads, principalOf(c).organization, c.req.valid('json'));
+    for (const explanation of explanations) explain(c, explanation);
+    return c.json(body, 200);
+  });

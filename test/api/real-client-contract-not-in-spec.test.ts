@@ -1,0 +1,87 @@
+/**
+ * Independent contract check (4/4): the real client's operations that the API spec does not describe
+ * (deepfake, profiles, credit terms, age verification, re-verifications). Requests are sent as the client
+ * sends them and every 2xx body is parsed with schemas written from real-client-facts.md alone
+ * (test/api/real-client/schemas-not-in-spec.ts), never with the sandbox's own.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { FROZEN_AT, KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { RealClient, sdkErrorOf, type DeepfakeFrameMeta } from './real-client/client.ts';
+import { operationCoverage } from './real-client/coverage.ts';
+
+const { track } = operationCoverage([
+  'deepfake.analyze',
+  'deepfake.createUploadUrls',
+  'deepfake.getChallenge',
+  'upload.put',
+]);
+
+async function liveClient(key: string = KEYS.live): Promise<{ sandbox: TestSandbox; client: RealClient }> {
+  const sandbox = await testSandbox({ rateLimit: false });
+  return { sandbox, client: track(new RealClient(sandbox, key)) };
+}
+
+const image = (name: string) => readFileSync(new URL(`../../fixtures/images/${name}`, import.meta.url));
+
+describe('deepfake (§6.6)', () => {
+  const sessionId = '5f0c1a52-8a44-4d7e-9b1c-2a6f3e9d8c71';
+  const meta = (action: DeepfakeFrameMeta['action'], index: number, pose: Partial<DeepfakeFrameMeta> = {}): DeepfakeFrameMeta => ({
+    actionId: `act_${index}`,
+    action,
+    timestamp: index * 500,
+    yaw: 0,
+    pitch: 0,
+    roll: 0,
+    leftEyeOpenness: 0.9,
+    rightEyeOpenness: 0.9,
+    faceDetected: true,
+    ...pose,
+  });
+  const frameMeta = [
+    meta('hold-still', 0),
+    meta('blink', 1, { leftEyeOpenness: 0.05, rightEyeOpenness: 0.08 }),
+    meta('turn-left', 2, { yaw: -30 }),
+    meta('turn-right', 3, { yaw: 28 }),
+    meta('speak-prompt', 4),
+    meta('hold-still', 5),
+  ];
+
+  it('getChallenge, createUploadUrls (with audio) and analyze read as the client reads them: LIVE with a UUID verificationId and a Z timestamp', async () => {
+    const { client } = await liveClient();
+    const challenge = await client.deepfake.getChallenge(sessionId);
+    expect(challenge.data.sessionId).toBe(sessionId);
+    const urls = await client.deepfake.createUploadUrls({ sessionId, includeAudio: true });
+    expect(Object.keys(urls.data.uploadKeys).sort()).toEqual(['audio_clip', 'frame_0', 'frame_1', 'frame_2', 'frame_3', 'frame_4', 'frame_5']);
+    const frames = ['face.jpg', 'face-cropped.jpg', 'face.webp', 'face.gif', 'face.jpg', 'face-cropped.jpg'];
+    for (const [index, name] of frames.entries()) expect(await client.putTo(urls.data.uploadUrls[`frame_${index}`] as string, image(name), 'image/jpeg')).toBe(200);
+    expect(await client.putTo(urls.data.uploadUrls.audio_clip as string, Buffer.from('audio'), 'audio/webm')).toBe(200);
+    const analysis = await client.deepfake.analyze({ scanDurationMs: 3000, challengeWord: challenge.data.challengeWord, frameMeta, s3Keys: urls.data.uploadKeys });
+    expect(analysis.data).toMatchObject({ success: true, passed: true, verdict: 'LIVE', trustVerdict: 'PASS', timestamp: FROZEN_AT, challengeWord: challenge.data.challengeWord });
+  });
+
+  it('a replayed still is DEEPFAKE; the magic word forces INCONCLUSIVE; both parse', async () => {
+    const { client } = await liveClient();
+    const urls = await client.deepfake.createUploadUrls({ sessionId, includeAudio: false });
+    for (let index = 0; index < 6; index += 1) await client.putTo(urls.data.uploadUrls[`frame_${index}`] as string, image('face.jpg'), 'image/jpeg');
+    const replay = await client.deepfake.analyze({ scanDurationMs: 3000, frameMeta, s3Keys: urls.data.uploadKeys });
+    expect(replay.data).toMatchObject({ verdict: 'DEEPFAKE', trustVerdict: 'REJECT', passed: false, failureReasons: ['STATIC_REPLAY'] });
+    expect(replay.raw).not.toHaveProperty('challengeWord');
+    const forced = await client.deepfake.analyze({ scanDurationMs: 3000, challengeWord: 'sandbox inconclusive', frameMeta, s3Keys: urls.data.uploadKeys });
+    expect(forced.data).toMatchObject({ verdict: 'INCONCLUSIVE', trustVerdict: 'REVIEW' });
+  });
+
+  it('errors map to the client classes: a non-UUID is refused locally, 400 ValidationError, 402, 403', async () => {
+    const { sandbox, client } = await liveClient();
+    expect((await sdkErrorOf(client.deepfake.getChallenge('sess_abc123'))).className).toBe('ValidationError');
+    expect(client.exchanges).toHaveLength(0);
+    const urls = await client.deepfake.createUploadUrls({ sessionId, includeAudio: false });
+    const invalid = await sdkErrorOf(client.deepfake.analyze({ scanDurationMs: 3000, frameMeta: frameMeta.slice(0, 2), s3Keys: urls.data.uploadKeys }));
+    expect(invalid).toMatchObject({ className: 'ValidationError', code: 'validation_error', status: 400 });
+    expect(invalid.message).toContain('exactly 6 frames');
+    const notUploaded = await sdkErrorOf(client.deepfake.analyze({ scanDurationMs: 3000, frameMeta, s3Keys: urls.data.uploadKeys }));
+    expect(notUploaded).toMatchObject({ className: 'AuthorizationError', status: 403 });
+    const broke = track(new RealClient(sandbox, KEYS.broke));
+    expect((await sdkErrorOf(broke.deepfake.analyze({ scanDurationMs: 3000, frameMeta, s3Keys: urls.data.uploadKeys }))).className).toBe('InsufficientFundsError');
+  });
+});
