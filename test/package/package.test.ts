@@ -24,7 +24,7 @@ const portIsFree = (port: number) =>
 describe('the compiled package', () => {
   beforeAll(() => {
     execFileSync(NPM, ['run', 'build'], { cwd: ROOT, stdio: 'pipe' });
-  }, 120_000);
+  }, 300_000);
 
   it('builds JavaScript with type declarations that the package exports point at', () => {
     const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -49,7 +49,7 @@ describe('the compiled package', () => {
       await sandbox.close();`;
     const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' });
     expect(JSON.parse(output.trim().split('\n').at(-1) ?? '')).toEqual({ status: 200, body: { status: 'ok' } });
-  }, 120_000);
+  }, 300_000);
 
   it('stops `npm start` on SIGTERM: the port is freed and the data file holds the last write', async () => {
     const data = join(temporaryDirectory('idv-sandbox-start-'), 'sandbox.json');
@@ -82,5 +82,5 @@ describe('the compiled package', () => {
     expect(await portIsFree(Number(new URL(url).port))).toBe(true);
     const snapshot = readFileSync(data, 'utf8');
     expect(snapshot).toContain('"balance": 4321');
-  }, 60_000);
+  }, 120_000);
 });
