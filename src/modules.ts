@@ -9,6 +9,7 @@ import { authModule } from './auth/index.ts';
 import { creditCheckModule } from './credit-check/index.ts';
 import { deepfakeModule } from './deepfake/index.ts';
 import { financialModule } from './financial/index.ts';
+import { profilesModule } from './profiles/index.ts';
 import { uploadModule } from './upload/index.ts';
 import { screeningModule } from './screening/index.ts';
 import { sessionsModule } from './sessions/index.ts';
@@ -22,4 +23,4 @@ export interface SandboxModule {
   setup?: (platform: Platform) => void;
 }
 
-export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule, deepfakeModule];
+export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule, deepfakeModule, profilesModule];

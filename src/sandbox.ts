@@ -89,7 +89,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     if (!scenarios.get(name)) throw new Error(`Unknown scenario "${name}" (--scenario). Known: ${scenarios.names().join(', ')}.`);
   }
   const dataFile = options.data ?? DEFAULT_DATA_FILE;
-  const store = await Store.open(options.memory ? {} : { file: dataFile });
+  const store = await Store.open(options.memory ? {} : { file: dataFile, port: options.port ?? null });
   const signingSecret = hashParts('signing', seed).toString('hex');
   const worlds = new Worlds(
     {
@@ -132,20 +132,24 @@ function resolveClock(clock: SandboxOptions['clock']): ClockSetting {
 }
 
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const platform = await buildPlatform(options);
+  // The port is bound before the data directory is touched: a taken port fails with nothing written.
+  let handle: (request: Request) => Response | Promise<Response> = () => Response.json({ error: 'The sandbox is still starting: retry in a moment.' }, { status: 503, headers: { 'retry-after': '1' } });
+  const listener = options.port === null ? undefined : await listen(options, (request) => handle(request));
+  let platform: Platform;
+  try {
+    platform = await buildPlatform({ ...options, port: listener?.port ?? options.port });
+  } catch (error) {
+    if (listener) await new Promise<void>((resolve) => listener.server.close(() => resolve()));
+    throw error;
+  }
   const app = buildApp(platform);
-  let server: ServerType | undefined;
   let url = platform.urls.base;
-
-  if (options.port !== null) {
-    const host = options.host ?? '127.0.0.1';
-    const port = await new Promise<number>((resolve, reject) => {
-      server = serve({ fetch: app.fetch, port: options.port ?? 4010, hostname: host }, (info) => resolve(info.port));
-      server.once('error', reject);
-    });
-    url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (listener) {
+    handle = app.fetch;
+    url = listener.url;
     if (options.publicUrl === undefined) Object.assign(platform.urls, publicUrls(url));
   }
+  const server = listener?.server;
 
   return {
     url,
@@ -158,9 +162,19 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       await resetSandbox(platform, undefined, seed);
     },
     close: async () => {
-      if (server) await new Promise<void>((resolve) => server?.close(() => resolve()));
+      if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
       for (const closer of platform.closers) await closer();
       await platform.store.close();
     },
   };
+}
+
+async function listen(options: SandboxOptions, fetch: (request: Request) => Response | Promise<Response>): Promise<{ server: ServerType; port: number; url: string }> {
+  const host = options.host ?? '127.0.0.1';
+  let server: ServerType | undefined;
+  const port = await new Promise<number>((resolve, reject) => {
+    server = serve({ fetch, port: options.port ?? 4010, hostname: host }, (info) => resolve(info.port));
+    server.once('error', reject);
+  });
+  return { server: server as ServerType, port, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
 }

@@ -14,6 +14,10 @@ const { track } = operationCoverage([
   'deepfake.analyze',
   'deepfake.createUploadUrls',
   'deepfake.getChallenge',
+  'profiles.create',
+  'profiles.createLogoUploadUrl',
+  'profiles.list',
+  'profiles.retrieve',
   'upload.put',
 ]);
 
@@ -83,5 +87,28 @@ describe('deepfake (§6.6)', () => {
     expect(notUploaded).toMatchObject({ className: 'AuthorizationError', status: 403 });
     const broke = track(new RealClient(sandbox, KEYS.broke));
     expect((await sdkErrorOf(broke.deepfake.analyze({ scanDurationMs: 3000, frameMeta, s3Keys: urls.data.uploadKeys }))).className).toBe('InsufficientFundsError');
+  });
+});
+
+describe('profiles (§6.11)', () => {
+  it('create with a logo (upload URL, PUT, logoUrl = fileKey), create without, list and retrieve parse', async () => {
+    const { client } = await liveClient();
+    const withLogo = await client.profiles.create({ name: 'Acme onboarding', logo: { file: image('face.jpg'), contentType: 'image/jpeg' } });
+    expect(withLogo.data).toMatchObject({ name: 'Acme onboarding', organizationId: 'org_demo', createdAt: FROZEN_AT, updatedAt: FROZEN_AT });
+    expect(withLogo.data.logoUrl).toMatch(/^uploads\//);
+    const plain = await client.profiles.create({ name: 'Plain' });
+    expect(plain.data.logoUrl ?? null).toBeNull();
+    const list = await client.profiles.list();
+    expect(list.data.profiles.map((profile) => profile.id).sort()).toEqual([withLogo.data.id, plain.data.id].sort());
+    expect((await client.profiles.retrieve(withLogo.data.id)).data).toEqual(withLogo.data);
+  });
+
+  it('errors map to the client classes: 400 on a bad logo type, 403 on a logo never uploaded, 404 on an unknown profile', async () => {
+    const { client } = await liveClient();
+    const badType = await sdkErrorOf(client.profiles.createLogoUploadUrl({ contentType: 'image/bmp' as 'image/png', byteLength: 10 }));
+    expect(badType).toMatchObject({ className: 'ValidationError', status: 400 });
+    const target = await client.profiles.createLogoUploadUrl({ contentType: 'image/png', byteLength: 10 });
+    expect((await sdkErrorOf(client.profiles.create({ name: 'Acme', logoUrl: target.data.fileKey }))).className).toBe('AuthorizationError');
+    expect((await sdkErrorOf(client.profiles.retrieve('profile_1'))).className).toBe('NotFoundError');
   });
 });

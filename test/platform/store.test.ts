@@ -1,11 +1,15 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Store, StoreOpenError } from '../../src/platform/store/store.ts';
 import { runCli, startCli } from '../helpers/cli-process.ts';
+import { deadPid } from '../helpers/data-dir.ts';
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'idv-store-')), 'store.json');
+
+/** What a crash leaves for the next process: the lock of a pid that no longer runs. */
+const crash = (file: string) => writeFileSync(`${file}.lock`, JSON.stringify({ pid: deadPid(), host: hostname(), port: null }));
 
 describe('store', () => {
   it('replays the journal after a crash that left no snapshot of the latest writes', async () => {
@@ -19,6 +23,7 @@ describe('store', () => {
     await store.durable();
     // No close(): as if the process died here. The snapshot on disk predates the writes.
     expect(JSON.parse(readFileSync(file, 'utf8')).namespaces).toEqual({});
+    crash(file);
 
     const reopened = await Store.open({ file });
     expect(reopened.partition('default').collection('things').all()).toEqual([{ id: 'a', n: 3 }]);
@@ -44,9 +49,9 @@ describe('store', () => {
       await store.durable();
     }
     await store.durable();
+    crash(file);
     const reopened = await Store.open({ file });
     expect(reopened.partition('default').collection('things').size).toBe(200);
-    await store.close();
     await reopened.close();
   });
 
@@ -57,6 +62,7 @@ describe('store', () => {
     await store.durable();
     const journal = readdirSync(join(file, '..')).find((name) => name.includes('journal')) as string;
     writeFileSync(join(file, '..', journal), readFileSync(join(file, '..', journal), 'utf8') + '{"ns":"default","op":"put","c":"thi');
+    crash(file);
     const reopened = await Store.open({ file });
     expect(reopened.partition('default').collection('things').all()).toEqual([{ id: 'ok' }]);
     await reopened.close();
@@ -78,7 +84,7 @@ describe('store', () => {
   });
 });
 
-describe('the CLI with a file store', () => {
+describe('the CLI with a file store', { timeout: 90_000 }, () => {
   it('keeps an acknowledged write after kill -9 and a restart', async () => {
     const file = tempFile();
     const first = await startCli(['--data', file, '--clock', 'frozen@2026-01-15T09:30:00Z']);

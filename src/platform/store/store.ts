@@ -12,7 +12,9 @@
  *   JSON file alone then holds the whole state.
  * - A corrupt, foreign or newer-version file stops start-up and is never overwritten.
  *
- * LIMITATIONS: one process per data file (no cross-process lock); records must be treated as immutable
+ * - One process per data file: `<file>.lock` (see lock.ts) is taken before the file is read.
+ *
+ * LIMITATIONS: records must be treated as immutable
  * (replace them with `put`, never mutate) because the snapshot captures references.
  */
 import { mkdirSync, readdirSync, readFileSync, existsSync } from 'node:fs';
@@ -21,6 +23,10 @@ import { basename, dirname, join } from 'node:path';
 import { Low } from 'lowdb';
 import { JSONFile } from 'lowdb/node';
 import { Collection, type CollectionChange, type Identified } from './collection.ts';
+import { StoreOpenError } from './errors.ts';
+import { DataLock } from './lock.ts';
+
+export { StoreOpenError };
 
 export const STORE_FORMAT = 'idv-sandbox-store';
 export const STORE_VERSION = 1;
@@ -41,15 +47,12 @@ interface JournalEntry {
   v?: unknown;
 }
 
-/** Start-up refused: the message names the file and the fix. */
-export class StoreOpenError extends Error {
-  override name = 'StoreOpenError';
-}
-
 export interface StoreOptions {
   /** JSON file; omit for a memory-only store. */
   file?: string;
   compactAfterBytes?: number;
+  /** The HTTP port this process serves, written into the lock file for whoever is refused. */
+  port?: number | null;
 }
 
 /** The collections of one namespace. */
@@ -94,14 +97,26 @@ export class Store {
     readonly file: string | undefined,
     private readonly db: Low<Snapshot> | undefined,
     private readonly compactAfterBytes: number,
+    private readonly lock: DataLock | undefined,
   ) {}
 
+  /** Takes the data file's lock before anything else touches it; a refused open leaves no trace. */
   static async open(options: StoreOptions = {}): Promise<Store> {
-    if (!options.file) return new Store(undefined, undefined, Infinity);
+    if (!options.file) return new Store(undefined, undefined, Infinity, undefined);
     const file = options.file;
     mkdirSync(dirname(file), { recursive: true });
+    const lock = DataLock.acquire(file, options.port ?? null);
+    try {
+      return await Store.load(file, options, lock);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  private static async load(file: string, options: StoreOptions, lock: DataLock): Promise<Store> {
     const db = new Low<Snapshot>(new JSONFile<Snapshot>(file), emptySnapshot(0));
-    const store = new Store(file, db, options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES);
+    const store = new Store(file, db, options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES, lock);
     const snapshot = readSnapshot(file);
     store.generation = snapshot.generation;
     for (const [ns, collections] of Object.entries(snapshot.namespaces)) {
@@ -150,14 +165,19 @@ export class Store {
     return this.flushing;
   }
 
-  /** Flushes, writes the whole state as the snapshot, removes the journals. */
+  /** Flushes, writes the whole state as the snapshot, removes the journals, then releases the lock. */
   async close(): Promise<void> {
     if (this.closed) return;
-    await this.durable().catch(() => undefined);
-    if (this.persistent) await this.compact();
-    this.closed = true;
-    await this.journal?.close();
-    this.journal = null;
+    try {
+      await this.durable().catch(() => undefined);
+      if (this.persistent) await this.compact();
+    } finally {
+      // Every acknowledged write waited for its fdatasync, so the lock can go even when compaction failed.
+      this.closed = true;
+      await this.journal?.close();
+      this.journal = null;
+      this.lock?.release();
+    }
   }
 
   private record(ns: string, change: CollectionChange): void {

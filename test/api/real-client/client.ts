@@ -380,6 +380,26 @@ export class RealClient {
       this.request({ operation: 'deepfake.analyze', method: 'POST', path: '/v1/deepfake/analyze', body: input, schema: N.DeepfakeAnalyzeResponseSchema }),
   };
 
+  readonly profiles = {
+    createLogoUploadUrl: (input: { contentType: LogoContentType; byteLength: number }) =>
+      this.request({ operation: 'profiles.createLogoUploadUrl', method: 'POST', path: '/v1/profiles/logo-upload-url', body: input, schema: N.LogoUploadUrlResponseSchema }),
+    /** Logo URL, PUT with the declared type (no API key), then returns the fileKey. */
+    uploadLogo: async (input: { file: Uint8Array; contentType: LogoContentType }) => {
+      const target = await this.profiles.createLogoUploadUrl({ contentType: input.contentType, byteLength: input.file.length });
+      const status = await this.putTo(target.data.uploadUrl, input.file, input.contentType);
+      if (status === 403) throw new SdkError('ApiError', 'upload_url_expired', 'upload URL expired', 403);
+      if (status < 200 || status > 299) throw new SdkError('ApiError', 'upload_error', `upload failed with HTTP ${status}`, status);
+      return target.data.fileKey;
+    },
+    /** `{name}`, `{name, logoUrl}`, or `{name, logo}` (uploaded first, then sent as logoUrl). */
+    create: async (input: { name: string; logoUrl?: string; logo?: { file: Uint8Array; contentType: LogoContentType } }) => {
+      const logoUrl = input.logo ? await this.profiles.uploadLogo(input.logo) : input.logoUrl;
+      return this.request({ operation: 'profiles.create', method: 'POST', path: '/v1/profiles', body: { name: input.name, logoUrl }, schema: N.ProfileSchema });
+    },
+    list: () => this.request({ operation: 'profiles.list', method: 'GET', path: '/v1/profiles', schema: N.ProfileListResponseSchema }),
+    retrieve: (id: string) => this.request({ operation: 'profiles.retrieve', method: 'GET', path: `/v1/profiles/${encodeURIComponent(id)}`, schema: N.ProfileSchema }),
+  };
+
   /** A PUT to a URL an operation returned (the caller's own upload, no API key). */
   async putTo(uploadUrl: string, bytes: Uint8Array, contentType: string): Promise<number> {
     const url = new URL(uploadUrl);
@@ -415,6 +435,8 @@ export class RealClient {
     return `00000000-0000-4000-8000-${idempotencySerial.toString(16).padStart(12, '0')}`;
   }
 }
+
+export type LogoContentType = 'image/jpeg' | 'image/png' | 'image/webp' | 'image/gif';
 
 export interface DeepfakeFrameMeta {
   actionId: string;

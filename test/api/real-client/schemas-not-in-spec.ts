@@ -38,3 +38,18 @@ export const DeepfakeAnalyzeResponseSchema = z.object({
   }),
   challengeWord: str.optional(),
 });
+
+// ─── §6.11 Profiles ─────────────────────────────────────────────────────────────────────────────────
+
+export const ProfileSchema = z.object({
+  id: str,
+  name: str,
+  organizationId: str,
+  createdAt: str,
+  updatedAt: str,
+  logoUrl: str.nullable().optional(),
+});
+
+export const ProfileListResponseSchema = z.object({ profiles: z.array(ProfileSchema) });
+
+export const LogoUploadUrlResponseSchema = z.object({ uploadUrl: str, fileKey: str });

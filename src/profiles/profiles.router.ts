@@ -1,0 +1,19 @@
+import { explain, principalOf } from '../platform/http/context.ts';
+import { newRouter } from '../platform/http/routing.ts';
+import { createProfileRoute, getProfileRoute, listProfilesRoute, logoUploadUrlRoute } from './profiles.routes.ts';
+import { createProfile, listProfiles, presignLogo, readProfile } from './profiles.service.ts';
+
+export const profilesRouter = newRouter()
+  .openapi(logoUploadUrlRoute, (c) => {
+    const platform = c.get('platform');
+    const { body, explanation } = presignLogo(c.get('world'), platform.uploads, principalOf(c).organization.id, c.req.valid('json'), platform.urls.base);
+    explain(c, explanation);
+    return c.json(body, 200);
+  })
+  .openapi(createProfileRoute, async (c) => {
+    const { body, explanation } = await createProfile(c.get('world'), c.get('platform').uploads, principalOf(c).organization.id, c.req.valid('json'));
+    explain(c, explanation);
+    return c.json(body, 200);
+  })
+  .openapi(listProfilesRoute, (c) => c.json(listProfiles(c.get('world'), principalOf(c).organization.id), 200))
+  .openapi(getProfileRoute, (c) => c.json(readProfile(c.get('world'), principalOf(c).organization.id, c.req.valid('param').id), 200));

@@ -1,0 +1,66 @@
+/**
+ * Profiles (real client: profiles.createLogoUploadUrl, create, list, retrieve; not in the API spec): a
+ * profile is a name and an optional logo, stored per organization. The logo goes through the shared upload
+ * store: POST /v1/profiles/logo-upload-url presigns it, the caller PUTs it, and POST /v1/profiles takes the
+ * fileKey as logoUrl once its bytes are there and are one of the declared image types.
+ *
+ * LIMITATIONS:
+ * - Profiles cannot be changed or deleted (the client has no such calls); hosted pages do not use them.
+ * - The list is not paged (the client sends no cursor); newest first.
+ * - A sandbox key reads the organization's profiles like a live key (there are no synthetic profiles).
+ */
+import { sniffImageFormat } from '../images/image-format.ts';
+import { ApiError } from '../platform/errors/api-error.ts';
+import type { World } from '../platform/namespaces/world.ts';
+import { MAX_UPLOAD_BYTES, type UploadStore } from '../platform/uploads/uploads.ts';
+import { LOGO_CONTENT_TYPES, type CreateProfileBody, type LogoUploadUrlBody, type Profile } from './profiles.schemas.ts';
+
+export const PROFILE_LOGO_OWNER = 'profile-logo';
+
+export const profiles = (world: World) => world.data.collection<Profile>('profiles').index('byOrganization', (profile) => profile.organizationId);
+
+/** POST /v1/profiles/logo-upload-url. */
+export function presignLogo(world: World, uploads: UploadStore, organizationId: string, body: LogoUploadUrlBody, baseUrl: string) {
+  const { uploadUrl, fileKey } = uploads.presign(world, organizationId, { contentType: body.contentType, byteLength: Math.min(body.byteLength, MAX_UPLOAD_BYTES), owner: PROFILE_LOGO_OWNER }, baseUrl);
+  return { body: { uploadUrl, fileKey }, explanation: `logo upload URL for ${body.contentType}, at most ${body.byteLength} bytes, valid 15 minutes` };
+}
+
+/** The logo's bytes must have arrived and be one of the logo image types. */
+async function requireLogo(world: World, uploads: UploadStore, organizationId: string, fileKey: string): Promise<string> {
+  let bytes: Buffer;
+  try {
+    ({ bytes } = await uploads.read(world, organizationId, fileKey));
+  } catch (error) {
+    if (error instanceof ApiError) throw new ApiError(error.status, `logoUrl: ${error.message}`);
+    throw error;
+  }
+  const format = sniffImageFormat(bytes);
+  const mime = format === null ? undefined : `image/${format}`;
+  if (mime === undefined || !(LOGO_CONTENT_TYPES as readonly string[]).includes(mime)) {
+    throw new ApiError(400, `logoUrl must hold a JPEG, PNG, WebP or GIF image; the uploaded bytes are ${format === null ? 'not an image' : `a ${format.toUpperCase()}`}. Upload the logo again in one of those formats.`);
+  }
+  return mime;
+}
+
+/** POST /v1/profiles. */
+export async function createProfile(world: World, uploads: UploadStore, organizationId: string, body: CreateProfileBody): Promise<{ body: Profile; explanation: string }> {
+  const logoType = body.logoUrl === undefined ? undefined : await requireLogo(world, uploads, organizationId, body.logoUrl);
+  const now = world.clock.iso();
+  const profile: Profile = { id: world.uuid(), name: body.name, organizationId, logoUrl: body.logoUrl ?? null, createdAt: now, updatedAt: now };
+  profiles(world).put(profile);
+  return { body: profile, explanation: `profile created${logoType ? ` with a ${logoType} logo` : ' without a logo'}` };
+}
+
+/** GET /v1/profiles: the organization's profiles, newest first. */
+export function listProfiles(world: World, organizationId: string): { profiles: Profile[] } {
+  const own = profiles(world).where('byOrganization', organizationId);
+  return { profiles: [...own].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1)) };
+}
+
+/** GET /v1/profiles/{id}: 404 unknown, 403 another organization's. */
+export function readProfile(world: World, organizationId: string, id: string): Profile {
+  const profile = profiles(world).get(id);
+  if (!profile) throw new ApiError(404, `Profile ${id} was not found: use the id returned by POST /v1/profiles (profiles live in the namespace that created them).`);
+  if (profile.organizationId !== organizationId) throw new ApiError(403, `Profile ${id} belongs to another organization: use an API key of the organization that created it.`);
+  return profile;
+}
