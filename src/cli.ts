@@ -16,6 +16,7 @@ Usage: idv-sandbox [options]
   --memory              keep everything in memory, no file
   --seed <n>            seed for ids and synthetic data (env IDV_SANDBOX_SEED, default 42)
   --clock <mode>        real | frozen | frozen@<ISO 8601> (env IDV_SANDBOX_CLOCK, default real)
+  --scenarios-dir <d>   load your scenario files from this directory too (repeatable; env IDV_SANDBOX_SCENARIOS_DIR)
   --scenario <name>     activate a scenario in every namespace (repeatable; env IDV_SANDBOX_SCENARIOS=a,b)
   --no-rate-limit       turn off the 25/s, burst 35, 10,000/day limits
   --public-url <url>    base URL used in links (env IDV_SANDBOX_PUBLIC_URL; for Docker port maps)
@@ -36,6 +37,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
       seed: { type: 'string' },
       clock: { type: 'string' },
       scenario: { type: 'string', multiple: true },
+      'scenarios-dir': { type: 'string', multiple: true },
       'no-rate-limit': { type: 'boolean' },
       'public-url': { type: 'string' },
       'admin-token': { type: 'string' },
@@ -59,6 +61,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
     seed: integer('--seed', values.seed ?? env.IDV_SANDBOX_SEED),
     clock: values.clock ?? env.IDV_SANDBOX_CLOCK,
     scenarios: values.scenario ?? list(env.IDV_SANDBOX_SCENARIOS),
+    extraScenariosDirs: values['scenarios-dir'] ?? (env.IDV_SANDBOX_SCENARIOS_DIR ? [env.IDV_SANDBOX_SCENARIOS_DIR] : undefined),
     rateLimit: !values['no-rate-limit'],
     publicUrl: values['public-url'] ?? env.IDV_SANDBOX_PUBLIC_URL,
     adminToken: values['admin-token'] ?? env.IDV_SANDBOX_ADMIN_TOKEN,

@@ -17,6 +17,7 @@ import { DEFAULT_NAMESPACE, Worlds } from './platform/namespaces/world.ts';
 import { hashParts } from './platform/random/random.ts';
 import { SPEC_RATE_LIMITS, type RateLimits } from './platform/rate-limit/rate-limiter.ts';
 import { loadScenarioDirectory, parseScenarioFile, ScenarioRegistry } from './platform/scenarios/scenarios.ts';
+import { DEFAULT_REQUEST_LOG_LIMITS, type RequestLogLimits } from './platform/request-log/request-log.ts';
 import { Store } from './platform/store/store.ts';
 import { FileBlobStore, MemoryBlobStore } from './platform/uploads/blob-store.ts';
 import { UploadStore } from './platform/uploads/uploads.ts';
@@ -46,11 +47,15 @@ export interface SandboxOptions {
   extraOrganizationsFiles?: string[];
   /** `key=org:kind,...` as in IDV_SANDBOX_API_KEYS. */
   apiKeys?: string;
+  /** The shipped scenarios (default: the package's scenarios/). */
   scenariosDir?: string;
+  /** User scenario directories, loaded beside the shipped one (`--scenarios-dir`). */
+  extraScenariosDirs?: string[];
   /** Extra scenario files outside scenariosDir. */
   scenarioFiles?: string[];
   jobTimings?: Partial<JobTimings>;
-  requestLogCapacity?: number;
+  /** Journal bounds per namespace (default 1,000 entries, 2 MiB, 16 KiB per body). */
+  requestLog?: Partial<RequestLogLimits>;
   /** How scenario latency waits; tests inject a recorder instead of real sleeping. */
   sleep?: (ms: number) => Promise<void>;
   logger?: Logger;
@@ -83,6 +88,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
   );
   const scenarios = new ScenarioRegistry([
     ...loadScenarioDirectory(options.scenariosDir ?? `${PACKAGE_ROOT}scenarios`),
+    ...(options.extraScenariosDirs ?? []).flatMap(loadScenarioDirectory),
     ...(options.scenarioFiles ?? []).map(parseScenarioFile),
   ]);
   for (const name of options.scenarios ?? []) {
@@ -97,7 +103,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
       clock: clockSetting,
       scenarios: options.scenarios ?? [],
       rateLimits: options.rateLimit === false ? null : { ...SPEC_RATE_LIMITS, ...options.rateLimits },
-      requestLogCapacity: options.requestLogCapacity ?? 1000,
+      requestLog: { ...DEFAULT_REQUEST_LOG_LIMITS, ...options.requestLog },
     },
     store,
     scenarios,
