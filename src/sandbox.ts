@@ -19,6 +19,7 @@ import { SPEC_RATE_LIMITS, type RateLimits } from './platform/rate-limit/rate-li
 import { loadScenarioDirectory, parseScenarioFile, ScenarioRegistry } from './platform/scenarios/scenarios.ts';
 import { DEFAULT_REQUEST_LOG_LIMITS, type RequestLogLimits } from './platform/request-log/request-log.ts';
 import { Store } from './platform/store/store.ts';
+import type { CorsSetting } from './platform/http/cors.ts';
 import { FileBlobStore, MemoryBlobStore } from './platform/uploads/blob-store.ts';
 import { UploadStore } from './platform/uploads/uploads.ts';
 
@@ -56,6 +57,10 @@ export interface SandboxOptions {
   jobTimings?: Partial<JobTimings>;
   /** Journal bounds per namespace (default 1,000 entries, 2 MiB, 16 KiB per body). */
   requestLog?: Partial<RequestLogLimits>;
+  /** Origins allowed to call the API from a browser (`*` for any); default: no CORS. */
+  cors?: CorsSetting;
+  /** One line per request through the logger. */
+  logRequests?: boolean;
   /** How scenario latency waits; tests inject a recorder instead of real sleeping. */
   sleep?: (ms: number) => Promise<void>;
   logger?: Logger;
@@ -123,6 +128,8 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     log: options.logger ?? consoleLogger,
     maxBodyBytes: 48 * 1024 * 1024,
+    cors: options.cors,
+    logRequests: options.logRequests ?? false,
     closers: [],
   };
 }

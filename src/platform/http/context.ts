@@ -12,6 +12,7 @@ import type { Behaviour } from '../scenarios/scenario.schema.ts';
 import type { Store } from '../store/store.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { UploadStore } from '../uploads/uploads.ts';
+import type { CorsSetting } from './cors.ts';
 import type { FiredScenarioRule } from '../request-log/request-log.ts';
 
 export interface PublicUrls {
@@ -46,6 +47,10 @@ export interface Platform {
   log: Logger;
   /** Largest request body accepted, in bytes. */
   maxBodyBytes: number;
+  /** `--cors`: origins allowed to call the API from a browser; undefined = no CORS headers. */
+  cors: CorsSetting | undefined;
+  /** `--log-requests`: one log line per request. */
+  logRequests: boolean;
   /** Run by close(): areas register what they must release (worker pools, timers). */
   closers: (() => Promise<void>)[];
 }
