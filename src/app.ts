@@ -7,7 +7,10 @@ import { Scalar } from '@scalar/hono-api-reference';
 import { bodyLimit } from 'hono/body-limit';
 import { ApiError, errorBody } from './platform/errors/api-error.ts';
 import type { AppEnv, Platform } from './platform/http/context.ts';
+import { CORS_PATHS, corsMiddleware } from './platform/http/cors.ts';
 import { requestContext } from './platform/http/middleware.ts';
+import { requestLogLines } from './platform/request-log/request-log-line.ts';
+import { allowedMethods } from './platform/http/method-not-allowed.ts';
 import { handleError } from './platform/http/routing.ts';
 import { controlPlane } from './control/index.ts';
 import { consoleRouter } from './console/console.router.ts';
@@ -18,6 +21,8 @@ export const API_VERSION = '0.1.0';
 export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
 
+  if (platform.cors) for (const path of CORS_PATHS) app.use(path, corsMiddleware(platform.cors));
+  if (platform.logRequests) app.use('*', requestLogLines(platform));
   app.use('*', requestContext(platform));
   app.use(
     '*',
@@ -64,9 +69,14 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'idv-sandbox API reference' }));
   app.get('/healthz', (c) => c.json({ status: 'ok' }, 200));
 
-  app.notFound((c) =>
-    c.json(errorBody('default', `No route ${c.req.method} ${c.req.path}. The endpoints are listed at ${platform.urls.docs}.`), 404),
-  );
+  app.notFound((c) => {
+    const allowed = allowedMethods(app.routes, c.req.path);
+    if (allowed.length > 0) {
+      c.header('Allow', allowed.join(', '));
+      return c.json(errorBody('default', `Method ${c.req.method} is not allowed on ${c.req.path}: use ${allowed.join(', ')}.`), 405);
+    }
+    return c.json(errorBody('default', `No route ${c.req.method} ${c.req.path}. The endpoints are listed at ${platform.urls.docs}.`), 404);
+  });
   app.onError(handleError);
   return app;
 }

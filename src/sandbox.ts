@@ -17,7 +17,9 @@ import { DEFAULT_NAMESPACE, Worlds } from './platform/namespaces/world.ts';
 import { hashParts } from './platform/random/random.ts';
 import { SPEC_RATE_LIMITS, type RateLimits } from './platform/rate-limit/rate-limiter.ts';
 import { loadScenarioDirectory, parseScenarioFile, ScenarioRegistry } from './platform/scenarios/scenarios.ts';
+import { DEFAULT_REQUEST_LOG_LIMITS, type RequestLogLimits } from './platform/request-log/request-log.ts';
 import { Store } from './platform/store/store.ts';
+import type { CorsSetting } from './platform/http/cors.ts';
 import { FileBlobStore, MemoryBlobStore } from './platform/uploads/blob-store.ts';
 import { UploadStore } from './platform/uploads/uploads.ts';
 
@@ -46,11 +48,19 @@ export interface SandboxOptions {
   extraOrganizationsFiles?: string[];
   /** `key=org:kind,...` as in IDV_SANDBOX_API_KEYS. */
   apiKeys?: string;
+  /** The shipped scenarios (default: the package's scenarios/). */
   scenariosDir?: string;
+  /** User scenario directories, loaded beside the shipped one (`--scenarios-dir`). */
+  extraScenariosDirs?: string[];
   /** Extra scenario files outside scenariosDir. */
   scenarioFiles?: string[];
   jobTimings?: Partial<JobTimings>;
-  requestLogCapacity?: number;
+  /** Journal bounds per namespace (default 1,000 entries, 2 MiB, 16 KiB per body). */
+  requestLog?: Partial<RequestLogLimits>;
+  /** Origins allowed to call the API from a browser (`*` for any); default: no CORS. */
+  cors?: CorsSetting;
+  /** One line per request through the logger. */
+  logRequests?: boolean;
   /** How scenario latency waits; tests inject a recorder instead of real sleeping. */
   sleep?: (ms: number) => Promise<void>;
   logger?: Logger;
@@ -83,6 +93,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
   );
   const scenarios = new ScenarioRegistry([
     ...loadScenarioDirectory(options.scenariosDir ?? `${PACKAGE_ROOT}scenarios`),
+    ...(options.extraScenariosDirs ?? []).flatMap(loadScenarioDirectory),
     ...(options.scenarioFiles ?? []).map(parseScenarioFile),
   ]);
   for (const name of options.scenarios ?? []) {
@@ -97,7 +108,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
       clock: clockSetting,
       scenarios: options.scenarios ?? [],
       rateLimits: options.rateLimit === false ? null : { ...SPEC_RATE_LIMITS, ...options.rateLimits },
-      requestLogCapacity: options.requestLogCapacity ?? 1000,
+      requestLog: { ...DEFAULT_REQUEST_LOG_LIMITS, ...options.requestLog },
     },
     store,
     scenarios,
@@ -117,6 +128,8 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     log: options.logger ?? consoleLogger,
     maxBodyBytes: 48 * 1024 * 1024,
+    cors: options.cors,
+    logRequests: options.logRequests ?? false,
     closers: [],
   };
 }
