@@ -5,6 +5,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
 import { bodyLimit } from 'hono/body-limit';
+import { consoleGuard, controlPlaneGuard } from './platform/admin/admin-guard.ts';
 import { ApiError, errorBody } from './platform/errors/api-error.ts';
 import type { AppEnv, Platform } from './platform/http/context.ts';
 import { CORS_PATHS, corsMiddleware } from './platform/http/cors.ts';
@@ -33,6 +34,10 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
       },
     }),
   );
+
+  // One guard for every admin surface, whoever declares its routes ("/x/*" matches "/x" too).
+  app.use('/__sandbox/*', controlPlaneGuard());
+  app.use('/console/*', consoleGuard());
 
   for (const module of MODULES) {
     module.setup?.(platform);

@@ -2,7 +2,7 @@
  * The `idv-sandbox` command (and `npm start`). Flags win over env variables.
  */
 import { parseArgs } from 'node:util';
-import { createSandbox, DEFAULT_DATA_FILE, type Sandbox, type SandboxOptions } from './sandbox.ts';
+import { createSandbox, DEFAULT_DATA_FILE, DEFAULT_SHUTDOWN_TIMEOUT_MS, type Sandbox, type SandboxOptions } from './sandbox.ts';
 import { parseCorsSetting } from './platform/http/cors.ts';
 import { StoreOpenError } from './platform/store/store.ts';
 import { warmUpDefaultImageDecoder } from './images/image-decoding.ts';
@@ -24,6 +24,9 @@ Usage: idv-sandbox [options]
   --admin-token <t>     require "Authorization: Bearer <t>" on /__sandbox and /console (env IDV_SANDBOX_ADMIN_TOKEN)
   --cors [origins]      answer CORS on /v1 for browser tools: any origin, or a comma-separated list (env IDV_SANDBOX_CORS)
   --log-requests        print one line per request (env IDV_SANDBOX_LOG_REQUESTS=1)
+  --shutdown-timeout <ms>  bound of the stop on SIGTERM/SIGINT: in-flight requests finish and the snapshot
+                        is written within it, else connections are cut and the journal is kept
+                        (env IDV_SANDBOX_SHUTDOWN_TIMEOUT, default ${DEFAULT_SHUTDOWN_TIMEOUT_MS}); a second signal stops at once
   --organizations <f>   extra organizations file, merged with fixtures/organizations.json (repeatable; env IDV_SANDBOX_ORGANIZATIONS=f1,f2)
   --help                this text
 
@@ -50,6 +53,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
       organizations: { type: 'string', multiple: true },
       cors: { type: 'string' },
       'log-requests': { type: 'boolean' },
+      'shutdown-timeout': { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -77,6 +81,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
     apiKeys: env.IDV_SANDBOX_API_KEYS,
     cors: (values.cors ?? env.IDV_SANDBOX_CORS) === undefined ? undefined : parseCorsSetting(values.cors ?? env.IDV_SANDBOX_CORS ?? '*'),
     logRequests: values['log-requests'] ?? ['1', 'true'].includes(env.IDV_SANDBOX_LOG_REQUESTS ?? ''),
+    shutdownTimeoutMs: integer('--shutdown-timeout', values['shutdown-timeout'] ?? env.IDV_SANDBOX_SHUTDOWN_TIMEOUT),
   };
 }
 
@@ -136,11 +141,25 @@ export async function main(): Promise<void> {
   void warmUpDefaultImageDecoder().catch((error: unknown) => console.warn('idv-sandbox: image decoder warm-up failed', error));
   const warning = exposureWarning(options.host ?? '127.0.0.1', options.adminToken);
   if (warning) console.warn(warning);
+  // First signal: a stop bounded by the shutdown timeout; a second signal (or the bound) stops at once,
+  // after the journal is flushed. The lock goes last, so a restart never overlaps this process.
+  const bound = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   let closing = false;
+  let forcing = false;
+  const stopNow = (reason: string) => {
+    if (forcing) return;
+    forcing = true;
+    console.error(`idv-sandbox: ${reason}: cutting open connections, flushing the store and stopping`);
+    sandbox
+      .closeNow()
+      .catch((error: unknown) => console.error('idv-sandbox: error while stopping', error))
+      .finally(() => process.exit(1));
+  };
   const shutdown = (signal: string) => {
-    if (closing) return;
+    if (closing) return stopNow(`second ${signal}`);
     closing = true;
-    console.log(`idv-sandbox: ${signal} received, flushing the store and stopping`);
+    console.log(`idv-sandbox: ${signal} received, finishing in-flight requests, flushing the store and stopping (at most ${bound} ms)`);
+    setTimeout(() => stopNow(`the shutdown bound of ${bound} ms passed`), bound).unref();
     sandbox
       .close()
       .then(() => process.exit(0))

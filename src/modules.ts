@@ -7,6 +7,7 @@ import type { AppEnv, Platform } from './platform/http/context.ts';
 import { asyncJobsModule } from './async-jobs/index.ts';
 import { authModule } from './auth/index.ts';
 import { creditCheckModule } from './credit-check/index.ts';
+import { creditTermsModule } from './credit-terms/index.ts';
 import { deepfakeModule } from './deepfake/index.ts';
 import { financialModule } from './financial/index.ts';
 import { profilesModule } from './profiles/index.ts';
@@ -23,4 +24,4 @@ export interface SandboxModule {
   setup?: (platform: Platform) => void;
 }
 
-export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule, deepfakeModule, profilesModule];
+export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule, deepfakeModule, profilesModule, creditTermsModule];

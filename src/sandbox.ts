@@ -3,16 +3,19 @@
  * optionally listens. Test suites use it in-process (`app.request()` works without a socket); the CLI
  * uses it to serve.
  */
+import type { Server as HttpServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { buildApp } from './app.ts';
 import { resetSandbox } from './control/control.service.ts';
+import { AdminSessions } from './platform/admin/admin-guard.ts';
 import { KeyRing, parseKeysEnv, readOrganizationsFile } from './platform/auth/organizations.ts';
 import { Catalog } from './platform/catalog/catalog.ts';
 import { parseClockSetting, systemTime, type ClockSetting, type VirtualClock } from './platform/clock/virtual-clock.ts';
 import type { AppEnv, Logger, Platform } from './platform/http/context.ts';
 import { DEFAULT_JOB_TIMINGS, JobEngine, type JobTimings } from './platform/jobs/jobs.ts';
+import { drainable, type Drainable } from './platform/http/drain.ts';
 import { DEFAULT_NAMESPACE, Worlds } from './platform/namespaces/world.ts';
 import { hashParts } from './platform/random/random.ts';
 import { SPEC_RATE_LIMITS, type RateLimits } from './platform/rate-limit/rate-limiter.ts';
@@ -25,6 +28,7 @@ import { UploadStore } from './platform/uploads/uploads.ts';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DEFAULT_DATA_FILE = '.data/idv-sandbox.json';
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 5000;
 
 export interface SandboxOptions {
   /** 0 picks a free port; `null` builds the app without listening. Default 4010. */
@@ -61,6 +65,8 @@ export interface SandboxOptions {
   cors?: CorsSetting;
   /** One line per request through the logger. */
   logRequests?: boolean;
+  /** How long close() lets in-flight requests finish before it cuts their connections (default 5000). */
+  shutdownTimeoutMs?: number;
   /** How scenario latency waits; tests inject a recorder instead of real sleeping. */
   sleep?: (ms: number) => Promise<void>;
   logger?: Logger;
@@ -75,7 +81,13 @@ export interface Sandbox {
   clock: VirtualClock;
   /** Every namespace back to the fixtures (uploaded files too). */
   reset(seed?: number): Promise<void>;
+  /**
+   * Stops accepting, lets in-flight requests finish (`Connection: close`; idle keep-alive sockets closed;
+   * the rest cut after `shutdownTimeoutMs`), then flushes and compacts the store and releases its lock.
+   */
   close(): Promise<void>;
+  /** Cuts every connection, flushes the store's journal and releases the lock, without compacting. */
+  closeNow(): Promise<void>;
 }
 
 const consoleLogger: Logger = {
@@ -124,6 +136,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     uploads: new UploadStore(options.memory ? new MemoryBlobStore() : new FileBlobStore(`${dataFile}.uploads`), signingSecret),
     urls: publicUrls(base),
     adminToken: options.adminToken,
+    adminSessions: new AdminSessions(),
     signingSecret,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     log: options.logger ?? consoleLogger,
@@ -162,7 +175,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     url = listener.url;
     if (options.publicUrl === undefined) Object.assign(platform.urls, publicUrls(url));
   }
-  const server = listener?.server;
+  const server = listener?.connections;
 
   return {
     url,
@@ -175,19 +188,26 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       await resetSandbox(platform, undefined, seed);
     },
     close: async () => {
-      if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server?.drain(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
       for (const closer of platform.closers) await closer();
       await platform.store.close();
+    },
+    closeNow: async () => {
+      server?.cut();
+      await platform.store.closeWithoutCompaction();
     },
   };
 }
 
-async function listen(options: SandboxOptions, fetch: (request: Request) => Response | Promise<Response>): Promise<{ server: ServerType; port: number; url: string }> {
+async function listen(
+  options: SandboxOptions,
+  fetch: (request: Request) => Response | Promise<Response>,
+): Promise<{ server: ServerType; connections: Drainable; port: number; url: string }> {
   const host = options.host ?? '127.0.0.1';
   let server: ServerType | undefined;
   const port = await new Promise<number>((resolve, reject) => {
     server = serve({ fetch, port: options.port ?? 4010, hostname: host }, (info) => resolve(info.port));
     server.once('error', reject);
   });
-  return { server: server as ServerType, port, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
+  return { server: server as ServerType, connections: drainable(server as HttpServer), port, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
 }

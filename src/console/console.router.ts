@@ -4,10 +4,9 @@
  * and reset. With an admin token, /console/login sets an HttpOnly cookie so the browser can stay in.
  */
 import { Hono } from 'hono';
-import { setCookie } from 'hono/cookie';
 import { durationToMs, DurationSchema } from '../platform/clock/virtual-clock.ts';
 import type { AppEnv } from '../platform/http/context.ts';
-import { ADMIN_COOKIE, adminGuard, sameSecret } from '../platform/http/middleware.ts';
+import { csrfTokenOf, sameSecret, startConsoleSession } from '../platform/admin/admin-guard.ts';
 import { organizationView, resetSandbox, toggleScenario } from '../control/control.service.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { behaviourOn } from '../platform/http/context.ts';
@@ -26,12 +25,9 @@ consoleRouter.post('/console/login', async (c) => {
   const form = await c.req.parseBody();
   const presented = typeof form.token === 'string' ? form.token : '';
   if (token !== undefined && !sameSecret(presented, token)) return c.html(loginPage('That token is not the admin token.'), 401);
-  setCookie(c, ADMIN_COOKIE, presented, { httpOnly: true, sameSite: 'Strict', path: '/' });
+  startConsoleSession(c, token === undefined ? 'visitor' : 'admin');
   return c.redirect('/console', 303);
 });
-
-consoleRouter.use('/console', adminGuard());
-consoleRouter.use('/console/*', adminGuard());
 
 const back = (namespace: string) => `/console?namespace=${encodeURIComponent(namespace)}`;
 
@@ -52,6 +48,7 @@ consoleRouter.get('/console', (c) => {
         .reverse()
         .map(({ record }) => ({ id: record.id, organizationId: record.organization_id, type: record.type, status: displayStatus(record, world.clock.now()), createdAt: record.created_at })),
       urls: platform.urls,
+      csrf: csrfTokenOf(c),
     }),
   );
 });
@@ -88,6 +85,7 @@ consoleRouter.get('/console/sessions/:id', (c) => {
       record: { session_record: stored.record, user: stored.user, sender_user: stored.senderUser },
       actions: [...CONTROL_OUTCOMES],
       problem: c.req.query('problem'),
+      csrf: csrfTokenOf(c),
     }),
   );
 });
@@ -113,5 +111,5 @@ consoleRouter.get('/console/bank-statements/:id', (c) => {
   const record = findBankStatement(world, c.req.param('id'));
   if (!record) return c.html(notFoundPage('bank statement', c.req.param('id'), world.namespace), 404);
   const { body } = bankStatementJson(world, record);
-  return c.html(recordPage({ kind: 'Bank statement', id: record.id, namespace: world.namespace, status: body.status, record: body, actions: [] }));
+  return c.html(recordPage({ kind: 'Bank statement', id: record.id, namespace: world.namespace, status: body.status, record: body, actions: [], csrf: csrfTokenOf(c) }));
 });

@@ -1,7 +1,11 @@
 import { html } from 'hono/html';
 import type { ClockState } from '../platform/clock/virtual-clock.ts';
 import type { PublicUrls } from '../platform/http/context.ts';
+import { CSRF_FIELD } from '../platform/admin/admin-guard.ts';
 import type { RequestLogEntry } from '../platform/request-log/request-log.ts';
+
+/** The hidden field that carries the session's CSRF token in every console form. */
+const csrfField = (token: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${token}">`;
 
 const STYLE = html`<style>
   body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 70rem; padding: 0 1rem; color: #1d2330; }
@@ -21,6 +25,8 @@ export interface ConsoleModel {
   requests: RequestLogEntry[];
   sessions: { id: string; organizationId: string; type: string; status: string; createdAt: string }[];
   urls: PublicUrls;
+  /** The session's CSRF token, posted by every form. */
+  csrf: string;
 }
 
 export function consolePage(model: ConsoleModel) {
@@ -34,7 +40,7 @@ export function consolePage(model: ConsoleModel) {
 
 <h2>Clock</h2>
 <p><strong>${model.clock.now}</strong> (${model.clock.mode})</p>
-<form method="post" action="/console/clock?namespace=${ns}">
+<form method="post" action="/console/clock?namespace=${ns}">${csrfField(model.csrf)}
   <label>Advance by <input name="advance" placeholder="90s, 15m, 2h, 1d" size="10"></label>
   <select name="freeze"><option value="">keep mode</option><option value="true">freeze</option><option value="false">run in real time</option></select>
   <button>Apply</button>
@@ -44,7 +50,7 @@ export function consolePage(model: ConsoleModel) {
 <table><tr><th>Scenario</th><th>What it does</th><th></th></tr>
 ${model.scenarios.map(
   (s) => html`<tr><td><code>${s.name}</code> <span class="${s.active ? 'on' : 'off'}">${s.active ? 'active' : 'off'}</span></td><td>${s.description}</td>
-  <td><form class="inline" method="post" action="/console/scenarios/${s.name}/${s.active ? 'deactivate' : 'activate'}?namespace=${ns}"><button>${s.active ? 'Deactivate' : 'Activate'}</button></form></td></tr>`,
+  <td><form class="inline" method="post" action="/console/scenarios/${s.name}/${s.active ? 'deactivate' : 'activate'}?namespace=${ns}">${csrfField(model.csrf)}<button>${s.active ? 'Deactivate' : 'Activate'}</button></form></td></tr>`,
 )}
 </table>
 
@@ -64,7 +70,7 @@ ${model.requests.map((r) => html`<tr><td>${r.startedAt}</td><td><code>${r.method
 </table>
 
 <h2>Reset</h2>
-<form method="post" action="/console/reset?namespace=${ns}"><button>Reset namespace ${model.namespace} to the fixtures</button></form>
+<form method="post" action="/console/reset?namespace=${ns}">${csrfField(model.csrf)}<button>Reset namespace ${model.namespace} to the fixtures</button></form>
 </body></html>`;
 }
 
@@ -86,6 +92,8 @@ export interface RecordPageModel {
   /** Outcomes the page offers as buttons (sessions). */
   actions: string[];
   problem?: string | undefined;
+  /** The session's CSRF token, posted by every form. */
+  csrf: string;
 }
 
 export function recordPage(model: RecordPageModel) {
@@ -99,7 +107,7 @@ export function recordPage(model: RecordPageModel) {
 ${model.problem ? html`<p style="color:#b00020">${model.problem}</p>` : ''}
 ${model.actions.length > 0
   ? html`<h2>Drive it</h2><p>${model.actions.map(
-      (action) => html`<form class="inline" method="post" action="/console/sessions/${encodeURIComponent(model.id)}/outcome?namespace=${ns}"><input type="hidden" name="outcome" value="${action}"><button>${action}</button></form> `,
+      (action) => html`<form class="inline" method="post" action="/console/sessions/${encodeURIComponent(model.id)}/outcome?namespace=${ns}">${csrfField(model.csrf)}<input type="hidden" name="outcome" value="${action}"><button>${action}</button></form> `,
     )}</p>`
   : ''}
 <h2>Record</h2>

@@ -22,7 +22,7 @@
  * - The audio and video clips are checked for presence, not decoded.
  * - Frames are presigned as image/jpeg and the audio clip as audio/webm: PUT them with those types.
  */
-import { compareSignatures } from '../images/perceptual-hash.ts';
+import { examineFrames } from '../images/frame-sequence.ts';
 import { loadImages, type LoadedImage } from '../images/image-loading.ts';
 import { imageApiError } from '../images/image-request.ts';
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
@@ -236,24 +236,22 @@ export function judgeScan(evidence: ScanEvidence): ScanJudgement {
   const failureReasons: string[] = [];
   const degradedModules: string[] = [];
 
+  const findings = examineFrames(analyses);
+
   // vision: a face in the pixels of every frame, and the metadata agreeing
-  const withFace = analyses.filter((analysis) => analysis.face !== null);
-  const missingFaces = analyses.length - withFace.length;
+  const missingFaces = findings.frames - findings.framesWithFace;
   const metaDisagrees = evidence.meta.filter((meta, index) => meta.faceDetected !== (analyses[index]?.face !== null)).length;
-  const faceConfidence = withFace.length === 0 ? 0 : (100 * withFace.reduce((sum, analysis) => sum + (analysis.face?.confidence ?? 0), 0)) / withFace.length;
-  const vision = layer(missingFaces === 0 && metaDisagrees === 0, faceConfidence * (withFace.length / analyses.length), `${withFace.length}/6 frames show a face; metadata disagrees on ${metaDisagrees}`);
+  const vision = layer(missingFaces === 0 && metaDisagrees === 0, 100 * findings.meanFaceConfidence * (findings.framesWithFace / findings.frames), `${findings.framesWithFace}/6 frames show a face; metadata disagrees on ${metaDisagrees}`);
   if (missingFaces > 0) failureReasons.push('NO_FACE_IN_FRAMES');
 
   // consistency: the same face as frame_0 in every other frame
-  const first = analyses[0];
-  const similarities = analyses.slice(1).flatMap((analysis) => (first?.face && analysis.face ? [compareSignatures(first.signature, analysis.signature).similarity] : []));
-  const lowest = similarities.length === 0 ? 0 : Math.min(...similarities);
-  const identitySwitch = similarities.some((similarity) => similarity < FACE_MATCH_THRESHOLD);
-  const consistency = layer(similarities.length > 0 && !identitySwitch, lowest, `lowest similarity to frame_0 ${lowest.toFixed(2)} (threshold ${FACE_MATCH_THRESHOLD})`);
+  const lowest = findings.lowestSimilarity;
+  const identitySwitch = findings.similaritiesToFirst.some((similarity) => similarity < FACE_MATCH_THRESHOLD);
+  const consistency = layer(findings.similaritiesToFirst.length > 0 && !identitySwitch, lowest, `lowest similarity to frame_0 ${lowest.toFixed(2)} (threshold ${FACE_MATCH_THRESHOLD})`);
   if (identitySwitch) failureReasons.push('IDENTITY_SWITCH');
 
   // motion: more than one picture
-  const distinctPictures = new Set(analyses.map((analysis) => analysis.pixelHash)).size;
+  const distinctPictures = findings.distinctPictures;
   const replay = distinctPictures < 2;
   const motion = layer(!replay, replay ? 3 : 60 + 8 * distinctPictures, `${distinctPictures} different pictures in 6 frames`);
   if (replay) failureReasons.push('STATIC_REPLAY');

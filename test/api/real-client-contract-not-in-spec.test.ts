@@ -11,6 +11,10 @@ import { RealClient, sdkErrorOf, type DeepfakeFrameMeta } from './real-client/cl
 import { operationCoverage } from './real-client/coverage.ts';
 
 const { track } = operationCoverage([
+  'creditTerms.create',
+  'creditTerms.list',
+  'creditTerms.listByExternalId',
+  'creditTerms.retrieve',
   'deepfake.analyze',
   'deepfake.createUploadUrls',
   'deepfake.getChallenge',
@@ -110,5 +114,56 @@ describe('profiles (§6.11)', () => {
     const target = await client.profiles.createLogoUploadUrl({ contentType: 'image/png', byteLength: 10 });
     expect((await sdkErrorOf(client.profiles.create({ name: 'Acme', logoUrl: target.data.fileKey }))).className).toBe('AuthorizationError');
     expect((await sdkErrorOf(client.profiles.retrieve('profile_1'))).className).toBe('NotFoundError');
+  });
+});
+
+describe('credit terms (§6.10)', () => {
+  const business = {
+    firstName: 'Dana',
+    lastName: 'Reyes',
+    businessName: 'Reyes Supply Co.',
+    businessEmail: 'ap@reyes-supply.example',
+    businessAddress: '120 Market Street, Springfield, IL 62701',
+    requestedCreditAmount: 25000,
+  };
+
+  it('create, retrieve, list with nextToken and listByExternalId parse; the hosted page finishes one', async () => {
+    const { sandbox, client } = await liveClient();
+    const created = await client.creditTerms.create({ ...business, requestedCreditPeriod: '30', externalId: 'ct/1 ext', sendEmailInvite: false });
+    expect(created.data.externalId).toBe('ct/1 ext');
+    const plain = await client.creditTerms.create(business);
+    expect(plain.raw).not.toHaveProperty('externalId');
+    const record = await client.creditTerms.retrieve(created.data.creditTermsId);
+    expect(record.data).toMatchObject({ status: 'pending', type: 'credit-terms', externalId: 'ct/1 ext', Config: { period: '30' } });
+    expect((await client.creditTerms.retrieve(plain.data.creditTermsId)).raw).not.toHaveProperty('externalId');
+
+    const page = await sandbox.app.request(`/verify/credit-terms/${created.data.creditTermsId}/action`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'action=submit',
+    });
+    expect(page.status).toBe(303);
+    expect((await client.creditTerms.retrieve(created.data.creditTermsId)).data.status).toBe('completed');
+
+    const all = await client.creditTerms.list();
+    expect(all.data.creditTerms).toHaveLength(2);
+    expect(all.data.nextToken).toBeNull();
+    const byExternal = await client.creditTerms.listByExternalId('ct/1 ext');
+    expect(byExternal.data.creditTerms.map((entry) => entry.id)).toEqual([created.data.creditTermsId]);
+    for (let index = 0; index < 10; index += 1) await client.creditTerms.create(business);
+    const first = await client.creditTerms.list();
+    expect(first.data.creditTerms).toHaveLength(10);
+    const second = await client.creditTerms.list({ nextToken: first.data.nextToken ?? '' });
+    expect(second.data.creditTerms).toHaveLength(2);
+    expect(second.data.nextToken).toBeNull();
+  });
+
+  it('errors map to the client classes: 400, 402, 403, 404', async () => {
+    const { sandbox, client } = await liveClient();
+    expect((await sdkErrorOf(client.creditTerms.create({ ...business, requestedCreditAmount: -5 }))).className).toBe('ValidationError');
+    expect((await sdkErrorOf(track(new RealClient(sandbox, KEYS.broke)).creditTerms.create(business))).className).toBe('InsufficientFundsError');
+    const created = await client.creditTerms.create(business);
+    expect((await sdkErrorOf(track(new RealClient(sandbox, KEYS.other)).creditTerms.retrieve(created.data.creditTermsId))).className).toBe('AuthorizationError');
+    expect((await sdkErrorOf(client.creditTerms.retrieve('ct_1'))).className).toBe('NotFoundError');
   });
 });

@@ -5,7 +5,15 @@ const JANE = { firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com'
 
 async function page(sandbox: TestSandbox, path: string, init: RequestInit = {}) {
   const response = await sandbox.app.request(path, init);
-  return { status: response.status, location: response.headers.get('location'), html: await response.text() };
+  return { status: response.status, location: response.headers.get('location'), cookie: response.headers.get('set-cookie'), html: await response.text() };
+}
+
+/** Submits a console form as the browser would: the session cookie of the page it came from and the page's CSRF token. */
+async function submit(sandbox: TestSandbox, formPage: string, action: string, fields: Record<string, string>) {
+  const shown = await page(sandbox, formPage);
+  const cookie = (shown.cookie ?? '').split(';')[0] ?? '';
+  const csrf = /name="csrf" value="([^"]+)"/.exec(shown.html)?.[1] ?? '';
+  return page(sandbox, action, { method: 'POST', headers: { cookie }, body: new URLSearchParams({ ...fields, csrf }) });
 }
 
 describe('QA console', () => {
@@ -30,11 +38,12 @@ describe('QA console', () => {
     expect(detail.html).toContain('Status: <strong>PENDING</strong>');
     expect(detail.html).toContain('jane.doe@example.com');
 
-    const verify = await page(sandbox, `/console/sessions/${created.body.id}/outcome?namespace=default`, { method: 'POST', body: new URLSearchParams({ outcome: 'VERIFIED' }) });
+    const detailPath = new URL(adminLink).pathname;
+    const verify = await submit(sandbox, detailPath, `/console/sessions/${created.body.id}/outcome?namespace=default`, { outcome: 'VERIFIED' });
     expect(verify.status).toBe(303);
     expect((await sandbox.call('GET', `/v1/sessions/${created.body.id}`)).body.session_record.status).toBe('VERIFIED');
 
-    const refused = await page(sandbox, `/console/sessions/${created.body.id}/outcome?namespace=default`, { method: 'POST', body: new URLSearchParams({ outcome: 'SUBMITTED' }) });
+    const refused = await submit(sandbox, detailPath, `/console/sessions/${created.body.id}/outcome?namespace=default`, { outcome: 'SUBMITTED' });
     const after = await page(sandbox, refused.location as string);
     expect(after.html).toMatch(/VERIFIED \(terminal\)/);
   });

@@ -3,6 +3,7 @@
  * (its world, principal, error family, explanations).
  */
 import type { Context } from 'hono';
+import type { AdminSession, AdminSessions } from '../admin/admin-guard.ts';
 import type { KeyRing, Principal } from '../auth/organizations.ts';
 import type { ErrorFamily } from '../errors/api-error.ts';
 import type { JobEngine, JobFate } from '../jobs/jobs.ts';
@@ -41,6 +42,8 @@ export interface Platform {
   uploads: UploadStore;
   urls: PublicUrls;
   adminToken: string | undefined;
+  /** Signed console sessions (cookie and CSRF token). */
+  adminSessions: AdminSessions;
   /** Secret for signatures the sandbox makes (paging tokens, presigned URLs); derived from the seed. */
   signingSecret: string;
   sleep(ms: number): Promise<void>;
@@ -60,6 +63,8 @@ export interface RequestVariables {
   world: World;
   requestId: string;
   principal: Principal | undefined;
+  /** The console session, on console routes. */
+  adminSession: AdminSession | undefined;
   errorFamily: ErrorFamily;
   explanations: string[];
   /** Scenarios named in the request's X-Sandbox-Scenario header. */

@@ -4,9 +4,7 @@
  *   → API-key guard on /v1 routes (auth → sandbox-write rule → rate limit → scenarios)
  *   → validation (zod, via the route) → handler.
  */
-import { timingSafeEqual } from 'node:crypto';
 import { createMiddleware } from 'hono/factory';
-import { getCookie } from 'hono/cookie';
 import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
 import { hashParts } from '../random/random.ts';
 import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/world.ts';
@@ -16,8 +14,6 @@ import { explain, type AppEnv, type Platform } from './context.ts';
 /** Paths that are not recorded in the request journal (the sandbox's own surfaces). */
 const UNJOURNALED = /^\/(__sandbox|console|docs|openapi\.json|favicon\.ico|healthz)(\/|$)/;
 
-export const ADMIN_COOKIE = 'idv_sandbox_admin';
-
 /** Sets up the request's variables and, after the handler, the journal entry and durability wait. */
 export function requestContext(platform: Platform) {
   return createMiddleware<AppEnv>(async (c, next) => {
@@ -25,6 +21,7 @@ export function requestContext(platform: Platform) {
     c.set('platform', platform);
     c.set('explanations', []);
     c.set('principal', undefined);
+    c.set('adminSession', undefined);
     c.set('errorFamily', 'default');
     c.set('requestScenarios', []);
     c.set('firedRules', []);
@@ -166,26 +163,4 @@ export function apiKeyGuard(policy: GuardPolicy = {}) {
     }
     await next();
   });
-}
-
-/** When an admin token is set, the control plane and console need `Authorization: Bearer <token>` (or the console cookie). */
-export function adminGuard() {
-  return createMiddleware<AppEnv>(async (c, next) => {
-    const token = c.get('platform').adminToken;
-    if (token === undefined) return next();
-    const bearer = /^Bearer (.+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
-    const presented = bearer ?? getCookie(c, ADMIN_COOKIE);
-    if (presented === undefined || !sameSecret(presented, token)) {
-      throw new ApiError(401, 'Admin token required', {
-        detail: 'This sandbox was started with an admin token: send it as "Authorization: Bearer <token>".',
-      });
-    }
-    return next();
-  });
-}
-
-export function sameSecret(presented: string, expected: string): boolean {
-  const a = hashParts('admin', presented);
-  const b = hashParts('admin', expected);
-  return timingSafeEqual(a, b);
 }

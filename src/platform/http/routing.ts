@@ -8,7 +8,7 @@ import type { Hook } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, describeZodError, errorBody } from '../errors/api-error.ts';
 import { explain, type AppContext, type AppEnv } from './context.ts';
-import { adminGuard, apiKeyGuard, type GuardPolicy } from './middleware.ts';
+import { apiKeyGuard, type GuardPolicy } from './middleware.ts';
 
 export const ErrorSchema = z
   .object({
@@ -65,15 +65,16 @@ export function apiRoute<R extends ApiRouteConfig>({ guard, ...config }: R) {
 const CONTROL_ERRORS = {
   400: errorResponse('Invalid request'),
   401: errorResponse('Admin token required (only when the sandbox runs with --admin-token)'),
+  403: errorResponse('Cross-site request refused: a browser write from another origin'),
+  415: errorResponse('A form or text body: control-plane calls take application/json or no body'),
 } as const;
 
-/** A control-plane route (/__sandbox): admin-token guard, its tag and shared errors. */
+/** A control-plane route (/__sandbox): its tag and shared errors; the app guards every /__sandbox path (controlPlaneGuard). */
 export function controlRoute<R extends RouteConfig>(config: R) {
   return createRoute({
     ...config,
     tags: ['Sandbox control plane'],
     security: [{ AdminToken: [] }],
-    middleware: [adminGuard(), ...(config.middleware ? [config.middleware].flat() : [])],
     responses: { ...CONTROL_ERRORS, ...config.responses },
   });
 }

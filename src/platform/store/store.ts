@@ -172,12 +172,23 @@ export class Store {
       await this.durable().catch(() => undefined);
       if (this.persistent) await this.compact();
     } finally {
-      // Every acknowledged write waited for its fdatasync, so the lock can go even when compaction failed.
-      this.closed = true;
-      await this.journal?.close();
-      this.journal = null;
-      this.lock?.release();
+      await this.closeWithoutCompaction();
     }
+  }
+
+  /**
+   * Flushes the journal and releases the lock, leaving any compaction unfinished (the next start replays
+   * the journals): the stop of a second signal or of a passed shutdown bound.
+   */
+  async closeWithoutCompaction(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Every acknowledged write waited for its fdatasync; this also writes what was not yet acknowledged.
+    await this.flushing;
+    if (this.pending.length > 0) await this.scheduleFlush().catch(() => undefined);
+    await this.journal?.close().catch(() => undefined);
+    this.journal = null;
+    this.lock?.release();
   }
 
   private record(ns: string, change: CollectionChange): void {

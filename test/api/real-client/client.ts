@@ -343,7 +343,7 @@ export class RealClient {
   readonly financial = {
     create: (input: { email: string; firstName: string; lastName: string; phone: string; period?: '3' | '6' | '9'; externalId?: string; sendEmailInvite?: boolean; sendPhoneInvite?: boolean }) =>
       this.request({ operation: 'financial.create', method: 'POST', path: '/v1/financial', body: input, schema: S.FinancialCreateResponseSchema }),
-    list: (params: { nextToken?: string } = {}) => this.emptyPageOn404(this.request({ operation: 'financial.list', method: 'GET', path: '/v1/financial', query: { nextToken: params.nextToken }, schema: S.FinancialListResponseSchema })),
+    list: (params: { nextToken?: string } = {}) => this.emptyPageOn404(this.request({ operation: 'financial.list', method: 'GET', path: '/v1/financial', query: { nextToken: params.nextToken }, schema: S.FinancialListResponseSchema }), { bankStatements: [], nextToken: null }),
     retrieve: (id: string) => this.request({ operation: 'financial.retrieve', method: 'GET', path: `/v1/financial/${encodeURIComponent(id)}`, schema: S.FinancialRecordSchema }),
     listByExternalId: (externalId: string, params: { nextToken?: string } = {}) =>
       this.emptyPageOn404(
@@ -354,6 +354,7 @@ export class RealClient {
           query: { nextToken: params.nextToken },
           schema: S.FinancialListResponseSchema,
         }),
+        { bankStatements: [], nextToken: null },
       ),
   };
 
@@ -400,6 +401,18 @@ export class RealClient {
     retrieve: (id: string) => this.request({ operation: 'profiles.retrieve', method: 'GET', path: `/v1/profiles/${encodeURIComponent(id)}`, schema: N.ProfileSchema }),
   };
 
+  readonly creditTerms = {
+    create: (input: CreditTermsInput) => this.request({ operation: 'creditTerms.create', method: 'POST', path: '/v1/credit-terms', body: input, schema: N.CreditTermsCreateResponseSchema }),
+    list: (params: { nextToken?: string } = {}) =>
+      this.emptyPageOn404(this.request({ operation: 'creditTerms.list', method: 'GET', path: '/v1/credit-terms', query: { nextToken: params.nextToken }, schema: N.CreditTermsListResponseSchema }), { creditTerms: [], nextToken: null }),
+    retrieve: (id: string) => this.request({ operation: 'creditTerms.retrieve', method: 'GET', path: `/v1/credit-terms/${encodeURIComponent(id)}`, schema: N.CreditTermsRecordSchema }),
+    listByExternalId: (externalId: string, params: { nextToken?: string } = {}) =>
+      this.emptyPageOn404(
+        this.request({ operation: 'creditTerms.listByExternalId', method: 'GET', path: `/v1/credit-terms/externalId/${encodeURIComponent(externalId)}`, query: { nextToken: params.nextToken }, schema: N.CreditTermsListResponseSchema }),
+        { creditTerms: [], nextToken: null },
+      ),
+  };
+
   /** A PUT to a URL an operation returned (the caller's own upload, no API key). */
   async putTo(uploadUrl: string, bytes: Uint8Array, contentType: string): Promise<number> {
     const url = new URL(uploadUrl);
@@ -420,11 +433,12 @@ export class RealClient {
     if (!z.uuid().safeParse(id).success) throw new SdkError('ValidationError', 'validation_error', `id must be a UUID, got ${JSON.stringify(id)}`, 400);
   }
 
-  private async emptyPageOn404(pending: Promise<Answer<z.infer<typeof S.FinancialListResponseSchema>>>): Promise<Answer<z.infer<typeof S.FinancialListResponseSchema>>> {
+  /** The client's list helpers turn a 404 into an empty page. */
+  private async emptyPageOn404<T>(pending: Promise<Answer<T>>, empty: T): Promise<Answer<T>> {
     try {
       return await pending;
     } catch (error) {
-      if (error instanceof SdkError && error.status === 404) return { data: { bankStatements: [], nextToken: null }, status: 404, headers: new Headers(), raw: null };
+      if (error instanceof SdkError && error.status === 404) return { data: empty, status: 404, headers: new Headers(), raw: null };
       throw error;
     }
   }
@@ -434,6 +448,18 @@ export class RealClient {
     idempotencySerial += 1;
     return `00000000-0000-4000-8000-${idempotencySerial.toString(16).padStart(12, '0')}`;
   }
+}
+
+export interface CreditTermsInput {
+  firstName: string;
+  lastName: string;
+  businessName: string;
+  businessEmail: string;
+  businessAddress: string;
+  requestedCreditAmount: number;
+  requestedCreditPeriod?: '30' | '60' | '90';
+  externalId?: string;
+  sendEmailInvite?: boolean;
 }
 
 export type LogoContentType = 'image/jpeg' | 'image/png' | 'image/webp' | 'image/gif';

@@ -6,6 +6,7 @@
  * facts say so). Nothing here is imported from src/.
  */
 import { z } from 'zod';
+import { FinancialRecordSchema } from './schemas.ts';
 
 const str = z.string();
 
@@ -53,3 +54,17 @@ export const ProfileSchema = z.object({
 export const ProfileListResponseSchema = z.object({ profiles: z.array(ProfileSchema) });
 
 export const LogoUploadUrlResponseSchema = z.object({ uploadUrl: str, fileKey: str });
+
+// ─── §6.10 Credit terms (records have the FinancialRecord shape) ────────────────────────────────────
+
+/** Credit-terms records are FinancialRecords (facts §6.10: "records = FinancialRecord shape"). */
+export const CreditTermsRecordSchema = FinancialRecordSchema;
+
+export const CreditTermsCreateResponseSchema = z.object({
+  creditTermsId: str,
+  creditTermsUrl: str,
+  links: z.array(z.unknown()),
+  externalId: str.optional(),
+});
+
+export const CreditTermsListResponseSchema = z.object({ creditTerms: z.array(CreditTermsRecordSchema), nextToken: str.nullable() });

@@ -1,0 +1,138 @@
+/**
+ * Credit terms (real client: creditTerms.create, list, retrieve, listByExternalId; not in the API spec): a
+ * business credit application. POST /v1/credit-terms creates a `pending` record and the business's hosted
+ * page ({verify_url}/credit-terms/<id>), where the business starts (`in_progress`) and submits
+ * (`completed`) or declines (`declined`) the application (credit-terms.machine.ts). Records have the
+ * bank-statement record's shape; lists are paged newest first with a signed `nextToken`.
+ *
+ * LIMITATIONS:
+ * - Invitations are recorded, never sent; there is no credit decision beyond the business's submission.
+ * - A sandbox key reads the organization's records like a live key (there are no synthetic records).
+ */
+import type { OrganizationFixture } from '../platform/auth/organizations.ts';
+import { charge, requireFunds } from '../platform/billing/billing.ts';
+import { ApiError } from '../platform/errors/api-error.ts';
+import type { PublicUrls } from '../platform/http/context.ts';
+import { namespacedUrl, type World } from '../platform/namespaces/world.ts';
+import { keysetPaging } from '../platform/paging/keyset-paging.ts';
+import { applicantUserIdFor, senderUserIdFor } from '../sessions/session-record.ts';
+import { transition, type CreditTermsEvent } from './credit-terms.machine.ts';
+import type { CreateCreditTermsBody, CreateCreditTermsResponse, CreditTermsRecord, StoredCreditTerms } from './credit-terms.schemas.ts';
+
+export const DEFAULT_CREDIT_TERMS_PAGE_SIZE = 10;
+
+const creditTerms = (world: World) =>
+  world.data
+    .collection<StoredCreditTerms>('credit-terms')
+    .index('byOrganization', (record) => record.organizationId)
+    .index('byOrganizationExternalId', (record) => (record.externalId === undefined ? undefined : `${record.organizationId}\u0000${record.externalId}`));
+
+const paging = keysetPaging<StoredCreditTerms>({
+  purpose: 'credit-terms',
+  tokenParam: 'nextToken',
+  scopeHint: 'another organization or externalId',
+  idOf: (record) => record.id,
+  createdAtOf: (record) => record.createdAt,
+});
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+export function creditTermsPageUrl(verifyUrl: string, id: string, namespace: string): string {
+  return namespacedUrl(`${trimSlash(verifyUrl)}/credit-terms/${encodeURIComponent(id)}`, namespace);
+}
+
+/** The wire record (the stored extras left out). */
+export function toCreditTermsJson(stored: StoredCreditTerms): CreditTermsRecord {
+  const { contact: _contact, sendEmailInvite: _invite, ...record } = stored;
+  return record;
+}
+
+/** POST /v1/credit-terms: 402 before any work when the balance is empty, one token after. */
+export function createCreditTerms(
+  world: World,
+  organization: OrganizationFixture,
+  body: CreateCreditTermsBody,
+  urls: Pick<PublicUrls, 'base' | 'verify' | 'console'>,
+): { body: CreateCreditTermsResponse; explanation: string } {
+  requireFunds(world, organization);
+  const now = world.clock.iso();
+  const stored: StoredCreditTerms = {
+    id: world.uuid(),
+    organizationId: organization.id,
+    // One business e-mail, one user id (the rule hosted sessions use for applicants).
+    userId: applicantUserIdFor(organization.id, body.businessEmail, world.seed),
+    senderUserId: senderUserIdFor(organization.id),
+    ...(body.externalId === undefined ? {} : { externalId: body.externalId }),
+    status: 'pending',
+    type: 'credit-terms',
+    Config: {
+      period: body.requestedCreditPeriod,
+      requestedCreditAmount: body.requestedCreditAmount,
+      businessName: body.businessName,
+      businessEmail: body.businessEmail,
+      businessAddress: body.businessAddress,
+    },
+    createdAt: now,
+    updatedAt: now,
+    contact: { firstName: body.firstName, lastName: body.lastName },
+    sendEmailInvite: body.sendEmailInvite,
+  };
+  creditTerms(world).put(stored);
+  const remaining = charge(world, organization);
+  return {
+    body: {
+      creditTermsId: stored.id,
+      creditTermsUrl: creditTermsPageUrl(urls.verify, stored.id, world.namespace),
+      ...(stored.externalId === undefined ? {} : { externalId: stored.externalId }),
+      links: [
+        { rel: 'admin_console', href: namespacedUrl(`${trimSlash(urls.console)}/credit-terms/${encodeURIComponent(stored.id)}`, world.namespace), description: 'View the credit terms request in the admin console' },
+        { rel: 'credit_terms_details', href: `${trimSlash(urls.base)}/v1/credit-terms/${encodeURIComponent(stored.id)}`, description: 'Retrieve the credit terms record via the API' },
+      ],
+    },
+    explanation: `credit terms pending for ${body.requestedCreditAmount} over ${body.requestedCreditPeriod} days; ${body.sendEmailInvite ? `e-mail invitation to ${body.businessEmail}` : 'no e-mail invitation'} (simulated); 1 token charged, balance ${remaining}`,
+  };
+}
+
+export function findCreditTerms(world: World, id: string): StoredCreditTerms | undefined {
+  return creditTerms(world).get(id);
+}
+
+/** GET /v1/credit-terms/{id}: 404 unknown, 403 another organization's. */
+export function readCreditTerms(world: World, organizationId: string, id: string): CreditTermsRecord {
+  const stored = findCreditTerms(world, id);
+  if (!stored) throw new ApiError(404, `Credit terms ${id} were not found: use the creditTermsId returned by POST /v1/credit-terms (records live in the namespace that created them).`);
+  if (stored.organizationId !== organizationId) throw new ApiError(403, `Credit terms ${id} belong to another organization: use an API key of the organization that created them.`);
+  return toCreditTermsJson(stored);
+}
+
+/** GET /v1/credit-terms and /v1/credit-terms/externalId/{externalId}: newest first, signed nextToken. */
+export function listCreditTerms(
+  world: World,
+  organizationId: string,
+  input: { externalId?: string; nextToken?: string; limit?: number; secret: string },
+): { creditTerms: CreditTermsRecord[]; nextToken: string | null } {
+  const collection = creditTerms(world);
+  const records =
+    input.externalId === undefined ? collection.where('byOrganization', organizationId) : collection.where('byOrganizationExternalId', `${organizationId}\u0000${input.externalId}`);
+  const page = paging.page(records, {
+    limit: input.limit ?? DEFAULT_CREDIT_TERMS_PAGE_SIZE,
+    ...(input.nextToken === undefined ? {} : { token: input.nextToken }),
+    secret: input.secret,
+    scope: JSON.stringify([organizationId, input.externalId ?? null]),
+  });
+  return { creditTerms: page.items.map(toCreditTermsJson), nextToken: page.nextToken };
+}
+
+/** What the business did on the hosted page; a refusal comes back as a value the page shows (404/409). */
+export function actOnCreditTermsPage(
+  world: World,
+  id: string,
+  event: CreditTermsEvent,
+): { ok: true; record: StoredCreditTerms; explanation: string } | { ok: false; status: 404 | 409; message: string } {
+  const stored = findCreditTerms(world, id);
+  if (!stored) return { ok: false, status: 404, message: `There is no credit terms request ${id} in this namespace.` };
+  const next = transition(stored.status, event);
+  if ('refused' in next) return { ok: false, status: 409, message: `This application cannot change: ${next.refused}.` };
+  const record = creditTerms(world).put({ ...stored, status: next.to, updatedAt: world.clock.iso() });
+  return { ok: true, record, explanation: `hosted page: credit terms ${stored.status} -> ${next.to} (${next.trigger})` };
+}

@@ -1,0 +1,190 @@
+/**
+ * The guard of the sandbox's admin surfaces, the control plane (`/__sandbox`) and the console
+ * (`/console`), in one place so every admin route or page reuses it. It answers three questions:
+ *
+ * - Who: with an admin token, `Authorization: Bearer <token>` or a signed admin session cookie that the
+ *   console login issues (HttpOnly, SameSite=Strict; it never holds the token itself).
+ * - From where: a write (any method but GET/HEAD/OPTIONS) sent by a browser must be same-origin:
+ *   `Sec-Fetch-Site` same-origin or none, and an `Origin` equal to the sandbox's own origin, whose host is a
+ *   loopback name, an IP literal or the public URL's host (a DNS-rebound name is refused). Clients that are
+ *   not browsers (curl, test suites) send neither header and pass.
+ * - How: control-plane writes refuse the content types a cross-site HTML form or a no-CORS fetch can send
+ *   (form, multipart, text/plain): they take JSON or no body. Console forms carry a per-session CSRF token.
+ *
+ * The session key is random per process (never derived from the seed, which is public), so a restart
+ * signs everyone out of the console.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { getCookie, setCookie } from 'hono/cookie';
+import { createMiddleware } from 'hono/factory';
+import { ApiError } from '../errors/api-error.ts';
+import { hashParts } from '../random/random.ts';
+import type { AppContext, AppEnv } from '../http/context.ts';
+
+export const ADMIN_SESSION_COOKIE = 'idv_sandbox_session';
+/** The form field (or `X-CSRF-Token` header) that carries a console session's CSRF token. */
+export const CSRF_FIELD = 'csrf';
+
+export type AdminRole = 'admin' | 'visitor';
+
+export interface AdminSession {
+  id: string;
+  /** `admin` after a login with the admin token; `visitor` when the sandbox has no admin token. */
+  role: AdminRole;
+  csrfToken: string;
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** What a cross-site form or a no-CORS fetch can send without a preflight. */
+const SIMPLE_CONTENT_TYPE = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)\b/i;
+const JSON_CONTENT_TYPE = /^\s*application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
+
+/** Issues and reads signed console sessions; one per platform. */
+export class AdminSessions {
+  private readonly key = randomBytes(32);
+
+  /** A new session and its cookie value `<id>.<role>.<signature>`. */
+  issue(role: AdminRole): { session: AdminSession; cookie: string } {
+    const id = randomBytes(18).toString('base64url');
+    return { session: this.session(id, role), cookie: `${id}.${role}.${this.sign(`session\n${id}\n${role}`)}` };
+  }
+
+  /** The session a cookie value stands for, or undefined when it is missing, malformed or not ours. */
+  read(cookie: string | undefined): AdminSession | undefined {
+    const [id, role, signature, ...rest] = (cookie ?? '').split('.');
+    if (!id || !signature || rest.length > 0 || (role !== 'admin' && role !== 'visitor')) return undefined;
+    return sameText(signature, this.sign(`session\n${id}\n${role}`)) ? this.session(id, role) : undefined;
+  }
+
+  private session(id: string, role: AdminRole): AdminSession {
+    return { id, role, csrfToken: this.sign(`csrf\n${id}`) };
+  }
+
+  private sign(text: string): string {
+    return createHmac('sha256', this.key).update(text).digest('base64url');
+  }
+}
+
+/** Constant-time comparison of two secrets of any length. */
+export function sameSecret(presented: string, expected: string): boolean {
+  return timingSafeEqual(hashParts('admin', presented), hashParts('admin', expected));
+}
+
+const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** Why a write is cross-site, or undefined when it is same-origin or not from a browser. */
+function crossSiteRefusal(c: AppContext): string | undefined {
+  const site = c.req.header('sec-fetch-site');
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+    return `Cross-site request refused (Sec-Fetch-Site: ${site.slice(0, 40)}): the console and the control plane accept writes only from their own pages or from clients that are not browsers.`;
+  }
+  const origin = c.req.header('origin');
+  if (origin === undefined) return undefined;
+  const own = ownOrigins(c);
+  if (own.has(origin)) return undefined;
+  return `Cross-site request refused: Origin "${origin.slice(0, 120)}" is not this sandbox (${[...own].join(', ')}). The console and the control plane accept writes only from their own pages or from clients that are not browsers.`;
+}
+
+/** The public URL's origin, and the origin the request was addressed to when its host cannot be a rebound DNS name. */
+function ownOrigins(c: AppContext): Set<string> {
+  const publicOrigin = new URL(c.get('platform').urls.base);
+  const origins = new Set([publicOrigin.origin]);
+  const host = c.req.header('host');
+  if (host !== undefined) {
+    try {
+      const addressed = new URL(`${new URL(c.req.url).protocol}//${host}`);
+      if (isTrustedHostname(addressed.hostname, publicOrigin.hostname)) origins.add(addressed.origin);
+    } catch {
+      // A Host header that is not a host: only the public origin counts.
+    }
+  }
+  return origins;
+}
+
+function isTrustedHostname(hostname: string, publicHostname: string): boolean {
+  return hostname === publicHostname || hostname === 'localhost' || /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith('[');
+}
+
+function refuseCrossSite(c: AppContext): void {
+  if (READ_METHODS.has(c.req.method)) return;
+  const refusal = crossSiteRefusal(c);
+  if (refusal) throw new ApiError(403, refusal);
+}
+
+function bearerIsAdmin(c: AppContext, token: string): boolean {
+  const bearer = /^Bearer (.+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
+  return bearer !== undefined && sameSecret(bearer, token);
+}
+
+const ADMIN_TOKEN_REQUIRED = new ApiError(401, 'Admin token required', {
+  detail: 'This sandbox was started with an admin token: send it as "Authorization: Bearer <token>", or sign in at /console/login.',
+});
+
+/** The control plane: same-origin writes, the admin token (or an admin console session), JSON bodies only. */
+export function controlPlaneGuard() {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    refuseCrossSite(c);
+    const platform = c.get('platform');
+    const token = platform.adminToken;
+    if (token !== undefined && !bearerIsAdmin(c, token) && platform.adminSessions.read(getCookie(c, ADMIN_SESSION_COOKIE))?.role !== 'admin') {
+      throw ADMIN_TOKEN_REQUIRED;
+    }
+    const contentType = c.req.header('content-type');
+    if (!READ_METHODS.has(c.req.method) && contentType !== undefined && contentType.trim() !== '' && (SIMPLE_CONTENT_TYPE.test(contentType) || !JSON_CONTENT_TYPE.test(contentType))) {
+      throw new ApiError(
+        415,
+        `Unsupported Content-Type "${contentType.slice(0, 80)}": control-plane calls take application/json or no body (form and text bodies are refused, so that no web page can forge them).`,
+      );
+    }
+    return next();
+  });
+}
+
+/**
+ * The console: same-origin writes; with an admin token, an admin session (from /console/login) or the
+ * bearer token; without one, a visitor session issued on the first page view. Every console form posts
+ * the session's CSRF token (`csrfTokenOf`). The login page and its form need no session.
+ */
+export function consoleGuard() {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    refuseCrossSite(c);
+    if (c.req.path === '/console/login') return next();
+    const platform = c.get('platform');
+    const token = platform.adminToken;
+    // A bearer token cannot come from a cross-site form, so it needs no CSRF token.
+    const bearer = token !== undefined && bearerIsAdmin(c, token);
+    let session = platform.adminSessions.read(getCookie(c, ADMIN_SESSION_COOKIE));
+    if (token !== undefined && session?.role !== 'admin') session = undefined;
+    if (token !== undefined && !session && !bearer) throw ADMIN_TOKEN_REQUIRED;
+    if (READ_METHODS.has(c.req.method)) {
+      session ??= startConsoleSession(c, token === undefined ? 'visitor' : 'admin');
+    } else if (!bearer) {
+      const presented = c.req.header('x-csrf-token') ?? (await formField(c, CSRF_FIELD));
+      if (!session || presented === undefined || !sameText(presented, session.csrfToken)) {
+        throw new ApiError(403, 'The console form is missing its CSRF token or its session expired: reload the console page and submit the form again.');
+      }
+    }
+    c.set('adminSession', session);
+    return next();
+  });
+}
+
+/** Sets the session cookie of a new console session (the login, or a first page view without an admin token). */
+export function startConsoleSession(c: AppContext, role: AdminRole): AdminSession {
+  const { session, cookie } = c.get('platform').adminSessions.issue(role);
+  setCookie(c, ADMIN_SESSION_COOKIE, cookie, { httpOnly: true, sameSite: 'Strict', path: '/' });
+  return session;
+}
+
+/** The CSRF token every console form of this request's page must carry in the `csrf` field. */
+export function csrfTokenOf(c: AppContext): string {
+  const session = c.get('adminSession');
+  if (!session) throw new Error('console route without consoleGuard');
+  return session.csrfToken;
+}
+
+async function formField(c: AppContext, name: string): Promise<string | undefined> {
+  if (!SIMPLE_CONTENT_TYPE.test(c.req.header('content-type') ?? '') || /text\/plain/i.test(c.req.header('content-type') ?? '')) return undefined;
+  const value = (await c.req.parseBody())[name];
+  return typeof value === 'string' ? value : undefined;
+}
