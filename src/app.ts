@@ -5,6 +5,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { Scalar } from '@scalar/hono-api-reference';
 import { bodyLimit } from 'hono/body-limit';
+import { contextStorage } from 'hono/context-storage';
 import { consoleGuard, controlPlaneGuard } from './platform/admin/admin-guard.ts';
 import { ApiError, errorBody } from './platform/errors/api-error.ts';
 import type { AppEnv, Platform } from './platform/http/context.ts';
@@ -22,6 +23,8 @@ export const API_VERSION = '0.1.0';
 export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
 
+  // Lets the billing helper see the operation's funds policy without every service taking the context.
+  app.use('*', contextStorage());
   if (platform.cors) for (const path of CORS_PATHS) app.use(path, corsMiddleware(platform.cors));
   if (platform.logRequests) app.use('*', requestLogLines(platform));
   app.use('*', requestContext(platform));

@@ -8,7 +8,6 @@ export const getAsyncJobRoute = apiRoute({
   tags: ['Async jobs'],
   summary: 'Poll an asynchronous job',
   description: 'Jobs progress pending → processing → ready | failed on the sandbox clock and expire after the retention period (404).',
-  guard: { missingKeyStatus: 403 },
   request: { params: JobIdParamsSchema },
   responses: {
     200: { description: 'The job', content: { 'application/json': { schema: AsyncJobSchema } } },

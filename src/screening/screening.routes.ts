@@ -32,12 +32,10 @@ export const adverseMediaRoute = apiRoute({
   tags: TAGS,
   summary: 'Queue an adverse media screening (asynchronous)',
   description: 'Poll GET /v1/async-jobs/{jobId} for the result. Magic names force each risk level and a failed job (GET /__sandbox/catalog).',
-  guard: { missingKeyStatus: 403 },
   request: { headers: IdempotencyHeadersSchema, ...requestBody(AdverseMediaRequestSchema) },
   responses: {
     202: ok('A new job was queued', AdverseMediaQueuedSchema),
     200: ok('The job created earlier with this Idempotency-Key', AdverseMediaQueuedSchema),
-    402: extraErrors[402],
     409: { description: 'The Idempotency-Key was already used with a different body.', content: { 'application/json': { schema: ErrorSchema } } },
   },
 });
@@ -49,7 +47,7 @@ export const pepSanctionsRoute = apiRoute({
   tags: TAGS,
   summary: 'Screen a person against PEP and sanctions lists',
   request: requestBody(PepSanctionsRequestSchema),
-  responses: { 200: ok('Matches grouped by list kind', PepSanctionsResponseSchema), 402: extraErrors[402] },
+  responses: { 200: ok('Matches grouped by list kind', PepSanctionsResponseSchema) },
 });
 
 export const titleCheckRoute = apiRoute({

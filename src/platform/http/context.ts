@@ -71,6 +71,8 @@ export interface RequestVariables {
   requestScenarios: string[];
   /** Scenario rules and behaviours that acted on this request (for the journal). */
   firedRules: FiredScenarioRule[];
+  /** Whether the operation may answer 402 (its spec error list has it); unset outside /v1 routes. */
+  refusesForFunds: boolean | undefined;
 }
 
 export interface AppEnv {

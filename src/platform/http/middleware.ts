@@ -21,6 +21,7 @@ export function requestContext(platform: Platform) {
     c.set('platform', platform);
     c.set('explanations', []);
     c.set('principal', undefined);
+    c.set('refusesForFunds', undefined);
     c.set('adminSession', undefined);
     c.set('errorFamily', 'default');
     c.set('requestScenarios', []);
@@ -89,9 +90,30 @@ function requestRefusal(world: World, namespace: string, scenarioHeader: string 
   return { scenarios: names };
 }
 
+/**
+ * The operations whose spec error list says "403 key missing" (api.md, per endpoint): every other /v1
+ * operation answers 401 for a missing key. Families are path prefixes, so a new iGaming or AML route
+ * inherits its family's status without its author having to know.
+ */
+const MISSING_KEY_FORBIDDEN: readonly { prefix: string; spec: string }[] = [
+  { prefix: '/v1/screening/adverse-media', spec: 'POST /v1/screening/adverse-media: 403 key missing' },
+  { prefix: '/v1/screening/phone-ownership', spec: 'POST /v1/screening/phone-ownership: 403 key missing' },
+  { prefix: '/v1/screening/phone-trust', spec: 'POST /v1/screening/phone-trust: errors as for phone ownership' },
+  { prefix: '/v1/async-jobs/', spec: 'GET /v1/async-jobs/{jobId}: 403 key missing' },
+  { prefix: '/v1/igaming/', spec: 'iGaming self-exclusion operations: 403 key header missing' },
+  { prefix: '/v1/aml/', spec: 'POST /v1/aml/bots/{bot_id}/monitored-users: 403 key missing' },
+];
+
+/** The status of a request without x-api-key on the route at `path` (an OpenAPI path such as /v1/async-jobs/{jobId}). */
+export function missingKeyStatusFor(path: string): 401 | 403 {
+  return MISSING_KEY_FORBIDDEN.some(({ prefix }) => path.startsWith(prefix)) ? 403 : 401;
+}
+
 export interface GuardPolicy {
-  /** Status for a request without x-api-key: 401 by default; some endpoints answer 403 (spec). */
-  missingKeyStatus?: 401 | 403;
+  /** Status for a request without x-api-key (from `missingKeyStatusFor`, set by `apiRoute`). */
+  missingKeyStatus: 401 | 403;
+  /** Whether the operation's spec error list has 402: only then may it refuse for funds (set by `apiRoute`). */
+  refusesForFunds: boolean;
   /** Sandbox keys may call this mutating route (the AML enrolment). */
   allowSandboxWrites?: boolean;
   errorFamily?: ErrorFamily;
@@ -100,15 +122,16 @@ export interface GuardPolicy {
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Authenticates the API key, applies the sandbox-write rule, the rate limit and the scenarios. */
-export function apiKeyGuard(policy: GuardPolicy = {}) {
+export function apiKeyGuard(policy: GuardPolicy) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const platform = c.get('platform');
     const world = c.get('world');
     c.set('errorFamily', policy.errorFamily ?? 'default');
+    c.set('refusesForFunds', policy.refusesForFunds);
 
     const presented = c.req.header('x-api-key');
     if (presented === undefined || presented.trim() === '') {
-      throw new ApiError(policy.missingKeyStatus ?? 401, 'Missing API key', {
+      throw new ApiError(policy.missingKeyStatus, 'Missing API key', {
         detail: 'Send your organization API key in the x-api-key header.',
       });
     }
@@ -145,7 +168,9 @@ export function apiKeyGuard(policy: GuardPolicy = {}) {
       c.get('requestScenarios'),
     );
     const delays = effects.filter((effect) => effect.rule.latencyMs > 0);
-    const answer = effects.find((effect) => effect.rule.respond);
+    // A funds refusal only where the operation's spec lists 402, as for a real empty balance.
+    const answer = effects.find((effect) => effect.rule.respond && (effect.rule.respond.status !== 402 || policy.refusesForFunds));
+    const skipped = effects.find((effect) => effect.rule.respond?.status === 402 && !policy.refusesForFunds);
     for (const effect of effects.filter((e) => e.rule.latencyMs > 0 || e === answer)) {
       world.scenarios.recordFire(effect.scenario, effect.index);
       const acts = [effect.rule.latencyMs > 0 ? `latency ${effect.rule.latencyMs} ms` : '', effect === answer ? `respond ${effect.rule.respond?.status}` : ''];
@@ -156,6 +181,7 @@ export function apiKeyGuard(policy: GuardPolicy = {}) {
       c.get('explanations').push(`scenario ${delays.map((e) => e.scenario).join(',')}: +${latency} ms`);
       await platform.sleep(latency);
     }
+    if (skipped) c.get('explanations').push(`scenario ${skipped.scenario}: no 402 here, the spec lists none for this operation`);
     if (answer?.rule.respond) {
       c.get('explanations').push(`scenario ${answer.scenario}`);
       const { status, error, headers, extras } = answer.rule.respond;

@@ -8,7 +8,7 @@ import type { Hook } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, describeZodError, errorBody } from '../errors/api-error.ts';
 import { explain, type AppContext, type AppEnv } from './context.ts';
-import { apiKeyGuard, type GuardPolicy } from './middleware.ts';
+import { apiKeyGuard, missingKeyStatusFor, type GuardPolicy } from './middleware.ts';
 
 export const ErrorSchema = z
   .object({
@@ -37,10 +37,16 @@ const errorResponse = (description: string) => jsonResponse(ErrorSchema, descrip
 
 export const STANDARD_ERRORS = {
   400: errorResponse('The request is malformed or fails validation; `error` names the field and the fix.'),
-  401: errorResponse('API key invalid or revoked (or missing, on endpoints that say 401 for it); `detail` says what to fix.'),
-  403: errorResponse('The key lacks access: another organization’s resource, a sandbox key used for a write, or a missing key where the endpoint says 403.'),
+  401: errorResponse('API key missing, invalid or revoked; `detail` says what to fix.'),
+  403: errorResponse('The key lacks access: another organization’s resource or a sandbox key used for a write.'),
   429: errorResponse('Rate limit (25/s, burst 35) or daily quota (10,000) exceeded; see Retry-After.'),
   500: errorResponse('Unexpected server error; safe to retry with backoff.'),
+} as const;
+
+/** The 401 and 403 entries of an operation that answers 403 for a missing key (spec: "403 key missing"). */
+const MISSING_KEY_FORBIDDEN_ERRORS = {
+  401: errorResponse('API key invalid or revoked (a missing key is 403 here); `detail` says what to fix.'),
+  403: errorResponse('The x-api-key header is missing, or the key lacks access: another organization’s resource or a sandbox key used for a write.'),
 } as const;
 
 export const extraErrors = {
@@ -50,15 +56,22 @@ export const extraErrors = {
   503: errorResponse('An upstream provider is unavailable; nothing was billed. Retry later.'),
 } as const;
 
-export type ApiRouteConfig = RouteConfig & { guard?: GuardPolicy };
+export type ApiRouteConfig = RouteConfig & { guard?: Pick<GuardPolicy, 'allowSandboxWrites' | 'errorFamily'> };
 
-/** A /v1 route: API-key guard, `x-api-key` security and the shared error responses. */
+/**
+ * A /v1 route: API-key guard, `x-api-key` security and the shared error responses. The missing-key
+ * status comes from the path (`missingKeyStatusFor`); whether the operation may refuse for funds comes
+ * from its declared responses: list `402: extraErrors[402]` exactly where the spec's error list has 402,
+ * and the billing helper refuses there and nowhere else.
+ */
 export function apiRoute<R extends ApiRouteConfig>({ guard, ...config }: R) {
+  const missingKeyStatus = missingKeyStatusFor(config.path);
+  const refusesForFunds = 402 in config.responses;
   return createRoute({
     ...config,
     security: [{ ApiKeyAuth: [] }],
-    middleware: [apiKeyGuard(guard), ...(config.middleware ? [config.middleware].flat() : [])],
-    responses: { ...STANDARD_ERRORS, ...config.responses },
+    middleware: [apiKeyGuard({ ...guard, missingKeyStatus, refusesForFunds }), ...(config.middleware ? [config.middleware].flat() : [])],
+    responses: { ...STANDARD_ERRORS, ...(missingKeyStatus === 403 ? MISSING_KEY_FORBIDDEN_ERRORS : {}), ...config.responses },
   } as Omit<R, 'guard'>);
 }
 
