@@ -1,56 +1,378 @@
 /**
- * `npm run bench`: throughput and latency of the sandbox on this machine, with autocannon against a real
- * socket. Figures go in issue notes; no test asserts on them.
+ * `npm run bench`: the sandbox against two baseline apps in the same run, on this machine, over real sockets.
  *
- *   BENCH_SECONDS=5 npm run bench            (default 5 s per case)
- *   npm run bench -- openapi verify writes   (choose cases)
+ * Every server is a child process started the way users start it (`bin/idv-sandbox.js`), pinned to core 0
+ * while autocannon (this process) runs on core 1, when the machine has two cores and `taskset`. The
+ * baselines (bench/baselines/) answer with the sandbox's own JSON bodies, captured at the start of the run,
+ * so the sizes match. Stores of 10k and 100k sessions are prefilled in bulk through the store's own write
+ * path (bench/prefill.ts). Prints a markdown table with ratios and targets, and writes the figures as JSON.
+ *
+ *   npm run bench                         (BENCH_SECONDS per case, default 5; BENCH_CONNECTIONS, default 20)
+ *   npm run bench -- read list            (only the cases whose name contains one of the words)
+ *   BENCH_JSON=out.json npm run bench     (where the JSON goes; default bench-results.json)
+ *
+ * No test asserts on these figures: speed targets live here.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { createSandbox, type Sandbox } from '../src/sandbox.ts';
-import { benchCases, type BenchCase } from './cases.ts';
+import { BENCH_EXTERNAL_ID, BENCH_LIVE_KEY, BENCH_ORGANIZATIONS, PREFILL_SPACING_MS, PREFILL_START, prefill } from './prefill.ts';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const quiet = { info: () => undefined, warn: () => undefined, error: (m: string, e?: unknown) => console.error(m, e) };
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const JSON_OUT = process.env.BENCH_JSON ?? 'bench-results.json';
+const ROOT = new URL('..', import.meta.url).pathname;
+const LIVE = { 'x-api-key': BENCH_LIVE_KEY };
+const SANDBOX_KEY = { 'x-api-key': 'sk_test_demo' };
+const chosen = process.argv.slice(2);
+const wanted = (name: string) => chosen.length === 0 || chosen.some((word) => name.includes(word));
 
-async function measure(sandbox: Sandbox, bench: BenchCase) {
-  const prepared = await bench.prepare?.(sandbox);
-  const result = await autocannon({
-    url: sandbox.url,
-    connections: bench.connections ?? 10,
-    duration: seconds,
-    requests: [prepared?.request ?? bench.request ?? { method: 'GET', path: '/healthz' }],
-  });
-  const failures = result.non2xx + result.errors + result.timeouts;
-  console.log(
-    `${bench.name.padEnd(46)} ${result.requests.average.toFixed(0).padStart(7)} req/s   p50 ${String(result.latency.p50).padStart(4)} ms   p99 ${String(result.latency.p99).padStart(4)} ms` +
-      (failures ? `   (${failures} non-2xx/errors)` : ''),
-  );
-}
+// ─── processes and cores ────────────────────────────────────────────────────────────────────────────
 
-async function main() {
-  const chosen = process.argv.slice(2);
-  const cases = benchCases.filter((c) => chosen.length === 0 || chosen.some((name) => c.name.includes(name)));
-  console.log(`idv-sandbox bench: ${seconds} s per case, Node ${process.version}\n`);
-  for (const bench of cases) {
-    const dir = mkdtempSync(join(tmpdir(), 'idv-bench-'));
-    const sandbox = await createSandbox({
-      port: 0,
-      memory: !bench.fileStore,
-      data: join(dir, 'store.json'),
-      rateLimit: false,
-      clock: 'real',
-      logger: quiet,
-    });
-    try {
-      await measure(sandbox, bench);
-    } finally {
-      await sandbox.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+const pinning = availableParallelism() >= 2 && hasTaskset();
+function hasTaskset(): boolean {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
   }
 }
 
-void main();
+interface Server {
+  child: ChildProcess;
+  url: string;
+  startupMs: number;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Starts `node args` (on core 0 unless `allCores`) and waits for the first 200 on /healthz (or any answer). */
+async function startServer(args: (port: number) => string[], options: { allCores?: boolean; anyAnswer?: boolean } = {}): Promise<Server> {
+  const port = await freePort();
+  const command = pinning && !options.allCores ? ['taskset', '-c', '0', process.execPath] : [process.execPath];
+  const started = performance.now();
+  const child = spawn(command[0] as string, [...command.slice(1), ...args(port)], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}: ${stderr}`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      await response.arrayBuffer();
+      if (response.ok || options.anyAnswer) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return { child, url, startupMs: performance.now() - started };
+}
+
+function startSandbox(data: string | 'memory', options: { allCores?: boolean } = {}): Promise<Server> {
+  return startServer(
+    (port) => [
+      'bin/idv-sandbox.js',
+      '--port', String(port),
+      ...(data === 'memory' ? ['--memory'] : ['--data', data]),
+      '--no-rate-limit',
+      '--organizations', BENCH_ORGANIZATIONS,
+    ],
+    options,
+  );
+}
+
+function startBaseline(script: string, bodyFile: string): Promise<Server> {
+  return startServer((port) => ['--import', 'tsx', `bench/baselines/${script}`, String(port), bodyFile], { anyAnswer: true });
+}
+
+async function stop(server: Server): Promise<void> {
+  if (server.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGKILL');
+  await exited;
+}
+
+/** Resident set size of a process, in MB (Linux /proc; 0 elsewhere). */
+function rssMb(child: ChildProcess): number {
+  try {
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return Math.round(kb / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+/** RSS once the start-up work has settled (a second after the first 200). */
+async function idleRssMb(server: Server): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  return rssMb(server.child);
+}
+
+// ─── load ───────────────────────────────────────────────────────────────────────────────────────────
+
+interface Request {
+  method: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  max: number;
+  failures: number;
+  peakRssMb: number;
+}
+
+async function load(server: Server, request: Request, connections = CONNECTIONS): Promise<Figures> {
+  let peakRssMb = rssMb(server.child);
+  const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, rssMb(server.child))), 200);
+  const result = await autocannon({
+    url: server.url,
+    connections,
+    duration: SECONDS,
+    requests: [{ ...request, headers: { ...request.headers, ...(request.body ? { 'content-type': 'application/json' } : {}) } }],
+  });
+  clearInterval(sampler);
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    failures: result.non2xx + result.errors + result.timeouts,
+    peakRssMb,
+  };
+}
+
+async function fetchJson(server: Server, request: Request): Promise<{ status: number; text: string }> {
+  const response = await fetch(`${server.url}${request.path}`, {
+    method: request.method,
+    headers: { ...request.headers, ...(request.body ? { 'content-type': 'application/json' } : {}) },
+    ...(request.body ? { body: request.body } : {}),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+// ─── the run ────────────────────────────────────────────────────────────────────────────────────────
+
+interface Row {
+  name: string;
+  figures?: Figures;
+  /** A single figure (start-up ms, MB, walk seconds) instead of load figures. */
+  value?: string;
+  baseline?: string;
+  ratio?: number;
+  target: string;
+  met: boolean;
+}
+
+const rows: Row[] = [];
+const record = (row: Row) => {
+  rows.push(row);
+  console.error(`  ${row.name}: ${row.figures ? `${row.figures.rps} req/s, p50 ${row.figures.p50} ms, p99 ${row.figures.p99} ms, max ${row.figures.max} ms${row.figures.failures ? `, ${row.figures.failures} failures` : ''}` : row.value}${row.ratio === undefined ? '' : `, ratio ${row.ratio.toFixed(2)}`} [${row.met ? 'met' : 'NOT met'}]`);
+};
+const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
+const okLoad = (f: Figures) => f.failures === 0;
+
+const createBody = (n: string) =>
+  JSON.stringify({ first_name: 'Ada', last_name: 'Lovelace', email: `ada.${n}@example.com`, external_id: BENCH_EXTERNAL_ID, send_email_invite: false, send_phone_invite: false });
+const create: Request = { method: 'POST', path: '/v1/sessions', headers: LIVE, body: createBody('bench') };
+const syntheticRead: Request = { method: 'GET', path: '/v1/sessions/test_verified', headers: SANDBOX_KEY };
+
+async function main() {
+  const work = mkdtempSync(join(tmpdir(), 'idv-bench-'));
+  if (pinning) execFileSync('taskset', ['-apc', '1', String(process.pid)], { stdio: 'ignore' });
+  console.error(`idv-sandbox bench: ${SECONDS} s per case, ${CONNECTIONS} connections, Node ${process.version}, ${pinning ? 'server on core 0, load on core 1' : 'no core pinning'}`);
+  const began = performance.now();
+  try {
+    // Start-up and memory at 0, synthetic read, stored read and durable create on an empty store.
+    const empty = await startSandbox(join(work, 'empty.json'));
+    const emptyIdleRss = await idleRssMb(empty);
+    const syntheticBody = await fetchJson(empty, syntheticRead);
+    const created = await fetchJson(empty, create);
+    if (created.status !== 200) throw new Error(`create failed: ${created.status} ${created.text}`);
+    writeFileSync(join(work, 'synthetic.json'), syntheticBody.text);
+    writeFileSync(join(work, 'created.json'), created.text);
+    const storedId = (JSON.parse(created.text) as { id: string }).id;
+    record({ name: 'start-up to first 200, empty store', value: `${Math.round(empty.startupMs)} ms`, target: '≤ 300 ms', met: empty.startupMs <= 300 });
+
+    let readRss = 0;
+    if (wanted('synthetic read')) {
+      const bare = await startBaseline('bare-hono.ts', join(work, 'synthetic.json'));
+      const base = await load(bare, { method: 'GET', path: '/v1/sessions/test_verified' });
+      await stop(bare);
+      const mine = await load(empty, syntheticRead);
+      readRss = Math.max(readRss, mine.peakRssMb);
+      const r = ratio(mine.rps, base.rps);
+      record({ name: '`GET /v1/sessions/test_verified` (synthetic read)', figures: mine, baseline: `bare Hono ${base.rps} req/s, p99 ${base.p99} ms`, ratio: r, target: '≥ 0.5 of bare Hono, p99 ≤ 5 ms', met: okLoad(mine) && r >= 0.5 && mine.p99 <= 5 });
+    }
+    const storedRead = (id: string): Request => ({ method: 'GET', path: `/v1/sessions/${id}`, headers: LIVE });
+    let storedAt0: Figures | undefined;
+    if (wanted('stored read')) {
+      storedAt0 = await load(empty, storedRead(storedId));
+      readRss = Math.max(readRss, storedAt0.peakRssMb);
+      record({ name: 'stored read, 0 stored', figures: storedAt0, target: 'max ≤ 10× p99', met: okLoad(storedAt0) && storedAt0.max <= 10 * Math.max(1, storedAt0.p99) });
+    }
+    let createAt0: Figures | undefined;
+    let zodBaseline: Figures | undefined;
+    if (wanted('create')) {
+      const zod = await startBaseline('hono-zod.ts', join(work, 'created.json'));
+      zodBaseline = await load(zod, { ...create, path: '/' });
+      await stop(zod);
+      createAt0 = await load(empty, create);
+      const r = ratio(createAt0.rps, zodBaseline.rps);
+      record({
+        name: 'durable create, 0 stored',
+        figures: createAt0,
+        baseline: `Hono + zod ${zodBaseline.rps} req/s, p99 ${zodBaseline.p99} ms`,
+        ratio: r,
+        target: '≥ 0.5 of Hono + zod, p99 ≤ 10 ms, max ≤ 10× p99',
+        met: okLoad(createAt0) && r >= 0.5 && createAt0.p99 <= 10 && createAt0.max <= 10 * Math.max(1, createAt0.p99),
+      });
+    }
+    await stop(empty);
+    record({ name: 'resident memory, idle, empty store', value: `${emptyIdleRss} MB`, target: '(reference)', met: true });
+    if (readRss > 0) record({ name: 'resident memory under read load', value: `${readRss} MB`, target: '≤ 150 MB', met: readRss <= 150 });
+
+    // 10k and 100k stored.
+    for (const count of [10_000, 100_000]) {
+      const label = count === 10_000 ? '10k' : '100k';
+      const needs = count === 10_000 ? ['stored read', 'create'] : ['stored read', 'create', 'list', 'walk', 'start-up', 'memory'];
+      if (!needs.some(wanted)) continue;
+      const file = join(work, `store-${label}.json`);
+      const prefillStart = performance.now();
+      await prefill(file, count);
+      console.error(`  (prefilled ${count} sessions in ${((performance.now() - prefillStart) / 1000).toFixed(1)} s)`);
+      const server = await startSandbox(file);
+      if (count === 100_000) {
+        record({ name: 'start-up to first 200, 100k stored', value: `${Math.round(server.startupMs)} ms`, target: '≤ 1 s', met: server.startupMs <= 1000 });
+        const rss = await idleRssMb(server);
+        record({ name: 'resident memory, idle, 100k stored', value: `${rss} MB`, target: '≤ 400 MB', met: rss <= 400 });
+      }
+      const page = await fetchJson(server, { method: 'GET', path: '/v1/sessions?limit=1', headers: LIVE });
+      const someId = (JSON.parse(page.text) as { sessions: { id: string }[] }).sessions[0]?.id;
+      if (someId === undefined) throw new Error(`no session listed at ${label}: ${page.text}`);
+      if (wanted('stored read')) {
+        const f = await load(server, storedRead(someId));
+        const r = storedAt0 ? ratio(f.rps, storedAt0.rps) : undefined;
+        record({
+          name: `stored read, ${label} stored`,
+          figures: f,
+          ...(r === undefined ? {} : { ratio: r, baseline: 'own rate at 0' }),
+          target: 'within 10% of 0 stored, max ≤ 10× p99',
+          met: okLoad(f) && (r === undefined || r >= 0.9) && f.max <= 10 * Math.max(1, f.p99),
+        });
+      }
+      if (count === 100_000) {
+        const inWindow = { start: new Date(Date.parse(PREFILL_START) + 10 * 3600_000).toISOString(), end: new Date(Date.parse(PREFILL_START) + 11 * 3600_000).toISOString() };
+        const lists: [string, string][] = [
+          ['list of 50, default query, 100k matching', '/v1/sessions?limit=50'],
+          [`list of 50, external_id, 100k matching`, `/v1/sessions?external_id=${BENCH_EXTERNAL_ID}&limit=50`],
+          [`list of 50, one-hour date window (${3600_000 / PREFILL_SPACING_MS} matching)`, `/v1/sessions?start_date=${inWindow.start}&end_date=${inWindow.end}&limit=50`],
+        ];
+        for (const [name, path] of lists) {
+          if (!wanted('list')) break;
+          const f = await load(server, { method: 'GET', path, headers: LIVE });
+          record({ name, figures: f, target: 'p99 ≤ 20 ms', met: okLoad(f) && f.p99 <= 20 });
+        }
+        if (wanted('walk')) {
+          const started = performance.now();
+          const seen = new Set<string>();
+          let visits = 0;
+          let pages = 0;
+          let token: string | null = null;
+          do {
+            const query: string = token === null ? '' : `&next_token=${encodeURIComponent(token)}`;
+            const answer = await fetchJson(server, { method: 'GET', path: `/v1/sessions?limit=500${query}`, headers: LIVE });
+            const body = JSON.parse(answer.text) as { sessions: { id: string }[]; next_token: string | null };
+            for (const s of body.sessions) seen.add(s.id);
+            visits += body.sessions.length;
+            pages += 1;
+            token = body.next_token;
+          } while (token !== null);
+          const seconds = (performance.now() - started) / 1000;
+          record({
+            name: 'full walk with next_token, limit 500',
+            value: `${pages} pages, ${visits} visits, ${seen.size} distinct in ${seconds.toFixed(2)} s`,
+            target: `each of ${count} visited once`,
+            met: visits === count && seen.size === count,
+          });
+        }
+      }
+      if (wanted('create')) {
+        const f = await load(server, create);
+        const own = createAt0 ? ratio(f.rps, createAt0.rps) : undefined;
+        record({
+          name: `durable create, ${label} stored`,
+          figures: f,
+          ...(own === undefined ? {} : { ratio: own, baseline: 'own rate at 0' }),
+          target: '≥ 0.8 of own rate at 0, p99 ≤ 10 ms, max ≤ 10× p99',
+          met: okLoad(f) && (own === undefined || own >= 0.8) && f.p99 <= 10 && f.max <= 10 * Math.max(1, f.p99),
+        });
+      }
+      await stop(server);
+      rmSync(file, { force: true });
+    }
+
+    if (wanted('face')) {
+      const compare = await faceCompareRequest();
+      const server = await startSandbox('memory', { allCores: true });
+      await fetchJson(server, compare); // the decoder pool starts on first use
+      const one = await load(server, compare, 1);
+      record({ name: 'face compare, two 1-MP JPEGs, 1 connection', figures: one, target: 'p50 ≤ 200 ms', met: okLoad(one) && one.p50 <= 200 });
+      const four = await load(server, compare, 4);
+      const r = ratio(four.rps, one.rps);
+      record({ name: 'face compare, two 1-MP JPEGs, 4 connections', figures: four, ratio: r, baseline: '1 connection', target: `≈ ${Math.min(2, availableParallelism())}× of 1 connection (both cores)`, met: okLoad(four) && r >= 1.6 });
+      await stop(server);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const totalSeconds = (performance.now() - began) / 1000;
+  console.log(table(totalSeconds));
+  writeFileSync(JSON_OUT, JSON.stringify({ node: process.version, seconds: SECONDS, connections: CONNECTIONS, pinning, totalSeconds, rows }, null, 2) + '\n');
+  console.error(`figures written to ${JSON_OUT}`);
+}
+
+/** Two 1-megapixel JPEGs (896x1120) of the same generated face at quality 90 and 70 (a match). */
+async function faceCompareRequest(): Promise<Request> {
+  const { drawSyntheticFace, encodeImage } = await import('../src/images/synthetic-images.ts');
+  const face = drawSyntheticFace('bench-megapixel-face', 896, 1120);
+  const [source, target] = await Promise.all([encodeImage(face, 'jpeg', { quality: 90 }), encodeImage(face, 'jpeg', { quality: 70 })]);
+  return { method: 'POST', path: '/v1/face/compare', headers: LIVE, body: JSON.stringify({ source: source.toString('base64'), target: target.toString('base64') }) };
+}
+
+function table(totalSeconds: number): string {
+  const lines = [
+    `idv-sandbox bench, Node ${process.version}, ${SECONDS} s per case, ${CONNECTIONS} connections${pinning ? ', server on core 0, load generator on core 1' : ''}, ${totalSeconds.toFixed(0)} s in all`,
+    '',
+    '| case | sandbox | baseline | ratio | target | met |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const row of rows) {
+    const sandbox = row.figures
+      ? `${row.figures.rps.toLocaleString('en-US')} req/s, p50 ${row.figures.p50} ms, p99 ${row.figures.p99} ms, max ${row.figures.max} ms${row.figures.failures ? `, ${row.figures.failures} failures` : ''}`
+      : (row.value ?? '');
+    lines.push(`| ${row.name} | ${sandbox} | ${row.baseline ?? ''} | ${row.ratio === undefined ? '' : row.ratio.toFixed(2)} | ${row.target} | ${row.met ? 'yes' : '**no**'} |`);
+  }
+  return lines.join('\n');
+}
+
+await main();

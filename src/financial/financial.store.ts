@@ -12,6 +12,7 @@ import type { OrganizationFixture, Principal } from '../platform/auth/organizati
 import { charge, requireFunds } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { PublicUrls } from '../platform/http/context.ts';
+import type { PageRequest } from '../platform/paging/keyset-paging.ts';
 import { namespacedUrl, type World } from '../platform/namespaces/world.ts';
 import { applicantUserIdFor, senderUserIdFor } from '../sessions/session-record.ts';
 import { DEFAULT_FINANCIAL_PAGE_SIZE, financialPaging, financialQueryScope } from './financial-paging.ts';
@@ -29,11 +30,14 @@ import { sandboxBankStatementFor, sandboxBankStatementList } from './sandbox-ban
 
 export const BANK_STATEMENTS_COLLECTION = 'bank-statements';
 
+/** Each index bucket in the lists' keyset order. */
+const byCreation = { orderBy: (record: StoredFinancialRecord) => Date.parse(record.createdAt) };
+
 export function bankStatements(world: World) {
   return world.data
     .collection<StoredFinancialRecord>(BANK_STATEMENTS_COLLECTION)
-    .index('byOrganization', (record) => record.organizationId)
-    .index('byOrganizationExternalId', (record) => (record.externalId === undefined ? undefined : `${record.organizationId}\u0000${record.externalId}`));
+    .index('byOrganization', (record) => record.organizationId, byCreation)
+    .index('byOrganizationExternalId', (record) => (record.externalId === undefined ? undefined : `${record.organizationId}\u0000${record.externalId}`), byCreation);
 }
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
@@ -143,12 +147,12 @@ export interface ListBankStatementsInput {
 
 /** One page of the organization's records (optionally one externalId's), newest first, at `now`. */
 export function listBankStatements(world: World, organizationId: string, input: ListBankStatementsInput): { bankStatements: FinancialRecord[]; nextToken: string | null } {
+  const [indexName, indexValue] =
+    input.externalId === undefined ? ['byOrganization', organizationId] : ['byOrganizationExternalId', `${organizationId}\u0000${input.externalId}`];
   const collection = bankStatements(world);
-  const records =
-    input.externalId === undefined
-      ? collection.where('byOrganization', organizationId)
-      : collection.where('byOrganizationExternalId', `${organizationId}\u0000${input.externalId}`);
-  return pageOf(records, organizationId, input, (record) => bankStatementJson(world, record).body);
+  // Keyset seek on the ordered index: the page costs the same at any store size.
+  const page = financialPaging.seek((after) => collection.ordered(indexName, indexValue, after === undefined ? {} : { after }).records, pageRequest(organizationId, input));
+  return { bankStatements: page.items.map((record) => bankStatementJson(world, record).body), nextToken: page.nextToken };
 }
 
 /** Pages `records` with the shared token rules; a bad token throws PageTokenError (400). */
@@ -158,13 +162,17 @@ export function pageOf<T extends { id: string; createdAt: string }>(
   input: ListBankStatementsInput,
   present: (record: T) => FinancialRecord,
 ): { bankStatements: FinancialRecord[]; nextToken: string | null } {
-  const page = financialPaging.page(records, {
+  const page = financialPaging.page(records, pageRequest(organizationId, input));
+  return { bankStatements: page.items.map(present), nextToken: page.nextToken };
+}
+
+function pageRequest(organizationId: string, input: ListBankStatementsInput): PageRequest {
+  return {
     limit: input.limit ?? DEFAULT_FINANCIAL_PAGE_SIZE,
     ...(input.nextToken === undefined ? {} : { token: input.nextToken }),
     secret: input.secret,
     scope: financialQueryScope(organizationId, input.externalId),
-  });
-  return { bankStatements: page.items.map(present), nextToken: page.nextToken };
+  };
 }
 
 // ---------------------------------------------------------------- the applicant's hosted page

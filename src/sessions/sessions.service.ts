@@ -23,7 +23,7 @@ import { createBankStatement } from '../financial/financial.store.ts';
 import type { ApplicantOutcome, RedirectReason, RedirectStatus } from './redirect-callback.ts';
 import { sandboxSessionFor, sandboxSessionList } from './sandbox-sessions.ts';
 import { applyApplicantOutcome, applyControlOutcome, type OutcomeContext } from './session-outcomes.ts';
-import { listQueryMode, listQueryScope, matchesListQuery, sessionPaging } from './session-paging.ts';
+import { listQueryMode, listQueryScope, matchesListQuery, sessionPaging, type ListCaller } from './session-paging.ts';
 import { buildCreateSessionResponse, buildSignedUploads, senderUserIdFor, toListItem, toSingleSessionResponse, type SessionUrls } from './session-record.ts';
 import { displayStatus, isExpired, transition, updateStatusEvent, uploadsRefusal, type TransitionResult } from './session.machine.ts';
 import {
@@ -38,17 +38,18 @@ import {
   SESSION_INDEXES,
   type StoredSession,
 } from './sessions.store.ts';
-import type {
-  CreateSessionInput,
-  CreateSessionResponse,
-  ListSessionsQuery,
-  SessionListResponse,
-  SessionOutcomeBody,
-  SessionOutcomeResponse,
-  SessionRecord,
-  SessionUploadsResponse,
-  SingleSessionResponse,
-  UploadFileRequest,
+import {
+  dateRange,
+  type CreateSessionInput,
+  type CreateSessionResponse,
+  type ListSessionsQuery,
+  type SessionListResponse,
+  type SessionOutcomeBody,
+  type SessionOutcomeResponse,
+  type SessionRecord,
+  type SessionUploadsResponse,
+  type SingleSessionResponse,
+  type UploadFileRequest,
 } from './sessions.schemas.ts';
 
 /** Where links point and which namespace the hosted URL must carry. */
@@ -144,26 +145,35 @@ function invitationsExplanation(stored: StoredSession, input: CreateSessionInput
 export function listSessions(world: World, organizationId: string, query: ListSessionsQuery, signingSecret: string): Explained<SessionListResponse> {
   const caller = { organizationId, senderUserId: senderUserIdFor(organizationId) };
   const mode = listQueryMode(query);
+  const [indexName, indexValue] =
+    mode === 'external_id' ? [SESSION_INDEXES.byOrganizationExternalId, sessionIndexKey(organizationId, query.external_id as string)]
+    : mode === 'workflow_id' ? [SESSION_INDEXES.byOrganizationWorkflow, sessionIndexKey(organizationId, query.workflow_id as string)]
+    : mode === 'organization' ? [SESSION_INDEXES.byOrganization, organizationId]
+    : [SESSION_INDEXES.byOrganizationSender, sessionIndexKey(organizationId, caller.senderUserId)];
+  const { fromMs, toMs } = dateRange(query.start_date, query.end_date);
   const collection = sessions(world);
-  const candidates =
-    mode === 'external_id' ? collection.where(SESSION_INDEXES.byOrganizationExternalId, sessionIndexKey(organizationId, query.external_id as string))
-    : mode === 'workflow_id' ? collection.where(SESSION_INDEXES.byOrganizationWorkflow, sessionIndexKey(organizationId, query.workflow_id as string))
-    : mode === 'organization' ? collection.where(SESSION_INDEXES.byOrganization, organizationId)
-    : collection.where(SESSION_INDEXES.byOrganizationSender, sessionIndexKey(organizationId, caller.senderUserId));
-  const records = candidates.map((stored) => stored.record).filter((record) => matchesListQuery(record, query, caller));
-  // A bad next_token throws PageTokenError (400).
-  const page = sessionPaging.page(records, {
-    limit: query.limit,
-    ...(query.next_token === undefined ? {} : { token: query.next_token }),
-    secret: signingSecret,
-    scope: listQueryScope(query, caller),
-  });
+  const matching = collection.ordered(indexName, indexValue, { from: fromMs, to: toMs }).count;
+  // Keyset seek on the ordered index: the page costs the same at any store size. A bad next_token throws PageTokenError (400).
+  const page = sessionPaging.seek(
+    (after) => listedRecords(collection.ordered(indexName, indexValue, { from: fromMs, to: toMs, ...(after === undefined ? {} : { after }) }).records, query, caller),
+    {
+      limit: query.limit,
+      ...(query.next_token === undefined ? {} : { token: query.next_token }),
+      secret: signingSecret,
+      scope: listQueryScope(query, caller),
+    },
+  );
   // Bring each listed session's uploads up to date, as a single read would.
   const items = page.items.map((record) => toListItem(findSession(world, record.id)?.record ?? record));
   return {
     value: { sessions: items, next_token: page.nextToken },
-    explanations: [`query mode ${mode}: ${records.length} matching, ${items.length} on this page${page.nextToken === null ? ', last page' : ''}`],
+    explanations: [`query mode ${mode}: ${matching} matching, ${items.length} on this page${page.nextToken === null ? ', last page' : ''}`],
   };
+}
+
+/** The records of an index read, lazily, checked against the query (the index already narrows to it). */
+function* listedRecords(stored: Iterable<StoredSession>, query: ListSessionsQuery, caller: ListCaller): Iterable<SessionRecord> {
+  for (const { record } of stored) if (matchesListQuery(record, query, caller)) yield record;
 }
 
 export function listSandboxSessions(organizationId: string): Explained<SessionListResponse> {

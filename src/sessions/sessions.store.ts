@@ -75,18 +75,27 @@ export function sessionIndexKey(organizationId: string, value: string): string {
   return `${organizationId}\u0000${value}`;
 }
 
-/** The namespace's sessions, indexed by organization and by organization + external_id / workflow_id / sender. */
+const byCreation = { orderBy: (s: StoredSession) => Date.parse(s.record.created_at) };
+
+/**
+ * The namespace's sessions, indexed by organization and by organization + external_id / workflow_id /
+ * sender, each bucket ordered by creation instant (the lists' keyset order).
+ */
 export function sessions(world: World) {
   return world.data
     .collection<StoredSession>('sessions')
-    .index(SESSION_INDEXES.byOrganization, (s) => s.record.organization_id)
-    .index(SESSION_INDEXES.byOrganizationExternalId, (s) =>
-      s.record.external_id === undefined ? undefined : sessionIndexKey(s.record.organization_id, s.record.external_id),
+    .index(SESSION_INDEXES.byOrganization, (s) => s.record.organization_id, byCreation)
+    .index(
+      SESSION_INDEXES.byOrganizationExternalId,
+      (s) => (s.record.external_id === undefined ? undefined : sessionIndexKey(s.record.organization_id, s.record.external_id)),
+      byCreation,
     )
-    .index(SESSION_INDEXES.byOrganizationWorkflow, (s) =>
-      s.record.workflow_id === undefined ? undefined : sessionIndexKey(s.record.organization_id, s.record.workflow_id),
+    .index(
+      SESSION_INDEXES.byOrganizationWorkflow,
+      (s) => (s.record.workflow_id === undefined ? undefined : sessionIndexKey(s.record.organization_id, s.record.workflow_id)),
+      byCreation,
     )
-    .index(SESSION_INDEXES.byOrganizationSender, (s) => sessionIndexKey(s.record.organization_id, s.record.sender_user_id));
+    .index(SESSION_INDEXES.byOrganizationSender, (s) => sessionIndexKey(s.record.organization_id, s.record.sender_user_id), byCreation);
 }
 
 // ─── Uploads of a session ───────────────────────────────────────────────────────────────────────────

@@ -11,9 +11,12 @@
  *
  * A bad token throws PageTokenError (an ApiError 400) with a code: MALFORMED, TAMPERED or WRONG_QUERY.
  *
+ * Stored lists read their page with `seek` from an ordered index (src/platform/store/collection.ts): the
+ * token's position is a keyset seek, so a page costs the same at any store size. `page` sorts an array,
+ * for the small synthetic lists.
+ *
  * LIMITATIONS:
  * - Tokens do not expire.
- * - Each page sorts the (already filtered) records in memory: fine for sandbox-sized collections.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors/api-error.ts';
@@ -78,6 +81,18 @@ export interface KeysetPaging<T> {
   decode(token: string, secret: string, scope: string): PagePosition;
   /** One page of `records` (already filtered to the query) in list order; throws PageTokenError. */
   page<R extends T>(records: readonly R[], request: PageRequest): Page<R>;
+  /**
+   * One page read from an ordered source: `read(after)` yields the query's records in list order, starting
+   * strictly after the position (epoch ms and id of the previous page's last item), or from the first
+   * without one. Reads at most limit + 1 records. Throws PageTokenError.
+   */
+  seek<R extends T>(read: (after: KeysetPosition | undefined) => Iterable<R>, request: PageRequest): Page<R>;
+}
+
+/** A place in list order: the creation instant (epoch ms) and id of a record. */
+export interface KeysetPosition {
+  value: number;
+  id: string;
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
@@ -130,23 +145,37 @@ export function keysetPaging<T>(options: KeysetPagingOptions<T>): KeysetPaging<T
     return { t: position.t, i: position.i, q: position.q };
   };
 
-  const page = <R extends T>(records: readonly R[], request: PageRequest): Page<R> => {
-    const sorted = [...records].sort(compare);
-    let start = 0;
+  const seek = <R extends T>(read: (after: KeysetPosition | undefined) => Iterable<R>, request: PageRequest): Page<R> => {
+    let after: KeysetPosition | undefined;
     if (request.token !== undefined) {
       const { t, i } = decode(request.token, request.secret, request.scope);
-      // The first record strictly after the last one returned, in list order.
-      start = sorted.findIndex((record) => {
-        const time = Date.parse(createdAtOf(record));
-        return time < t || (time === t && idOf(record) < i);
-      });
-      if (start === -1) start = sorted.length;
+      after = { value: t, id: i };
     }
-    const items = sorted.slice(start, start + request.limit);
+    const items: R[] = [];
+    let more = false;
+    for (const record of read(after)) {
+      if (items.length === request.limit) {
+        more = true;
+        break;
+      }
+      items.push(record);
+    }
     const last = items.at(-1);
-    const more = start + request.limit < sorted.length;
     return { items, nextToken: more && last !== undefined ? encode(last, request.secret, request.scope) : null };
   };
 
-  return { compare, encode, decode, page };
+  const page = <R extends T>(records: readonly R[], request: PageRequest): Page<R> => {
+    const sorted = [...records].sort(compare);
+    return seek((after) => {
+      if (after === undefined) return sorted;
+      // The first record strictly after the position, in list order.
+      const start = sorted.findIndex((record) => {
+        const time = Date.parse(createdAtOf(record));
+        return time < after.value || (time === after.value && idOf(record) < after.id);
+      });
+      return start === -1 ? [] : sorted.slice(start);
+    }, request);
+  };
+
+  return { compare, encode, decode, page, seek };
 }

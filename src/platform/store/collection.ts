@@ -1,6 +1,10 @@
 /**
  * An in-memory collection of records keyed by id, with declared secondary indexes so reads never scan.
  * Every change is reported to the store's change sink (the durability journal).
+ *
+ * An index may be ordered (`orderBy`): each bucket then keeps its records sorted by (order value, id), so
+ * a list reads one page newest first from a keyset position or a window of order values with two binary
+ * searches, whatever the bucket's size, instead of collecting and sorting every match.
  */
 
 export interface Identified {
@@ -9,6 +13,29 @@ export interface Identified {
 
 /** A secondary index: the key(s) a record is filed under, or undefined to leave it out. */
 export type IndexKey<T> = (record: T) => string | undefined;
+
+/** Where an ordered read starts and what it covers: order values in [from, to], strictly before `after`. */
+export interface OrderWindow {
+  from?: number;
+  to?: number;
+  /** A keyset position: only records ordered before it (smaller value, or the same value and a smaller id). */
+  after?: { value: number; id: string };
+}
+
+/** One record's place in an ordered bucket. */
+interface OrderedEntry {
+  value: number;
+  id: string;
+}
+
+interface IndexState<T> {
+  key: IndexKey<T>;
+  /** Unordered indexes: the ids in insertion order. */
+  buckets: Map<string, Set<string>>;
+  /** Ordered indexes: the entries ascending by (value, id). */
+  orderBy?: (record: T) => number;
+  sorted: Map<string, OrderedEntry[]>;
+}
 
 export interface CollectionChange {
   op: 'put' | 'del';
@@ -19,19 +46,33 @@ export interface CollectionChange {
 
 export class Collection<T extends Identified> {
   private readonly records = new Map<string, T>();
-  private readonly indexes = new Map<string, { key: IndexKey<T>; buckets: Map<string, Set<string>> }>();
+  private readonly indexes = new Map<string, IndexState<T>>();
 
   constructor(
     readonly name: string,
     private readonly onChange: (change: CollectionChange) => void,
   ) {}
 
-  /** Declares an index (idempotent); it is built from the records already present. */
-  index(name: string, key: IndexKey<T>): this {
+  /**
+   * Declares an index (idempotent); it is built from the records already present. With `orderBy`, each
+   * bucket is kept sorted by (that value, id) and can be read with `ordered`.
+   */
+  index(name: string, key: IndexKey<T>, options: { orderBy?: (record: T) => number } = {}): this {
     if (this.indexes.has(name)) return this;
-    const buckets = new Map<string, Set<string>>();
-    this.indexes.set(name, { key, buckets });
-    for (const record of this.records.values()) this.file(buckets, key(record), record.id);
+    const index: IndexState<T> = { key, buckets: new Map(), sorted: new Map(), ...(options.orderBy ? { orderBy: options.orderBy } : {}) };
+    this.indexes.set(name, index);
+    if (!index.orderBy) {
+      for (const record of this.records.values()) this.file(index, record);
+      return this;
+    }
+    for (const record of this.records.values()) {
+      const value = key(record);
+      if (value === undefined) continue;
+      let bucket = index.sorted.get(value);
+      if (!bucket) index.sorted.set(value, (bucket = []));
+      bucket.push({ value: index.orderBy(record), id: record.id });
+    }
+    for (const bucket of index.sorted.values()) bucket.sort((a, b) => compareEntries(a, b.value, b.id));
     return this;
   }
 
@@ -52,18 +93,43 @@ export class Collection<T extends Identified> {
     return [...this.records.values()];
   }
 
-  /** Records filed under `value` in the named index, in insertion order. */
+  /** Records filed under `value` in the named index: in insertion order, or ascending for an ordered index. */
   where(indexName: string, value: string): T[] {
-    const index = this.indexes.get(indexName);
-    if (!index) throw new Error(`collection ${this.name} has no index ${indexName}`);
-    const ids = index.buckets.get(value);
-    if (!ids) return [];
+    const index = this.requireIndex(indexName);
+    const ids = index.orderBy ? (index.sorted.get(value) ?? []).map((entry) => entry.id) : (index.buckets.get(value) ?? []);
     const out: T[] = [];
     for (const id of ids) {
       const record = this.records.get(id);
       if (record) out.push(record);
     }
     return out;
+  }
+
+  /**
+   * The records filed under `value` in an ordered index, descending by (order value, id) — newest first
+   * when the order value is a creation instant — limited to the window. `count` is how many lie in
+   * [from, to] (ignoring `after`); `records` is lazy, so taking one page costs the page, not the bucket.
+   */
+  ordered(indexName: string, value: string, window: OrderWindow = {}): { count: number; records: Iterable<T> } {
+    const index = this.requireIndex(indexName);
+    if (!index.orderBy) throw new Error(`index ${indexName} of collection ${this.name} is not ordered`);
+    const bucket = index.sorted.get(value) ?? [];
+    const start = window.from === undefined ? 0 : firstAtOrAbove(bucket, window.from, '');
+    let end = window.to === undefined ? bucket.length : firstAbove(bucket, window.to);
+    const count = Math.max(0, end - start);
+    if (window.after !== undefined) end = Math.min(end, firstAtOrAbove(bucket, window.after.value, window.after.id));
+    const records = this.records;
+    return {
+      count,
+      records: {
+        *[Symbol.iterator]() {
+          for (let i = end - 1; i >= start; i--) {
+            const record = records.get((bucket[i] as OrderedEntry).id);
+            if (record) yield record;
+          }
+        },
+      },
+    };
   }
 
   /** Inserts or replaces a record. The record must not be mutated afterwards: put a new object instead. */
@@ -83,12 +149,13 @@ export class Collection<T extends Identified> {
   /** Applies a change without journalling it (replay at start-up). */
   apply(record: T): void {
     const previous = this.records.get(record.id);
-    for (const { key, buckets } of this.indexes.values()) {
-      const before = previous ? key(previous) : undefined;
-      const after = key(record);
-      if (before === after && previous) continue;
-      if (before !== undefined) buckets.get(before)?.delete(record.id);
-      this.file(buckets, after, record.id);
+    for (const index of this.indexes.values()) {
+      if (previous) {
+        const unchanged = index.key(previous) === index.key(record) && (!index.orderBy || index.orderBy(previous) === index.orderBy(record));
+        if (unchanged) continue;
+        this.unfile(index, previous);
+      }
+      this.file(index, record);
     }
     this.records.set(record.id, record);
   }
@@ -96,17 +163,75 @@ export class Collection<T extends Identified> {
   applyDelete(id: string): void {
     const previous = this.records.get(id);
     if (!previous) return;
-    for (const { key, buckets } of this.indexes.values()) {
-      const before = key(previous);
-      if (before !== undefined) buckets.get(before)?.delete(id);
-    }
+    for (const index of this.indexes.values()) this.unfile(index, previous);
     this.records.delete(id);
   }
 
-  private file(buckets: Map<string, Set<string>>, value: string | undefined, id: string): void {
-    if (value === undefined) return;
-    let bucket = buckets.get(value);
-    if (!bucket) buckets.set(value, (bucket = new Set()));
-    bucket.add(id);
+  private requireIndex(name: string): IndexState<T> {
+    const index = this.indexes.get(name);
+    if (!index) throw new Error(`collection ${this.name} has no index ${name}`);
+    return index;
   }
+
+  private file(index: IndexState<T>, record: T): void {
+    const value = index.key(record);
+    if (value === undefined) return;
+    if (index.orderBy) {
+      let bucket = index.sorted.get(value);
+      if (!bucket) index.sorted.set(value, (bucket = []));
+      const entry = { value: index.orderBy(record), id: record.id };
+      // New records usually sort last (creation order): append without moving anything.
+      const last = bucket.at(-1);
+      if (last === undefined || compareEntries(last, entry.value, entry.id) < 0) bucket.push(entry);
+      else bucket.splice(firstAtOrAbove(bucket, entry.value, entry.id), 0, entry);
+      return;
+    }
+    let bucket = index.buckets.get(value);
+    if (!bucket) index.buckets.set(value, (bucket = new Set()));
+    bucket.add(record.id);
+  }
+
+  private unfile(index: IndexState<T>, record: T): void {
+    const value = index.key(record);
+    if (value === undefined) return;
+    if (!index.orderBy) {
+      index.buckets.get(value)?.delete(record.id);
+      return;
+    }
+    const bucket = index.sorted.get(value);
+    if (!bucket) return;
+    const at = firstAtOrAbove(bucket, index.orderBy(record), record.id);
+    if (bucket[at]?.id === record.id) bucket.splice(at, 1);
+    if (bucket.length === 0) index.sorted.delete(value);
+  }
+}
+
+/** Negative, zero or positive as `entry` sorts before, with or after (value, id). */
+function compareEntries(entry: OrderedEntry, value: number, id: string): number {
+  if (entry.value !== value) return entry.value < value ? -1 : 1;
+  return entry.id < id ? -1 : entry.id > id ? 1 : 0;
+}
+
+/** The first position whose entry sorts at or after (value, id); '' sorts before every id. */
+function firstAtOrAbove(bucket: readonly OrderedEntry[], value: number, id: string): number {
+  let low = 0;
+  let high = bucket.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (compareEntries(bucket[middle] as OrderedEntry, value, id) < 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/** The first position whose order value is above `value`. */
+function firstAbove(bucket: readonly OrderedEntry[], value: number): number {
+  let low = 0;
+  let high = bucket.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((bucket[middle] as OrderedEntry).value <= value) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }

@@ -1,0 +1,37 @@
+/**
+ * Baseline of the durable create: a Hono app that validates the same create body with zod, files it in an
+ * in-memory map and answers with a JSON body of the same size as the sandbox's (a template read from the
+ * file given as the second argument, with a fresh id).
+ *
+ *   node --import tsx bench/baselines/hono-zod.ts <port> <response.json>
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { z } from 'zod';
+
+const [port, responseFile] = process.argv.slice(2);
+const template = JSON.parse(readFileSync(responseFile as string, 'utf8')) as Record<string, unknown>;
+const CreateBody = z.object({
+  first_name: z.string().min(1).max(100),
+  last_name: z.string().min(1).max(100),
+  email: z.email(),
+  phone: z.string().regex(/^\+[1-9]\d{6,14}$/).optional(),
+  external_id: z.string().min(1).max(255).optional(),
+  send_email_invite: z.boolean().default(true),
+  send_phone_invite: z.boolean().default(true),
+  workflow_id: z.string().optional(),
+  redirect_url: z.url().optional(),
+  expires_in_hours: z.number().int().min(1).max(8760).optional(),
+});
+const stored = new Map<string, z.infer<typeof CreateBody>>();
+const app = new Hono();
+app.post('*', async (c) => {
+  const parsed = CreateBody.safeParse(await c.req.json());
+  if (!parsed.success) return c.json({ error: parsed.error.message }, 400);
+  const id = randomUUID();
+  stored.set(id, parsed.data);
+  return c.json({ ...template, id });
+});
+serve({ fetch: app.fetch, port: Number(port), hostname: '127.0.0.1' });
