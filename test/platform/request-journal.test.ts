@@ -147,7 +147,7 @@ describe('X-Sandbox-Explain on errors', () => {
     expect(missing.headers.get('x-sandbox-explain')).toBe('401: Missing API key');
     const invalid = await sandbox.call('GET', '/v1/auth/verify', { key: 'sk_live_typo' });
     expect(invalid.headers.get('x-sandbox-explain')).toBe('401: Invalid API key');
-    const broke = await sandbox.call('POST', PEP, { key: KEYS.broke, body: JANE });
+    const broke = await sandbox.call('POST', '/v1/face/detect', { key: KEYS.broke, body: { image: 'AAAA' } });
     expect(broke.status).toBe(402);
     expect(broke.headers.get('x-sandbox-explain')).toMatch(/^402: /);
     const invalidBody = await sandbox.call('POST', PEP, { key: KEYS.other, body: { firstName: 'Jane' } });
