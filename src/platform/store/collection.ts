@@ -134,8 +134,9 @@ export class Collection<T extends Identified> {
 
   /** Inserts or replaces a record. The record must not be mutated afterwards: put a new object instead. */
   put(record: T): T {
-    this.apply(record);
+    // Journalled first: a record the store refuses (too big) is never applied.
     this.onChange({ op: 'put', collection: this.name, id: record.id, value: record });
+    this.apply(record);
     return record;
   }
 

@@ -17,39 +17,36 @@
  * LIMITATIONS: records must be treated as immutable
  * (replace them with `put`, never mutate) because the snapshot captures references.
  */
-import { mkdirSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Low } from 'lowdb';
-import { JSONFile } from 'lowdb/node';
+import { ApiError } from '../errors/api-error.ts';
 import { Collection, type CollectionChange, type Identified } from './collection.ts';
 import { StoreOpenError } from './errors.ts';
 import { DataLock } from './lock.ts';
+import {
+  damaged,
+  emptySnapshot,
+  MAX_RECORD_BYTES,
+  readJournal,
+  SnapshotFile,
+  STORE_FORMAT,
+  STORE_VERSION,
+  syncDirectory,
+  type JournalEntry,
+  type PausePoint,
+  type Snapshot,
+} from './store-files.ts';
 
 export { StoreOpenError };
 
-export const STORE_FORMAT = 'idv-sandbox-store';
-export const STORE_VERSION = 1;
 const DEFAULT_COMPACT_AFTER_BYTES = 8 * 1024 * 1024;
-
-interface Snapshot {
-  format: typeof STORE_FORMAT;
-  version: number;
-  generation: number;
-  namespaces: Record<string, Record<string, Identified[]>>;
-}
-
-interface JournalEntry {
-  ns: string;
-  op: 'put' | 'del' | 'drop';
-  c?: string;
-  id?: string;
-  v?: unknown;
-}
 
 export interface StoreOptions {
   /** JSON file; omit for a memory-only store. */
   file?: string;
+  /** Journal size that starts a compaction (default 8 MB; env IDV_SANDBOX_COMPACT_AFTER_BYTES). */
   compactAfterBytes?: number;
   /** The HTTP port this process serves, written into the lock file for whoever is refused. */
   port?: number | null;
@@ -115,9 +112,11 @@ export class Store {
   }
 
   private static async load(file: string, options: StoreOptions, lock: DataLock): Promise<Store> {
-    const db = new Low<Snapshot>(new JSONFile<Snapshot>(file), emptySnapshot(0));
-    const store = new Store(file, db, options.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES, lock);
-    const snapshot = readSnapshot(file);
+    const db = new Low<Snapshot>(new SnapshotFile(file, pauseForFaultTests), emptySnapshot(0));
+    const store = new Store(file, db, options.compactAfterBytes ?? envBytes('IDV_SANDBOX_COMPACT_AFTER_BYTES') ?? DEFAULT_COMPACT_AFTER_BYTES, lock);
+    await db.read();
+    const snapshot = db.data;
+    const journals = journalsToReplay(file, snapshot.generation);
     store.generation = snapshot.generation;
     for (const [ns, collections] of Object.entries(snapshot.namespaces)) {
       const partition = store.partition(ns);
@@ -126,10 +125,10 @@ export class Store {
         for (const record of records) collection.apply(record);
       }
     }
-    for (const { generation, path } of journalFiles(file)) {
-      if (generation < snapshot.generation) continue;
-      for (const entry of readJournal(path)) store.replay(entry);
-      store.generation = Math.max(store.generation, generation);
+    db.data = emptySnapshot(snapshot.generation);
+    for (const [index, { generation, path }] of journals.entries()) {
+      for await (const entry of readJournal(path, index === journals.length - 1)) store.replay(entry);
+      store.generation = generation;
     }
     await store.compact();
     return store;
@@ -155,7 +154,7 @@ export class Store {
   /** Removes every collection of a namespace (reset). */
   dropPartition(namespace: string): void {
     if (!this.partitionsByName.delete(namespace)) return;
-    this.append({ ns: namespace, op: 'drop' });
+    this.appendLine(JSON.stringify({ ns: namespace, op: 'drop' }));
   }
 
   /** Resolves once every change made so far is on disk. */
@@ -191,16 +190,24 @@ export class Store {
     this.lock?.release();
   }
 
+  /** Journals a change; a record too big for the store is refused before the collection applies it. */
   private record(ns: string, change: CollectionChange): void {
-    const entry: JournalEntry = { ns, op: change.op, c: change.collection, id: change.id };
-    if (change.op === 'put') entry.v = change.value;
-    this.append(entry);
+    if (!this.persistent) return;
+    const entry = change.op === 'put' ? { ns, op: change.op, c: change.collection, id: change.id, v: change.value } : { ns, op: change.op, c: change.collection, id: change.id };
+    const line = JSON.stringify(entry);
+    if (line.length > MAX_RECORD_BYTES) {
+      throw new ApiError(
+        413,
+        `The ${change.collection} record would take ${(line.length / 1_048_576).toFixed(1)} MB, more than the store keeps per record (${MAX_RECORD_BYTES / 1_048_576} MB): send less data in this request.`,
+      );
+    }
+    this.appendLine(line);
   }
 
-  private append(entry: JournalEntry): void {
+  private appendLine(line: string): void {
     if (!this.persistent) return;
     if (this.closed) throw new Error('the store is closed');
-    this.pending.push(JSON.stringify(entry));
+    this.pending.push(line);
     void this.scheduleFlush();
   }
 
@@ -209,9 +216,8 @@ export class Store {
       this.partitionsByName.delete(entry.ns);
       return;
     }
-    if (!entry.c || !entry.id) return;
     const collection = this.partition(entry.ns).collection(entry.c);
-    if (entry.op === 'put') collection.apply(entry.v as Identified);
+    if (entry.op === 'put') collection.apply(entry.v);
     else collection.applyDelete(entry.id);
   }
 
@@ -253,9 +259,9 @@ export class Store {
   }
 
   /**
-   * Moves appends to a new journal generation, writes the state as of that instant as the snapshot,
-   * then deletes the older journals. A crash at any point leaves snapshot + journals that replay to the
-   * same state.
+   * Moves appends to a new journal generation, writes the state as of that instant as the snapshot
+   * (streamed, fsynced, renamed, directory fsynced), then deletes the older journals. A crash at any
+   * point leaves snapshot + journals that replay to the same state.
    */
   private async compact(): Promise<void> {
     if (!this.db || !this.file) return;
@@ -264,19 +270,18 @@ export class Store {
     const oldGeneration = this.generation;
     this.generation += 1;
     this.journal = null;
+    // References to the records of this instant (records are immutable): the writer streams them later.
     const namespaces: Snapshot['namespaces'] = {};
     for (const [ns, partition] of this.partitionsByName) namespaces[ns] = partition.dump();
     this.db.data = { format: STORE_FORMAT, version: STORE_VERSION, generation: this.generation, namespaces };
     await oldJournal?.close();
     await this.db.write();
+    this.db.data = emptySnapshot(this.generation);
     for (const { generation, path } of journalFiles(this.file)) {
       if (generation <= oldGeneration) await unlink(path).catch(() => undefined);
     }
+    await syncDirectory(this.file);
   }
-}
-
-function emptySnapshot(generation: number): Snapshot {
-  return { format: STORE_FORMAT, version: STORE_VERSION, generation, namespaces: {} };
 }
 
 function journalPath(file: string, generation: number): string {
@@ -287,51 +292,38 @@ function journalFiles(file: string): { generation: number; path: string }[] {
   const prefix = `${basename(file)}.journal-`;
   return readdirSync(dirname(file))
     .filter((name) => name.startsWith(prefix) && name.endsWith('.ndjson'))
-    .map((name) => ({ generation: Number(name.slice(prefix.length, -'.ndjson'.length)), path: join(dirname(file), name) }))
-    .filter(({ generation }) => Number.isInteger(generation))
+    .map((name) => {
+      const path = join(dirname(file), name);
+      const generation = name.slice(prefix.length, -'.ndjson'.length);
+      if (!/^\d+$/.test(generation)) throw damaged(path, 'its name', `a journal generation is a whole number, not "${generation}"; move the file away if it is not the store's`);
+      return { generation: Number(generation), path };
+    })
     .sort((a, b) => a.generation - b.generation);
 }
 
-const FIX = 'Point --data (IDV_SANDBOX_DATA) at another file, use --memory, or move the file away to start fresh.';
-
-function readSnapshot(file: string): Snapshot {
-  if (!existsSync(file)) return emptySnapshot(0);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new StoreOpenError(`The data file ${file} is not valid JSON (${(error as Error).message}); it was left untouched. ${FIX}`);
-  }
-  if (!isRecord(parsed) || parsed.format !== STORE_FORMAT) {
-    throw new StoreOpenError(`The data file ${file} is not an idv-sandbox store (no "format": "${STORE_FORMAT}"); it was left untouched. ${FIX}`);
-  }
-  if (typeof parsed.version !== 'number' || parsed.version > STORE_VERSION) {
-    throw new StoreOpenError(
-      `The data file ${file} has store version ${String(parsed.version)}, newer than this sandbox understands (${STORE_VERSION}); it was left untouched. Upgrade idv-sandbox, or ${FIX}`,
-    );
-  }
-  if (!isRecord(parsed.namespaces) || typeof parsed.generation !== 'number') {
-    throw new StoreOpenError(`The data file ${file} is damaged (namespaces or generation missing); it was left untouched. ${FIX}`);
-  }
-  return parsed as unknown as Snapshot;
-}
-
-/** Journal lines; a torn last line (crash mid-append, never acknowledged) is ignored. */
-function readJournal(path: string): JournalEntry[] {
-  const lines = readFileSync(path, 'utf8').split('\n');
-  const entries: JournalEntry[] = [];
-  lines.forEach((line, index) => {
-    if (line.trim() === '') return;
-    try {
-      entries.push(JSON.parse(line) as JournalEntry);
-    } catch {
-      const isLast = lines.slice(index + 1).every((rest) => rest.trim() === '');
-      if (!isLast) throw new StoreOpenError(`The journal ${path} is damaged at line ${index + 1}; it was left untouched. ${FIX}`);
+/**
+ * The journals written since the snapshot: generations that follow on from the snapshot's, one by one.
+ * Older ones are leftovers of a compaction that stopped before deleting them (the snapshot holds them).
+ */
+function journalsToReplay(file: string, snapshotGeneration: number): { generation: number; path: string }[] {
+  const journals = journalFiles(file).filter(({ generation }) => generation >= snapshotGeneration);
+  journals.forEach(({ generation, path }, index) => {
+    const expected = snapshotGeneration + index;
+    if (generation !== expected) {
+      throw damaged(path, 'its generation', `the snapshot is at generation ${snapshotGeneration}, so the journals must follow on from journal-${snapshotGeneration}, and journal-${expected} is missing; move the file away if it is not the store's`);
     }
   });
-  return entries;
+  return journals;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+function envBytes(name: string): number | undefined {
+  const value = process.env[name];
+  return value && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+/** Fault tests set IDV_SANDBOX_FAULT_PAUSE to a point where the snapshot write stops for good (then SIGKILL). */
+function pauseForFaultTests(point: PausePoint): Promise<void> {
+  if (process.env.IDV_SANDBOX_FAULT_PAUSE !== point) return Promise.resolve();
+  console.error(`idv-sandbox: paused at ${point} (IDV_SANDBOX_FAULT_PAUSE)`);
+  return new Promise(() => undefined);
 }

@@ -1,0 +1,266 @@
+/**
+ * The store's files and their schemas: the snapshot (one JSON document, one record per line, no
+ * indentation, written streamed so no string ever holds the whole store) and the journals (one change per
+ * line). Reading validates every line against the schemas below; anything else than a torn last line of
+ * the newest journal refuses start-up with a message naming the file, the place and the fix.
+ */
+import { createReadStream, existsSync } from 'node:fs';
+import { open, readFile, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import type { Adapter } from 'lowdb';
+import { z } from 'zod';
+import { StoreOpenError } from './errors.ts';
+
+export const STORE_FORMAT = 'idv-sandbox-store';
+export const STORE_VERSION = 1;
+
+/** The largest record the store keeps (its JSON): a bigger one is refused before it is stored. */
+export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+
+const FIX = 'Point --data (IDV_SANDBOX_DATA) at another file, use --memory, or move the file away to start fresh.';
+
+const Name = z.string().min(1);
+const StoredRecord = z.looseObject({ id: Name });
+
+const SnapshotHeader = z.object({
+  format: z.literal(STORE_FORMAT),
+  version: z.number().int().min(1).max(STORE_VERSION),
+  generation: z.number().int().nonnegative(),
+});
+const Snapshot = SnapshotHeader.extend({ namespaces: z.record(Name, z.record(Name, z.array(StoredRecord))) });
+/** namespace → collection → records. */
+export type Snapshot = z.infer<typeof SnapshotHeader> & { namespaces: Record<string, Record<string, { id: string }[]>> };
+
+export const JournalEntry = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('put'), ns: Name, c: Name, id: Name, v: StoredRecord }).refine((entry) => entry.v.id === entry.id, {
+    message: 'the record id (v.id) differs from the entry id',
+    path: ['v', 'id'],
+  }),
+  z.object({ op: z.literal('del'), ns: Name, c: Name, id: Name }),
+  z.object({ op: z.literal('drop'), ns: Name }),
+]);
+export type JournalEntry = z.infer<typeof JournalEntry>;
+
+export function emptySnapshot(generation: number): Snapshot {
+  return { format: STORE_FORMAT, version: STORE_VERSION, generation, namespaces: {} };
+}
+
+/** Where a write may stop so the fault tests can SIGKILL it there (env IDV_SANDBOX_FAULT_PAUSE). */
+export type PausePoint = 'snapshot-partial' | 'snapshot-renamed';
+
+/**
+ * The snapshot as a lowdb adapter: `write` streams the state to a temp file in chunks (the event loop
+ * runs between them), fsyncs it, renames it over the file and fsyncs the directory; `read` validates.
+ */
+export class SnapshotFile implements Adapter<Snapshot> {
+  constructor(
+    readonly file: string,
+    private readonly pauseAt: (point: PausePoint) => Promise<void> = async () => undefined,
+  ) {}
+
+  async read(): Promise<Snapshot | null> {
+    if (!existsSync(this.file)) return null;
+    const lines = readLines(this.file);
+    const first = await lines.next();
+    if (first.done) return null;
+    if (first.value.text.endsWith(HEADER_END)) return readStreamedLayout(this.file, first.value.text, lines);
+    await lines.return(undefined);
+    return parseWholeDocument(this.file, await readFile(this.file, 'utf8'));
+  }
+
+  async write(data: Snapshot): Promise<void> {
+    const temp = `${this.file}.tmp`;
+    const handle = await open(temp, 'w');
+    try {
+      let chunk = '';
+      let paused = false;
+      const put = async (text: string) => {
+        chunk += text;
+        if (chunk.length < CHUNK_CHARS) return;
+        await handle.write(chunk);
+        chunk = '';
+        if (!paused) await this.pauseAt('snapshot-partial');
+        paused = true;
+      };
+      const { namespaces, ...header } = data;
+      await put(`${JSON.stringify(header).slice(0, -1)}${HEADER_END}\n`);
+      const spaces = Object.entries(namespaces);
+      for (const [n, [ns, collections]] of spaces.entries()) {
+        await put(`${JSON.stringify(ns)}:{\n`);
+        const named = Object.entries(collections);
+        for (const [c, [name, records]] of named.entries()) {
+          await put(`${JSON.stringify(name)}:[\n`);
+          for (let i = 0; i < records.length; i++) await put(`${JSON.stringify(records[i])}${i < records.length - 1 ? ',' : ''}\n`);
+          await put(c < named.length - 1 ? '],\n' : ']\n');
+        }
+        await put(n < spaces.length - 1 ? '},\n' : '}\n');
+      }
+      await handle.write(`${chunk}}}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, this.file);
+    await this.pauseAt('snapshot-renamed');
+    await syncDirectory(this.file);
+  }
+}
+
+/** Every entry of a journal; `newest` tolerates a torn last line (a crash mid-append, never acknowledged). */
+export async function* readJournal(path: string, newest: boolean): AsyncGenerator<JournalEntry> {
+  let torn: { number: number; reason: string } | undefined;
+  for await (const { text, number, terminated } of readLines(path)) {
+    if (torn) throw damaged(path, `line ${torn.number}`, torn.reason);
+    if (text.trim() === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      if (newest && !terminated) {
+        torn = { number, reason: (error as Error).message };
+        continue;
+      }
+      throw damaged(path, `line ${number}`, `not JSON (${(error as Error).message})`);
+    }
+    const entry = JournalEntry.safeParse(parsed);
+    if (!entry.success) {
+      if (newest && !terminated) {
+        torn = { number, reason: 'incomplete' };
+        continue;
+      }
+      throw damaged(path, `line ${number}${pathOf(entry.error.issues[0]?.path)}`, describe(entry.error));
+    }
+    yield entry.data;
+  }
+}
+
+/** Makes a rename or an unlink in the directory durable. */
+export async function syncDirectory(file: string): Promise<void> {
+  const directory = await open(dirname(file), 'r');
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
+  }
+}
+
+export function damaged(file: string, place: string, problem: string): StoreOpenError {
+  return new StoreOpenError(`The store file ${file} is damaged at ${place}: ${problem}; it was left untouched. ${FIX}`);
+}
+
+const HEADER_END = ',"namespaces":{';
+const CHUNK_CHARS = 1 << 18;
+
+/** Lines of a file read in chunks (no string of the whole file), numbered from 1. */
+async function* readLines(path: string): AsyncGenerator<{ text: string; number: number; terminated: boolean }> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  let number = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_CHARS })) {
+    rest += decoder.write(chunk as Buffer);
+    let start = 0;
+    for (let end = rest.indexOf('\n'); end !== -1; end = rest.indexOf('\n', start)) {
+      yield { text: rest.slice(start, end), number: ++number, terminated: true };
+      start = end + 1;
+    }
+    rest = rest.slice(start);
+  }
+  rest += decoder.end();
+  if (rest !== '') yield { text: rest, number: ++number, terminated: false };
+}
+
+/** The layout `write` produces: header line, then `"ns":{`, `"collection":[`, one record per line, closers. */
+async function readStreamedLayout(file: string, headerLine: string, lines: AsyncGenerator<{ text: string; number: number }>): Promise<Snapshot> {
+  const snapshot: Snapshot = { ...checkHeader(file, parseLine(file, 1, `${headerLine.slice(0, -HEADER_END.length)}}`)), namespaces: {} };
+  let namespace: Record<string, { id: string }[]> | undefined;
+  let records: { id: string }[] | undefined;
+  let place = 'namespaces';
+  let ended = false;
+  for await (const { text, number } of lines) {
+    if (ended) {
+      if (text.trim() === '') continue;
+      throw damaged(file, `line ${number}`, 'text after the end of the document');
+    }
+    const at = `line ${number} (${place})`;
+    if (records) {
+      if (text === ']' || text === '],') {
+        records = undefined;
+        place = place.replace(/\.[^.]+$/, '');
+        continue;
+      }
+      const record = StoredRecord.safeParse(parseLine(file, number, text.endsWith(',') ? text.slice(0, -1) : text));
+      if (!record.success) throw damaged(file, `${at}${pathOf(record.error.issues[0]?.path)}`, describe(record.error));
+      records.push(record.data);
+    } else if (namespace) {
+      if (text === '}' || text === '},') {
+        namespace = undefined;
+        place = 'namespaces';
+      } else if (text.endsWith(':[')) {
+        const name = memberName(file, number, at, text);
+        records = namespace[name] = [];
+        place += `.${name}`;
+      } else throw damaged(file, at, `expected a collection ("name":[) or the end of the namespace, found ${preview(text)}`);
+    } else if (text === '}}') {
+      ended = true;
+    } else if (text.endsWith(':{')) {
+      const name = memberName(file, number, at, text);
+      namespace = snapshot.namespaces[name] = {};
+      place = `namespaces.${name}`;
+    } else throw damaged(file, at, `expected a namespace ("name":{) or the end of the document, found ${preview(text)}`);
+  }
+  if (!ended) throw damaged(file, 'its end', 'the document stops early (truncated)');
+  return snapshot;
+}
+
+function parseWholeDocument(file: string, text: string): Snapshot {
+  const parsed = parseLine(file, undefined, text);
+  checkHeader(file, parsed);
+  const snapshot = Snapshot.safeParse(parsed);
+  if (!snapshot.success) throw damaged(file, pathOf(snapshot.error.issues[0]?.path).slice(1) || 'its top level', describe(snapshot.error));
+  return snapshot.data;
+}
+
+/** Format first (a foreign file), then version (a newer sandbox), then the rest. */
+function checkHeader(file: string, parsed: unknown): z.infer<typeof SnapshotHeader> {
+  const record = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  if (record.format !== STORE_FORMAT) {
+    throw new StoreOpenError(`The data file ${file} is not an idv-sandbox store (no "format": "${STORE_FORMAT}"); it was left untouched. ${FIX}`);
+  }
+  if (typeof record.version === 'number' && record.version > STORE_VERSION) {
+    throw new StoreOpenError(
+      `The data file ${file} has store version ${record.version}, newer than this sandbox understands (${STORE_VERSION}); it was left untouched. Upgrade idv-sandbox, or ${FIX}`,
+    );
+  }
+  const header = SnapshotHeader.safeParse(record);
+  if (!header.success) throw damaged(file, pathOf(header.error.issues[0]?.path).slice(1), describe(header.error));
+  return header.data;
+}
+
+function parseLine(file: string, number: number | undefined, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    if (number === undefined) throw new StoreOpenError(`The data file ${file} is not valid JSON (${(error as Error).message}); it was left untouched. ${FIX}`);
+    throw damaged(file, `line ${number}`, `not JSON (${(error as Error).message})`);
+  }
+}
+
+function memberName(file: string, number: number, at: string, text: string): string {
+  const name = Name.safeParse(parseLine(file, number, text.slice(0, -2)));
+  if (!name.success) throw damaged(file, at, `a namespace or collection name must be a non-empty string, found ${preview(text)}`);
+  return name.data;
+}
+
+function pathOf(path: readonly PropertyKey[] | undefined): string {
+  return (path ?? []).map((key) => (typeof key === 'number' ? `[${key}]` : `.${String(key)}`)).join('');
+}
+
+function describe(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return issue ? issue.message : 'invalid';
+}
+
+function preview(text: string): string {
+  return JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+}
