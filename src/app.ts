@@ -3,11 +3,11 @@
  * plane) plus the docs. No side effects on import; only the CLI listens.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { Scalar } from '@scalar/hono-api-reference';
 import { bodyLimit } from 'hono/body-limit';
 import { consoleGuard, controlPlaneGuard } from './platform/admin/admin-guard.ts';
 import { ApiError, errorBody } from './platform/errors/api-error.ts';
 import type { AppEnv, Platform } from './platform/http/context.ts';
+import { apiReferenceRouter } from './platform/docs/api-reference.ts';
 import { CORS_PATHS, corsMiddleware } from './platform/http/cors.ts';
 import { requestContext } from './platform/http/middleware.ts';
 import { requestLogLines } from './platform/request-log/request-log-line.ts';
@@ -71,7 +71,7 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
     });
     return c.json(document, 200);
   });
-  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'idv-sandbox API reference' }));
+  app.route('/', apiReferenceRouter('idv-sandbox API reference'));
   app.get('/healthz', (c) => c.json({ status: 'ok' }, 200));
 
   app.notFound((c) => {
