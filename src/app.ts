@@ -8,6 +8,7 @@ import { consoleGuard, controlPlaneGuard } from './platform/admin/admin-guard.ts
 import { ApiError, errorBody } from './platform/errors/api-error.ts';
 import type { AppEnv, Platform } from './platform/http/context.ts';
 import { apiReferenceRouter } from './platform/docs/api-reference.ts';
+import { readOperationExamples, withOperationExamples } from './platform/docs/openapi-examples.ts';
 import { CORS_PATHS, corsMiddleware } from './platform/http/cors.ts';
 import { requestContext } from './platform/http/middleware.ts';
 import { requestLogLines } from './platform/request-log/request-log-line.ts';
@@ -60,7 +61,7 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   // Generated once, on first request (after every route is registered and the port is known).
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   app.get('/openapi.json', (c) => {
-    document ??= app.getOpenAPI31Document({
+    document ??= withOperationExamples(app.getOpenAPI31Document({
       openapi: '3.1.0',
       info: {
         title: 'idv-sandbox — identity verification and screening API (sandbox)',
@@ -68,7 +69,7 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
         description: 'A stateful sandbox of the identity-verification and screening API. /v1 is the API; /__sandbox is the control plane.',
       },
       servers: [{ url: platform.urls.base }],
-    });
+    }), readOperationExamples());
     return c.json(document, 200);
   });
   app.route('/', apiReferenceRouter('idv-sandbox API reference'));
