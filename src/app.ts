@@ -3,12 +3,13 @@
  * plane) plus the docs. No side effects on import; only the CLI listens.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { Scalar } from '@scalar/hono-api-reference';
 import { bodyLimit } from 'hono/body-limit';
 import { contextStorage } from 'hono/context-storage';
 import { consoleGuard, controlPlaneGuard } from './platform/admin/admin-guard.ts';
 import { ApiError, errorBody } from './platform/errors/api-error.ts';
 import type { AppEnv, Platform } from './platform/http/context.ts';
+import { apiReferenceRouter } from './platform/docs/api-reference.ts';
+import { readOperationExamples, withOperationExamples } from './platform/docs/openapi-examples.ts';
 import { CORS_PATHS, corsMiddleware } from './platform/http/cors.ts';
 import { requestContext } from './platform/http/middleware.ts';
 import { requestLogLines } from './platform/request-log/request-log-line.ts';
@@ -63,7 +64,7 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   // Generated once, on first request (after every route is registered and the port is known).
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   app.get('/openapi.json', (c) => {
-    document ??= app.getOpenAPI31Document({
+    document ??= withOperationExamples(app.getOpenAPI31Document({
       openapi: '3.1.0',
       info: {
         title: 'idv-sandbox — identity verification and screening API (sandbox)',
@@ -71,10 +72,10 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
         description: 'A stateful sandbox of the identity-verification and screening API. /v1 is the API; /__sandbox is the control plane.',
       },
       servers: [{ url: platform.urls.base }],
-    });
+    }), readOperationExamples());
     return c.json(document, 200);
   });
-  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'idv-sandbox API reference' }));
+  app.route('/', apiReferenceRouter('idv-sandbox API reference'));
   app.get('/healthz', (c) => c.json({ status: 'ok' }, 200));
 
   app.notFound((c) => {

@@ -161,6 +161,15 @@ export function keptHeaders(headers: Headers): Record<string, string> {
  * request refused before validation) is read here only when it is small and textual.
  */
 export async function receivedBody(request: HonoRequest, limits: RequestLogLimits): Promise<unknown> {
+  try {
+    return await readReceivedBody(request, limits);
+  } catch {
+    // A body the handler could not parse either (a broken multipart, a cut stream): its answer said so.
+    return `[unreadable ${request.header('content-type') ?? 'body'}]`;
+  }
+}
+
+async function readReceivedBody(request: HonoRequest, limits: RequestLogLimits): Promise<unknown> {
   const contentType = request.header('content-type') ?? '';
   const cache = request.bodyCache;
   if (cache.formData) {
