@@ -3,10 +3,10 @@
  * plane) plus the docs. No side effects on import; only the CLI listens.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { bodyLimit } from 'hono/body-limit';
 import { contextStorage } from 'hono/context-storage';
 import { consoleGuard, controlPlaneGuard } from './platform/admin/admin-guard.ts';
-import { ApiError, errorBody } from './platform/errors/api-error.ts';
+import { errorBody } from './platform/errors/api-error.ts';
+import { RouteFamilies } from './platform/http/body-limits.ts';
 import type { AppEnv, Platform } from './platform/http/context.ts';
 import { apiReferenceRouter } from './platform/docs/api-reference.ts';
 import { readOperationExamples, withOperationExamples } from './platform/docs/openapi-examples.ts';
@@ -29,15 +29,9 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   if (platform.cors) for (const path of CORS_PATHS) app.use(path, corsMiddleware(platform.cors));
   if (platform.logRequests) app.use('*', requestLogLines(platform));
   app.use('*', requestContext(platform));
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: platform.maxBodyBytes,
-      onError: () => {
-        throw new ApiError(413, `Request body too large: the limit is ${Math.floor(platform.maxBodyBytes / 1_048_576)} MB (images: 15 MB each).`);
-      },
-    }),
-  );
+  // Learnt below, once every route is mounted: which routes take images, hence their body limits.
+  const families = new RouteFamilies();
+  app.use('*', families.bodyLimits());
 
   // One guard for every admin surface, whoever declares its routes ("/x/*" matches "/x" too).
   app.use('/__sandbox/*', controlPlaneGuard());
@@ -49,6 +43,8 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   }
   app.route('/', controlPlane(platform));
   app.route('/', consoleRouter);
+
+  families.learn(app.openAPIRegistry.definitions);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', {
     type: 'apiKey',

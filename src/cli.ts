@@ -5,7 +5,6 @@ import { parseArgs } from 'node:util';
 import { createSandbox, DEFAULT_DATA_FILE, DEFAULT_SHUTDOWN_TIMEOUT_MS, type Sandbox, type SandboxOptions } from './sandbox.ts';
 import { parseCorsSetting } from './platform/http/cors.ts';
 import { StoreOpenError } from './platform/store/store.ts';
-import { warmUpDefaultImageDecoder } from './images/image-decoding.ts';
 
 const HELP = `idv-sandbox — a stateful sandbox of the identity-verification and screening API
 
@@ -137,8 +136,8 @@ export async function main(): Promise<void> {
     process.exit(1);
   }
   console.log(banner(sandbox));
-  // The image decoder's worker pool starts here, not on the first image request (about 0.5 s saved).
-  void warmUpDefaultImageDecoder().catch((error: unknown) => console.warn('idv-sandbox: image decoder warm-up failed', error));
+  // The image decoder's worker pool starts on the first image request: a sandbox that never sees an image
+  // keeps its start-up time and memory free of it.
   const warning = exposureWarning(options.host ?? '127.0.0.1', options.adminToken);
   if (warning) console.warn(warning);
   // First signal: a stop bounded by the shutdown timeout; a second signal (or the bound) stops at once,

@@ -4,12 +4,14 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, Platform } from './platform/http/context.ts';
+import { amlModule } from './aml/index.ts';
 import { asyncJobsModule } from './async-jobs/index.ts';
 import { authModule } from './auth/index.ts';
 import { creditCheckModule } from './credit-check/index.ts';
 import { creditTermsModule } from './credit-terms/index.ts';
 import { deepfakeModule } from './deepfake/index.ts';
 import { financialModule } from './financial/index.ts';
+import { igamingModule } from './igaming/index.ts';
 import { profilesModule } from './profiles/index.ts';
 import { uploadModule } from './upload/index.ts';
 import { screeningModule } from './screening/index.ts';
@@ -24,4 +26,4 @@ export interface SandboxModule {
   setup?: (platform: Platform) => void;
 }
 
-export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule, deepfakeModule, profilesModule, creditTermsModule];
+export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule, deepfakeModule, profilesModule, creditTermsModule, igamingModule, amlModule];

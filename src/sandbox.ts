@@ -17,6 +17,7 @@ import type { AppEnv, Logger, Platform } from './platform/http/context.ts';
 import { DEFAULT_JOB_TIMINGS, JobEngine, type JobTimings } from './platform/jobs/jobs.ts';
 import { drainable, type Drainable } from './platform/http/drain.ts';
 import { DEFAULT_NAMESPACE, Worlds } from './platform/namespaces/world.ts';
+import { answerParserRefusal } from './platform/http/parser-refusals.ts';
 import { hashParts } from './platform/random/random.ts';
 import { SPEC_RATE_LIMITS, type RateLimits } from './platform/rate-limit/rate-limiter.ts';
 import { loadScenarioDirectory, parseScenarioFile, ScenarioRegistry } from './platform/scenarios/scenarios.ts';
@@ -140,7 +141,6 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     signingSecret,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     log: options.logger ?? consoleLogger,
-    maxBodyBytes: 48 * 1024 * 1024,
     cors: options.cors,
     logRequests: options.logRequests ?? false,
     closers: [],
@@ -208,6 +208,7 @@ async function listen(
   const port = await new Promise<number>((resolve, reject) => {
     server = serve({ fetch, port: options.port ?? 4010, hostname: host }, (info) => resolve(info.port));
     server.once('error', reject);
+    server.on('clientError', answerParserRefusal);
   });
   return { server: server as ServerType, connections: drainable(server as HttpServer), port, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
 }

@@ -4,10 +4,10 @@
  * and reset. With an admin token, /console/login sets an HttpOnly cookie so the browser can stay in.
  */
 import { Hono } from 'hono';
-import { durationToMs, DurationSchema } from '../platform/clock/virtual-clock.ts';
+import { DurationSchema } from '../platform/clock/virtual-clock.ts';
 import type { AppEnv } from '../platform/http/context.ts';
 import { csrfTokenOf, sameSecret, startConsoleSession } from '../platform/admin/admin-guard.ts';
-import { organizationView, resetSandbox, toggleScenario } from '../control/control.service.ts';
+import { changeClock, organizationView, resetSandbox, toggleScenario } from '../control/control.service.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { behaviourOn } from '../platform/http/context.ts';
 import { bankStatementJson, findBankStatement } from '../financial/financial.store.ts';
@@ -62,8 +62,10 @@ consoleRouter.post('/console/clock', async (c) => {
   const form = await c.req.parseBody();
   const world = c.get('world');
   const advance = DurationSchema.safeParse(typeof form.advance === 'string' ? form.advance.trim() : '');
-  if (advance.success) world.clock.advance(durationToMs(advance.data));
-  if (form.freeze === 'true' || form.freeze === 'false') world.clock.freeze(form.freeze === 'true');
+  changeClock(world, {
+    ...(advance.success ? { advance: advance.data } : {}),
+    ...(form.freeze === 'true' || form.freeze === 'false' ? { freeze: form.freeze === 'true' } : {}),
+  });
   return c.redirect(back(world.namespace), 303);
 });
 
@@ -98,7 +100,7 @@ consoleRouter.post('/console/sessions/:id/outcome', async (c) => {
   const page = `/console/sessions/${encodeURIComponent(id)}?namespace=${encodeURIComponent(world.namespace)}`;
   if (!(CONTROL_OUTCOMES as readonly string[]).includes(outcome)) return c.redirect(`${page}&problem=${encodeURIComponent(`Unknown outcome "${outcome}"`)}`, 303);
   try {
-    driveSessionOutcome(world, id, { outcome: outcome as ControlOutcome }, behaviourOn(c, 'auto-decline'));
+    await driveSessionOutcome(world, id, { outcome: outcome as ControlOutcome }, behaviourOn(c, 'auto-decline'), c.get('platform').uploads);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     return c.redirect(`${page}&problem=${encodeURIComponent(error.message)}`, 303);

@@ -3,7 +3,7 @@
  * journal, balances, catalog, test jobs). Each acts on one namespace's world.
  */
 import type { z } from '@hono/zod-openapi';
-import { durationToMs } from '../platform/clock/virtual-clock.ts';
+import { clockRangeProblem, durationToMs } from '../platform/clock/virtual-clock.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { balanceOf, setBalance } from '../platform/billing/billing.ts';
 import type { Platform } from '../platform/http/context.ts';
@@ -28,10 +28,18 @@ export function clockView(world: World) {
   return { namespace: world.namespace, ...world.clock.state() };
 }
 
-export function changeClock(world: World, change: z.infer<typeof ClockChangeSchema>) {
+/** Sets, then advances, then (un)freezes the clock; a change that would leave CLOCK_RANGE is refused whole (400). */
+export function changeClock(world: World, change: Partial<z.infer<typeof ClockChangeSchema>>) {
+  const setTo = change.set === undefined ? undefined : Date.parse(change.set);
+  const advanceBy = change.advance === undefined ? 0 : durationToMs(change.advance);
+  const target = (setTo ?? world.clock.now()) + advanceBy;
+  const outOfRange = clockRangeProblem(target);
+  if (outOfRange) {
+    throw new ApiError(400, `Invalid clock change: it would move the clock to ${Number.isFinite(target) ? `${target} ms since the epoch` : 'a date no clock can hold'}, but ${outOfRange}. Send a smaller "advance" or a "set" inside that range.`);
+  }
+  if (setTo !== undefined) world.clock.set(setTo);
+  if (advanceBy !== 0) world.clock.advance(advanceBy);
   if (change.freeze !== undefined) world.clock.freeze(change.freeze);
-  if (change.set !== undefined) world.clock.set(Date.parse(change.set));
-  if (change.advance !== undefined) world.clock.advance(durationToMs(change.advance));
   return clockView(world);
 }
 

@@ -12,7 +12,7 @@
  *   per picture; age and gender are a stable function of the picture, not learned from people.
  */
 import type { AnalysedImage } from '../images/image-analysis.ts';
-import { compareSignatures, type SimilarityBreakdown } from '../images/perceptual-hash.ts';
+import { compareSignatures, type ImageSignature, type SimilarityBreakdown } from '../images/perceptual-hash.ts';
 import type { FaceAgeResponse, FaceCompareResponse, FaceDetectResponse } from './face.schemas.ts';
 
 /** Server-side match threshold of face compare (0-100). */
@@ -56,9 +56,7 @@ export function compareFaces(source: AnalysedImage, target: AnalysedImage, thres
       explanation: `no face in ${missing} -> confidence 0 (source: ${source.summary}; target: ${target.summary})`,
     };
   }
-  const similarity = compareSignatures(source.signature, target.signature);
-  const confidence = Math.max(MIN_FACE_SIMILARITY, similarity.similarity);
-  const isMatch = confidence >= threshold;
+  const { confidence, isMatch, similarity } = compareFaceSignatures(source.signature, target.signature, threshold);
   return {
     response: { isMatch, confidence, threshold, sourceFaceDetected, targetFaceDetected },
     similarity,
@@ -67,6 +65,16 @@ export function compareFaces(source: AnalysedImage, target: AnalysedImage, thres
       `(structure cosine ${similarity.structureCosine}, colour distance ${similarity.colourDistance}, ` +
       `phash ${source.signature.phash} vs ${target.signature.phash}: ${similarity.hashDistance} bits differ)`,
   };
+}
+
+/**
+ * Face compare's verdict on two face signatures: the 0-100 confidence it reports and whether that reaches
+ * the threshold. The face registry matches enrolments with this same function.
+ */
+export function compareFaceSignatures(source: ImageSignature, target: ImageSignature, threshold: number = FACE_MATCH_THRESHOLD): { confidence: number; isMatch: boolean; similarity: SimilarityBreakdown } {
+  const similarity = compareSignatures(source, target);
+  const confidence = Math.max(MIN_FACE_SIMILARITY, similarity.similarity);
+  return { confidence, isMatch: confidence >= threshold, similarity };
 }
 
 export function estimateAge(image: AnalysedImage): Outcome<FaceAgeResponse> {

@@ -28,7 +28,8 @@ export function parsePhoneInput(phone: string | undefined): { ok: true; phone: P
   }
   const parsed = normalizePhone(phone);
   if (!parsed.ok) return { ok: false, failure: invalidInput('phone', parsed.message) };
-  return { ok: true, phone: { e164: parsed.e164, country: parsed.country, type: parsed.type } };
+  const { ok: _ok, ...phoneOnly } = parsed;
+  return { ok: true, phone: phoneOnly };
 }
 
 export function isoFromMs(ms: number): string {

@@ -7,7 +7,13 @@
  * A national number with a trunk 0 and no country code ('07700 900001') is refused with a message
  * that shows the +44 form: the API takes E.164 and guessing the country would hide client bugs.
  *
+ * Any E.164-shaped number is accepted (the real client's rule: '+' then 10-15 digits, the first 1-9),
+ * whether or not the numbering plan allocates its range: a carrier lookup of a number nobody holds
+ * answers with no data, never with a validation error.
+ *
  * Coverage (spec: 'UK numbers return live data; US and Canadian numbers return NO_DATA'):
+ * - A number in a range the numbering plan does not allocate (libphonenumber: not valid): no carrier
+ *   holds it, NO_DATA.
  * - UK mobile numbers (and the Ofcom drama range +44 7700 900000-900999, which libphonenumber treats
  *   as invalid because it is reserved for fiction) have carrier data.
  * - UK numbers that are not mobiles (landlines, VoIP, freephone) have no SIM and no subscriber
@@ -16,10 +22,11 @@
  *   a spec that names only the UK as covered.
  *
  * LIMITATIONS:
- * - Validity is libphonenumber's metadata: a newly allocated real range may be refused until the
+ * - Allocation is libphonenumber's metadata: a newly allocated real range answers NO_DATA until the
  *   library is updated.
  */
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { E164_PATTERN } from '../platform/validation/request-fields.ts';
 
 export interface ParsedPhone {
   /** E.164, e.g. '+447700900001'. */
@@ -28,6 +35,8 @@ export interface ParsedPhone {
   country: string | undefined;
   /** libphonenumber's number type (MOBILE, FIXED_LINE, ...) when known. */
   type: string | undefined;
+  /** Whether the numbering plan allocates the number's range (a carrier can hold it). */
+  allocated: boolean;
 }
 
 export type PhoneParseResult = ({ ok: true } & ParsedPhone) | { ok: false; message: string };
@@ -61,24 +70,22 @@ export function normalizePhone(raw: string): PhoneParseResult {
       };
     }
   }
-  if (!/^\+[1-9]\d{6,14}$/.test(compact)) {
-    return { ok: false, message: `phone ${shown} is not an E.164 number (a + and 7-15 digits): send it as ${EXAMPLE_NUMBER}` };
+  if (!E164_PATTERN.test(compact)) {
+    return { ok: false, message: `phone ${shown} is not an E.164 number (a + and 10-15 digits, the first 1-9): send it as ${EXAMPLE_NUMBER}` };
   }
-  if (OFCOM_DRAMA_RANGE.test(compact)) return { ok: true, e164: compact, country: 'GB', type: 'MOBILE' };
+  if (OFCOM_DRAMA_RANGE.test(compact)) return { ok: true, e164: compact, country: 'GB', type: 'MOBILE', allocated: true };
   const parsed = parsePhoneNumberFromString(compact);
-  if (!parsed || !parsed.isValid()) {
-    return {
-      ok: false,
-      message: `phone ${shown} is not a valid number for its country code: check the digits, ${EXAMPLE} (test numbers: +44 7700 900000-900999)`,
-    };
-  }
-  return { ok: true, e164: parsed.number, country: parsed.country, type: parsed.getType() };
+  if (!parsed?.isValid()) return { ok: true, e164: compact, country: parsed?.country, type: undefined, allocated: false };
+  return { ok: true, e164: parsed.number, country: parsed.country, type: parsed.getType(), allocated: true };
 }
 
 export type CarrierCoverage = { covered: true } | { covered: false; reason: string };
 
 /** Whether the simulated carrier holds data for the number (see the module comment). */
 export function carrierCoverage(phone: ParsedPhone): CarrierCoverage {
+  if (!phone.allocated) {
+    return { covered: false, reason: `no carrier holds ${phone.e164}: its range is not allocated in the numbering plan` };
+  }
   if (phone.e164.startsWith('+1')) {
     return { covered: false, reason: `carrier data is not available for US and Canadian numbers (${phone.e164})` };
   }

@@ -70,7 +70,7 @@ export const hostedPageRouter = new Hono<AppEnv>()
     if (stored === undefined) return notFound(c, id);
     let answer;
     try {
-      answer = submitApplicantOutcome(world, stored, outcome, behaviourOn(c, 'auto-decline'));
+      answer = await submitApplicantOutcome(world, stored, outcome, behaviourOn(c, 'auto-decline'), c.get('platform').uploads);
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
         explain(c, error.message);

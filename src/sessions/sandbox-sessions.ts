@@ -21,7 +21,7 @@ import { buildAnalysisData } from './analysis-data.ts';
 import { APPLICANT_COUNTRY, buildApplicantSubmission, buildDeclinedData, buildFailureData } from './meta-data.ts';
 import {
   buildApplicantUser,
-  buildResourceLinks,
+  toSingleSessionResponse,
   buildSenderUser,
   emptyUploads,
   fictionalUsPhone,
@@ -251,12 +251,7 @@ export function buildSandboxSession(scenario: SandboxScenario, id: string, optio
     person: { firstName, lastName, email, ...(phone === undefined ? {} : { phone }) },
     nowIso: options.createdAtIso,
   });
-  return {
-    session_record: record,
-    user,
-    sender_user: sender,
-    resource_links: buildResourceLinks(record, PLACEHOLDERS.urls),
-  };
+  return toSingleSessionResponse(record, user, sender, PLACEHOLDERS.urls);
 }
 
 /** How each fixture file was built (`npx tsx src/sessions/sandbox-fixtures.generate.ts` rewrites them). */
@@ -312,6 +307,25 @@ export function fillPlaceholders<T>(value: T, organizationId: string, urls: Sess
     return node;
   };
   return fill(value) as T;
+}
+
+const filledFixtures = new WeakMap<SingleSessionResponse, Map<string, SingleSessionResponse>>();
+const FILLED_PER_FIXTURE = 64;
+
+/**
+ * A fixture filled for an organization and base URLs, kept (a few per fixture) so a synthetic read does not
+ * walk the whole tree on every request. The answer is shared: callers serialize it, never change it.
+ */
+function filledFixture(fixture: SingleSessionResponse, organizationId: string, urls: SessionUrls): SingleSessionResponse {
+  let filled = filledFixtures.get(fixture);
+  if (filled === undefined) filledFixtures.set(fixture, (filled = new Map()));
+  const key = JSON.stringify([organizationId, urls.base, urls.verify, urls.console]);
+  let body = filled.get(key);
+  if (body === undefined) {
+    if (filled.size >= FILLED_PER_FIXTURE) filled.clear();
+    filled.set(key, (body = fillPlaceholders(fixture, organizationId, urls)));
+  }
+  return body;
 }
 
 // ─── Fixture files ──────────────────────────────────────────────────────────────────────────────────
@@ -379,7 +393,7 @@ export function sandboxSessionFor(
   if (isSandboxFixtureId(id)) {
     const fixture = loadSandboxSessionFixtures(options.fixturesDir).get(id) as SingleSessionResponse;
     return {
-      body: fillPlaceholders(fixture, organizationId, urls),
+      body: filledFixture(fixture, organizationId, urls),
       scenario: fixture.session_record.status as SandboxScenario,
       explanation: `sandbox test identifier ${id} -> ${fixture.session_record.status} (fixtures/sandbox/sessions/${id}.json)`,
     };

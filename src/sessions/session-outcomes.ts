@@ -12,12 +12,12 @@ import { buildAnalysisData, type AnalysisPerson } from './analysis-data.ts';
 import { buildApplicantSubmission, buildDeclinedData, buildFailureData, APPLICANT_COUNTRY } from './meta-data.ts';
 import { outcomeRow, type ApplicantOutcome, type RedirectReason, type RedirectStatus } from './redirect-callback.ts';
 import { DEFAULT_MAX_FAILED_ATTEMPTS, isExpired, transition, type TransitionResult } from './session.machine.ts';
-import type { SessionOutcomeBody, SessionRecord, UserProfile } from './sessions.schemas.ts';
+import type { SessionOutcomeBody, SessionRecord, StoredUserProfile } from './sessions.schemas.ts';
 
 export interface OutcomeContext {
   nowIso: string;
   /** The applicant (the session's user profile). */
-  user: Pick<UserProfile, 'first_name' | 'last_name' | 'phone'>;
+  user: Pick<StoredUserProfile, 'first_name' | 'last_name' | 'phone'>;
   /** The `auto-decline` scenario: a finished session is declined by the AI. */
   autoDecline?: boolean;
   /** The workflow's failed-attempt limit. */

@@ -26,6 +26,7 @@ import {
   type UploadFileRequest,
   type UploadFlag,
   type Uploads,
+  type StoredUserProfile,
   type UserProfile,
 } from './sessions.schemas.ts';
 
@@ -107,7 +108,7 @@ export function buildApplicantUser(input: {
   id: string;
   person: Pick<CreateSessionInput, 'firstName' | 'lastName' | 'email' | 'phone'>;
   nowIso: string;
-}): UserProfile {
+}): StoredUserProfile {
   return {
     id: input.id,
     email: input.person.email,
@@ -130,11 +131,21 @@ function domainFor(organizationId: string, organizationName: string | undefined)
   return `${base || 'organization'}.example`;
 }
 
+const senderUsers = new Map<string, StoredUserProfile>();
+
 /**
  * The user who sends an organization's sessions: the same person for every session of the
- * organization, derived from its id (and named after the organization's domain).
+ * organization, derived from its id (and named after the organization's domain). Built once per
+ * organization (a Faker per session was the create path's largest cost); the profile is frozen, shared.
  */
-export function buildSenderUser(organizationId: string, organizationName?: string): UserProfile {
+export function buildSenderUser(organizationId: string, organizationName?: string): StoredUserProfile {
+  const cacheKey = JSON.stringify([organizationId, organizationName ?? null]);
+  let sender = senderUsers.get(cacheKey);
+  if (sender === undefined) senderUsers.set(cacheKey, (sender = Object.freeze(deriveSenderUser(organizationId, organizationName))));
+  return sender;
+}
+
+function deriveSenderUser(organizationId: string, organizationName: string | undefined): StoredUserProfile {
   const faker = fakerFrom('en_US', 'sender-user', organizationId);
   const rng = rngFrom('sender-user', organizationId);
   const first = faker.person.firstName();
@@ -219,8 +230,13 @@ export function toListItem(record: SessionRecord): SessionListItem {
   };
 }
 
-export function toSingleSessionResponse(record: SessionRecord, user: UserProfile, senderUser: UserProfile, urls: SessionUrls, options: SessionUrlOptions = {}): SingleSessionResponse {
-  return { session_record: record, user, sender_user: senderUser, resource_links: buildResourceLinks(record, urls, options) };
+/** A stored profile as the spec's profile object: all seven members, `phone` null when none is on file. */
+export function toProfileJson(profile: StoredUserProfile): UserProfile {
+  return { id: profile.id, email: profile.email, first_name: profile.first_name, last_name: profile.last_name, phone: profile.phone ?? null, created_at: profile.created_at, updated_at: profile.updated_at };
+}
+
+export function toSingleSessionResponse(record: SessionRecord, user: StoredUserProfile, senderUser: StoredUserProfile, urls: SessionUrls, options: SessionUrlOptions = {}): SingleSessionResponse {
+  return { session_record: record, user: toProfileJson(user), sender_user: toProfileJson(senderUser), resource_links: buildResourceLinks(record, urls, options) };
 }
 
 // ─── Uploads ────────────────────────────────────────────────────────────────────────────────────────

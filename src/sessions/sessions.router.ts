@@ -62,8 +62,8 @@ export const sessionsRouter = newRouter()
     });
     return c.json(explainAll(c, answer), 200);
   })
-  .openapi(driveSessionOutcomeRoute, (c) => {
-    const answer = driveSessionOutcome(c.get('world'), c.req.valid('param').id, c.req.valid('json'), behaviourOn(c, 'auto-decline'));
+  .openapi(driveSessionOutcomeRoute, async (c) => {
+    const answer = await driveSessionOutcome(c.get('world'), c.req.valid('param').id, c.req.valid('json'), behaviourOn(c, 'auto-decline'), c.get('platform').uploads);
     return c.json(explainAll(c, answer), 200);
   });
 

@@ -292,8 +292,8 @@ export const SessionRecordSchema = z
 export type SessionRecord = z.infer<typeof SessionRecordSchema>;
 
 /**
- * A user profile. `phone` is omitted when no phone is on file (the house rule for optional keys), never
- * `null` and never an empty string.
+ * A user profile as GET /v1/sessions/{id} shows it (`user`, `sender_user`): a profile object with the
+ * spec's seven members, every one present; `phone` is null when no phone is on file.
  */
 export const UserProfileSchema = z
   .object({
@@ -301,12 +301,14 @@ export const UserProfileSchema = z
     email: z.string(),
     first_name: z.string(),
     last_name: z.string(),
-    phone: z.string().optional(),
+    phone: z.string().nullable().openapi({ description: 'E.164; null when the user gave no phone' }),
     created_at: IsoInstant,
     updated_at: IsoInstant,
   })
   .openapi('UserProfile');
 export type UserProfile = z.infer<typeof UserProfileSchema>;
+/** A profile as the store keeps it: `phone` absent when none is on file (toProfileJson presents it). */
+export type StoredUserProfile = Omit<UserProfile, 'phone'> & { phone?: string };
 
 export const ResourceLinksSchema = z.record(z.string(), z.string()).openapi('SessionResourceLinks');
 

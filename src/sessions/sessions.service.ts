@@ -17,6 +17,8 @@ import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { charge, requireFunds } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
+import type { UploadStore } from '../platform/uploads/uploads.ts';
+import { enrolFinishedSessionFace } from './session-face.ts';
 import { findWorkflow, workflowHasStep, type WorkflowRecord } from '../workflows/workflows.store.ts';
 import { CreateFinancialBodySchema } from '../financial/financial.schemas.ts';
 import { createBankStatement } from '../financial/financial.store.ts';
@@ -264,8 +266,11 @@ function settle(world: World, stored: StoredSession, result: TransitionResult): 
   return saveSession(world, { ...stored, record });
 }
 
-/** POST /__sandbox/sessions/{id}/outcome: any organization's session of the namespace. */
-export function driveSessionOutcome(world: World, id: string, body: SessionOutcomeBody, autoDecline: boolean): Explained<SessionOutcomeResponse> {
+/**
+ * POST /__sandbox/sessions/{id}/outcome: any organization's session of the namespace. A finish offers
+ * the uploaded selfie to the face registry (session-face.ts).
+ */
+export async function driveSessionOutcome(world: World, id: string, body: SessionOutcomeBody, autoDecline: boolean, uploads: UploadStore): Promise<Explained<SessionOutcomeResponse>> {
   const stored = findSession(world, id);
   if (stored === undefined) {
     throw new ApiError(404, `Session ${id} was not found in namespace "${world.namespace}": create it with POST /v1/sessions first (sandbox test identifiers are synthetic and cannot be driven).`);
@@ -273,6 +278,7 @@ export function driveSessionOutcome(world: World, id: string, body: SessionOutco
   const result = applyControlOutcome(stored.record, body, outcomeContext(world, stored, autoDecline));
   const saved = settle(world, stored, result);
   const explanation = result.ok ? result.explanation : '';
+  const face = await enrolFinishedSessionFace(world, uploads, saved);
   return {
     value: {
       session_record: saved.record,
@@ -281,7 +287,7 @@ export function driveSessionOutcome(world: World, id: string, body: SessionOutco
       display_status: displayStatus(saved.record, world.clock.now()),
       explanation,
     },
-    explanations: [explanation],
+    explanations: face === undefined ? [explanation] : [explanation, face],
   };
 }
 
@@ -306,10 +312,14 @@ export interface ApplicantOutcomeAnswer {
   explanation: string;
 }
 
-/** The applicant picks an outcome on the page; ApiError 409 when the session no longer allows it. */
-export function submitApplicantOutcome(world: World, stored: StoredSession, outcome: ApplicantOutcome, autoDecline: boolean): ApplicantOutcomeAnswer {
+/**
+ * The applicant picks an outcome on the page; ApiError 409 when the session no longer allows it. A finish
+ * offers the uploaded selfie to the face registry (session-face.ts).
+ */
+export async function submitApplicantOutcome(world: World, stored: StoredSession, outcome: ApplicantOutcome, autoDecline: boolean, uploads: UploadStore): Promise<ApplicantOutcomeAnswer> {
   const { result, redirect } = applyApplicantOutcome(stored.record, outcome, outcomeContext(world, stored, autoDecline));
   const saved = settle(world, stored, result);
   const scenario = autoDecline && outcome === 'success' && saved.record.status === 'REJECTED' ? 'scenario auto-decline: ' : '';
-  return { stored: saved, redirect, explanation: `${scenario}${result.ok ? result.explanation : ''}` };
+  const face = stored.record.status === saved.record.status ? undefined : await enrolFinishedSessionFace(world, uploads, saved);
+  return { stored: saved, redirect, explanation: `${scenario}${result.ok ? result.explanation : ''}${face === undefined ? '' : `; ${face}`}` };
 }

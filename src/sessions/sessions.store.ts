@@ -30,16 +30,16 @@ import {
   markUploaded,
   type SessionWorkflowInfo,
 } from './session-record.ts';
-import type { CreateSessionInput, SessionRecord, SessionType, UserProfile } from './sessions.schemas.ts';
+import type { CreateSessionInput, SessionRecord, SessionType, StoredUserProfile } from './sessions.schemas.ts';
 
 export interface StoredSession {
   /** The session id (= record.id). */
   id: string;
   record: SessionRecord;
   /** The applicant (GET's `user`). */
-  user: UserProfile;
+  user: StoredUserProfile;
   /** The organization's sender (GET's `sender_user`). */
-  senderUser: UserProfile;
+  senderUser: StoredUserProfile;
   /** Which invitations went out at creation (sandbox bookkeeping, not on the wire). */
   invitations: { email: boolean; sms: boolean };
   /** The workflow's failed-attempt limit (the machine's default 3 when absent). */
@@ -125,6 +125,11 @@ function withArrivedUploads(world: World, stored: StoredSession): StoredSession 
 export function findSession(world: World, id: string): StoredSession | undefined {
   const stored = sessions(world).get(id);
   return stored === undefined ? undefined : withArrivedUploads(world, stored);
+}
+
+/** The organization's sessions with this external_id, oldest first (AML: an external_id is a known subject). */
+export function sessionsWithExternalId(world: World, organizationId: string, externalId: string): StoredSession[] {
+  return sessions(world).where(SESSION_INDEXES.byOrganizationExternalId, sessionIndexKey(organizationId, externalId));
 }
 
 /** The organization's session, or ApiError 404 (unknown) / 403 (another organization's). */

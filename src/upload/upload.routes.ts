@@ -21,7 +21,11 @@ export const putUploadRoute = createRoute({
   operationId: 'putUpload',
   tags: ['Uploads'],
   summary: 'Receive the bytes of a presigned upload (no API key: the signature is the permission)',
-  request: { params: UploadParamsSchema, query: UploadQuerySchema },
+  request: {
+    params: UploadParamsSchema,
+    query: UploadQuerySchema,
+    body: { required: true, content: { 'image/*': { schema: { type: 'string', format: 'binary', description: 'The image bytes, with the Content-Type declared when presigning.' } } } },
+  },
   responses: {
     200: { description: 'Stored', content: { 'application/json': { schema: UploadReceiptSchema } } },
     400: error('Content-Type differs from the presigned one'),

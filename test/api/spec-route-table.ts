@@ -65,4 +65,19 @@ export const SPEC_ROUTES: Record<string, SpecRouteFacts> = {
   'GET /v1/credit-terms': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
   'GET /v1/credit-terms/externalId/{externalId}': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
   'GET /v1/credit-terms/{id}': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
+
+  'POST /v1/igaming/self-exclusion/applicant': { missingKey: 403, lists402: false, source: 'spec POST /v1/igaming/self-exclusion/applicant: 400, 401, 403 key header missing, 404, 500' },
+  'POST /v1/igaming/self-exclusion/identity': { missingKey: 403, lists402: false, source: 'spec POST /v1/igaming/self-exclusion/identity: 400, 401, 403, 500' },
+  'DELETE /v1/igaming/self-exclusion/identity/{document_number}': { missingKey: 403, lists402: false, source: 'spec DELETE /v1/igaming/self-exclusion/identity/{document_number}: 400, 401, 403, 500' },
+  'POST /v1/igaming/self-exclusion/face': { missingKey: 403, lists402: false, source: 'spec referenced "Exclude face" (contract not shown): as the other self-exclusion operations' },
+  'DELETE /v1/igaming/self-exclusion/face/{session_id}': { missingKey: 403, lists402: false, source: 'spec DELETE /v1/igaming/self-exclusion/face/{session_id}: 400, 401, 403, 500' },
+  'GET /v1/igaming/self-exclusion': { missingKey: 403, lists402: false, source: 'spec GET /v1/igaming/self-exclusion: 400, 401, 403, 500' },
+  'DELETE /v1/igaming/anti-cheat/{session_id}': { missingKey: 403, lists402: false, source: 'spec DELETE /v1/igaming/anti-cheat/{session_id}: 400, 401, 403, 500' },
+  'POST /v1/igaming/injection': { missingKey: 403, lists402: false, source: `${NOT_IN_SPEC}; an iGaming operation like the spec's` },
+  'POST /v1/igaming/vpn-detection': { missingKey: 403, lists402: false, source: `${NOT_IN_SPEC}; an iGaming operation like the spec's` },
+  'POST /v1/igaming/ip-jurisdiction': { missingKey: 403, lists402: false, source: `${NOT_IN_SPEC}; an iGaming operation like the spec's` },
+  'POST /v1/igaming/anti-cheat': { missingKey: 403, lists402: false, source: `${NOT_IN_SPEC}; an iGaming operation like the spec's` },
+
+  'POST /v1/aml/bots/{bot_id}/monitored-users': { missingKey: 403, lists402: false, source: 'spec POST /v1/aml/bots/{bot_id}/monitored-users: 400, 401, 403 key missing, 404, 500' },
+  'POST /v1/aml/transactions': { missingKey: 403, lists402: false, source: 'spec referenced "Save transactions" (contract not shown); AML family: 403 key missing, quota 429 instead of 402' },
 };

@@ -15,10 +15,28 @@ const WITHOUT_EXAMPLES_YET = new Set([
   'createDeepfakeUploadUrls',
   'analyzeDeepfake',
   'createProfileLogoUploadUrl',
+  'excludeApplicant',
+  'excludeIdentity',
+  'removeExcludedIdentity',
+  'excludeFace',
+  'removeExcludedFace',
+  'listSelfExclusionRegistry',
+  'purgeAntiCheatEnrollment',
+  'analyzeInjection',
+  'detectVpn',
+  'checkIpJurisdiction',
+  'analyzeAntiCheat',
+  'addMonitoredUser',
+  'saveTransactions',
+  // Control routes without an operationId yet (named by method and path).
+  'GET /__sandbox/organizations/{id}/aml/monitored-users',
+  'DELETE /__sandbox/organizations/{id}/aml/bots/{bot_id}/monitored-users/{subject_user_id}',
+  'GET /__sandbox/organizations/{id}/aml/transaction-quota',
+  'PUT /__sandbox/organizations/{id}/aml/transaction-quota',
 ]);
 
 interface Operation {
-  operationId: string;
+  operationId?: string;
   requestBody?: { content?: Record<string, { example?: unknown }> };
   responses: Record<string, { content?: Record<string, { example?: unknown }> }>;
 }
@@ -30,7 +48,7 @@ describe('examples in /openapi.json', () => {
     const missing: string[] = [];
     for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Operation>>)) {
       for (const [method, operation] of Object.entries(item)) {
-        if (WITHOUT_EXAMPLES_YET.has(operation.operationId)) continue;
+        if (WITHOUT_EXAMPLES_YET.has(operation.operationId ?? `${method.toUpperCase()} ${path}`)) continue;
         const requestJson = operation.requestBody?.content?.['application/json'];
         const responseExamples = Object.values(operation.responses).filter((response) => response.content?.['application/json']?.example !== undefined);
         if ((requestJson && requestJson.example === undefined) || responseExamples.length === 0) missing.push(`${method.toUpperCase()} ${path} (${operation.operationId})`);

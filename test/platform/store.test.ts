@@ -55,6 +55,19 @@ describe('store', () => {
     await reopened.close();
   });
 
+  it('closes cleanly while a background compaction is still writing the snapshot', async () => {
+    const file = tempFile();
+    const store = await Store.open({ file, compactAfterBytes: 2_000 });
+    const things = store.partition('default').collection<{ id: string; label: string }>('things');
+    for (let i = 0; i < 400; i++) things.put({ id: `r${i}`, label: 'x'.repeat(40) });
+    // The flush crosses the threshold and starts a compaction; close() comes right behind it.
+    await store.durable();
+    await store.close();
+    const reopened = await Store.open({ file });
+    expect(reopened.partition('default').collection('things').size).toBe(400);
+    await reopened.close();
+  });
+
   it('ignores a torn last journal line (a write that was never acknowledged)', async () => {
     const file = tempFile();
     const store = await Store.open({ file });

@@ -20,7 +20,7 @@ describe('normalizePhone', () => {
   });
 
   it('knows the region and type of a number', () => {
-    expect(normalizePhone('+447700900001')).toEqual({ ok: true, e164: '+447700900001', country: 'GB', type: 'MOBILE' });
+    expect(normalizePhone('+447700900001')).toEqual({ ok: true, e164: '+447700900001', country: 'GB', type: 'MOBILE', allocated: true });
     expect(normalizePhone('+442079460000')).toMatchObject({ country: 'GB', type: 'FIXED_LINE' });
     expect(normalizePhone('2015550123')).toMatchObject({ country: 'US' });
     expect(normalizePhone('+14165550123')).toMatchObject({ country: 'CA' });
@@ -33,7 +33,7 @@ describe('normalizePhone', () => {
     ['12345', 'has no country code'],
     ['+0123', 'is not an E.164 number'],
     ['+4412', 'is not an E.164 number'],
-    ['+44 1234 5', 'is not a valid number for its country code'],
+    ['+44 1234 5', 'is not an E.164 number'],
     ['+1 555 555 5555 55555', 'is not an E.164 number'],
   ])('refuses %j with a message saying %s', (input, message) => {
     const parsed = normalizePhone(input);
@@ -43,6 +43,18 @@ describe('normalizePhone', () => {
       expect(parsed.message).toMatch(/^phone /);
       expect(parsed.message).toContain('+447700900001');
     }
+  });
+});
+
+describe('numbers in ranges the numbering plan does not allocate (issue: +447690415328 was refused)', () => {
+  it.each(['+447690415328', '+15555550123', '+999123456789', '+8801000000000'])('accepts %s as E.164 and marks it unallocated', (input) => {
+    expect(normalizePhone(input)).toMatchObject({ ok: true, e164: input, type: undefined, allocated: false });
+  });
+
+  it('gives no carrier coverage to an unallocated number, saying why', () => {
+    const parsed = normalizePhone('+447690415328');
+    if (!parsed.ok) throw new Error(parsed.message);
+    expect(carrierCoverage(parsed)).toEqual({ covered: false, reason: 'no carrier holds +447690415328: its range is not allocated in the numbering plan' });
   });
 });
 

@@ -9,10 +9,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { storagePath, storageSegment } from '../../src/platform/storage/storage-path.ts';
+import { HOSTILE_NAMES } from './hostile-names.ts';
 import { FROZEN_AT, KEYS, silentLogger, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
-
-/** Names an attacker would try as a namespace or an id. */
-export const HOSTILE_NAMES = ['.', '..', '...', '%2e%2e', '%2E%2E%2F', '..%2f..', '/', '\\', '..\\..', 'a/../..', '../../etc', '\0', 'a\0b', '.data', 'x'.repeat(5000), ' ', '\u202e..'];
 
 interface Project {
   root: string;

@@ -19,12 +19,15 @@ export function pendingRecord(overrides: { expiresInHours?: number; id?: string 
   });
 }
 
+/** Where a single-session response may hold null: the phone of its profile objects (every member present). */
+const NULLABLE_PATHS: readonly string[] = ['$.user.phone', '$.sender_user.phone'];
+
 /**
  * Paths of every `null` value and every own key whose value is `undefined`, outside the subtrees where
- * the spec makes values nullable (title_search_data).
+ * the spec makes values nullable (title_search_data) and the profile objects' phone.
  */
 export function forbiddenNullPaths(value: unknown, path = '$', allowUnder: readonly string[] = ['title_search_data']): string[] {
-  if (value === null) return [path];
+  if (value === null) return NULLABLE_PATHS.includes(path) ? [] : [path];
   if (Array.isArray(value)) return value.flatMap((item, index) => forbiddenNullPaths(item, `${path}[${index}]`, allowUnder));
   if (typeof value !== 'object') return [];
   return Object.entries(value as Record<string, unknown>).flatMap(([key, child]) => {

@@ -8,6 +8,18 @@ import { z } from 'zod';
 
 export type ClockMode = 'real' | 'frozen';
 
+/**
+ * Where a virtual clock may stand: from the Unix epoch to 9000-01-01, so that every instant derived from
+ * it (expiries up to a year, retention windows) still has a four-digit year and stays a valid Date.
+ */
+export const CLOCK_RANGE = { earliest: 0, latest: Date.UTC(9000, 0, 1) } as const;
+
+/** Why an instant is outside CLOCK_RANGE (ISO dates in the message), or undefined when it is inside. */
+export function clockRangeProblem(atMs: number): string | undefined {
+  if (Number.isFinite(atMs) && atMs >= CLOCK_RANGE.earliest && atMs <= CLOCK_RANGE.latest) return undefined;
+  return `the clock must stay between ${new Date(CLOCK_RANGE.earliest).toISOString()} and ${new Date(CLOCK_RANGE.latest).toISOString()}`;
+}
+
 /** The only place the sandbox reads the machine's time. */
 export const systemTime = (): number => Date.now();
 
@@ -88,6 +100,8 @@ export function parseClockSetting(value: string): ClockSetting {
   if (match[2] === undefined) return { mode };
   const at = Date.parse(match[2]);
   if (Number.isNaN(at)) throw new Error(`--clock instant "${match[2]}" is not an ISO 8601 date-time`);
+  const outOfRange = clockRangeProblem(at);
+  if (outOfRange) throw new Error(`--clock instant "${match[2]}" is out of range: ${outOfRange}`);
   return { mode, at };
 }
 
@@ -96,14 +110,14 @@ export const DurationSchema = z.union([
   z.number().int().min(-10 * 365 * 86_400_000).max(10 * 365 * 86_400_000),
   z
     .string()
-    .regex(/^-?\d+(ms|s|m|h|d)$/, 'a duration such as "250ms", "90s", "15m", "2h" or "1d"'),
+    .regex(/^-?\d{1,15}(ms|s|m|h|d)$/, 'a duration such as "250ms", "90s", "15m", "2h" or "1d" (at most 15 digits)'),
 ]);
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 export function durationToMs(value: z.infer<typeof DurationSchema>): number {
   if (typeof value === 'number') return value;
-  const match = /^(-?\d+)(ms|s|m|h|d)$/.exec(value);
+  const match = /^(-?\d{1,15})(ms|s|m|h|d)$/.exec(value);
   if (!match) throw new Error(`not a duration: ${value}`);
   return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
 }

@@ -48,8 +48,6 @@ export interface Platform {
   signingSecret: string;
   sleep(ms: number): Promise<void>;
   log: Logger;
-  /** Largest request body accepted, in bytes. */
-  maxBodyBytes: number;
   /** `--cors`: origins allowed to call the API from a browser; undefined = no CORS headers. */
   cors: CorsSetting | undefined;
   /** `--log-requests`: one log line per request. */

@@ -4,7 +4,7 @@
  * the same seed and the same requests give byte-identical answers.
  */
 import { createHash } from 'node:crypto';
-import { Faker, base, en, en_GB, en_US } from '@faker-js/faker';
+import { Faker, base, en, en_GB, en_US, mergeLocales } from '@faker-js/faker';
 
 /** A deterministic source of numbers in [0, 1) with helpers. */
 export interface Rng {
@@ -99,7 +99,8 @@ export function seedFrom(...parts: readonly (string | number)[]): number {
   return hashParts(...parts).readUInt32LE(0);
 }
 
-const LOCALES = { en: [en, base], en_GB: [en_GB, en, base], en_US: [en_US, en, base] } as const;
+// Merged once: a Faker built from a list of locales merges them again in its constructor.
+const LOCALES = { en: mergeLocales([en, base]), en_GB: mergeLocales([en_GB, en, base]), en_US: mergeLocales([en_US, en, base]) } as const;
 export type FakerLocale = keyof typeof LOCALES;
 
 /**
@@ -107,7 +108,7 @@ export type FakerLocale = keyof typeof LOCALES;
  * shared and unseeded.
  */
 export function fakerFrom(locale: FakerLocale, ...parts: readonly (string | number)[]): Faker {
-  const faker = new Faker({ locale: [...LOCALES[locale]] });
+  const faker = new Faker({ locale: LOCALES[locale] });
   faker.seed(seedFrom(...parts));
   return faker;
 }

@@ -78,7 +78,7 @@ export class SnapshotFile implements Adapter<Snapshot> {
       const put = async (text: string) => {
         chunk += text;
         if (chunk.length < CHUNK_CHARS) return;
-        await handle.write(chunk);
+        await handle.writeFile(chunk);
         chunk = '';
         if (!paused) await this.pauseAt('snapshot-partial');
         paused = true;
@@ -96,7 +96,7 @@ export class SnapshotFile implements Adapter<Snapshot> {
         }
         await put(n < spaces.length - 1 ? '},\n' : '}\n');
       }
-      await handle.write(`${chunk}}}\n`);
+      await handle.writeFile(`${chunk}}}\n`);
       await handle.sync();
     } finally {
       await handle.close();

@@ -112,7 +112,8 @@ export class Store {
   }
 
   private static async load(file: string, options: StoreOptions, lock: DataLock): Promise<Store> {
-    const db = new Low<Snapshot>(new SnapshotFile(file, pauseForFaultTests), emptySnapshot(0));
+    const snapshotFile = new SnapshotFile(file, (point: PausePoint): Promise<void> => (store.compacting ? pauseForFaultTests(point) : Promise.resolve()));
+    const db = new Low<Snapshot>(snapshotFile, emptySnapshot(0));
     const store = new Store(file, db, options.compactAfterBytes ?? envBytes('IDV_SANDBOX_COMPACT_AFTER_BYTES') ?? DEFAULT_COMPACT_AFTER_BYTES, lock);
     await db.read();
     const snapshot = db.data;
@@ -169,6 +170,8 @@ export class Store {
     if (this.closed) return;
     try {
       await this.durable().catch(() => undefined);
+      // A background compaction writes the same temporary file: let it finish before the last one.
+      await this.compacting?.catch(() => undefined);
       if (this.persistent) await this.compact();
     } finally {
       await this.closeWithoutCompaction();
@@ -321,7 +324,10 @@ function envBytes(name: string): number | undefined {
   return value && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
-/** Fault tests set IDV_SANDBOX_FAULT_PAUSE to a point where the snapshot write stops for good (then SIGKILL). */
+/**
+ * Fault tests set IDV_SANDBOX_FAULT_PAUSE to a point where a background compaction's snapshot write stops
+ * for good while the server goes on answering; then they SIGKILL the process there.
+ */
 function pauseForFaultTests(point: PausePoint): Promise<void> {
   if (process.env.IDV_SANDBOX_FAULT_PAUSE !== point) return Promise.resolve();
   console.error(`idv-sandbox: paused at ${point} (IDV_SANDBOX_FAULT_PAUSE)`);

@@ -1,0 +1,9 @@
+/**
+ * AML monitoring: POST /v1/aml/bots/{bot_id}/monitored-users (enrolment), POST /v1/aml/transactions
+ * (Save transactions, which enrols subjects on first sight), and the control plane's enrolment listing,
+ * removal and quota calls under /__sandbox/organizations/{id}/aml/.
+ */
+import type { SandboxModule } from '../modules.ts';
+import { amlRouter } from './aml.router.ts';
+
+export const amlModule: SandboxModule = { name: 'aml', router: () => amlRouter };

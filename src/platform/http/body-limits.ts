@@ -1,0 +1,96 @@
+/**
+ * Request body limits per route family, checked before anything reads the body (413 with the limit):
+ * an image operation has room for its images (15 MB each, as base64), every other route takes at most
+ * 1 MB. The images a route takes are read from its own OpenAPI request body (the binary parts of its
+ * multipart form, or a raw binary body), so a new image route needs no entry here, and a new route of any
+ * other kind gets the small limit without asking.
+ */
+import type { RouteConfig } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
+import { ApiError } from '../errors/api-error.ts';
+import { IMAGE_MAX_BYTES } from '../spec-limits.ts';
+import type { AppEnv } from './context.ts';
+
+export const SMALL_BODY_BYTES = 1024 * 1024;
+/** One image at the 15 MB limit, base64-encoded in a JSON string. */
+const BASE64_IMAGE_BYTES = Math.ceil(IMAGE_MAX_BYTES / 3) * 4;
+
+/** The largest body of a route taking `images` images: each as base64, plus 1 MB for the other fields. */
+export function bodyLimitFor(images: number): number {
+  return images === 0 ? SMALL_BODY_BYTES : images * BASE64_IMAGE_BYTES + SMALL_BODY_BYTES;
+}
+
+interface SchemaLike {
+  type?: unknown;
+  format?: unknown;
+  properties?: Record<string, SchemaLike>;
+}
+
+/** How many images a declared request body holds: the binary parts of a multipart form, or 1 for a raw binary body. */
+export function imagesInBody(content: Record<string, { schema?: unknown }> | undefined): number {
+  let images = 0;
+  for (const { schema } of Object.values(content ?? {})) {
+    const shape = (schema ?? {}) as SchemaLike;
+    if (shape.format === 'binary') images = Math.max(images, 1);
+    const binaryParts = Object.values(shape.properties ?? {}).filter((property) => property.format === 'binary').length;
+    images = Math.max(images, binaryParts);
+  }
+  return images;
+}
+
+interface RouteImages {
+  method: string;
+  pattern: RegExp;
+  images: number;
+}
+
+/** An entry of the OpenAPI registry (routes, schemas, parameters…). */
+interface RegistryDefinition {
+  type: string;
+  route?: RouteConfig;
+}
+
+/** The image routes of an app, learnt from its OpenAPI registry once every router is mounted. */
+export class RouteFamilies {
+  private imageRoutes: RouteImages[] = [];
+
+  learn(definitions: readonly RegistryDefinition[]): void {
+    this.imageRoutes = definitions.flatMap((definition) => {
+      const route = definition.type === 'route' ? definition.route : undefined;
+      const images = imagesInBody(route?.request?.body?.content as Record<string, { schema?: unknown }> | undefined);
+      if (!route || images === 0) return [];
+      const pattern = new RegExp(`^${route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      return [{ method: route.method.toUpperCase(), pattern, images }];
+    });
+  }
+
+  /** How many images the route of this request takes (0 for every route that is not an image route). */
+  imagesOf(method: string, path: string): number {
+    return this.imageRoutes.find((route) => route.method === method && route.pattern.test(path))?.images ?? 0;
+  }
+
+  /** 413 before parsing for a body over its route family's limit. */
+  bodyLimits(): MiddlewareHandler<AppEnv> {
+    const bySize = new Map<number, MiddlewareHandler>();
+    return createMiddleware<AppEnv>(async (c, next) => {
+      const images = this.imagesOf(c.req.method, c.req.path);
+      if (images > 0) c.set('errorFamily', 'image');
+      const maxSize = bodyLimitFor(images);
+      let limit = bySize.get(maxSize);
+      if (!limit) {
+        const megabytes = Math.round((maxSize / 1_048_576) * 10) / 10;
+        const what = images === 0 ? 'only image operations take more' : `${images} image${images > 1 ? 's' : ''} of up to 15 MB each, as base64`;
+        limit = bodyLimit({
+          maxSize,
+          onError: (limited) => {
+            throw new ApiError(413, `Request body too large: ${limited.req.method} ${limited.req.path.slice(0, 120)} takes at most ${megabytes} MB (${what}).`);
+          },
+        });
+        bySize.set(maxSize, limit);
+      }
+      return limit(c, next);
+    });
+  }
+}
