@@ -13,7 +13,7 @@ import { AdminSessions } from './platform/admin/admin-guard.ts';
 import { KeyRing, parseKeysEnv, readOrganizationsFile } from './platform/auth/organizations.ts';
 import { Catalog } from './platform/catalog/catalog.ts';
 import { parseClockSetting, systemTime, type ClockSetting, type VirtualClock } from './platform/clock/virtual-clock.ts';
-import type { AppEnv, Logger, Platform } from './platform/http/context.ts';
+import { publicUrls, type AppEnv, type Logger, type Platform } from './platform/http/context.ts';
 import { DEFAULT_JOB_TIMINGS, JobEngine, type JobTimings } from './platform/jobs/jobs.ts';
 import { drainable, type Drainable } from './platform/http/drain.ts';
 import { DEFAULT_NAMESPACE, Worlds } from './platform/namespaces/world.ts';
@@ -136,6 +136,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     catalog: new Catalog(),
     uploads: new UploadStore(options.memory ? new MemoryBlobStore() : new FileBlobStore(`${dataFile}.uploads`), signingSecret),
     urls: publicUrls(base),
+    urlsFromRequestHost: options.publicUrl === undefined,
     adminToken: options.adminToken,
     adminSessions: new AdminSessions(),
     signingSecret,
@@ -147,9 +148,6 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
   };
 }
 
-export function publicUrls(base: string): Platform['urls'] {
-  return { base, verify: `${base}/verify`, console: `${base}/console`, docs: `${base}/docs` };
-}
 
 /** A frozen clock without an instant freezes at start-up, once, so resets return to the same instant. */
 function resolveClock(clock: SandboxOptions['clock']): ClockSetting {

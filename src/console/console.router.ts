@@ -11,6 +11,7 @@ import { changeClock, organizationView, resetSandbox, toggleScenario } from '../
 import { ApiError } from '../platform/errors/api-error.ts';
 import { behaviourOn } from '../platform/http/context.ts';
 import { bankStatementJson, findBankStatement } from '../financial/financial.store.ts';
+import { findCreditTerms, toCreditTermsJson } from '../credit-terms/credit-terms.service.ts';
 import { CONTROL_OUTCOMES, type ControlOutcome } from '../sessions/sessions.schemas.ts';
 import { driveSessionOutcome } from '../sessions/sessions.service.ts';
 import { findSession, sessions } from '../sessions/sessions.store.ts';
@@ -114,4 +115,13 @@ consoleRouter.get('/console/bank-statements/:id', (c) => {
   if (!record) return c.html(notFoundPage('bank statement', c.req.param('id'), world.namespace), 404);
   const { body } = bankStatementJson(world, record);
   return c.html(recordPage({ kind: 'Bank statement', id: record.id, namespace: world.namespace, status: body.status, record: body, actions: [], csrf: csrfTokenOf(c) }));
+});
+
+// The admin_console link of POST /v1/credit-terms lands here.
+consoleRouter.get('/console/credit-terms/:id', (c) => {
+  const world = c.get('world');
+  const stored = findCreditTerms(world, c.req.param('id'));
+  if (!stored) return c.html(notFoundPage('credit terms request', c.req.param('id'), world.namespace), 404);
+  const record = toCreditTermsJson(stored);
+  return c.html(recordPage({ kind: 'Credit terms', id: record.id, namespace: world.namespace, status: record.status, record, actions: [], csrf: csrfTokenOf(c) }));
 });

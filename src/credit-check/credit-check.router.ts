@@ -1,4 +1,4 @@
-import { explain, principalOf, type AppContext } from '../platform/http/context.ts';
+import { explain, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { createHardCreditCheckRoute, createSoftCreditCheckRoute } from './credit-check.routes.ts';
 import type { CreditCheckBody, CreditCheckKind } from './credit-check.schemas.ts';
@@ -6,7 +6,7 @@ import { createCreditCheck } from './credit-check.service.ts';
 
 function handle(c: AppContext, kind: CreditCheckKind, body: CreditCheckBody) {
   const answer = createCreditCheck(c.get('world'), principalOf(c).organization, kind, body, {
-    urls: c.get('platform').urls,
+    urls: publicUrlsOf(c),
     namespace: c.get('world').namespace,
   });
   for (const reason of answer.explanations) explain(c, reason);

@@ -160,7 +160,7 @@ export function createCreditCheck(
     kind,
     ...(record.external_id === undefined ? {} : { externalId: record.external_id }),
     adminConsoleHref: adminConsoleUrl(links.urls.console, record.id, { namespace: links.namespace }),
-    sessionDetailsHref: sessionDetailsUrl(links.urls.base, record.id),
+    sessionDetailsHref: sessionDetailsUrl(links.urls.base, record.id, { namespace: links.namespace }),
   });
   const invites = [
     body.sendEmailInvite ? `e-mail invitation to ${body.email}` : 'no e-mail invitation (send_email_invite false)',

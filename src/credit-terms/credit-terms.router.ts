@@ -1,4 +1,4 @@
-import { explain, principalOf, type AppContext } from '../platform/http/context.ts';
+import { explain, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { DEFAULT_NAMESPACE } from '../platform/namespaces/world.ts';
 import { creditTermsNotFoundPage, creditTermsPage } from './credit-terms-page.view.ts';
@@ -8,7 +8,7 @@ import { actOnCreditTermsPage, createCreditTerms, findCreditTerms, listCreditTer
 
 export const creditTermsRouter = newRouter()
   .openapi(createCreditTermsRoute, (c) => {
-    const { body, explanation } = createCreditTerms(c.get('world'), principalOf(c).organization, c.req.valid('json'), c.get('platform').urls);
+    const { body, explanation } = createCreditTerms(c.get('world'), principalOf(c).organization, c.req.valid('json'), publicUrlsOf(c));
     explain(c, explanation);
     return c.json(body, 200);
   })

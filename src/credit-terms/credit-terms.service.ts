@@ -13,7 +13,7 @@ import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { charge, requireFunds } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { PublicUrls } from '../platform/http/context.ts';
-import { namespacedUrl, type World } from '../platform/namespaces/world.ts';
+import { namespacedUrl, sandboxLink, type World } from '../platform/namespaces/world.ts';
 import { keysetPaging } from '../platform/paging/keyset-paging.ts';
 import { applicantUserIdFor, senderUserIdFor } from '../sessions/session-record.ts';
 import { transition, type CreditTermsEvent } from './credit-terms.machine.ts';
@@ -86,7 +86,7 @@ export function createCreditTerms(
       ...(stored.externalId === undefined ? {} : { externalId: stored.externalId }),
       links: [
         { rel: 'admin_console', href: namespacedUrl(`${trimSlash(urls.console)}/credit-terms/${encodeURIComponent(stored.id)}`, world.namespace), description: 'View the credit terms request in the admin console' },
-        { rel: 'credit_terms_details', href: `${trimSlash(urls.base)}/v1/credit-terms/${encodeURIComponent(stored.id)}`, description: 'Retrieve the credit terms record via the API' },
+        { rel: 'credit_terms_details', href: sandboxLink(urls.base, `/v1/credit-terms/${encodeURIComponent(stored.id)}`, world.namespace), description: 'Retrieve the credit terms record via the API' },
       ],
     },
     explanation: `credit terms pending for ${body.requestedCreditAmount} over ${body.requestedCreditPeriod} days; ${body.sendEmailInvite ? `e-mail invitation to ${body.businessEmail}` : 'no e-mail invitation'} (simulated); 1 token charged, balance ${remaining}`,

@@ -1,4 +1,4 @@
-import { explain, principalOf } from '../platform/http/context.ts';
+import { explain, publicUrlsOf, principalOf } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { analyzeRoute, createUploadUrlsRoute, getChallengeRoute } from './deepfake.routes.ts';
 import { analyzeScan, createDeepfakeUploadUrls, readChallenge } from './deepfake.service.ts';
@@ -11,7 +11,7 @@ export const deepfakeRouter = newRouter()
   })
   .openapi(createUploadUrlsRoute, (c) => {
     const platform = c.get('platform');
-    const { body, explanation } = createDeepfakeUploadUrls(c.get('world'), platform.uploads, principalOf(c).organization.id, c.req.valid('json'), platform.urls.base);
+    const { body, explanation } = createDeepfakeUploadUrls(c.get('world'), platform.uploads, principalOf(c).organization.id, c.req.valid('json'), publicUrlsOf(c).base);
     explain(c, explanation);
     return c.json(body, 200);
   })

@@ -13,7 +13,7 @@ import { charge, requireFunds } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { PublicUrls } from '../platform/http/context.ts';
 import type { PageRequest } from '../platform/paging/keyset-paging.ts';
-import { namespacedUrl, type World } from '../platform/namespaces/world.ts';
+import { namespacedUrl, sandboxLink, type World } from '../platform/namespaces/world.ts';
 import { applicantUserIdFor, senderUserIdFor } from '../sessions/session-record.ts';
 import { DEFAULT_FINANCIAL_PAGE_SIZE, financialPaging, financialQueryScope } from './financial-paging.ts';
 import type { CreateFinancialBody, CreateFinancialResponse, FinancialListResponse, FinancialRecord, StoredFinancialRecord } from './financial.schemas.ts';
@@ -47,8 +47,8 @@ export function bankStatementPageUrl(verifyUrl: string, id: string, namespace: s
   return namespacedUrl(`${trimSlash(verifyUrl)}/bank-statements/${encodeURIComponent(id)}`, namespace);
 }
 
-export function bankStatementDetailsUrl(baseUrl: string, id: string): string {
-  return `${trimSlash(baseUrl)}/v1/financial/${encodeURIComponent(id)}`;
+export function bankStatementDetailsUrl(baseUrl: string, id: string, namespace: string): string {
+  return sandboxLink(baseUrl, `/v1/financial/${encodeURIComponent(id)}`, namespace);
 }
 
 export function bankStatementConsoleUrl(consoleUrl: string, id: string, namespace: string): string {
@@ -89,7 +89,7 @@ export function requestBankStatements(
       record,
       bankStatementUrl: bankStatementPageUrl(urls.verify, record.id, world.namespace),
       adminConsoleHref: bankStatementConsoleUrl(urls.console, record.id, world.namespace),
-      detailsHref: bankStatementDetailsUrl(urls.base, record.id),
+      detailsHref: bankStatementDetailsUrl(urls.base, record.id, world.namespace),
     }),
     explanation,
   };

@@ -1,4 +1,4 @@
-import { explain, principalOf } from '../platform/http/context.ts';
+import { explain, publicUrlsOf, principalOf } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { createProfileRoute, getProfileRoute, listProfilesRoute, logoUploadUrlRoute } from './profiles.routes.ts';
 import { createProfile, listProfiles, presignLogo, readProfile } from './profiles.service.ts';
@@ -6,7 +6,7 @@ import { createProfile, listProfiles, presignLogo, readProfile } from './profile
 export const profilesRouter = newRouter()
   .openapi(logoUploadUrlRoute, (c) => {
     const platform = c.get('platform');
-    const { body, explanation } = presignLogo(c.get('world'), platform.uploads, principalOf(c).organization.id, c.req.valid('json'), platform.urls.base);
+    const { body, explanation } = presignLogo(c.get('world'), platform.uploads, principalOf(c).organization.id, c.req.valid('json'), publicUrlsOf(c).base);
     explain(c, explanation);
     return c.json(body, 200);
   })

@@ -9,7 +9,7 @@
  */
 import { Hono } from 'hono';
 import { ApiError } from '../platform/errors/api-error.ts';
-import { behaviourOn, explain, type AppContext, type AppEnv } from '../platform/http/context.ts';
+import { behaviourOn, explain, publicUrlsOf, type AppContext, type AppEnv } from '../platform/http/context.ts';
 import { DEFAULT_NAMESPACE } from '../platform/namespaces/world.ts';
 import { problemPage, resultPage, sessionPage } from './hosted-page.view.ts';
 import { isApplicantOutcome, redirectUrlFor } from './redirect-callback.ts';
@@ -52,7 +52,7 @@ export const hostedPageRouter = new Hono<AppEnv>()
         open: stored.record.status === 'PENDING',
         expired,
         ...(stored.record.expires_at === undefined ? {} : { expiresAt: stored.record.expires_at }),
-        actionUrl: hostedActionUrl(c.get('platform').urls.verify, stored, world.namespace),
+        actionUrl: hostedActionUrl(publicUrlsOf(c).verify, stored, world.namespace),
         ...(stored.record.redirect_url === undefined ? {} : { redirectUrl: stored.record.redirect_url }),
       }),
       200,

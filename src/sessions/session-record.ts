@@ -12,7 +12,7 @@
  * - The resource_links keys (session_url, admin_console, session_details) are a choice: the spec says
  *   only that it is an object of strings.
  */
-import { namespacedUrl } from '../platform/namespaces/world.ts';
+import { namespacedUrl, sandboxLink } from '../platform/namespaces/world.ts';
 import { fakerFrom, rngFrom, uuidFrom } from '../platform/random/random.ts';
 import {
   UPLOAD_FLAGS,
@@ -184,8 +184,8 @@ export function buildSessionUrl(verifyUrl: string, sessionId: string, organizati
   return namespacedUrl(url, options.namespace);
 }
 
-export function sessionDetailsUrl(baseUrl: string, sessionId: string): string {
-  return `${trimSlash(baseUrl)}/v1/sessions/${encodeURIComponent(sessionId)}`;
+export function sessionDetailsUrl(baseUrl: string, sessionId: string, options: SessionUrlOptions = {}): string {
+  return sandboxLink(baseUrl, `/v1/sessions/${encodeURIComponent(sessionId)}`, options.namespace);
 }
 
 export function adminConsoleUrl(consoleUrl: string, sessionId: string, options: SessionUrlOptions = {}): string {
@@ -197,7 +197,7 @@ export function buildResourceLinks(record: Pick<SessionRecord, 'id' | 'organizat
   return {
     session_url: buildSessionUrl(urls.verify, record.id, record.organization_id, record.redirect_url, options),
     admin_console: adminConsoleUrl(urls.console, record.id, options),
-    session_details: sessionDetailsUrl(urls.base, record.id),
+    session_details: sessionDetailsUrl(urls.base, record.id, options),
   };
 }
 
@@ -210,7 +210,7 @@ export function buildCreateSessionResponse(record: SessionRecord, urls: SessionU
     ...(record.expires_at === undefined ? {} : { expires_at: record.expires_at }),
     links: [
       { rel: 'admin_console', href: adminConsoleUrl(urls.console, record.id, options), description: 'View and review this session in the admin console' },
-      { rel: 'session_details', href: sessionDetailsUrl(urls.base, record.id), description: 'Retrieve this session and its results through the API' },
+      { rel: 'session_details', href: sessionDetailsUrl(urls.base, record.id, options), description: 'Retrieve this session and its results through the API' },
     ],
   };
 }

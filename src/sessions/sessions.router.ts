@@ -1,4 +1,4 @@
-import { behaviourOn, explain, principalOf, type AppContext } from '../platform/http/context.ts';
+import { behaviourOn, explain, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
 import { hostedPageRouter } from './hosted-page.router.ts';
@@ -22,7 +22,7 @@ import {
   type LinkContext,
 } from './sessions.service.ts';
 
-const linksOf = (c: AppContext): LinkContext => ({ urls: c.get('platform').urls, namespace: c.get('world').namespace });
+const linksOf = (c: AppContext): LinkContext => ({ urls: publicUrlsOf(c), namespace: c.get('world').namespace });
 
 function explainAll<T>(c: AppContext, answer: { value: T; explanations: string[] }): T {
   for (const reason of answer.explanations) if (reason !== '') explain(c, reason);
@@ -43,7 +43,7 @@ export const sessionsRouter = newRouter()
   .openapi(getSessionRoute, (c) => {
     const { kind, organization } = principalOf(c);
     const { id } = c.req.valid('param');
-    const answer = kind === 'sandbox' ? getSandboxSession(id, organization.id, c.get('platform').urls) : getSession(c.get('world'), organization.id, id, linksOf(c));
+    const answer = kind === 'sandbox' ? getSandboxSession(id, organization.id, publicUrlsOf(c)) : getSession(c.get('world'), organization.id, id, linksOf(c));
     return c.json(explainAll(c, answer), 200);
   })
   .openapi(updateSessionStatusRoute, (c) => {
@@ -58,7 +58,7 @@ export const sessionsRouter = newRouter()
     const answer = createSessionUploads(world, organization.id, c.req.valid('param').id, c.req.valid('json'), (owner, file) => {
       // The PUT compares the bare media type, so parameters (";charset=...") are not part of the record.
       const contentType = file.contentType.split(';')[0]?.trim().toLowerCase() ?? file.contentType;
-      return platform.uploads.presign(world, organization.id, { contentType, byteLength: MAX_UPLOAD_BYTES, owner, slot: file.slot }, platform.urls.base);
+      return platform.uploads.presign(world, organization.id, { contentType, byteLength: MAX_UPLOAD_BYTES, owner, slot: file.slot }, publicUrlsOf(c).base);
     });
     return c.json(explainAll(c, answer), 200);
   })

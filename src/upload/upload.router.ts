@@ -1,4 +1,4 @@
-import { principalOf } from '../platform/http/context.ts';
+import { principalOf, publicUrlsOf } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { presignRoute, putUploadRoute } from './upload.routes.ts';
 
@@ -8,7 +8,7 @@ export const uploadRouter = newRouter()
     const platform = c.get('platform');
     const organizationId = principalOf(c).organization.id;
     const uploads = files.map((file) => {
-      const { uploadUrl, fileKey } = platform.uploads.presign(c.get('world'), organizationId, { ...file, owner: 'presign' }, platform.urls.base);
+      const { uploadUrl, fileKey } = platform.uploads.presign(c.get('world'), organizationId, { ...file, owner: 'presign' }, publicUrlsOf(c).base);
       return { uploadUrl, fileKey };
     });
     return c.json({ uploads }, 200);

@@ -41,6 +41,8 @@ export interface Platform {
   catalog: Catalog;
   uploads: UploadStore;
   urls: PublicUrls;
+  /** No --public-url: links are built on the request's own origin (see publicUrlsOf). */
+  urlsFromRequestHost: boolean;
   adminToken: string | undefined;
   /** Signed console sessions (cookie and CSRF token). */
   adminSessions: AdminSessions;
@@ -82,6 +84,25 @@ export type AppContext = Context<AppEnv>;
 /** Adds a reason to the X-Sandbox-Explain header (ASCII only: header values must be). */
 export function explain(c: AppContext, reason: string): void {
   c.get('explanations').push(reason.replace(/[^\x20-\x7e]/g, '?'));
+}
+
+export function publicUrls(base: string): PublicUrls {
+  return { base, verify: `${base}/verify`, console: `${base}/console`, docs: `${base}/docs` };
+}
+
+/** A Host header that is only a host name or IP literal and an optional port (never reflected otherwise). */
+const PLAIN_HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * The public URLs links are built on: --public-url when given; else the origin the client used (the
+ * request's Host), so links work through a Docker port map or a proxy; without a usable Host (an
+ * in-process `app.request`), the listening address.
+ */
+export function publicUrlsOf(c: AppContext): PublicUrls {
+  const platform = c.get('platform');
+  const host = c.req.header('host');
+  if (!platform.urlsFromRequestHost || host === undefined || !PLAIN_HOST.test(host)) return platform.urls;
+  return publicUrls(`${new URL(c.req.url).protocol}//${host}`);
 }
 
 /** The authenticated principal; the API-key guard guarantees it on /v1 routes. */

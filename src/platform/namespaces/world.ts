@@ -18,6 +18,14 @@ export const NAMESPACE_PATTERN = /^(?!\.+$)[A-Za-z0-9_.-]{1,64}$/;
  * A link into a page or API of the sandbox, carrying `namespace=<ns>` outside the default namespace so
  * that following it lands in the same partition (browsers cannot send X-Sandbox-Namespace).
  */
+/**
+ * Every link the sandbox hands out: a public base URL, a path, and the namespace (when not the default)
+ * as `?namespace=`, so a link from a namespace works when followed as it is.
+ */
+export function sandboxLink(base: string, path: string, namespace: string | undefined): string {
+  return namespacedUrl(`${base.replace(/\/+$/, '')}${path}`, namespace);
+}
+
 export function namespacedUrl(url: string, namespace: string | undefined): string {
   if (namespace === undefined || namespace === DEFAULT_NAMESPACE) return url;
   return `${url}${url.includes('?') ? '&' : '?'}namespace=${encodeURIComponent(namespace)}`;
