@@ -30,6 +30,7 @@ const page = (title: string) => `<!doctype html>
   </head>
   <body>
     <div id="swagger-ui"></div>
+    <noscript>This reference needs JavaScript; the document itself is <a href="/openapi.json">/openapi.json</a>.</noscript>
     <script src="/docs/assets/swagger-ui-bundle.js"></script>
     <script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
     <script src="/docs/assets/api-reference.js"></script>
