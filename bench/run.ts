@@ -32,7 +32,9 @@ const wanted = (name: string) => chosen.length === 0 || chosen.some((word) => na
 
 // ─── processes and cores ────────────────────────────────────────────────────────────────────────────
 
-const pinning = availableParallelism() >= 2 && hasTaskset();
+// Read before this process pins itself to one core (which would then be all it sees).
+const CORES = availableParallelism();
+const pinning = CORES >= 2 && hasTaskset();
 function hasTaskset(): boolean {
   try {
     execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
@@ -152,7 +154,8 @@ async function load(server: Server, request: Request, connections = CONNECTIONS)
   });
   clearInterval(sampler);
   return {
-    rps: Math.round(result.requests.average),
+    // Completed requests over the case's duration (autocannon's per-second average rounds slow cases to 0).
+    rps: roundRate(result.requests.total / SECONDS),
     p50: result.latency.p50,
     p99: result.latency.p99,
     max: result.latency.max,
@@ -160,6 +163,8 @@ async function load(server: Server, request: Request, connections = CONNECTIONS)
     peakRssMb,
   };
 }
+
+const roundRate = (rate: number) => (rate >= 100 ? Math.round(rate) : Math.round(rate * 10) / 10);
 
 async function fetchJson(server: Server, request: Request): Promise<{ status: number; text: string }> {
   const response = await fetch(`${server.url}${request.path}`, {
@@ -339,7 +344,7 @@ async function main() {
       record({ name: 'face compare, two 1-MP JPEGs, 1 connection', figures: one, target: 'p50 ≤ 200 ms', met: okLoad(one) && one.p50 <= 200 });
       const four = await load(server, compare, 4);
       const r = ratio(four.rps, one.rps);
-      record({ name: 'face compare, two 1-MP JPEGs, 4 connections', figures: four, ratio: r, baseline: '1 connection', target: `≈ ${Math.min(2, availableParallelism())}× of 1 connection (both cores)`, met: okLoad(four) && r >= 1.6 });
+      record({ name: 'face compare, two 1-MP JPEGs, 4 connections', figures: four, ratio: r, baseline: '1 connection', target: `≈ ${Math.min(2, CORES)}× of 1 connection (both cores)`, met: okLoad(four) && r >= 0.8 * Math.min(2, CORES) });
       await stop(server);
     }
   } finally {

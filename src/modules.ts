@@ -4,6 +4,7 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { AppEnv, Platform } from './platform/http/context.ts';
+import { ageVerificationModule } from './age-verification/index.ts';
 import { amlModule } from './aml/index.ts';
 import { asyncJobsModule } from './async-jobs/index.ts';
 import { authModule } from './auth/index.ts';
@@ -13,6 +14,7 @@ import { deepfakeModule } from './deepfake/index.ts';
 import { financialModule } from './financial/index.ts';
 import { igamingModule } from './igaming/index.ts';
 import { profilesModule } from './profiles/index.ts';
+import { reVerificationsModule } from './re-verifications/index.ts';
 import { uploadModule } from './upload/index.ts';
 import { screeningModule } from './screening/index.ts';
 import { sessionsModule } from './sessions/index.ts';
@@ -26,4 +28,4 @@ export interface SandboxModule {
   setup?: (platform: Platform) => void;
 }
 
-export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule, deepfakeModule, profilesModule, creditTermsModule, igamingModule, amlModule];
+export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule, deepfakeModule, profilesModule, creditTermsModule, igamingModule, amlModule, reVerificationsModule, ageVerificationModule];

@@ -30,7 +30,7 @@ export const SESSION_STATUSES = ['VERIFIED', 'REJECTED', 'PENDING', 'SUBMITTED',
 export const SessionStatusSchema = z.enum(SESSION_STATUSES).openapi('SessionStatus');
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;
 
-export const SESSION_TYPES = ['session', 'credit-check-hard', 'credit-check-soft'] as const;
+export const SESSION_TYPES = ['session', 'credit-check-hard', 'credit-check-soft', 'age-verification'] as const;
 export const SessionTypeSchema = z.enum(SESSION_TYPES).openapi('SessionType');
 export type SessionType = z.infer<typeof SessionTypeSchema>;
 

@@ -11,6 +11,10 @@ import { RealClient, sdkErrorOf, type DeepfakeFrameMeta } from './real-client/cl
 import { operationCoverage } from './real-client/coverage.ts';
 
 const { track } = operationCoverage([
+  'ageVerification.create',
+  'ageVerification.getBoundaries',
+  'ageVerification.listParentConnectRequests',
+  'ageVerification.retrieveParentConnectRequest',
   'creditTerms.create',
   'creditTerms.list',
   'creditTerms.listByExternalId',
@@ -22,6 +26,10 @@ const { track } = operationCoverage([
   'profiles.createLogoUploadUrl',
   'profiles.list',
   'profiles.retrieve',
+  'reVerifications.completeLiveness',
+  'reVerifications.create',
+  'reVerifications.createLivenessUploadUrl',
+  'reVerifications.startLiveness',
   'upload.put',
 ]);
 
@@ -165,5 +173,93 @@ describe('credit terms (§6.10)', () => {
     const created = await client.creditTerms.create(business);
     expect((await sdkErrorOf(track(new RealClient(sandbox, KEYS.other)).creditTerms.retrieve(created.data.creditTermsId))).className).toBe('AuthorizationError');
     expect((await sdkErrorOf(client.creditTerms.retrieve('ct_1'))).className).toBe('NotFoundError');
+  });
+});
+
+describe('re-verifications (§6.15)', () => {
+  const workflowId = '7d3f9c2a-4b1e-4f6a-9c8d-2e5b7a1f3c90';
+
+  it('create (201), startLiveness, createLivenessUploadUrl (with and without clip) and completeLiveness parse; verified', async () => {
+    const { sandbox, client } = await liveClient();
+    const created = await client.reVerifications.create({ workflowId, deviceFingerprint: 'device-1' });
+    expect(created.status).toBe(201);
+    expect(created.data.status).toBe('PENDING');
+    const id = created.data.re_verification_id;
+    const started = await client.reVerifications.startLiveness(id);
+    const withClip = await client.reVerifications.createLivenessUploadUrl(id, { frameCount: 4, clipMimeType: 'video/webm' });
+    expect(withClip.data.clip_key).toBeDefined();
+    const urls = await client.reVerifications.createLivenessUploadUrl(id, { frameCount: 3 });
+    expect(urls.raw).not.toHaveProperty('clip_key');
+    for (const [index, name] of ['face.jpg', 'face-cropped.jpg', 'face.webp'].entries()) await client.putTo(urls.data.frame_upload_urls[index] as string, image(name), 'image/jpeg');
+    await client.putTo(urls.data.timeline_upload_url, Buffer.from('{"events":[]}'), 'application/json');
+    sandbox.clock.advance(started.data.script.durationMs);
+    const done = await client.reVerifications.completeLiveness(id);
+    expect(done.data).toMatchObject({ decision: 'verified', failed_attempts: 0, max_attempts: 3, liveness: { status: 'SUCCEEDED' } });
+  });
+
+  it('body codes and classes: not_found (404), reverify_disabled (403), liveness_not_started / liveness_upload_incomplete / already_completed (409); non-UUID ids refused locally', async () => {
+    const { client } = await liveClient();
+    const unknownWorkflow = await sdkErrorOf(client.reVerifications.create({ workflowId: 'workflow_123' }));
+    expect(unknownWorkflow).toMatchObject({ className: 'NotFoundError', status: 404 });
+    expect(unknownWorkflow.response?.body).toMatchObject({ code: 'not_found' });
+    const disabled = await sdkErrorOf(client.reVerifications.create({ workflowId: 'c6f1e8b3-7d24-4a9e-8b51-3e0f9d7c2a46' }));
+    expect(disabled).toMatchObject({ className: 'AuthorizationError' });
+    expect(disabled.response?.body).toMatchObject({ code: 'reverify_disabled' });
+    expect((await sdkErrorOf(client.reVerifications.startLiveness('rv_1'))).className).toBe('ValidationError');
+    const id = (await client.reVerifications.create({ workflowId })).data.re_verification_id;
+    const notStarted = await sdkErrorOf(client.reVerifications.completeLiveness(id));
+    expect(notStarted).toMatchObject({ className: 'ConflictError', status: 409 });
+    expect(notStarted.response?.body).toMatchObject({ code: 'liveness_not_started' });
+    await client.reVerifications.startLiveness(id);
+    await client.reVerifications.createLivenessUploadUrl(id, { frameCount: 3 });
+    const incomplete = await sdkErrorOf(client.reVerifications.completeLiveness(id));
+    expect(incomplete.response?.body).toMatchObject({ code: 'liveness_upload_incomplete' });
+  });
+});
+
+describe('age verification (§6.14)', () => {
+  const child = { email: 'kid@example.com', firstName: 'Sam', lastName: 'Lee', phone: '+14155550123' };
+
+  it('create for each method parses (quiz answered as intel-quiz); a Parent Connect request moves to CONSENT_GIVEN and its boundaries parse', async () => {
+    const { sandbox, client } = await liveClient();
+    const quiz = await client.ageVerification.create({ ...child, method: 'quiz', externalId: 'user-1' });
+    expect(quiz.data).toMatchObject({ method: 'intel-quiz', external_id: 'user-1' });
+    expect((await client.ageVerification.create({ ...child, method: 'credit-card', expiresInHours: 24 })).data.expires_at).toBe('2026-01-16T09:30:00.000Z');
+    const parent = await client.ageVerification.create({
+      ...child,
+      method: 'parent-connect',
+      ageBand: '13-17',
+      platformRestrictions: [
+        { key: 'chat', label: 'Chat', type: 'toggle', default: false },
+        { key: 'dailyMinutes', label: 'Daily minutes', type: 'minutes', min: 0, max: 240, default: 60 },
+        { key: 'rating', label: 'Rating', type: 'select', options: ['E', 'T'] },
+      ],
+      eulaUrl: 'https://example.com/eula',
+    });
+    expect(parent.data.method).toBe('parent-connect');
+    const list = await client.ageVerification.listParentConnectRequests({ childSessionId: parent.data.id, limit: 10 });
+    const [request] = list.data.parent_connect_requests;
+    expect(request).toMatchObject({ status: 'PENDING', child_session_id: parent.data.id, boundaries: null });
+    const id = request?.id as string;
+    for (const event of ['invite', 'verify_parent', 'give_consent']) {
+      expect((await sandbox.call('POST', `/__sandbox/age-verification/parent-connect/${id}/events`, { key: null, body: { event, boundaries: event === 'give_consent' ? { rating: 'T' } : undefined } })).status).toBe(200);
+    }
+    const consented = await client.ageVerification.retrieveParentConnectRequest(id);
+    expect(consented.data).toMatchObject({ status: 'CONSENT_GIVEN', boundaries: { chat: false, dailyMinutes: 60, rating: 'T' }, boundaries_revision: 1, eula_accepted: true });
+    const boundaries = await client.ageVerification.getBoundaries(consented.data.child_attestation_id as string);
+    expect(boundaries.data).toMatchObject({ parent_connect_id: id, parental_consent: true, boundaries_match_attestation: true, boundaries_revision: 1 });
+    expect((await client.ageVerification.listParentConnectRequests({ status: 'PENDING' })).data.parent_connect_requests).toEqual([]);
+  });
+
+  it('a sandbox key reads pc_123 and the boundaries of att_child_123; errors map to 400, 402, 404', async () => {
+    const { sandbox, client } = await liveClient();
+    const test = track(new RealClient(sandbox, KEYS.sandbox));
+    expect((await test.ageVerification.retrieveParentConnectRequest('pc_123')).data).toMatchObject({ id: 'pc_123', status: 'PARENT_INVITED', age_band: '13-17', contact_method: 'email' });
+    expect((await test.ageVerification.getBoundaries('att_child_123')).data).toMatchObject({ boundaries: { chat: false, dailyMinutes: 60 }, boundaries_revision: 2 });
+    expect((await test.ageVerification.listParentConnectRequests()).data.parent_connect_requests).toHaveLength(6);
+    expect((await sdkErrorOf(client.ageVerification.create({ ...child, method: 'quiz', phone: '12345' }))).className).toBe('ValidationError');
+    expect((await sdkErrorOf(track(new RealClient(sandbox, KEYS.broke)).ageVerification.create({ ...child, method: 'quiz' }))).className).toBe('InsufficientFundsError');
+    expect((await sdkErrorOf(client.ageVerification.retrieveParentConnectRequest('pc_123'))).className).toBe('NotFoundError');
+    expect((await sdkErrorOf(client.ageVerification.getBoundaries('att_nope'))).className).toBe('NotFoundError');
   });
 });

@@ -66,6 +66,16 @@ export const SPEC_ROUTES: Record<string, SpecRouteFacts> = {
   'GET /v1/credit-terms/externalId/{externalId}': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
   'GET /v1/credit-terms/{id}': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
 
+  'POST /v1/re-verifications': { missingKey: 401, lists402: false, source: `${NOT_IN_SPEC}; create error codes not_found, reverify_disabled only` },
+  'POST /v1/re-verifications/{id}/liveness/start': { missingKey: 401, lists402: true, source: `${NOT_IN_SPEC}; lifecycle code insufficient_balance` },
+  'POST /v1/re-verifications/{id}/liveness/upload-url': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
+  'POST /v1/re-verifications/{id}/liveness/complete': { missingKey: 401, lists402: true, source: `${NOT_IN_SPEC}; lifecycle code insufficient_balance` },
+
+  'POST /v1/age-verification': { missingKey: 401, lists402: true, source: `${NOT_IN_SPEC}; billed like the session it creates` },
+  'GET /v1/age-verification/parent-connect': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
+  'GET /v1/age-verification/parent-connect/{id}': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
+  'GET /v1/age-verification/boundaries/{id}': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
+
   'POST /v1/igaming/self-exclusion/applicant': { missingKey: 403, lists402: false, source: 'spec POST /v1/igaming/self-exclusion/applicant: 400, 401, 403 key header missing, 404, 500' },
   'POST /v1/igaming/self-exclusion/identity': { missingKey: 403, lists402: false, source: 'spec POST /v1/igaming/self-exclusion/identity: 400, 401, 403, 500' },
   'DELETE /v1/igaming/self-exclusion/identity/{document_number}': { missingKey: 403, lists402: false, source: 'spec DELETE /v1/igaming/self-exclusion/identity/{document_number}: 400, 401, 403, 500' },

@@ -413,6 +413,45 @@ export class RealClient {
       ),
   };
 
+  readonly reVerifications = {
+    create: (input: { workflowId: string; deviceFingerprint?: string }) =>
+      this.request({ operation: 'reVerifications.create', method: 'POST', path: '/v1/re-verifications', body: { workflow_id: input.workflowId, device_fingerprint: input.deviceFingerprint }, schema: N.ReVerificationCreateResponseSchema }),
+    startLiveness: async (id: string) => {
+      this.requireUuid(id);
+      return this.request({ operation: 'reVerifications.startLiveness', method: 'POST', path: `/v1/re-verifications/${encodeURIComponent(id)}/liveness/start`, body: {}, schema: N.ReVerificationStartResponseSchema });
+    },
+    createLivenessUploadUrl: async (id: string, input: { frameCount: number; clipMimeType?: 'video/webm' | 'video/mp4' }) => {
+      this.requireUuid(id);
+      return this.request({
+        operation: 'reVerifications.createLivenessUploadUrl',
+        method: 'POST',
+        path: `/v1/re-verifications/${encodeURIComponent(id)}/liveness/upload-url`,
+        body: { frame_count: input.frameCount, clip_mime_type: input.clipMimeType },
+        schema: N.ReVerificationUploadUrlResponseSchema,
+      });
+    },
+    completeLiveness: async (id: string) => {
+      this.requireUuid(id);
+      return this.request({ operation: 'reVerifications.completeLiveness', method: 'POST', path: `/v1/re-verifications/${encodeURIComponent(id)}/liveness/complete`, body: {}, schema: N.ReVerificationCompleteResponseSchema });
+    },
+  };
+
+  readonly ageVerification = {
+    create: (input: AgeVerificationInput) => this.request({ operation: 'ageVerification.create', method: 'POST', path: '/v1/age-verification', body: input, schema: N.AgeVerificationCreateResponseSchema }),
+    listParentConnectRequests: (params: { limit?: number; nextToken?: string; childSessionId?: string; status?: string } = {}) =>
+      this.request({
+        operation: 'ageVerification.listParentConnectRequests',
+        method: 'GET',
+        path: '/v1/age-verification/parent-connect',
+        query: { limit: params.limit, next_token: params.nextToken, child_session_id: params.childSessionId, status: params.status },
+        schema: N.ParentConnectListResponseSchema,
+      }),
+    retrieveParentConnectRequest: (id: string) =>
+      this.request({ operation: 'ageVerification.retrieveParentConnectRequest', method: 'GET', path: `/v1/age-verification/parent-connect/${encodeURIComponent(id)}`, schema: N.ParentConnectRequestSchema }),
+    getBoundaries: (childAttestationId: string) =>
+      this.request({ operation: 'ageVerification.getBoundaries', method: 'GET', path: `/v1/age-verification/boundaries/${encodeURIComponent(childAttestationId)}`, schema: N.BoundariesResponseSchema }),
+  };
+
   /** A PUT to a URL an operation returned (the caller's own upload, no API key). */
   async putTo(uploadUrl: string, bytes: Uint8Array, contentType: string): Promise<number> {
     const url = new URL(uploadUrl);
@@ -448,6 +487,22 @@ export class RealClient {
     idempotencySerial += 1;
     return `00000000-0000-4000-8000-${idempotencySerial.toString(16).padStart(12, '0')}`;
   }
+}
+
+export interface AgeVerificationInput {
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  method: 'quiz' | 'credit-card' | 'parent-connect';
+  externalId?: string;
+  sendEmailInvite?: boolean;
+  sendPhoneInvite?: boolean;
+  redirectUrl?: string;
+  expiresInHours?: number;
+  ageBand?: string;
+  platformRestrictions?: Record<string, unknown>[];
+  eulaUrl?: string;
 }
 
 export interface CreditTermsInput {

@@ -1,0 +1,22 @@
+import type { SandboxModule } from '../modules.ts';
+import { clientOperationEntries } from '../platform/catalog/client-operations.ts';
+import { ageVerificationRouter } from './age-verification.router.ts';
+import { AGE_VERIFICATION_ROUTES } from './age-verification.routes.ts';
+import { SANDBOX_PARENT_CONNECT } from './sandbox-parent-connect.ts';
+
+/** Age verification (real client, not in the spec): create, Parent Connect list / retrieve, boundaries, hosted pages. */
+export const ageVerificationModule: SandboxModule = {
+  name: 'age-verification',
+  router: () => ageVerificationRouter,
+  setup(platform) {
+    platform.catalog.add('clientOperations', clientOperationEntries(AGE_VERIFICATION_ROUTES));
+    platform.catalog.add('testIdentifiers', [
+      ...SANDBOX_PARENT_CONNECT.map(({ id, outcome, child }) => ({
+        endpoint: 'GET /v1/age-verification/parent-connect/{id} (sandbox key)',
+        input: id,
+        outcome,
+        description: `Listed by GET /v1/age-verification/parent-connect; its boundaries: GET /v1/age-verification/boundaries/${child}.`,
+      })),
+    ]);
+  },
+};

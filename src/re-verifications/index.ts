@@ -1,0 +1,18 @@
+import type { SandboxModule } from '../modules.ts';
+import { clientOperationEntries } from '../platform/catalog/client-operations.ts';
+import { reVerificationsRouter } from './re-verifications.router.ts';
+import { RE_VERIFICATION_ROUTES } from './re-verifications.routes.ts';
+import { RE_VERIFICATION_MAGIC_FINGERPRINTS } from './re-verifications.service.ts';
+
+/** Re-verifications (real client, not in the spec): create, liveness start, upload URL, complete. */
+export const reVerificationsModule: SandboxModule = {
+  name: 're-verifications',
+  router: () => reVerificationsRouter,
+  setup(platform) {
+    platform.catalog.add('clientOperations', clientOperationEntries(RE_VERIFICATION_ROUTES));
+    platform.catalog.add(
+      'magicValues',
+      RE_VERIFICATION_MAGIC_FINGERPRINTS.map(({ input, outcome, description }) => ({ endpoint: 'POST /v1/re-verifications', input: `device_fingerprint ${input}`, outcome, description })),
+    );
+  },
+};

@@ -1,0 +1,49 @@
+/**
+ * The re-verification state machine, as data. A re-verification is a returning user's face-liveness check
+ * against a workflow: created PENDING, a liveness attempt is started (a timed script), its frames uploaded,
+ * then completed with a decision. A failed attempt goes back to PENDING until the workflow's attempt limit.
+ *
+ *   PENDING --start--> LIVENESS_STARTED --upload-url--> LIVENESS_STARTED (uploads issued)
+ *   LIVENESS_STARTED --complete--> COMPLETED (verified) | PENDING (retry, retry_liveness) | FAILED (attempts used up)
+ *   any non-final state, once expires_at passes on the virtual clock: EXPIRED
+ *
+ * Which error `code` (read by callers from the error body) each operation answers in each state:
+ */
+export const RE_VERIFICATION_STATES = ['PENDING', 'LIVENESS_STARTED', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
+export type ReVerificationState = (typeof RE_VERIFICATION_STATES)[number];
+
+export type LifecycleOperation = 'start' | 'upload-url' | 'complete';
+
+export const LIFECYCLE_ERROR_CODES = ['not_found', 'already_completed', 'expired', 'liveness_not_started', 'liveness_upload_incomplete', 'insufficient_balance'] as const;
+export type LifecycleErrorCode = (typeof LIFECYCLE_ERROR_CODES)[number];
+
+/** Refusals by state and operation (absent: allowed). */
+export const REFUSALS: Record<ReVerificationState, Partial<Record<LifecycleOperation, LifecycleErrorCode>>> = {
+  PENDING: { 'upload-url': 'liveness_not_started', complete: 'liveness_not_started' },
+  LIVENESS_STARTED: {},
+  COMPLETED: { start: 'already_completed', 'upload-url': 'already_completed', complete: 'already_completed' },
+  FAILED: { start: 'already_completed', 'upload-url': 'already_completed', complete: 'already_completed' },
+  EXPIRED: { start: 'expired', 'upload-url': 'expired', complete: 'expired' },
+};
+
+/** The HTTP status of each code. */
+export const ERROR_STATUS: Record<LifecycleErrorCode | 'reverify_disabled', 402 | 403 | 404 | 409> = {
+  not_found: 404,
+  reverify_disabled: 403,
+  already_completed: 409,
+  expired: 409,
+  liveness_not_started: 409,
+  liveness_upload_incomplete: 409,
+  insufficient_balance: 402,
+};
+
+export const FINAL_STATES: readonly ReVerificationState[] = ['COMPLETED', 'FAILED', 'EXPIRED'];
+
+/** A re-verification is open this long after creation (virtual clock). */
+export const RE_VERIFICATION_TTL_MS = 30 * 60_000;
+
+/** The state at `nowMs`: a non-final record past its expiry is EXPIRED (derived on read, never stored). */
+export function stateAt(stored: { state: ReVerificationState; expiresAtMs: number }, nowMs: number): ReVerificationState {
+  if (!FINAL_STATES.includes(stored.state) && nowMs >= stored.expiresAtMs) return 'EXPIRED';
+  return stored.state;
+}
