@@ -1,18 +1,26 @@
 # syntax=docker/dockerfile:1
-# Stage 1: install production dependencies (tsx runs the TypeScript sources; there is no build step).
+# Stage 1: compile src/ to dist/ (npm ci runs the prepare script, which builds).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+COPY scripts/build.mjs ./scripts/
+COPY src ./src
+RUN npm ci --no-audit --no-fund
+
+# Stage 2: production dependencies only (no build tools).
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
-# Stage 2: the runtime image, as a non-root user.
+# Stage 3: the runtime image, as a non-root user.
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4010 IDV_SANDBOX_DATA=/data/idv-sandbox.json
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
-COPY package.json tsconfig.json ./
+COPY package.json ./
 COPY bin ./bin
-COPY src ./src
+COPY --from=build /app/dist ./dist
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
 RUN mkdir -p /data && chown node:node /data

@@ -1,6 +1,3 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources through tsx, so the package needs no build step.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('../src/main.ts');
+// Runs the compiled code (dist/, built by `npm install` through the prepare script, or `npm run build`).
+import '../dist/main.js';

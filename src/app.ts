@@ -3,13 +3,17 @@
  * plane) plus the docs. No side effects on import; only the CLI listens.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { Scalar } from '@scalar/hono-api-reference';
 import { contextStorage } from 'hono/context-storage';
 import { consoleGuard, controlPlaneGuard } from './platform/admin/admin-guard.ts';
 import { errorBody } from './platform/errors/api-error.ts';
 import { RouteFamilies } from './platform/http/body-limits.ts';
 import type { AppEnv, Platform } from './platform/http/context.ts';
+import { apiReferenceRouter } from './platform/docs/api-reference.ts';
+import { readOperationExamples, withOperationExamples } from './platform/docs/openapi-examples.ts';
+import { CORS_PATHS, corsMiddleware } from './platform/http/cors.ts';
 import { requestContext } from './platform/http/middleware.ts';
+import { requestLogLines } from './platform/request-log/request-log-line.ts';
+import { allowedMethods } from './platform/http/method-not-allowed.ts';
 import { handleError } from './platform/http/routing.ts';
 import { controlPlane } from './control/index.ts';
 import { consoleRouter } from './console/console.router.ts';
@@ -22,6 +26,8 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
 
   // Lets the billing helper see the operation's funds policy without every service taking the context.
   app.use('*', contextStorage());
+  if (platform.cors) for (const path of CORS_PATHS) app.use(path, corsMiddleware(platform.cors));
+  if (platform.logRequests) app.use('*', requestLogLines(platform));
   app.use('*', requestContext(platform));
   // Learnt below, once every route is mounted: which routes take images, hence their body limits.
   const families = new RouteFamilies();
@@ -54,7 +60,7 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   // Generated once, on first request (after every route is registered and the port is known).
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   app.get('/openapi.json', (c) => {
-    document ??= app.getOpenAPI31Document({
+    document ??= withOperationExamples(app.getOpenAPI31Document({
       openapi: '3.1.0',
       info: {
         title: 'idv-sandbox — identity verification and screening API (sandbox)',
@@ -62,15 +68,20 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
         description: 'A stateful sandbox of the identity-verification and screening API. /v1 is the API; /__sandbox is the control plane.',
       },
       servers: [{ url: platform.urls.base }],
-    });
+    }), readOperationExamples());
     return c.json(document, 200);
   });
-  app.get('/docs', Scalar({ url: '/openapi.json', pageTitle: 'idv-sandbox API reference' }));
+  app.route('/', apiReferenceRouter('idv-sandbox API reference'));
   app.get('/healthz', (c) => c.json({ status: 'ok' }, 200));
 
-  app.notFound((c) =>
-    c.json(errorBody('default', `No route ${c.req.method} ${c.req.path}. The endpoints are listed at ${platform.urls.docs}.`), 404),
-  );
+  app.notFound((c) => {
+    const allowed = allowedMethods(app.routes, c.req.path);
+    if (allowed.length > 0) {
+      c.header('Allow', allowed.join(', '));
+      return c.json(errorBody('default', `Method ${c.req.method} is not allowed on ${c.req.path}: use ${allowed.join(', ')}.`), 405);
+    }
+    return c.json(errorBody('default', `No route ${c.req.method} ${c.req.path}. The endpoints are listed at ${platform.urls.docs}.`), 404);
+  });
   app.onError(handleError);
   return app;
 }

@@ -2,7 +2,8 @@
  * The `idv-sandbox` command (and `npm start`). Flags win over env variables.
  */
 import { parseArgs } from 'node:util';
-import { createSandbox, DEFAULT_DATA_FILE, DEFAULT_SHUTDOWN_TIMEOUT_MS, type SandboxOptions } from './sandbox.ts';
+import { createSandbox, DEFAULT_DATA_FILE, DEFAULT_SHUTDOWN_TIMEOUT_MS, type Sandbox, type SandboxOptions } from './sandbox.ts';
+import { parseCorsSetting } from './platform/http/cors.ts';
 import { StoreOpenError } from './platform/store/store.ts';
 
 const HELP = `idv-sandbox — a stateful sandbox of the identity-verification and screening API
@@ -15,10 +16,13 @@ Usage: idv-sandbox [options]
   --memory              keep everything in memory, no file
   --seed <n>            seed for ids and synthetic data (env IDV_SANDBOX_SEED, default 42)
   --clock <mode>        real | frozen | frozen@<ISO 8601> (env IDV_SANDBOX_CLOCK, default real)
+  --scenarios-dir <d>   load your scenario files from this directory too (repeatable; env IDV_SANDBOX_SCENARIOS_DIR)
   --scenario <name>     activate a scenario in every namespace (repeatable; env IDV_SANDBOX_SCENARIOS=a,b)
   --no-rate-limit       turn off the 25/s, burst 35, 10,000/day limits
   --public-url <url>    base URL used in links (env IDV_SANDBOX_PUBLIC_URL; for Docker port maps)
   --admin-token <t>     require "Authorization: Bearer <t>" on /__sandbox and /console (env IDV_SANDBOX_ADMIN_TOKEN)
+  --cors [origins]      answer CORS on /v1 for browser tools: any origin, or a comma-separated list (env IDV_SANDBOX_CORS)
+  --log-requests        print one line per request (env IDV_SANDBOX_LOG_REQUESTS=1)
   --shutdown-timeout <ms>  bound of the stop on SIGTERM/SIGINT: in-flight requests finish and the snapshot
                         is written within it, else connections are cut and the journal is kept
                         (env IDV_SANDBOX_SHUTDOWN_TIMEOUT, default ${DEFAULT_SHUTDOWN_TIMEOUT_MS}); a second signal stops at once
@@ -27,9 +31,12 @@ Usage: idv-sandbox [options]
 
 Env IDV_SANDBOX_API_KEYS="<key>=<org>:<live|sandbox|revoked>,..." adds API keys.`;
 
+/** `--cors` may stand alone (any origin): give parseArgs its value explicitly. */
+const withCorsValue = (argv: string[]) => argv.flatMap((arg, i) => (arg === '--cors' && (argv[i + 1] === undefined || argv[i + 1]?.startsWith('--')) ? ['--cors=*'] : [arg]));
+
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions | 'help' {
   const { values } = parseArgs({
-    args: argv,
+    args: withCorsValue(argv),
     options: {
       port: { type: 'string' },
       host: { type: 'string' },
@@ -38,10 +45,13 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
       seed: { type: 'string' },
       clock: { type: 'string' },
       scenario: { type: 'string', multiple: true },
+      'scenarios-dir': { type: 'string', multiple: true },
       'no-rate-limit': { type: 'boolean' },
       'public-url': { type: 'string' },
       'admin-token': { type: 'string' },
       organizations: { type: 'string', multiple: true },
+      cors: { type: 'string' },
+      'log-requests': { type: 'boolean' },
       'shutdown-timeout': { type: 'string' },
       help: { type: 'boolean' },
     },
@@ -62,11 +72,14 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
     seed: integer('--seed', values.seed ?? env.IDV_SANDBOX_SEED),
     clock: values.clock ?? env.IDV_SANDBOX_CLOCK,
     scenarios: values.scenario ?? list(env.IDV_SANDBOX_SCENARIOS),
+    extraScenariosDirs: values['scenarios-dir'] ?? (env.IDV_SANDBOX_SCENARIOS_DIR ? [env.IDV_SANDBOX_SCENARIOS_DIR] : undefined),
     rateLimit: !values['no-rate-limit'],
     publicUrl: values['public-url'] ?? env.IDV_SANDBOX_PUBLIC_URL,
     adminToken: values['admin-token'] ?? env.IDV_SANDBOX_ADMIN_TOKEN,
     extraOrganizationsFiles: values.organizations ?? list(env.IDV_SANDBOX_ORGANIZATIONS),
     apiKeys: env.IDV_SANDBOX_API_KEYS,
+    cors: (values.cors ?? env.IDV_SANDBOX_CORS) === undefined ? undefined : parseCorsSetting(values.cors ?? env.IDV_SANDBOX_CORS ?? '*'),
+    logRequests: values['log-requests'] ?? ['1', 'true'].includes(env.IDV_SANDBOX_LOG_REQUESTS ?? ''),
     shutdownTimeoutMs: integer('--shutdown-timeout', values['shutdown-timeout'] ?? env.IDV_SANDBOX_SHUTDOWN_TIMEOUT),
   };
 }
@@ -77,6 +90,29 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
 export function exposureWarning(host: string, adminToken: string | undefined): string | undefined {
   if (LOOPBACK.test(host) || adminToken) return undefined;
   return `\n*** WARNING: bound to ${host} without an admin token. Anyone who can reach this port can reset the sandbox and drive its state. Set --admin-token or IDV_SANDBOX_ADMIN_TOKEN. ***\n`;
+}
+
+/** What the start prints: where everything is, how it is set up, and the fixture keys. */
+export function banner(sandbox: Sandbox): string {
+  const { urls, keyRing, store, worlds, cors } = sandbox.platform;
+  const world = worlds.get();
+  const clock = world.clock.state();
+  const keys = keyRing.fixtureKeys().map((k) => `    ${k.key.padEnd(18)} ${k.kind.padEnd(8)} ${k.organizationId} (${k.organizationName})`);
+  return [
+    `idv-sandbox listening on ${sandbox.url}`,
+    `  API (base_url)      ${urls.base}/v1`,
+    `  Docs                ${urls.docs}  (OpenAPI: ${urls.base}/openapi.json)`,
+    `  Console             ${urls.console}`,
+    `  Hosted pages        ${urls.verify}`,
+    `  Control plane       ${urls.base}/__sandbox`,
+    `  Store               ${store.file ?? 'memory'}`,
+    `  Seed                ${world.seed}`,
+    `  Clock               ${clock.mode === 'frozen' ? `frozen at ${clock.now}` : `real (now ${clock.now})`}`,
+    `  Scenarios active    ${world.scenarios.activeNames().join(', ') || 'none'}`,
+    ...(cors ? [`  CORS on /v1         ${cors === '*' ? 'any origin' : cors.join(', ')}`] : []),
+    `  API keys (x-api-key):`,
+    ...keys,
+  ].join('\n');
 }
 
 export async function main(): Promise<void> {
@@ -99,21 +135,7 @@ export async function main(): Promise<void> {
     console.error(`idv-sandbox could not start: ${message}`);
     process.exit(1);
   }
-  const { urls, keyRing, store } = sandbox.platform;
-  const keys = keyRing.fixtureKeys().map((k) => `    ${k.key.padEnd(18)} ${k.kind.padEnd(8)} ${k.organizationId} (${k.organizationName})`);
-  console.log(
-    [
-      `idv-sandbox listening on ${sandbox.url}`,
-      `  API (base_url)      ${urls.base}/v1`,
-      `  Docs                ${urls.docs}  (OpenAPI: ${urls.base}/openapi.json)`,
-      `  Console             ${urls.console}`,
-      `  Hosted pages        ${urls.verify}`,
-      `  Control plane       ${urls.base}/__sandbox`,
-      `  Store               ${store.file ?? 'memory'}`,
-      `  API keys (x-api-key):`,
-      ...keys,
-    ].join('\n'),
-  );
+  console.log(banner(sandbox));
   // The image decoder's worker pool starts on the first image request: a sandbox that never sees an image
   // keeps its start-up time and memory free of it.
   const warning = exposureWarning(options.host ?? '127.0.0.1', options.adminToken);

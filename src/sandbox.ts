@@ -21,7 +21,9 @@ import { answerParserRefusal } from './platform/http/parser-refusals.ts';
 import { hashParts } from './platform/random/random.ts';
 import { SPEC_RATE_LIMITS, type RateLimits } from './platform/rate-limit/rate-limiter.ts';
 import { loadScenarioDirectory, parseScenarioFile, ScenarioRegistry } from './platform/scenarios/scenarios.ts';
+import { DEFAULT_REQUEST_LOG_LIMITS, type RequestLogLimits } from './platform/request-log/request-log.ts';
 import { Store } from './platform/store/store.ts';
+import type { CorsSetting } from './platform/http/cors.ts';
 import { FileBlobStore, MemoryBlobStore } from './platform/uploads/blob-store.ts';
 import { UploadStore } from './platform/uploads/uploads.ts';
 
@@ -51,13 +53,21 @@ export interface SandboxOptions {
   extraOrganizationsFiles?: string[];
   /** `key=org:kind,...` as in IDV_SANDBOX_API_KEYS. */
   apiKeys?: string;
+  /** The shipped scenarios (default: the package's scenarios/). */
   scenariosDir?: string;
+  /** User scenario directories, loaded beside the shipped one (`--scenarios-dir`). */
+  extraScenariosDirs?: string[];
   /** Extra scenario files outside scenariosDir. */
   scenarioFiles?: string[];
   jobTimings?: Partial<JobTimings>;
-  requestLogCapacity?: number;
   /** Namespaces kept at once (default 1000); a new one evicts the least recently used. */
   maxNamespaces?: number;
+  /** Journal bounds per namespace (default 1,000 entries, 2 MiB, 16 KiB per body). */
+  requestLog?: Partial<RequestLogLimits>;
+  /** Origins allowed to call the API from a browser (`*` for any); default: no CORS. */
+  cors?: CorsSetting;
+  /** One line per request through the logger. */
+  logRequests?: boolean;
   /** How long close() lets in-flight requests finish before it cuts their connections (default 5000). */
   shutdownTimeoutMs?: number;
   /** How scenario latency waits; tests inject a recorder instead of real sleeping. */
@@ -98,6 +108,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
   );
   const scenarios = new ScenarioRegistry([
     ...loadScenarioDirectory(options.scenariosDir ?? `${PACKAGE_ROOT}scenarios`),
+    ...(options.extraScenariosDirs ?? []).flatMap(loadScenarioDirectory),
     ...(options.scenarioFiles ?? []).map(parseScenarioFile),
   ]);
   for (const name of options.scenarios ?? []) {
@@ -114,7 +125,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
       clock: clockSetting,
       scenarios: options.scenarios ?? [],
       rateLimits: options.rateLimit === false ? null : { ...SPEC_RATE_LIMITS, ...options.rateLimits },
-      requestLogCapacity: options.requestLogCapacity ?? 1000,
+      requestLog: { ...DEFAULT_REQUEST_LOG_LIMITS, ...options.requestLog },
       maxNamespaces: options.maxNamespaces ?? DEFAULT_MAX_NAMESPACES,
     },
     store,
@@ -137,6 +148,8 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     signingSecret,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     log,
+    cors: options.cors,
+    logRequests: options.logRequests ?? false,
     closers: [],
   };
 }

@@ -40,7 +40,7 @@ consoleRouter.get('/console', (c) => {
       namespace: world.namespace,
       namespaces: platform.worlds.names(),
       clock: world.clock.state(),
-      scenarios: platform.scenarios.all().map((s) => ({ name: s.name, description: s.description, active: world.scenarios.isActive(s.name) })),
+      scenarios: world.scenarios.names().map((name) => ({ name, description: world.scenarios.get(name)?.description ?? '', active: world.scenarios.isActive(name) })),
       organizations: [...platform.keyRing.organizations.keys()].map((id) => organizationView(platform, world, id)),
       requests: world.requestLog.list().slice(-50).reverse(),
       sessions: sessions(world)
@@ -55,7 +55,7 @@ consoleRouter.get('/console', (c) => {
 });
 
 consoleRouter.post('/console/scenarios/:name/:action{activate|deactivate}', (c) => {
-  toggleScenario(c.get('platform'), c.get('world'), c.req.param('name'), c.req.param('action') as 'activate' | 'deactivate');
+  toggleScenario(c.get('world'), c.req.param('name'), c.req.param('action') as 'activate' | 'deactivate');
   return c.redirect(back(c.get('world').namespace), 303);
 });
 

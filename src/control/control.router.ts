@@ -1,24 +1,31 @@
 import { newRouter } from '../platform/http/routing.ts';
 import { jobFateFor, type AppContext } from '../platform/http/context.ts';
 import {
+  addScenarioRoute,
   catalogRoute,
   changeClockRoute,
   clearRequestsRoute,
   createTestJobRoute,
   getClockRoute,
+  getRequestRoute,
   listOrganizationsRoute,
   listRequestsRoute,
   listScenariosRoute,
+  removeScenarioRoute,
   resetRoute,
   setBalanceRoute,
   toggleScenarioRoute,
 } from './control.routes.ts';
 import {
+  addScenario,
   catalogView,
   changeClock,
   clockView,
   createTestJob,
+  listRequests,
   organizationView,
+  removeScenario,
+  requestEntry,
   resetSandbox,
   scenarioView,
   setOrganizationBalance,
@@ -38,19 +45,20 @@ export const controlRouter = newRouter()
   .openapi(getClockRoute, (c) => c.json(clockView(c.get('world')), 200))
   .openapi(changeClockRoute, (c) => c.json(changeClock(c.get('world'), c.req.valid('json')), 200))
   .openapi(listScenariosRoute, (c) => {
-    const platform = c.get('platform');
     const world = c.get('world');
-    return c.json({ namespace: world.namespace, scenarios: platform.scenarios.names().map((name) => scenarioView(platform, world, name)) }, 200);
+    return c.json({ namespace: world.namespace, scenarios: world.scenarios.names().map((name) => scenarioView(world, name)) }, 200);
   })
+  .openapi(addScenarioRoute, (c) => c.json(addScenario(c.get('world'), c.req.valid('json')), 201))
+  .openapi(removeScenarioRoute, (c) => c.json(removeScenario(c.get('world'), c.req.valid('param').name), 200))
   .openapi(toggleScenarioRoute, (c) => {
     const { name, action } = c.req.valid('param');
-    return c.json(toggleScenario(c.get('platform'), c.get('world'), name, action), 200);
+    return c.json(toggleScenario(c.get('world'), name, action), 200);
   })
   .openapi(listRequestsRoute, (c) => {
     const { method, path, status, key } = c.req.valid('query');
-    const world = c.get('world');
-    return c.json({ namespace: world.namespace, requests: world.requestLog.list({ method, path, status, keyId: key }) }, 200);
+    return c.json(listRequests(c.get('platform'), c.get('world'), { method, path, status, key }), 200);
   })
+  .openapi(getRequestRoute, (c) => c.json(requestEntry(c.get('world'), c.req.valid('param').id) as never, 200))
   .openapi(clearRequestsRoute, (c) => c.json({ cleared: c.get('world').requestLog.clear() }, 200))
   .openapi(listOrganizationsRoute, (c) => {
     const platform = c.get('platform');

@@ -8,15 +8,19 @@ import {
   NamespaceQuerySchema,
   OrganizationParamsSchema,
   OrganizationViewSchema,
+  RequestIdParamsSchema,
+  RequestLogEntrySchema,
   RequestLogQuerySchema,
   RequestLogSchema,
   ResetBodySchema,
   ResetResponseSchema,
   ScenarioListSchema,
   ScenarioNameParamsSchema,
+  ScenarioRemovedSchema,
   ScenarioViewSchema,
   TestJobBodySchema,
 } from './control.schemas.ts';
+import { ScenarioSchema } from '../platform/scenarios/scenario.schema.ts';
 import { AsyncJobSchema } from '../async-jobs/async-jobs.schemas.ts';
 
 const json = jsonResponse;
@@ -72,6 +76,29 @@ export const toggleScenarioRoute = controlRoute({
   responses: { 200: json(ScenarioViewSchema, 'The scenario'), 404: json(ErrorSchema, 'Unknown scenario') },
 });
 
+export const addScenarioRoute = controlRoute({
+  method: 'post',
+  path: '/__sandbox/scenarios',
+  operationId: 'sandboxAddScenario',
+  summary: 'Add a scenario to the namespace at run time',
+  description: 'Same format as the files in scenarios/. The scenario exists in this namespace only (until its reset) and starts inactive.',
+  request: { query: NamespaceQuerySchema, body: jsonBody(ScenarioSchema) },
+  responses: { 201: json(ScenarioViewSchema, 'The new scenario'), 409: json(ErrorSchema, 'A scenario of that name exists') },
+});
+
+export const removeScenarioRoute = controlRoute({
+  method: 'delete',
+  path: '/__sandbox/scenarios/{name}',
+  operationId: 'sandboxRemoveScenario',
+  summary: 'Remove a scenario added at run time',
+  request: { query: NamespaceQuerySchema, params: ScenarioNameParamsSchema },
+  responses: {
+    200: json(ScenarioRemovedSchema, 'The scenario is gone'),
+    404: json(ErrorSchema, 'Unknown scenario'),
+    409: json(ErrorSchema, 'A scenario from a file cannot be removed'),
+  },
+});
+
 export const listRequestsRoute = controlRoute({
   method: 'get',
   path: '/__sandbox/requests',
@@ -79,6 +106,15 @@ export const listRequestsRoute = controlRoute({
   summary: 'The request journal (oldest first)',
   request: { query: RequestLogQuerySchema },
   responses: { 200: json(RequestLogSchema, 'Journal entries') },
+});
+
+export const getRequestRoute = controlRoute({
+  method: 'get',
+  path: '/__sandbox/requests/{id}',
+  operationId: 'sandboxGetRequest',
+  summary: 'One journal entry, whole (by its X-Request-Id)',
+  request: { query: NamespaceQuerySchema, params: RequestIdParamsSchema },
+  responses: { 200: json(RequestLogEntrySchema, 'The entry'), 404: json(ErrorSchema, 'No such entry in the namespace journal') },
 });
 
 export const clearRequestsRoute = controlRoute({

@@ -39,10 +39,14 @@ export const ScenarioViewSchema = z
     name: z.string(),
     description: z.string(),
     active: z.boolean(),
+    origin: z.enum(['file', 'runtime']).openapi({ description: 'file: shipped or from --scenarios-dir; runtime: added to this namespace with POST /__sandbox/scenarios.' }),
     behaviours: z.array(z.string()),
-    rules: z.array(z.record(z.string(), z.unknown())),
+    behaviourFires: z.record(z.string(), z.number().int()).openapi({ description: 'How often each behaviour acted on a request since activation.' }),
+    rules: z.array(z.record(z.string(), z.unknown())).openapi({ description: 'The rules as in the file, each with `fired`: how often it acted on a request since activation.' }),
   })
   .openapi('SandboxScenario');
+
+export const ScenarioRemovedSchema = z.object({ removed: z.string() }).openapi('SandboxScenarioRemoved');
 
 export const ScenarioListSchema = z.object({ namespace: z.string(), scenarios: z.array(ScenarioViewSchema) }).openapi('SandboxScenarioList');
 
@@ -50,7 +54,11 @@ export const RequestLogQuerySchema = NamespaceQuerySchema.extend({
   method: z.string().optional(),
   path: z.string().optional().openapi({ description: 'Exact path, or a prefix ending in *.' }),
   status: z.coerce.number().int().min(100).max(599).optional(),
-  key: z.string().optional().openapi({ description: 'API key id (never the key itself), e.g. key_live_demo.' }),
+  key: z.string().optional().openapi({ description: 'API key id (key_live_demo) or the API key itself (sk_live_demo), which is mapped to its id.' }),
+});
+
+export const RequestIdParamsSchema = z.object({
+  id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: 'req_0f3a9c1e2b4d5a6c7e8f' }),
 });
 
 export const RequestLogEntrySchema = z
@@ -59,9 +67,16 @@ export const RequestLogEntrySchema = z
     method: z.string(),
     path: z.string(),
     query: z.record(z.string(), z.string()),
+    headers: z.record(z.string(), z.string()).openapi({ description: 'Request headers; x-api-key, Authorization and cookies are never stored.' }),
+    requestBody: z.unknown().optional().openapi({ description: 'JSON bodies as values, text as a string, files and binary bodies as a summary; long strings shortened, secrets and upload signatures redacted.' }),
     status: z.number().int(),
+    responseBody: z.unknown().optional(),
+    explain: z.string().optional().openapi({ description: 'The X-Sandbox-Explain header of the response.' }),
     keyId: z.string().nullable(),
-    scenarios: z.array(z.string()),
+    scenarios: z.array(z.string()).openapi({ description: 'Scenarios active for the request.' }),
+    firedRules: z
+      .array(z.object({ scenario: z.string(), rule: z.number().int().optional(), effect: z.string() }))
+      .openapi({ description: 'Scenario rules (index in the scenario) and behaviours that acted on the request.' }),
     durationMs: z.number(),
     startedAt: z.string(),
     finishedAt: z.string(),

@@ -9,6 +9,7 @@ import { balanceOf, setBalance } from '../platform/billing/billing.ts';
 import type { Platform } from '../platform/http/context.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { JobFate } from '../platform/jobs/jobs.ts';
+import type { Scenario } from '../platform/scenarios/scenario.schema.ts';
 import type { ClockChangeSchema, TestJobBodySchema } from './control.schemas.ts';
 
 export const TEST_JOB_KIND = 'sandbox.echo';
@@ -43,23 +44,58 @@ export function changeClock(world: World, change: Partial<z.infer<typeof ClockCh
   return clockView(world);
 }
 
-export function scenarioView(platform: Platform, world: World, name: string) {
-  const scenario = platform.scenarios.get(name);
-  if (!scenario) throw new ApiError(404, `Unknown scenario "${name}". Known: ${platform.scenarios.names().join(', ')}.`);
+export function scenarioView(world: World, name: string) {
+  const scenario = world.scenarios.get(name);
+  if (!scenario) throw new ApiError(404, `Unknown scenario "${name}". Known: ${world.scenarios.names().join(', ')}.`);
   return {
     name: scenario.name,
     description: scenario.description,
     active: world.scenarios.isActive(name),
+    origin: world.scenarios.isAdded(name) ? ('runtime' as const) : ('file' as const),
     behaviours: scenario.behaviours,
-    rules: scenario.rules as unknown as Record<string, unknown>[],
+    behaviourFires: Object.fromEntries(scenario.behaviours.map((behaviour) => [behaviour, world.scenarios.fireCount(name, behaviour)])),
+    rules: scenario.rules.map((rule, index) => ({ ...rule, fired: world.scenarios.fireCount(name, index) })),
   };
 }
 
-export function toggleScenario(platform: Platform, world: World, name: string, action: 'activate' | 'deactivate') {
-  scenarioView(platform, world, name);
+export function toggleScenario(world: World, name: string, action: 'activate' | 'deactivate') {
+  scenarioView(world, name);
   if (action === 'activate') world.scenarios.activate(name);
   else world.scenarios.deactivate(name);
-  return scenarioView(platform, world, name);
+  return scenarioView(world, name);
+}
+
+/** Adds a scenario (already validated against the file schema) to the namespace, inactive. */
+export function addScenario(world: World, scenario: Scenario) {
+  if (world.scenarios.get(scenario.name)) {
+    throw new ApiError(409, `A scenario named "${scenario.name}" exists in this namespace: choose another name, or DELETE /__sandbox/scenarios/${scenario.name} first if you added it.`);
+  }
+  world.scenarios.add(scenario);
+  return scenarioView(world, scenario.name);
+}
+
+export function removeScenario(world: World, name: string) {
+  scenarioView(world, name);
+  if (!world.scenarios.isAdded(name)) {
+    throw new ApiError(409, `Scenario "${name}" comes from a file and cannot be removed; deactivate it with POST /__sandbox/scenarios/${name}/deactivate.`);
+  }
+  world.scenarios.remove(name);
+  return { removed: name };
+}
+
+/** The journal's entries; `key` is a key id or the API key itself, mapped to its id. */
+export function listRequests(platform: Platform, world: World, filter: { method?: string; path?: string; status?: number; key?: string }) {
+  const { key, ...rest } = filter;
+  const keyId = key === undefined ? undefined : (platform.keyRing.identify(key)?.keyId ?? key);
+  return { namespace: world.namespace, requests: world.requestLog.list({ ...rest, keyId }) };
+}
+
+export function requestEntry(world: World, requestId: string) {
+  const entry = world.requestLog.get(requestId);
+  if (!entry) {
+    throw new ApiError(404, `No request "${requestId}" in the journal of namespace "${world.namespace}": it may be older than the journal keeps, or in another namespace.`);
+  }
+  return entry;
 }
 
 export function organizationView(platform: Platform, world: World, id: string) {

@@ -13,6 +13,8 @@ import type { Behaviour } from '../scenarios/scenario.schema.ts';
 import type { Store } from '../store/store.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { UploadStore } from '../uploads/uploads.ts';
+import type { CorsSetting } from './cors.ts';
+import type { FiredScenarioRule } from '../request-log/request-log.ts';
 
 export interface PublicUrls {
   /** {base_url}: what links in responses use (`--public-url`). */
@@ -48,6 +50,10 @@ export interface Platform {
   signingSecret: string;
   sleep(ms: number): Promise<void>;
   log: Logger;
+  /** `--cors`: origins allowed to call the API from a browser; undefined = no CORS headers. */
+  cors: CorsSetting | undefined;
+  /** `--log-requests`: one log line per request. */
+  logRequests: boolean;
   /** Run by close(): areas register what they must release (worker pools, timers). */
   closers: (() => Promise<void>)[];
 }
@@ -63,6 +69,8 @@ export interface RequestVariables {
   explanations: string[];
   /** Scenarios named in the request's X-Sandbox-Scenario header. */
   requestScenarios: string[];
+  /** Scenario rules and behaviours that acted on this request (for the journal). */
+  firedRules: FiredScenarioRule[];
   /** Whether the operation may answer 402 (its spec error list has it); unset outside /v1 routes. */
   refusesForFunds: boolean | undefined;
 }
@@ -104,9 +112,17 @@ export function principalOf(c: AppContext): Principal {
   return principal;
 }
 
-/** Whether a behaviour scenario is on for this request (namespace-wide or via the header). */
+/**
+ * Whether a behaviour scenario is on for this request (namespace-wide or via the header). Asking is
+ * acting on it: the scenario's behaviour counts as fired, in the journal and in its fire count.
+ */
 export function behaviourOn(c: AppContext, behaviour: Behaviour): boolean {
-  return c.get('world').scenarios.behaviourOn(behaviour, c.get('requestScenarios'));
+  const scenarios = c.get('world').scenarios;
+  const scenario = scenarios.behaviourSource(behaviour, c.get('requestScenarios'));
+  if (scenario === undefined) return false;
+  scenarios.recordFire(scenario, behaviour);
+  c.get('firedRules').push({ scenario, effect: `behaviour ${behaviour}` });
+  return true;
 }
 
 /** The fate of an async job created by this request, from the async-jobs-* scenarios. */

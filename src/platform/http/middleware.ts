@@ -7,8 +7,9 @@
 import { createMiddleware } from 'hono/factory';
 import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
 import { hashParts } from '../random/random.ts';
-import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN } from '../namespaces/world.ts';
-import type { AppEnv, Platform } from './context.ts';
+import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/world.ts';
+import { keptHeaders, keptQuery, receivedBody, sentBody } from '../request-log/request-log.ts';
+import { explain, type AppEnv, type Platform } from './context.ts';
 
 /** Paths that are not recorded in the request journal (the sandbox's own surfaces). */
 const UNJOURNALED = /^\/(__sandbox|console|docs|openapi\.json|favicon\.ico|healthz)(\/|$)/;
@@ -24,6 +25,7 @@ export function requestContext(platform: Platform) {
     c.set('adminSession', undefined);
     c.set('errorFamily', 'default');
     c.set('requestScenarios', []);
+    c.set('firedRules', []);
 
     const namespace = c.req.header('x-sandbox-namespace') ?? c.req.query('namespace') ?? DEFAULT_NAMESPACE;
     // A world must exist for the error handler even when the namespace is refused.
@@ -33,8 +35,9 @@ export function requestContext(platform: Platform) {
     const startedAt = world.clock.iso();
 
     try {
-      const refusal = requestRefusal(platform, namespace, c.req.header('x-sandbox-scenario'));
+      const refusal = requestRefusal(world, namespace, c.req.header('x-sandbox-scenario'));
       if (typeof refusal === 'string') {
+        explain(c, `400: ${refusal}`);
         c.res = c.json(errorBody('default', refusal), 400);
         return;
       }
@@ -49,14 +52,20 @@ export function requestContext(platform: Platform) {
         if (world.namespace !== DEFAULT_NAMESPACE) c.res.headers.set('X-Sandbox-Namespace', world.namespace);
       }
       if (!UNJOURNALED.test(c.req.path)) {
+        const limits = world.requestLog.limits;
         world.requestLog.add({
           requestId: c.get('requestId'),
           method: c.req.method,
           path: c.req.path,
-          query: c.req.query(),
+          query: keptQuery(c.req.query()),
+          headers: keptHeaders(c.req.raw.headers),
+          requestBody: await receivedBody(c.req, limits),
           status: c.res?.status ?? 500,
+          responseBody: c.res ? await sentBody(c.res, limits) : undefined,
+          explain: explanations.length > 0 ? explanations.join('; ') : undefined,
           keyId: c.get('principal')?.keyId ?? null,
-          scenarios: c.get('world').scenarios.effectiveNames(c.get('requestScenarios')),
+          scenarios: world.scenarios.effectiveNames(c.get('requestScenarios')),
+          firedRules: c.get('firedRules'),
           durationMs: Math.round((performance.now() - started) * 100) / 100,
           startedAt,
           finishedAt: world.clock.iso(),
@@ -69,14 +78,14 @@ export function requestContext(platform: Platform) {
 }
 
 /** A message refusing the namespace or scenario headers, or the request's scenarios. */
-function requestRefusal(platform: Platform, namespace: string, scenarioHeader: string | undefined): string | { scenarios: string[] } {
+function requestRefusal(world: World, namespace: string, scenarioHeader: string | undefined): string | { scenarios: string[] } {
   if (!NAMESPACE_PATTERN.test(namespace)) {
     return `Invalid X-Sandbox-Namespace "${namespace.slice(0, 80)}": use 1-64 letters, digits, "_", "." or "-", not only dots.`;
   }
   const names = (scenarioHeader ?? '').split(',').map((name) => name.trim()).filter(Boolean);
-  const unknown = names.filter((name) => !platform.scenarios.get(name));
+  const unknown = names.filter((name) => !world.scenarios.get(name));
   if (unknown.length > 0) {
-    return `Unknown scenario ${unknown.map((n) => `"${n.slice(0, 64)}"`).join(', ')} in X-Sandbox-Scenario. Known: ${platform.scenarios.names().join(', ')}.`;
+    return `Unknown scenario ${unknown.map((n) => `"${n.slice(0, 64)}"`).join(', ')} in X-Sandbox-Scenario. Known: ${world.scenarios.names().join(', ')}.`;
   }
   return { scenarios: names };
 }
@@ -158,14 +167,20 @@ export function apiKeyGuard(policy: GuardPolicy) {
       { method: c.req.method, path: c.req.path, keyKind: principal.kind },
       c.get('requestScenarios'),
     );
-    const latency = effects.reduce((sum, effect) => sum + effect.rule.latencyMs, 0);
-    if (latency > 0) {
-      c.get('explanations').push(`scenario ${effects.filter((e) => e.rule.latencyMs > 0).map((e) => e.scenario).join(',')}: +${latency} ms`);
-      await platform.sleep(latency);
-    }
+    const delays = effects.filter((effect) => effect.rule.latencyMs > 0);
     // A funds refusal only where the operation's spec lists 402, as for a real empty balance.
     const answer = effects.find((effect) => effect.rule.respond && (effect.rule.respond.status !== 402 || policy.refusesForFunds));
     const skipped = effects.find((effect) => effect.rule.respond?.status === 402 && !policy.refusesForFunds);
+    for (const effect of effects.filter((e) => e.rule.latencyMs > 0 || e === answer)) {
+      world.scenarios.recordFire(effect.scenario, effect.index);
+      const acts = [effect.rule.latencyMs > 0 ? `latency ${effect.rule.latencyMs} ms` : '', effect === answer ? `respond ${effect.rule.respond?.status}` : ''];
+      c.get('firedRules').push({ scenario: effect.scenario, rule: effect.index, effect: acts.filter(Boolean).join(', ') });
+    }
+    const latency = delays.reduce((sum, effect) => sum + effect.rule.latencyMs, 0);
+    if (latency > 0) {
+      c.get('explanations').push(`scenario ${delays.map((e) => e.scenario).join(',')}: +${latency} ms`);
+      await platform.sleep(latency);
+    }
     if (skipped) c.get('explanations').push(`scenario ${skipped.scenario}: no 402 here, the spec lists none for this operation`);
     if (answer?.rule.respond) {
       c.get('explanations').push(`scenario ${answer.scenario}`);

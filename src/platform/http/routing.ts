@@ -7,7 +7,7 @@ import { OpenAPIHono, createRoute, z, type RouteConfig } from '@hono/zod-openapi
 import type { Hook } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, describeZodError, errorBody } from '../errors/api-error.ts';
-import type { AppContext, AppEnv } from './context.ts';
+import { explain, type AppContext, type AppEnv } from './context.ts';
 import { apiKeyGuard, missingKeyStatusFor, type GuardPolicy } from './middleware.ts';
 
 export const ErrorSchema = z
@@ -97,6 +97,7 @@ export function handleError(error: Error, c: AppContext): Response {
   const family = c.get('errorFamily') ?? 'default';
   if (error instanceof ApiError) {
     for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+    explainFailure(c, error.status, error.message);
     return c.json(errorBody(family, error.message, error.extras), error.status);
   }
   if (error instanceof HTTPException) {
@@ -109,9 +110,16 @@ export function handleError(error: Error, c: AppContext): Response {
           : status === 413
             ? 'Request body too large.'
             : error.message || 'Bad request';
+    explainFailure(c, status, message);
     return c.json(errorBody(family, message), status as 400);
   }
   const requestId = c.get('requestId') ?? 'unknown';
+  explainFailure(c, 500, `unhandled ${error.name}`);
   c.get('platform')?.log.error(`unhandled error in ${c.req.method} ${c.req.path} (request ${requestId})`, error);
   return c.json(errorBody(family, `Internal server error (request ${requestId}). Safe to retry with backoff.`), 500);
+}
+
+/** An error says why in X-Sandbox-Explain too, unless the code that refused already did. */
+function explainFailure(c: AppContext, status: number, message: string): void {
+  if (c.get('explanations')?.length === 0) explain(c, `${status}: ${message}`);
 }

@@ -6,7 +6,7 @@
 import { VirtualClock, type ClockSetting } from '../clock/virtual-clock.ts';
 import { uuidFrom } from '../random/random.ts';
 import { RateLimiter, type RateLimits } from '../rate-limit/rate-limiter.ts';
-import { RequestLog } from '../request-log/request-log.ts';
+import { RequestLog, type RequestLogLimits } from '../request-log/request-log.ts';
 import { ScenarioState, type ScenarioRegistry } from '../scenarios/scenarios.ts';
 import type { Partition, Store } from '../store/store.ts';
 
@@ -36,7 +36,7 @@ export interface WorldSettings {
   clock: ClockSetting;
   scenarios: readonly string[];
   rateLimits: RateLimits | null;
-  requestLogCapacity: number;
+  requestLog: RequestLogLimits;
   /** At most this many namespaces at once; a new one evicts the least recently used (never the default). */
   maxNamespaces: number;
 }
@@ -64,7 +64,7 @@ export class World {
     registry: ScenarioRegistry,
   ) {
     this.clock = new VirtualClock(settings.clock);
-    this.requestLog = new RequestLog(settings.requestLogCapacity);
+    this.requestLog = new RequestLog(settings.requestLog);
     this.rateLimiter = settings.rateLimits ? new RateLimiter(settings.rateLimits) : null;
     this.scenarios = new ScenarioState(registry, seed, namespace, settings.scenarios);
     this.data = store.partition(namespace);

@@ -1,16 +1,58 @@
 /**
- * The request journal of a namespace: a bounded ring buffer of what was asked and answered, for tests
- * that assert on traffic and for the console. Never holds a raw API key, only the key's id.
+ * The request journal of a namespace: what was asked and answered, for tests that assert on traffic, for
+ * the console and for the first question of a failing test ("what did the sandbox receive, what did it
+ * answer, which scenario fired"). Each entry keeps the request and response bodies (long strings
+ * shortened, each body capped), the X-Sandbox-Explain text and the scenario rules that fired.
+ *
+ * Bounded twice: at most `entries` entries and `bytes` bytes per namespace, oldest dropped first.
+ * Secrets are never stored: no API key (only its id), no Authorization header or cookie, no upload-URL
+ * signature (in the query, in headers or inside a body), no member named like a key, token or password.
  */
+import type { HonoRequest } from 'hono';
+
+export interface RequestLogLimits {
+  /** Entries kept per namespace. */
+  entries: number;
+  /** Bytes kept per namespace (entries measured as JSON). */
+  bytes: number;
+  /** Largest body kept, in bytes of JSON; a longer one is kept as a shortened string. */
+  bodyBytes: number;
+}
+
+export const DEFAULT_REQUEST_LOG_LIMITS: RequestLogLimits = { entries: 1000, bytes: 2 * 1024 * 1024, bodyBytes: 16 * 1024 };
+
+/** Strings inside a kept body longer than this are shortened (base64 images, mostly). */
+const LONG_STRING = 256;
+const REDACTED = '[redacted]';
+/** Member, header and query names whose values are secrets. */
+const SECRET_NAME = /^(x-api-key|api[-_]?key|authorization|cookie|set-cookie|signature|password|secret|(admin[-_]?)?token|access[-_]?token|refresh[-_]?token)$/i;
+const SIGNATURE_PARAMETER = /([?&]signature=)[^&#\s"']*/gi;
+
+export interface FiredScenarioRule {
+  scenario: string;
+  /** Index of the rule in the scenario's `rules`; absent for a behaviour. */
+  rule?: number;
+  /** What it did: `respond 503`, `latency 200 ms`, `behaviour async-jobs-fail`. */
+  effect: string;
+}
 
 export interface RequestLogEntry {
   requestId: string;
   method: string;
   path: string;
   query: Record<string, string>;
+  /** Request headers, secrets left out. */
+  headers: Record<string, string>;
+  requestBody?: unknown;
   status: number;
+  responseBody?: unknown;
+  /** The X-Sandbox-Explain text of the response. */
+  explain?: string;
   keyId: string | null;
+  /** Scenarios active for the request (namespace-wide and from X-Sandbox-Scenario). */
   scenarios: string[];
+  /** Scenario rules and behaviours that acted on the request. */
+  firedRules: FiredScenarioRule[];
   durationMs: number;
   startedAt: string;
   finishedAt: string;
@@ -24,29 +66,137 @@ export interface RequestLogFilter {
 }
 
 export class RequestLog {
-  private entries: RequestLogEntry[] = [];
+  private entries: { entry: RequestLogEntry; bytes: number }[] = [];
+  private totalBytes = 0;
 
-  constructor(private readonly capacity: number) {}
+  constructor(readonly limits: RequestLogLimits = DEFAULT_REQUEST_LOG_LIMITS) {}
 
   add(entry: RequestLogEntry): void {
-    this.entries.push(entry);
-    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    const bytes = Buffer.byteLength(JSON.stringify(entry));
+    this.entries.push({ entry, bytes });
+    this.totalBytes += bytes;
+    while (this.entries.length > 1 && (this.entries.length > this.limits.entries || this.totalBytes > this.limits.bytes)) {
+      this.totalBytes -= this.entries.shift()?.bytes ?? 0;
+    }
+  }
+
+  get(requestId: string): RequestLogEntry | undefined {
+    return this.entries.find(({ entry }) => entry.requestId === requestId)?.entry;
   }
 
   /** Oldest first. `path` matches exactly or, when it ends in `*`, as a prefix. */
   list(filter: RequestLogFilter = {}): RequestLogEntry[] {
-    return this.entries.filter(
-      (entry) =>
-        (filter.method === undefined || entry.method === filter.method.toUpperCase()) &&
-        (filter.path === undefined || (filter.path.endsWith('*') ? entry.path.startsWith(filter.path.slice(0, -1)) : entry.path === filter.path)) &&
-        (filter.status === undefined || entry.status === filter.status) &&
-        (filter.keyId === undefined || entry.keyId === filter.keyId),
-    );
+    return this.entries
+      .map(({ entry }) => entry)
+      .filter(
+        (entry) =>
+          (filter.method === undefined || entry.method === filter.method.toUpperCase()) &&
+          (filter.path === undefined || (filter.path.endsWith('*') ? entry.path.startsWith(filter.path.slice(0, -1)) : entry.path === filter.path)) &&
+          (filter.status === undefined || entry.status === filter.status) &&
+          (filter.keyId === undefined || entry.keyId === filter.keyId),
+      );
+  }
+
+  /** Size of the kept entries, in bytes of JSON. */
+  bytes(): number {
+    return this.totalBytes;
   }
 
   clear(): number {
     const count = this.entries.length;
     this.entries = [];
+    this.totalBytes = 0;
     return count;
   }
+}
+
+/** A string as the journal keeps it: upload signatures redacted, at most `limit` characters. */
+function keptString(text: string, limit: number): string {
+  const redacted = text.replace(SIGNATURE_PARAMETER, `$1${REDACTED}`);
+  return redacted.length <= limit ? redacted : `${redacted.slice(0, limit)}… [${redacted.length - limit} more characters]`;
+}
+
+/** A JSON value with secret members redacted and long strings shortened. */
+function keptJson(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return keptString(value, LONG_STRING);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 32) return '[nested too deep]';
+  if (Array.isArray(value)) return value.map((item) => keptJson(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, SECRET_NAME.test(name) ? REDACTED : keptJson(member, depth + 1)]));
+}
+
+/** A body as the journal keeps it: JSON as a value (when it fits), text as a string, anything else as a summary. */
+export function keptBody(text: string, contentType: string, limits: RequestLogLimits): unknown {
+  if (/json/i.test(contentType)) {
+    try {
+      const kept = keptJson(JSON.parse(text));
+      if (Buffer.byteLength(JSON.stringify(kept)) <= limits.bodyBytes) return kept;
+      return keptString(JSON.stringify(kept), limits.bodyBytes);
+    } catch {
+      // not valid JSON: kept as the text it is
+    }
+  }
+  return keptString(text, limits.bodyBytes);
+}
+
+const isText = (contentType: string) => contentType === '' || /json|text|x-www-form-urlencoded|xml|javascript/i.test(contentType);
+const binarySummary = (contentType: string, bytes: number) => `[${bytes} bytes of ${contentType || 'binary data'}]`;
+
+/** Query parameters with secrets redacted and long values shortened. */
+export function keptQuery(query: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(query).map(([name, value]) => [name, SECRET_NAME.test(name) ? REDACTED : keptString(value, LONG_STRING)]));
+}
+
+/** Request headers without secrets (API key, Authorization, cookies). */
+export function keptHeaders(headers: Headers): Record<string, string> {
+  const kept: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    if (!SECRET_NAME.test(name)) kept[name] = keptString(value, LONG_STRING);
+  });
+  return kept;
+}
+
+/**
+ * The request body as received, from what the handler read (Hono caches it). A body no handler read (a
+ * request refused before validation) is read here only when it is small and textual.
+ */
+export async function receivedBody(request: HonoRequest, limits: RequestLogLimits): Promise<unknown> {
+  try {
+    return await readReceivedBody(request, limits);
+  } catch {
+    // A body the handler could not parse either (a broken multipart, a cut stream): its answer said so.
+    return `[unreadable ${request.header('content-type') ?? 'body'}]`;
+  }
+}
+
+async function readReceivedBody(request: HonoRequest, limits: RequestLogLimits): Promise<unknown> {
+  const contentType = request.header('content-type') ?? '';
+  const cache = request.bodyCache;
+  if (cache.formData) {
+    const form = await cache.formData;
+    const fields: Record<string, string> = {};
+    form.forEach((value, name) => {
+      fields[name] = typeof value === 'string' ? (SECRET_NAME.test(name) ? REDACTED : keptString(value, LONG_STRING)) : binarySummary(value.type, value.size);
+    });
+    return fields;
+  }
+  if (cache.text) return keptBody(await cache.text, contentType, limits);
+  if (cache.arrayBuffer) {
+    const buffer = await cache.arrayBuffer;
+    if (buffer.byteLength === 0) return undefined;
+    return isText(contentType) ? keptBody(new TextDecoder().decode(buffer), contentType, limits) : binarySummary(contentType, buffer.byteLength);
+  }
+  const length = Number(request.header('content-length') ?? 0);
+  if (!(length > 0) || request.raw.bodyUsed) return undefined;
+  if (length > limits.bodyBytes || !isText(contentType)) return `[${length} bytes of ${contentType || 'data'}, not read]`;
+  return keptBody(await request.text(), contentType, limits);
+}
+
+/** The response body as sent; binary bodies only as a summary, never read. */
+export async function sentBody(response: Response, limits: RequestLogLimits): Promise<unknown> {
+  if (!response.body) return undefined;
+  const contentType = response.headers.get('content-type') ?? '';
+  if (!isText(contentType)) return binarySummary(contentType, Number(response.headers.get('content-length') ?? 0));
+  const text = await response.clone().text();
+  return text === '' ? undefined : keptBody(text, contentType, limits);
 }

@@ -34,7 +34,7 @@ export class ScenarioRegistry {
 
   constructor(scenarios: Scenario[]) {
     for (const scenario of scenarios) {
-      if (this.byName.has(scenario.name)) throw new Error(`Scenario "${scenario.name}" is defined twice`);
+      if (this.byName.has(scenario.name)) throw new Error(`Scenario "${scenario.name}" is defined twice: rename one of the files' scenarios.`);
       this.byName.set(scenario.name, scenario);
     }
   }
@@ -70,12 +70,19 @@ export interface RequestFacts {
 export interface ScenarioEffect {
   scenario: string;
   rule: ScenarioRule;
+  /** Position of the rule in the scenario's `rules`. */
+  index: number;
 }
 
-/** The scenario state of one namespace. */
+/**
+ * The scenario state of one namespace: which scenarios are active, the scenarios added at run time
+ * (visible in this namespace only, gone with its reset), rule counters and how often each rule fired.
+ */
 export class ScenarioState {
   private readonly active = new Set<string>();
+  private readonly added = new Map<string, Scenario>();
   private readonly matchCounts = new Map<string, number>();
+  private readonly fireCounts = new Map<string, number>();
 
   constructor(
     private readonly registry: ScenarioRegistry,
@@ -86,6 +93,33 @@ export class ScenarioState {
     for (const name of initial) this.activate(name);
   }
 
+  /** A shipped or user-directory scenario, or one added to this namespace at run time. */
+  get(name: string): Scenario | undefined {
+    return this.added.get(name) ?? this.registry.get(name);
+  }
+
+  names(): string[] {
+    return [...this.registry.names(), ...this.added.keys()];
+  }
+
+  /** Whether the scenario was added at run time (and so can be removed). */
+  isAdded(name: string): boolean {
+    return this.added.has(name);
+  }
+
+  /** Adds a scenario to this namespace; its name must be new. */
+  add(scenario: Scenario): void {
+    if (this.get(scenario.name)) throw new Error(`scenario ${scenario.name} exists`);
+    this.added.set(scenario.name, scenario);
+  }
+
+  /** Removes a scenario added at run time, deactivating it. */
+  remove(name: string): void {
+    this.deactivate(name);
+    this.added.delete(name);
+    this.forgetFires(name);
+  }
+
   activeNames(): string[] {
     return [...this.active];
   }
@@ -94,12 +128,15 @@ export class ScenarioState {
     return this.active.has(name);
   }
 
+  /** Activation restarts the scenario: match counters (firstN / afterN) and fire counts. */
   activate(name: string): void {
-    if (!this.registry.get(name)) throw new Error(`unknown scenario ${name}`);
+    if (!this.get(name)) throw new Error(`unknown scenario ${name}`);
     this.active.add(name);
     this.resetCounters(name);
+    this.forgetFires(name);
   }
 
+  /** Fire counts stay readable after deactivation. */
   deactivate(name: string): void {
     this.active.delete(name);
     this.resetCounters(name);
@@ -110,9 +147,9 @@ export class ScenarioState {
     return [...new Set([...this.active, ...requestScenarios])];
   }
 
-  /** True when the behaviour is switched on by an active or request scenario. */
-  behaviourOn(behaviour: Behaviour, requestScenarios: readonly string[]): boolean {
-    return this.effectiveNames(requestScenarios).some((name) => this.registry.get(name)?.behaviours.includes(behaviour));
+  /** The active or request scenario that switches the behaviour on, if any. */
+  behaviourSource(behaviour: Behaviour, requestScenarios: readonly string[]): string | undefined {
+    return this.effectiveNames(requestScenarios).find((name) => this.get(name)?.behaviours.includes(behaviour));
   }
 
   /**
@@ -122,7 +159,7 @@ export class ScenarioState {
   effectsFor(facts: RequestFacts, requestScenarios: readonly string[]): ScenarioEffect[] {
     const effects: ScenarioEffect[] = [];
     for (const name of this.effectiveNames(requestScenarios)) {
-      const scenario = this.registry.get(name);
+      const scenario = this.get(name);
       scenario?.rules.forEach((rule, index) => {
         if (!ruleMatches(rule, facts)) return;
         const counterKey = `${name}#${index}`;
@@ -131,14 +168,28 @@ export class ScenarioState {
         if (seen < rule.afterN) return;
         if (rule.firstN !== undefined && seen - rule.afterN >= rule.firstN) return;
         if (rule.probability < 1 && !(rngFrom(this.seed, this.namespace, 'scenario', counterKey, seen).next() < rule.probability)) return;
-        effects.push({ scenario: name, rule });
+        effects.push({ scenario: name, rule, index });
       });
     }
     return effects;
   }
 
+  /** Counts one firing of a rule (its index) or a behaviour (its name). */
+  recordFire(scenario: string, rule: number | Behaviour): void {
+    const key = `${scenario}#${rule}`;
+    this.fireCounts.set(key, (this.fireCounts.get(key) ?? 0) + 1);
+  }
+
+  fireCount(scenario: string, rule: number | Behaviour): number {
+    return this.fireCounts.get(`${scenario}#${rule}`) ?? 0;
+  }
+
   private resetCounters(name: string): void {
     for (const key of [...this.matchCounts.keys()]) if (key.startsWith(`${name}#`)) this.matchCounts.delete(key);
+  }
+
+  private forgetFires(name: string): void {
+    for (const key of [...this.fireCounts.keys()]) if (key.startsWith(`${name}#`)) this.fireCounts.delete(key);
   }
 }
 

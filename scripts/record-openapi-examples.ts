@@ -1,0 +1,133 @@
+/**
+ * Records the OpenAPI examples table (fixtures/openapi-examples.json): real calls, in order, on a fresh
+ * sandbox (memory, seed 42, clock frozen at 2026-01-15T09:30:00Z) with the fixture keys, images and
+ * values the tests use; the first 2xx of each operation becomes its example.
+ *
+ *   npx tsx scripts/record-openapi-examples.ts          # write the file
+ *   npx tsx scripts/record-openapi-examples.ts --check  # exit 1 when the file is stale
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createSandbox } from '../src/sandbox.ts';
+import { OPENAPI_EXAMPLES_FILE, type OperationExamples } from '../src/platform/docs/openapi-examples.ts';
+
+const JANE = { firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com', phone: '+447700900001' };
+const image = (name: string) => readFileSync(new URL(`../fixtures/images/${name}`, import.meta.url));
+
+/** Journal entries carry wall-clock durations, the one thing a frozen clock does not fix: examples show 1.25 ms. */
+const withFixedDurations = (value: Record<string, any>): Record<string, any> =>
+  JSON.parse(JSON.stringify(value, (name, member) => (name === 'durationMs' ? 1.25 : member)));
+
+interface Step {
+  operationId: string;
+  method: string;
+  path: string;
+  body?: unknown;
+  key?: string | null;
+  raw?: { bytes: Buffer; contentType: string };
+}
+
+export async function recordOperationExamples(): Promise<OperationExamples> {
+  const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+  const sandbox = await createSandbox({ port: null, memory: true, seed: 42, clock: 'frozen@2026-01-15T09:30:00.000Z', logger: quiet, rateLimit: false });
+  const examples: OperationExamples = {};
+  const call = async ({ operationId, method, path, body, key = 'sk_live_demo', raw }: Step) => {
+    const headers: Record<string, string> = {};
+    if (key) headers['x-api-key'] = key;
+    if (body !== undefined || raw) headers['content-type'] = raw?.contentType ?? 'application/json';
+    const response = await sandbox.app.request(path, { method, headers, body: raw ? new Uint8Array(raw.bytes) : body === undefined ? undefined : JSON.stringify(body) });
+    const answer = (await response.json()) as Record<string, any>;
+    if (response.status >= 300) throw new Error(`${operationId}: ${method} ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
+    examples[operationId] ??= { ...(body !== undefined ? { request: body } : {}), status: response.status, response: withFixedDurations(answer) };
+    return answer;
+  };
+  const upload = async (name: string) => {
+    const bytes = image(name);
+    const presigned = await call({ operationId: 'presignUploads', method: 'POST', path: '/v1/upload/presign', body: { files: [{ contentType: 'image/jpeg', byteLength: bytes.length }] } });
+    const target = new URL(presigned.uploads[0].uploadUrl);
+    await call({ operationId: 'putUpload', method: 'PUT', path: target.pathname + target.search, key: null, raw: { bytes, contentType: 'image/jpeg' } });
+    return presigned.uploads[0].fileKey as string;
+  };
+
+  await call({ operationId: 'verifyApiKey', method: 'GET', path: '/v1/auth/verify' });
+  const face = await upload('face.jpg');
+  const passport = await upload('passport.jpg');
+
+  const session = await call({ operationId: 'createSession', method: 'POST', path: '/v1/sessions', body: { ...JANE, external_id: 'cust_001', redirect_url: 'https://example.com/done' } });
+  await call({ operationId: 'getSession', method: 'GET', path: `/v1/sessions/${session.id}` });
+  await call({ operationId: 'listSessions', method: 'GET', path: '/v1/sessions?limit=5' });
+  await call({ operationId: 'sandboxDriveSessionOutcome', method: 'POST', path: `/__sandbox/sessions/${session.id}/outcome`, body: { outcome: 'SUBMITTED' }, key: null });
+  await call({ operationId: 'updateSessionStatus', method: 'PATCH', path: `/v1/sessions/${session.id}/update-status`, body: { new_status: 'VERIFIED' } });
+
+  const job = await call({ operationId: 'screenAdverseMedia', method: 'POST', path: '/v1/screening/adverse-media', body: { ...JANE, dateOfBirth: '1980-04-23', country: 'GB' } });
+  sandbox.clock.advance(3000);
+  await call({ operationId: 'getAsyncJob', method: 'GET', path: `/v1/async-jobs/${job.jobId}` });
+  await call({ operationId: 'screenPepSanctions', method: 'POST', path: '/v1/screening/pep-sanctions', body: { firstName: 'Jane', lastName: 'Doe', dateOfBirth: '1990-01-01' } });
+  await call({ operationId: 'checkTitle', method: 'POST', path: '/v1/screening/title-check', body: { email: JANE.email, firstName: 'Jane', lastName: 'Doe', address: '1 Sandbox Lane, Springfield, IL 62701' } });
+  await call({ operationId: 'checkPhoneOwnership', method: 'POST', path: '/v1/screening/phone-ownership', body: { ...JANE, sessionId: session.id } });
+  await call({ operationId: 'checkPhoneTrust', method: 'POST', path: '/v1/screening/phone-trust', body: { phone: '+447700900003' } });
+  await call({ operationId: 'checkCarrierAgeGate', method: 'POST', path: '/v1/screening/carrier-age-gate', body: { phone: '+447700900001' } });
+
+  await call({ operationId: 'createHardCreditCheck', method: 'POST', path: '/v1/credit-check/hard', body: { ...JANE, uat: true } });
+  await call({ operationId: 'createSoftCreditCheck', method: 'POST', path: '/v1/credit-check/soft', body: { ...JANE, uat: true } });
+  const statement = await call({ operationId: 'createBankStatementRequest', method: 'POST', path: '/v1/financial', body: { ...JANE, externalId: 'cust_001' } });
+  await call({ operationId: 'listBankStatements', method: 'GET', path: '/v1/financial?limit=5' });
+  await call({ operationId: 'getBankStatement', method: 'GET', path: `/v1/financial/${statement.bankStatementId}` });
+  await call({ operationId: 'listBankStatementsByExternalId', method: 'GET', path: '/v1/financial/externalId/cust_001' });
+
+  await call({ operationId: 'scanDocument', method: 'POST', path: '/v1/document/scan', body: { image: passport, documentType: 'passport' } });
+  await call({ operationId: 'detectFace', method: 'POST', path: '/v1/face/detect', body: { image: face } });
+  await call({ operationId: 'compareFaces', method: 'POST', path: '/v1/face/compare', body: { source: face, target: passport } });
+  await call({ operationId: 'estimateAge', method: 'POST', path: '/v1/face/estimate-age', body: { image: face } });
+  await call({ operationId: 'verifyIdentity', method: 'POST', path: '/v1/identity/verify', body: { documentImage: passport, faceImage: face } });
+
+  const profile = await call({ operationId: 'createProfile', method: 'POST', path: '/v1/profiles', body: { name: 'Acme onboarding' } });
+  await call({ operationId: 'listProfiles', method: 'GET', path: '/v1/profiles' });
+  await call({ operationId: 'getProfile', method: 'GET', path: `/v1/profiles/${profile.id}` });
+  const terms = await call({
+    operationId: 'createCreditTerms',
+    method: 'POST',
+    path: '/v1/credit-terms',
+    body: { firstName: 'Dana', lastName: 'Reyes', businessName: 'Reyes Supply Co.', businessEmail: 'ap@reyes-supply.example', businessAddress: '120 Market Street, Springfield, IL 62701', requestedCreditAmount: 25000, externalId: 'biz_001' },
+  });
+  await call({ operationId: 'listCreditTerms', method: 'GET', path: '/v1/credit-terms' });
+  await call({ operationId: 'getCreditTerms', method: 'GET', path: `/v1/credit-terms/${terms.creditTermsId}` });
+  await call({ operationId: 'listCreditTermsByExternalId', method: 'GET', path: '/v1/credit-terms/externalId/biz_001' });
+
+  const control = (operationId: string, method: string, path: string, body?: unknown) => call({ operationId, method, path, body, key: null });
+  await control('sandboxGetClock', 'GET', '/__sandbox/clock');
+  await control('sandboxChangeClock', 'POST', '/__sandbox/clock', { advance: '90s' });
+  await control('sandboxListScenarios', 'GET', '/__sandbox/scenarios?namespace=examples');
+  await control('sandboxAddScenario', 'POST', '/__sandbox/scenarios', {
+    name: 'verify-down',
+    description: 'GET /v1/auth/verify answers 503 twice, then recovers',
+    rules: [{ match: { methods: ['GET'], path: '/v1/auth/verify' }, firstN: 2, respond: { status: 503, error: 'Verify is down (scenario verify-down).', headers: { 'Retry-After': '1' } } }],
+  });
+  await control('sandboxToggleScenario', 'POST', '/__sandbox/scenarios/verify-down/activate');
+  await control('sandboxRemoveScenario', 'DELETE', '/__sandbox/scenarios/verify-down');
+  const verify = await sandbox.app.request('/v1/auth/verify', { headers: { 'x-api-key': 'sk_live_demo' } });
+  await control('sandboxGetRequest', 'GET', `/__sandbox/requests/${verify.headers.get('x-request-id')}`);
+  await control('sandboxListRequests', 'GET', '/__sandbox/requests?path=/v1/auth/verify&key=sk_live_demo');
+  await control('sandboxListOrganizations', 'GET', '/__sandbox/organizations');
+  await control('sandboxSetBalance', 'PUT', '/__sandbox/organizations/org_demo/balance', { balance: 1000 });
+  await control('sandboxCatalog', 'GET', '/__sandbox/catalog');
+  await control('sandboxCreateTestJob', 'POST', '/__sandbox/jobs', { input: { n: 1 } });
+  await control('sandboxClearRequests', 'DELETE', '/__sandbox/requests');
+  await control('sandboxReset', 'POST', '/__sandbox/reset', { seed: 42 });
+  await sandbox.close();
+  return Object.fromEntries(Object.entries(examples).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+export const serializeExamples = (examples: OperationExamples) => `${JSON.stringify(examples, null, 2)}\n`;
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const text = serializeExamples(await recordOperationExamples());
+  if (process.argv.includes('--check')) {
+    if (readFileSync(OPENAPI_EXAMPLES_FILE, 'utf8') !== text) {
+      console.error('fixtures/openapi-examples.json is stale: run npx tsx scripts/record-openapi-examples.ts');
+      process.exit(1);
+    }
+  } else {
+    writeFileSync(OPENAPI_EXAMPLES_FILE, text);
+  }
+}

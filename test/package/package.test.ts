@@ -1,0 +1,86 @@
+/**
+ * The package as users get it: `npm run build` compiles src/ to dist/ with declarations, another project
+ * that installed the package imports it in plain Node, and `npm start` runs the compiled code so SIGTERM
+ * reaches the server (port freed, store flushed to the JSON file).
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { temporaryDirectory } from '../helpers/temporary-directory.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+const portIsFree = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+
+describe('the compiled package', () => {
+  beforeAll(() => {
+    execFileSync(NPM, ['run', 'build'], { cwd: ROOT, stdio: 'pipe' });
+  }, 300_000);
+
+  it('builds JavaScript with type declarations that the package exports point at', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    const entry = manifest.exports['.'];
+    expect(existsSync(join(ROOT, entry.import))).toBe(true);
+    expect(existsSync(join(ROOT, entry.types))).toBe(true);
+    expect(readFileSync(join(ROOT, entry.types), 'utf8')).toContain('createSandbox');
+    // The image decoder's worker and codecs are JavaScript sources: they must sit beside the compiled code.
+    expect(existsSync(join(ROOT, 'dist/images/decode-worker.mjs'))).toBe(true);
+    expect(readFileSync(join(ROOT, manifest.bin['idv-sandbox']), 'utf8')).toContain('../dist/main.js');
+  });
+
+  it('imports in plain Node from another project that installed it', () => {
+    const project = temporaryDirectory('idv-sandbox-consumer-');
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    execFileSync(NPM, ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', ROOT], { cwd: project, stdio: 'pipe' });
+    const script = `
+      const { createSandbox } = await import('idv-sandbox');
+      const sandbox = await createSandbox({ port: null, memory: true, seed: 7 });
+      const response = await sandbox.app.request('/healthz');
+      console.log(JSON.stringify({ status: response.status, body: await response.json() }));
+      await sandbox.close();`;
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' });
+    expect(JSON.parse(output.trim().split('\n').at(-1) ?? '')).toEqual({ status: 200, body: { status: 'ok' } });
+  }, 300_000);
+
+  it('stops `npm start` on SIGTERM: the port is freed and the data file holds the last write', async () => {
+    const data = join(temporaryDirectory('idv-sandbox-start-'), 'sandbox.json');
+    const child = spawn(NPM, ['start', '--', '--port', '0', '--data', data], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += String(chunk)));
+    child.stderr.on('data', (chunk) => (output += String(chunk)));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    onTestFinished(() => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+    });
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', () => {
+        const match = /listening on (http:\/\/\S+)/.exec(output);
+        if (match?.[1]) resolve(match[1]);
+      });
+      void exited.then((code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
+    });
+
+    const write = await fetch(`${url}/__sandbox/organizations/org_demo/balance`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ balance: 4321 }),
+    });
+    expect(write.status).toBe(200);
+
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output).toContain('SIGTERM received');
+    expect(await portIsFree(Number(new URL(url).port))).toBe(true);
+    const snapshot = readFileSync(data, 'utf8');
+    expect(snapshot).toMatch(/"balance":\s*4321/);
+  }, 120_000);
+});
