@@ -15,6 +15,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { UploadStore } from '../uploads/uploads.ts';
 import type { CorsSetting } from './cors.ts';
 import type { FiredScenarioRule } from '../request-log/request-log.ts';
+import type { ResponseRecorder } from './response-conformance.ts';
 
 export interface PublicUrls {
   /** {base_url}: what links in responses use (`--public-url`). */
@@ -54,6 +55,10 @@ export interface Platform {
   cors: CorsSetting | undefined;
   /** `--log-requests`: one log line per request. */
   logRequests: boolean;
+  /** `--strict-responses`: an answer that does not match its route's declared response becomes a 500. */
+  strictResponses: boolean;
+  /** Told of every answer the strict check passed (the test suite records the statuses it reached). */
+  responseRecorder: ResponseRecorder | undefined;
   /** Run by close(): areas register what they must release (worker pools, timers). */
   closers: (() => Promise<void>)[];
 }
@@ -71,6 +76,8 @@ export interface RequestVariables {
   requestScenarios: string[];
   /** Scenario rules and behaviours that acted on this request (for the journal). */
   firedRules: FiredScenarioRule[];
+  /** The answer is a scenario's `respond` (a fault QA asked for, at any status it chose). */
+  answeredByScenario: boolean;
   /** Whether the operation may answer 402 (its spec error list has it); unset outside /v1 routes. */
   refusesForFunds: boolean | undefined;
 }
