@@ -13,17 +13,8 @@ import { FIXTURE_WORKFLOW_IDS } from '../src/workflows/workflows.store.ts';
 import { OPENAPI_EXAMPLES_FILE, type OperationExamples } from '../src/platform/docs/openapi-examples.ts';
 
 const JANE = { firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com', phone: '+447700900001' };
-/** Six frames of person A, at least two different pictures: a live scan. */
-const LIVE_FRAMES = ['face.jpg', 'face-cropped.jpg', 'face.webp', 'face.gif', 'face.jpg', 'face-cropped.jpg'];
-/** Frame metadata that fits each action of a deepfake scan. */
-const DEEPFAKE_FRAME_META = [
-  { actionId: 'a0', action: 'hold-still', timestamp: 0, yaw: 1, pitch: -2, roll: 0, leftEyeOpenness: 0.9, rightEyeOpenness: 0.88, faceDetected: true },
-  { actionId: 'a1', action: 'blink', timestamp: 600, yaw: 0, pitch: 0, roll: 1, leftEyeOpenness: 0.1, rightEyeOpenness: 0.12, faceDetected: true },
-  { actionId: 'a2', action: 'turn-left', timestamp: 1200, yaw: -24, pitch: 1, roll: 0, leftEyeOpenness: 0.8, rightEyeOpenness: 0.8, faceDetected: true },
-  { actionId: 'a3', action: 'turn-right', timestamp: 1800, yaw: 22, pitch: 0, roll: 0, leftEyeOpenness: 0.8, rightEyeOpenness: 0.8, faceDetected: true },
-  { actionId: 'a4', action: 'speak-prompt', timestamp: 2400, yaw: 2, pitch: 0, roll: 0, leftEyeOpenness: 0.8, rightEyeOpenness: 0.8, faceDetected: true },
-  { actionId: 'a5', action: 'hold-still', timestamp: 3000, yaw: 0, pitch: 0, roll: 0, leftEyeOpenness: 0.9, rightEyeOpenness: 0.9, faceDetected: true },
-];
+/** A live deepfake scan: six frames of person A and frame metadata that fits each action. */
+const LIVE_SCAN = JSON.parse(readFileSync(new URL('../fixtures/deepfake-live-scan.json', import.meta.url), 'utf8')) as { frames: string[]; frameMeta: unknown[] };
 const image = (name: string) => readFileSync(new URL(`../fixtures/images/${name}`, import.meta.url));
 
 /** Journal entries carry wall-clock durations, the one thing a frozen clock does not fix: examples show 1.25 ms. */
@@ -117,13 +108,13 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
   await call({ operationId: 'getFaceLivenessResult', method: 'GET', path: `/v1/face/liveness/sessions/${liveness.liveness_session_id}/result` });
   const challenge = await call({ operationId: 'getDeepfakeChallenge', method: 'GET', path: `/v1/deepfake/challenge/${session.id}` });
   const scan = await call({ operationId: 'createDeepfakeUploadUrls', method: 'POST', path: '/v1/deepfake/upload-urls', body: { sessionId: session.id, includeAudio: false } });
-  for (const [index, name] of LIVE_FRAMES.entries()) await put(scan.uploadUrls[`frame_${index}`], image(name), 'image/jpeg');
-  await call({ operationId: 'analyzeDeepfake', method: 'POST', path: '/v1/deepfake/analyze', body: { scanDurationMs: 3500, challengeWord: challenge.challengeWord, frameMeta: DEEPFAKE_FRAME_META, s3Keys: scan.uploadKeys } });
+  for (const [index, name] of LIVE_SCAN.frames.entries()) await put(scan.uploadUrls[`frame_${index}`], image(name), 'image/jpeg');
+  await call({ operationId: 'analyzeDeepfake', method: 'POST', path: '/v1/deepfake/analyze', body: { scanDurationMs: 3500, challengeWord: challenge.challengeWord, frameMeta: LIVE_SCAN.frameMeta, s3Keys: scan.uploadKeys } });
   const reVerification = await call({ operationId: 'createReVerification', method: 'POST', path: '/v1/re-verifications', body: { workflow_id: FIXTURE_WORKFLOW_IDS.identity72h, device_fingerprint: 'fp-1' } });
   const reVerify = (operationId: string, step: string, body: unknown) => call({ operationId, method: 'POST', path: `/v1/re-verifications/${reVerification.re_verification_id}/liveness/${step}`, body });
   const started = await reVerify('startReVerificationLiveness', 'start', {});
   const frameUrls = await reVerify('createReVerificationLivenessUploadUrl', 'upload-url', { frame_count: 3 });
-  for (const [index, name] of LIVE_FRAMES.slice(0, 3).entries()) await put(frameUrls.frame_upload_urls[index], image(name), 'image/jpeg');
+  for (const [index, name] of LIVE_SCAN.frames.slice(0, 3).entries()) await put(frameUrls.frame_upload_urls[index], image(name), 'image/jpeg');
   await put(frameUrls.timeline_upload_url, Buffer.from(JSON.stringify(started.script.steps)), 'application/json');
   sandbox.clock.advance(started.script.durationMs);
   await reVerify('completeReVerificationLiveness', 'complete', {});
