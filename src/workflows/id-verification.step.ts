@@ -21,6 +21,7 @@
 import { scanDocument } from '../document/document.service.ts';
 import { compareFaces, FACE_MATCH_THRESHOLD } from '../face/face.service.ts';
 import type { AnalysedImage } from '../images/image-analysis.ts';
+import { round } from '../images/pixel-ops.ts';
 import { loadImages, type LoadedImage } from '../images/image-loading.ts';
 import { imageApiError } from '../images/image-request.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
@@ -140,8 +141,6 @@ export function checkIdVerificationBody(body: IdVerificationStepBody, settings: 
 
 // ─── Execution ──────────────────────────────────────────────────────────────────────────────────────
 
-const round2 = (value: number): number => Math.round(value * 100) / 100;
-
 function shiftYears(isoDay: string, years: number): string {
   const date = new Date(`${isoDay}T00:00:00.000Z`);
   date.setUTCFullYear(date.getUTCFullYear() + years);
@@ -186,7 +185,7 @@ function checkDocument(slot: DocumentSlot, type: string, front: AnalysedImage, c
   const agePass = scan.readable && age >= settings.minimumAge && age <= settings.maximumAge;
   const state = scan.document?.state?.code;
   const statePass = scan.readable && (state === undefined || (VALID_STATES as readonly string[]).includes(state));
-  const confidenceOf = (field: string) => round2((scan.fieldConfidence[field] ?? scan.response.confidence) * 100);
+  const confidenceOf = (field: string) => round((scan.fieldConfidence[field] ?? scan.response.confidence) * 100, 2);
   const extracted: ExtractedText[] = scan.readable
     ? [
         ['FIRST_NAME', scan.response.firstName],
@@ -202,7 +201,7 @@ function checkDocument(slot: DocumentSlot, type: string, front: AnalysedImage, c
   const analysis: IdAnalysisData = {
     detect_face_data: {
       face_detected: face !== null,
-      confidence: face === null ? 0 : round2(face.confidence * 100),
+      confidence: face === null ? 0 : round(face.confidence * 100, 2),
       bounding_box: face === null ? { top: 0, left: 0, width: 0, height: 0 } : { ...face.boundingBox },
     },
     id_extracted_text: extracted,
@@ -269,7 +268,7 @@ export async function runIdVerification(body: IdVerificationStepBody, slots: rea
     analysis,
     checks,
     uploadedSlots: (Object.keys(body.uploads) as IdVerificationUpload[]).filter((slot) => body.uploads[slot] !== undefined),
-    selfieLivenessScore: selfie.face === null ? 0 : round2(selfie.face.confidence * 100),
+    selfieLivenessScore: selfie.face === null ? 0 : round(selfie.face.confidence * 100, 2),
     outcome: {
       sessionId: context.sessionId,
       organizationId: context.organizationId,

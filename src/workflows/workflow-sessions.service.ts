@@ -29,7 +29,7 @@ import { checkIdVerificationBody, runIdVerification, type IdVerificationOutcome,
 import { runFaceLivenessAction, type LivenessDeps, type LivenessState } from './face-liveness.step.ts';
 import { isSubmittable, moveStep, type StepState } from './workflow-step.machine.ts';
 import { DEFAULT_LIVENESS_CHALLENGE, idVerificationSettings, isHeadlessStep, livenessThreshold, type HeadlessStepCode } from './workflow-steps.ts';
-import { requireOwnWorkflow, type Explained } from './workflows.service.ts';
+import { requireActiveWorkflow, requireOwnWorkflow, type Explained } from './workflows.service.ts';
 import {
   FaceLivenessStepBodySchema,
   IdVerificationStepBodySchema,
@@ -88,9 +88,7 @@ export function createWorkflowSession(world: World, organization: OrganizationFi
       { invalid_steps: invalidSteps },
     );
   }
-  if (workflow.status !== 'active') {
-    throw new ApiError(400, `Workflow ${workflow.id} is ${workflow.status}, not active: only active workflows take new sessions.`);
-  }
+  requireActiveWorkflow(workflow);
   requireFunds(world, organization, SESSION_PRICE_TOKENS);
   const nowIso = world.clock.iso();
   const stored = createSessionRecord(world, {
