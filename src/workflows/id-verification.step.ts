@@ -36,25 +36,10 @@ import type { IdVerificationStepBody, IdVerificationUpload } from './workflows.s
 export type UploadReader = (fileKey: string) => Promise<Buffer>;
 
 export interface IdVerificationContext {
-  sessionId: string;
-  organizationId: string;
   /** The applicant's last name (magic values). */
   lastName: string;
   nowIso: string;
   settings: IdVerificationSettings;
-}
-
-/**
- * What a finished ID_VERIFICATION attempt hands to whoever acts on it (for example face enrolment):
- * the session, the organization, the selfie as decoded and analysed, and the primary document's number.
- */
-export interface IdVerificationOutcome {
-  sessionId: string;
-  organizationId: string;
-  passed: boolean;
-  selfie: { fileKey: string; image: AnalysedImage };
-  /** The primary document's number as read ('' when it was unreadable). */
-  documentNumber: string;
 }
 
 export interface IdVerificationRun {
@@ -67,7 +52,8 @@ export interface IdVerificationRun {
   uploadedSlots: IdVerificationUpload[];
   /** 0-100 liveness score of the selfie's content (the face's detection confidence; 0 without a face). */
   selfieLivenessScore: number;
-  outcome: IdVerificationOutcome;
+  /** The selfie as decoded and analysed (what face enrolment offers to the face registry). */
+  selfie: AnalysedImage;
   explanations: string[];
 }
 
@@ -248,7 +234,6 @@ export async function runIdVerification(body: IdVerificationStepBody, slots: rea
     ...(body.secondary_document_type === undefined ? {} : { secondary: body.secondary_document_type }),
     ...(body.tertiary_document_type === undefined ? {} : { tertiary: body.tertiary_document_type }),
   };
-  const primary = documents[0] as DocumentResult;
   const checks = {
     documents: documents.map((document) => ({
       slot: document.slot.slot,
@@ -269,13 +254,7 @@ export async function runIdVerification(body: IdVerificationStepBody, slots: rea
     checks,
     uploadedSlots: (Object.keys(body.uploads) as IdVerificationUpload[]).filter((slot) => body.uploads[slot] !== undefined),
     selfieLivenessScore: selfie.face === null ? 0 : round(selfie.face.confidence * 100, 2),
-    outcome: {
-      sessionId: context.sessionId,
-      organizationId: context.organizationId,
-      passed: failure === undefined,
-      selfie: { fileKey: body.uploads.selfie_front, image: selfie },
-      documentNumber: primary.documentNumber,
-    },
+    selfie,
     explanations: [
       ...documents.map((document) => `${document.slot.slot} ${document.type}: ${document.failure === undefined ? 'checks passed' : `${document.failure.reason} (${document.failure.detail})`}`),
       comparison.explanation,
