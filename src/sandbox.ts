@@ -16,6 +16,7 @@ import { parseClockSetting, systemTime, type ClockSetting, type VirtualClock } f
 import { publicUrls, type AppEnv, type Logger, type Platform } from './platform/http/context.ts';
 import { DEFAULT_JOB_TIMINGS, JobEngine, type JobTimings } from './platform/jobs/jobs.ts';
 import { drainable, type Drainable } from './platform/http/drain.ts';
+import { ConcurrencyGate, DEFAULT_IMAGE_CONCURRENCY, type ConcurrencyLimits } from './platform/http/image-concurrency.ts';
 import { DEFAULT_MAX_NAMESPACES, DEFAULT_NAMESPACE, Worlds } from './platform/namespaces/world.ts';
 import { answerParserRefusal } from './platform/http/parser-refusals.ts';
 import { hashParts } from './platform/random/random.ts';
@@ -64,6 +65,8 @@ export interface SandboxOptions {
   maxNamespaces?: number;
   /** Journal bounds per namespace (default 1,000 entries, 2 MiB, 16 KiB per body). */
   requestLog?: Partial<RequestLogLimits>;
+  /** Image operations running at once and waiting (default 2 and 16); past both, 429 with Retry-After. */
+  imageConcurrency?: Partial<ConcurrencyLimits>;
   /** Origins allowed to call the API from a browser (`*` for any); default: no CORS. */
   cors?: CorsSetting;
   /** One line per request through the logger. */
@@ -150,6 +153,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     log,
     cors: options.cors,
     logRequests: options.logRequests ?? false,
+    imageRequests: new ConcurrencyGate({ ...DEFAULT_IMAGE_CONCURRENCY, ...options.imageConcurrency }),
     closers: [],
   };
 }

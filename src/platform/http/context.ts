@@ -14,6 +14,7 @@ import type { Store } from '../store/store.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { UploadStore } from '../uploads/uploads.ts';
 import type { CorsSetting } from './cors.ts';
+import type { ConcurrencyGate } from './image-concurrency.ts';
 import type { FiredScenarioRule } from '../request-log/request-log.ts';
 
 export interface PublicUrls {
@@ -54,6 +55,8 @@ export interface Platform {
   cors: CorsSetting | undefined;
   /** `--log-requests`: one log line per request. */
   logRequests: boolean;
+  /** The one gate every image operation passes (bounded parallelism and queue). */
+  imageRequests: ConcurrencyGate;
   /** Run by close(): areas register what they must release (worker pools, timers). */
   closers: (() => Promise<void>)[];
 }
