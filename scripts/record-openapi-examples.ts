@@ -9,9 +9,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createSandbox } from '../src/sandbox.ts';
+import { FIXTURE_WORKFLOW_IDS } from '../src/workflows/workflows.store.ts';
 import { OPENAPI_EXAMPLES_FILE, type OperationExamples } from '../src/platform/docs/openapi-examples.ts';
 
 const JANE = { firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com', phone: '+447700900001' };
+/** A live deepfake scan: six frames of person A and frame metadata that fits each action. */
+const LIVE_SCAN = JSON.parse(readFileSync(new URL('../fixtures/deepfake-live-scan.json', import.meta.url), 'utf8')) as { frames: string[]; frameMeta: unknown[] };
 const image = (name: string) => readFileSync(new URL(`../fixtures/images/${name}`, import.meta.url));
 
 /** Journal entries carry wall-clock durations, the one thing a frozen clock does not fix: examples show 1.25 ms. */
@@ -41,11 +44,14 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
     examples[operationId] ??= { ...(body !== undefined ? { request: body } : {}), status: response.status, response: withFixedDurations(answer) };
     return answer;
   };
+  const put = async (uploadUrl: string, bytes: Buffer, contentType: string) => {
+    const target = new URL(uploadUrl);
+    await call({ operationId: 'putUpload', method: 'PUT', path: target.pathname + target.search, key: null, raw: { bytes, contentType } });
+  };
   const upload = async (name: string) => {
     const bytes = image(name);
     const presigned = await call({ operationId: 'presignUploads', method: 'POST', path: '/v1/upload/presign', body: { files: [{ contentType: 'image/jpeg', byteLength: bytes.length }] } });
-    const target = new URL(presigned.uploads[0].uploadUrl);
-    await call({ operationId: 'putUpload', method: 'PUT', path: target.pathname + target.search, key: null, raw: { bytes, contentType: 'image/jpeg' } });
+    await put(presigned.uploads[0].uploadUrl, bytes, 'image/jpeg');
     return presigned.uploads[0].fileKey as string;
   };
 
@@ -94,6 +100,83 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
   await call({ operationId: 'getCreditTerms', method: 'GET', path: `/v1/credit-terms/${terms.creditTermsId}` });
   await call({ operationId: 'listCreditTermsByExternalId', method: 'GET', path: '/v1/credit-terms/externalId/biz_001' });
 
+  await call({ operationId: 'createProfileLogoUploadUrl', method: 'POST', path: '/v1/profiles/logo-upload-url', body: { contentType: 'image/png', byteLength: 2048 } });
+
+  // iGaming, before any other selfie is enrolled: anti-cheat enrols the hosted session's selfie; the self-exclusion registry; network checks.
+  await call({ operationId: 'analyzeAntiCheat', method: 'POST', path: '/v1/igaming/anti-cheat', body: { session_id: session.id, image: image('face.jpg').toString('base64') } });
+  await call({ operationId: 'excludeApplicant', method: 'POST', path: '/v1/igaming/self-exclusion/applicant', body: { session_id: session.id, reason: 'player request' } });
+  await call({ operationId: 'excludeIdentity', method: 'POST', path: '/v1/igaming/self-exclusion/identity', body: { document_number: 'P1234567', reason: 'regulator list' } });
+  await call({ operationId: 'listSelfExclusionRegistry', method: 'GET', path: '/v1/igaming/self-exclusion' });
+  await call({ operationId: 'removeExcludedIdentity', method: 'DELETE', path: '/v1/igaming/self-exclusion/identity/P1234567' });
+  await call({ operationId: 'excludeFace', method: 'POST', path: '/v1/igaming/self-exclusion/face', body: { session_id: session.id, reason: 'player request' } });
+  await call({ operationId: 'removeExcludedFace', method: 'DELETE', path: `/v1/igaming/self-exclusion/face/${session.id}` });
+  await call({ operationId: 'purgeAntiCheatEnrollment', method: 'DELETE', path: `/v1/igaming/anti-cheat/${session.id}` });
+  const signal = (score: number) => ({ pass: true, score, signals: [] });
+  await call({ operationId: 'analyzeInjection', method: 'POST', path: '/v1/igaming/injection', body: { session_id: session.id, device_integrity: signal(97), media_source: signal(88), frame_timing: signal(75) } });
+  await call({ operationId: 'detectVpn', method: 'POST', path: '/v1/igaming/vpn-detection', body: { session_id: session.id, ip_address: '198.51.100.7' } });
+  await call({ operationId: 'checkIpJurisdiction', method: 'POST', path: '/v1/igaming/ip-jurisdiction', body: { session_id: session.id, ip_address: '203.0.113.5' } });
+
+  // Liveness, deepfake and re-verification scans: person A's fixture pictures as frames.
+  const liveness = await call({ operationId: 'createFaceLivenessSession', method: 'POST', path: '/v1/face/liveness/sessions', body: { session_id: session.id } });
+  sandbox.clock.advance(5000);
+  await call({ operationId: 'getFaceLivenessResult', method: 'GET', path: `/v1/face/liveness/sessions/${liveness.liveness_session_id}/result` });
+  const challenge = await call({ operationId: 'getDeepfakeChallenge', method: 'GET', path: `/v1/deepfake/challenge/${session.id}` });
+  const scan = await call({ operationId: 'createDeepfakeUploadUrls', method: 'POST', path: '/v1/deepfake/upload-urls', body: { sessionId: session.id, includeAudio: false } });
+  for (const [index, name] of LIVE_SCAN.frames.entries()) await put(scan.uploadUrls[`frame_${index}`], image(name), 'image/jpeg');
+  await call({ operationId: 'analyzeDeepfake', method: 'POST', path: '/v1/deepfake/analyze', body: { scanDurationMs: 3500, challengeWord: challenge.challengeWord, frameMeta: LIVE_SCAN.frameMeta, s3Keys: scan.uploadKeys } });
+  const reVerification = await call({ operationId: 'createReVerification', method: 'POST', path: '/v1/re-verifications', body: { workflow_id: FIXTURE_WORKFLOW_IDS.identity72h, device_fingerprint: 'fp-1' } });
+  const reVerify = (operationId: string, step: string, body: unknown) => call({ operationId, method: 'POST', path: `/v1/re-verifications/${reVerification.re_verification_id}/liveness/${step}`, body });
+  const started = await reVerify('startReVerificationLiveness', 'start', {});
+  const frameUrls = await reVerify('createReVerificationLivenessUploadUrl', 'upload-url', { frame_count: 3 });
+  for (const [index, name] of LIVE_SCAN.frames.slice(0, 3).entries()) await put(frameUrls.frame_upload_urls[index], image(name), 'image/jpeg');
+  await put(frameUrls.timeline_upload_url, Buffer.from(JSON.stringify(started.script.steps)), 'application/json');
+  sandbox.clock.advance(started.script.durationMs);
+  await reVerify('completeReVerificationLiveness', 'complete', {});
+
+  // Headless workflow: a workflow, a session of it, the ID step on the passport and selfie of person A, liveness.
+  const workflow = await call({ operationId: 'createWorkflow', method: 'POST', path: '/v1/workflows', body: { name: 'Identity flow', steps: [{ id: 'ID_VERIFICATION' }, { id: 'FACE_LIVENESS' }] } });
+  const workflowId = workflow.workflow.id as string;
+  await call({ operationId: 'listWorkflows', method: 'GET', path: '/v1/workflows' });
+  await call({ operationId: 'getWorkflow', method: 'GET', path: `/v1/workflows/${workflowId}` });
+  await call({ operationId: 'updateWorkflowStepConfig', method: 'PATCH', path: `/v1/workflows/${workflowId}/steps/FACE_LIVENESS/config`, body: { config: { confidence_threshold: 75 } } });
+  const headless = await call({ operationId: 'createWorkflowSession', method: 'POST', path: `/v1/workflows/${workflowId}/sessions`, body: { email: JANE.email, first_name: 'Jane', last_name: 'Doe', phone: '+14155550123' } });
+  const headlessId = headless.session_id as string;
+  await call({ operationId: 'startWorkflow', method: 'POST', path: `/v1/sessions/${headlessId}/workflow/start` });
+  const slots = await call({
+    operationId: 'createSessionUploads',
+    method: 'POST',
+    path: `/v1/sessions/${headlessId}/uploads`,
+    body: { files: [{ file_name: 'passport.jpg', content_type: 'image/jpeg', upload_type: 'id_front' }, { file_name: 'face.jpg', content_type: 'image/jpeg', upload_type: 'selfie_front' }] },
+  });
+  await put(slots.signed_urls[0].upload_url, image('passport.jpg'), 'image/jpeg');
+  await put(slots.signed_urls[1].upload_url, image('face.jpg'), 'image/jpeg');
+  await call({ operationId: 'submitWorkflowStep', method: 'POST', path: `/v1/sessions/${headlessId}/steps/ID_VERIFICATION`, body: { document_type: 'passport-us', uploads: { id_front: slots.signed_urls[0].file_key, selfie_front: slots.signed_urls[1].file_key } } });
+  await call({ operationId: 'getWorkflowState', method: 'GET', path: `/v1/sessions/${headlessId}/workflow` });
+
+  // Age verification with Parent Connect, driven through the control plane.
+  const child = await call({
+    operationId: 'createAgeVerification',
+    method: 'POST',
+    path: '/v1/age-verification',
+    body: { email: 'kid@example.com', firstName: 'Sam', lastName: 'Lee', phone: '+14155550123', method: 'parent-connect', ageBand: '13-17', platformRestrictions: [{ key: 'chat', label: 'In-game chat', type: 'toggle', category: 'feature', default: true }], eulaUrl: 'https://example.com/eula' },
+  });
+  const parentConnectId = new URL(child.links.find((link: { rel: string }) => link.rel === 'parent_connect').href).pathname.split('/').at(-1);
+  await call({ operationId: 'sandboxParentConnectEvent', method: 'POST', path: `/__sandbox/age-verification/parent-connect/${parentConnectId}/events`, body: { event: 'invite' }, key: null });
+  await call({ operationId: 'sandboxParentConnectEvent', method: 'POST', path: `/__sandbox/age-verification/parent-connect/${parentConnectId}/events`, body: { event: 'verify_parent' }, key: null });
+  const consent = await call({ operationId: 'sandboxParentConnectEvent', method: 'POST', path: `/__sandbox/age-verification/parent-connect/${parentConnectId}/events`, body: { event: 'give_consent', boundaries: { chat: false } }, key: null });
+  await call({ operationId: 'listParentConnectRequests', method: 'GET', path: '/v1/age-verification/parent-connect?limit=5' });
+  await call({ operationId: 'getParentConnectRequest', method: 'GET', path: `/v1/age-verification/parent-connect/${parentConnectId}` });
+  await call({ operationId: 'getAgeBoundaries', method: 'GET', path: `/v1/age-verification/boundaries/${consent.child_attestation_id}` });
+
+  // AML: enrol a known subject, save a transaction, then the control plane's enrolments and quota.
+  await call({ operationId: 'addMonitoredUser', method: 'POST', path: '/v1/aml/bots/bot_daily/monitored-users', body: { subject_user_id: 'cust_001' } });
+  await call({
+    operationId: 'saveTransactions',
+    method: 'POST',
+    path: '/v1/aml/transactions',
+    body: { bot_id: 'bot_daily', transactions: [{ client_txn_id: 'txn-1', subject_user_id: 'cust_001', timestamp: '2026-01-14T09:00:00Z', direction: 'outbound', amount: { value: 12500, currency: 'USD' }, type: 'wire' }] },
+  });
+
   const control = (operationId: string, method: string, path: string, body?: unknown) => call({ operationId, method, path, body, key: null });
   await control('sandboxGetClock', 'GET', '/__sandbox/clock');
   await control('sandboxChangeClock', 'POST', '/__sandbox/clock', { advance: '90s' });
@@ -110,6 +193,10 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
   await control('sandboxListRequests', 'GET', '/__sandbox/requests?path=/v1/auth/verify&key=sk_live_demo');
   await control('sandboxListOrganizations', 'GET', '/__sandbox/organizations');
   await control('sandboxSetBalance', 'PUT', '/__sandbox/organizations/org_demo/balance', { balance: 1000 });
+  await control('sandboxListMonitoredUsers', 'GET', '/__sandbox/organizations/org_demo/aml/monitored-users');
+  await control('sandboxGetTransactionQuota', 'GET', '/__sandbox/organizations/org_demo/aml/transaction-quota');
+  await control('sandboxSetTransactionQuota', 'PUT', '/__sandbox/organizations/org_demo/aml/transaction-quota', { quota: 50000 });
+  await control('sandboxRemoveMonitoredUser', 'DELETE', '/__sandbox/organizations/org_demo/aml/bots/bot_daily/monitored-users/cust_001');
   await control('sandboxCatalog', 'GET', '/__sandbox/catalog');
   await control('sandboxCreateTestJob', 'POST', '/__sandbox/jobs', { input: { n: 1 } });
   await control('sandboxClearRequests', 'DELETE', '/__sandbox/requests');

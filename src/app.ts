@@ -7,6 +7,7 @@ import { contextStorage } from 'hono/context-storage';
 import { consoleGuard, controlPlaneGuard } from './platform/admin/admin-guard.ts';
 import { errorBody } from './platform/errors/api-error.ts';
 import { RouteFamilies } from './platform/http/body-limits.ts';
+import { limitImageConcurrency } from './platform/http/image-concurrency.ts';
 import type { AppEnv, Platform } from './platform/http/context.ts';
 import { apiReferenceRouter } from './platform/docs/api-reference.ts';
 import { readOperationExamples, withOperationExamples } from './platform/docs/openapi-examples.ts';
@@ -33,8 +34,11 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   // Inside the request context, so the journal and the explain header see the 500 of a mismatch.
   const conformance = platform.strictResponses ? new ResponseConformance(platform.responseRecorder) : undefined;
   if (conformance) app.use('*', conformance.middleware());
-  // Learnt below, once every route is mounted: which routes take images, hence their body limits.
+  // Learnt below, once every route is mounted: which routes take images, hence their body limits and the
+  // concurrency gate they pass.
   const families = new RouteFamilies();
+  // The gate comes first: the body limit reads a chunked body whole, which must happen inside a slot.
+  app.use('*', limitImageConcurrency(families, platform.imageRequests));
   app.use('*', families.bodyLimits());
 
   // One guard for every admin surface, whoever declares its routes ("/x/*" matches "/x" too).

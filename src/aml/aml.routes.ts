@@ -52,6 +52,7 @@ export const saveTransactionsRoute = apiRoute({
 export const listMonitoredUsersRoute = controlRoute({
   method: 'get',
   path: '/__sandbox/organizations/{id}/aml/monitored-users',
+  operationId: 'sandboxListMonitoredUsers',
   summary: "An organization's AML enrolments (the real API has no listing yet)",
   request: { params: OrganizationParamSchema, query: ListMonitoredUsersQuerySchema },
   responses: { 200: jsonResponse(MonitoredUserListSchema, 'Enrolments in creation order'), 404: extraErrors[404] },
@@ -60,6 +61,7 @@ export const listMonitoredUsersRoute = controlRoute({
 export const removeMonitoredUserRoute = controlRoute({
   method: 'delete',
   path: '/__sandbox/organizations/{id}/aml/bots/{bot_id}/monitored-users/{subject_user_id}',
+  operationId: 'sandboxRemoveMonitoredUser',
   summary: 'Remove an AML enrolment (status removed; enrolling again reactivates it)',
   request: { params: MonitoredUserParamsSchema },
   responses: { 200: jsonResponse(RemoveMonitoredUserResponseSchema, 'The enrolment, now removed'), 404: extraErrors[404] },
@@ -68,6 +70,7 @@ export const removeMonitoredUserRoute = controlRoute({
 export const getTransactionQuotaRoute = controlRoute({
   method: 'get',
   path: '/__sandbox/organizations/{id}/aml/transaction-quota',
+  operationId: 'sandboxGetTransactionQuota',
   summary: "An organization's monthly Save-transactions quota and use",
   request: { params: OrganizationParamSchema },
   responses: { 200: jsonResponse(QuotaStatusSchema, 'Quota of the current month'), 404: extraErrors[404] },
@@ -76,6 +79,7 @@ export const getTransactionQuotaRoute = controlRoute({
 export const setTransactionQuotaRoute = controlRoute({
   method: 'put',
   path: '/__sandbox/organizations/{id}/aml/transaction-quota',
+  operationId: 'sandboxSetTransactionQuota',
   summary: "Set an organization's monthly Save-transactions quota (default 100,000)",
   request: { params: OrganizationParamSchema, body: jsonBody(SetQuotaBodySchema) },
   responses: { 200: jsonResponse(QuotaStatusSchema, 'Quota of the current month'), 404: extraErrors[404] },

@@ -1,127 +1,338 @@
 /**
- * The QA console (/console): one server-rendered page (no JavaScript needed) showing the namespace's
- * clock, scenarios, organizations and request journal, with forms to toggle scenarios, move the clock
- * and reset. With an admin token, /console/login sets an HttpOnly cookie so the browser can stay in.
+ * The QA console (/console): server-rendered pages over the same service functions the control plane and
+ * the API call, so a button here does exactly what the matching control-plane call does. consoleGuard
+ * (src/platform/admin) signs people in and checks every form's origin and CSRF token; each write answers
+ * 303 back to the page it came from, with `problem=` when the service refused it.
  */
 import { Hono } from 'hono';
+import { html } from 'hono/html';
+import { changeClock, listRequests, organizationView, requestEntry, resetSandbox, scenarioView, setOrganizationBalance, toggleScenario } from '../control/control.service.ts';
+import { consoleReturnPath, csrfTokenOf, sameSecret, startConsoleSession } from '../platform/admin/admin-guard.ts';
 import { DurationSchema } from '../platform/clock/virtual-clock.ts';
-import type { AppEnv } from '../platform/http/context.ts';
-import { csrfTokenOf, sameSecret, startConsoleSession } from '../platform/admin/admin-guard.ts';
-import { changeClock, organizationView, resetSandbox, toggleScenario } from '../control/control.service.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
-import { behaviourOn } from '../platform/http/context.ts';
-import { bankStatementJson, findBankStatement } from '../financial/financial.store.ts';
-import { findCreditTerms, toCreditTermsJson } from '../credit-terms/credit-terms.service.ts';
-import { CONTROL_OUTCOMES, type ControlOutcome } from '../sessions/sessions.schemas.ts';
-import { driveSessionOutcome } from '../sessions/sessions.service.ts';
-import { findSession, sessions } from '../sessions/sessions.store.ts';
+import { type AppContext, type AppEnv, behaviourOn, publicUrlsOf } from '../platform/http/context.ts';
+import { uploadsOwnedBy } from '../platform/uploads/uploads.ts';
+import { legalControlOutcomes } from '../sessions/session-outcomes.ts';
+import { buildSessionUrl, sessionDetailsUrl } from '../sessions/session-record.ts';
 import { displayStatus } from '../sessions/session.machine.ts';
-import { consolePage, loginPage, notFoundPage, recordPage } from './console.view.ts';
+import { CONTROL_OUTCOMES, type ControlOutcome, SESSION_STATUSES, SESSION_TYPES } from '../sessions/sessions.schemas.ts';
+import { driveSessionOutcome } from '../sessions/sessions.service.ts';
+import { findSession, sessions, sessionUploadOwner, type StoredSession } from '../sessions/sessions.store.ts';
+import { consoleHref, plainPage } from './console.layout.ts';
+import { act, formText, notFound, renderPage } from './console.page.ts';
+import { consoleRecordsRouter } from './records.router.ts';
+import { overviewPage } from './overview.view.ts';
+import { requestDetail, requestRows, requestsPage } from './requests.view.ts';
+import { scenariosPage } from './scenarios.view.ts';
+import { type SessionFilter, type SessionRow, sessionDetail, sessionsPage, type TimelineEntry } from './sessions.view.ts';
 
 export const consoleRouter = new Hono<AppEnv>();
+consoleRouter.route('/', consoleRecordsRouter);
 
-consoleRouter.get('/console/login', (c) => c.html(loginPage(undefined)));
+const SESSIONS_PER_PAGE = 25;
+
+
+// ─── Login ──────────────────────────────────────────────────────────────────────────────────────────
+
+function loginPage(next: string, problem: string | undefined) {
+  return plainPage(
+    'Sign in — idv-sandbox console',
+    html`<section class="card" style="max-width:28rem;margin:4rem auto">
+<h1>idv-sandbox console</h1><p class="muted">This sandbox was started with an admin token. Sign in with it; the browser keeps a signed session, never the token.</p>
+${problem ? html`<p class="problem" role="alert">${problem}</p>` : ''}
+<form class="row" method="post" action="/console/login"><input type="hidden" name="next" value="${next}">
+<label>Admin token<input type="password" name="token" autocomplete="current-password" autofocus required></label><button type="submit" class="primary">Sign in</button></form></section>`,
+  );
+}
+
+consoleRouter.get('/console/login', (c) => c.html(loginPage(consoleReturnPath(c.req.query('next')), undefined)));
 consoleRouter.post('/console/login', async (c) => {
   const token = c.get('platform').adminToken;
   const form = await c.req.parseBody();
-  const presented = typeof form.token === 'string' ? form.token : '';
-  if (token !== undefined && !sameSecret(presented, token)) return c.html(loginPage('That token is not the admin token.'), 401);
+  const next = consoleReturnPath(formText(form, 'next') || undefined);
+  if (token !== undefined && !sameSecret(formText(form, 'token'), token)) return c.html(loginPage(next, 'That is not the admin token this sandbox was started with.'), 401);
   startConsoleSession(c, token === undefined ? 'visitor' : 'admin');
-  return c.redirect('/console', 303);
+  return c.redirect(next, 303);
 });
 
-const back = (namespace: string) => `/console?namespace=${encodeURIComponent(namespace)}`;
+// ─── Overview: clock, organizations, scenarios, namespaces, reset ───────────────────────────────────
+
+const maskKey = (key: string) => `${/^[a-z]+_[a-z]+_/.exec(key)?.[0] ?? key.slice(0, 3)}••••${key.slice(-2)}`;
+
+function sessionRow(stored: StoredSession, nowMs: number): SessionRow {
+  const { record } = stored;
+  return {
+    id: record.id,
+    organizationId: record.organization_id,
+    type: record.type,
+    status: displayStatus(record, nowMs),
+    externalId: record.external_id,
+    createdAt: record.created_at,
+    updatedAt: record.updated_at,
+  };
+}
+
+const newestFirst = (a: StoredSession, b: StoredSession) => b.record.created_at.localeCompare(a.record.created_at) || b.id.localeCompare(a.id);
 
 consoleRouter.get('/console', (c) => {
   const platform = c.get('platform');
   const world = c.get('world');
-  return c.html(
-    consolePage({
+  const now = world.clock.now();
+  const organizations = [...platform.keyRing.organizations.values()].map((organization) => {
+    const view = organizationView(platform, world, organization.id);
+    return {
+      ...view,
+      keys: organization.keys.map((key) => {
+        const usage = world.rateLimiter?.usage(key.id, now);
+        return {
+          keyId: key.id,
+          kind: key.kind,
+          masked: maskKey(key.key),
+          ...(usage ? { usage: { usedToday: usage.usedToday, dailyQuota: usage.limits.dailyQuota, tokensLeft: usage.tokensLeft, burst: usage.limits.burst, perSecond: usage.limits.perSecond } } : {}),
+        };
+      }),
+    };
+  });
+  return renderPage(
+    c,
+    `Namespace ${world.namespace}`,
+    'overview',
+    overviewPage({
       namespace: world.namespace,
-      namespaces: platform.worlds.names(),
       clock: world.clock.state(),
-      scenarios: world.scenarios.names().map((name) => ({ name, description: world.scenarios.get(name)?.description ?? '', active: world.scenarios.isActive(name) })),
-      organizations: [...platform.keyRing.organizations.keys()].map((id) => organizationView(platform, world, id)),
-      requests: world.requestLog.list().slice(-50).reverse(),
-      sessions: sessions(world)
-        .all()
-        .slice(-50)
-        .reverse()
-        .map(({ record }) => ({ id: record.id, organizationId: record.organization_id, type: record.type, status: displayStatus(record, world.clock.now()), createdAt: record.created_at })),
-      urls: platform.urls,
+      organizations,
+      activeScenarios: world.scenarios.activeNames(),
+      namespaces: platform.worlds.names().map((name) => ({ name, sessions: sessions(platform.worlds.get(name)).all().length })),
+      sessions: sessions(world).all().sort(newestFirst).slice(0, 10).map((stored) => sessionRow(stored, now)),
+      requests: world.requestLog.list().slice(-10).reverse(),
       csrf: csrfTokenOf(c),
     }),
   );
-});
-
-consoleRouter.post('/console/scenarios/:name/:action{activate|deactivate}', (c) => {
-  toggleScenario(c.get('world'), c.req.param('name'), c.req.param('action') as 'activate' | 'deactivate');
-  return c.redirect(back(c.get('world').namespace), 303);
 });
 
 consoleRouter.post('/console/clock', async (c) => {
   const form = await c.req.parseBody();
   const world = c.get('world');
-  const advance = DurationSchema.safeParse(typeof form.advance === 'string' ? form.advance.trim() : '');
-  changeClock(world, {
-    ...(advance.success ? { advance: advance.data } : {}),
-    ...(form.freeze === 'true' || form.freeze === 'false' ? { freeze: form.freeze === 'true' } : {}),
+  const back = consoleHref('/console', world.namespace);
+  const advanceText = formText(form, 'advance');
+  const setText = formText(form, 'set');
+  const freeze = formText(form, 'freeze');
+  return act(c, back, () => {
+    const advance = DurationSchema.safeParse(/^\d+$/.test(advanceText) ? Number(advanceText) : advanceText);
+    if (advanceText !== '' && !advance.success) throw new ApiError(400, `"${advanceText.slice(0, 40)}" is not a duration: write a number of milliseconds or a number with s, m, h or d (90s, 15m, 2h, 1d).`);
+    if (setText !== '' && Number.isNaN(Date.parse(setText))) throw new ApiError(400, `"${setText.slice(0, 40)}" is not an instant: write an ISO 8601 date and time such as 2026-01-15T09:30:00Z.`);
+    changeClock(world, {
+      ...(advance.success ? { advance: advance.data } : {}),
+      ...(setText !== '' ? { set: new Date(Date.parse(setText)).toISOString() } : {}),
+      ...(freeze === 'true' || freeze === 'false' ? { freeze: freeze === 'true' } : {}),
+    });
   });
-  return c.redirect(back(world.namespace), 303);
 });
 
 consoleRouter.post('/console/reset', async (c) => {
-  await resetSandbox(c.get('platform'), c.get('world').namespace, undefined);
-  return c.redirect(back(c.get('world').namespace), 303);
+  const form = await c.req.parseBody();
+  const namespace = c.get('world').namespace;
+  const back = consoleHref('/console', namespace);
+  return act(
+    c,
+    back,
+    async () => {
+      if (formText(form, 'confirm') !== namespace) throw new ApiError(400, `Nothing was reset: tick the box that confirms erasing namespace "${namespace}" and press Reset again.`);
+      await resetSandbox(c.get('platform'), namespace, undefined);
+    },
+    `Namespace ${namespace} is back to the fixtures.`,
+  );
 });
+
+consoleRouter.post('/console/organizations/:id/balance', async (c) => {
+  const form = await c.req.parseBody();
+  const world = c.get('world');
+  const text = formText(form, 'balance');
+  return act(c, consoleHref('/console', world.namespace), () => {
+    if (!/^\d{1,15}$/.test(text)) throw new ApiError(400, `Balance "${text.slice(0, 20)}" is not a whole number of tokens: write 0 or more, digits only.`);
+    setOrganizationBalance(c.get('platform'), world, c.req.param('id'), Number(text));
+  });
+});
+
+// ─── Scenarios ──────────────────────────────────────────────────────────────────────────────────────
+
+consoleRouter.get('/console/scenarios', (c) => {
+  const world = c.get('world');
+  return renderPage(c, 'Scenarios', 'scenarios', scenariosPage(world.namespace, world.scenarios.names().map((name) => scenarioView(world, name)), csrfTokenOf(c)));
+});
+
+consoleRouter.post('/console/scenarios/:name/:action{activate|deactivate}', (c) => {
+  const world = c.get('world');
+  return act(c, consoleHref('/console/scenarios', world.namespace), () => toggleScenario(world, c.req.param('name'), c.req.param('action') as 'activate' | 'deactivate'));
+});
+
+// ─── Sessions ───────────────────────────────────────────────────────────────────────────────────────
+
+function matchesFilter(record: StoredSession['record'], status: string, filter: SessionFilter): boolean {
+  const createdDay = record.created_at.slice(0, 10);
+  return (
+    (!filter.organization || record.organization_id === filter.organization) &&
+    (!filter.status || status === filter.status) &&
+    (!filter.type || record.type === filter.type) &&
+    (!filter.external_id || record.external_id === filter.external_id) &&
+    (!filter.created_from || createdDay >= filter.created_from) &&
+    (!filter.created_to || createdDay <= filter.created_to)
+  );
+}
+
+consoleRouter.get('/console/sessions', (c) => {
+  const world = c.get('world');
+  const now = world.clock.now();
+  const filter: SessionFilter = {
+    organization: c.req.query('organization'),
+    status: c.req.query('status'),
+    type: c.req.query('type'),
+    external_id: c.req.query('external_id'),
+    created_from: c.req.query('created_from'),
+    created_to: c.req.query('created_to'),
+  };
+  const rows = sessions(world)
+    .all()
+    .sort(newestFirst)
+    .map((stored) => ({ stored, row: sessionRow(stored, now) }))
+    .filter(({ stored, row }) => matchesFilter(stored.record, row.status, filter))
+    .map(({ row }) => row);
+  const pages = Math.max(1, Math.ceil(rows.length / SESSIONS_PER_PAGE));
+  const page = Math.min(pages, Math.max(1, Number.parseInt(c.req.query('page') ?? '1', 10) || 1));
+  return renderPage(
+    c,
+    'Sessions',
+    'sessions',
+    sessionsPage({
+      namespace: world.namespace,
+      filter,
+      rows: rows.slice((page - 1) * SESSIONS_PER_PAGE, page * SESSIONS_PER_PAGE),
+      page,
+      pages,
+      total: rows.length,
+      organizations: [...c.get('platform').keyRing.organizations.keys()],
+      statuses: [...SESSION_STATUSES, 'EXPIRED'],
+      types: SESSION_TYPES,
+    }),
+  );
+});
+
+/** What the record itself says happened, then every journalled request that named the session. */
+function sessionTimeline(world: AppContext['var']['world'], stored: StoredSession): TimelineEntry[] {
+  const { record } = stored;
+  const entries: TimelineEntry[] = [{ at: record.created_at, what: `created (${record.type}) for ${stored.user.email}` }];
+  for (const attempt of record.meta_data?.failureData?.attempts ?? []) entries.push({ at: attempt.failedAt, what: `failed attempt: ${attempt.reason} on ${attempt.slot}` });
+  if (record.submitted_at) entries.push({ at: record.submitted_at, what: 'submitted by the applicant' });
+  if (record.status !== 'PENDING' || record.updated_at !== record.created_at) entries.push({ at: record.updated_at, what: `now ${record.status}, progress ${record.session_progress}` });
+  if (record.expires_at) entries.push({ at: record.expires_at, what: record.expires_at <= world.clock.iso() ? 'expired' : 'expires' });
+  for (const entry of world.requestLog.list()) {
+    const created = (entry.responseBody as { id?: unknown } | undefined)?.id === record.id;
+    if (!created && !entry.path.includes(record.id)) continue;
+    entries.push({ at: entry.startedAt, what: `${entry.method} ${entry.path} → ${entry.status}${entry.explain ? ` (${entry.explain})` : ''}`, requestId: entry.requestId });
+  }
+  return entries.sort((a, b) => a.at.localeCompare(b.at));
+}
 
 consoleRouter.get('/console/sessions/:id', (c) => {
   const world = c.get('world');
   const stored = findSession(world, c.req.param('id'));
-  if (!stored) return c.html(notFoundPage('session', c.req.param('id'), world.namespace), 404);
-  return c.html(
-    recordPage({
-      kind: 'Session',
-      id: stored.id,
+  if (!stored) return notFound(c, 'session', c.req.param('id'));
+  const { record } = stored;
+  const urls = publicUrlsOf(c);
+  const now = world.clock.now();
+  const status = displayStatus(record, now);
+  const uploadPath = (uploadId: string) => consoleHref(`/console/sessions/${encodeURIComponent(record.id)}/uploads/${encodeURIComponent(uploadId)}`, world.namespace);
+  return renderPage(
+    c,
+    `Session ${record.id}`,
+    'sessions',
+    sessionDetail({
       namespace: world.namespace,
-      status: displayStatus(stored.record, world.clock.now()),
-      record: { session_record: stored.record, user: stored.user, sender_user: stored.senderUser },
-      actions: [...CONTROL_OUTCOMES],
-      problem: c.req.query('problem'),
+      id: record.id,
+      status,
+      organizationId: record.organization_id,
+      type: record.type,
+      facts: [
+        ['Status', `${status} (progress ${record.session_progress})`],
+        ['Organization', record.organization_id],
+        ['Type', record.type],
+        ['Applicant', `${stored.user.first_name} ${stored.user.last_name} <${stored.user.email}>`],
+        ['External id', record.external_id ?? '—'],
+        ['Workflow', record.workflow_id ?? '—'],
+        ['Created', record.created_at],
+        ['Updated', record.updated_at],
+        ['Expires', record.expires_at ?? 'never'],
+        ['Redirect URL', record.redirect_url ?? '—'],
+      ],
+      hostedPageUrl: buildSessionUrl(urls.verify, record.id, record.organization_id, record.redirect_url, { namespace: world.namespace }),
+      apiUrl: sessionDetailsUrl(urls.base, record.id, { namespace: world.namespace }),
+      // Reading whether auto-decline is on must not count as a fire: only the move itself fires it.
+      legalOutcomes: legalControlOutcomes(record, now, world.scenarios.behaviourSource('auto-decline', []) !== undefined),
+      analysis: record.analysis_data,
+      metaData: record.meta_data,
+      record: { session_record: record, user: stored.user, sender_user: stored.senderUser },
+      timeline: sessionTimeline(world, stored),
+      uploads: uploadsOwnedBy(world, sessionUploadOwner(record.id)).map((upload) => ({
+        slot: upload.slot ?? 'file',
+        fileKey: upload.fileKey,
+        contentType: upload.contentType,
+        src: upload.uploadedAtMs === undefined ? undefined : uploadPath(upload.id),
+      })),
       csrf: csrfTokenOf(c),
     }),
   );
+});
+
+consoleRouter.get('/console/sessions/:id/uploads/:uploadId', async (c) => {
+  const world = c.get('world');
+  const stored = findSession(world, c.req.param('id'));
+  const upload = uploadsOwnedBy(world, sessionUploadOwner(c.req.param('id'))).find((candidate) => candidate.id === c.req.param('uploadId'));
+  if (!stored || !upload?.contentType.startsWith('image/')) return notFound(c, 'upload', c.req.param('uploadId'));
+  try {
+    const { bytes } = await c.get('platform').uploads.read(world, stored.record.organization_id, upload.fileKey);
+    return c.body(new Uint8Array(bytes), 200, { 'content-type': upload.contentType, 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return notFound(c, 'upload', c.req.param('uploadId'));
+  }
 });
 
 consoleRouter.post('/console/sessions/:id/outcome', async (c) => {
   const world = c.get('world');
   const id = c.req.param('id');
   const form = await c.req.parseBody();
-  const outcome = String(form.outcome ?? '');
-  const page = `/console/sessions/${encodeURIComponent(id)}?namespace=${encodeURIComponent(world.namespace)}`;
-  if (!(CONTROL_OUTCOMES as readonly string[]).includes(outcome)) return c.redirect(`${page}&problem=${encodeURIComponent(`Unknown outcome "${outcome}"`)}`, 303);
-  try {
+  const outcome = formText(form, 'outcome');
+  const back = consoleHref(`/console/sessions/${encodeURIComponent(id)}`, world.namespace);
+  return act(c, back, async () => {
+    if (!(CONTROL_OUTCOMES as readonly string[]).includes(outcome)) throw new ApiError(400, `Unknown outcome "${outcome.slice(0, 40)}": choose one of ${CONTROL_OUTCOMES.join(', ')}.`);
     await driveSessionOutcome(world, id, { outcome: outcome as ControlOutcome }, behaviourOn(c, 'auto-decline'), c.get('platform').uploads);
+  });
+});
+
+// ─── Requests ───────────────────────────────────────────────────────────────────────────────────────
+
+consoleRouter.get('/console/requests', (c) => {
+  const world = c.get('world');
+  const query = (name: string) => c.req.query(name) || undefined;
+  const filter = { method: query('method'), path: query('path'), status: query('status'), key: query('key'), scenario: query('scenario') };
+  const status = filter.status !== undefined && /^\d{3}$/.test(filter.status) ? Number(filter.status) : undefined;
+  const { requests } = listRequests(c.get('platform'), world, {
+    ...(filter.method ? { method: filter.method } : {}),
+    ...(filter.path ? { path: filter.path } : {}),
+    ...(status !== undefined ? { status } : {}),
+    ...(filter.key ? { key: filter.key } : {}),
+  });
+  const shown = requests.filter((entry) => filter.scenario === undefined || entry.firedRules.some((rule) => rule.scenario === filter.scenario)).reverse();
+  if (c.req.query('rows') === '1') return c.html(requestRows(world.namespace, shown));
+  return renderPage(c, 'Requests', 'requests', requestsPage(world.namespace, filter, shown, world.scenarios.names()));
+});
+
+consoleRouter.get('/console/requests/:id', (c) => {
+  const world = c.get('world');
+  try {
+    return renderPage(c, 'Request', 'requests', requestDetail(world.namespace, requestEntry(world, c.req.param('id'))));
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    return c.redirect(`${page}&problem=${encodeURIComponent(error.message)}`, 303);
+    return notFound(c, 'request', c.req.param('id'));
   }
-  return c.redirect(page, 303);
-});
-
-consoleRouter.get('/console/bank-statements/:id', (c) => {
-  const world = c.get('world');
-  const record = findBankStatement(world, c.req.param('id'));
-  if (!record) return c.html(notFoundPage('bank statement', c.req.param('id'), world.namespace), 404);
-  const { body } = bankStatementJson(world, record);
-  return c.html(recordPage({ kind: 'Bank statement', id: record.id, namespace: world.namespace, status: body.status, record: body, actions: [], csrf: csrfTokenOf(c) }));
-});
-
-// The admin_console link of POST /v1/credit-terms lands here.
-consoleRouter.get('/console/credit-terms/:id', (c) => {
-  const world = c.get('world');
-  const stored = findCreditTerms(world, c.req.param('id'));
-  if (!stored) return c.html(notFoundPage('credit terms request', c.req.param('id'), world.namespace), 404);
-  const record = toCreditTermsJson(stored);
-  return c.html(recordPage({ kind: 'Credit terms', id: record.id, namespace: world.namespace, status: record.status, record, actions: [], csrf: csrfTokenOf(c) }));
 });

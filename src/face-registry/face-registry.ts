@@ -217,3 +217,18 @@ export function registerAnalysedFace(world: World, input: Omit<RegisterFaceInput
   const { analysis, ...rest } = input;
   return registerFace(world, { ...rest, signature: analysis.signature });
 }
+
+/**
+ * Offers a session's analysed selfie (named `label` in the explanation, e.g. selfie_front) to the registry
+ * and says what happened, for X-Sandbox-Explain: enrolled, duplicate of another session, or no face.
+ * Undefined when the session had already been registered (its first outcome stands, nothing new to say).
+ */
+export function enrolSessionSelfie(world: World, input: Omit<RegisterFaceInput, 'signature'> & { analysis: AnalysedImage; label: string }): string | undefined {
+  const { label, ...offer } = input;
+  const registration = registerAnalysedFace(world, offer);
+  if (registration === undefined) return `${label} has no face (${input.analysis.summary}): nothing enrolled`;
+  if (!registration.isNew) return undefined;
+  return registration.duplicate
+    ? `${label} matches the face of session ${registration.enrolledSessionId} (similarity ${registration.similarity}): duplicate`
+    : `${label} enrolled as face ${registration.faceId}`;
+}

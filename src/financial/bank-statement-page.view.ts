@@ -19,7 +19,7 @@ const STYLE = html`<style>
   button { cursor: pointer; padding: .4rem .9rem; margin: .5rem .4rem 0 0; }
   table { border-collapse: collapse; width: 100%; } td, th { text-align: left; padding: .25rem .5rem; border-bottom: 1px solid #eef; }
   td.num, th.num { text-align: right; }
-  footer { margin-top: 2rem; color: #889; font-size: .85rem; }
+  footer { margin-top: 2rem; color: #5a6275; font-size: .85rem; }
 </style>`;
 
 export interface BankStatementPageModel {

@@ -17,9 +17,11 @@ const STYLE = html`<style>
   .warn { background: #fff4e0; border: 1px solid #f0c36d; padding: .6rem .8rem; border-radius: 6px; }
   ul { list-style: none; padding: 0; } li { margin: .6rem 0; } form { margin: 0; }
   button { width: 100%; text-align: left; padding: .6rem .8rem; border: 1px solid #c9cedb; border-radius: 6px; background: #fafbfd; cursor: pointer; font: inherit; }
-  button:hover { background: #eef2ff; } button.primary { background: #2f5bea; color: #fff; border-color: #2f5bea; }
+  button:hover { background: #eef2ff; } button.primary { background: #1f4fd1; color: #fff; border-color: #1f4fd1; }
+  button.primary:hover { background: #1a42b0; } button.primary small { color: #fff; }
+  button:focus-visible { outline: 3px solid #f5b700; outline-offset: 1px; }
   small { display: block; color: #5a6275; margin-top: .2rem; } code { background: #f3f4f8; padding: 0 .25rem; border-radius: 3px; }
-  footer { color: #8a90a0; font-size: .8rem; margin-top: 2rem; }
+  footer { color: #5a6275; font-size: .8rem; margin-top: 2rem; }
 </style>`;
 
 function layout(title: string, body: ReturnType<typeof html>) {

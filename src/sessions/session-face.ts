@@ -8,7 +8,7 @@
  * - The hosted page captures no photo: a session finished without a selfie_front upload enrols nothing.
  * - An undecodable or faceless selfie enrols nothing (said in X-Sandbox-Explain); the outcome stands.
  */
-import { registerAnalysedFace } from '../face-registry/face-registry.ts';
+import { enrolSessionSelfie } from '../face-registry/face-registry.ts';
 import { loadImage } from '../images/image-loading.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { uploadsOwnedBy, type UploadStore } from '../platform/uploads/uploads.ts';
@@ -31,10 +31,5 @@ export async function enrolFinishedSessionFace(world: World, uploads: UploadStor
   } catch (error) {
     return `selfie_front not enrolled: ${(error as Error).message}`;
   }
-  const registration = registerAnalysedFace(world, { organizationId: stored.record.organization_id, sessionId: stored.id, source: 'hosted-session', analysis });
-  if (registration === undefined) return `selfie_front has no face (${analysis.summary}): nothing enrolled`;
-  if (!registration.isNew) return undefined;
-  return registration.duplicate
-    ? `selfie_front matches the face of session ${registration.enrolledSessionId} (similarity ${registration.similarity}): duplicate`
-    : `selfie_front enrolled as face ${registration.faceId}`;
+  return enrolSessionSelfie(world, { organizationId: stored.record.organization_id, sessionId: stored.id, source: 'hosted-session', analysis, label: 'selfie_front' });
 }

@@ -11,8 +11,8 @@
 import { buildAnalysisData, type AnalysisPerson } from './analysis-data.ts';
 import { buildApplicantSubmission, buildDeclinedData, buildFailureData, APPLICANT_COUNTRY } from './meta-data.ts';
 import { outcomeRow, type ApplicantOutcome, type RedirectReason, type RedirectStatus } from './redirect-callback.ts';
-import { DEFAULT_MAX_FAILED_ATTEMPTS, isExpired, transition, type TransitionResult } from './session.machine.ts';
-import type { SessionOutcomeBody, SessionRecord, StoredUserProfile } from './sessions.schemas.ts';
+import { allowsEvent, DEFAULT_MAX_FAILED_ATTEMPTS, isExpired, transition, type SessionEventType, type TransitionResult } from './session.machine.ts';
+import { CONTROL_OUTCOMES, type ControlOutcome, type SessionOutcomeBody, type SessionRecord, type StoredUserProfile } from './sessions.schemas.ts';
 
 export interface OutcomeContext {
   nowIso: string;
@@ -173,4 +173,36 @@ export function applyControlOutcome(
     case 'expired':
       return transition(record, { type: 'expire' }, now);
   }
+}
+
+/**
+ * The machine events a control outcome runs, in order, on a session in this status: what
+ * `applyControlOutcome` does, including the auto-decline scenario's AI decline on the applicant's finish.
+ */
+export function controlOutcomeEvents(outcome: ControlOutcome, status: SessionRecord['status'], autoDecline: boolean): SessionEventType[] {
+  const finish: SessionEventType = autoDecline ? 'auto_decline' : 'submit';
+  switch (outcome) {
+    case 'SUBMITTED':
+      return [finish];
+    case 'VERIFIED':
+      return status !== 'PENDING' ? ['verify'] : autoDecline ? [finish] : [finish, 'verify'];
+    case 'REJECTED':
+      return ['auto_decline'];
+    case 'VOIDED':
+      return ['void'];
+    case 'FAILED':
+      return ['fail'];
+    case 'abandoned':
+      return ['abandon'];
+    case 'expired':
+      return ['expire'];
+  }
+}
+
+/** The control outcomes the session machine allows now: its first event is legal (the rest follow from it). */
+export function legalControlOutcomes(record: Pick<SessionRecord, 'status' | 'expires_at'>, nowMs: number, autoDecline: boolean): ControlOutcome[] {
+  return CONTROL_OUTCOMES.filter((outcome) => {
+    const [first] = controlOutcomeEvents(outcome, record.status, autoDecline);
+    return first !== undefined && allowsEvent(record, first, nowMs);
+  });
 }

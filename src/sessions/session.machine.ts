@@ -205,6 +205,12 @@ export function displayStatus(record: Pick<SessionRecord, 'status' | 'expires_at
   return isExpired(record, nowMs) ? 'EXPIRED' : record.status;
 }
 
+/** Whether the table lets `event` happen to the record now (the same checks `transition` makes, in the same order). */
+export function allowsEvent(record: Pick<SessionRecord, 'status' | 'expires_at'>, event: SessionEventType, nowMs: number): boolean {
+  const row = transitionFor(event);
+  return !isTerminal(record.status) && row.from.includes(record.status) && !(row.needsOpenWindow && isExpired(record, nowMs));
+}
+
 export type RefusalCode = 'TERMINAL' | 'NOT_ALLOWED_FROM_STATE' | 'EXPIRED';
 
 export interface TransitionRefusal {

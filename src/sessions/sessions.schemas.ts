@@ -16,7 +16,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { aliasedBody } from '../platform/validation/aliased-body.ts';
-import { e164Phone, email, flag, httpsUrl, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
+import { e164Phone, email, expiresInHours, flag, httpsUrl, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
 import { EXPOSURE_CATEGORIES } from '../screening/adverse-media.schemas.ts';
 import { CarrierAgeGateResponseSchema } from '../screening/carrier-age-gate.schemas.ts';
 import { PepSanctionsMatchSchema } from '../screening/pep-sanctions.schemas.ts';
@@ -337,15 +337,6 @@ export const SessionListResponseSchema = z
   .openapi('SessionListResponse');
 export type SessionListResponse = z.infer<typeof SessionListResponseSchema>;
 
-// ─── Field rules ────────────────────────────────────────────────────────────────────────────────────
-
-const expiresField = (field: string) =>
-  z
-    .number({ error: mustBe(field, 'an integer number of hours from 1 to 8760') })
-    .int({ error: mustBe(field, 'a whole number of hours from 1 to 8760') })
-    .min(1, { error: mustBe(field, 'at least 1 (hours)') })
-    .max(8760, { error: mustBe(field, 'at most 8760 hours (one year)') });
-
 // ─── POST /v1/sessions ──────────────────────────────────────────────────────────────────────────────
 
 /**
@@ -365,7 +356,7 @@ export const CreateSessionBodySchema = aliasedBody(
     sendPhoneInvite: { snake: 'send_phone_invite', schema: flag, default: true },
     workflowId: { snake: 'workflow_id', schema: (key) => identifier(key, 'the id of one of your workflows') },
     redirectUrl: { snake: 'redirect_url', schema: httpsUrl },
-    expiresInHours: { snake: 'expires_in_hours', schema: expiresField },
+    expiresInHours: { snake: 'expires_in_hours', schema: expiresInHours },
   },
   { name: 'CreateSessionBody' },
 );

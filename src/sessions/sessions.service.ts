@@ -19,6 +19,7 @@ import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { UploadStore } from '../platform/uploads/uploads.ts';
 import { enrolFinishedSessionFace } from './session-face.ts';
+import { requireActiveWorkflow } from '../workflows/workflows.service.ts';
 import { findWorkflow, workflowHasStep, type WorkflowRecord } from '../workflows/workflows.store.ts';
 import { CreateFinancialBodySchema } from '../financial/financial.schemas.ts';
 import { createBankStatement } from '../financial/financial.store.ts';
@@ -81,6 +82,7 @@ export function createSession(world: World, organization: OrganizationFixture, i
     if (workflow === undefined) {
       throw new ApiError(404, `Workflow ${input.workflowId} was not found in your organization: send the id of one of your workflows as workflow_id, or omit it for a standalone verification.`);
     }
+    requireActiveWorkflow(workflow);
     const phoneStep = PHONE_STEP_CODES.find((code) => workflowHasStep(workflow as WorkflowRecord, code));
     if (phoneStep !== undefined && input.phone === undefined) {
       throw new ApiError(400, `Invalid request: body field "phone" is required because workflow ${workflow.id} has a ${phoneStep} step: send the applicant's number in E.164 format (e.g. +14155550123).`);

@@ -13,6 +13,7 @@
  *   image/jpeg).
  */
 import { createLivenessSession, livenessConfidence } from '../face/face-liveness.service.ts';
+import { round } from '../images/pixel-ops.ts';
 import { loadImages } from '../images/image-loading.ts';
 import { imageApiError } from '../images/image-request.ts';
 import { ApiError, describeZodError } from '../platform/errors/api-error.ts';
@@ -50,8 +51,6 @@ export interface LivenessAction {
 
 export const FRAME_CONTENT_TYPE = 'image/jpeg';
 
-const round2 = (value: number): number => Math.round(value * 100) / 100;
-
 /** Frames whose bytes arrived (each a file key of the last upload-url). */
 function arrivedFrames(world: World, sessionId: string, frameKeys: readonly string[]): string[] {
   const arrived = new Set(uploadsOwnedBy(world, sessionUploadOwner(sessionId)).filter((upload) => upload.uploadedAtMs !== undefined).map((upload) => upload.fileKey));
@@ -68,7 +67,7 @@ async function frameScore(keys: readonly string[], readUpload: UploadReader): Pr
     throw imageApiError(error);
   }
   const scores = Object.values(loaded).map(({ analysis }) => (analysis.face === null ? 0 : analysis.face.confidence * 100));
-  return round2(scores.reduce((sum, score) => sum + score, 0) / scores.length);
+  return round(scores.reduce((sum, score) => sum + score, 0) / scores.length, 2);
 }
 
 export async function runFaceLivenessAction(

@@ -21,6 +21,7 @@
 import { scanDocument } from '../document/document.service.ts';
 import { compareFaces, FACE_MATCH_THRESHOLD } from '../face/face.service.ts';
 import type { AnalysedImage } from '../images/image-analysis.ts';
+import { round } from '../images/pixel-ops.ts';
 import { loadImages, type LoadedImage } from '../images/image-loading.ts';
 import { imageApiError } from '../images/image-request.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
@@ -35,25 +36,10 @@ import type { IdVerificationStepBody, IdVerificationUpload } from './workflows.s
 export type UploadReader = (fileKey: string) => Promise<Buffer>;
 
 export interface IdVerificationContext {
-  sessionId: string;
-  organizationId: string;
   /** The applicant's last name (magic values). */
   lastName: string;
   nowIso: string;
   settings: IdVerificationSettings;
-}
-
-/**
- * What a finished ID_VERIFICATION attempt hands to whoever acts on it (for example face enrolment):
- * the session, the organization, the selfie as decoded and analysed, and the primary document's number.
- */
-export interface IdVerificationOutcome {
-  sessionId: string;
-  organizationId: string;
-  passed: boolean;
-  selfie: { fileKey: string; image: AnalysedImage };
-  /** The primary document's number as read ('' when it was unreadable). */
-  documentNumber: string;
 }
 
 export interface IdVerificationRun {
@@ -66,7 +52,8 @@ export interface IdVerificationRun {
   uploadedSlots: IdVerificationUpload[];
   /** 0-100 liveness score of the selfie's content (the face's detection confidence; 0 without a face). */
   selfieLivenessScore: number;
-  outcome: IdVerificationOutcome;
+  /** The selfie as decoded and analysed (what face enrolment offers to the face registry). */
+  selfie: AnalysedImage;
   explanations: string[];
 }
 
@@ -140,8 +127,6 @@ export function checkIdVerificationBody(body: IdVerificationStepBody, settings: 
 
 // ─── Execution ──────────────────────────────────────────────────────────────────────────────────────
 
-const round2 = (value: number): number => Math.round(value * 100) / 100;
-
 function shiftYears(isoDay: string, years: number): string {
   const date = new Date(`${isoDay}T00:00:00.000Z`);
   date.setUTCFullYear(date.getUTCFullYear() + years);
@@ -186,7 +171,7 @@ function checkDocument(slot: DocumentSlot, type: string, front: AnalysedImage, c
   const agePass = scan.readable && age >= settings.minimumAge && age <= settings.maximumAge;
   const state = scan.document?.state?.code;
   const statePass = scan.readable && (state === undefined || (VALID_STATES as readonly string[]).includes(state));
-  const confidenceOf = (field: string) => round2((scan.fieldConfidence[field] ?? scan.response.confidence) * 100);
+  const confidenceOf = (field: string) => round((scan.fieldConfidence[field] ?? scan.response.confidence) * 100, 2);
   const extracted: ExtractedText[] = scan.readable
     ? [
         ['FIRST_NAME', scan.response.firstName],
@@ -202,7 +187,7 @@ function checkDocument(slot: DocumentSlot, type: string, front: AnalysedImage, c
   const analysis: IdAnalysisData = {
     detect_face_data: {
       face_detected: face !== null,
-      confidence: face === null ? 0 : round2(face.confidence * 100),
+      confidence: face === null ? 0 : round(face.confidence * 100, 2),
       bounding_box: face === null ? { top: 0, left: 0, width: 0, height: 0 } : { ...face.boundingBox },
     },
     id_extracted_text: extracted,
@@ -249,7 +234,6 @@ export async function runIdVerification(body: IdVerificationStepBody, slots: rea
     ...(body.secondary_document_type === undefined ? {} : { secondary: body.secondary_document_type }),
     ...(body.tertiary_document_type === undefined ? {} : { tertiary: body.tertiary_document_type }),
   };
-  const primary = documents[0] as DocumentResult;
   const checks = {
     documents: documents.map((document) => ({
       slot: document.slot.slot,
@@ -269,14 +253,8 @@ export async function runIdVerification(body: IdVerificationStepBody, slots: rea
     analysis,
     checks,
     uploadedSlots: (Object.keys(body.uploads) as IdVerificationUpload[]).filter((slot) => body.uploads[slot] !== undefined),
-    selfieLivenessScore: selfie.face === null ? 0 : round2(selfie.face.confidence * 100),
-    outcome: {
-      sessionId: context.sessionId,
-      organizationId: context.organizationId,
-      passed: failure === undefined,
-      selfie: { fileKey: body.uploads.selfie_front, image: selfie },
-      documentNumber: primary.documentNumber,
-    },
+    selfieLivenessScore: selfie.face === null ? 0 : round(selfie.face.confidence * 100, 2),
+    selfie,
     explanations: [
       ...documents.map((document) => `${document.slot.slot} ${document.type}: ${document.failure === undefined ? 'checks passed' : `${document.failure.reason} (${document.failure.detail})`}`),
       comparison.explanation,

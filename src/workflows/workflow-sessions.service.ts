@@ -11,11 +11,17 @@
  * appended to meta_data.failureData (FAILED at the workflow's limit), and when the last step completes
  * SUBMITTED then VERIFIED (the checks passed, so the sandbox approves automatically).
  *
+ * The attempt that completes ID_VERIFICATION offers its selfie to the shared face registry, as a hosted
+ * session's finish does: the session's face is enrolled, or the session becomes a duplicate of the
+ * session whose enrolled face it matches (iGaming self-exclusion and anti-cheat purge see both). A failed
+ * attempt enrols nothing, so a retry with the right selfie is the one that counts.
+ *
  * LIMITATIONS:
  * - Every failed check is a failed attempt the caller may retry until the limit (default 3, or the
  *   workflow's own); nothing auto-declines to REJECTED here.
  * - Creating a headless session costs one token, like a hosted one; steps are not billed.
  */
+import { enrolSessionSelfie } from '../face-registry/face-registry.ts';
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { charge, requireFunds } from '../platform/billing/billing.ts';
 import { ApiError, describeZodError } from '../platform/errors/api-error.ts';
@@ -25,11 +31,11 @@ import { DEFAULT_MAX_FAILED_ATTEMPTS, isExpired, isTerminal } from '../sessions/
 import { createSessionRecord, recordStepResults, requireOwnSession, type StoredSession } from '../sessions/sessions.store.ts';
 import type { FailureReason, FailureSlot } from '../sessions/sessions.schemas.ts';
 import { FRONT_ONLY_DOCUMENT_TYPES, isFrontOnly, VALID_ID_TYPES, VALID_STATES } from './id-document-types.ts';
-import { checkIdVerificationBody, runIdVerification, type IdVerificationOutcome, type UploadReader } from './id-verification.step.ts';
+import { checkIdVerificationBody, runIdVerification, type UploadReader } from './id-verification.step.ts';
 import { runFaceLivenessAction, type LivenessDeps, type LivenessState } from './face-liveness.step.ts';
 import { isSubmittable, moveStep, type StepState } from './workflow-step.machine.ts';
 import { DEFAULT_LIVENESS_CHALLENGE, idVerificationSettings, isHeadlessStep, livenessThreshold, type HeadlessStepCode } from './workflow-steps.ts';
-import { requireOwnWorkflow, type Explained } from './workflows.service.ts';
+import { requireActiveWorkflow, requireOwnWorkflow, type Explained } from './workflows.service.ts';
 import {
   FaceLivenessStepBodySchema,
   IdVerificationStepBodySchema,
@@ -88,9 +94,7 @@ export function createWorkflowSession(world: World, organization: OrganizationFi
       { invalid_steps: invalidSteps },
     );
   }
-  if (workflow.status !== 'active') {
-    throw new ApiError(400, `Workflow ${workflow.id} is ${workflow.status}, not active: only active workflows take new sessions.`);
-  }
+  requireActiveWorkflow(workflow);
   requireFunds(world, organization, SESSION_PRICE_TOKENS);
   const nowIso = world.clock.iso();
   const stored = createSessionRecord(world, {
@@ -217,10 +221,6 @@ export interface StepDeps extends LivenessDeps {
   readUpload: UploadReader;
 }
 
-export interface StepSubmission extends Explained<StepSubmissionResponse> {
-  /** Set when an ID_VERIFICATION attempt ran: what it found (for face enrolment and the like). */
-  idVerification?: IdVerificationOutcome;
-}
 
 function parseBody<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: import('zod').ZodError } }, body: unknown): T {
   const parsed = schema.safeParse(body);
@@ -238,7 +238,7 @@ function outOfOrder(loaded: Loaded, code: HeadlessStepCode, currentIndex: number
   return new ApiError(409, `${code} is ${target.status} on session ${loaded.stored.id}, and steps go in order: submit ${current.step_id} (step ${currentIndex}) next.`);
 }
 
-export async function submitStep(world: World, organizationId: string, sessionId: string, code: HeadlessStepCode, body: unknown, deps: StepDeps): Promise<StepSubmission> {
+export async function submitStep(world: World, organizationId: string, sessionId: string, code: HeadlessStepCode, body: unknown, deps: StepDeps): Promise<Explained<StepSubmissionResponse>> {
   const before = load(world, organizationId, sessionId);
   const index = requireOpen(world, before);
   if ((before.headless.steps[index] as HeadlessStep).step_id !== code) throw outOfOrder(before, code, index);
@@ -255,7 +255,7 @@ export async function submitStep(world: World, organizationId: string, sessionId
     if (parsed.id !== undefined) {
       const settings = idVerificationSettings(step.config);
       const slots = checkIdVerificationBody(parsed.id, settings, (step.config.id_scan_face_settings as { require_front_only?: boolean } | undefined)?.require_front_only === true);
-      const run = await runIdVerification(parsed.id, slots, { sessionId, organizationId, lastName: before.stored.user.last_name, nowIso: world.clock.iso(), settings }, deps.readUpload);
+      const run = await runIdVerification(parsed.id, slots, { lastName: before.stored.user.last_name, nowIso: world.clock.iso(), settings }, deps.readUpload);
       const loaded = load(world, organizationId, sessionId);
       requireOpen(world, loaded);
       recordStepResults(world, sessionId, run.analysis, run.uploadedSlots, world.clock.iso());
@@ -263,7 +263,9 @@ export async function submitStep(world: World, organizationId: string, sessionId
       const requirements = { ...(step.requirements as IdVerificationRequirements), document };
       const withSelfie: HeadlessSessionRecord = { ...loaded.headless, liveness: { ...loaded.headless.liveness, selfieScore: run.selfieLivenessScore } };
       const answer = settleAttempt(world, organizationId, sessionId, index, { ...step, requirements }, withSelfie, run.failure, run.explanations);
-      return { ...answer, value: { ...answer.value, checks: run.checks }, idVerification: run.outcome };
+      // The selfie of the attempt that completes the step is the session's face (as a hosted session's finish).
+      const enrolment = run.failure === undefined ? enrolSessionSelfie(world, { organizationId, sessionId, source: 'workflow-step', analysis: run.selfie, label: 'uploads.selfie_front' }) : undefined;
+      return { value: { ...answer.value, checks: run.checks }, explanations: enrolment === undefined ? answer.explanations : [...answer.explanations, enrolment] };
     }
     const action = await runFaceLivenessAction(world, organizationId, sessionId, parsed.liveness, step, before.headless.liveness, deps);
     const loaded = load(world, organizationId, sessionId);

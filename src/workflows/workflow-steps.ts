@@ -15,6 +15,7 @@
  *   the sandbox's choice: the spec gives only their types and defaults.
  */
 import { z } from '@hono/zod-openapi';
+import { DEFAULT_LIVENESS_THRESHOLD } from '../face/face-liveness.service.ts';
 
 /** The real client's step-id enum (facts §6.8), the spec's five first. */
 export const STEP_CODES = [
@@ -91,7 +92,7 @@ export const IdVerificationConfigSchema = z
   .openapi('IdVerificationConfig');
 export type IdVerificationConfig = z.output<typeof IdVerificationConfigSchema>;
 
-export const FaceLivenessConfigSchema = z.strictObject({ confidence_threshold: int(1, 100, 70) }).openapi('FaceLivenessConfig');
+export const FaceLivenessConfigSchema = z.strictObject({ confidence_threshold: int(1, 100, DEFAULT_LIVENESS_THRESHOLD) }).openapi('FaceLivenessConfig');
 export const AgeEstimationConfigSchema = z.strictObject({ minimum_age: int(1, 100, 18) }).openapi('AgeEstimationConfig');
 /** PEP_SANCTIONS and ADVERSE_MEDIA: no config (an empty object is accepted as "none"). */
 const NoConfigSchema = z.strictObject({});
@@ -173,5 +174,5 @@ export function idVerificationSettings(resolved: Record<string, unknown>): IdVer
 export const DEFAULT_LIVENESS_CHALLENGE = 'FaceMovementChallenge';
 
 export function livenessThreshold(resolved: Record<string, unknown>): number {
-  return numberOr(resolved.confidence_threshold, 70);
+  return numberOr(resolved.confidence_threshold, DEFAULT_LIVENESS_THRESHOLD);
 }

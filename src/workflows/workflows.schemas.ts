@@ -8,7 +8,7 @@
 import { z } from '@hono/zod-openapi';
 import { ErrorSchema } from '../platform/http/routing.ts';
 import { aliasedBody } from '../platform/validation/aliased-body.ts';
-import { e164Phone, email, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
+import { e164Phone, email, expiresInHours, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
 import { HEADLESS_STEP_CODES, STEP_CODES, STEP_CONFIG_SCHEMAS, STEP_PREREQUISITES, type StepCode } from './workflow-steps.ts';
 
 const IsoInstant = z.string().openapi({ format: 'date-time', example: '2026-01-15T09:30:00.000Z' });
@@ -116,13 +116,6 @@ export const UpdateStepConfigBodySchema = z
 
 // ─── Headless sessions ──────────────────────────────────────────────────────────────────────────────
 
-const expiresField = (field: string) =>
-  z
-    .number({ error: mustBe(field, 'an integer number of hours from 1 to 8760') })
-    .int({ error: mustBe(field, 'a whole number of hours from 1 to 8760') })
-    .min(1, { error: mustBe(field, 'at least 1 (hours)') })
-    .max(8760, { error: mustBe(field, 'at most 8760 hours (one year)') });
-
 export const CreateWorkflowSessionBodySchema = aliasedBody(
   {
     email: { schema: email, required: true },
@@ -130,7 +123,7 @@ export const CreateWorkflowSessionBodySchema = aliasedBody(
     lastName: { snake: 'last_name', schema: (key) => personName(key, "the applicant's last name"), required: true },
     phone: { schema: e164Phone, required: true },
     externalId: { snake: 'external_id', schema: (key) => identifier(key, 'your own reference for the applicant') },
-    expiresInHours: { snake: 'expires_in_hours', schema: expiresField },
+    expiresInHours: { snake: 'expires_in_hours', schema: expiresInHours },
   },
   { name: 'CreateWorkflowSessionBody', description: 'A headless session: no invitation is sent and no session_url is returned.' },
 );

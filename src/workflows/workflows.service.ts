@@ -80,6 +80,16 @@ export function requireOwnWorkflow(world: World, organizationId: string, id: str
   return found;
 }
 
+/**
+ * 400 unless the workflow takes new sessions (spec, Errors: "inactive workflow" is a 400), for hosted and
+ * headless sessions alike.
+ */
+export function requireActiveWorkflow(workflow: WorkflowRecord): void {
+  if (workflow.status !== 'active') {
+    throw new ApiError(400, `Workflow ${workflow.id} is ${workflow.status}, not active: only active workflows take new sessions; use an active workflow (GET /v1/workflows lists them) or omit the workflow id.`);
+  }
+}
+
 export function getWorkflow(world: World, organizationId: string, id: string): Explained<Workflow> {
   return { value: toWorkflowJson(requireOwnWorkflow(world, organizationId, id)), explanations: [] };
 }

@@ -1,21 +1,18 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AnalyzeResponseSchema, ChallengeResponseSchema, UploadUrlsResponseSchema } from '../../src/deepfake/deepfake.schemas.ts';
+import { type AnalyzeBody, AnalyzeResponseSchema, ChallengeResponseSchema, UploadUrlsResponseSchema } from '../../src/deepfake/deepfake.schemas.ts';
 import { challengeWordFor } from '../../src/deepfake/deepfake.service.ts';
 import { FROZEN_AT, KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { fixture } from '../images/http-helpers.ts';
 
-const SESSION = '5f0c1a52-8a44-4d7e-9b1c-2a6f3e9d8c71';
-const LIVE_FRAMES = ['face.jpg', 'face-cropped.jpg', 'face.webp', 'face.gif', 'face.jpg', 'face-cropped.jpg'];
+interface LiveScanFixture {
+  frames: string[];
+  frameMeta: AnalyzeBody['frameMeta'];
+}
 
-/** Frame metadata that fits each action. */
-const GOOD_META = [
-  { actionId: 'a0', action: 'hold-still', timestamp: 0, yaw: 1, pitch: -2, roll: 0, leftEyeOpenness: 0.9, rightEyeOpenness: 0.88, faceDetected: true },
-  { actionId: 'a1', action: 'blink', timestamp: 600, yaw: 0, pitch: 0, roll: 1, leftEyeOpenness: 0.1, rightEyeOpenness: 0.12, faceDetected: true },
-  { actionId: 'a2', action: 'turn-left', timestamp: 1200, yaw: -24, pitch: 1, roll: 0, leftEyeOpenness: 0.8, rightEyeOpenness: 0.8, faceDetected: true },
-  { actionId: 'a3', action: 'turn-right', timestamp: 1800, yaw: 22, pitch: 0, roll: 0, leftEyeOpenness: 0.8, rightEyeOpenness: 0.8, faceDetected: true },
-  { actionId: 'a4', action: 'speak-prompt', timestamp: 2400, yaw: 2, pitch: 0, roll: 0, leftEyeOpenness: 0.8, rightEyeOpenness: 0.8, faceDetected: true },
-  { actionId: 'a5', action: 'hold-still', timestamp: 3000, yaw: 0, pitch: 0, roll: 0, leftEyeOpenness: 0.9, rightEyeOpenness: 0.9, faceDetected: true },
-];
+const SESSION = '5f0c1a52-8a44-4d7e-9b1c-2a6f3e9d8c71';
+/** Six frames of person A and frame metadata that fits each action (the fixture the OpenAPI examples use too). */
+const { frames: LIVE_FRAMES, frameMeta: GOOD_META } = JSON.parse(readFileSync(new URL('../../fixtures/deepfake-live-scan.json', import.meta.url), 'utf8')) as LiveScanFixture;
 
 async function uploadUrls(sandbox: TestSandbox, includeAudio = false, sessionId = SESSION) {
   const response = await sandbox.call('POST', '/v1/deepfake/upload-urls', { body: { sessionId, includeAudio } });

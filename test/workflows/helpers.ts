@@ -51,7 +51,7 @@ export function submit(sandbox: TestSandbox, sessionId: string, stepId: string, 
 }
 
 /** A passing ID_VERIFICATION body: passport of person A, selfie of person A. */
-export async function passportAndSelfie(sandbox: TestSandbox, sessionId: string, selfie = 'face.jpg') {
-  const keys = await uploadToSession(sandbox, sessionId, { id_front: 'passport.jpg', selfie_front: selfie });
+export async function passportAndSelfie(sandbox: TestSandbox, sessionId: string, selfie = 'face.jpg', key: string = KEYS.live) {
+  const keys = await uploadToSession(sandbox, sessionId, { id_front: 'passport.jpg', selfie_front: selfie }, key);
   return { document_type: 'passport-us', uploads: { id_front: keys.id_front, selfie_front: keys.selfie_front } };
 }

@@ -222,4 +222,30 @@ describe('created workflows are the source of truth for hosted sessions', () => 
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatch(/"phone" is required because workflow .* has a PHONE_VERIFICATION step/);
   });
+
+  it('refuses an inactive workflow with 400 and an unknown one with 404, as headless sessions do, charging and storing nothing', async () => {
+    const sandbox = await testSandbox({ rateLimit: false });
+    const applicant = { first_name: 'Jane', last_name: 'Doe', email: 'jane@example.com' };
+    const balance = async () => (await sandbox.call('GET', '/__sandbox/organizations', { key: null })).body.organizations.find((o: { id: string }) => o.id === 'org_demo').balance;
+    const before = await balance();
+
+    const inactive = await sandbox.call('POST', '/v1/sessions', { body: { ...applicant, workflow_id: FIXTURE_WORKFLOW_IDS.inactive } });
+    expect(inactive.status).toBe(400);
+    expect(inactive.body).toEqual({
+      error: `Workflow ${FIXTURE_WORKFLOW_IDS.inactive} is inactive, not active: only active workflows take new sessions; use an active workflow (GET /v1/workflows lists them) or omit the workflow id.`,
+    });
+    const headless = await sandbox.call('POST', `/v1/workflows/${FIXTURE_WORKFLOW_IDS.inactive}/sessions`, { body: { ...applicant, phone: '+14155550123' } });
+    expect(headless.status).toBe(400);
+    expect(headless.body.error).toBe(inactive.body.error);
+    const camel = await sandbox.call('POST', '/v1/sessions', { body: { firstName: 'Jane', lastName: 'Doe', email: 'jane@example.com', workflowId: FIXTURE_WORKFLOW_IDS.inactive } });
+    expect(camel.status).toBe(400);
+
+    const unknown = await sandbox.call('POST', '/v1/sessions', { body: { ...applicant, workflow_id: '00000000-0000-4000-8000-000000000000' } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatch(/^Workflow 00000000-0000-4000-8000-000000000000 was not found in your organization: send the id of one of your workflows as workflow_id/);
+
+    expect(await balance()).toBe(before);
+    expect((await sandbox.call('GET', `/v1/sessions?workflow_id=${FIXTURE_WORKFLOW_IDS.inactive}`)).body.sessions).toEqual([]);
+    expect((await sandbox.call('GET', '/v1/sessions?by_organization=true')).body.sessions).toEqual([]);
+  });
 });

@@ -155,7 +155,11 @@ export function consoleGuard() {
     const bearer = token !== undefined && bearerIsAdmin(c, token);
     let session = platform.adminSessions.read(getCookie(c, ADMIN_SESSION_COOKIE));
     if (token !== undefined && session?.role !== 'admin') session = undefined;
-    if (token !== undefined && !session && !bearer) throw ADMIN_TOKEN_REQUIRED;
+    if (token !== undefined && !session && !bearer) {
+      // A person at a browser is sent to the login form, which brings them back here; other clients get the 401.
+      if (READ_METHODS.has(c.req.method) && acceptsHtml(c)) return c.redirect(consoleLoginUrl(c.req.path + new URL(c.req.url).search), 303);
+      throw ADMIN_TOKEN_REQUIRED;
+    }
     if (READ_METHODS.has(c.req.method)) {
       session ??= startConsoleSession(c, token === undefined ? 'visitor' : 'admin');
     } else if (!bearer) {
@@ -167,6 +171,18 @@ export function consoleGuard() {
     c.set('adminSession', session);
     return next();
   });
+}
+
+const acceptsHtml = (c: AppContext) => /text\/html/i.test(c.req.header('accept') ?? '');
+
+/** The login form's address, remembering the console page to return to. */
+export function consoleLoginUrl(returnTo: string): string {
+  return `/console/login?next=${encodeURIComponent(returnTo)}`;
+}
+
+/** Where a login may send the browser back to: a console page of this sandbox, never another site. */
+export function consoleReturnPath(next: string | undefined): string {
+  return next !== undefined && /^\/console(?:[/?]|$)/.test(next) && !next.includes('\\') ? next : '/console';
 }
 
 /** Sets the session cookie of a new console session (the login, or a first page view without an admin token). */

@@ -59,6 +59,15 @@ export class RateLimiter {
     return { allowed: true, headers: this.headers(this.limits.burst, Math.floor(state.tokens), refillFullMs) };
   }
 
+  /** What `keyId` has used by `nowMs`, without taking a token (the console's view): bucket tokens left and requests today. */
+  usage(keyId: string, nowMs: number): { tokensLeft: number; usedToday: number; limits: RateLimits } {
+    const state = this.keys.get(keyId);
+    if (!state) return { tokensLeft: this.limits.burst, usedToday: 0, limits: this.limits };
+    const refilled = state.tokens + (Math.max(0, nowMs - state.refilledAtMs) * this.limits.perSecond) / 1000;
+    const today = new Date(nowMs).toISOString().slice(0, 10);
+    return { tokensLeft: Math.floor(Math.min(this.limits.burst, refilled)), usedToday: state.day === today ? state.usedToday : 0, limits: this.limits };
+  }
+
   private headers(limit: number, remaining: number, resetMs: number, retryAfterSeconds?: number): Record<string, string> {
     const headers: Record<string, string> = {
       'X-RateLimit-Limit': String(limit),

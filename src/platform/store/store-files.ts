@@ -107,9 +107,12 @@ export class SnapshotFile implements Adapter<Snapshot> {
   }
 }
 
-/** Every entry of a journal; `newest` tolerates a torn last line (a crash mid-append, never acknowledged). */
-export async function* readJournal(path: string, newest: boolean): AsyncGenerator<JournalEntry> {
-  let torn: { number: number; reason: string } | undefined;
+/**
+ * Every entry of a journal; `newest` tolerates a torn last line (a crash mid-append, never acknowledged),
+ * whose size in bytes goes to `onTornTail` so the caller can cut it off.
+ */
+export async function* readJournal(path: string, newest: boolean, onTornTail: (bytes: number) => void = () => undefined): AsyncGenerator<JournalEntry> {
+  let torn: { number: number; reason: string; bytes: number } | undefined;
   for await (const { text, number, terminated } of readLines(path)) {
     if (torn) throw damaged(path, `line ${torn.number}`, torn.reason);
     if (text.trim() === '') continue;
@@ -118,7 +121,7 @@ export async function* readJournal(path: string, newest: boolean): AsyncGenerato
       parsed = JSON.parse(text);
     } catch (error) {
       if (newest && !terminated) {
-        torn = { number, reason: (error as Error).message };
+        torn = { number, reason: (error as Error).message, bytes: Buffer.byteLength(text) };
         continue;
       }
       throw damaged(path, `line ${number}`, `not JSON (${(error as Error).message})`);
@@ -126,13 +129,14 @@ export async function* readJournal(path: string, newest: boolean): AsyncGenerato
     const entry = JournalEntry.safeParse(parsed);
     if (!entry.success) {
       if (newest && !terminated) {
-        torn = { number, reason: 'incomplete' };
+        torn = { number, reason: 'incomplete', bytes: Buffer.byteLength(text) };
         continue;
       }
       throw damaged(path, `line ${number}${pathOf(entry.error.issues[0]?.path)}`, describe(entry.error));
     }
     yield entry.data;
   }
+  if (torn) onTornTail(torn.bytes);
 }
 
 /** Makes a rename or an unlink in the directory durable. */

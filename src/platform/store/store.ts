@@ -8,8 +8,10 @@
  * - The cost of a durable write does not depend on the store's size. When the journal grows past a
  *   threshold it is compacted: appends move to a new journal generation, the state is written as the
  *   snapshot atomically (lowdb/steno: temp file + rename), and the old journal is deleted.
- * - Start-up loads the snapshot, replays the journals, and compacts; a clean close compacts too, so the
- *   JSON file alone then holds the whole state.
+ * - Start-up only reads: it loads the snapshot and replays the journals. Journals found there are folded
+ *   into a new snapshot in the background while requests are served (a torn, never acknowledged last line
+ *   is cut off first); an unchanged snapshot is never rewritten. A clean close compacts when anything
+ *   changed, so the JSON file alone then holds the whole state.
  * - A corrupt, foreign or newer-version file stops start-up and is never overwritten.
  *
  * - One process per data file: `<file>.lock` (see lock.ts) is taken before the file is read.
@@ -18,7 +20,7 @@
  * (replace them with `put`, never mutate) because the snapshot captures references.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
-import { open, unlink, type FileHandle } from 'node:fs/promises';
+import { open, stat, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Low } from 'lowdb';
 import { ApiError } from '../errors/api-error.ts';
@@ -87,6 +89,9 @@ export class Store {
   private journalBytes = 0;
   private generation = 0;
   private compacting: Promise<void> | null = null;
+  /** Changes journaled since open (replayed journals count as one), and how many the snapshot holds. */
+  private changes = 0;
+  private snapshotChanges = 0;
   private failure: Error | null = null;
   private closed = false;
 
@@ -115,8 +120,8 @@ export class Store {
     const snapshotFile = new SnapshotFile(file, (point: PausePoint): Promise<void> => (store.compacting ? pauseForFaultTests(point) : Promise.resolve()));
     const db = new Low<Snapshot>(snapshotFile, emptySnapshot(0));
     const store = new Store(file, db, options.compactAfterBytes ?? envBytes('IDV_SANDBOX_COMPACT_AFTER_BYTES') ?? DEFAULT_COMPACT_AFTER_BYTES, lock);
-    await db.read();
-    const snapshot = db.data;
+    const stored = await snapshotFile.read();
+    const snapshot = stored ?? emptySnapshot(0);
     const journals = journalsToReplay(file, snapshot.generation);
     store.generation = snapshot.generation;
     for (const [ns, collections] of Object.entries(snapshot.namespaces)) {
@@ -128,10 +133,20 @@ export class Store {
     }
     db.data = emptySnapshot(snapshot.generation);
     for (const [index, { generation, path }] of journals.entries()) {
-      for await (const entry of readJournal(path, index === journals.length - 1)) store.replay(entry);
+      let tornBytes = 0;
+      for await (const entry of readJournal(path, index === journals.length - 1, (bytes) => (tornBytes = bytes))) store.replay(entry);
+      // Cut now: should the fold below be interrupted, this journal is no longer the newest one.
+      if (tornBytes > 0) await truncate(path, (await stat(path)).size - tornBytes);
       store.generation = generation;
     }
-    await store.compact();
+    if (journals.length > 0) {
+      store.changes = 1;
+      // No flush is pending yet, so the fold moves appends to the next generation before any request writes.
+      void store.compactInBackground();
+    } else if (!stored) {
+      // A first start writes the (empty) snapshot, so the data file exists from then on.
+      await store.compact();
+    }
     return store;
   }
 
@@ -172,7 +187,7 @@ export class Store {
       await this.durable().catch(() => undefined);
       // A background compaction writes the same temporary file: let it finish before the last one.
       await this.compacting?.catch(() => undefined);
-      if (this.persistent) await this.compact();
+      if (this.changes !== this.snapshotChanges) await this.compact();
     } finally {
       await this.closeWithoutCompaction();
     }
@@ -211,6 +226,7 @@ export class Store {
     if (!this.persistent) return;
     if (this.closed) throw new Error('the store is closed');
     this.pending.push(line);
+    this.changes += 1;
     void this.scheduleFlush();
   }
 
@@ -269,6 +285,7 @@ export class Store {
   private async compact(): Promise<void> {
     if (!this.db || !this.file) return;
     await this.flushing;
+    const changes = this.changes;
     const oldJournal = this.journal;
     const oldGeneration = this.generation;
     this.generation += 1;
@@ -280,6 +297,7 @@ export class Store {
     await oldJournal?.close();
     await this.db.write();
     this.db.data = emptySnapshot(this.generation);
+    this.snapshotChanges = changes;
     for (const { generation, path } of journalFiles(this.file)) {
       if (generation <= oldGeneration) await unlink(path).catch(() => undefined);
     }

@@ -1,6 +1,6 @@
 /**
  * The field rules request bodies share (applicant names, e-mail, E.164 phone, https redirect URL, your own
- * identifiers, flags), written once so every area refuses the same input with the same sentence.
+ * identifiers, flags, session expiry in hours), written once so every area refuses the same input with the same sentence.
  *
  * Each factory takes the key as the caller spelled it, because every message is a full sentence that starts
  * with that key and says how to fix the value (describeZodError in src/platform/errors/api-error.ts keeps
@@ -105,4 +105,13 @@ export function identifier(field: string, what: string) {
 /** A JSON boolean (the strings "true" and "false" are refused: the real client sends booleans). */
 export function flag(field: string) {
   return z.boolean({ error: mustBe(field, 'a JSON boolean, true or false') });
+}
+
+/** A session's expiry in whole hours, 1-8760 (one year): expires_in_hours / expiresInHours. */
+export function expiresInHours(field: string) {
+  return z
+    .number({ error: mustBe(field, 'an integer number of hours from 1 to 8760') })
+    .int({ error: mustBe(field, 'a whole number of hours from 1 to 8760') })
+    .min(1, { error: mustBe(field, 'at least 1 (hours)') })
+    .max(8760, { error: mustBe(field, 'at most 8760 hours (one year)') });
 }

@@ -1,0 +1,96 @@
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Store } from '../../src/platform/store/store.ts';
+import { deadPid, tempDataFile } from '../helpers/data-dir.ts';
+
+type Thing = { id: string; n: number };
+const things = (store: Store) => store.partition('default').collection<Thing>('things');
+const journals = (file: string) => readdirSync(dirname(file)).filter((name) => name.includes('.journal-')).sort();
+/** What a crash leaves for the next process: the lock of a pid that no longer runs. */
+const crash = (file: string) => writeFileSync(`${file}.lock`, JSON.stringify({ pid: deadPid(), host: hostname(), port: null }));
+const fileState = (file: string) => {
+  const { ino, mtimeMs, size } = statSync(file);
+  return { ino, mtimeMs, size, bytes: readFileSync(file, 'utf8') };
+};
+
+/** A closed store of `count` things: a snapshot and no journal. */
+async function closedStore(count: number): Promise<string> {
+  const file = tempDataFile();
+  const store = await Store.open({ file });
+  for (let i = 0; i < count; i++) things(store).put({ id: `t${i}`, n: i });
+  await store.close();
+  expect(journals(file)).toEqual([]);
+  return file;
+}
+
+describe('opening a store', () => {
+  it('reads an unchanged snapshot without rewriting it, at open and at a close with nothing written', async () => {
+    const file = await closedStore(50);
+    const before = fileState(file);
+    const store = await Store.open({ file });
+    expect(things(store).size).toBe(50);
+    expect(fileState(file)).toEqual(before);
+    await store.close();
+    expect(fileState(file)).toEqual(before);
+    expect(journals(file)).toEqual([]);
+  });
+
+  it('writes the first snapshot of a new data file at open, so the file exists from the first start', async () => {
+    const file = tempDataFile();
+    const store = await Store.open({ file });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'idv-sandbox-store', generation: 1, namespaces: {} });
+    await store.close();
+  });
+
+  it('answers before folding the journals in, then folds them into the snapshot in the background', async () => {
+    const file = await closedStore(3);
+    const store = await Store.open({ file });
+    things(store).put({ id: 'journaled', n: 1 });
+    await store.durable();
+    crash(file);
+    const before = fileState(file);
+
+    const reopened = await Store.open({ file });
+    // Open returned with the old snapshot still on disk: the fold has not held it up.
+    expect(fileState(file)).toEqual(before);
+    expect(things(reopened).get('journaled')).toEqual({ id: 'journaled', n: 1 });
+    things(reopened).put({ id: 'after-open', n: 2 });
+    await reopened.durable();
+    await reopened.close();
+    expect(journals(file)).toEqual([]);
+    const ids = (JSON.parse(readFileSync(file, 'utf8')) as { namespaces: { default: { things: Thing[] } } }).namespaces.default.things.map((t) => t.id);
+    expect(ids.sort()).toEqual(['after-open', 'journaled', 't0', 't1', 't2']);
+  });
+
+  it('cuts a torn last journal line at open, so a fold interrupted by a crash leaves journals that replay', async () => {
+    const file = await closedStore(2);
+    const store = await Store.open({ file });
+    things(store).put({ id: 'acknowledged', n: 1 });
+    await store.durable();
+    crash(file);
+    const [journal] = journals(file) as [string];
+    const journalPath = join(dirname(file), journal);
+    const complete = readFileSync(journalPath, 'utf8');
+    writeFileSync(journalPath, `${complete}{"ns":"default","op":"put","c":"thi`);
+    const snapshotBefore = readFileSync(file);
+
+    const reopened = await Store.open({ file });
+    expect(readFileSync(journalPath, 'utf8')).toBe(complete);
+    // A crash before the fold's rename leaves the old snapshot, the cut journal and the next generation's.
+    const crashed = join(mkdtempSync(join(tmpdir(), 'idv-store-open-')), 'store.json');
+    writeFileSync(crashed, snapshotBefore);
+    copyFileSync(journalPath, join(dirname(crashed), journal));
+    things(reopened).put({ id: 'during-fold', n: 2 });
+    await reopened.durable();
+    const next = journals(file).filter((name) => name !== journal);
+    expect(next).toHaveLength(1);
+    for (const name of next) copyFileSync(join(dirname(file), name), join(dirname(crashed), name));
+    await reopened.close();
+
+    const recovered = await Store.open({ file: crashed });
+    expect(things(recovered).all().map((t) => t.id).sort()).toEqual(['acknowledged', 'during-fold', 't0', 't1']);
+    await recovered.close();
+  });
+});
