@@ -15,6 +15,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { UploadStore } from '../uploads/uploads.ts';
 import type { CorsSetting } from './cors.ts';
 import type { ConcurrencyGate } from './image-concurrency.ts';
+import type { InvalidKeyLimiter } from '../rate-limit/invalid-key-limiter.ts';
 import type { FiredScenarioRule } from '../request-log/request-log.ts';
 import type { ResponseRecorder } from './response-conformance.ts';
 
@@ -60,6 +61,8 @@ export interface Platform {
   strictResponses: boolean;
   /** Told of every answer the strict check passed (the test suite records the statuses it reached). */
   responseRecorder: ResponseRecorder | undefined;
+  /** Wrong API keys counted per client address, across namespaces. */
+  invalidKeys: InvalidKeyLimiter;
   /** The one gate every image operation passes (bounded parallelism and queue). */
   imageRequests: ConcurrencyGate;
   /** Run by close(): areas register what they must release (worker pools, timers). */
