@@ -15,6 +15,7 @@ import { Catalog } from './platform/catalog/catalog.ts';
 import { parseClockSetting, systemTime, type ClockSetting, type VirtualClock } from './platform/clock/virtual-clock.ts';
 import { publicUrls, type AppEnv, type Logger, type Platform } from './platform/http/context.ts';
 import { DEFAULT_JOB_TIMINGS, JobEngine, type JobTimings } from './platform/jobs/jobs.ts';
+import { capConnections, DEFAULT_CONNECTION_LIMITS, serverOptionsFor, type ConnectionLimits } from './platform/http/connection-limits.ts';
 import { drainable, type Drainable } from './platform/http/drain.ts';
 import { ConcurrencyGate, DEFAULT_IMAGE_CONCURRENCY, type ConcurrencyLimits } from './platform/http/image-concurrency.ts';
 import { DEFAULT_MAX_NAMESPACES, DEFAULT_NAMESPACE, Worlds } from './platform/namespaces/world.ts';
@@ -67,6 +68,8 @@ export interface SandboxOptions {
   requestLog?: Partial<RequestLogLimits>;
   /** Image operations running at once and waiting (default 2 and 16); past both, 429 with Retry-After. */
   imageConcurrency?: Partial<ConcurrencyLimits>;
+  /** Open connections and how long a request may take to arrive (default 512; 10 s headers, 60 s request, 5 s keep-alive). */
+  connections?: Partial<ConnectionLimits>;
   /** Origins allowed to call the API from a browser (`*` for any); default: no CORS. */
   cors?: CorsSetting;
   /** One line per request through the logger. */
@@ -214,9 +217,11 @@ async function listen(
   const host = options.host ?? '127.0.0.1';
   let server: ServerType | undefined;
   const port = await new Promise<number>((resolve, reject) => {
-    server = serve({ fetch, port: options.port ?? 4010, hostname: host }, (info) => resolve(info.port));
+    const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
+    server = serve({ fetch, port: options.port ?? 4010, hostname: host, serverOptions: serverOptionsFor(limits) }, (info) => resolve(info.port));
     server.once('error', reject);
     server.on('clientError', answerParserRefusal);
+    capConnections(server as HttpServer, limits.maxConnections, (options.logger ?? consoleLogger).warn);
   });
   return { server: server as ServerType, connections: drainable(server as HttpServer), port, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
 }

@@ -3,7 +3,8 @@
  * read by the real client. Requests are sent as the client sends them and every 2xx body is parsed with
  * schemas written from real-client-facts.md alone (test/api/real-client/), never with the sandbox's own.
  * Screening and async jobs: real-client-contract-screening.test.ts; images and liveness:
- * real-client-contract-images.test.ts; errors and transport: real-client-errors.test.ts.
+ * real-client-contract-images.test.ts; workflows and workflow sessions: real-client-contract-workflows.test.ts;
+ * errors and transport: real-client-errors.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { FROZEN_AT, KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { applyControlOutcome, legalControlOutcomes } from '../../src/sessions/session-outcomes.ts';
 import { CONTROL_OUTCOMES, SESSION_STATUSES, type SessionRecord } from '../../src/sessions/sessions.schemas.ts';
 import { FROZEN_AT, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { createHeadlessSession, createWorkflow, uploadToSession } from '../workflows/helpers.ts';
 
 const JANE = { firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com' };
 
@@ -291,5 +292,49 @@ describe('console records of other areas', () => {
     expect(detail.status).toBe(200);
     expect(detail.html).toContain(created.body.bankStatementId);
     expect(detail.html).toContain('<span class="badge PENDING">PENDING</span>');
+  });
+
+  it('lists workflows with headless sessions and their steps, bank statements, async jobs, the registry, AML enrolments and credit records', async () => {
+    const sandbox = await testSandbox();
+    const workflowId = await createWorkflow(sandbox);
+    const headless = await createHeadlessSession(sandbox, workflowId);
+    const statement = await sandbox.call('POST', '/v1/financial', { body: { ...JANE, phone: '+14155550123' } });
+    const job = await sandbox.call('POST', '/__sandbox/jobs', { key: null, body: { input: { hello: 'console' } } });
+    await sandbox.call('POST', '/v1/igaming/self-exclusion/identity', { body: { document_number: 'X1234567', reason: 'operator request', first_name: 'Jane', last_name: 'Doe' } });
+    await sandbox.call('POST', '/v1/aml/bots/bot_daily/monitored-users', { body: { subject_user_id: 'cust_001' } });
+    const tab = await browse(sandbox);
+
+    const workflows = await tab.get('/console/workflows?namespace=default');
+    expect(workflows.html).toContain(workflowId);
+    expect(workflows.html).toMatch(new RegExp(`${headless}[\\s\\S]*?<code>ID_VERIFICATION</code> <span class="badge [A-Za-z_]+">`));
+    expect((await tab.get('/console/bank-statements?namespace=default')).html).toContain(statement.body.bankStatementId);
+
+    const pending = await tab.get('/console/jobs?namespace=default');
+    expect(pending.html).toContain(`data-job-status="${job.body.jobId}"><span class="badge pending">pending</span>`);
+    await tab.post('/console/clock?namespace=default', { advance: '5s' });
+    const ready = await tab.get('/console/jobs?namespace=default');
+    expect(ready.html).toContain(`data-job-status="${job.body.jobId}"><span class="badge ready">ready</span>`);
+    expect(ready.html).toContain('&quot;hello&quot;: &quot;console&quot;');
+
+    const registry = await tab.get('/console/registry?namespace=default');
+    expect(registry.html).toContain('<code>X1234567</code> Jane Doe');
+    expect(registry.html).toMatch(/<code>bot_daily<\/code>[\s\S]*?<code>cust_001<\/code> Alice Martin \(GB\)/);
+    expect((await tab.get('/console/records?namespace=default')).status).toBe(200);
+  });
+
+  it('shows a session’s uploads as thumbnails served from the upload store', async () => {
+    const sandbox = await testSandbox();
+    const workflowId = await createWorkflow(sandbox);
+    const id = await createHeadlessSession(sandbox, workflowId);
+    await uploadToSession(sandbox, id, { selfie_front: 'face.jpg' });
+    const tab = await browse(sandbox);
+    const detail = await tab.get(`/console/sessions/${id}?namespace=default`);
+    const src = /<img src="([^"]+)" alt="selfie_front upload"/.exec(detail.html)?.[1];
+    expect(src).toBeDefined();
+    const image = await sandbox.app.request((src as string).replaceAll('&amp;', '&'), { headers: { cookie: '' } });
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/jpeg');
+    expect(Buffer.from(await image.arrayBuffer()).subarray(0, 2).toString('hex')).toBe('ffd8');
+    expect((await tab.get(`/console/sessions/${id}/uploads/nope?namespace=default`)).status).toBe(404);
   });
 });

@@ -79,6 +79,14 @@ export class JobEngine {
     return job;
   }
 
+  /** The namespace's jobs within their retention period, oldest first. */
+  list(world: World): StoredJob[] {
+    return jobs(world)
+      .all()
+      .filter((job) => world.clock.now() - job.createdAtMs < this.timings.retentionMs)
+      .sort((a, b) => a.createdAtMs - b.createdAtMs);
+  }
+
   findByIdempotency(world: World, organizationId: string, key: string): StoredJob | undefined {
     const [job] = jobs(world).where('idempotency', `${organizationId}|${key}`);
     return job && this.find(world, job.id);
