@@ -83,6 +83,10 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
       expect((await api(sandbox, 'GET', `/v1/sessions/${created.body.id}`)).body.session_record.status).toBe('VERIFIED');
       await visit(page, `${sandbox.url}/console/sessions`, 'console-sessions');
       await visit(page, `${sandbox.url}/console/requests`, 'console-requests');
+      // The journal refreshes itself: a call made after the page loaded appears without a reload.
+      await api(sandbox, 'GET', '/v1/sessions?limit=3');
+      await page.locator('#journal-rows').getByText('GET /v1/sessions', { exact: true }).first().waitFor();
+      expect(await page.locator('#journal-rows tr').count()).toBe(3);
     }));
 
   it('advances the clock from the overview and a pending async job becomes ready', () =>
@@ -98,6 +102,8 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
       await visit(page, `${sandbox.url}/console/jobs`, 'console-jobs-ready');
       expect(await page.locator(`[data-job-status="${job.body.jobId}"]`).textContent()).toBe('ready');
       expect((await api(sandbox, 'GET', `/v1/async-jobs/${job.body.jobId}`)).body.status).toBe('ready');
+      const statement = await api(sandbox, 'POST', '/v1/financial', { firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com', phone: '+14155550123' });
+      await visit(page, statement.body.bankStatementUrl, 'hosted-bank-statement-page');
       for (const [path, name] of [['/console/workflows', 'console-workflows'], ['/console/bank-statements', 'console-bank-statements'], ['/console/registry', 'console-registry'], ['/console/records', 'console-records']]) {
         await visit(page, `${sandbox.url}${path}`, name as string);
       }
