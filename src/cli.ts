@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { createSandbox, DEFAULT_DATA_FILE, DEFAULT_SHUTDOWN_TIMEOUT_MS, type Sandbox, type SandboxOptions } from './sandbox.ts';
 import { parseCorsSetting } from './platform/http/cors.ts';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './platform/http/connection-limits.ts';
+import { DEFAULT_INVALID_KEYS_PER_MINUTE } from './platform/rate-limit/invalid-key-limiter.ts';
 import { StoreOpenError } from './platform/store/store.ts';
 
 const HELP = `idv-sandbox — a stateful sandbox of the identity-verification and screening API
@@ -27,6 +28,8 @@ Usage: idv-sandbox [options]
   --shutdown-timeout <ms>  bound of the stop on SIGTERM/SIGINT: in-flight requests finish and the snapshot
                         is written within it, else connections are cut and the journal is kept
                         (env IDV_SANDBOX_SHUTDOWN_TIMEOUT, default ${DEFAULT_SHUTDOWN_TIMEOUT_MS}); a second signal stops at once
+  --invalid-keys-per-minute <n>  wrong API keys one client address may send in a minute before 429
+                        (env IDV_SANDBOX_INVALID_KEYS_PER_MINUTE, default ${DEFAULT_INVALID_KEYS_PER_MINUTE}; 0 = no limit)
   --max-connections <n>    open connections at once; more are closed at once (env IDV_SANDBOX_MAX_CONNECTIONS, default ${DEFAULT_CONNECTION_LIMITS.maxConnections})
   --headers-timeout <ms>   time for a request's headers to arrive, else 408 (env IDV_SANDBOX_HEADERS_TIMEOUT, default ${DEFAULT_CONNECTION_LIMITS.headersTimeoutMs})
   --request-timeout <ms>   time for a whole request, body included, to arrive, else 408 (env IDV_SANDBOX_REQUEST_TIMEOUT, default ${DEFAULT_CONNECTION_LIMITS.requestTimeoutMs})
@@ -58,6 +61,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
       cors: { type: 'string' },
       'log-requests': { type: 'boolean' },
       'shutdown-timeout': { type: 'string' },
+      'invalid-keys-per-minute': { type: 'string' },
       'max-connections': { type: 'string' },
       'headers-timeout': { type: 'string' },
       'request-timeout': { type: 'string' },
@@ -102,6 +106,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
     cors: (values.cors ?? env.IDV_SANDBOX_CORS) === undefined ? undefined : parseCorsSetting(values.cors ?? env.IDV_SANDBOX_CORS ?? '*'),
     logRequests: values['log-requests'] ?? ['1', 'true'].includes(env.IDV_SANDBOX_LOG_REQUESTS ?? ''),
     shutdownTimeoutMs: integer('--shutdown-timeout', values['shutdown-timeout'] ?? env.IDV_SANDBOX_SHUTDOWN_TIMEOUT),
+    invalidKeysPerMinute: integer('--invalid-keys-per-minute', values['invalid-keys-per-minute'] ?? env.IDV_SANDBOX_INVALID_KEYS_PER_MINUTE),
     connections,
   };
 }

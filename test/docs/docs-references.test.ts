@@ -9,6 +9,22 @@ const ROOT = new URL('../../', import.meta.url);
 const DOCUMENTS = ['README.md', ...readdirSync(new URL('docs/', ROOT)).map((name) => `docs/${name}`)];
 const MACHINE_PATHS = /(^|[\s`'"(])(\/work\/|\/tmp\/|\/home\/|\/Users\/|[A-Z]:\\|\.\.\/shared\b|~\/)/;
 
+/** GitHub's heading anchors: lower case, punctuation dropped, spaces as dashes, repeats numbered. */
+function headingAnchors(markdown: string): Set<string> {
+  const anchors = new Set<string>();
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    const heading = !fenced && /^#{1,6} (.+)$/.exec(line);
+    if (!heading) continue;
+    const slug = (heading[1] as string).toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+    let anchor = slug;
+    for (let n = 1; anchors.has(anchor); n++) anchor = `${slug}-${n}`;
+    anchors.add(anchor);
+  }
+  return anchors;
+}
+
 describe.each(DOCUMENTS)('%s', (document) => {
   const text = readFileSync(new URL(document, ROOT), 'utf8');
 
@@ -21,6 +37,12 @@ describe.each(DOCUMENTS)('%s', (document) => {
       if (!resolved.href.startsWith(ROOT.href) || !existsSync(resolved)) broken.push(target as string);
     }
     expect(broken).toEqual([]);
+  });
+
+  it('links to headings that exist', () => {
+    const anchors = headingAnchors(text);
+    const missing = [...text.matchAll(/\]\(#([^)\s]+)\)/g)].map((match) => match[1] as string).filter((anchor) => !anchors.has(anchor));
+    expect(missing).toEqual([]);
   });
 
   it('names no machine path', () => {
