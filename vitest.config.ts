@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    globalSetup: ['test/helpers/temporary-root.ts'],
+    globalSetup: ['test/helpers/temporary-root.ts', 'test/helpers/response-coverage.setup.ts'],
+    setupFiles: ['test/helpers/response-coverage.file.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
