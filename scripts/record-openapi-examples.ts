@@ -102,6 +102,20 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
 
   await call({ operationId: 'createProfileLogoUploadUrl', method: 'POST', path: '/v1/profiles/logo-upload-url', body: { contentType: 'image/png', byteLength: 2048 } });
 
+  // iGaming, before any other selfie is enrolled: anti-cheat enrols the hosted session's selfie; the self-exclusion registry; network checks.
+  await call({ operationId: 'analyzeAntiCheat', method: 'POST', path: '/v1/igaming/anti-cheat', body: { session_id: session.id, image: image('face.jpg').toString('base64') } });
+  await call({ operationId: 'excludeApplicant', method: 'POST', path: '/v1/igaming/self-exclusion/applicant', body: { session_id: session.id, reason: 'player request' } });
+  await call({ operationId: 'excludeIdentity', method: 'POST', path: '/v1/igaming/self-exclusion/identity', body: { document_number: 'P1234567', reason: 'regulator list' } });
+  await call({ operationId: 'listSelfExclusionRegistry', method: 'GET', path: '/v1/igaming/self-exclusion' });
+  await call({ operationId: 'removeExcludedIdentity', method: 'DELETE', path: '/v1/igaming/self-exclusion/identity/P1234567' });
+  await call({ operationId: 'excludeFace', method: 'POST', path: '/v1/igaming/self-exclusion/face', body: { session_id: session.id, reason: 'player request' } });
+  await call({ operationId: 'removeExcludedFace', method: 'DELETE', path: `/v1/igaming/self-exclusion/face/${session.id}` });
+  await call({ operationId: 'purgeAntiCheatEnrollment', method: 'DELETE', path: `/v1/igaming/anti-cheat/${session.id}` });
+  const signal = (score: number) => ({ pass: true, score, signals: [] });
+  await call({ operationId: 'analyzeInjection', method: 'POST', path: '/v1/igaming/injection', body: { session_id: session.id, device_integrity: signal(97), media_source: signal(88), frame_timing: signal(75) } });
+  await call({ operationId: 'detectVpn', method: 'POST', path: '/v1/igaming/vpn-detection', body: { session_id: session.id, ip_address: '198.51.100.7' } });
+  await call({ operationId: 'checkIpJurisdiction', method: 'POST', path: '/v1/igaming/ip-jurisdiction', body: { session_id: session.id, ip_address: '203.0.113.5' } });
+
   // Liveness, deepfake and re-verification scans: person A's fixture pictures as frames.
   const liveness = await call({ operationId: 'createFaceLivenessSession', method: 'POST', path: '/v1/face/liveness/sessions', body: { session_id: session.id } });
   sandbox.clock.advance(5000);
@@ -153,20 +167,6 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
   await call({ operationId: 'listParentConnectRequests', method: 'GET', path: '/v1/age-verification/parent-connect?limit=5' });
   await call({ operationId: 'getParentConnectRequest', method: 'GET', path: `/v1/age-verification/parent-connect/${parentConnectId}` });
   await call({ operationId: 'getAgeBoundaries', method: 'GET', path: `/v1/age-verification/boundaries/${consent.child_attestation_id}` });
-
-  // iGaming: anti-cheat enrols the hosted session's selfie; the self-exclusion registry; network checks.
-  await call({ operationId: 'analyzeAntiCheat', method: 'POST', path: '/v1/igaming/anti-cheat', body: { session_id: session.id, image: image('face.jpg').toString('base64') } });
-  await call({ operationId: 'excludeApplicant', method: 'POST', path: '/v1/igaming/self-exclusion/applicant', body: { session_id: session.id, reason: 'player request' } });
-  await call({ operationId: 'excludeIdentity', method: 'POST', path: '/v1/igaming/self-exclusion/identity', body: { document_number: 'P1234567', reason: 'regulator list' } });
-  await call({ operationId: 'listSelfExclusionRegistry', method: 'GET', path: '/v1/igaming/self-exclusion' });
-  await call({ operationId: 'removeExcludedIdentity', method: 'DELETE', path: '/v1/igaming/self-exclusion/identity/P1234567' });
-  await call({ operationId: 'excludeFace', method: 'POST', path: '/v1/igaming/self-exclusion/face', body: { session_id: session.id, reason: 'player request' } });
-  await call({ operationId: 'removeExcludedFace', method: 'DELETE', path: `/v1/igaming/self-exclusion/face/${session.id}` });
-  await call({ operationId: 'purgeAntiCheatEnrollment', method: 'DELETE', path: `/v1/igaming/anti-cheat/${session.id}` });
-  const signal = (score: number) => ({ pass: true, score, signals: [] });
-  await call({ operationId: 'analyzeInjection', method: 'POST', path: '/v1/igaming/injection', body: { session_id: session.id, device_integrity: signal(97), media_source: signal(88), frame_timing: signal(75) } });
-  await call({ operationId: 'detectVpn', method: 'POST', path: '/v1/igaming/vpn-detection', body: { session_id: session.id, ip_address: '198.51.100.7' } });
-  await call({ operationId: 'checkIpJurisdiction', method: 'POST', path: '/v1/igaming/ip-jurisdiction', body: { session_id: session.id, ip_address: '203.0.113.5' } });
 
   // AML: enrol a known subject, save a transaction, then the control plane's enrolments and quota.
   await call({ operationId: 'addMonitoredUser', method: 'POST', path: '/v1/aml/bots/bot_daily/monitored-users', body: { subject_user_id: 'cust_001' } });

@@ -4,6 +4,8 @@
 import { parseArgs } from 'node:util';
 import { createSandbox, DEFAULT_DATA_FILE, DEFAULT_SHUTDOWN_TIMEOUT_MS, type Sandbox, type SandboxOptions } from './sandbox.ts';
 import { parseCorsSetting } from './platform/http/cors.ts';
+import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './platform/http/connection-limits.ts';
+import { DEFAULT_INVALID_KEYS_PER_MINUTE } from './platform/rate-limit/invalid-key-limiter.ts';
 import { StoreOpenError } from './platform/store/store.ts';
 
 const HELP = `idv-sandbox — a stateful sandbox of the identity-verification and screening API
@@ -26,6 +28,12 @@ Usage: idv-sandbox [options]
   --shutdown-timeout <ms>  bound of the stop on SIGTERM/SIGINT: in-flight requests finish and the snapshot
                         is written within it, else connections are cut and the journal is kept
                         (env IDV_SANDBOX_SHUTDOWN_TIMEOUT, default ${DEFAULT_SHUTDOWN_TIMEOUT_MS}); a second signal stops at once
+  --invalid-keys-per-minute <n>  wrong API keys one client address may send in a minute before 429
+                        (env IDV_SANDBOX_INVALID_KEYS_PER_MINUTE, default ${DEFAULT_INVALID_KEYS_PER_MINUTE}; 0 = no limit)
+  --max-connections <n>    open connections at once; more are closed at once (env IDV_SANDBOX_MAX_CONNECTIONS, default ${DEFAULT_CONNECTION_LIMITS.maxConnections})
+  --headers-timeout <ms>   time for a request's headers to arrive, else 408 (env IDV_SANDBOX_HEADERS_TIMEOUT, default ${DEFAULT_CONNECTION_LIMITS.headersTimeoutMs})
+  --request-timeout <ms>   time for a whole request, body included, to arrive, else 408 (env IDV_SANDBOX_REQUEST_TIMEOUT, default ${DEFAULT_CONNECTION_LIMITS.requestTimeoutMs})
+  --keep-alive-timeout <ms>  idle time before a keep-alive connection is closed (env IDV_SANDBOX_KEEP_ALIVE_TIMEOUT, default ${DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs})
   --organizations <f>   extra organizations file, merged with fixtures/organizations.json (repeatable; env IDV_SANDBOX_ORGANIZATIONS=f1,f2)
   --help                this text
 
@@ -53,6 +61,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
       cors: { type: 'string' },
       'log-requests': { type: 'boolean' },
       'shutdown-timeout': { type: 'string' },
+      'invalid-keys-per-minute': { type: 'string' },
+      'max-connections': { type: 'string' },
+      'headers-timeout': { type: 'string' },
+      'request-timeout': { type: 'string' },
+      'keep-alive-timeout': { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -64,6 +77,18 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
     if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number, got "${value}"`);
     return Number(value);
   };
+  const connections: Partial<ConnectionLimits> = {};
+  const connectionSettings = [
+    ['max-connections', 'maxConnections', env.IDV_SANDBOX_MAX_CONNECTIONS],
+    ['headers-timeout', 'headersTimeoutMs', env.IDV_SANDBOX_HEADERS_TIMEOUT],
+    ['request-timeout', 'requestTimeoutMs', env.IDV_SANDBOX_REQUEST_TIMEOUT],
+    ['keep-alive-timeout', 'keepAliveTimeoutMs', env.IDV_SANDBOX_KEEP_ALIVE_TIMEOUT],
+  ] as const;
+  for (const [flag, setting, fromEnv] of connectionSettings) {
+    const value = integer(`--${flag}`, values[flag] ?? fromEnv);
+    if (value === 0) throw new Error(`--${flag} must be at least 1`);
+    if (value !== undefined) connections[setting] = value;
+  }
   return {
     port: integer('--port', values.port ?? env.PORT) ?? 4010,
     host: values.host ?? env.HOST ?? '127.0.0.1',
@@ -81,6 +106,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
     cors: (values.cors ?? env.IDV_SANDBOX_CORS) === undefined ? undefined : parseCorsSetting(values.cors ?? env.IDV_SANDBOX_CORS ?? '*'),
     logRequests: values['log-requests'] ?? ['1', 'true'].includes(env.IDV_SANDBOX_LOG_REQUESTS ?? ''),
     shutdownTimeoutMs: integer('--shutdown-timeout', values['shutdown-timeout'] ?? env.IDV_SANDBOX_SHUTDOWN_TIMEOUT),
+    invalidKeysPerMinute: integer('--invalid-keys-per-minute', values['invalid-keys-per-minute'] ?? env.IDV_SANDBOX_INVALID_KEYS_PER_MINUTE),
+    connections,
   };
 }
 

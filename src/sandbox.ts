@@ -15,12 +15,14 @@ import { Catalog } from './platform/catalog/catalog.ts';
 import { parseClockSetting, systemTime, type ClockSetting, type VirtualClock } from './platform/clock/virtual-clock.ts';
 import { publicUrls, type AppEnv, type Logger, type Platform } from './platform/http/context.ts';
 import { DEFAULT_JOB_TIMINGS, JobEngine, type JobTimings } from './platform/jobs/jobs.ts';
+import { capConnections, DEFAULT_CONNECTION_LIMITS, serverOptionsFor, type ConnectionLimits } from './platform/http/connection-limits.ts';
 import { drainable, type Drainable } from './platform/http/drain.ts';
 import { ConcurrencyGate, DEFAULT_IMAGE_CONCURRENCY, type ConcurrencyLimits } from './platform/http/image-concurrency.ts';
 import { DEFAULT_MAX_NAMESPACES, DEFAULT_NAMESPACE, Worlds } from './platform/namespaces/world.ts';
 import { answerParserRefusal } from './platform/http/parser-refusals.ts';
 import { hashParts } from './platform/random/random.ts';
 import { SPEC_RATE_LIMITS, type RateLimits } from './platform/rate-limit/rate-limiter.ts';
+import { DEFAULT_INVALID_KEYS_PER_MINUTE, InvalidKeyLimiter } from './platform/rate-limit/invalid-key-limiter.ts';
 import { loadScenarioDirectory, parseScenarioFile, ScenarioRegistry } from './platform/scenarios/scenarios.ts';
 import { DEFAULT_REQUEST_LOG_LIMITS, type RequestLogLimits } from './platform/request-log/request-log.ts';
 import { Store } from './platform/store/store.ts';
@@ -65,8 +67,12 @@ export interface SandboxOptions {
   maxNamespaces?: number;
   /** Journal bounds per namespace (default 1,000 entries, 2 MiB, 16 KiB per body). */
   requestLog?: Partial<RequestLogLimits>;
+  /** Wrong API keys one client address may send per minute before 429 (default 30; 0 = no limit). */
+  invalidKeysPerMinute?: number;
   /** Image operations running at once and waiting (default 2 and 16); past both, 429 with Retry-After. */
   imageConcurrency?: Partial<ConcurrencyLimits>;
+  /** Open connections and how long a request may take to arrive (default 512; 10 s headers, 60 s request, 5 s keep-alive). */
+  connections?: Partial<ConnectionLimits>;
   /** Origins allowed to call the API from a browser (`*` for any); default: no CORS. */
   cors?: CorsSetting;
   /** One line per request through the logger. */
@@ -153,6 +159,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     log,
     cors: options.cors,
     logRequests: options.logRequests ?? false,
+    invalidKeys: new InvalidKeyLimiter(options.invalidKeysPerMinute ?? DEFAULT_INVALID_KEYS_PER_MINUTE),
     imageRequests: new ConcurrencyGate({ ...DEFAULT_IMAGE_CONCURRENCY, ...options.imageConcurrency }),
     closers: [],
   };
@@ -167,8 +174,9 @@ function resolveClock(clock: SandboxOptions['clock']): ClockSetting {
 
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   // The port is bound before the data directory is touched: a taken port fails with nothing written.
-  let handle: (request: Request) => Response | Promise<Response> = () => Response.json({ error: 'The sandbox is still starting: retry in a moment.' }, { status: 503, headers: { 'retry-after': '1' } });
-  const listener = options.port === null ? undefined : await listen(options, (request) => handle(request));
+  // The node server's bindings (`env`) go through: they carry the socket, hence the client's address.
+  let handle: (request: Request, env: unknown) => Response | Promise<Response> = () => Response.json({ error: 'The sandbox is still starting: retry in a moment.' }, { status: 503, headers: { 'retry-after': '1' } });
+  const listener = options.port === null ? undefined : await listen(options, (request, env) => handle(request, env));
   let platform: Platform;
   try {
     platform = await buildPlatform({ ...options, port: listener?.port ?? options.port });
@@ -209,14 +217,16 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
 
 async function listen(
   options: SandboxOptions,
-  fetch: (request: Request) => Response | Promise<Response>,
+  fetch: (request: Request, env: unknown) => Response | Promise<Response>,
 ): Promise<{ server: ServerType; connections: Drainable; port: number; url: string }> {
   const host = options.host ?? '127.0.0.1';
   let server: ServerType | undefined;
   const port = await new Promise<number>((resolve, reject) => {
-    server = serve({ fetch, port: options.port ?? 4010, hostname: host }, (info) => resolve(info.port));
+    const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
+    server = serve({ fetch, port: options.port ?? 4010, hostname: host, serverOptions: serverOptionsFor(limits) }, (info) => resolve(info.port));
     server.once('error', reject);
     server.on('clientError', answerParserRefusal);
+    capConnections(server as HttpServer, limits.maxConnections, (options.logger ?? consoleLogger).warn);
   });
   return { server: server as ServerType, connections: drainable(server as HttpServer), port, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
 }

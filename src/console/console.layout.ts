@@ -26,7 +26,7 @@ const STYLE = html`<style>
   main { max-width: 78rem; margin: 1.25rem auto; padding: 0 1.5rem 3rem; }
   h1 { font-size: 1.35rem; margin: .25rem 0 1rem; } h2 { font-size: 1.05rem; margin: 0 0 .75rem; }
   section.card { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.25rem; margin-bottom: 1.25rem; }
-  .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr)); gap: 1.25rem; }
+  .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr)); gap: 1.25rem; margin-bottom: 1.25rem; }
   .grid > section.card { margin-bottom: 0; }
   table { border-collapse: collapse; width: 100%; } caption { text-align: left; color: var(--muted); padding-bottom: .4rem; }
   th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }

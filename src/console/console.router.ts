@@ -223,10 +223,11 @@ function sessionTimeline(world: AppContext['var']['world'], stored: StoredSessio
   const entries: TimelineEntry[] = [{ at: record.created_at, what: `created (${record.type}) for ${stored.user.email}` }];
   for (const attempt of record.meta_data?.failureData?.attempts ?? []) entries.push({ at: attempt.failedAt, what: `failed attempt: ${attempt.reason} on ${attempt.slot}` });
   if (record.submitted_at) entries.push({ at: record.submitted_at, what: 'submitted by the applicant' });
-  if (record.updated_at !== record.created_at) entries.push({ at: record.updated_at, what: `last change: now ${record.status}, progress ${record.session_progress}` });
+  if (record.status !== 'PENDING' || record.updated_at !== record.created_at) entries.push({ at: record.updated_at, what: `now ${record.status}, progress ${record.session_progress}` });
   if (record.expires_at) entries.push({ at: record.expires_at, what: record.expires_at <= world.clock.iso() ? 'expired' : 'expires' });
   for (const entry of world.requestLog.list()) {
-    if (!entry.path.includes(record.id)) continue;
+    const created = (entry.responseBody as { id?: unknown } | undefined)?.id === record.id;
+    if (!created && !entry.path.includes(record.id)) continue;
     entries.push({ at: entry.startedAt, what: `${entry.method} ${entry.path} → ${entry.status}${entry.explain ? ` (${entry.explain})` : ''}`, requestId: entry.requestId });
   }
   return entries.sort((a, b) => a.at.localeCompare(b.at));

@@ -24,6 +24,7 @@ export function requestRows(namespace: string, entries: RequestLogEntry[]): Mark
 }
 
 export function requestsTable(namespace: string, entries: RequestLogEntry[], bodyId?: string): Markup {
+  if (entries.length === 0 && bodyId === undefined) return html`<p class="muted">No requests yet.</p>`;
   return html`<table><thead><tr><th>When</th><th>Request</th><th>Status</th><th>Key</th><th>Scenarios fired</th><th>ms</th></tr></thead>
 <tbody${bodyId ? html` id="${bodyId}"` : ''}>${requestRows(namespace, entries)}</tbody></table>`;
 }

@@ -77,6 +77,36 @@ describe('console guard', () => {
   });
 });
 
+describe('console writes', () => {
+  it('refuses every console write without the page’s CSRF token or from another site, changing nothing', async () => {
+    const sandbox = await testSandbox();
+    const created = await sandbox.call('POST', '/v1/sessions', { body: JANE });
+    const tab = await browse(sandbox);
+    const cookie = ((await page(sandbox, '/console')).cookie ?? '').split(';')[0] as string;
+    const csrf = /name="csrf" value="([^"]+)"/.exec((await page(sandbox, '/console', { headers: { cookie } })).html)?.[1] as string;
+    const before = sandbox.platform.store.partition('default').dump();
+    const writes: [string, Record<string, string>][] = [
+      ['/console/clock?namespace=default', { advance: '1d' }],
+      ['/console/reset?namespace=default', { confirm: 'default' }],
+      ['/console/organizations/org_demo/balance?namespace=default', { balance: '7' }],
+      ['/console/scenarios/server-error/activate?namespace=default', {}],
+      [`/console/sessions/${created.body.id}/outcome?namespace=default`, { outcome: 'VERIFIED' }],
+    ];
+    for (const [path, fields] of writes) {
+      const noToken = await page(sandbox, path, { method: 'POST', headers: { cookie }, body: new URLSearchParams(fields) });
+      expect(noToken.status, path).toBe(403);
+      const crossSite = await page(sandbox, path, { method: 'POST', headers: { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, body: new URLSearchParams({ ...fields, csrf }) });
+      expect(crossSite.status, path).toBe(403);
+    }
+    expect(sandbox.platform.store.partition('default').dump()).toEqual(before);
+    expect((await sandbox.call('GET', '/__sandbox/clock', { key: null })).body.now).toBe(FROZEN_AT);
+    expect(sandbox.platform.worlds.get().scenarios.isActive('server-error')).toBe(false);
+    // The same forms with the token do act.
+    expect((await tab.post(writes[3]?.[0] as string)).status).toBe(303);
+    expect(sandbox.platform.worlds.get().scenarios.isActive('server-error')).toBe(true);
+  });
+});
+
 describe('console overview', () => {
   it('shows the clock, organizations with masked keys and rate-limit use, namespaces, the latest sessions and requests', async () => {
     const sandbox = await testSandbox();

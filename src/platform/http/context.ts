@@ -15,6 +15,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { UploadStore } from '../uploads/uploads.ts';
 import type { CorsSetting } from './cors.ts';
 import type { ConcurrencyGate } from './image-concurrency.ts';
+import type { InvalidKeyLimiter } from '../rate-limit/invalid-key-limiter.ts';
 import type { FiredScenarioRule } from '../request-log/request-log.ts';
 
 export interface PublicUrls {
@@ -55,6 +56,8 @@ export interface Platform {
   cors: CorsSetting | undefined;
   /** `--log-requests`: one log line per request. */
   logRequests: boolean;
+  /** Wrong API keys counted per client address, across namespaces. */
+  invalidKeys: InvalidKeyLimiter;
   /** The one gate every image operation passes (bounded parallelism and queue). */
   imageRequests: ConcurrencyGate;
   /** Run by close(): areas register what they must release (worker pools, timers). */

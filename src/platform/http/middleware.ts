@@ -4,12 +4,13 @@
  *   → API-key guard on /v1 routes (auth → sandbox-write rule → rate limit → scenarios)
  *   → validation (zod, via the route) → handler.
  */
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { createMiddleware } from 'hono/factory';
 import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
 import { hashParts } from '../random/random.ts';
 import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/world.ts';
 import { keptHeaders, keptQuery, receivedBody, sentBody } from '../request-log/request-log.ts';
-import { explain, type AppEnv, type Platform } from './context.ts';
+import { explain, type AppContext, type AppEnv, type Platform } from './context.ts';
 
 /** Paths that are not recorded in the request journal (the sandbox's own surfaces). */
 const UNJOURNALED = /^\/(__sandbox|console|docs|openapi\.json|favicon\.ico|healthz)(\/|$)/;
@@ -121,6 +122,11 @@ export interface GuardPolicy {
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** The peer address of the request's socket; none in-process (`app.request`), where the caller is the embedding code. */
+function clientAddress(c: AppContext): string | undefined {
+  return c.env ? getConnInfo(c).remote.address : undefined;
+}
+
 /** Authenticates the API key, applies the sandbox-write rule, the rate limit and the scenarios. */
 export function apiKeyGuard(policy: GuardPolicy) {
   return createMiddleware<AppEnv>(async (c, next) => {
@@ -137,6 +143,16 @@ export function apiKeyGuard(policy: GuardPolicy) {
     }
     const principal = platform.keyRing.identify(presented);
     if (!principal) {
+      const address = clientAddress(c);
+      const limited = address === undefined ? undefined : platform.invalidKeys.fail(address, platform.worlds.get(DEFAULT_NAMESPACE).clock.now());
+      if (limited) {
+        throw new ApiError(
+          429,
+          `Too many invalid API keys from your address: more than ${platform.invalidKeys.perMinute} in a minute. Retry after ${limited.retryAfterSeconds} s.`,
+          { detail: 'Fix the x-api-key header: valid keys are served meanwhile, only wrong ones are refused.' },
+          { 'Retry-After': String(limited.retryAfterSeconds) },
+        );
+      }
       throw new ApiError(401, 'Invalid API key', { detail: 'The x-api-key header does not hold a known API key. Check for typos or regenerate the key in the admin console.' });
     }
     if (principal.kind === 'revoked') {

@@ -1,0 +1,153 @@
+/**
+ * The console and the applicant's hosted page in headless Chromium: the flows a QA engineer clicks
+ * through, checked against the API, every page's WCAG AA contrast computed by axe-core, and a screenshot
+ * of each page in test-results/screenshots/. One browser for the file; a fresh sandbox and context per test.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BrowserSandbox, contrastViolations, launchChromium, openSandbox, screenshot } from './chromium.ts';
+
+const JANE = { firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com' };
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+}, 30_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** An API call the way an integrator's code makes it (not through the browser). */
+async function api(sandbox: BrowserSandbox['sandbox'], method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${sandbox.url}${path}`, {
+    method,
+    headers: { 'x-api-key': 'sk_live_demo', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+/** Opens a page, checks its contrast and saves its screenshot. */
+async function visit(page: Page, url: string, name: string): Promise<void> {
+  await page.goto(url);
+  expect(await contrastViolations(page), `contrast on ${name}`).toEqual([]);
+  await screenshot(page, name);
+}
+
+async function withSandbox(run: (opened: BrowserSandbox) => Promise<void>, options = {}, fulfil = {}): Promise<void> {
+  const opened = await openSandbox(browser, options, fulfil);
+  try {
+    await run(opened);
+    expect(opened.outside).toEqual([]);
+  } finally {
+    await opened.close();
+  }
+}
+
+describe('the console in a browser', { timeout: 60_000 }, () => {
+  it('fails, saying how to install it, when Chromium is missing', async () => {
+    await expect(launchChromium('/nonexistent/chromium')).rejects.toThrow(/not there\. Install Debian's package: "sudo apt-get install -y chromium"/);
+  });
+
+  it('has a contrast check that catches faint text', async () => {
+    const page = await browser.newPage();
+    await page.setContent('<main><p style="color:#999;background:#fff">faint caption</p><p style="color:#1d2330">legible</p></main>');
+    const violations = await contrastViolations(page);
+    await page.close();
+    expect(violations).toHaveLength(1);
+    expect(violations[0]).toContain('contrast of 2.84');
+  });
+
+  it('toggles a scenario, and the next API call answers accordingly', () =>
+    withSandbox(async ({ sandbox, page }) => {
+      await visit(page, `${sandbox.url}/console/scenarios`, 'console-scenarios');
+      await page.getByRole('button', { name: 'Activate server-error' }).click();
+      await page.getByRole('button', { name: 'Deactivate server-error' }).waitFor();
+      expect((await api(sandbox, 'GET', '/v1/sessions')).status).toBe(500);
+      await page.reload();
+      expect(await page.locator('[data-fires="server-error:0"]').textContent()).toBe('1');
+      await page.getByRole('button', { name: 'Deactivate server-error' }).click();
+      await page.getByRole('button', { name: 'Activate server-error' }).waitFor();
+      expect((await api(sandbox, 'GET', '/v1/sessions')).status).toBe(200);
+    }));
+
+  it('drives a session to VERIFIED from its page, as GET /v1/sessions/{id} then reports', () =>
+    withSandbox(async ({ sandbox, page }) => {
+      const created = await api(sandbox, 'POST', '/v1/sessions', JANE);
+      const adminLink = created.body.links.find((link: { rel: string }) => link.rel === 'admin_console').href as string;
+      await visit(page, adminLink, 'console-session-pending');
+      await page.locator('button[data-outcome="VERIFIED"]').click();
+      await page.getByText('VERIFIED is terminal').waitFor();
+      expect(await page.locator('button[data-outcome]').count()).toBe(0);
+      await screenshot(page, 'console-session-verified');
+      expect((await api(sandbox, 'GET', `/v1/sessions/${created.body.id}`)).body.session_record.status).toBe('VERIFIED');
+      await visit(page, `${sandbox.url}/console/sessions`, 'console-sessions');
+      await visit(page, `${sandbox.url}/console/requests`, 'console-requests');
+      // The journal refreshes itself: a call made after the page loaded appears without a reload.
+      await api(sandbox, 'GET', '/v1/sessions?limit=3');
+      await page.locator('#journal-rows').getByText('GET /v1/sessions', { exact: true }).first().waitFor();
+      expect(await page.locator('#journal-rows tr').count()).toBe(3);
+    }));
+
+  it('advances the clock from the overview and a pending async job becomes ready', () =>
+    withSandbox(async ({ sandbox, page }) => {
+      const job = await api(sandbox, 'POST', '/__sandbox/jobs', { input: { from: 'browser' } }, { 'x-api-key': '' });
+      expect(job.status).toBe(201);
+      await visit(page, `${sandbox.url}/console/jobs`, 'console-jobs-pending');
+      expect(await page.locator(`[data-job-status="${job.body.jobId}"]`).textContent()).toBe('pending');
+      await visit(page, `${sandbox.url}/console`, 'console-overview');
+      await page.getByLabel('Advance by').fill('5s');
+      await page.getByRole('button', { name: 'Advance', exact: true }).click();
+      await page.getByText('2026-01-15T09:30:05.000Z').waitFor();
+      await visit(page, `${sandbox.url}/console/jobs`, 'console-jobs-ready');
+      expect(await page.locator(`[data-job-status="${job.body.jobId}"]`).textContent()).toBe('ready');
+      expect((await api(sandbox, 'GET', `/v1/async-jobs/${job.body.jobId}`)).body.status).toBe('ready');
+      const statement = await api(sandbox, 'POST', '/v1/financial', { firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com', phone: '+14155550123' });
+      await visit(page, statement.body.bankStatementUrl, 'hosted-bank-statement-page');
+      for (const [path, name] of [['/console/workflows', 'console-workflows'], ['/console/bank-statements', 'console-bank-statements'], ['/console/registry', 'console-registry'], ['/console/records', 'console-records']]) {
+        await visit(page, `${sandbox.url}${path}`, name as string);
+      }
+    }));
+
+  it('clicks through the applicant’s hosted page to the redirect with session_id and status', () =>
+    withSandbox(
+      async ({ sandbox, page }) => {
+        const created = await api(sandbox, 'POST', '/v1/sessions', { ...JANE, redirectUrl: 'https://app.example/verified' });
+        await visit(page, created.body.session_url, 'hosted-page');
+        await page.getByRole('button', { name: /Finish verification/ }).click();
+        await page.waitForURL(/^https:\/\/app\.example\/verified/);
+        const landed = new URL(page.url());
+        expect(landed.searchParams.get('session_id')).toBe(created.body.id);
+        expect(landed.searchParams.get('status')).toBe('success');
+        expect(landed.searchParams.has('reason')).toBe(false);
+        expect((await api(sandbox, 'GET', `/v1/sessions/${created.body.id}`)).body.session_record.status).toBe('SUBMITTED');
+      },
+      {},
+      { 'https://app.example': () => '<!doctype html><title>Integrator app</title><p>back in the app</p>' },
+    ));
+
+  it('logs in with the admin token and keeps a signed HttpOnly SameSite=Strict session, never the token', () =>
+    withSandbox(
+      async ({ sandbox, page, context }) => {
+        await page.goto(`${sandbox.url}/console/scenarios`);
+        expect(new URL(page.url()).pathname).toBe('/console/login');
+        expect(await contrastViolations(page)).toEqual([]);
+        await screenshot(page, 'console-login');
+        await page.getByLabel('Admin token').fill('wrong');
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.getByText('That is not the admin token').waitFor();
+        await page.getByLabel('Admin token').fill('browser-admin-token');
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await page.waitForURL(/\/console\/scenarios$/);
+        await page.getByRole('heading', { name: 'Scenarios' }).waitFor();
+        const [cookie] = await context.cookies();
+        expect(cookie?.name).toBe('idv_sandbox_session');
+        expect(cookie?.httpOnly).toBe(true);
+        expect(cookie?.sameSite).toBe('Strict');
+        expect(cookie?.value).not.toContain('browser-admin-token');
+        await page.getByRole('button', { name: 'Activate slow' }).click();
+        await page.getByRole('button', { name: 'Deactivate slow' }).waitFor();
+      },
+      { adminToken: 'browser-admin-token' },
+    ));
+});
