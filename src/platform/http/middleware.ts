@@ -54,6 +54,12 @@ export function requestContext(platform: Platform) {
       }
       if (!UNJOURNALED.test(c.req.path)) {
         const limits = world.requestLog.limits;
+        const sent = c.res ? await sentBody(c.res, limits) : undefined;
+        if (sent) {
+          // Unset first: replacing a response copies it (reading its body again) to merge the headers.
+          c.res = undefined;
+          c.res = sent.response;
+        }
         world.requestLog.add({
           requestId: c.get('requestId'),
           method: c.req.method,
@@ -62,7 +68,7 @@ export function requestContext(platform: Platform) {
           headers: keptHeaders(c.req.raw.headers),
           requestBody: await receivedBody(c.req, limits),
           status: c.res?.status ?? 500,
-          responseBody: c.res ? await sentBody(c.res, limits) : undefined,
+          responseBody: sent?.body,
           explain: explanations.length > 0 ? explanations.join('; ') : undefined,
           keyId: c.get('principal')?.keyId ?? null,
           scenarios: world.scenarios.effectiveNames(c.get('requestScenarios')),
