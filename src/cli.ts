@@ -32,6 +32,8 @@ Usage: idv-sandbox [options]
   --admin-token <t>     require "Authorization: Bearer <t>" on /__sandbox and /console (env IDV_SANDBOX_ADMIN_TOKEN)
   --cors [origins]      answer CORS on /v1 for browser tools: any origin, or a comma-separated list (env IDV_SANDBOX_CORS)
   --log-requests        print one line per request (env IDV_SANDBOX_LOG_REQUESTS=1)
+  --strict-responses    check every answer against its route's declared response; a mismatch answers 500
+                        naming the operation, the status and the problem (env IDV_SANDBOX_STRICT_RESPONSES=1)
   --shutdown-timeout <ms>  bound of the stop on SIGTERM/SIGINT: in-flight requests finish and the snapshot
                         is written within it, else connections are cut and the journal is kept
                         (env IDV_SANDBOX_SHUTDOWN_TIMEOUT, default ${DEFAULT_SHUTDOWN_TIMEOUT_MS}); a second signal stops at once
@@ -68,6 +70,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | '
       organizations: { type: 'string', multiple: true },
       cors: { type: 'string' },
       'log-requests': { type: 'boolean' },
+      'strict-responses': { type: 'boolean' },
       'shutdown-timeout': { type: 'string' },
       'invalid-keys-per-minute': { type: 'string' },
       'max-connections': { type: 'string' },
@@ -114,6 +117,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | '
     apiKeys: env.IDV_SANDBOX_API_KEYS,
     cors: (values.cors ?? env.IDV_SANDBOX_CORS) === undefined ? undefined : parseCorsSetting(values.cors ?? env.IDV_SANDBOX_CORS ?? '*'),
     logRequests: values['log-requests'] ?? ['1', 'true'].includes(env.IDV_SANDBOX_LOG_REQUESTS ?? ''),
+    strictResponses: values['strict-responses'] ?? ['1', 'true'].includes(env.IDV_SANDBOX_STRICT_RESPONSES ?? ''),
     shutdownTimeoutMs: integer('--shutdown-timeout', values['shutdown-timeout'] ?? env.IDV_SANDBOX_SHUTDOWN_TIMEOUT),
     invalidKeysPerMinute: integer('--invalid-keys-per-minute', values['invalid-keys-per-minute'] ?? env.IDV_SANDBOX_INVALID_KEYS_PER_MINUTE),
     connections,
@@ -147,6 +151,7 @@ export function banner(sandbox: Sandbox): string {
     `  Clock               ${clock.mode === 'frozen' ? `frozen at ${clock.now}` : `real (now ${clock.now})`}`,
     `  Scenarios active    ${world.scenarios.activeNames().join(', ') || 'none'}`,
     ...(cors ? [`  CORS on /v1         ${cors === '*' ? 'any origin' : cors.join(', ')}`] : []),
+    ...(sandbox.platform.strictResponses ? ['  Strict responses    on (a mismatch answers 500)'] : []),
     `  API keys (x-api-key):`,
     ...keys,
   ].join('\n');
