@@ -27,6 +27,7 @@ export function requestContext(platform: Platform) {
     c.set('errorFamily', 'default');
     c.set('requestScenarios', []);
     c.set('firedRules', []);
+    c.set('answeredByScenario', false);
 
     const namespace = c.req.header('x-sandbox-namespace') ?? c.req.query('namespace') ?? DEFAULT_NAMESPACE;
     // A world must exist for the error handler even when the namespace is refused.
@@ -207,6 +208,7 @@ export function apiKeyGuard(policy: GuardPolicy) {
     if (answer?.rule.respond) {
       c.get('explanations').push(`scenario ${answer.scenario}`);
       const { status, error, headers, extras } = answer.rule.respond;
+      c.set('answeredByScenario', true);
       throw new ApiError(status as ApiError['status'], error, extras, headers);
     }
     await next();
