@@ -15,7 +15,7 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
 # Stage 3: the runtime image, as a non-root user.
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=4010 IDV_SANDBOX_DATA=/data/idv-sandbox.json
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=4010 IDV_SANDBOX_DATA=/data/idv-sandbox.json IDV_SANDBOX_PORT_FILE=/tmp/idv-sandbox.port
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json ./
@@ -27,6 +27,8 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 4010
+# The server writes the address it listens on to IDV_SANDBOX_PORT_FILE; the check reads it, so it holds
+# however the port was given (PORT, --port in a command of your own, or 0).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
-  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||4010)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+  CMD ["node", "dist/health-check.js"]
 CMD ["node", "bin/idv-sandbox.js"]

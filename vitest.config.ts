@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    // The CLI processes tests start check their answers too (test sandboxes get it from test/helpers/sandbox.ts).
+    env: { IDV_SANDBOX_STRICT_RESPONSES: '1' },
   },
 });

@@ -8,7 +8,8 @@
  * path (bench/prefill.ts). Prints a markdown table with ratios and targets, and writes the figures as JSON.
  *
  *   npm run bench                         (BENCH_SECONDS per case, default 5; BENCH_CONNECTIONS, default 20)
- *   npm run bench -- read list            (only the cases whose name contains one of the words)
+ *   npm run bench -- read list            (only the cases whose name contains one of the words;
+ *   npm run bench -- --case list             `--case <word>` and `--case=<word>` say the same)
  *   BENCH_JSON=out.json npm run bench     (where the JSON goes; default bench-results.json)
  *
  * No test asserts on these figures: speed targets live here.
@@ -27,7 +28,7 @@ const JSON_OUT = process.env.BENCH_JSON ?? 'bench-results.json';
 const ROOT = new URL('..', import.meta.url).pathname;
 const LIVE = { 'x-api-key': BENCH_LIVE_KEY };
 const SANDBOX_KEY = { 'x-api-key': 'sk_test_demo' };
-const chosen = process.argv.slice(2);
+const chosen = process.argv.slice(2).filter((arg) => arg !== '--case').map((arg) => arg.replace(/^--case=/, ''));
 const wanted = (name: string) => chosen.length === 0 || chosen.some((word) => name.includes(word));
 
 // ─── processes and cores ────────────────────────────────────────────────────────────────────────────

@@ -13,6 +13,7 @@ import { apiReferenceRouter } from './platform/docs/api-reference.ts';
 import { readOperationExamples, withOperationExamples } from './platform/docs/openapi-examples.ts';
 import { CORS_PATHS, corsMiddleware } from './platform/http/cors.ts';
 import { requestContext } from './platform/http/middleware.ts';
+import { ResponseConformance } from './platform/http/response-conformance.ts';
 import { requestLogLines } from './platform/request-log/request-log-line.ts';
 import { allowedMethods } from './platform/http/method-not-allowed.ts';
 import { handleError } from './platform/http/routing.ts';
@@ -30,6 +31,9 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   if (platform.cors) for (const path of CORS_PATHS) app.use(path, corsMiddleware(platform.cors));
   if (platform.logRequests) app.use('*', requestLogLines(platform));
   app.use('*', requestContext(platform));
+  // Inside the request context, so the journal and the explain header see the 500 of a mismatch.
+  const conformance = platform.strictResponses ? new ResponseConformance(platform.responseRecorder) : undefined;
+  if (conformance) app.use('*', conformance.middleware());
   // Learnt below, once every route is mounted: which routes take images, hence their body limits and the
   // concurrency gate they pass.
   const families = new RouteFamilies();
@@ -49,6 +53,7 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   app.route('/', consoleRouter);
 
   families.learn(app.openAPIRegistry.definitions);
+  conformance?.learn(app.openAPIRegistry.definitions);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', {
     type: 'apiKey',

@@ -7,6 +7,13 @@ import { parseCorsSetting } from './platform/http/cors.ts';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './platform/http/connection-limits.ts';
 import { DEFAULT_INVALID_KEYS_PER_MINUTE } from './platform/rate-limit/invalid-key-limiter.ts';
 import { StoreOpenError } from './platform/store/store.ts';
+import { writePortFile } from './port-file.ts';
+
+/** What the command takes: the sandbox's options, plus what only the process does. */
+export interface CliOptions extends SandboxOptions {
+  /** Where to write the address once listening (the container health check reads it). */
+  portFile?: string;
+}
 
 const HELP = `idv-sandbox — a stateful sandbox of the identity-verification and screening API
 
@@ -25,6 +32,8 @@ Usage: idv-sandbox [options]
   --admin-token <t>     require "Authorization: Bearer <t>" on /__sandbox and /console (env IDV_SANDBOX_ADMIN_TOKEN)
   --cors [origins]      answer CORS on /v1 for browser tools: any origin, or a comma-separated list (env IDV_SANDBOX_CORS)
   --log-requests        print one line per request (env IDV_SANDBOX_LOG_REQUESTS=1)
+  --strict-responses    check every answer against its route's declared response; a mismatch answers 500
+                        naming the operation, the status and the problem (env IDV_SANDBOX_STRICT_RESPONSES=1)
   --shutdown-timeout <ms>  bound of the stop on SIGTERM/SIGINT: in-flight requests finish and the snapshot
                         is written within it, else connections are cut and the journal is kept
                         (env IDV_SANDBOX_SHUTDOWN_TIMEOUT, default ${DEFAULT_SHUTDOWN_TIMEOUT_MS}); a second signal stops at once
@@ -35,6 +44,7 @@ Usage: idv-sandbox [options]
   --request-timeout <ms>   time for a whole request, body included, to arrive, else 408 (env IDV_SANDBOX_REQUEST_TIMEOUT, default ${DEFAULT_CONNECTION_LIMITS.requestTimeoutMs})
   --keep-alive-timeout <ms>  idle time before a keep-alive connection is closed (env IDV_SANDBOX_KEEP_ALIVE_TIMEOUT, default ${DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs})
   --organizations <f>   extra organizations file, merged with fixtures/organizations.json (repeatable; env IDV_SANDBOX_ORGANIZATIONS=f1,f2)
+  --port-file <f>       once listening, write {"url","pid"} here for health checks and scripts (env IDV_SANDBOX_PORT_FILE)
   --help                this text
 
 Env IDV_SANDBOX_API_KEYS="<key>=<org>:<live|sandbox|revoked>,..." adds API keys.`;
@@ -42,7 +52,7 @@ Env IDV_SANDBOX_API_KEYS="<key>=<org>:<live|sandbox|revoked>,..." adds API keys.
 /** `--cors` may stand alone (any origin): give parseArgs its value explicitly. */
 const withCorsValue = (argv: string[]) => argv.flatMap((arg, i) => (arg === '--cors' && (argv[i + 1] === undefined || argv[i + 1]?.startsWith('--')) ? ['--cors=*'] : [arg]));
 
-export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions | 'help' {
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | 'help' {
   const { values } = parseArgs({
     args: withCorsValue(argv),
     options: {
@@ -60,12 +70,14 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
       organizations: { type: 'string', multiple: true },
       cors: { type: 'string' },
       'log-requests': { type: 'boolean' },
+      'strict-responses': { type: 'boolean' },
       'shutdown-timeout': { type: 'string' },
       'invalid-keys-per-minute': { type: 'string' },
       'max-connections': { type: 'string' },
       'headers-timeout': { type: 'string' },
       'request-timeout': { type: 'string' },
       'keep-alive-timeout': { type: 'string' },
+      'port-file': { type: 'string' },
       help: { type: 'boolean' },
     },
     strict: true,
@@ -105,9 +117,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): SandboxOptions
     apiKeys: env.IDV_SANDBOX_API_KEYS,
     cors: (values.cors ?? env.IDV_SANDBOX_CORS) === undefined ? undefined : parseCorsSetting(values.cors ?? env.IDV_SANDBOX_CORS ?? '*'),
     logRequests: values['log-requests'] ?? ['1', 'true'].includes(env.IDV_SANDBOX_LOG_REQUESTS ?? ''),
+    strictResponses: values['strict-responses'] ?? ['1', 'true'].includes(env.IDV_SANDBOX_STRICT_RESPONSES ?? ''),
     shutdownTimeoutMs: integer('--shutdown-timeout', values['shutdown-timeout'] ?? env.IDV_SANDBOX_SHUTDOWN_TIMEOUT),
     invalidKeysPerMinute: integer('--invalid-keys-per-minute', values['invalid-keys-per-minute'] ?? env.IDV_SANDBOX_INVALID_KEYS_PER_MINUTE),
     connections,
+    portFile: values['port-file'] ?? env.IDV_SANDBOX_PORT_FILE,
   };
 }
 
@@ -137,13 +151,14 @@ export function banner(sandbox: Sandbox): string {
     `  Clock               ${clock.mode === 'frozen' ? `frozen at ${clock.now}` : `real (now ${clock.now})`}`,
     `  Scenarios active    ${world.scenarios.activeNames().join(', ') || 'none'}`,
     ...(cors ? [`  CORS on /v1         ${cors === '*' ? 'any origin' : cors.join(', ')}`] : []),
+    ...(sandbox.platform.strictResponses ? ['  Strict responses    on (a mismatch answers 500)'] : []),
     `  API keys (x-api-key):`,
     ...keys,
   ].join('\n');
 }
 
 export async function main(): Promise<void> {
-  let options: SandboxOptions | 'help';
+  let options: CliOptions | 'help';
   try {
     options = parseCli(process.argv.slice(2), process.env);
   } catch (error) {
@@ -161,6 +176,14 @@ export async function main(): Promise<void> {
     const message = error instanceof StoreOpenError || error instanceof Error ? error.message : String(error);
     console.error(`idv-sandbox could not start: ${message}`);
     process.exit(1);
+  }
+  // Before the banner: whoever waits for the banner finds the port file written.
+  if (options.portFile) {
+    try {
+      writePortFile(options.portFile, sandbox.url, process.pid);
+    } catch (error) {
+      console.error(`idv-sandbox: could not write the port file (--port-file): ${(error as Error).message}; a health check reading it will fail.`);
+    }
   }
   console.log(banner(sandbox));
   // The image decoder's worker pool starts on the first image request: a sandbox that never sees an image

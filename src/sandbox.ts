@@ -26,6 +26,7 @@ import { DEFAULT_INVALID_KEYS_PER_MINUTE, InvalidKeyLimiter } from './platform/r
 import { loadScenarioDirectory, parseScenarioFile, ScenarioRegistry } from './platform/scenarios/scenarios.ts';
 import { DEFAULT_REQUEST_LOG_LIMITS, type RequestLogLimits } from './platform/request-log/request-log.ts';
 import { Store } from './platform/store/store.ts';
+import type { ResponseRecorder } from './platform/http/response-conformance.ts';
 import type { CorsSetting } from './platform/http/cors.ts';
 import { FileBlobStore, MemoryBlobStore } from './platform/uploads/blob-store.ts';
 import { UploadStore } from './platform/uploads/uploads.ts';
@@ -77,6 +78,10 @@ export interface SandboxOptions {
   cors?: CorsSetting;
   /** One line per request through the logger. */
   logRequests?: boolean;
+  /** Check every answer of a documented route against its declared response; a mismatch becomes a 500 (default off). */
+  strictResponses?: boolean;
+  /** With strictResponses: told of each answer that conformed (operationId, status). */
+  responseRecorder?: ResponseRecorder;
   /** How long close() lets in-flight requests finish before it cuts their connections (default 5000). */
   shutdownTimeoutMs?: number;
   /** How scenario latency waits; tests inject a recorder instead of real sleeping. */
@@ -159,6 +164,8 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     log,
     cors: options.cors,
     logRequests: options.logRequests ?? false,
+    strictResponses: options.strictResponses ?? false,
+    responseRecorder: options.responseRecorder,
     invalidKeys: new InvalidKeyLimiter(options.invalidKeysPerMinute ?? DEFAULT_INVALID_KEYS_PER_MINUTE),
     imageRequests: new ConcurrencyGate({ ...DEFAULT_IMAGE_CONCURRENCY, ...options.imageConcurrency }),
     closers: [],

@@ -10,7 +10,8 @@ import { changeClock, listRequests, organizationView, requestEntry, resetSandbox
 import { consoleReturnPath, csrfTokenOf, sameSecret, startConsoleSession } from '../platform/admin/admin-guard.ts';
 import { DurationSchema } from '../platform/clock/virtual-clock.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
-import { type AppContext, type AppEnv, behaviourOn, publicUrlsOf } from '../platform/http/context.ts';
+import { type AppEnv, behaviourOn, publicUrlsOf } from '../platform/http/context.ts';
+import type { World } from '../platform/namespaces/world.ts';
 import { uploadsOwnedBy } from '../platform/uploads/uploads.ts';
 import { legalControlOutcomes } from '../sessions/session-outcomes.ts';
 import { buildSessionUrl, sessionDetailsUrl } from '../sessions/session-record.ts';
@@ -102,7 +103,8 @@ consoleRouter.get('/console', (c) => {
       clock: world.clock.state(),
       organizations,
       activeScenarios: world.scenarios.activeNames(),
-      namespaces: platform.worlds.names().map((name) => ({ name, sessions: sessions(platform.worlds.get(name)).all().length })),
+      // Names only: counting another namespace's records would load it (and reorder the namespaces' LRU).
+      namespaces: platform.worlds.names(),
       sessions: sessions(world).all().sort(newestFirst).slice(0, 10).map((stored) => sessionRow(stored, now)),
       requests: world.requestLog.list().slice(-10).reverse(),
       csrf: csrfTokenOf(c),
@@ -218,7 +220,7 @@ consoleRouter.get('/console/sessions', (c) => {
 });
 
 /** What the record itself says happened, then every journalled request that named the session. */
-function sessionTimeline(world: AppContext['var']['world'], stored: StoredSession): TimelineEntry[] {
+function sessionTimeline(world: World, stored: StoredSession): TimelineEntry[] {
   const { record } = stored;
   const entries: TimelineEntry[] = [{ at: record.created_at, what: `created (${record.type}) for ${stored.user.email}` }];
   for (const attempt of record.meta_data?.failureData?.attempts ?? []) entries.push({ at: attempt.failedAt, what: `failed attempt: ${attempt.reason} on ${attempt.slot}` });

@@ -22,7 +22,7 @@ export interface OverviewModel {
   clock: ClockState;
   organizations: { id: string; name: string; balance: number; keys: KeyUsage[] }[];
   activeScenarios: string[];
-  namespaces: { name: string; sessions: number }[];
+  namespaces: string[];
   sessions: SessionRow[];
   requests: RequestLogEntry[];
   csrf: string;
@@ -44,9 +44,8 @@ export function overviewPage(model: OverviewModel): Markup {
 ${model.activeScenarios.length === 0 ? html`<p class="muted">None: the sandbox answers as the real service would.</p>` : html`<p>${model.activeScenarios.map((name) => html`${badge('on')} <code>${name}</code> `)}</p>`}
 <p><a href="${consoleHref('/console/scenarios', ns)}">Toggle scenarios</a></p>
 <h2>Namespaces</h2>
-<table><thead><tr><th>Namespace</th><th>Sessions</th></tr></thead><tbody>${model.namespaces.map(
-    (entry) => html`<tr><td><a href="${consoleHref('/console', entry.name)}">${entry.name}</a>${entry.name === ns ? ' (this one)' : ''}</td><td>${entry.sessions}</td></tr>`,
-  )}</tbody></table>
+<p class="muted">Every namespace that holds state; each has its own records, clock, journal and scenarios.</p>
+<ul>${model.namespaces.map((name) => html`<li><a href="${consoleHref('/console', name)}">${name}</a>${name === ns ? ' (this one)' : ''}</li>`)}</ul>
 </section>
 </div>
 <section class="card"><h2>Organizations</h2>

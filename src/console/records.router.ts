@@ -10,6 +10,7 @@ import { parentConnectPageUrl, parentConnectRequests, toParentConnectJson } from
 import { listMonitoredUsers } from '../aml/monitored-users.service.ts';
 import { quotaStatus } from '../aml/transactions.service.ts';
 import { creditTermsPageUrl, findCreditTerms, listCreditTerms, toCreditTermsJson } from '../credit-terms/credit-terms.service.ts';
+import { financialTimeline } from '../financial/financial.machine.ts';
 import { bankStatementJson, bankStatementPageUrl, bankStatements, findBankStatement } from '../financial/financial.store.ts';
 import { listRegistry } from '../igaming/self-exclusion.service.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
@@ -108,7 +109,12 @@ consoleRecordsRouter.get('/console/bank-statements/:id', (c) => {
   if (!record) return notFound(c, 'bank statement', c.req.param('id'));
   const { body } = bankStatementJson(world, record);
   const links: [string, string][] = [["Applicant's hosted page", bankStatementPageUrl(publicUrlsOf(c).verify, record.id, world.namespace)]];
-  return renderPage(c, `Bank statement ${record.id}`, 'bank-statements', recordDetail({ status: body.status, links, record: body }));
+  const now = world.clock.now();
+  // The machine's path for this record so far: what it passed through and what the clock will bring.
+  const machine = html`<h2>Status machine</h2><ol class="timeline">${financialTimeline(record).map(
+    (step) => html`<li><code>${world.clock.iso(step.at)}</code> ${badge(step.status)} ${step.trigger}${step.at > now ? html` <span class="muted">(scheduled: advance the clock)</span>` : ''}</li>`,
+  )}</ol>${record.startedAt === undefined ? html`<p class="muted">Waiting for the applicant on the hosted page.</p>` : ''}`;
+  return renderPage(c, `Bank statement ${record.id}`, 'bank-statements', recordDetail({ status: body.status, links, record: body, extra: machine }));
 });
 
 // ─── Async jobs ─────────────────────────────────────────────────────────────────────────────────────

@@ -31,5 +31,7 @@ export const putUploadRoute = createRoute({
     400: error('Content-Type differs from the presigned one'),
     403: error('Signature invalid or URL expired'),
     413: error('More bytes than declared'),
+    429: error('Too many image requests at once (the image operations\' gate); see Retry-After'),
+    500: error('Unexpected server error; safe to retry'),
   },
 });

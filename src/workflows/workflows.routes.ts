@@ -1,5 +1,6 @@
 import { apiRoute, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
 import {
+  InvalidStepsErrorSchema,
   CreateWorkflowBodySchema,
   CreateWorkflowSessionBodySchema,
   SessionIdParamsSchema,
@@ -70,7 +71,12 @@ export const createWorkflowSessionRoute = apiRoute({
   description:
     'Only workflows whose steps are all ID_VERIFICATION and/or FACE_LIVENESS (else 400 with invalid_steps); the workflow must be active. Sends no invitation, returns no session_url. Costs one token.',
   request: { params: WorkflowIdParamsSchema, body: jsonBody(CreateWorkflowSessionBodySchema) },
-  responses: { 200: json(WorkflowSessionSchema, 'The headless session'), 402: extraErrors[402], 404: extraErrors[404] },
+  responses: {
+    200: json(WorkflowSessionSchema, 'The headless session'),
+    400: json(InvalidStepsErrorSchema, 'Invalid body, an inactive workflow, or steps a headless session cannot run (invalid_steps)'),
+    402: extraErrors[402],
+    404: extraErrors[404],
+  },
 });
 
 export const getWorkflowStateRoute = apiRoute({

@@ -6,6 +6,7 @@
  * are always present, optional ones omitted.
  */
 import { z } from '@hono/zod-openapi';
+import { ErrorSchema } from '../platform/http/routing.ts';
 import { aliasedBody } from '../platform/validation/aliased-body.ts';
 import { e164Phone, email, expiresInHours, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
 import { HEADLESS_STEP_CODES, STEP_CODES, STEP_CONFIG_SCHEMAS, STEP_PREREQUISITES, type StepCode } from './workflow-steps.ts';
@@ -279,3 +280,8 @@ export const StepSubmissionResponseSchema = z
   })
   .openapi('StepSubmissionResponse');
 export type StepSubmissionResponse = z.infer<typeof StepSubmissionResponseSchema>;
+
+/** 400 of a headless session on a workflow with steps it cannot run: the spec's `error` plus `invalid_steps`. */
+export const InvalidStepsErrorSchema = ErrorSchema.extend({
+  invalid_steps: z.array(z.string()).optional().openapi({ description: 'The step types a headless session cannot run (present when that is why).' }),
+}).openapi('InvalidStepsError');

@@ -322,6 +322,9 @@ describe('console records of other areas', () => {
     expect(detail.status).toBe(200);
     expect(detail.html).toContain(created.body.bankStatementId);
     expect(detail.html).toContain('<span class="badge PENDING">PENDING</span>');
+    expect(detail.html).toMatch(/<h2>Status machine<\/h2><ol class="timeline"><li><code>2026-01-15T09:30:00.000Z<\/code> <span class="badge PENDING">PENDING<\/span> request created<\/li><\/ol>/);
+    expect(detail.html).toContain('Waiting for the applicant on the hosted page.');
+    expect(detail.html).toContain(`/verify/bank-statements/${created.body.bankStatementId}?namespace=ci-worker-3`);
   });
 
   it('lists workflows with headless sessions and their steps, bank statements, async jobs, the registry, AML enrolments and credit records', async () => {

@@ -23,7 +23,7 @@ describe('the bank-statement area in the catalog and the OpenAPI document', () =
     const sandbox = await testSandbox();
     const paths = (await sandbox.call('GET', '/openapi.json', { key: null })).body.paths;
     expect(paths['/v1/financial'].post.operationId).toBe('createBankStatementRequest');
-    expect(Object.keys(paths['/v1/financial'].post.responses).sort()).toEqual(['200', '400', '401', '402', '403', '429', '500']);
+    expect(Object.keys(paths['/v1/financial'].post.responses).sort()).toEqual(['200', '400', '401', '402', '403', '413', '415', '429', '500']);
     expect(paths['/v1/financial'].get.operationId).toBe('listBankStatements');
     expect(paths['/v1/financial/externalId/{externalId}'].get.operationId).toBe('listBankStatementsByExternalId');
     expect(paths['/v1/financial/{id}'].get.operationId).toBe('getBankStatement');

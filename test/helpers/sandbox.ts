@@ -3,6 +3,7 @@
  * and talks to it through `app.request()`, with no socket.
  */
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.ts';
+import { recordExercisedResponse } from './response-coverage.ts';
 
 export const FROZEN_AT = '2026-01-15T09:30:00.000Z';
 
@@ -34,8 +35,11 @@ export interface TestSandbox extends Sandbox {
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<CallResult<T>>;
 }
 
+/** Every sandbox of the suite checks its answers against the declared responses and records what it answered. */
+export const STRICT_RESPONSES = { strictResponses: true, responseRecorder: recordExercisedResponse } satisfies SandboxOptions;
+
 export async function testSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
-  const sandbox = await createSandbox({ port: null, memory: true, seed: 42, clock: `frozen@${FROZEN_AT}`, logger: silentLogger, ...options });
+  const sandbox = await createSandbox({ port: null, memory: true, seed: 42, clock: `frozen@${FROZEN_AT}`, logger: silentLogger, ...STRICT_RESPONSES, ...options });
   const call = async (method: string, path: string, options: CallOptions = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     const key = options.key === undefined ? KEYS.live : options.key;

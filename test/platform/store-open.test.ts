@@ -94,3 +94,30 @@ describe('opening a store', () => {
     await recovered.close();
   });
 });
+
+describe('the default compaction threshold', () => {
+  it('grows with the snapshot: half its size once that passes 8 MB, so a big store is not rewritten every 8 MB', async () => {
+    const file = tempDataFile();
+    const megabyte = 'm'.repeat(1 << 20);
+    const blobs = (store: Store) => store.partition('default').collection<{ id: string; blob: string }>('blobs');
+    const store = await Store.open({ file });
+    for (let i = 0; i < 20; i++) blobs(store).put({ id: `old${i}`, blob: megabyte });
+    await store.close();
+    const generation = (JSON.parse(readFileSync(file, 'utf8')) as { generation: number }).generation;
+    const journalOf = (n: number) => `store.json.journal-${n}.ndjson`;
+
+    const reopened = await Store.open({ file });
+    const writeMegabytes = async (from: number, count: number) => {
+      for (let i = from; i < from + count; i++) blobs(reopened).put({ id: `new${i}`, blob: megabyte });
+      await reopened.durable();
+      // A small write after the big ones shows which journal appends go to.
+      blobs(reopened).put({ id: `marker${from}`, blob: '' });
+      await reopened.durable();
+    };
+    await writeMegabytes(0, 9);
+    expect(journals(file)).toEqual([journalOf(generation)]);
+    await writeMegabytes(9, 2);
+    expect(journals(file)).toContain(journalOf(generation + 1));
+    await reopened.close();
+  });
+});

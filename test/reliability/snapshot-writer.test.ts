@@ -5,6 +5,7 @@ import { Store } from '../../src/platform/store/store.ts';
 import { MAX_RECORD_BYTES } from '../../src/platform/store/store-files.ts';
 import { createSandbox } from '../../src/sandbox.ts';
 import { tempDataFile } from '../helpers/data-dir.ts';
+import { STRICT_RESPONSES } from '../helpers/sandbox.ts';
 
 /** A store of `count` records of about `bytes` each, in two namespaces and two collections. */
 async function grownStore(file: string, count: number, bytes: number): Promise<Store> {
@@ -102,7 +103,7 @@ describe('a record too big for the store', () => {
   // Over HTTP the 1 MB body limit of non-image routes answers before a record can reach the store's limit.
   it('answers a control-plane job with an input past the per-record limit with 413 JSON before reading it, and stores nothing', async () => {
     const file = tempDataFile();
-    const sandbox = await createSandbox({ port: null, data: file, clock: 'frozen@2026-01-15T09:30:00Z' });
+    const sandbox = await createSandbox({ port: null, data: file, clock: 'frozen@2026-01-15T09:30:00Z', ...STRICT_RESPONSES });
     try {
       const response = await sandbox.app.request('/__sandbox/jobs', {
         method: 'POST',

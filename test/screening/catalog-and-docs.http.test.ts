@@ -22,7 +22,7 @@ describe('screening in the catalog and the OpenAPI document', () => {
       ['adverse-media', 'pep-sanctions', 'title-check', 'phone-ownership', 'phone-trust', 'carrier-age-gate'].map((name) => [name, paths[`/v1/screening/${name}`]?.post]),
     );
     expect(operations['adverse-media']?.operationId).toBe('screenAdverseMedia');
-    expect(Object.keys(operations['adverse-media']?.responses ?? {}).sort()).toEqual(['200', '202', '400', '401', '403', '409', '429', '500']);
+    expect(Object.keys(operations['adverse-media']?.responses ?? {}).sort()).toEqual(['200', '202', '400', '401', '403', '409', '413', '415', '429', '500']);
     expect(operations['adverse-media']?.parameters).toEqual([expect.objectContaining({ name: 'idempotency-key', in: 'header' })]);
     for (const name of ['phone-ownership', 'phone-trust', 'carrier-age-gate']) {
       expect(Object.keys(operations[name]?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '402', '403', '404', '503']));

@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { parseClockSetting } from '../../src/platform/clock/virtual-clock.ts';
 import { createSandbox } from '../../src/sandbox.ts';
-import { FROZEN_AT, silentLogger, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { FROZEN_AT, silentLogger, STRICT_RESPONSES, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 const JANE = { firstName: 'Jane', lastName: 'Doe', email: 'jane@example.com' };
 
@@ -74,7 +74,7 @@ function raw(url: string, bytes: string): Promise<string> {
 
 describe('requests the HTTP parser refuses', () => {
   it('answers a bad Content-Length, oversized headers and a garbage request line with JSON errors', async () => {
-    const sandbox = await createSandbox({ port: 0, memory: true, logger: silentLogger, clock: `frozen@${FROZEN_AT}` });
+    const sandbox = await createSandbox({ port: 0, memory: true, logger: silentLogger, clock: `frozen@${FROZEN_AT}`, ...STRICT_RESPONSES });
     try {
       const cases = [
         ['POST /v1/sessions HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', 400],

@@ -81,6 +81,8 @@ describe('POST /v1/workflows', () => {
     await resolved(sandbox, 'ID_VERIFICATION', { minimum_age: 30, maximum_age: 30 });
     await expect400(sandbox, { name: 'w', steps: [{ id: 'ID_VERIFICATION', config: { minimum_age: 30, maximum_age: 29 } }] }, /maximum_age must be at least minimum_age/);
     await expect400(sandbox, { name: 'w', steps: [{ id: 'ID_VERIFICATION', config: { maximum_age: 151 } }] }, /maximum_age" must be at most 150/);
+    expect(await resolved(sandbox, 'ID_VERIFICATION', { minimum_age: 1, maximum_age: 1 })).toMatchObject({ age_restriction_settings: { minimum_age: { lower: 1, upper: 1 } } });
+    await expect400(sandbox, { name: 'w', steps: [{ id: 'ID_VERIFICATION', config: { minimum_age: 1, maximum_age: 0 } }] }, /maximum_age" must be at least 1/);
   });
 
   it('uses the defaults 70 for FACE_LIVENESS and 18 for AGE_ESTIMATION', async () => {

@@ -77,6 +77,8 @@ export class RouteFamilies {
     return createMiddleware<AppEnv>(async (c, next) => {
       const images = this.imagesOf(c.req.method, c.req.path);
       if (images > 0) c.set('errorFamily', 'image');
+      // No body reaches a GET or HEAD handler; asking for one would build a whole Fetch Request per read.
+      if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
       const maxSize = bodyLimitFor(images);
       let limit = bySize.get(maxSize);
       if (!limit) {

@@ -17,6 +17,7 @@ import type { CorsSetting } from './cors.ts';
 import type { ConcurrencyGate } from './image-concurrency.ts';
 import type { InvalidKeyLimiter } from '../rate-limit/invalid-key-limiter.ts';
 import type { FiredScenarioRule } from '../request-log/request-log.ts';
+import type { ResponseRecorder } from './response-conformance.ts';
 
 export interface PublicUrls {
   /** {base_url}: what links in responses use (`--public-url`). */
@@ -56,6 +57,10 @@ export interface Platform {
   cors: CorsSetting | undefined;
   /** `--log-requests`: one log line per request. */
   logRequests: boolean;
+  /** `--strict-responses`: an answer that does not match its route's declared response becomes a 500. */
+  strictResponses: boolean;
+  /** Told of every answer the strict check passed (the test suite records the statuses it reached). */
+  responseRecorder: ResponseRecorder | undefined;
   /** Wrong API keys counted per client address, across namespaces. */
   invalidKeys: InvalidKeyLimiter;
   /** The one gate every image operation passes (bounded parallelism and queue). */
@@ -77,6 +82,8 @@ export interface RequestVariables {
   requestScenarios: string[];
   /** Scenario rules and behaviours that acted on this request (for the journal). */
   firedRules: FiredScenarioRule[];
+  /** The answer is a scenario's `respond` (a fault QA asked for, at any status it chose). */
+  answeredByScenario: boolean;
   /** Whether the operation may answer 402 (its spec error list has it); unset outside /v1 routes. */
   refusesForFunds: boolean | undefined;
 }

@@ -27,6 +27,7 @@ export function requestContext(platform: Platform) {
     c.set('errorFamily', 'default');
     c.set('requestScenarios', []);
     c.set('firedRules', []);
+    c.set('answeredByScenario', false);
 
     const namespace = c.req.header('x-sandbox-namespace') ?? c.req.query('namespace') ?? DEFAULT_NAMESPACE;
     // A world must exist for the error handler even when the namespace is refused.
@@ -54,6 +55,12 @@ export function requestContext(platform: Platform) {
       }
       if (!UNJOURNALED.test(c.req.path)) {
         const limits = world.requestLog.limits;
+        const sent = c.res ? await sentBody(c.res, limits) : undefined;
+        if (sent) {
+          // Unset first: replacing a response copies it (reading its body again) to merge the headers.
+          c.res = undefined;
+          c.res = sent.response;
+        }
         world.requestLog.add({
           requestId: c.get('requestId'),
           method: c.req.method,
@@ -62,7 +69,7 @@ export function requestContext(platform: Platform) {
           headers: keptHeaders(c.req.raw.headers),
           requestBody: await receivedBody(c.req, limits),
           status: c.res?.status ?? 500,
-          responseBody: c.res ? await sentBody(c.res, limits) : undefined,
+          responseBody: sent?.body,
           explain: explanations.length > 0 ? explanations.join('; ') : undefined,
           keyId: c.get('principal')?.keyId ?? null,
           scenarios: world.scenarios.effectiveNames(c.get('requestScenarios')),
@@ -201,6 +208,7 @@ export function apiKeyGuard(policy: GuardPolicy) {
     if (answer?.rule.respond) {
       c.get('explanations').push(`scenario ${answer.scenario}`);
       const { status, error, headers, extras } = answer.rule.respond;
+      c.set('answeredByScenario', true);
       throw new ApiError(status as ApiError['status'], error, extras, headers);
     }
     await next();

@@ -39,9 +39,13 @@ export const STANDARD_ERRORS = {
   400: errorResponse('The request is malformed or fails validation; `error` names the field and the fix.'),
   401: errorResponse('API key missing, invalid or revoked; `detail` says what to fix.'),
   403: errorResponse('The key lacks access: another organization’s resource or a sandbox key used for a write.'),
+  413: errorResponse('The request body is over the route family’s limit (1 MB; image operations 15 MB per image, as base64).'),
   429: errorResponse('Rate limit (25/s, burst 35) or daily quota (10,000) exceeded; see Retry-After.'),
   500: errorResponse('Unexpected server error; safe to retry with backoff.'),
 } as const;
+
+/** Declared by every route that takes a body: one of another type than the route declares is refused. */
+const UNSUPPORTED_BODY_ERROR = { 415: errorResponse('The body is not of a type the operation takes (application/json, or multipart/form-data on image operations).') } as const;
 
 /** The 401 and 403 entries of an operation that answers 403 for a missing key (spec: "403 key missing"). */
 const MISSING_KEY_FORBIDDEN_ERRORS = {
@@ -71,7 +75,12 @@ export function apiRoute<R extends ApiRouteConfig>({ guard, ...config }: R) {
     ...config,
     security: [{ ApiKeyAuth: [] }],
     middleware: [apiKeyGuard({ ...guard, missingKeyStatus, refusesForFunds }), ...(config.middleware ? [config.middleware].flat() : [])],
-    responses: { ...STANDARD_ERRORS, ...(missingKeyStatus === 403 ? MISSING_KEY_FORBIDDEN_ERRORS : {}), ...config.responses },
+    responses: {
+      ...STANDARD_ERRORS,
+      ...(missingKeyStatus === 403 ? MISSING_KEY_FORBIDDEN_ERRORS : {}),
+      ...(config.request?.body ? UNSUPPORTED_BODY_ERROR : {}),
+      ...config.responses,
+    },
   } as Omit<R, 'guard'>);
 }
 
@@ -79,7 +88,9 @@ const CONTROL_ERRORS = {
   400: errorResponse('Invalid request'),
   401: errorResponse('Admin token required (only when the sandbox runs with --admin-token)'),
   403: errorResponse('Cross-site request refused: a browser write from another origin'),
+  413: errorResponse('The request body is over 1 MB'),
   415: errorResponse('A form or text body: control-plane calls take application/json or no body'),
+  500: errorResponse('Unexpected server error'),
 } as const;
 
 /** A control-plane route (/__sandbox): its tag and shared errors; the app guards every /__sandbox path (controlPlaneGuard). */

@@ -27,6 +27,8 @@ const REDACTED = '[redacted]';
 /** Member, header and query names whose values are secrets. */
 const SECRET_NAME = /^(x-api-key|api[-_]?key|authorization|cookie|set-cookie|signature|password|secret|(admin[-_]?)?token|access[-_]?token|refresh[-_]?token)$/i;
 const SIGNATURE_PARAMETER = /([?&]signature=)[^&#\s"']*/gi;
+/** Whether a string may hold an upload signature at all (most do not: no replace, no copy). */
+const MENTIONS_SIGNATURE = /signature=/i;
 
 export interface FiredScenarioRule {
   scenario: string;
@@ -72,7 +74,7 @@ export class RequestLog {
   constructor(readonly limits: RequestLogLimits = DEFAULT_REQUEST_LOG_LIMITS) {}
 
   add(entry: RequestLogEntry): void {
-    const bytes = Buffer.byteLength(JSON.stringify(entry));
+    const bytes = entryBytes(entry);
     this.entries.push({ entry, bytes });
     this.totalBytes += bytes;
     while (this.entries.length > 1 && (this.entries.length > this.limits.entries || this.totalBytes > this.limits.bytes)) {
@@ -110,9 +112,25 @@ export class RequestLog {
   }
 }
 
+/** JSON sizes of kept bodies, measured once when they are kept: an entry's size reuses them. */
+const keptBodyBytes = new WeakMap<object, number>();
+
+/** Bytes of `JSON.stringify(entry)`, without serializing its bodies a second time. */
+function entryBytes(entry: RequestLogEntry): number {
+  const { requestBody, responseBody, ...rest } = entry;
+  return Buffer.byteLength(JSON.stringify(rest)) + memberBytes('requestBody', requestBody) + memberBytes('responseBody', responseBody);
+}
+
+/** Bytes of `,"name":value` in an object's JSON; nothing for an undefined value (left out). */
+function memberBytes(name: string, value: unknown): number {
+  if (value === undefined) return 0;
+  const measured = typeof value === 'object' && value !== null ? keptBodyBytes.get(value) : undefined;
+  return name.length + 4 + (measured ?? Buffer.byteLength(JSON.stringify(value)));
+}
+
 /** A string as the journal keeps it: upload signatures redacted, at most `limit` characters. */
 function keptString(text: string, limit: number): string {
-  const redacted = text.replace(SIGNATURE_PARAMETER, `$1${REDACTED}`);
+  const redacted = MENTIONS_SIGNATURE.test(text) ? text.replace(SIGNATURE_PARAMETER, `$1${REDACTED}`) : text;
   return redacted.length <= limit ? redacted : `${redacted.slice(0, limit)}… [${redacted.length - limit} more characters]`;
 }
 
@@ -122,7 +140,15 @@ function keptJson(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (depth > 32) return '[nested too deep]';
   if (Array.isArray(value)) return value.map((item) => keptJson(item, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, SECRET_NAME.test(name) ? REDACTED : keptJson(member, depth + 1)]));
+  // A plain loop: this runs for every member of every journaled body.
+  const kept: Record<string, unknown> = {};
+  for (const name of Object.keys(value)) {
+    const member = SECRET_NAME.test(name) ? REDACTED : keptJson((value as Record<string, unknown>)[name], depth + 1);
+    // A member named __proto__ (JSON.parse makes it an own member) stays a member, not the prototype.
+    if (name === '__proto__') Object.defineProperty(kept, name, { value: member, enumerable: true, writable: true, configurable: true });
+    else kept[name] = member;
+  }
+  return kept;
 }
 
 /** A body as the journal keeps it: JSON as a value (when it fits), text as a string, anything else as a summary. */
@@ -130,8 +156,11 @@ export function keptBody(text: string, contentType: string, limits: RequestLogLi
   if (/json/i.test(contentType)) {
     try {
       const kept = keptJson(JSON.parse(text));
-      if (Buffer.byteLength(JSON.stringify(kept)) <= limits.bodyBytes) return kept;
-      return keptString(JSON.stringify(kept), limits.bodyBytes);
+      const json = JSON.stringify(kept);
+      const bytes = Buffer.byteLength(json);
+      if (bytes > limits.bodyBytes) return keptString(json, limits.bodyBytes);
+      if (typeof kept === 'object' && kept !== null) keptBodyBytes.set(kept, bytes);
+      return kept;
     } catch {
       // not valid JSON: kept as the text it is
     }
@@ -192,11 +221,16 @@ async function readReceivedBody(request: HonoRequest, limits: RequestLogLimits):
   return keptBody(await request.text(), contentType, limits);
 }
 
-/** The response body as sent; binary bodies only as a summary, never read. */
-export async function sentBody(response: Response, limits: RequestLogLimits): Promise<unknown> {
-  if (!response.body) return undefined;
+/**
+ * The response body as sent, and the response to send in its place: a text body is read once and the
+ * response rebuilt from those bytes (cheaper than a clone, and the server writes them out directly).
+ * Binary bodies only as a summary, never read.
+ */
+export async function sentBody(response: Response, limits: RequestLogLimits): Promise<{ body: unknown; response: Response }> {
   const contentType = response.headers.get('content-type') ?? '';
-  if (!isText(contentType)) return binarySummary(contentType, Number(response.headers.get('content-length') ?? 0));
-  const text = await response.clone().text();
-  return text === '' ? undefined : keptBody(text, contentType, limits);
+  if (!isText(contentType)) return { body: response.body ? binarySummary(contentType, Number(response.headers.get('content-length') ?? 0)) : undefined, response };
+  // The bytes go out as they came (whatever their encoding); the journal keeps their text.
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const rebuilt = new Response(bytes.byteLength === 0 ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return { body: bytes.byteLength === 0 ? undefined : keptBody(new TextDecoder().decode(bytes), contentType, limits), response: rebuilt };
 }

@@ -6,7 +6,8 @@
  *   append + fdatasync (group commit). A request's response waits for the append that carries its
  *   writes (`durable()`), so an answered write survives `kill -9`.
  * - The cost of a durable write does not depend on the store's size. When the journal grows past a
- *   threshold it is compacted: appends move to a new journal generation, the state is written as the
+ *   threshold (by default 8 MB or half the snapshot, whichever is larger, so rewriting a big store stays a
+ *   fixed share of the bytes written) it is compacted: appends move to a new journal generation, the state is written as the
  *   snapshot atomically (lowdb/steno: temp file + rename), and the old journal is deleted.
  * - Start-up only reads: it loads the snapshot and replays the journals. Journals found there are folded
  *   into a new snapshot in the background while requests are served (a torn, never acknowledged last line
@@ -48,7 +49,7 @@ const DEFAULT_COMPACT_AFTER_BYTES = 8 * 1024 * 1024;
 export interface StoreOptions {
   /** JSON file; omit for a memory-only store. */
   file?: string;
-  /** Journal size that starts a compaction (default 8 MB; env IDV_SANDBOX_COMPACT_AFTER_BYTES). */
+  /** Journal size that starts a compaction (env IDV_SANDBOX_COMPACT_AFTER_BYTES; default 8 MB or half the snapshot, whichever is larger). */
   compactAfterBytes?: number;
   /** The HTTP port this process serves, written into the lock file for whoever is refused. */
   port?: number | null;
@@ -87,6 +88,7 @@ export class Store {
   private flushing: Promise<void> = Promise.resolve();
   private journal: FileHandle | null = null;
   private journalBytes = 0;
+  private snapshotBytes = 0;
   private generation = 0;
   private compacting: Promise<void> | null = null;
   /** Changes journaled since open (replayed journals count as one), and how many the snapshot holds. */
@@ -98,13 +100,13 @@ export class Store {
   private constructor(
     readonly file: string | undefined,
     private readonly db: Low<Snapshot> | undefined,
-    private readonly compactAfterBytes: number,
+    private readonly compactAfterBytes: number | undefined,
     private readonly lock: DataLock | undefined,
   ) {}
 
   /** Takes the data file's lock before anything else touches it; a refused open leaves no trace. */
   static async open(options: StoreOptions = {}): Promise<Store> {
-    if (!options.file) return new Store(undefined, undefined, Infinity, undefined);
+    if (!options.file) return new Store(undefined, undefined, undefined, undefined);
     const file = options.file;
     mkdirSync(dirname(file), { recursive: true });
     const lock = DataLock.acquire(file, options.port ?? null);
@@ -119,9 +121,10 @@ export class Store {
   private static async load(file: string, options: StoreOptions, lock: DataLock): Promise<Store> {
     const snapshotFile = new SnapshotFile(file, (point: PausePoint): Promise<void> => (store.compacting ? pauseForFaultTests(point) : Promise.resolve()));
     const db = new Low<Snapshot>(snapshotFile, emptySnapshot(0));
-    const store = new Store(file, db, options.compactAfterBytes ?? envBytes('IDV_SANDBOX_COMPACT_AFTER_BYTES') ?? DEFAULT_COMPACT_AFTER_BYTES, lock);
+    const store = new Store(file, db, options.compactAfterBytes ?? envBytes('IDV_SANDBOX_COMPACT_AFTER_BYTES'), lock);
     const stored = await snapshotFile.read();
     const snapshot = stored ?? emptySnapshot(0);
+    if (stored) store.snapshotBytes = (await stat(file)).size;
     const journals = journalsToReplay(file, snapshot.generation);
     store.generation = snapshot.generation;
     for (const [ns, collections] of Object.entries(snapshot.namespaces)) {
@@ -253,13 +256,17 @@ export class Store {
       await handle.appendFile(data, 'utf8');
       await handle.datasync();
       this.journalBytes += Buffer.byteLength(data);
-      if (this.journalBytes >= this.compactAfterBytes && !this.compacting) void this.compactInBackground();
+      if (this.journalBytes >= this.compactionThreshold() && !this.compacting) void this.compactInBackground();
     });
     this.pendingFlush = flush;
     this.flushing = flush.catch((error: unknown) => {
       this.failure = error instanceof Error ? error : new Error(String(error));
     });
     return flush;
+  }
+
+  private compactionThreshold(): number {
+    return this.compactAfterBytes ?? Math.max(DEFAULT_COMPACT_AFTER_BYTES, this.snapshotBytes / 2);
   }
 
   private async journalHandle(): Promise<FileHandle> {
@@ -296,6 +303,7 @@ export class Store {
     this.db.data = { format: STORE_FORMAT, version: STORE_VERSION, generation: this.generation, namespaces };
     await oldJournal?.close();
     await this.db.write();
+    this.snapshotBytes = (await stat(this.file)).size;
     this.db.data = emptySnapshot(this.generation);
     this.snapshotChanges = changes;
     for (const { generation, path } of journalFiles(this.file)) {

@@ -1,0 +1,129 @@
+/**
+ * `--strict-responses`: every answer of a documented route is checked against the response its route
+ * declares for that status (the same zod schema /openapi.json documents). A mismatch — a body the schema
+ * refuses, a key it does not declare, a status the route does not list, a JSON body where the route
+ * declares none — is replaced by a 500 naming the operation, the status and the problem, and logged, so a
+ * test that meets it fails. Off by default: a sandbox in front of an integrator keeps answering; the test
+ * suite runs with it on.
+ */
+import type { RouteConfig } from '@hono/zod-openapi';
+import { createMiddleware } from 'hono/factory';
+import { matchedRoutes } from 'hono/route';
+import type { z } from 'zod';
+import { errorBody } from '../errors/api-error.ts';
+import type { AppEnv } from './context.ts';
+
+/** Called with each answer that conformed (the test suite records which statuses its tests reached). */
+export type ResponseRecorder = (operationId: string, status: number) => void;
+
+interface DeclaredRoute {
+  operationId: string;
+  name: string;
+  responses: RouteConfig['responses'];
+}
+
+/** An entry of the OpenAPI registry (routes, schemas, parameters…). */
+interface RegistryDefinition {
+  type: string;
+  route?: RouteConfig;
+}
+
+interface DeclaredContent {
+  schema?: unknown;
+}
+
+/** The problem with one answer, or undefined when it conforms. */
+export function responseMismatch(route: DeclaredRoute, status: number, contentType: string, body: unknown): string | undefined {
+  const declared = route.responses[status] as { content?: Record<string, DeclaredContent> } | undefined;
+  if (!declared) return `status ${status} is not declared (declared: ${Object.keys(route.responses).join(', ')})`;
+  const content = declared.content ?? {};
+  const isJson = /^application\/json\b/i.test(contentType);
+  const json = content['application/json'];
+  if (!isJson) {
+    const type = contentType.split(';')[0]?.trim() ?? '';
+    if (json && Object.keys(content).length === 1) return `the body is ${type || 'empty'}, the route declares application/json`;
+    return undefined;
+  }
+  if (!json) return `the body is JSON, the route declares ${Object.keys(content).join(', ') || 'no body'}`;
+  const schema = json.schema as z.ZodType | undefined;
+  if (!schema || typeof schema.safeParse !== 'function') return undefined;
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    return parsed.error.issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path.map(String).join('.') || '(body)'}: ${issue.message}`)
+      .join('; ');
+  }
+  const extra = undeclaredKeys(body, parsed.data, '');
+  if (extra.length > 0) return `undeclared key${extra.length > 1 ? 's' : ''} ${extra.slice(0, 5).join(', ')}`;
+  return undefined;
+}
+
+/**
+ * Keys of the body the schema dropped: zod objects strip what they do not declare, so a key in the body
+ * and not in the parsed value is one the contract does not have (loose objects and records keep theirs).
+ */
+function undeclaredKeys(sent: unknown, parsed: unknown, path: string): string[] {
+  if (Array.isArray(sent) && Array.isArray(parsed)) return sent.flatMap((item, i) => undeclaredKeys(item, parsed[i], `${path}${i}.`));
+  if (!isPlainObject(sent) || !isPlainObject(parsed)) return [];
+  return Object.entries(sent).flatMap(([key, value]) => (key in parsed ? undeclaredKeys(value, parsed[key], `${path}${key}.`) : [`"${path}${key}"`]));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The documented routes of an app, learnt from its OpenAPI registry once every router is mounted. */
+export class ResponseConformance {
+  private routes = new Map<string, DeclaredRoute>();
+
+  constructor(private readonly recorder?: ResponseRecorder) {}
+
+  learn(definitions: readonly RegistryDefinition[]): void {
+    for (const { type, route } of definitions) {
+      if (type !== 'route' || !route?.operationId) continue;
+      // The path Hono routes on, as @hono/zod-openapi registers it: `{id}` → `:id`.
+      const routingPath = route.path.replaceAll(/\/{(.+?)}/g, '/:$1');
+      this.routes.set(`${route.method.toUpperCase()} ${routingPath}`, {
+        operationId: route.operationId,
+        name: `${route.method.toUpperCase()} ${route.path}`,
+        responses: route.responses,
+      });
+    }
+  }
+
+  middleware() {
+    return createMiddleware<AppEnv>(async (c, next) => {
+      await next();
+      const route = matchedRoutes(c)
+        .map(({ method, path }) => this.routes.get(`${method} ${path}`))
+        .find((declared) => declared !== undefined);
+      if (!route || !c.res) return;
+      const status = c.res.status;
+      const contentType = c.res.headers.get('content-type') ?? '';
+      let body: unknown;
+      if (/^application\/json\b/i.test(contentType)) {
+        const text = await c.res.clone().text();
+        try {
+          body = JSON.parse(text);
+        } catch {
+          body = text;
+        }
+      }
+      // A scenario's answer is the fault QA wrote (any status, any extras): only its status may count as reached.
+      if (c.get('answeredByScenario')) {
+        if (status in route.responses) this.recorder?.(route.operationId, status);
+        return;
+      }
+      const problem = responseMismatch(route, status, contentType, body);
+      if (problem === undefined) {
+        this.recorder?.(route.operationId, status);
+        return;
+      }
+      const message = `Response does not conform to the API contract: ${route.operationId} (${route.name}) answered ${status}: ${problem}.`;
+      c.get('platform').log.error(message);
+      c.res = undefined;
+      c.res = c.json(errorBody(c.get('errorFamily') ?? 'default', message), 500);
+    });
+  }
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_REQUEST_LOG_LIMITS, keptBody, RequestLog, sentBody, type RequestLogEntry } from '../../src/platform/request-log/request-log.ts';
+
+const entry = (requestId: string, bodies: Pick<RequestLogEntry, 'requestBody' | 'responseBody'>): RequestLogEntry => ({
+  requestId,
+  method: 'POST',
+  path: '/v1/things',
+  query: { q: 'é' },
+  headers: { 'content-type': 'application/json' },
+  ...bodies,
+  status: 200,
+  keyId: null,
+  scenarios: [],
+  firedRules: [],
+  durationMs: 1.5,
+  startedAt: '2026-01-15T09:30:00.000Z',
+  finishedAt: '2026-01-15T09:30:00.000Z',
+});
+
+describe('the request journal’s bookkeeping', () => {
+  it('counts each entry as the bytes of its JSON, bodies measured once when kept', () => {
+    const log = new RequestLog();
+    const entries = [
+      entry('a', { requestBody: keptBody('{"name":"Zoë","token":"t","nested":[{"password":"p"}]}', 'application/json', DEFAULT_REQUEST_LOG_LIMITS), responseBody: keptBody('{"ok":true}', 'application/json', DEFAULT_REQUEST_LOG_LIMITS) }),
+      entry('b', { requestBody: keptBody('plain text ✓', 'text/plain', DEFAULT_REQUEST_LOG_LIMITS) }),
+      entry('c', { responseBody: keptBody(JSON.stringify({ image: 'x'.repeat(1000) }), 'application/json', DEFAULT_REQUEST_LOG_LIMITS) }),
+      entry('d', { responseBody: keptBody('[1,2,3]', 'application/json', DEFAULT_REQUEST_LOG_LIMITS) }),
+      entry('e', { responseBody: keptBody('x'.repeat(20_000), 'application/json', DEFAULT_REQUEST_LOG_LIMITS) }),
+    ];
+    let expected = 0;
+    for (const one of entries) {
+      log.add(one);
+      expected += Buffer.byteLength(JSON.stringify(one));
+      expect(log.bytes()).toBe(expected);
+    }
+  });
+
+  it('keeps a member named __proto__ as a member', () => {
+    expect(keptBody('{"__proto__":{"polluted":true},"a":1}', 'application/json', DEFAULT_REQUEST_LOG_LIMITS)).toEqual(JSON.parse('{"__proto__":{"polluted":true},"a":1}'));
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('reads a text response once and hands back one with the same status, headers and bytes', async () => {
+    const bytes = Buffer.from('{"name":"Zoë","signature":"s"}', 'utf8');
+    const original = new Response(bytes, { status: 201, headers: { 'content-type': 'application/json', 'x-request-id': 'req_1' } });
+    const sent = await sentBody(original, DEFAULT_REQUEST_LOG_LIMITS);
+    expect(sent.body).toEqual({ name: 'Zoë', signature: '[redacted]' });
+    expect(sent.response.status).toBe(201);
+    expect(sent.response.headers.get('x-request-id')).toBe('req_1');
+    expect(Buffer.from(await sent.response.arrayBuffer())).toEqual(bytes);
+
+    const empty = await sentBody(new Response(null, { status: 204 }), DEFAULT_REQUEST_LOG_LIMITS);
+    expect(empty.body).toBeUndefined();
+    expect(empty.response.status).toBe(204);
+  });
+});
