@@ -30,7 +30,14 @@ export async function prefill(dataFile: string, count: number): Promise<void> {
     createSession(
       world,
       principal.organization,
-      { firstName: 'Bench', lastName: `Applicant ${i}`, email: `applicant${i}@example.com`, externalId: BENCH_EXTERNAL_ID, sendEmailInvite: false, sendPhoneInvite: false },
+      {
+        firstName: 'Bench',
+        lastName: `Applicant ${i}`,
+        email: `applicant${i}@example.com`,
+        externalId: BENCH_EXTERNAL_ID,
+        sendEmailInvite: false,
+        sendPhoneInvite: false,
+      },
       links,
     );
     world.clock.advance(PREFILL_SPACING_MS);

@@ -28,7 +28,10 @@ const JSON_OUT = process.env.BENCH_JSON ?? 'bench-results.json';
 const ROOT = new URL('..', import.meta.url).pathname;
 const LIVE = { 'x-api-key': BENCH_LIVE_KEY };
 const SANDBOX_KEY = { 'x-api-key': 'sk_test_demo' };
-const chosen = process.argv.slice(2).filter((arg) => arg !== '--case').map((arg) => arg.replace(/^--case=/, ''));
+const chosen = process.argv
+  .slice(2)
+  .filter((arg) => arg !== '--case')
+  .map((arg) => arg.replace(/^--case=/, ''));
 const wanted = (name: string) => chosen.length === 0 || chosen.some((word) => name.includes(word));
 
 // ─── processes and cores ────────────────────────────────────────────────────────────────────────────
@@ -89,10 +92,12 @@ function startSandbox(data: string | 'memory', options: { allCores?: boolean } =
   return startServer(
     (port) => [
       'bin/idv-sandbox.js',
-      '--port', String(port),
+      '--port',
+      String(port),
       ...(data === 'memory' ? ['--memory'] : ['--data', data]),
       '--no-rate-limit',
-      '--organizations', BENCH_ORGANIZATIONS,
+      '--organizations',
+      BENCH_ORGANIZATIONS,
     ],
     options,
   );
@@ -192,20 +197,31 @@ interface Row {
 const rows: Row[] = [];
 const record = (row: Row) => {
   rows.push(row);
-  console.error(`  ${row.name}: ${row.figures ? `${row.figures.rps} req/s, p50 ${row.figures.p50} ms, p99 ${row.figures.p99} ms, max ${row.figures.max} ms${row.figures.failures ? `, ${row.figures.failures} failures` : ''}` : row.value}${row.ratio === undefined ? '' : `, ratio ${row.ratio.toFixed(2)}`} [${row.met ? 'met' : 'NOT met'}]`);
+  console.error(
+    `  ${row.name}: ${row.figures ? `${row.figures.rps} req/s, p50 ${row.figures.p50} ms, p99 ${row.figures.p99} ms, max ${row.figures.max} ms${row.figures.failures ? `, ${row.figures.failures} failures` : ''}` : row.value}${row.ratio === undefined ? '' : `, ratio ${row.ratio.toFixed(2)}`} [${row.met ? 'met' : 'NOT met'}]`,
+  );
 };
 const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
 const okLoad = (f: Figures) => f.failures === 0;
 
 const createBody = (n: string) =>
-  JSON.stringify({ first_name: 'Ada', last_name: 'Lovelace', email: `ada.${n}@example.com`, external_id: BENCH_EXTERNAL_ID, send_email_invite: false, send_phone_invite: false });
+  JSON.stringify({
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: `ada.${n}@example.com`,
+    external_id: BENCH_EXTERNAL_ID,
+    send_email_invite: false,
+    send_phone_invite: false,
+  });
 const create: Request = { method: 'POST', path: '/v1/sessions', headers: LIVE, body: createBody('bench') };
 const syntheticRead: Request = { method: 'GET', path: '/v1/sessions/test_verified', headers: SANDBOX_KEY };
 
 async function main() {
   const work = mkdtempSync(join(tmpdir(), 'idv-bench-'));
   if (pinning) execFileSync('taskset', ['-apc', '1', String(process.pid)], { stdio: 'ignore' });
-  console.error(`idv-sandbox bench: ${SECONDS} s per case, ${CONNECTIONS} connections, Node ${process.version}, ${pinning ? 'server on core 0, load on core 1' : 'no core pinning'}`);
+  console.error(
+    `idv-sandbox bench: ${SECONDS} s per case, ${CONNECTIONS} connections, Node ${process.version}, ${pinning ? 'server on core 0, load on core 1' : 'no core pinning'}`,
+  );
   const began = performance.now();
   try {
     // Start-up and memory at 0, synthetic read, stored read and durable create on an empty store.
@@ -227,14 +243,26 @@ async function main() {
       const mine = await load(empty, syntheticRead);
       readRss = Math.max(readRss, mine.peakRssMb);
       const r = ratio(mine.rps, base.rps);
-      record({ name: '`GET /v1/sessions/test_verified` (synthetic read)', figures: mine, baseline: `bare Hono ${base.rps} req/s, p99 ${base.p99} ms`, ratio: r, target: '≥ 0.5 of bare Hono, p99 ≤ 5 ms', met: okLoad(mine) && r >= 0.5 && mine.p99 <= 5 });
+      record({
+        name: '`GET /v1/sessions/test_verified` (synthetic read)',
+        figures: mine,
+        baseline: `bare Hono ${base.rps} req/s, p99 ${base.p99} ms`,
+        ratio: r,
+        target: '≥ 0.5 of bare Hono, p99 ≤ 5 ms',
+        met: okLoad(mine) && r >= 0.5 && mine.p99 <= 5,
+      });
     }
     const storedRead = (id: string): Request => ({ method: 'GET', path: `/v1/sessions/${id}`, headers: LIVE });
     let storedAt0: Figures | undefined;
     if (wanted('stored read')) {
       storedAt0 = await load(empty, storedRead(storedId));
       readRss = Math.max(readRss, storedAt0.peakRssMb);
-      record({ name: 'stored read, 0 stored', figures: storedAt0, target: 'max ≤ 10× p99', met: okLoad(storedAt0) && storedAt0.max <= 10 * Math.max(1, storedAt0.p99) });
+      record({
+        name: 'stored read, 0 stored',
+        figures: storedAt0,
+        target: 'max ≤ 10× p99',
+        met: okLoad(storedAt0) && storedAt0.max <= 10 * Math.max(1, storedAt0.p99),
+      });
     }
     let createAt0: Figures | undefined;
     let zodBaseline: Figures | undefined;
@@ -287,11 +315,17 @@ async function main() {
         });
       }
       if (count === 100_000) {
-        const inWindow = { start: new Date(Date.parse(PREFILL_START) + 10 * 3600_000).toISOString(), end: new Date(Date.parse(PREFILL_START) + 11 * 3600_000).toISOString() };
+        const inWindow = {
+          start: new Date(Date.parse(PREFILL_START) + 10 * 3600_000).toISOString(),
+          end: new Date(Date.parse(PREFILL_START) + 11 * 3600_000).toISOString(),
+        };
         const lists: [string, string][] = [
           ['list of 50, default query, 100k matching', '/v1/sessions?limit=50'],
           [`list of 50, external_id, 100k matching`, `/v1/sessions?external_id=${BENCH_EXTERNAL_ID}&limit=50`],
-          [`list of 50, one-hour date window (${3600_000 / PREFILL_SPACING_MS} matching)`, `/v1/sessions?start_date=${inWindow.start}&end_date=${inWindow.end}&limit=50`],
+          [
+            `list of 50, one-hour date window (${3600_000 / PREFILL_SPACING_MS} matching)`,
+            `/v1/sessions?start_date=${inWindow.start}&end_date=${inWindow.end}&limit=50`,
+          ],
         ];
         for (const [name, path] of lists) {
           if (!wanted('list')) break;
@@ -345,7 +379,14 @@ async function main() {
       record({ name: 'face compare, two 1-MP JPEGs, 1 connection', figures: one, target: 'p50 ≤ 200 ms', met: okLoad(one) && one.p50 <= 200 });
       const four = await load(server, compare, 4);
       const r = ratio(four.rps, one.rps);
-      record({ name: 'face compare, two 1-MP JPEGs, 4 connections', figures: four, ratio: r, baseline: '1 connection', target: `≈ ${Math.min(2, CORES)}× of 1 connection (both cores)`, met: okLoad(four) && r >= 0.8 * Math.min(2, CORES) });
+      record({
+        name: 'face compare, two 1-MP JPEGs, 4 connections',
+        figures: four,
+        ratio: r,
+        baseline: '1 connection',
+        target: `≈ ${Math.min(2, CORES)}× of 1 connection (both cores)`,
+        met: okLoad(four) && r >= 0.8 * Math.min(2, CORES),
+      });
       await stop(server);
     }
   } finally {
@@ -362,7 +403,12 @@ async function faceCompareRequest(): Promise<Request> {
   const { drawSyntheticFace, encodeImage } = await import('../src/images/synthetic-images.ts');
   const face = drawSyntheticFace('bench-megapixel-face', 896, 1120);
   const [source, target] = await Promise.all([encodeImage(face, 'jpeg', { quality: 90 }), encodeImage(face, 'jpeg', { quality: 70 })]);
-  return { method: 'POST', path: '/v1/face/compare', headers: LIVE, body: JSON.stringify({ source: source.toString('base64'), target: target.toString('base64') }) };
+  return {
+    method: 'POST',
+    path: '/v1/face/compare',
+    headers: LIVE,
+    body: JSON.stringify({ source: source.toString('base64'), target: target.toString('base64') }),
+  };
 }
 
 function table(totalSeconds: number): string {
@@ -376,7 +422,9 @@ function table(totalSeconds: number): string {
     const sandbox = row.figures
       ? `${row.figures.rps.toLocaleString('en-US')} req/s, p50 ${row.figures.p50} ms, p99 ${row.figures.p99} ms, max ${row.figures.max} ms${row.figures.failures ? `, ${row.figures.failures} failures` : ''}`
       : (row.value ?? '');
-    lines.push(`| ${row.name} | ${sandbox} | ${row.baseline ?? ''} | ${row.ratio === undefined ? '' : row.ratio.toFixed(2)} | ${row.target} | ${row.met ? 'yes' : '**no**'} |`);
+    lines.push(
+      `| ${row.name} | ${sandbox} | ${row.baseline ?? ''} | ${row.ratio === undefined ? '' : row.ratio.toFixed(2)} | ${row.target} | ${row.met ? 'yes' : '**no**'} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -18,16 +18,44 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  Faker, base, en, az, cs_CZ, da, de, de_AT, de_CH, en_GB, en_NG, en_US, en_ZA, es, es_MX, fi, fr, fr_BE,
-  hr, hu, id_ID, it, lv, nb_NO, nl, pl, pt_BR, pt_PT, ro, sk, sl_SI, sv, tr, vi, type LocaleDefinition,
+  Faker,
+  base,
+  en,
+  az,
+  cs_CZ,
+  da,
+  de,
+  de_AT,
+  de_CH,
+  en_GB,
+  en_NG,
+  en_US,
+  en_ZA,
+  es,
+  es_MX,
+  fi,
+  fr,
+  fr_BE,
+  hr,
+  hu,
+  id_ID,
+  it,
+  lv,
+  nb_NO,
+  nl,
+  pl,
+  pt_BR,
+  pt_PT,
+  ro,
+  sk,
+  sl_SI,
+  sv,
+  tr,
+  vi,
+  type LocaleDefinition,
 } from '@faker-js/faker';
 import { rngFrom, seedFrom, type Rng } from '../src/platform/random/random.ts';
-import {
-  PEP_SANCTIONS_LISTED_PERSONS,
-  PEP_SANCTIONS_MAGIC_NAMES,
-  RESERVED_CLEAN_NAMES,
-  WATCHLIST_DATASET_IDS as IDS,
-} from '../src/screening/magic-values.ts';
+import { PEP_SANCTIONS_LISTED_PERSONS, PEP_SANCTIONS_MAGIC_NAMES, RESERVED_CLEAN_NAMES, WATCHLIST_DATASET_IDS as IDS } from '../src/screening/magic-values.ts';
 import { foldToAscii, nameSimilarity, nameTokens, normalizeName } from '../src/screening/name-similarity.ts';
 import { WatchlistSchema, type Watchlist, type WatchlistDataset, type WatchlistEntry } from '../src/screening/pep-sanctions.schemas.ts';
 
@@ -35,36 +63,102 @@ export const WATCHLIST_SEED = 20_240_917;
 export const WATCHLIST_PATH = fileURLToPath(new URL('../fixtures/watchlists.json', import.meta.url));
 
 const DATASETS: WatchlistDataset[] = [
-  { id: IDS.pepGlobal, title: 'Sandbox Global PEP List', kind: 'pep', description: 'Heads of state, ministers, legislators, senior judges, military and central-bank officials (fictional).' },
-  { id: IDS.pepRelatives, title: 'Sandbox PEP Relatives and Close Associates', kind: 'pep', description: 'Family members and close associates of politically exposed persons (fictional).' },
-  { id: IDS.ofacLike, title: 'Sandbox OFAC-like SDN List', kind: 'sanctions', description: 'Specially designated nationals in the style of a US list; names printed in ASCII (fictional).' },
-  { id: IDS.eu, title: 'Sandbox EU Consolidated Financial Sanctions List', kind: 'sanctions', description: 'Persons subject to EU-style financial sanctions (fictional).' },
-  { id: IDS.un, title: 'Sandbox UN Security Council Consolidated List', kind: 'sanctions', description: 'Persons designated by a UN-style sanctions committee; names printed in ASCII (fictional).' },
-  { id: IDS.ukHmt, title: 'Sandbox UK HMT Consolidated List', kind: 'sanctions', description: 'Financial sanctions targets in the style of the UK list (fictional).' },
+  {
+    id: IDS.pepGlobal,
+    title: 'Sandbox Global PEP List',
+    kind: 'pep',
+    description: 'Heads of state, ministers, legislators, senior judges, military and central-bank officials (fictional).',
+  },
+  {
+    id: IDS.pepRelatives,
+    title: 'Sandbox PEP Relatives and Close Associates',
+    kind: 'pep',
+    description: 'Family members and close associates of politically exposed persons (fictional).',
+  },
+  {
+    id: IDS.ofacLike,
+    title: 'Sandbox OFAC-like SDN List',
+    kind: 'sanctions',
+    description: 'Specially designated nationals in the style of a US list; names printed in ASCII (fictional).',
+  },
+  {
+    id: IDS.eu,
+    title: 'Sandbox EU Consolidated Financial Sanctions List',
+    kind: 'sanctions',
+    description: 'Persons subject to EU-style financial sanctions (fictional).',
+  },
+  {
+    id: IDS.un,
+    title: 'Sandbox UN Security Council Consolidated List',
+    kind: 'sanctions',
+    description: 'Persons designated by a UN-style sanctions committee; names printed in ASCII (fictional).',
+  },
+  {
+    id: IDS.ukHmt,
+    title: 'Sandbox UK HMT Consolidated List',
+    kind: 'sanctions',
+    description: 'Financial sanctions targets in the style of the UK list (fictional).',
+  },
 ];
 const ASCII_DATASETS = new Set<string>([IDS.ofacLike, IDS.un]);
 const SANCTIONS_DATASETS = [IDS.ofacLike, IDS.eu, IDS.un, IDS.ukHmt] as const;
 
 const LOCALES: readonly { definition: LocaleDefinition; country: string }[] = [
-  { definition: de, country: 'DE' }, { definition: de_AT, country: 'AT' }, { definition: de_CH, country: 'CH' },
-  { definition: fr, country: 'FR' }, { definition: fr_BE, country: 'BE' }, { definition: es, country: 'ES' },
-  { definition: es_MX, country: 'MX' }, { definition: it, country: 'IT' }, { definition: pl, country: 'PL' },
-  { definition: pt_BR, country: 'BR' }, { definition: pt_PT, country: 'PT' }, { definition: ro, country: 'RO' },
-  { definition: hu, country: 'HU' }, { definition: cs_CZ, country: 'CZ' }, { definition: sk, country: 'SK' },
-  { definition: tr, country: 'TR' }, { definition: vi, country: 'VN' }, { definition: sv, country: 'SE' },
-  { definition: nb_NO, country: 'NO' }, { definition: da, country: 'DK' }, { definition: fi, country: 'FI' },
-  { definition: hr, country: 'HR' }, { definition: sl_SI, country: 'SI' }, { definition: lv, country: 'LV' },
-  { definition: nl, country: 'NL' }, { definition: en_GB, country: 'GB' }, { definition: en_US, country: 'US' },
-  { definition: en_NG, country: 'NG' }, { definition: en_ZA, country: 'ZA' }, { definition: id_ID, country: 'ID' },
+  { definition: de, country: 'DE' },
+  { definition: de_AT, country: 'AT' },
+  { definition: de_CH, country: 'CH' },
+  { definition: fr, country: 'FR' },
+  { definition: fr_BE, country: 'BE' },
+  { definition: es, country: 'ES' },
+  { definition: es_MX, country: 'MX' },
+  { definition: it, country: 'IT' },
+  { definition: pl, country: 'PL' },
+  { definition: pt_BR, country: 'BR' },
+  { definition: pt_PT, country: 'PT' },
+  { definition: ro, country: 'RO' },
+  { definition: hu, country: 'HU' },
+  { definition: cs_CZ, country: 'CZ' },
+  { definition: sk, country: 'SK' },
+  { definition: tr, country: 'TR' },
+  { definition: vi, country: 'VN' },
+  { definition: sv, country: 'SE' },
+  { definition: nb_NO, country: 'NO' },
+  { definition: da, country: 'DK' },
+  { definition: fi, country: 'FI' },
+  { definition: hr, country: 'HR' },
+  { definition: sl_SI, country: 'SI' },
+  { definition: lv, country: 'LV' },
+  { definition: nl, country: 'NL' },
+  { definition: en_GB, country: 'GB' },
+  { definition: en_US, country: 'US' },
+  { definition: en_NG, country: 'NG' },
+  { definition: en_ZA, country: 'ZA' },
+  { definition: id_ID, country: 'ID' },
   { definition: az, country: 'AZ' },
 ];
 
 const PEP_ROLES = [
-  'Member of Parliament', 'Deputy Minister of Finance', 'Minister of Energy', 'Ambassador', 'Supreme Court judge',
-  'Central bank board member', 'Regional governor', 'Mayor of the capital', 'Chief of the general staff',
-  'Head of a state-owned enterprise', 'Senator', 'Secretary of State for Trade', 'Auditor general',
+  'Member of Parliament',
+  'Deputy Minister of Finance',
+  'Minister of Energy',
+  'Ambassador',
+  'Supreme Court judge',
+  'Central bank board member',
+  'Regional governor',
+  'Mayor of the capital',
+  'Chief of the general staff',
+  'Head of a state-owned enterprise',
+  'Senator',
+  'Secretary of State for Trade',
+  'Auditor general',
 ];
-const RELATIONS = ['Spouse of a minister', 'Child of a head of state', 'Business partner of a senator', 'Sibling of a regional governor', 'Close associate of a central bank governor'];
+const RELATIONS = [
+  'Spouse of a minister',
+  'Child of a head of state',
+  'Business partner of a senator',
+  'Sibling of a regional governor',
+  'Close associate of a central bank governor',
+];
 const PROGRAMMES = ['SANDBOX-CYBER', 'SANDBOX-ARMS', 'SANDBOX-CORRUPTION', 'SANDBOX-TERRORISM', 'SANDBOX-NARCOTICS', 'SANDBOX-HUMAN-RIGHTS'];
 
 interface Person {
@@ -107,7 +201,15 @@ function makePerson(index: number, rng: Rng, taken: Set<string>, guarded: string
 
 /** A spelling variant such as lists carry as 'a.k.a.' (transliteration habits), if one applies. */
 function spellingVariant(name: string): string | undefined {
-  const rules: [RegExp, string][] = [[/V/g, 'W'], [/PH/g, 'F'], [/C(?=[AOU])/g, 'K'], [/Y/g, 'I'], [/OU/g, 'U'], [/SCH/g, 'SH'], [/([A-Z])\1/g, '$1']];
+  const rules: [RegExp, string][] = [
+    [/V/g, 'W'],
+    [/PH/g, 'F'],
+    [/C(?=[AOU])/g, 'K'],
+    [/Y/g, 'I'],
+    [/OU/g, 'U'],
+    [/SCH/g, 'SH'],
+    [/([A-Z])\1/g, '$1'],
+  ];
   for (const [pattern, replacement] of rules) {
     const variant = name.replace(pattern, replacement);
     if (variant !== name) return variant;
@@ -163,7 +265,14 @@ export function generateWatchlists(): Watchlist {
   // The magic persons, exactly as magic-values.ts lists them.
   for (const person of PEP_SANCTIONS_LISTED_PERSONS) {
     for (const listing of person.listings) {
-      drafts.push({ dataset: listing.dataset, name: listing.name, aliases: [...listing.aliases], country: person.country, dateOfBirth: listing.dateOfBirth, remarks: person.remarks });
+      drafts.push({
+        dataset: listing.dataset,
+        name: listing.name,
+        aliases: [...listing.aliases],
+        country: person.country,
+        dateOfBirth: listing.dateOfBirth,
+        remarks: person.remarks,
+      });
     }
   }
 

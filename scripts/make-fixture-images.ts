@@ -38,7 +38,10 @@ async function generate(): Promise<Map<string, Buffer>> {
   }
   const cropX = Math.round(width * 0.03);
   const cropY = Math.round(height * 0.03);
-  const cropped = decodedFace.clone().crop({ x: cropX, y: cropY, w: width - cropX, h: height - cropY }).resize({ w: 180 });
+  const cropped = decodedFace
+    .clone()
+    .crop({ x: cropX, y: cropY, w: width - cropX, h: height - cropY })
+    .resize({ w: 180 });
   files.set('face-cropped.jpg', await cropped.getBuffer('image/jpeg', { quality: 60 }));
   files.set('different-face.jpg', await encodeImage(drawSyntheticFace(FIXTURE_SEEDS.personB, width, height), 'jpeg', { quality: 85 }));
   files.set('blank.png', await encodeImage(drawBlankFrame(width, height, [228, 228, 226], 2, 'fixture-blank'), 'png'));
@@ -69,7 +72,8 @@ async function check(files: Map<string, Buffer>): Promise<Checked> {
     const analysis = analyseImage(await decoder.decode(bytes, fixture.file));
     analyses.set(fixture.file, analysis);
     if (analysis.image.format !== fixture.format) problems.push(`${fixture.file}: decoded as ${analysis.image.format}, expected ${fixture.format}`);
-    if ((analysis.face !== null) !== fixture.faceDetected) problems.push(`${fixture.file}: faceDetected ${analysis.face !== null}, expected ${fixture.faceDetected}`);
+    if ((analysis.face !== null) !== fixture.faceDetected)
+      problems.push(`${fixture.file}: faceDetected ${analysis.face !== null}, expected ${fixture.faceDetected}`);
     if (fixture.autoDocumentType) {
       const type = scanDocument(analysis, 'auto').response.documentType;
       if (type !== fixture.autoDocumentType) problems.push(`${fixture.file}: auto -> ${type}, expected ${fixture.autoDocumentType}`);
@@ -82,7 +86,8 @@ async function check(files: Map<string, Buffer>): Promise<Checked> {
       if (!left || !right || a.file >= b.file) continue;
       const expected = a.person !== null && a.person === b.person;
       const result = compareFaces(left, right).response;
-      if (result.isMatch !== expected) problems.push(`${a.file} vs ${b.file}: isMatch ${result.isMatch} (confidence ${result.confidence}), expected ${expected}`);
+      if (result.isMatch !== expected)
+        problems.push(`${a.file} vs ${b.file}: isMatch ${result.isMatch} (confidence ${result.confidence}), expected ${expected}`);
     }
   }
   await decoder.close();
@@ -102,7 +107,8 @@ function readme(files: Map<string, Buffer>, analyses: Map<string, AnalysedImage>
     const vsFace = compareFaces(face, analysis).response;
     const scan = scanDocument(analysis, 'auto').response;
     const ageText = age.faceDetected ? `${age.estimatedAge} (${age.ageRange?.low}-${age.ageRange?.high}), ${age.gender} ${age.genderConfidence}` : '-';
-    const scanText = scan.confidence > 0 ? `${scan.documentType}: ${scan.fullName}, ${scan.documentNumber} (${scan.confidence})` : `${scan.documentType}: unreadable (0)`;
+    const scanText =
+      scan.confidence > 0 ? `${scan.documentType}: ${scan.fullName}, ${scan.documentNumber} (${scan.confidence})` : `${scan.documentType}: unreadable (0)`;
     const matches = IMAGE_FIXTURES.filter((o) => o.person !== null && o.person === fixture.person && o.file !== fixture.file).length;
     return `| ${fixture.file} | ${fixture.format} | ${kb(files.get(fixture.file)?.length ?? 0)} | ${analysis.image.width}x${analysis.image.height} | ${detect.faceDetected ? `yes (${detect.confidence})` : 'no'} | ${fixture.person ?? '-'} | ${vsFace.confidence} ${vsFace.isMatch ? 'match' : 'no match'} | ${ageText} | ${scanText} | ${fixture.description}${matches ? '' : ''} |`;
   });

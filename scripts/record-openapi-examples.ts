@@ -14,7 +14,10 @@ import { OPENAPI_EXAMPLES_FILE, type OperationExamples } from '../src/platform/d
 
 const JANE = { firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com', phone: '+447700900001' };
 /** A live deepfake scan: six frames of person A and frame metadata that fits each action. */
-const LIVE_SCAN = JSON.parse(readFileSync(new URL('../fixtures/deepfake-live-scan.json', import.meta.url), 'utf8')) as { frames: string[]; frameMeta: unknown[] };
+const LIVE_SCAN = JSON.parse(readFileSync(new URL('../fixtures/deepfake-live-scan.json', import.meta.url), 'utf8')) as {
+  frames: string[];
+  frameMeta: unknown[];
+};
 const image = (name: string) => readFileSync(new URL(`../fixtures/images/${name}`, import.meta.url));
 
 /** Journal entries carry wall-clock durations, the one thing a frozen clock does not fix: examples show 1.25 ms. */
@@ -38,7 +41,11 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
     const headers: Record<string, string> = {};
     if (key) headers['x-api-key'] = key;
     if (body !== undefined || raw) headers['content-type'] = raw?.contentType ?? 'application/json';
-    const response = await sandbox.app.request(path, { method, headers, body: raw ? new Uint8Array(raw.bytes) : body === undefined ? undefined : JSON.stringify(body) });
+    const response = await sandbox.app.request(path, {
+      method,
+      headers,
+      body: raw ? new Uint8Array(raw.bytes) : body === undefined ? undefined : JSON.stringify(body),
+    });
     const answer = (await response.json()) as Record<string, any>;
     if (response.status >= 300) throw new Error(`${operationId}: ${method} ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
     examples[operationId] ??= { ...(body !== undefined ? { request: body } : {}), status: response.status, response: withFixedDurations(answer) };
@@ -50,7 +57,12 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
   };
   const upload = async (name: string) => {
     const bytes = image(name);
-    const presigned = await call({ operationId: 'presignUploads', method: 'POST', path: '/v1/upload/presign', body: { files: [{ contentType: 'image/jpeg', byteLength: bytes.length }] } });
+    const presigned = await call({
+      operationId: 'presignUploads',
+      method: 'POST',
+      path: '/v1/upload/presign',
+      body: { files: [{ contentType: 'image/jpeg', byteLength: bytes.length }] },
+    });
     await put(presigned.uploads[0].uploadUrl, bytes, 'image/jpeg');
     return presigned.uploads[0].fileKey as string;
   };
@@ -59,17 +71,43 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
   const face = await upload('face.jpg');
   const passport = await upload('passport.jpg');
 
-  const session = await call({ operationId: 'createSession', method: 'POST', path: '/v1/sessions', body: { ...JANE, external_id: 'cust_001', redirect_url: 'https://example.com/done' } });
+  const session = await call({
+    operationId: 'createSession',
+    method: 'POST',
+    path: '/v1/sessions',
+    body: { ...JANE, external_id: 'cust_001', redirect_url: 'https://example.com/done' },
+  });
   await call({ operationId: 'getSession', method: 'GET', path: `/v1/sessions/${session.id}` });
   await call({ operationId: 'listSessions', method: 'GET', path: '/v1/sessions?limit=5' });
-  await call({ operationId: 'sandboxDriveSessionOutcome', method: 'POST', path: `/__sandbox/sessions/${session.id}/outcome`, body: { outcome: 'SUBMITTED' }, key: null });
+  await call({
+    operationId: 'sandboxDriveSessionOutcome',
+    method: 'POST',
+    path: `/__sandbox/sessions/${session.id}/outcome`,
+    body: { outcome: 'SUBMITTED' },
+    key: null,
+  });
   await call({ operationId: 'updateSessionStatus', method: 'PATCH', path: `/v1/sessions/${session.id}/update-status`, body: { new_status: 'VERIFIED' } });
 
-  const job = await call({ operationId: 'screenAdverseMedia', method: 'POST', path: '/v1/screening/adverse-media', body: { ...JANE, dateOfBirth: '1980-04-23', country: 'GB' } });
+  const job = await call({
+    operationId: 'screenAdverseMedia',
+    method: 'POST',
+    path: '/v1/screening/adverse-media',
+    body: { ...JANE, dateOfBirth: '1980-04-23', country: 'GB' },
+  });
   sandbox.clock.advance(3000);
   await call({ operationId: 'getAsyncJob', method: 'GET', path: `/v1/async-jobs/${job.jobId}` });
-  await call({ operationId: 'screenPepSanctions', method: 'POST', path: '/v1/screening/pep-sanctions', body: { firstName: 'Jane', lastName: 'Doe', dateOfBirth: '1990-01-01' } });
-  await call({ operationId: 'checkTitle', method: 'POST', path: '/v1/screening/title-check', body: { email: JANE.email, firstName: 'Jane', lastName: 'Doe', address: '1 Sandbox Lane, Springfield, IL 62701' } });
+  await call({
+    operationId: 'screenPepSanctions',
+    method: 'POST',
+    path: '/v1/screening/pep-sanctions',
+    body: { firstName: 'Jane', lastName: 'Doe', dateOfBirth: '1990-01-01' },
+  });
+  await call({
+    operationId: 'checkTitle',
+    method: 'POST',
+    path: '/v1/screening/title-check',
+    body: { email: JANE.email, firstName: 'Jane', lastName: 'Doe', address: '1 Sandbox Lane, Springfield, IL 62701' },
+  });
   await call({ operationId: 'checkPhoneOwnership', method: 'POST', path: '/v1/screening/phone-ownership', body: { ...JANE, sessionId: session.id } });
   await call({ operationId: 'checkPhoneTrust', method: 'POST', path: '/v1/screening/phone-trust', body: { phone: '+447700900003' } });
   await call({ operationId: 'checkCarrierAgeGate', method: 'POST', path: '/v1/screening/carrier-age-gate', body: { phone: '+447700900001' } });
@@ -94,38 +132,102 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
     operationId: 'createCreditTerms',
     method: 'POST',
     path: '/v1/credit-terms',
-    body: { firstName: 'Dana', lastName: 'Reyes', businessName: 'Reyes Supply Co.', businessEmail: 'ap@reyes-supply.example', businessAddress: '120 Market Street, Springfield, IL 62701', requestedCreditAmount: 25000, externalId: 'biz_001' },
+    body: {
+      firstName: 'Dana',
+      lastName: 'Reyes',
+      businessName: 'Reyes Supply Co.',
+      businessEmail: 'ap@reyes-supply.example',
+      businessAddress: '120 Market Street, Springfield, IL 62701',
+      requestedCreditAmount: 25000,
+      externalId: 'biz_001',
+    },
   });
   await call({ operationId: 'listCreditTerms', method: 'GET', path: '/v1/credit-terms' });
   await call({ operationId: 'getCreditTerms', method: 'GET', path: `/v1/credit-terms/${terms.creditTermsId}` });
   await call({ operationId: 'listCreditTermsByExternalId', method: 'GET', path: '/v1/credit-terms/externalId/biz_001' });
 
-  await call({ operationId: 'createProfileLogoUploadUrl', method: 'POST', path: '/v1/profiles/logo-upload-url', body: { contentType: 'image/png', byteLength: 2048 } });
+  await call({
+    operationId: 'createProfileLogoUploadUrl',
+    method: 'POST',
+    path: '/v1/profiles/logo-upload-url',
+    body: { contentType: 'image/png', byteLength: 2048 },
+  });
 
   // iGaming, before any other selfie is enrolled: anti-cheat enrols the hosted session's selfie; the self-exclusion registry; network checks.
-  await call({ operationId: 'analyzeAntiCheat', method: 'POST', path: '/v1/igaming/anti-cheat', body: { session_id: session.id, image: image('face.jpg').toString('base64') } });
-  await call({ operationId: 'excludeApplicant', method: 'POST', path: '/v1/igaming/self-exclusion/applicant', body: { session_id: session.id, reason: 'player request' } });
-  await call({ operationId: 'excludeIdentity', method: 'POST', path: '/v1/igaming/self-exclusion/identity', body: { document_number: 'P1234567', reason: 'regulator list' } });
+  await call({
+    operationId: 'analyzeAntiCheat',
+    method: 'POST',
+    path: '/v1/igaming/anti-cheat',
+    body: { session_id: session.id, image: image('face.jpg').toString('base64') },
+  });
+  await call({
+    operationId: 'excludeApplicant',
+    method: 'POST',
+    path: '/v1/igaming/self-exclusion/applicant',
+    body: { session_id: session.id, reason: 'player request' },
+  });
+  await call({
+    operationId: 'excludeIdentity',
+    method: 'POST',
+    path: '/v1/igaming/self-exclusion/identity',
+    body: { document_number: 'P1234567', reason: 'regulator list' },
+  });
   await call({ operationId: 'listSelfExclusionRegistry', method: 'GET', path: '/v1/igaming/self-exclusion' });
   await call({ operationId: 'removeExcludedIdentity', method: 'DELETE', path: '/v1/igaming/self-exclusion/identity/P1234567' });
-  await call({ operationId: 'excludeFace', method: 'POST', path: '/v1/igaming/self-exclusion/face', body: { session_id: session.id, reason: 'player request' } });
+  await call({
+    operationId: 'excludeFace',
+    method: 'POST',
+    path: '/v1/igaming/self-exclusion/face',
+    body: { session_id: session.id, reason: 'player request' },
+  });
   await call({ operationId: 'removeExcludedFace', method: 'DELETE', path: `/v1/igaming/self-exclusion/face/${session.id}` });
   await call({ operationId: 'purgeAntiCheatEnrollment', method: 'DELETE', path: `/v1/igaming/anti-cheat/${session.id}` });
   const signal = (score: number) => ({ pass: true, score, signals: [] });
-  await call({ operationId: 'analyzeInjection', method: 'POST', path: '/v1/igaming/injection', body: { session_id: session.id, device_integrity: signal(97), media_source: signal(88), frame_timing: signal(75) } });
+  await call({
+    operationId: 'analyzeInjection',
+    method: 'POST',
+    path: '/v1/igaming/injection',
+    body: { session_id: session.id, device_integrity: signal(97), media_source: signal(88), frame_timing: signal(75) },
+  });
   await call({ operationId: 'detectVpn', method: 'POST', path: '/v1/igaming/vpn-detection', body: { session_id: session.id, ip_address: '198.51.100.7' } });
-  await call({ operationId: 'checkIpJurisdiction', method: 'POST', path: '/v1/igaming/ip-jurisdiction', body: { session_id: session.id, ip_address: '203.0.113.5' } });
+  await call({
+    operationId: 'checkIpJurisdiction',
+    method: 'POST',
+    path: '/v1/igaming/ip-jurisdiction',
+    body: { session_id: session.id, ip_address: '203.0.113.5' },
+  });
 
   // Liveness, deepfake and re-verification scans: person A's fixture pictures as frames.
-  const liveness = await call({ operationId: 'createFaceLivenessSession', method: 'POST', path: '/v1/face/liveness/sessions', body: { session_id: session.id } });
+  const liveness = await call({
+    operationId: 'createFaceLivenessSession',
+    method: 'POST',
+    path: '/v1/face/liveness/sessions',
+    body: { session_id: session.id },
+  });
   sandbox.clock.advance(5000);
   await call({ operationId: 'getFaceLivenessResult', method: 'GET', path: `/v1/face/liveness/sessions/${liveness.liveness_session_id}/result` });
   const challenge = await call({ operationId: 'getDeepfakeChallenge', method: 'GET', path: `/v1/deepfake/challenge/${session.id}` });
-  const scan = await call({ operationId: 'createDeepfakeUploadUrls', method: 'POST', path: '/v1/deepfake/upload-urls', body: { sessionId: session.id, includeAudio: false } });
+  const scan = await call({
+    operationId: 'createDeepfakeUploadUrls',
+    method: 'POST',
+    path: '/v1/deepfake/upload-urls',
+    body: { sessionId: session.id, includeAudio: false },
+  });
   for (const [index, name] of LIVE_SCAN.frames.entries()) await put(scan.uploadUrls[`frame_${index}`], image(name), 'image/jpeg');
-  await call({ operationId: 'analyzeDeepfake', method: 'POST', path: '/v1/deepfake/analyze', body: { scanDurationMs: 3500, challengeWord: challenge.challengeWord, frameMeta: LIVE_SCAN.frameMeta, s3Keys: scan.uploadKeys } });
-  const reVerification = await call({ operationId: 'createReVerification', method: 'POST', path: '/v1/re-verifications', body: { workflow_id: FIXTURE_WORKFLOW_IDS.identity72h, device_fingerprint: 'fp-1' } });
-  const reVerify = (operationId: string, step: string, body: unknown) => call({ operationId, method: 'POST', path: `/v1/re-verifications/${reVerification.re_verification_id}/liveness/${step}`, body });
+  await call({
+    operationId: 'analyzeDeepfake',
+    method: 'POST',
+    path: '/v1/deepfake/analyze',
+    body: { scanDurationMs: 3500, challengeWord: challenge.challengeWord, frameMeta: LIVE_SCAN.frameMeta, s3Keys: scan.uploadKeys },
+  });
+  const reVerification = await call({
+    operationId: 'createReVerification',
+    method: 'POST',
+    path: '/v1/re-verifications',
+    body: { workflow_id: FIXTURE_WORKFLOW_IDS.identity72h, device_fingerprint: 'fp-1' },
+  });
+  const reVerify = (operationId: string, step: string, body: unknown) =>
+    call({ operationId, method: 'POST', path: `/v1/re-verifications/${reVerification.re_verification_id}/liveness/${step}`, body });
   const started = await reVerify('startReVerificationLiveness', 'start', {});
   const frameUrls = await reVerify('createReVerificationLivenessUploadUrl', 'upload-url', { frame_count: 3 });
   for (const [index, name] of LIVE_SCAN.frames.slice(0, 3).entries()) await put(frameUrls.frame_upload_urls[index], image(name), 'image/jpeg');
@@ -134,23 +236,48 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
   await reVerify('completeReVerificationLiveness', 'complete', {});
 
   // Headless workflow: a workflow, a session of it, the ID step on the passport and selfie of person A, liveness.
-  const workflow = await call({ operationId: 'createWorkflow', method: 'POST', path: '/v1/workflows', body: { name: 'Identity flow', steps: [{ id: 'ID_VERIFICATION' }, { id: 'FACE_LIVENESS' }] } });
+  const workflow = await call({
+    operationId: 'createWorkflow',
+    method: 'POST',
+    path: '/v1/workflows',
+    body: { name: 'Identity flow', steps: [{ id: 'ID_VERIFICATION' }, { id: 'FACE_LIVENESS' }] },
+  });
   const workflowId = workflow.workflow.id as string;
   await call({ operationId: 'listWorkflows', method: 'GET', path: '/v1/workflows' });
   await call({ operationId: 'getWorkflow', method: 'GET', path: `/v1/workflows/${workflowId}` });
-  await call({ operationId: 'updateWorkflowStepConfig', method: 'PATCH', path: `/v1/workflows/${workflowId}/steps/FACE_LIVENESS/config`, body: { config: { confidence_threshold: 75 } } });
-  const headless = await call({ operationId: 'createWorkflowSession', method: 'POST', path: `/v1/workflows/${workflowId}/sessions`, body: { email: JANE.email, first_name: 'Jane', last_name: 'Doe', phone: '+14155550123' } });
+  await call({
+    operationId: 'updateWorkflowStepConfig',
+    method: 'PATCH',
+    path: `/v1/workflows/${workflowId}/steps/FACE_LIVENESS/config`,
+    body: { config: { confidence_threshold: 75 } },
+  });
+  const headless = await call({
+    operationId: 'createWorkflowSession',
+    method: 'POST',
+    path: `/v1/workflows/${workflowId}/sessions`,
+    body: { email: JANE.email, first_name: 'Jane', last_name: 'Doe', phone: '+14155550123' },
+  });
   const headlessId = headless.session_id as string;
   await call({ operationId: 'startWorkflow', method: 'POST', path: `/v1/sessions/${headlessId}/workflow/start` });
   const slots = await call({
     operationId: 'createSessionUploads',
     method: 'POST',
     path: `/v1/sessions/${headlessId}/uploads`,
-    body: { files: [{ file_name: 'passport.jpg', content_type: 'image/jpeg', upload_type: 'id_front' }, { file_name: 'face.jpg', content_type: 'image/jpeg', upload_type: 'selfie_front' }] },
+    body: {
+      files: [
+        { file_name: 'passport.jpg', content_type: 'image/jpeg', upload_type: 'id_front' },
+        { file_name: 'face.jpg', content_type: 'image/jpeg', upload_type: 'selfie_front' },
+      ],
+    },
   });
   await put(slots.signed_urls[0].upload_url, image('passport.jpg'), 'image/jpeg');
   await put(slots.signed_urls[1].upload_url, image('face.jpg'), 'image/jpeg');
-  await call({ operationId: 'submitWorkflowStep', method: 'POST', path: `/v1/sessions/${headlessId}/steps/ID_VERIFICATION`, body: { document_type: 'passport-us', uploads: { id_front: slots.signed_urls[0].file_key, selfie_front: slots.signed_urls[1].file_key } } });
+  await call({
+    operationId: 'submitWorkflowStep',
+    method: 'POST',
+    path: `/v1/sessions/${headlessId}/steps/ID_VERIFICATION`,
+    body: { document_type: 'passport-us', uploads: { id_front: slots.signed_urls[0].file_key, selfie_front: slots.signed_urls[1].file_key } },
+  });
   await call({ operationId: 'getWorkflowState', method: 'GET', path: `/v1/sessions/${headlessId}/workflow` });
 
   // Age verification with Parent Connect, driven through the control plane.
@@ -158,12 +285,39 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
     operationId: 'createAgeVerification',
     method: 'POST',
     path: '/v1/age-verification',
-    body: { email: 'kid@example.com', firstName: 'Sam', lastName: 'Lee', phone: '+14155550123', method: 'parent-connect', ageBand: '13-17', platformRestrictions: [{ key: 'chat', label: 'In-game chat', type: 'toggle', category: 'feature', default: true }], eulaUrl: 'https://example.com/eula' },
+    body: {
+      email: 'kid@example.com',
+      firstName: 'Sam',
+      lastName: 'Lee',
+      phone: '+14155550123',
+      method: 'parent-connect',
+      ageBand: '13-17',
+      platformRestrictions: [{ key: 'chat', label: 'In-game chat', type: 'toggle', category: 'feature', default: true }],
+      eulaUrl: 'https://example.com/eula',
+    },
   });
   const parentConnectId = new URL(child.links.find((link: { rel: string }) => link.rel === 'parent_connect').href).pathname.split('/').at(-1);
-  await call({ operationId: 'sandboxParentConnectEvent', method: 'POST', path: `/__sandbox/age-verification/parent-connect/${parentConnectId}/events`, body: { event: 'invite' }, key: null });
-  await call({ operationId: 'sandboxParentConnectEvent', method: 'POST', path: `/__sandbox/age-verification/parent-connect/${parentConnectId}/events`, body: { event: 'verify_parent' }, key: null });
-  const consent = await call({ operationId: 'sandboxParentConnectEvent', method: 'POST', path: `/__sandbox/age-verification/parent-connect/${parentConnectId}/events`, body: { event: 'give_consent', boundaries: { chat: false } }, key: null });
+  await call({
+    operationId: 'sandboxParentConnectEvent',
+    method: 'POST',
+    path: `/__sandbox/age-verification/parent-connect/${parentConnectId}/events`,
+    body: { event: 'invite' },
+    key: null,
+  });
+  await call({
+    operationId: 'sandboxParentConnectEvent',
+    method: 'POST',
+    path: `/__sandbox/age-verification/parent-connect/${parentConnectId}/events`,
+    body: { event: 'verify_parent' },
+    key: null,
+  });
+  const consent = await call({
+    operationId: 'sandboxParentConnectEvent',
+    method: 'POST',
+    path: `/__sandbox/age-verification/parent-connect/${parentConnectId}/events`,
+    body: { event: 'give_consent', boundaries: { chat: false } },
+    key: null,
+  });
   await call({ operationId: 'listParentConnectRequests', method: 'GET', path: '/v1/age-verification/parent-connect?limit=5' });
   await call({ operationId: 'getParentConnectRequest', method: 'GET', path: `/v1/age-verification/parent-connect/${parentConnectId}` });
   await call({ operationId: 'getAgeBoundaries', method: 'GET', path: `/v1/age-verification/boundaries/${consent.child_attestation_id}` });
@@ -174,7 +328,19 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
     operationId: 'saveTransactions',
     method: 'POST',
     path: '/v1/aml/transactions',
-    body: { bot_id: 'bot_daily', transactions: [{ client_txn_id: 'txn-1', subject_user_id: 'cust_001', timestamp: '2026-01-14T09:00:00Z', direction: 'outbound', amount: { value: 12500, currency: 'USD' }, type: 'wire' }] },
+    body: {
+      bot_id: 'bot_daily',
+      transactions: [
+        {
+          client_txn_id: 'txn-1',
+          subject_user_id: 'cust_001',
+          timestamp: '2026-01-14T09:00:00Z',
+          direction: 'outbound',
+          amount: { value: 12500, currency: 'USD' },
+          type: 'wire',
+        },
+      ],
+    },
   });
 
   const control = (operationId: string, method: string, path: string, body?: unknown) => call({ operationId, method, path, body, key: null });
@@ -184,7 +350,13 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
   await control('sandboxAddScenario', 'POST', '/__sandbox/scenarios', {
     name: 'verify-down',
     description: 'GET /v1/auth/verify answers 503 twice, then recovers',
-    rules: [{ match: { methods: ['GET'], path: '/v1/auth/verify' }, firstN: 2, respond: { status: 503, error: 'Verify is down (scenario verify-down).', headers: { 'Retry-After': '1' } } }],
+    rules: [
+      {
+        match: { methods: ['GET'], path: '/v1/auth/verify' },
+        firstN: 2,
+        respond: { status: 503, error: 'Verify is down (scenario verify-down).', headers: { 'Retry-After': '1' } },
+      },
+    ],
   });
   await control('sandboxToggleScenario', 'POST', '/__sandbox/scenarios/verify-down/activate');
   await control('sandboxRemoveScenario', 'DELETE', '/__sandbox/scenarios/verify-down');

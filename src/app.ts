@@ -69,15 +69,18 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   // Generated once, on first request (after every route is registered and the port is known).
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   app.get('/openapi.json', (c) => {
-    document ??= withOperationExamples(app.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: {
-        title: 'idv-sandbox — identity verification and screening API (sandbox)',
-        version: API_VERSION,
-        description: 'A stateful sandbox of the identity-verification and screening API. /v1 is the API; /__sandbox is the control plane.',
-      },
-      servers: [{ url: platform.urls.base }],
-    }), readOperationExamples());
+    document ??= withOperationExamples(
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: {
+          title: 'idv-sandbox — identity verification and screening API (sandbox)',
+          version: API_VERSION,
+          description: 'A stateful sandbox of the identity-verification and screening API. /v1 is the API; /__sandbox is the control plane.',
+        },
+        servers: [{ url: platform.urls.base }],
+      }),
+      readOperationExamples(),
+    );
     return c.json(document, 200);
   });
   app.route('/', apiReferenceRouter('idv-sandbox API reference'));

@@ -50,7 +50,8 @@ Usage: idv-sandbox [options]
 Env IDV_SANDBOX_API_KEYS="<key>=<org>:<live|sandbox|revoked>,..." adds API keys.`;
 
 /** `--cors` may stand alone (any origin): give parseArgs its value explicitly. */
-const withCorsValue = (argv: string[]) => argv.flatMap((arg, i) => (arg === '--cors' && (argv[i + 1] === undefined || argv[i + 1]?.startsWith('--')) ? ['--cors=*'] : [arg]));
+const withCorsValue = (argv: string[]) =>
+  argv.flatMap((arg, i) => (arg === '--cors' && (argv[i + 1] === undefined || argv[i + 1]?.startsWith('--')) ? ['--cors=*'] : [arg]));
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | 'help' {
   const { values } = parseArgs({
@@ -83,7 +84,13 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | '
     strict: true,
   });
   if (values.help) return 'help';
-  const list = (value: string | undefined) => (value ? value.split(',').map((s) => s.trim()).filter(Boolean) : undefined);
+  const list = (value: string | undefined) =>
+    value
+      ? value
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : undefined;
   const integer = (name: string, value: string | undefined) => {
     if (value === undefined) return undefined;
     if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number, got "${value}"`);

@@ -11,7 +11,8 @@ import { readPortFile } from './port-file.ts';
 const TIMEOUT_MS = 2_500;
 
 async function checkHealth(portFile: string | undefined): Promise<{ healthy: boolean; message: string }> {
-  if (!portFile) return { healthy: false, message: 'No port file: start the sandbox with --port-file <path> (env IDV_SANDBOX_PORT_FILE) and give the check the same.' };
+  if (!portFile)
+    return { healthy: false, message: 'No port file: start the sandbox with --port-file <path> (env IDV_SANDBOX_PORT_FILE) and give the check the same.' };
   const listening = readPortFile(portFile);
   if (typeof listening === 'string') return { healthy: false, message: listening };
   try {

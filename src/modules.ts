@@ -29,4 +29,23 @@ export interface SandboxModule {
   setup?: (platform: Platform) => void;
 }
 
-export const MODULES: readonly SandboxModule[] = [authModule, asyncJobsModule, uploadModule, financialModule, creditCheckModule, sessionsModule, screeningModule, documentModule, faceModule, identityModule, deepfakeModule, profilesModule, creditTermsModule, igamingModule, amlModule, reVerificationsModule, ageVerificationModule, workflowsModule];
+export const MODULES: readonly SandboxModule[] = [
+  authModule,
+  asyncJobsModule,
+  uploadModule,
+  financialModule,
+  creditCheckModule,
+  sessionsModule,
+  screeningModule,
+  documentModule,
+  faceModule,
+  identityModule,
+  deepfakeModule,
+  profilesModule,
+  creditTermsModule,
+  igamingModule,
+  amlModule,
+  reVerificationsModule,
+  ageVerificationModule,
+  workflowsModule,
+];

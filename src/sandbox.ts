@@ -144,7 +144,8 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     },
     store,
     scenarios,
-    (evicted) => void uploads.dropNamespace(evicted).catch((error: unknown) => log.error(`could not delete the uploads of evicted namespace ${evicted}`, error)),
+    (evicted) =>
+      void uploads.dropNamespace(evicted).catch((error: unknown) => log.error(`could not delete the uploads of evicted namespace ${evicted}`, error)),
   );
   const base = (options.publicUrl ?? `http://${options.host ?? '127.0.0.1'}:${options.port ?? 4010}`).replace(/\/+$/, '');
   return {
@@ -172,7 +173,6 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
   };
 }
 
-
 /** A frozen clock without an instant freezes at start-up, once, so resets return to the same instant. */
 function resolveClock(clock: SandboxOptions['clock']): ClockSetting {
   const setting = typeof clock === 'string' ? parseClockSetting(clock) : (clock ?? { mode: 'real' });
@@ -182,7 +182,8 @@ function resolveClock(clock: SandboxOptions['clock']): ClockSetting {
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   // The port is bound before the data directory is touched: a taken port fails with nothing written.
   // The node server's bindings (`env`) go through: they carry the socket, hence the client's address.
-  let handle: (request: Request, env: unknown) => Response | Promise<Response> = () => Response.json({ error: 'The sandbox is still starting: retry in a moment.' }, { status: 503, headers: { 'retry-after': '1' } });
+  let handle: (request: Request, env: unknown) => Response | Promise<Response> = () =>
+    Response.json({ error: 'The sandbox is still starting: retry in a moment.' }, { status: 503, headers: { 'retry-after': '1' } });
   const listener = options.port === null ? undefined : await listen(options, (request, env) => handle(request, env));
   let platform: Platform;
   try {

@@ -17,7 +17,10 @@ const CreateBody = z.object({
   first_name: z.string().min(1).max(100),
   last_name: z.string().min(1).max(100),
   email: z.email(),
-  phone: z.string().regex(/^\+[1-9]\d{6,14}$/).optional(),
+  phone: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/)
+    .optional(),
   external_id: z.string().min(1).max(255).optional(),
   send_email_invite: z.boolean().default(true),
   send_phone_invite: z.boolean().default(true),

@@ -12,7 +12,15 @@ import {
   listParentConnectRoute,
   parentConnectEventRoute,
 } from './age-verification.routes.ts';
-import { actOnParentConnect, createAgeVerification, listParentConnect, parentConnectRequests, readBoundaries, readParentConnect, toParentConnectJson } from './age-verification.service.ts';
+import {
+  actOnParentConnect,
+  createAgeVerification,
+  listParentConnect,
+  parentConnectRequests,
+  readBoundaries,
+  readParentConnect,
+  toParentConnectJson,
+} from './age-verification.service.ts';
 import { parentConnectNotFoundPage, parentConnectPage } from './parent-connect-page.view.ts';
 
 export const ageVerificationRouter = newRouter()
@@ -40,8 +48,13 @@ function namespaceQuery(c: AppContext): string {
 /** The age-verification session_url: the session's own hosted page does the verifying. */
 ageVerificationRouter.get('/verify/deep-age/:id', (c) => {
   const stored = findSession(c.get('world'), c.req.param('id'));
-  if (!stored || stored.record.type !== 'age-verification') return c.json({ error: `There is no age verification session ${c.req.param('id')} in this namespace.` }, 404);
-  const url = new URL(buildSessionUrl(c.get('platform').urls.verify, stored.id, stored.record.organization_id, stored.record.redirect_url, { namespace: c.get('world').namespace }));
+  if (!stored || stored.record.type !== 'age-verification')
+    return c.json({ error: `There is no age verification session ${c.req.param('id')} in this namespace.` }, 404);
+  const url = new URL(
+    buildSessionUrl(c.get('platform').urls.verify, stored.id, stored.record.organization_id, stored.record.redirect_url, {
+      namespace: c.get('world').namespace,
+    }),
+  );
   return c.redirect(url.pathname + url.search, 302);
 });
 
@@ -49,7 +62,12 @@ function renderPage(c: AppContext, id: string, error?: { status: 400 | 409; mess
   const stored = parentConnectRequests(c.get('world')).get(id);
   if (!stored) return c.html(parentConnectNotFoundPage(id), 404);
   const record = toParentConnectJson(stored, c.get('world').clock.now());
-  const page = parentConnectPage({ record, formAction: `/verify/parent-connect/${encodeURIComponent(id)}/events${namespaceQuery(c)}`, nowIso: c.get('world').clock.iso(), ...(error ? { error: error.message } : {}) });
+  const page = parentConnectPage({
+    record,
+    formAction: `/verify/parent-connect/${encodeURIComponent(id)}/events${namespaceQuery(c)}`,
+    nowIso: c.get('world').clock.iso(),
+    ...(error ? { error: error.message } : {}),
+  });
   return c.html(page, error?.status ?? 200);
 }
 
@@ -62,7 +80,8 @@ ageVerificationRouter.post('/verify/parent-connect/:id/events', async (c) => {
   if (!stored) return c.html(parentConnectNotFoundPage(id), 404);
   const form = await c.req.parseBody();
   const event = String(form.event ?? '');
-  if (!(PARENT_CONNECT_EVENTS as readonly string[]).includes(event)) return renderPage(c, id, { status: 400, message: 'Choose one of the buttons on the page.' });
+  if (!(PARENT_CONNECT_EVENTS as readonly string[]).includes(event))
+    return renderPage(c, id, { status: 400, message: 'Choose one of the buttons on the page.' });
   const boundaries: Record<string, boolean | number | string> = {};
   if (event === 'give_consent' || event === 'update_boundaries') {
     for (const restriction of stored.platform_restrictions) {

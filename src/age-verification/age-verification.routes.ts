@@ -20,7 +20,8 @@ export const createAgeVerificationRoute = clientRoute('ageVerification.create', 
   operationId: 'createAgeVerification',
   tags: TAGS,
   summary: 'Verify a user’s age: quiz, credit card or Parent Connect',
-  description: 'A hosted session of type age-verification (read it with GET /v1/sessions/{id}); method parent-connect also opens a Parent Connect request (the parent_connect link). One token; 402 when the balance is empty.',
+  description:
+    'A hosted session of type age-verification (read it with GET /v1/sessions/{id}); method parent-connect also opens a Parent Connect request (the parent_connect link). One token; 402 when the balance is empty.',
   request: { body: jsonBody(CreateAgeVerificationBodySchema) },
   responses: { 200: jsonResponse(CreateAgeVerificationResponseSchema, 'The age verification session'), 402: extraErrors[402] },
 });
@@ -31,7 +32,8 @@ export const listParentConnectRoute = clientRoute('ageVerification.listParentCon
   operationId: 'listParentConnectRequests',
   tags: TAGS,
   summary: 'List Parent Connect requests',
-  description: 'Newest first, signed next_token; child_session_id narrows the query, status filters each page after it is read (pages can be short or empty with a next_token). A sandbox key reads the test identifiers.',
+  description:
+    'Newest first, signed next_token; child_session_id narrows the query, status filters each page after it is read (pages can be short or empty with a next_token). A sandbox key reads the test identifiers.',
   request: { query: ParentConnectListQuerySchema },
   responses: { 200: jsonResponse(ParentConnectListResponseSchema, 'One page') },
 });

@@ -15,8 +15,14 @@ const BoundaryValueSchema = z.union([z.boolean(), z.number(), z.string()]);
 
 export const PlatformRestrictionSchema = z
   .object({
-    key: z.string({ error: mustBe('key', 'a string of 1-64 characters') }).min(1).max(64),
-    label: z.string({ error: mustBe('label', 'a string of 1-255 characters') }).min(1).max(255),
+    key: z
+      .string({ error: mustBe('key', 'a string of 1-64 characters') })
+      .min(1)
+      .max(64),
+    label: z
+      .string({ error: mustBe('label', 'a string of 1-255 characters') })
+      .min(1)
+      .max(255),
     type: z.enum(RESTRICTION_TYPES, { error: mustBe('type', `one of ${RESTRICTION_TYPES.join(', ')}`) }),
     category: z.enum(['feature', 'content'], { error: mustBe('category', 'feature or content') }).optional(),
     default: BoundaryValueSchema.optional(),
@@ -30,7 +36,11 @@ export const PlatformRestrictionSchema = z
       ctx.addIssue({ code: 'custom', path: ['options'], message: `options is required for a select restriction ("${restriction.key}"): list the choices` });
     }
     if (restriction.min !== undefined && restriction.max !== undefined && restriction.min > restriction.max) {
-      ctx.addIssue({ code: 'custom', path: ['min'], message: `min must not exceed max (restriction "${restriction.key}": ${restriction.min} > ${restriction.max})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['min'],
+        message: `min must not exceed max (restriction "${restriction.key}": ${restriction.min} > ${restriction.max})`,
+      });
     }
   });
 export type PlatformRestriction = z.infer<typeof PlatformRestrictionSchema>;
@@ -52,7 +62,11 @@ export const CreateAgeVerificationBodySchema = z
       .min(1, { error: mustBe('expiresInHours', 'at least 1') })
       .max(8760, { error: mustBe('expiresInHours', 'at most 8760 (a year)') })
       .optional(),
-    ageBand: z.string({ error: mustBe('ageBand', 'a string such as 13-17') }).min(1).max(32).optional(),
+    ageBand: z
+      .string({ error: mustBe('ageBand', 'a string such as 13-17') })
+      .min(1)
+      .max(32)
+      .optional(),
     platformRestrictions: z
       .array(PlatformRestrictionSchema)
       .max(50)
@@ -63,7 +77,8 @@ export const CreateAgeVerificationBodySchema = z
   .superRefine((body, ctx) => {
     if (body.method === 'parent-connect') return;
     for (const key of ['ageBand', 'platformRestrictions', 'eulaUrl'] as const) {
-      if (body[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: `${key} is only for method parent-connect: remove it or use method parent-connect` });
+      if (body[key] !== undefined)
+        ctx.addIssue({ code: 'custom', path: [key], message: `${key} is only for method parent-connect: remove it or use method parent-connect` });
     }
   })
   .openapi('CreateAgeVerificationBody');
@@ -112,17 +127,41 @@ export const ParentConnectRequestSchema = z
 export type ParentConnectRequest = z.infer<typeof ParentConnectRequestSchema>;
 
 export const ParentConnectListQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).optional().openapi({ param: { name: 'limit', in: 'query' }, description: '1-100, default 20.' }),
-  next_token: z.string().min(1).optional().openapi({ param: { name: 'next_token', in: 'query' } }),
-  child_session_id: z.string().min(1).max(255).optional().openapi({ param: { name: 'child_session_id', in: 'query' } }),
-  status: z.enum(PARENT_CONNECT_STATUSES).optional().openapi({ param: { name: 'status', in: 'query' }, description: 'Applied after the page is read: a page can be short, even empty, with a next_token.' }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .openapi({ param: { name: 'limit', in: 'query' }, description: '1-100, default 20.' }),
+  next_token: z
+    .string()
+    .min(1)
+    .optional()
+    .openapi({ param: { name: 'next_token', in: 'query' } }),
+  child_session_id: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .openapi({ param: { name: 'child_session_id', in: 'query' } }),
+  status: z
+    .enum(PARENT_CONNECT_STATUSES)
+    .optional()
+    .openapi({ param: { name: 'status', in: 'query' }, description: 'Applied after the page is read: a page can be short, even empty, with a next_token.' }),
 });
 
 export const ParentConnectListResponseSchema = z
   .object({ parent_connect_requests: z.array(ParentConnectRequestSchema), next_token: z.string().nullable() })
   .openapi('ParentConnectRequestList');
 
-export const ParentConnectIdParamsSchema = z.object({ id: z.string().min(1).max(255).openapi({ param: { name: 'id', in: 'path' } }) });
+export const ParentConnectIdParamsSchema = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(255)
+    .openapi({ param: { name: 'id', in: 'path' } }),
+});
 
 export const BoundariesResponseSchema = z
   .object({
@@ -144,7 +183,10 @@ export type BoundariesResponse = z.infer<typeof BoundariesResponseSchema>;
 export const ParentConnectEventBodySchema = z
   .object({
     event: z.enum(PARENT_CONNECT_EVENTS, { error: mustBe('event', `one of ${PARENT_CONNECT_EVENTS.join(', ')}`) }),
-    boundaries: z.record(z.string(), BoundaryValueSchema).optional().openapi({ description: 'For give_consent and update_boundaries: values by restriction key (defaults fill the rest).' }),
+    boundaries: z
+      .record(z.string(), BoundaryValueSchema)
+      .optional()
+      .openapi({ description: 'For give_consent and update_boundaries: values by restriction key (defaults fill the rest).' }),
     accept_eula: z.boolean().optional().openapi({ description: 'For give_consent when the request has an eula_url (default true).' }),
   })
   .openapi('ParentConnectEvent');

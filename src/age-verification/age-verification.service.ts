@@ -94,13 +94,21 @@ export function createAgeVerification(
   });
   const record = session.record;
   const links = [
-    { rel: 'admin_console', href: adminConsoleUrl(urls.console, record.id, { namespace: world.namespace }), description: 'View the age verification in the admin console' },
+    {
+      rel: 'admin_console',
+      href: adminConsoleUrl(urls.console, record.id, { namespace: world.namespace }),
+      description: 'View the age verification in the admin console',
+    },
     { rel: 'session_details', href: sessionDetailsUrl(urls.base, record.id), description: 'Retrieve the age verification session via the API' },
   ];
   let explanation = `age verification session (${METHOD_NAMES[body.method]}) PENDING`;
   if (body.method === 'parent-connect') {
     const request = createParentConnect(world, organization.id, record.id, body, nowIso);
-    links.push({ rel: 'parent_connect', href: parentConnectPageUrl(urls.verify, request.id, world.namespace), description: "The parent's Parent Connect page (invite, verify, consent)" });
+    links.push({
+      rel: 'parent_connect',
+      href: parentConnectPageUrl(urls.verify, request.id, world.namespace),
+      description: "The parent's Parent Connect page (invite, verify, consent)",
+    });
     explanation += `; Parent Connect request ${request.id} PENDING`;
   }
   const remaining = charge(world, organization);
@@ -117,7 +125,13 @@ export function createAgeVerification(
   };
 }
 
-function createParentConnect(world: World, organizationId: string, childSessionId: string, body: CreateAgeVerificationBody, nowIso: string): StoredParentConnect {
+function createParentConnect(
+  world: World,
+  organizationId: string,
+  childSessionId: string,
+  body: CreateAgeVerificationBody,
+  nowIso: string,
+): StoredParentConnect {
   const restrictions = body.platformRestrictions ?? [];
   const request: StoredParentConnect = {
     id: world.uuid(),
@@ -153,8 +167,13 @@ export function toParentConnectJson(stored: StoredParentConnect, nowMs: number):
 
 function requireOwn(world: World, organizationId: string, id: string): StoredParentConnect {
   const stored = parentConnectRequests(world).get(id);
-  if (!stored) throw new ApiError(404, `Parent Connect request ${id} was not found: use the id from the parent_connect link of POST /v1/age-verification or from the list.`);
-  if (stored.organizationId !== organizationId) throw new ApiError(403, `Parent Connect request ${id} belongs to another organization: use an API key of the organization that created it.`);
+  if (!stored)
+    throw new ApiError(
+      404,
+      `Parent Connect request ${id} was not found: use the id from the parent_connect link of POST /v1/age-verification or from the list.`,
+    );
+  if (stored.organizationId !== organizationId)
+    throw new ApiError(403, `Parent Connect request ${id} belongs to another organization: use an API key of the organization that created it.`);
   return stored;
 }
 
@@ -183,7 +202,10 @@ export function listParentConnect(
     scope: JSON.stringify([organizationId, principal.kind, query.child_session_id ?? null]),
   });
   const records = page.items.map((record) => toParentConnectJson(record, now));
-  return { parent_connect_requests: query.status === undefined ? records : records.filter((record) => record.status === query.status), next_token: page.nextToken };
+  return {
+    parent_connect_requests: query.status === undefined ? records : records.filter((record) => record.status === query.status),
+    next_token: page.nextToken,
+  };
 }
 
 /** GET /v1/age-verification/boundaries/{childAttestationId}. */
@@ -192,7 +214,11 @@ export function readBoundaries(world: World, principal: Principal, childAttestat
   const stored = parentConnectRequests(world)
     .where('byChildAttestation', childAttestationId)
     .find((record) => record.organizationId === principal.organization.id);
-  if (!stored) throw new ApiError(404, `No Parent Connect request has the child attestation ${childAttestationId}: use the child_attestation_id of a Parent Connect request.`);
+  if (!stored)
+    throw new ApiError(
+      404,
+      `No Parent Connect request has the child attestation ${childAttestationId}: use the child_attestation_id of a Parent Connect request.`,
+    );
   return toBoundariesJson(toParentConnectJson(stored, world.clock.now()), world.clock.now());
 }
 
@@ -215,9 +241,13 @@ export function toBoundariesJson(record: ParentConnectRequest, nowMs: number): B
 }
 
 /** The boundaries from the restrictions' defaults and the parent's choices, checked against each restriction. */
-export function resolveBoundaries(restrictions: readonly PlatformRestriction[], chosen: Record<string, boolean | number | string> = {}): Record<string, boolean | number | string> {
+export function resolveBoundaries(
+  restrictions: readonly PlatformRestriction[],
+  chosen: Record<string, boolean | number | string> = {},
+): Record<string, boolean | number | string> {
   const known = new Set(restrictions.map((restriction) => restriction.key));
-  for (const key of Object.keys(chosen)) if (!known.has(key)) throw new ApiError(400, `boundaries.${key} is not one of the request's platform restrictions (${[...known].join(', ') || 'none'}).`);
+  for (const key of Object.keys(chosen))
+    if (!known.has(key)) throw new ApiError(400, `boundaries.${key} is not one of the request's platform restrictions (${[...known].join(', ') || 'none'}).`);
   const out: Record<string, boolean | number | string> = {};
   for (const restriction of restrictions) {
     const value = chosen[restriction.key] ?? restriction.default;
@@ -227,10 +257,14 @@ export function resolveBoundaries(restrictions: readonly PlatformRestriction[], 
     }
     const numeric = restriction.type === 'number' || restriction.type === 'minutes';
     if (restriction.type === 'toggle' && typeof value !== 'boolean') throw new ApiError(400, `boundaries.${restriction.key} must be true or false.`);
-    if (numeric && (typeof value !== 'number' || (restriction.min !== undefined && value < restriction.min) || (restriction.max !== undefined && value > restriction.max))) {
+    if (
+      numeric &&
+      (typeof value !== 'number' || (restriction.min !== undefined && value < restriction.min) || (restriction.max !== undefined && value > restriction.max))
+    ) {
       throw new ApiError(400, `boundaries.${restriction.key} must be a number from ${restriction.min ?? '-inf'} to ${restriction.max ?? 'inf'}.`);
     }
-    if (restriction.type === 'select' && !(restriction.options ?? []).includes(String(value))) throw new ApiError(400, `boundaries.${restriction.key} must be one of ${(restriction.options ?? []).join(', ')}.`);
+    if (restriction.type === 'select' && !(restriction.options ?? []).includes(String(value)))
+      throw new ApiError(400, `boundaries.${restriction.key} must be one of ${(restriction.options ?? []).join(', ')}.`);
     out[restriction.key] = value;
   }
   return out;
@@ -253,7 +287,8 @@ export function actOnParentConnect(world: World, id: string, input: ParentConnec
     invite: () => Object.assign(next, { contact_method: 'email', invite_expires_at: world.clock.iso(now + PARENT_CONNECT_TIMINGS.inviteTtlMs) }),
     verify_parent: () => Object.assign(next, { parent_session_id: world.uuid(), parent_attestation_id: world.uuid() }),
     give_consent: () => {
-      if (stored.eula_url !== null && input.accept_eula === false) throw new ApiError(400, 'accept_eula must be true: the parent has to accept the EULA to consent.');
+      if (stored.eula_url !== null && input.accept_eula === false)
+        throw new ApiError(400, 'accept_eula must be true: the parent has to accept the EULA to consent.');
       Object.assign(next, {
         boundaries: resolveBoundaries(stored.platform_restrictions, input.boundaries),
         boundaries_revision: 1,
@@ -264,7 +299,10 @@ export function actOnParentConnect(world: World, id: string, input: ParentConnec
       });
     },
     update_boundaries: () =>
-      Object.assign(next, { boundaries: resolveBoundaries(stored.platform_restrictions, { ...(stored.boundaries ?? {}), ...input.boundaries }), boundaries_revision: (stored.boundaries_revision ?? 0) + 1 }),
+      Object.assign(next, {
+        boundaries: resolveBoundaries(stored.platform_restrictions, { ...(stored.boundaries ?? {}), ...input.boundaries }),
+        boundaries_revision: (stored.boundaries_revision ?? 0) + 1,
+      }),
     decline: () => Object.assign(next, { declined_at: nowIso }),
     expire: () => Object.assign(next, { status: 'PARENT_INVITED', invite_expires_at: nowIso }),
   };

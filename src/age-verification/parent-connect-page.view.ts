@@ -19,7 +19,9 @@ function restrictionInput(restriction: PlatformRestriction, current: unknown) {
 
 export function parentConnectPage(model: { record: ParentConnectRequest; formAction: string; nowIso: string; error?: string }) {
   const { record } = model;
-  const moves = PARENT_CONNECT_MACHINE.transitions.filter((move) => (move.from as readonly ParentConnectStatus[]).includes(record.status as ParentConnectStatus));
+  const moves = PARENT_CONNECT_MACHINE.transitions.filter((move) =>
+    (move.from as readonly ParentConnectStatus[]).includes(record.status as ParentConnectStatus),
+  );
   const asksBoundaries = moves.some((move) => move.event === 'give_consent' || move.event === 'update_boundaries');
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -30,13 +32,15 @@ export function parentConnectPage(model: { record: ParentConnectRequest; formAct
 <p>A child (age band ${record.age_band ?? 'not given'}) asks for a parent's consent.</p>
 <p>Status: <strong id="status">${record.status}</strong> <small>(as of ${model.nowIso}, sandbox clock)</small></p>
 ${model.error === undefined ? '' : html`<p class="error" role="alert">${model.error}</p>`}
-${moves.length === 0
+${
+  moves.length === 0
     ? html`<p>Nothing more to do.</p>`
     : html`<form method="post" action="${model.formAction}">
 ${asksBoundaries ? record.platform_restrictions.map((restriction) => restrictionInput(restriction, record.boundaries?.[restriction.key])) : ''}
 ${record.eula_url !== null && moves.some((move) => move.event === 'give_consent') ? html`<label><input type="checkbox" name="accept_eula" checked> I accept the <a href="${record.eula_url}">EULA</a></label>` : ''}
 ${moves.map((move) => html`<button name="event" value="${move.event}">${move.label}</button>`)}
-</form>`}
+</form>`
+}
 </body></html>`;
 }
 

@@ -21,8 +21,18 @@ const RESTRICTIONS: PlatformRestriction[] = [
 export const SANDBOX_PARENT_CONNECT = [
   { id: 'pc_123', status: 'PARENT_INVITED', outcome: 'PARENT_INVITED: parent invited by e-mail, invitation open', child: 'att_child_pc_123' },
   { id: 'pc_pending', status: 'PENDING', outcome: 'PENDING: nobody invited yet', child: 'att_child_pending' },
-  { id: 'pc_parent_verified', status: 'PARENT_VERIFIED', outcome: 'PARENT_VERIFIED: parent identity verified, no consent yet', child: 'att_child_parent_verified' },
-  { id: 'pc_consent_given', status: 'CONSENT_GIVEN', outcome: 'CONSENT_GIVEN: boundaries {chat: false, dailyMinutes: 60}, revision 2, EULA accepted', child: 'att_child_123' },
+  {
+    id: 'pc_parent_verified',
+    status: 'PARENT_VERIFIED',
+    outcome: 'PARENT_VERIFIED: parent identity verified, no consent yet',
+    child: 'att_child_parent_verified',
+  },
+  {
+    id: 'pc_consent_given',
+    status: 'CONSENT_GIVEN',
+    outcome: 'CONSENT_GIVEN: boundaries {chat: false, dailyMinutes: 60}, revision 2, EULA accepted',
+    child: 'att_child_123',
+  },
   { id: 'pc_expired', status: 'EXPIRED', outcome: 'EXPIRED: the invitation lapsed', child: 'att_child_expired' },
   { id: 'pc_declined', status: 'DECLINED', outcome: 'DECLINED: the parent declined', child: 'att_child_declined' },
 ] as const satisfies readonly { id: string; status: ParentConnectStatus; outcome: string; child: string }[];
@@ -72,12 +82,20 @@ const wire = (stored: StoredParentConnect): ParentConnectRequest => {
 
 export function sandboxParentConnectRequest(id: string): ParentConnectRequest {
   const found = sandboxParentConnectRequests('org').find((record) => record.id === id);
-  if (!found) throw new ApiError(404, `Parent Connect request ${id} is not a sandbox test identifier: use ${SANDBOX_PARENT_CONNECT.map((entry) => entry.id).join(', ')}.`);
+  if (!found)
+    throw new ApiError(
+      404,
+      `Parent Connect request ${id} is not a sandbox test identifier: use ${SANDBOX_PARENT_CONNECT.map((entry) => entry.id).join(', ')}.`,
+    );
   return wire(found);
 }
 
 export function sandboxBoundaries(childAttestationId: string): BoundariesResponse {
   const found = sandboxParentConnectRequests('org').find((record) => record.child_attestation_id === childAttestationId);
-  if (!found) throw new ApiError(404, `No sandbox Parent Connect request has the child attestation ${childAttestationId}: use att_child_123 (consent given) or another listed in the catalog.`);
+  if (!found)
+    throw new ApiError(
+      404,
+      `No sandbox Parent Connect request has the child attestation ${childAttestationId}: use att_child_123 (consent given) or another listed in the catalog.`,
+    );
   return toBoundariesJson(wire(found), SNAPSHOT_AT);
 }

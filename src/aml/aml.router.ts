@@ -14,7 +14,6 @@ import {
 import { enrolMonitoredUser, listMonitoredUsers, removeMonitoredUser } from './monitored-users.service.ts';
 import { quotaStatus, saveTransactions, setTransactionQuota } from './transactions.service.ts';
 
-
 /** The control plane names organizations by id: 404 for one the sandbox does not have. */
 function organizationOf(c: AppContext, id: string): OrganizationFixture {
   const organization = c.get('platform').keyRing.organizations.get(id);
@@ -38,4 +37,6 @@ export const amlRouter = newRouter()
     return c.json(removeMonitoredUser(c.get('world'), organizationOf(c, id).id, bot_id, subject_user_id), 200);
   })
   .openapi(getTransactionQuotaRoute, (c) => c.json(quotaStatus(c.get('world'), organizationOf(c, c.req.valid('param').id).id), 200))
-  .openapi(setTransactionQuotaRoute, (c) => c.json(setTransactionQuota(c.get('world'), organizationOf(c, c.req.valid('param').id).id, c.req.valid('json').quota), 200));
+  .openapi(setTransactionQuotaRoute, (c) =>
+    c.json(setTransactionQuota(c.get('world'), organizationOf(c, c.req.valid('param').id).id, c.req.valid('json').quota), 200),
+  );

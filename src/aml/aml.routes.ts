@@ -23,7 +23,8 @@ export const enrolMonitoredUserRoute = apiRoute({
   operationId: 'addMonitoredUser',
   tags: TAGS,
   summary: 'Enrol a customer under ongoing monitoring by a bot (idempotent)',
-  description: 'A sandbox key gets the full validation and a realistic enrolment; nothing is stored. Removing an enrolment is a control-plane call: DELETE /__sandbox/organizations/{id}/aml/bots/{bot_id}/monitored-users/{subject_user_id}.',
+  description:
+    'A sandbox key gets the full validation and a realistic enrolment; nothing is stored. Removing an enrolment is a control-plane call: DELETE /__sandbox/organizations/{id}/aml/bots/{bot_id}/monitored-users/{subject_user_id}.',
   // The one write a sandbox key may call (spec). A missing key is 403 on every AML route (route table).
   guard: { allowSandboxWrites: true },
   request: { params: BotIdParamSchema, body: jsonBody(EnrolMonitoredUserBodySchema) },
@@ -40,7 +41,8 @@ export const saveTransactionsRoute = apiRoute({
   operationId: 'saveTransactions',
   tags: TAGS,
   summary: 'Save transactions for monitoring (per-record outcomes)',
-  description: 'Spec: referenced as "Save transactions", contract not shown; shape from the real client. Subjects seen for the first time are enrolled under the bot.',
+  description:
+    'Spec: referenced as "Save transactions", contract not shown; shape from the real client. Subjects seen for the first time are enrolled under the bot.',
   request: { body: jsonBody(SaveTransactionsBodySchema) },
   responses: {
     200: jsonResponse(SaveTransactionsResponseSchema, 'Counts and one result per record, even when some are rejected'),

@@ -22,7 +22,7 @@ export const BotIdParamSchema = z.object({
 
 const subjectUserId = (key: string) =>
   z
-    .string({ error: mustBe(key, "your own identifier of the customer, 1-255 characters", "send your own identifier of the customer (e.g. cust_001)") })
+    .string({ error: mustBe(key, 'your own identifier of the customer, 1-255 characters', 'send your own identifier of the customer (e.g. cust_001)') })
     .trim()
     .min(1, { error: `${key} must not be empty: send your own identifier of the customer (e.g. cust_001)` })
     .max(255, { error: mustBe(key, 'at most 255 characters long') });
@@ -118,8 +118,14 @@ export const MonitoredUserParamsSchema = OrganizationParamSchema.extend({
 });
 
 export const ListMonitoredUsersQuerySchema = z.object({
-  bot_id: z.string().optional().openapi({ param: { name: 'bot_id', in: 'query' } }),
-  status: z.enum(MONITORED_USER_STATUSES, { error: 'status must be active or removed' }).optional().openapi({ param: { name: 'status', in: 'query' } }),
+  bot_id: z
+    .string()
+    .optional()
+    .openapi({ param: { name: 'bot_id', in: 'query' } }),
+  status: z
+    .enum(MONITORED_USER_STATUSES, { error: 'status must be active or removed' })
+    .optional()
+    .openapi({ param: { name: 'status', in: 'query' } }),
 });
 
 export const MonitoredUserListSchema = z.object({ monitored_users: z.array(MonitoredUserSchema) }).openapi('MonitoredUserList');

@@ -50,7 +50,11 @@ export function requireUsableBot(organization: OrganizationFixture, botId: strin
     throw new ApiError(404, `Bot ${botId} was not found in your organization: use one of your bots${known.length > 0 ? ` (${known.join(', ')})` : ''}.`);
   }
   if (!hasUsableCadence(bot)) {
-    throw new ApiError(400, `Bot ${botId} has an unusable check interval (${String(bot.cadenceDays)}): fix the bot's cadence (0 for real time, or a number of days) before enrolling customers.`, { code: 'BOT_CADENCE_INVALID' });
+    throw new ApiError(
+      400,
+      `Bot ${botId} has an unusable check interval (${String(bot.cadenceDays)}): fix the bot's cadence (0 for real time, or a number of days) before enrolling customers.`,
+      { code: 'BOT_CADENCE_INVALID' },
+    );
   }
   return bot;
 }
@@ -67,7 +71,8 @@ function knownSubject(world: World, organization: OrganizationFixture, subjectUs
   if (fixture !== undefined) return { name: fixture.name, country: fixture.country ?? 'XX', source: 'fixture subject' };
   const session = sessionsWithExternalId(world, organization.id, subjectUserId).at(-1);
   if (session !== undefined) {
-    const details = (session.record.meta_data as { applicantSubmissionLocationDetails?: { countryIsoCode?: unknown } } | undefined)?.applicantSubmissionLocationDetails;
+    const details = (session.record.meta_data as { applicantSubmissionLocationDetails?: { countryIsoCode?: unknown } } | undefined)
+      ?.applicantSubmissionLocationDetails;
     const country = typeof details?.countryIsoCode === 'string' && /^[A-Z]{2}$/.test(details.countryIsoCode) ? details.countryIsoCode : 'XX';
     return { name: `${session.user.first_name} ${session.user.last_name}`, country, source: `external_id of session ${session.id}` };
   }
@@ -82,7 +87,14 @@ function schedule(world: World, cadenceDays: number): string {
   return world.clock.iso(world.clock.now() + cadenceDays * DAY_MS);
 }
 
-function newEnrolment(world: World, organizationId: string, bot: AmlBot & { cadenceDays: number }, subjectUserId: string, subject: { name: string | null; country: string }, addedBy: string | null): StoredMonitoredUser {
+function newEnrolment(
+  world: World,
+  organizationId: string,
+  bot: AmlBot & { cadenceDays: number },
+  subjectUserId: string,
+  subject: { name: string | null; country: string },
+  addedBy: string | null,
+): StoredMonitoredUser {
   const nowIso = world.clock.iso();
   return {
     id: monitoredUserKey(organizationId, bot.id, subjectUserId),
@@ -114,7 +126,10 @@ export function enrolMonitoredUser(world: World, principal: Principal, botId: st
   const bot = requireUsableBot(organization, botId);
   const subject = knownSubject(world, organization, subjectUserId);
   if (subject === undefined) {
-    throw new ApiError(404, `Subject ${subjectUserId} is not known to your organization: send a customer id you already use (a session's external_id, or one sent with Save transactions).`);
+    throw new ApiError(
+      404,
+      `Subject ${subjectUserId} is not known to your organization: send a customer id you already use (a session's external_id, or one sent with Save transactions).`,
+    );
   }
   const cadence = bot.cadenceDays === 0 ? 'real time' : `every ${bot.cadenceDays} day(s)`;
   const existing = monitoredUsers(world).get(monitoredUserKey(organization.id, bot.id, subjectUserId));
@@ -126,7 +141,11 @@ export function enrolMonitoredUser(world: World, principal: Principal, botId: st
     };
   }
   if (existing?.status === 'active') {
-    return { value: present(existing), created: false, explanations: [`${subjectUserId} already monitored by ${bot.id} since ${existing.added_at}: unchanged, schedule not reset`] };
+    return {
+      value: present(existing),
+      created: false,
+      explanations: [`${subjectUserId} already monitored by ${bot.id} since ${existing.added_at}: unchanged, schedule not reset`],
+    };
   }
   if (existing !== undefined) {
     const nowIso = world.clock.iso();
@@ -148,7 +167,12 @@ export function enrolMonitoredUser(world: World, principal: Principal, botId: st
  * Enrols subjects seen for the first time by Save transactions (no known-subject check: seeing them makes
  * them known). A removed enrolment stays removed. Returns the subjects enrolled.
  */
-export function enrolSeenSubjects(world: World, principal: Principal, bot: AmlBot & { cadenceDays: number }, subjects: readonly { id: string; name: string | null; country: string | null }[]): string[] {
+export function enrolSeenSubjects(
+  world: World,
+  principal: Principal,
+  bot: AmlBot & { cadenceDays: number },
+  subjects: readonly { id: string; name: string | null; country: string | null }[],
+): string[] {
   const { organization } = principal;
   const enrolled: string[] = [];
   for (const seen of subjects) {
@@ -170,10 +194,18 @@ export function listMonitoredUsers(world: World, organizationId: string, filter:
 }
 
 /** Marks an enrolment removed (idempotent); ApiError 404 when there is none. */
-export function removeMonitoredUser(world: World, organizationId: string, botId: string, subjectUserId: string): { removed: boolean; monitored_user: MonitoredUser } {
+export function removeMonitoredUser(
+  world: World,
+  organizationId: string,
+  botId: string,
+  subjectUserId: string,
+): { removed: boolean; monitored_user: MonitoredUser } {
   const existing = monitoredUsers(world).get(monitoredUserKey(organizationId, botId, subjectUserId));
   if (existing === undefined) {
-    throw new ApiError(404, `No enrolment of ${subjectUserId} under bot ${botId} in organization ${organizationId}: list them with GET /__sandbox/organizations/${organizationId}/aml/monitored-users.`);
+    throw new ApiError(
+      404,
+      `No enrolment of ${subjectUserId} under bot ${botId} in organization ${organizationId}: list them with GET /__sandbox/organizations/${organizationId}/aml/monitored-users.`,
+    );
   }
   if (existing.status === 'removed') return { removed: false, monitored_user: present(existing) };
   const removed = monitoredUsers(world).put({ ...existing, status: 'removed', updated_at: world.clock.iso() });

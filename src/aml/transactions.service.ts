@@ -110,7 +110,8 @@ class RecordCheck {
   countries(field: string, value: unknown, keys: readonly string[]): void {
     if (!isObject(value)) return this.invalid(field, 'must be an object');
     for (const key of keys) {
-      if (value[key] !== undefined && (typeof value[key] !== 'string' || !COUNTRY.test(value[key]))) this.invalid(`${field}.${key}`, 'must be an ISO 3166-1 alpha-2 code in capitals, e.g. GB');
+      if (value[key] !== undefined && (typeof value[key] !== 'string' || !COUNTRY.test(value[key])))
+        this.invalid(`${field}.${key}`, 'must be an ISO 3166-1 alpha-2 code in capitals, e.g. GB');
     }
   }
 }
@@ -118,7 +119,10 @@ class RecordCheck {
 function checkRecord(record: Record<string, unknown>): RecordCheck {
   const check = new RecordCheck(record);
   if (check.required('subject_user_id', record.subject_user_id)) check.string('subject_user_id', record.subject_user_id);
-  if (check.required('timestamp', record.timestamp) && (typeof record.timestamp !== 'string' || !ISO_DATETIME.test(record.timestamp) || Number.isNaN(Date.parse(record.timestamp)))) {
+  if (
+    check.required('timestamp', record.timestamp) &&
+    (typeof record.timestamp !== 'string' || !ISO_DATETIME.test(record.timestamp) || Number.isNaN(Date.parse(record.timestamp)))
+  ) {
     check.invalid('timestamp', 'must be an ISO 8601 date-time such as 2026-08-01T09:00:00Z');
   }
   if (check.required('direction', record.direction)) check.oneOf('direction', record.direction, TRANSACTION_ENUMS.direction);
@@ -222,7 +226,9 @@ export function saveTransactions(world: World, principal: Principal, body: SaveT
     value: { accepted: count('accepted'), warned: count('warned'), rejected: count('rejected'), results },
     explanations: [
       `${records.length} record(s): quota ${quota.used}/${quota.quota} used in ${quota.month}`,
-      bot === undefined ? 'no bot with a usable interval: no subject enrolled' : `${enrolled.length} subject(s) seen for the first time enrolled under ${bot.id}${enrolled.length > 0 ? ` (${enrolled.join(', ')})` : ''}`,
+      bot === undefined
+        ? 'no bot with a usable interval: no subject enrolled'
+        : `${enrolled.length} subject(s) seen for the first time enrolled under ${bot.id}${enrolled.length > 0 ? ` (${enrolled.join(', ')})` : ''}`,
     ],
   };
 }

@@ -4,11 +4,17 @@ import { ApiError } from '../platform/errors/api-error.ts';
 import type { AppContext } from '../platform/http/context.ts';
 import { type ConsolePageKey, type Markup, shell } from './console.layout.ts';
 
-
 /** A page of the console in the request's namespace, with the refusal or notice the last write left. */
 export function renderPage(c: AppContext, title: string, page: ConsolePageKey | undefined, body: Markup, status: 200 | 404 = 200) {
   const world = c.get('world');
-  const model = { title, page, namespace: world.namespace, namespaces: c.get('platform').worlds.names(), problem: c.req.query('problem'), notice: c.req.query('notice') };
+  const model = {
+    title,
+    page,
+    namespace: world.namespace,
+    namespaces: c.get('platform').worlds.names(),
+    problem: c.req.query('problem'),
+    notice: c.req.query('notice'),
+  };
   return c.html(shell(model, body), status);
 }
 

@@ -6,7 +6,16 @@
  */
 import { Hono } from 'hono';
 import { html } from 'hono/html';
-import { changeClock, listRequests, organizationView, requestEntry, resetSandbox, scenarioView, setOrganizationBalance, toggleScenario } from '../control/control.service.ts';
+import {
+  changeClock,
+  listRequests,
+  organizationView,
+  requestEntry,
+  resetSandbox,
+  scenarioView,
+  setOrganizationBalance,
+  toggleScenario,
+} from '../control/control.service.ts';
 import { consoleReturnPath, csrfTokenOf, sameSecret, startConsoleSession } from '../platform/admin/admin-guard.ts';
 import { DurationSchema } from '../platform/clock/virtual-clock.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
@@ -32,7 +41,6 @@ consoleRouter.route('/', consoleRecordsRouter);
 
 const SESSIONS_PER_PAGE = 25;
 
-
 // ─── Login ──────────────────────────────────────────────────────────────────────────────────────────
 
 function loginPage(next: string, problem: string | undefined) {
@@ -51,7 +59,8 @@ consoleRouter.post('/console/login', async (c) => {
   const token = c.get('platform').adminToken;
   const form = await c.req.parseBody();
   const next = consoleReturnPath(formText(form, 'next') || undefined);
-  if (token !== undefined && !sameSecret(formText(form, 'token'), token)) return c.html(loginPage(next, 'That is not the admin token this sandbox was started with.'), 401);
+  if (token !== undefined && !sameSecret(formText(form, 'token'), token))
+    return c.html(loginPage(next, 'That is not the admin token this sandbox was started with.'), 401);
   startConsoleSession(c, token === undefined ? 'visitor' : 'admin');
   return c.redirect(next, 303);
 });
@@ -89,7 +98,17 @@ consoleRouter.get('/console', (c) => {
           keyId: key.id,
           kind: key.kind,
           masked: maskKey(key.key),
-          ...(usage ? { usage: { usedToday: usage.usedToday, dailyQuota: usage.limits.dailyQuota, tokensLeft: usage.tokensLeft, burst: usage.limits.burst, perSecond: usage.limits.perSecond } } : {}),
+          ...(usage
+            ? {
+                usage: {
+                  usedToday: usage.usedToday,
+                  dailyQuota: usage.limits.dailyQuota,
+                  tokensLeft: usage.tokensLeft,
+                  burst: usage.limits.burst,
+                  perSecond: usage.limits.perSecond,
+                },
+              }
+            : {}),
         };
       }),
     };
@@ -105,7 +124,11 @@ consoleRouter.get('/console', (c) => {
       activeScenarios: world.scenarios.activeNames(),
       // Names only: counting another namespace's records would load it (and reorder the namespaces' LRU).
       namespaces: platform.worlds.names(),
-      sessions: sessions(world).all().sort(newestFirst).slice(0, 10).map((stored) => sessionRow(stored, now)),
+      sessions: sessions(world)
+        .all()
+        .sort(newestFirst)
+        .slice(0, 10)
+        .map((stored) => sessionRow(stored, now)),
       requests: world.requestLog.list().slice(-10).reverse(),
       csrf: csrfTokenOf(c),
     }),
@@ -121,8 +144,13 @@ consoleRouter.post('/console/clock', async (c) => {
   const freeze = formText(form, 'freeze');
   return act(c, back, () => {
     const advance = DurationSchema.safeParse(/^\d+$/.test(advanceText) ? Number(advanceText) : advanceText);
-    if (advanceText !== '' && !advance.success) throw new ApiError(400, `"${advanceText.slice(0, 40)}" is not a duration: write a number of milliseconds or a number with s, m, h or d (90s, 15m, 2h, 1d).`);
-    if (setText !== '' && Number.isNaN(Date.parse(setText))) throw new ApiError(400, `"${setText.slice(0, 40)}" is not an instant: write an ISO 8601 date and time such as 2026-01-15T09:30:00Z.`);
+    if (advanceText !== '' && !advance.success)
+      throw new ApiError(
+        400,
+        `"${advanceText.slice(0, 40)}" is not a duration: write a number of milliseconds or a number with s, m, h or d (90s, 15m, 2h, 1d).`,
+      );
+    if (setText !== '' && Number.isNaN(Date.parse(setText)))
+      throw new ApiError(400, `"${setText.slice(0, 40)}" is not an instant: write an ISO 8601 date and time such as 2026-01-15T09:30:00Z.`);
     changeClock(world, {
       ...(advance.success ? { advance: advance.data } : {}),
       ...(setText !== '' ? { set: new Date(Date.parse(setText)).toISOString() } : {}),
@@ -139,7 +167,8 @@ consoleRouter.post('/console/reset', async (c) => {
     c,
     back,
     async () => {
-      if (formText(form, 'confirm') !== namespace) throw new ApiError(400, `Nothing was reset: tick the box that confirms erasing namespace "${namespace}" and press Reset again.`);
+      if (formText(form, 'confirm') !== namespace)
+        throw new ApiError(400, `Nothing was reset: tick the box that confirms erasing namespace "${namespace}" and press Reset again.`);
       await resetSandbox(c.get('platform'), namespace, undefined);
     },
     `Namespace ${namespace} is back to the fixtures.`,
@@ -160,12 +189,23 @@ consoleRouter.post('/console/organizations/:id/balance', async (c) => {
 
 consoleRouter.get('/console/scenarios', (c) => {
   const world = c.get('world');
-  return renderPage(c, 'Scenarios', 'scenarios', scenariosPage(world.namespace, world.scenarios.names().map((name) => scenarioView(world, name)), csrfTokenOf(c)));
+  return renderPage(
+    c,
+    'Scenarios',
+    'scenarios',
+    scenariosPage(
+      world.namespace,
+      world.scenarios.names().map((name) => scenarioView(world, name)),
+      csrfTokenOf(c),
+    ),
+  );
 });
 
 consoleRouter.post('/console/scenarios/:name/:action{activate|deactivate}', (c) => {
   const world = c.get('world');
-  return act(c, consoleHref('/console/scenarios', world.namespace), () => toggleScenario(world, c.req.param('name'), c.req.param('action') as 'activate' | 'deactivate'));
+  return act(c, consoleHref('/console/scenarios', world.namespace), () =>
+    toggleScenario(world, c.req.param('name'), c.req.param('action') as 'activate' | 'deactivate'),
+  );
 });
 
 // ─── Sessions ───────────────────────────────────────────────────────────────────────────────────────
@@ -223,14 +263,20 @@ consoleRouter.get('/console/sessions', (c) => {
 function sessionTimeline(world: World, stored: StoredSession): TimelineEntry[] {
   const { record } = stored;
   const entries: TimelineEntry[] = [{ at: record.created_at, what: `created (${record.type}) for ${stored.user.email}` }];
-  for (const attempt of record.meta_data?.failureData?.attempts ?? []) entries.push({ at: attempt.failedAt, what: `failed attempt: ${attempt.reason} on ${attempt.slot}` });
+  for (const attempt of record.meta_data?.failureData?.attempts ?? [])
+    entries.push({ at: attempt.failedAt, what: `failed attempt: ${attempt.reason} on ${attempt.slot}` });
   if (record.submitted_at) entries.push({ at: record.submitted_at, what: 'submitted by the applicant' });
-  if (record.status !== 'PENDING' || record.updated_at !== record.created_at) entries.push({ at: record.updated_at, what: `now ${record.status}, progress ${record.session_progress}` });
+  if (record.status !== 'PENDING' || record.updated_at !== record.created_at)
+    entries.push({ at: record.updated_at, what: `now ${record.status}, progress ${record.session_progress}` });
   if (record.expires_at) entries.push({ at: record.expires_at, what: record.expires_at <= world.clock.iso() ? 'expired' : 'expires' });
   for (const entry of world.requestLog.list()) {
     const created = (entry.responseBody as { id?: unknown } | undefined)?.id === record.id;
     if (!created && !entry.path.includes(record.id)) continue;
-    entries.push({ at: entry.startedAt, what: `${entry.method} ${entry.path} → ${entry.status}${entry.explain ? ` (${entry.explain})` : ''}`, requestId: entry.requestId });
+    entries.push({
+      at: entry.startedAt,
+      what: `${entry.method} ${entry.path} → ${entry.status}${entry.explain ? ` (${entry.explain})` : ''}`,
+      requestId: entry.requestId,
+    });
   }
   return entries.sort((a, b) => a.at.localeCompare(b.at));
 }
@@ -243,7 +289,8 @@ consoleRouter.get('/console/sessions/:id', (c) => {
   const urls = publicUrlsOf(c);
   const now = world.clock.now();
   const status = displayStatus(record, now);
-  const uploadPath = (uploadId: string) => consoleHref(`/console/sessions/${encodeURIComponent(record.id)}/uploads/${encodeURIComponent(uploadId)}`, world.namespace);
+  const uploadPath = (uploadId: string) =>
+    consoleHref(`/console/sessions/${encodeURIComponent(record.id)}/uploads/${encodeURIComponent(uploadId)}`, world.namespace);
   return renderPage(
     c,
     `Session ${record.id}`,
@@ -306,7 +353,8 @@ consoleRouter.post('/console/sessions/:id/outcome', async (c) => {
   const outcome = formText(form, 'outcome');
   const back = consoleHref(`/console/sessions/${encodeURIComponent(id)}`, world.namespace);
   return act(c, back, async () => {
-    if (!(CONTROL_OUTCOMES as readonly string[]).includes(outcome)) throw new ApiError(400, `Unknown outcome "${outcome.slice(0, 40)}": choose one of ${CONTROL_OUTCOMES.join(', ')}.`);
+    if (!(CONTROL_OUTCOMES as readonly string[]).includes(outcome))
+      throw new ApiError(400, `Unknown outcome "${outcome.slice(0, 40)}": choose one of ${CONTROL_OUTCOMES.join(', ')}.`);
     await driveSessionOutcome(world, id, { outcome: outcome as ControlOutcome }, behaviourOn(c, 'auto-decline'), c.get('platform').uploads);
   });
 });

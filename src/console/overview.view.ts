@@ -54,7 +54,8 @@ ${model.organizations.map(
   (org) => html`<tr><td>${org.name}<br><code>${org.id}</code></td>
 <td><form class="row" method="post" action="${consoleHref(`/console/organizations/${encodeURIComponent(org.id)}/balance`, ns)}">${csrfField(model.csrf)}<label>Balance of ${org.id}<input name="balance" type="number" min="0" step="1" value="${org.balance}" size="8"></label><button type="submit">Save</button></form></td>
 <td>${org.keys.map(
-    (key) => html`<div><code>${key.masked}</code> ${badge(key.kind)} ${key.usage ? html`<span class="muted">${key.usage.usedToday} / ${key.usage.dailyQuota} today · ${key.usage.tokensLeft} of ${key.usage.burst} burst left (${key.usage.perSecond}/s)</span>` : html`<span class="muted">rate limiting off</span>`}</div>`,
+    (key) =>
+      html`<div><code>${key.masked}</code> ${badge(key.kind)} ${key.usage ? html`<span class="muted">${key.usage.usedToday} / ${key.usage.dailyQuota} today · ${key.usage.tokensLeft} of ${key.usage.burst} burst left (${key.usage.perSecond}/s)</span>` : html`<span class="muted">rate limiting off</span>`}</div>`,
   )}</td></tr>`,
 )}
 </tbody></table></section>

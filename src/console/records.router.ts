@@ -68,7 +68,11 @@ consoleRecordsRouter.get('/console/workflows', (c) => {
       [
         { label: 'Session', cell: (s) => link(c, `/console/sessions/${encodeURIComponent(s.session_id)}`, s.session_id) },
         { label: 'Status', cell: (s) => html`${badge(s.status)} <span class="muted">${s.session_progress}</span>` },
-        { label: 'Steps', cell: (s) => html`${s.steps.map((step, index) => html`<div>${index === s.current_step ? '▶ ' : ''}<code>${step.step_id}</code> ${badge(step.status)} <span class="muted">${step.attempts} attempt${step.attempts === 1 ? '' : 's'}${step.failure_reason ? `, ${step.failure_reason}` : ''}</span></div>`)}` },
+        {
+          label: 'Steps',
+          cell: (s) =>
+            html`${s.steps.map((step, index) => html`<div>${index === s.current_step ? '▶ ' : ''}<code>${step.step_id}</code> ${badge(step.status)} <span class="muted">${step.attempts} attempt${step.attempts === 1 ? '' : 's'}${step.failure_reason ? `, ${step.failure_reason}` : ''}</span></div>`)}`,
+        },
         { label: 'Attempts left', cell: (s) => (s.attempts_remaining === null ? '—' : s.attempts_remaining) },
       ],
       'No headless workflow sessions (POST /v1/workflows/{workflow_id}/sessions creates one).',
@@ -112,7 +116,8 @@ consoleRecordsRouter.get('/console/bank-statements/:id', (c) => {
   const now = world.clock.now();
   // The machine's path for this record so far: what it passed through and what the clock will bring.
   const machine = html`<h2>Status machine</h2><ol class="timeline">${financialTimeline(record).map(
-    (step) => html`<li><code>${world.clock.iso(step.at)}</code> ${badge(step.status)} ${step.trigger}${step.at > now ? html` <span class="muted">(scheduled: advance the clock)</span>` : ''}</li>`,
+    (step) =>
+      html`<li><code>${world.clock.iso(step.at)}</code> ${badge(step.status)} ${step.trigger}${step.at > now ? html` <span class="muted">(scheduled: advance the clock)</span>` : ''}</li>`,
   )}</ol>${record.startedAt === undefined ? html`<p class="muted">Waiting for the applicant on the hosted page.</p>` : ''}`;
   return renderPage(c, `Bank statement ${record.id}`, 'bank-statements', recordDetail({ status: body.status, links, record: body, extra: machine }));
 });
@@ -139,7 +144,11 @@ ${recordTable(
     { label: 'Organization', cell: ({ job }) => job.organizationId },
     { label: 'Status', cell: ({ view }) => html`<span data-job-status="${view.jobId}">${badge(view.status)}</span>` },
     { label: 'Updated', cell: ({ view }) => view.updatedAt },
-    { label: 'Result', cell: ({ view }) => (view.error !== undefined ? view.error : view.result === undefined ? '' : html`<details><summary>result</summary>${jsonBlock(view.result)}</details>`) },
+    {
+      label: 'Result',
+      cell: ({ view }) =>
+        view.error !== undefined ? view.error : view.result === undefined ? '' : html`<details><summary>result</summary>${jsonBlock(view.result)}</details>`,
+    },
   ],
   'No async jobs (screening calls such as POST /v1/adverse-media create them).',
 )}</section>`,
@@ -151,7 +160,9 @@ ${recordTable(
 consoleRecordsRouter.get('/console/registry', (c) => {
   const world = c.get('world');
   const ids = organizationIds(c);
-  const registry = ids.flatMap((organizationId) => listRegistry(world, organizationId, REGISTRY_LIMIT).value.entries.map((entry) => ({ organizationId, entry })));
+  const registry = ids.flatMap((organizationId) =>
+    listRegistry(world, organizationId, REGISTRY_LIMIT).value.entries.map((entry) => ({ organizationId, entry })),
+  );
   const enrolments = ids.flatMap((organizationId) => listMonitoredUsers(world, organizationId, {}));
   const quotas = ids.map((organizationId) => ({ organizationId, quota: quotaStatus(world, organizationId) }));
   return renderPage(
@@ -163,7 +174,13 @@ consoleRecordsRouter.get('/console/registry', (c) => {
       [
         { label: 'Organization', cell: (r) => r.organizationId },
         { label: 'Type', cell: (r) => r.entry.type },
-        { label: 'Who', cell: (r) => (r.entry.type === 'identity' ? html`<code>${r.entry.document_number}</code> ${[r.entry.first_name, r.entry.last_name].filter(Boolean).join(' ')}` : link(c, `/console/sessions/${encodeURIComponent(r.entry.session_id)}`, r.entry.session_id)) },
+        {
+          label: 'Who',
+          cell: (r) =>
+            r.entry.type === 'identity'
+              ? html`<code>${r.entry.document_number}</code> ${[r.entry.first_name, r.entry.last_name].filter(Boolean).join(' ')}`
+              : link(c, `/console/sessions/${encodeURIComponent(r.entry.session_id)}`, r.entry.session_id),
+        },
         { label: 'Reason', cell: (r) => r.entry.reason ?? '' },
         { label: 'Since', cell: (r) => (r.entry.type === 'identity' ? (r.entry.added_at ?? '') : (r.entry.excluded_at ?? '')) },
       ],
@@ -237,7 +254,10 @@ consoleRecordsRouter.get('/console/records', (c) => {
       parentConnect,
       [
         { label: 'Request', cell: (r) => html`<code>${r.id ?? ''}</code>` },
-        { label: 'Child session', cell: (r) => (r.child_session_id ? link(c, `/console/sessions/${encodeURIComponent(r.child_session_id)}`, r.child_session_id) : '') },
+        {
+          label: 'Child session',
+          cell: (r) => (r.child_session_id ? link(c, `/console/sessions/${encodeURIComponent(r.child_session_id)}`, r.child_session_id) : ''),
+        },
         { label: 'Status', cell: (r) => badge(r.status ?? 'unknown') },
         { label: 'Age band', cell: (r) => r.age_band ?? '' },
         { label: 'Hosted page', cell: (r) => (r.id ? html`<a href="${parentConnectPageUrl(publicUrlsOf(c).verify, r.id, world.namespace)}">open</a>` : '') },

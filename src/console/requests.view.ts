@@ -19,7 +19,8 @@ const statusClass = (status: number) => (status >= 500 ? 'FAILED' : status >= 40
 
 export function requestRows(namespace: string, entries: RequestLogEntry[]): Markup {
   return html`${entries.map(
-    (entry) => html`<tr><td><code>${entry.startedAt}</code></td><td><a href="${consoleHref(`/console/requests/${encodeURIComponent(entry.requestId)}`, namespace)}"><code>${entry.method} ${entry.path}</code></a></td><td><span class="badge ${statusClass(entry.status)}">${entry.status}</span></td><td>${entry.keyId ?? '—'}</td><td>${entry.firedRules.map((rule) => html`<code>${rule.scenario}</code> `)}</td><td>${entry.durationMs}</td></tr>`,
+    (entry) =>
+      html`<tr><td><code>${entry.startedAt}</code></td><td><a href="${consoleHref(`/console/requests/${encodeURIComponent(entry.requestId)}`, namespace)}"><code>${entry.method} ${entry.path}</code></a></td><td><span class="badge ${statusClass(entry.status)}">${entry.status}</span></td><td>${entry.keyId ?? '—'}</td><td>${entry.firedRules.map((rule) => html`<code>${rule.scenario}</code> `)}</td><td>${entry.durationMs}</td></tr>`,
   )}`;
 }
 

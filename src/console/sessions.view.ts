@@ -44,7 +44,8 @@ export function sessionsTable(model: { namespace: string; rows: SessionRow[] }):
   if (model.rows.length === 0) return html`<p class="muted">No sessions match.</p>`;
   return html`<table><thead><tr><th>Session</th><th>Organization</th><th>Type</th><th>Status</th><th>External id</th><th>Created</th><th>Updated</th></tr></thead><tbody>
 ${model.rows.map(
-  (row) => html`<tr><td><a href="${consoleHref(`/console/sessions/${encodeURIComponent(row.id)}`, model.namespace)}"><code>${row.id}</code></a></td><td>${row.organizationId}</td><td>${row.type}</td><td>${badge(row.status)}</td><td>${row.externalId ?? ''}</td><td>${row.createdAt}</td><td>${row.updatedAt}</td></tr>`,
+  (row) =>
+    html`<tr><td><a href="${consoleHref(`/console/sessions/${encodeURIComponent(row.id)}`, model.namespace)}"><code>${row.id}</code></a></td><td>${row.organizationId}</td><td>${row.type}</td><td>${badge(row.status)}</td><td>${row.externalId ?? ''}</td><td>${row.createdAt}</td><td>${row.updatedAt}</td></tr>`,
 )}
 </tbody></table>`;
 }
@@ -110,24 +111,31 @@ export function sessionDetail(model: SessionDetailModel): Markup {
 <dl class="facts">${model.facts.map(([name, value]) => html`<dt>${name}</dt><dd>${value}</dd>`)}</dl>
 <p><a href="${model.hostedPageUrl}">Open the applicant's hosted page</a> · <a href="${model.apiUrl}">API record (needs the key)</a></p></section>
 <section class="card"><h2>Drive it</h2>
-${model.legalOutcomes.length === 0
-  ? html`<p class="muted">${model.status} is terminal: the state machine allows no further move.</p>`
-  : html`<p class="muted">The moves the state machine allows from ${model.status}, as the control plane's <code>POST /__sandbox/sessions/{id}/outcome</code> makes them.</p>
+${
+  model.legalOutcomes.length === 0
+    ? html`<p class="muted">${model.status} is terminal: the state machine allows no further move.</p>`
+    : html`<p class="muted">The moves the state machine allows from ${model.status}, as the control plane's <code>POST /__sandbox/sessions/{id}/outcome</code> makes them.</p>
 <div class="actions">${model.legalOutcomes.map(
-      (outcome) => html`<form class="inline" method="post" action="${action}">${csrfField(model.csrf)}<input type="hidden" name="outcome" value="${outcome}"><button type="submit" class="${outcome === 'VERIFIED' ? 'primary' : ''}" data-outcome="${outcome}">${outcome}</button></form>`,
-    )}</div>`}
+        (outcome) =>
+          html`<form class="inline" method="post" action="${action}">${csrfField(model.csrf)}<input type="hidden" name="outcome" value="${outcome}"><button type="submit" class="${outcome === 'VERIFIED' ? 'primary' : ''}" data-outcome="${outcome}">${outcome}</button></form>`,
+      )}</div>`
+}
 </section>
 </div>
 <section class="card"><h2>Timeline</h2>
 <ol class="timeline">${model.timeline.map(
-  (entry) => html`<li><code>${entry.at}</code> ${entry.what}${entry.requestId ? html` · <a href="${consoleHref(`/console/requests/${encodeURIComponent(entry.requestId)}`, model.namespace)}">request</a>` : ''}</li>`,
-)}</ol></section>
+    (entry) =>
+      html`<li><code>${entry.at}</code> ${entry.what}${entry.requestId ? html` · <a href="${consoleHref(`/console/requests/${encodeURIComponent(entry.requestId)}`, model.namespace)}">request</a>` : ''}</li>`,
+  )}</ol></section>
 <section class="card"><h2>Uploads</h2>
-${model.uploads.length === 0
-  ? html`<p class="muted">No uploads.</p>`
-  : html`<div class="thumbs">${model.uploads.map(
-      (upload) => html`<figure>${upload.src ? html`<a href="${upload.src}"><img src="${upload.src}" alt="${upload.slot} upload"></a>` : html`<p class="muted">not uploaded yet</p>`}<figcaption>${upload.slot} · ${upload.contentType}</figcaption></figure>`,
-    )}</div>`}
+${
+  model.uploads.length === 0
+    ? html`<p class="muted">No uploads.</p>`
+    : html`<div class="thumbs">${model.uploads.map(
+        (upload) =>
+          html`<figure>${upload.src ? html`<a href="${upload.src}"><img src="${upload.src}" alt="${upload.slot} upload"></a>` : html`<p class="muted">not uploaded yet</p>`}<figcaption>${upload.slot} · ${upload.contentType}</figcaption></figure>`,
+      )}</div>`
+}
 </section>
 <div class="grid">
 <section class="card"><h2>Analysis</h2>${model.analysis === undefined ? html`<p class="muted">No analysis yet.</p>` : jsonBlock(model.analysis)}</section>

@@ -65,8 +65,6 @@ export const controlRouter = newRouter()
     const organizations = [...platform.keyRing.organizations.keys()].map((id) => organizationView(platform, c.get('world'), id));
     return c.json({ organizations }, 200);
   })
-  .openapi(setBalanceRoute, (c) =>
-    c.json(setOrganizationBalance(c.get('platform'), c.get('world'), c.req.valid('param').id, c.req.valid('json').balance), 200),
-  )
+  .openapi(setBalanceRoute, (c) => c.json(setOrganizationBalance(c.get('platform'), c.get('world'), c.req.valid('param').id, c.req.valid('json').balance), 200))
   .openapi(catalogRoute, (c) => c.json(catalogView(c.get('platform')), 200))
   .openapi(createTestJobRoute, (c) => c.json(createTestJob(c.get('platform'), c.get('world'), c.req.valid('json'), jobFateFor(c)), 201));

@@ -30,7 +30,8 @@ export const resetRoute = controlRoute({
   path: '/__sandbox/reset',
   operationId: 'sandboxReset',
   summary: 'Reset to the fixtures',
-  description: 'Resets data, clock, request journal, rate limits and scenarios. With a namespace (header or query) only that namespace; without, every namespace.',
+  description:
+    'Resets data, clock, request journal, rate limits and scenarios. With a namespace (header or query) only that namespace; without, every namespace.',
   request: { query: NamespaceQuerySchema, body: { content: { 'application/json': { schema: ResetBodySchema } } } },
   responses: { 200: json(ResetResponseSchema, 'What was reset') },
 });

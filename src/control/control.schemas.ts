@@ -6,17 +6,20 @@ export const NamespaceQuerySchema = z.object({
 });
 
 export const ResetBodySchema = z
-  .object({ seed: z.number().int().min(0).max(2 ** 32 - 1).optional() })
+  .object({
+    seed: z
+      .number()
+      .int()
+      .min(0)
+      .max(2 ** 32 - 1)
+      .optional(),
+  })
   .strict()
   .openapi('SandboxResetRequest');
 
-export const ResetResponseSchema = z
-  .object({ reset: z.array(z.string()), seed: z.number().int().optional() })
-  .openapi('SandboxResetResponse');
+export const ResetResponseSchema = z.object({ reset: z.array(z.string()), seed: z.number().int().optional() }).openapi('SandboxResetResponse');
 
-export const ClockStateSchema = z
-  .object({ namespace: z.string(), mode: z.enum(['real', 'frozen']), now: z.string() })
-  .openapi('SandboxClock');
+export const ClockStateSchema = z.object({ namespace: z.string(), mode: z.enum(['real', 'frozen']), now: z.string() }).openapi('SandboxClock');
 
 export const ClockChangeSchema = z
   .object({
@@ -39,10 +42,14 @@ export const ScenarioViewSchema = z
     name: z.string(),
     description: z.string(),
     active: z.boolean(),
-    origin: z.enum(['file', 'runtime']).openapi({ description: 'file: shipped or from --scenarios-dir; runtime: added to this namespace with POST /__sandbox/scenarios.' }),
+    origin: z
+      .enum(['file', 'runtime'])
+      .openapi({ description: 'file: shipped or from --scenarios-dir; runtime: added to this namespace with POST /__sandbox/scenarios.' }),
     behaviours: z.array(z.string()),
     behaviourFires: z.record(z.string(), z.number().int()).openapi({ description: 'How often each behaviour acted on a request since activation.' }),
-    rules: z.array(z.record(z.string(), z.unknown())).openapi({ description: 'The rules as in the file, each with `fired`: how often it acted on a request since activation.' }),
+    rules: z
+      .array(z.record(z.string(), z.unknown()))
+      .openapi({ description: 'The rules as in the file, each with `fired`: how often it acted on a request since activation.' }),
   })
   .openapi('SandboxScenario');
 
@@ -68,7 +75,13 @@ export const RequestLogEntrySchema = z
     path: z.string(),
     query: z.record(z.string(), z.string()),
     headers: z.record(z.string(), z.string()).openapi({ description: 'Request headers; x-api-key, Authorization and cookies are never stored.' }),
-    requestBody: z.unknown().optional().openapi({ description: 'JSON bodies as values, text as a string, files and binary bodies as a summary; long strings shortened, secrets and upload signatures redacted.' }),
+    requestBody: z
+      .unknown()
+      .optional()
+      .openapi({
+        description:
+          'JSON bodies as values, text as a string, files and binary bodies as a summary; long strings shortened, secrets and upload signatures redacted.',
+      }),
     status: z.number().int(),
     responseBody: z.unknown().optional(),
     explain: z.string().optional().openapi({ description: 'The X-Sandbox-Explain header of the response.' }),
@@ -108,12 +121,12 @@ export const CatalogEntrySchema = z.object({
 export const CatalogSchema = z
   .object({
     scenarios: z.array(z.object({ name: z.string(), description: z.string(), behaviours: z.array(z.string()) })),
-    fixtureKeys: z.array(
-      z.object({ key: z.string(), keyId: z.string(), kind: z.string(), organizationId: z.string(), organizationName: z.string() }),
-    ),
+    fixtureKeys: z.array(z.object({ key: z.string(), keyId: z.string(), kind: z.string(), organizationId: z.string(), organizationName: z.string() })),
     magicValues: z.array(CatalogEntrySchema),
     testIdentifiers: z.array(CatalogEntrySchema),
-    clientOperations: z.array(CatalogEntrySchema).openapi({ description: 'Operations the real client calls that the API spec does not describe: endpoint, client method (input), summary (outcome).' }),
+    clientOperations: z
+      .array(CatalogEntrySchema)
+      .openapi({ description: 'Operations the real client calls that the API spec does not describe: endpoint, client method (input), summary (outcome).' }),
     jobKinds: z.array(z.string()),
   })
   .openapi('SandboxCatalog');
@@ -122,7 +135,10 @@ export const TestJobBodySchema = z
   .object({
     organizationId: z.string().default('org_demo'),
     input: z.record(z.string(), z.unknown()).default({}).openapi({ description: 'Echoed back as the job result.' }),
-    fate: z.enum(['normal', 'fail', 'stuck']).optional().openapi({ description: 'Default: from the active scenarios (async-jobs-fail, async-jobs-stuck), else normal.' }),
+    fate: z
+      .enum(['normal', 'fail', 'stuck'])
+      .optional()
+      .openapi({ description: 'Default: from the active scenarios (async-jobs-fail, async-jobs-stuck), else normal.' }),
   })
   .strict()
   .openapi('SandboxTestJobRequest');

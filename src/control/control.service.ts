@@ -36,7 +36,10 @@ export function changeClock(world: World, change: Partial<z.infer<typeof ClockCh
   const target = (setTo ?? world.clock.now()) + advanceBy;
   const outOfRange = clockRangeProblem(target);
   if (outOfRange) {
-    throw new ApiError(400, `Invalid clock change: it would move the clock to ${Number.isFinite(target) ? `${target} ms since the epoch` : 'a date no clock can hold'}, but ${outOfRange}. Send a smaller "advance" or a "set" inside that range.`);
+    throw new ApiError(
+      400,
+      `Invalid clock change: it would move the clock to ${Number.isFinite(target) ? `${target} ms since the epoch` : 'a date no clock can hold'}, but ${outOfRange}. Send a smaller "advance" or a "set" inside that range.`,
+    );
   }
   // Freezing first makes `set` exact: a frozen clock does not move between the two.
   if (change.freeze !== undefined) world.clock.freeze(change.freeze);
@@ -69,7 +72,10 @@ export function toggleScenario(world: World, name: string, action: 'activate' | 
 /** Adds a scenario (already validated against the file schema) to the namespace, inactive. */
 export function addScenario(world: World, scenario: Scenario) {
   if (world.scenarios.get(scenario.name)) {
-    throw new ApiError(409, `A scenario named "${scenario.name}" exists in this namespace: choose another name, or DELETE /__sandbox/scenarios/${scenario.name} first if you added it.`);
+    throw new ApiError(
+      409,
+      `A scenario named "${scenario.name}" exists in this namespace: choose another name, or DELETE /__sandbox/scenarios/${scenario.name} first if you added it.`,
+    );
   }
   world.scenarios.add(scenario);
   return scenarioView(world, scenario.name);
@@ -94,7 +100,10 @@ export function listRequests(platform: Platform, world: World, filter: { method?
 export function requestEntry(world: World, requestId: string) {
   const entry = world.requestLog.get(requestId);
   if (!entry) {
-    throw new ApiError(404, `No request "${requestId}" in the journal of namespace "${world.namespace}": it may be older than the journal keeps, or in another namespace.`);
+    throw new ApiError(
+      404,
+      `No request "${requestId}" in the journal of namespace "${world.namespace}": it may be older than the journal keeps, or in another namespace.`,
+    );
   }
   return entry;
 }

@@ -40,7 +40,9 @@ export const CreditCheckBodySchema = aliasedBody(
     uatType: {
       snake: 'uat_type',
       schema: (key) =>
-        z.string({ error: mustBe(key, `a string naming a UAT type, one of ${UAT_TYPE_VALUES.join(', ')}`) }).openapi({ description: `one of ${UAT_TYPE_VALUES.join(', ')}` }),
+        z
+          .string({ error: mustBe(key, `a string naming a UAT type, one of ${UAT_TYPE_VALUES.join(', ')}`) })
+          .openapi({ description: `one of ${UAT_TYPE_VALUES.join(', ')}` }),
     },
   },
   { name: 'CreditCheckBody' },
@@ -280,9 +282,7 @@ export const AiInsightsSchema = z.object({
   model: z.string(),
   summary: z.string(),
   risk_level: RiskLevelSchema,
-  risk_factors: z.array(
-    z.object({ code: z.string(), severity: z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']), description: z.string() }),
-  ),
+  risk_factors: z.array(z.object({ code: z.string(), severity: z.enum(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL']), description: z.string() })),
   positive_factors: z.array(z.string()),
   recommendation: RecommendationSchema,
   recommendation_reason: z.string(),

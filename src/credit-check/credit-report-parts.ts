@@ -42,8 +42,28 @@ export const CITIES: readonly City[] = [
 ];
 
 const STREET_NAMES = [
-  'Maple', 'King', 'Queen', 'Wellington', 'Church', 'Elm', 'Bay', 'Victoria', 'Cedar', 'Birch', 'Lakeshore',
-  'Main', 'Park', 'Spruce', 'Pine', 'Willow', 'Richmond', 'Albert', 'Dundas', 'Sherbrooke', 'Portage', 'Jasper',
+  'Maple',
+  'King',
+  'Queen',
+  'Wellington',
+  'Church',
+  'Elm',
+  'Bay',
+  'Victoria',
+  'Cedar',
+  'Birch',
+  'Lakeshore',
+  'Main',
+  'Park',
+  'Spruce',
+  'Pine',
+  'Willow',
+  'Richmond',
+  'Albert',
+  'Dundas',
+  'Sherbrooke',
+  'Portage',
+  'Jasper',
 ];
 const STREET_KINDS = ['Street', 'Avenue', 'Road', 'Crescent', 'Drive', 'Boulevard', 'Lane', 'Court', 'Way'];
 /** Letters Canada Post uses in positions 3 and 5 of a postal code. */
@@ -73,8 +93,16 @@ export const AUTO_LENDERS = ['Cedar Ridge Auto Finance', 'Trillium Motor Credit'
 export const TELCOS = ['Northstar Mobile', 'Lakeshore Telecom', 'Aurora Cable and Internet'];
 /** Collateral descriptions of auto loans (common models; the lenders are fictional). */
 export const VEHICLES = [
-  'Honda Civic', 'Toyota Corolla', 'Ford F-150', 'Hyundai Elantra', 'Mazda CX-5', 'Chevrolet Equinox', 'Toyota RAV4',
-  'Nissan Rogue', 'Kia Sportage', 'Subaru Outback',
+  'Honda Civic',
+  'Toyota Corolla',
+  'Ford F-150',
+  'Hyundai Elantra',
+  'Mazda CX-5',
+  'Chevrolet Equinox',
+  'Toyota RAV4',
+  'Nissan Rogue',
+  'Kia Sportage',
+  'Subaru Outback',
 ];
 export const STUDENT_LOAN_CENTRE = 'National Student Loans Service Centre';
 export const COLLECTION_AGENCIES = [
@@ -93,11 +121,7 @@ export const COLLECTION_ORIGINAL_CREDITORS = {
   GYM: ['Iron Maple Fitness'],
   RENTAL: ['Summit Property Management'],
 } as const;
-export const TRUSTEES = [
-  'Bayview Insolvency Trustees Inc.',
-  'Fraser and Doyle Licensed Insolvency Trustees',
-  'Laurentide Debt Solutions Inc.',
-];
+export const TRUSTEES = ['Bayview Insolvency Trustees Inc.', 'Fraser and Doyle Licensed Insolvency Trustees', 'Laurentide Debt Solutions Inc.'];
 export const EMPLOYERS = [
   'Northwind Logistics Inc.',
   'Granite Peak Engineering',
@@ -109,8 +133,16 @@ export const EMPLOYERS = [
   'Maple Leaf Freight Lines',
 ];
 export const OCCUPATIONS = [
-  'Accountant', 'Registered Nurse', 'Software Developer', 'Warehouse Supervisor', 'Teacher', 'Electrician',
-  'Sales Associate', 'Project Manager', 'Customer Service Representative', 'Dental Hygienist',
+  'Accountant',
+  'Registered Nurse',
+  'Software Developer',
+  'Warehouse Supervisor',
+  'Teacher',
+  'Electrician',
+  'Sales Associate',
+  'Project Manager',
+  'Customer Service Representative',
+  'Dental Hygienist',
 ];
 
 export function superiorCourt(province: Province): string {

@@ -214,12 +214,7 @@ const SHAPES: Partial<Record<UatTypeValue, PersonaShape>> = {
   EMPLOYMENT: { ageRange: [35, 60], fileMonthsRange: [96, 240] },
 };
 
-function buildFile(
-  uatType: UatTypeValue,
-  person: CreditPerson,
-  seedParts: readonly (string | number)[],
-  nowMs: number,
-): CreditFile {
+function buildFile(uatType: UatTypeValue, person: CreditPerson, seedParts: readonly (string | number)[], nowMs: number): CreditFile {
   const rng = rngFrom(...seedParts, 'credit-file', uatType);
   const shape = SHAPES[uatType] ?? DEFAULT_SHAPE;
   const age = rng.int(shape.ageRange[0], shape.ageRange[1]);
@@ -490,10 +485,7 @@ const PERSONAS: Record<UatTypeValue, Persona> = {
     file.trades = [autoLoan(ctx, 1, 'OPEN'), ...standardTrades(ctx, 2)];
   },
   TRADE_R5: (ctx, file) => {
-    file.trades = [
-      card(ctx, { digit: 5, utilization: [0.97, 1], remarks: ['Account 120 days or more past due'] }),
-      ...standardTrades(ctx, 1),
-    ];
+    file.trades = [card(ctx, { digit: 5, utilization: [0.97, 1], remarks: ['Account 120 days or more past due'] }), ...standardTrades(ctx, 1)];
   },
   TRADE_VARIOUS: (ctx, file) => {
     const trades = [
@@ -654,7 +646,12 @@ const INQUIRY_PURPOSES = [
 ];
 
 function inquiryAt(ctx: Ctx, atMs: number, purpose: string): Inquiry {
-  const member = purpose === 'Telecom account' ? ctx.rng.pick(TELCOS) : purpose === 'Auto financing' ? ctx.rng.pick(AUTO_LENDERS) : ctx.rng.pick([...BANK_NAMES, ...CARD_ISSUERS]);
+  const member =
+    purpose === 'Telecom account'
+      ? ctx.rng.pick(TELCOS)
+      : purpose === 'Auto financing'
+        ? ctx.rng.pick(AUTO_LENDERS)
+        : ctx.rng.pick([...BANK_NAMES, ...CARD_ISSUERS]);
   return { date: isoDate(atMs), member_name: member, member_phone: fictionalPhone(ctx.rng, ctx.rng.pick(CITIES)), purpose };
 }
 
@@ -685,10 +682,7 @@ function bankingRecords(ctx: Ctx): BankingRecord[] {
     nsf_count: nsfCount,
     reported_date: reportedDate,
   });
-  const records = [
-    record(bank, 'CHEQUING', monthsAgo(36, 180), 'OPEN', 0, reported),
-    record(bank, 'SAVINGS', monthsAgo(24, 120), 'OPEN', 0, reported),
-  ];
+  const records = [record(bank, 'CHEQUING', monthsAgo(36, 180), 'OPEN', 0, reported), record(bank, 'SAVINGS', monthsAgo(24, 120), 'OPEN', 0, reported)];
   if (ctx.rng.chance(0.5)) {
     // An old account elsewhere, closed after a returned payment.
     const other = ctx.rng.pick(BANK_NAMES.filter((name) => name !== bank));
@@ -1020,13 +1014,7 @@ function bankruptcy(ctx: Ctx, included: readonly Trade[], spec: BankruptcySpec):
   return item;
 }
 
-function collection(
-  ctx: Ctx,
-  category: Collection['category'],
-  amount: number,
-  status: Collection['status'],
-  assignedMonthsAgo: number,
-): Collection {
+function collection(ctx: Ctx, category: Collection['category'], amount: number, status: Collection['status'], assignedMonthsAgo: number): Collection {
   const assignedMs = daysBefore(monthsBefore(ctx.nowMs, Math.min(assignedMonthsAgo, ctx.fileMonths)), ctx.rng.int(0, 20));
   const item: Collection = {
     agency: ctx.rng.pick(COLLECTION_AGENCIES),
@@ -1093,11 +1081,7 @@ function summarize(file: CreditFile, nowMs: number): HardCreditReport['summary']
     total_balance: file.trades.reduce((sum, t) => sum + t.balance, 0),
     total_revolving_limit: revolvingLimit,
     past_due_total: file.trades.reduce((sum, t) => sum + t.past_due, 0),
-    derogatory_count:
-      file.trades.filter((t) => ratingDigit(t) >= 4).length +
-      file.collections.length +
-      file.legal_items.length +
-      file.bankruptcies.length,
+    derogatory_count: file.trades.filter((t) => ratingDigit(t) >= 4).length + file.collections.length + file.legal_items.length + file.bankruptcies.length,
     collections_count: file.collections.length,
     legal_items_count: file.legal_items.length,
     bankruptcies_count: file.bankruptcies.length,
@@ -1135,10 +1119,12 @@ function riskFactors(file: CreditFile, summary: HardCreditReport['summary']): Fa
     const owing = unpaid.reduce((sum, c) => sum + c.balance, 0);
     add('UNPAID_COLLECTIONS', unpaid.length >= 3 ? 'CRITICAL' : 'HIGH', `${unpaid.length} unpaid collection(s) totalling $${owing}.`);
   }
-  for (const c of file.collections.filter((c) => c.status === 'PAID')) add('PAID_COLLECTION', 'LOW', `Collection by ${c.agency} paid in full on ${c.paid_date}.`);
+  for (const c of file.collections.filter((c) => c.status === 'PAID'))
+    add('PAID_COLLECTION', 'LOW', `Collection by ${c.agency} paid in full on ${c.paid_date}.`);
   for (const l of file.legal_items) {
     if (l.type === 'FORECLOSURE') add('FORECLOSURE', 'CRITICAL', `Foreclosure by ${l.plaintiff} filed ${l.filed_date}.`);
-    else if (l.type === 'GARNISHMENT') add('WAGE_GARNISHMENT', 'HIGH', `Wages garnished through ${l.garnishee ?? 'the employer'} since ${l.filed_date} ($${l.amount}).`);
+    else if (l.type === 'GARNISHMENT')
+      add('WAGE_GARNISHMENT', 'HIGH', `Wages garnished through ${l.garnishee ?? 'the employer'} since ${l.filed_date} ($${l.amount}).`);
     else if (l.status === 'SATISFIED') add('SATISFIED_JUDGEMENT', 'LOW', `Judgement of $${l.amount} satisfied on ${l.satisfied_date}.`);
     else add('UNSATISFIED_JUDGEMENT', 'HIGH', `Unsatisfied judgement of $${l.amount} in favour of ${l.plaintiff}.`);
   }
@@ -1148,7 +1134,8 @@ function riskFactors(file: CreditFile, summary: HardCreditReport['summary']): Fa
   for (const t of byDigit((d) => d === 8)) {
     add('REPOSSESSION', 'CRITICAL', `${t.creditor} repossessed the collateral (${t.collateral ?? 'goods'}); $${t.balance} deficiency owing.`);
   }
-  for (const t of byDigit((d) => d === 9)) add('CHARGED_OFF_TRADE', 'HIGH', `${t.creditor} account rated ${t.rating} (${t.status.toLowerCase().replace(/_/g, ' ')}).`);
+  for (const t of byDigit((d) => d === 9))
+    add('CHARGED_OFF_TRADE', 'HIGH', `${t.creditor} account rated ${t.rating} (${t.status.toLowerCase().replace(/_/g, ' ')}).`);
   for (const t of byDigit((d) => d === 4 || d === 5)) add('SERIOUS_DELINQUENCY', 'HIGH', `${t.creditor} account rated ${t.rating}, $${t.past_due} past due.`);
   const lates = byDigit((d) => d === 2 || d === 3);
   if (lates.length > 0) add('RECENT_LATE_PAYMENTS', 'MEDIUM', `${lates.length} trade(s) currently 30-90 days late (${lates.map((t) => t.rating).join(', ')}).`);
@@ -1170,7 +1157,8 @@ function positiveFactors(file: CreditFile, summary: HardCreditReport['summary'],
     const years = Math.floor(monthsBetween(Date.parse(summary.oldest_trade_date), nowMs) / 12);
     if (years >= 5) out.push(`Credit history of ${years} years.`);
   }
-  if (summary.revolving_utilization_pct !== undefined && summary.revolving_utilization_pct < 30) out.push(`Low revolving utilization (${summary.revolving_utilization_pct}%).`);
+  if (summary.revolving_utilization_pct !== undefined && summary.revolving_utilization_pct < 30)
+    out.push(`Low revolving utilization (${summary.revolving_utilization_pct}%).`);
   if (file.trades.some((t) => t.type === 'MORTGAGE' && ratingDigit(t) === 1)) out.push('Mortgage paid as agreed.');
   const verified = file.employment.find((e) => e.verified_date !== undefined);
   if (verified) out.push(`Current employment with ${verified.employer} verified on ${verified.verified_date}.`);
@@ -1178,13 +1166,7 @@ function positiveFactors(file: CreditFile, summary: HardCreditReport['summary'],
   return out;
 }
 
-function deriveInsights(
-  file: CreditFile,
-  summary: HardCreditReport['summary'],
-  score: number,
-  uatType: UatTypeValue,
-  nowMs: number,
-): AiInsights {
+function deriveInsights(file: CreditFile, summary: HardCreditReport['summary'], score: number, uatType: UatTypeValue, nowMs: number): AiInsights {
   const factors = riskFactors(file, summary);
   const positives = positiveFactors(file, summary, nowMs);
   const worst = factors[0]?.severity;

@@ -291,10 +291,7 @@ export const UAT_TYPE_TABLE = [
 export type UatTypeValue = (typeof UAT_TYPE_TABLE)[number]['input'];
 
 /** The 30 values in the spec's order. */
-export const UAT_TYPE_VALUES = UAT_TYPE_TABLE.map((entry) => entry.input) as unknown as readonly [
-  UatTypeValue,
-  ...UatTypeValue[],
-];
+export const UAT_TYPE_VALUES = UAT_TYPE_TABLE.map((entry) => entry.input) as unknown as readonly [UatTypeValue, ...UatTypeValue[]];
 
 export function uatTypeEntry(uatType: UatTypeValue): UatTypeEntry {
   const entry = UAT_TYPE_TABLE.find((candidate) => candidate.input === uatType);
@@ -327,10 +324,7 @@ export function resolveUatType(requested: string | undefined, sessionId: string)
   }
   const index = hashParts('credit-check-uat-type', sessionId).readUInt32LE(0) % UAT_TYPE_TABLE.length;
   const chosen = (UAT_TYPE_TABLE[index] as UatTypeEntry).input as UatTypeValue;
-  const why =
-    requested === undefined
-      ? 'no uat_type given'
-      : `uat_type "${asciiOnly(requested)}" not recognized (values are case-sensitive)`;
+  const why = requested === undefined ? 'no uat_type given' : `uat_type "${asciiOnly(requested)}" not recognized (values are case-sensitive)`;
   return {
     uatType: chosen,
     source: 'derived-from-session-id',

@@ -21,9 +21,11 @@ export function creditTermsPage(model: { record: StoredCreditTerms; organization
 <strong>${record.Config.businessName}</strong> to apply for ${record.Config.requestedCreditAmount} of credit over ${record.Config.period} days.</p>
 <p>Status: <strong id="status">${record.status}</strong> <small>(as of ${model.nowIso}, sandbox clock)</small></p>
 ${model.error === undefined ? '' : html`<p class="error" role="alert">${model.error}</p>`}
-${moves.length === 0
+${
+  moves.length === 0
     ? html`<p>This application is ${record.status}. Nothing more to do.</p>`
-    : html`<form method="post" action="${model.formAction}">${moves.map((move) => html`<button name="action" value="${move.event}">${LABELS[move.event]}</button>`)}</form>`}
+    : html`<form method="post" action="${model.formAction}">${moves.map((move) => html`<button name="action" value="${move.event}">${LABELS[move.event]}</button>`)}</form>`
+}
 </body></html>`;
 }
 

@@ -27,7 +27,9 @@ export const CREDIT_TERMS_MACHINE = {
 
 /** The next status, or a sentence saying why the event is refused in this status. */
 export function transition(status: CreditTermsStatus, event: CreditTermsEvent): { to: CreditTermsStatus; trigger: string } | { refused: string } {
-  const found = CREDIT_TERMS_MACHINE.transitions.find((candidate) => candidate.event === event && (candidate.from as readonly CreditTermsStatus[]).includes(status));
+  const found = CREDIT_TERMS_MACHINE.transitions.find(
+    (candidate) => candidate.event === event && (candidate.from as readonly CreditTermsStatus[]).includes(status),
+  );
   if (found) return { to: found.to, trigger: found.trigger };
   return { refused: `the credit terms are ${status}${CREDIT_TERMS_MACHINE.terminal.includes(status) ? ' (final)' : ''}: "${event}" is not possible now` };
 }

@@ -19,7 +19,10 @@ export const creditTermsRouter = newRouter()
   .openapi(listCreditTermsByExternalIdRoute, (c) => {
     const { nextToken, limit } = c.req.valid('query');
     const { externalId } = c.req.valid('param');
-    return c.json(listCreditTerms(c.get('world'), principalOf(c).organization.id, { externalId, nextToken, limit, secret: c.get('platform').signingSecret }), 200);
+    return c.json(
+      listCreditTerms(c.get('world'), principalOf(c).organization.id, { externalId, nextToken, limit, secret: c.get('platform').signingSecret }),
+      200,
+    );
   })
   .openapi(getCreditTermsRoute, (c) => c.json(readCreditTerms(c.get('world'), principalOf(c).organization.id, c.req.valid('param').id), 200));
 
@@ -34,7 +37,13 @@ function renderPage(c: AppContext, id: string, error?: { status: 400 | 409; mess
   const record = findCreditTerms(c.get('world'), id);
   if (!record) return c.html(creditTermsNotFoundPage(id), 404);
   const organizationName = c.get('platform').keyRing.organizations.get(record.organizationId)?.name ?? record.organizationId;
-  const page = creditTermsPage({ record, organizationName, formAction: pagePath(c, id, '/action'), nowIso: c.get('world').clock.iso(), ...(error ? { error: error.message } : {}) });
+  const page = creditTermsPage({
+    record,
+    organizationName,
+    formAction: pagePath(c, id, '/action'),
+    nowIso: c.get('world').clock.iso(),
+    ...(error ? { error: error.message } : {}),
+  });
   return c.html(page, error?.status ?? 200);
 }
 
@@ -46,7 +55,8 @@ creditTermsRouter.post('/verify/credit-terms/:id/action', async (c) => {
   const form = CreditTermsPageFormSchema.safeParse(await c.req.parseBody());
   if (!form.success) return renderPage(c, id, { status: 400, message: 'Choose one of the buttons on the page (action must be open, submit or decline).' });
   const result = actOnCreditTermsPage(c.get('world'), id, form.data.action);
-  if (!result.ok) return result.status === 404 ? c.html(creditTermsNotFoundPage(id), 404) : renderPage(c, id, { status: result.status, message: result.message });
+  if (!result.ok)
+    return result.status === 404 ? c.html(creditTermsNotFoundPage(id), 404) : renderPage(c, id, { status: result.status, message: result.message });
   explain(c, result.explanation);
   return c.redirect(pagePath(c, id), 303);
 });

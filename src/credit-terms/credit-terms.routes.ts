@@ -18,7 +18,8 @@ export const createCreditTermsRoute = clientRoute('creditTerms.create', {
   operationId: 'createCreditTerms',
   tags: TAGS,
   summary: 'Ask a business for a credit application',
-  description: 'Creates a pending record and the business’s hosted page (creditTermsUrl), where it starts, submits or declines the application. One token; 402 when the balance is empty.',
+  description:
+    'Creates a pending record and the business’s hosted page (creditTermsUrl), where it starts, submits or declines the application. One token; 402 when the balance is empty.',
   request: { body: jsonBody(CreateCreditTermsBodySchema) },
   responses: { 200: jsonResponse(CreateCreditTermsResponseSchema, 'The request and its hosted page'), 402: extraErrors[402] },
 });

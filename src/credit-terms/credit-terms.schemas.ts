@@ -71,13 +71,33 @@ export const CreditTermsListResponseSchema = z
   .openapi('CreditTermsListResponse');
 
 export const CreditTermsListQuerySchema = z.object({
-  nextToken: z.string().min(1).optional().openapi({ param: { name: 'nextToken', in: 'query' }, description: 'The nextToken of the previous page, as returned.' }),
-  limit: z.coerce.number().int().min(1).max(100).optional().openapi({ param: { name: 'limit', in: 'query' }, description: 'Sandbox extension (the real client sends none): records per page, 1-100, default 10.' }),
+  nextToken: z
+    .string()
+    .min(1)
+    .optional()
+    .openapi({ param: { name: 'nextToken', in: 'query' }, description: 'The nextToken of the previous page, as returned.' }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .optional()
+    .openapi({ param: { name: 'limit', in: 'query' }, description: 'Sandbox extension (the real client sends none): records per page, 1-100, default 10.' }),
 });
 
-export const CreditTermsIdParamsSchema = z.object({ id: z.string().min(1).max(255).openapi({ param: { name: 'id', in: 'path' } }) });
+export const CreditTermsIdParamsSchema = z.object({
+  id: z
+    .string()
+    .min(1)
+    .max(255)
+    .openapi({ param: { name: 'id', in: 'path' } }),
+});
 export const CreditTermsExternalIdParamsSchema = z.object({
-  externalId: z.string().min(1).max(255, 'must be at most 255 characters').openapi({ param: { name: 'externalId', in: 'path' } }),
+  externalId: z
+    .string()
+    .min(1)
+    .max(255, 'must be at most 255 characters')
+    .openapi({ param: { name: 'externalId', in: 'path' } }),
 });
 
 /** What the store keeps: the wire record plus the applicant's name and invitation flag. */

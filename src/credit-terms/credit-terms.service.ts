@@ -85,8 +85,16 @@ export function createCreditTerms(
       creditTermsUrl: creditTermsPageUrl(urls.verify, stored.id, world.namespace),
       ...(stored.externalId === undefined ? {} : { externalId: stored.externalId }),
       links: [
-        { rel: 'admin_console', href: namespacedUrl(`${trimSlash(urls.console)}/credit-terms/${encodeURIComponent(stored.id)}`, world.namespace), description: 'View the credit terms request in the admin console' },
-        { rel: 'credit_terms_details', href: sandboxLink(urls.base, `/v1/credit-terms/${encodeURIComponent(stored.id)}`, world.namespace), description: 'Retrieve the credit terms record via the API' },
+        {
+          rel: 'admin_console',
+          href: namespacedUrl(`${trimSlash(urls.console)}/credit-terms/${encodeURIComponent(stored.id)}`, world.namespace),
+          description: 'View the credit terms request in the admin console',
+        },
+        {
+          rel: 'credit_terms_details',
+          href: sandboxLink(urls.base, `/v1/credit-terms/${encodeURIComponent(stored.id)}`, world.namespace),
+          description: 'Retrieve the credit terms record via the API',
+        },
       ],
     },
     explanation: `credit terms pending for ${body.requestedCreditAmount} over ${body.requestedCreditPeriod} days; ${body.sendEmailInvite ? `e-mail invitation to ${body.businessEmail}` : 'no e-mail invitation'} (simulated); 1 token charged, balance ${remaining}`,
@@ -100,8 +108,13 @@ export function findCreditTerms(world: World, id: string): StoredCreditTerms | u
 /** GET /v1/credit-terms/{id}: 404 unknown, 403 another organization's. */
 export function readCreditTerms(world: World, organizationId: string, id: string): CreditTermsRecord {
   const stored = findCreditTerms(world, id);
-  if (!stored) throw new ApiError(404, `Credit terms ${id} were not found: use the creditTermsId returned by POST /v1/credit-terms (records live in the namespace that created them).`);
-  if (stored.organizationId !== organizationId) throw new ApiError(403, `Credit terms ${id} belong to another organization: use an API key of the organization that created them.`);
+  if (!stored)
+    throw new ApiError(
+      404,
+      `Credit terms ${id} were not found: use the creditTermsId returned by POST /v1/credit-terms (records live in the namespace that created them).`,
+    );
+  if (stored.organizationId !== organizationId)
+    throw new ApiError(403, `Credit terms ${id} belong to another organization: use an API key of the organization that created them.`);
   return toCreditTermsJson(stored);
 }
 
@@ -113,7 +126,9 @@ export function listCreditTerms(
 ): { creditTerms: CreditTermsRecord[]; nextToken: string | null } {
   const collection = creditTerms(world);
   const records =
-    input.externalId === undefined ? collection.where('byOrganization', organizationId) : collection.where('byOrganizationExternalId', `${organizationId}\u0000${input.externalId}`);
+    input.externalId === undefined
+      ? collection.where('byOrganization', organizationId)
+      : collection.where('byOrganizationExternalId', `${organizationId}\u0000${input.externalId}`);
   const page = paging.page(records, {
     limit: input.limit ?? DEFAULT_CREDIT_TERMS_PAGE_SIZE,
     ...(input.nextToken === undefined ? {} : { token: input.nextToken }),

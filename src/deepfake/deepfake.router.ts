@@ -11,7 +11,13 @@ export const deepfakeRouter = newRouter()
   })
   .openapi(createUploadUrlsRoute, (c) => {
     const platform = c.get('platform');
-    const { body, explanation } = createDeepfakeUploadUrls(c.get('world'), platform.uploads, principalOf(c).organization.id, c.req.valid('json'), publicUrlsOf(c).base);
+    const { body, explanation } = createDeepfakeUploadUrls(
+      c.get('world'),
+      platform.uploads,
+      principalOf(c).organization.id,
+      c.req.valid('json'),
+      publicUrlsOf(c).base,
+    );
     explain(c, explanation);
     return c.json(body, 200);
   })

@@ -17,7 +17,8 @@ export const getChallengeRoute = clientRoute('deepfake.getChallenge', {
   operationId: 'getDeepfakeChallenge',
   tags: TAGS,
   summary: 'The challenge words of a session',
-  description: 'Three words the applicant says on the speak-prompt frame; the same session always gets the same words. 403 for a session of another organization.',
+  description:
+    'Three words the applicant says on the speak-prompt frame; the same session always gets the same words. 403 for a session of another organization.',
   request: { params: ChallengeParamsSchema },
   responses: { 200: jsonResponse(ChallengeResponseSchema, 'The challenge') },
 });

@@ -40,7 +40,9 @@ export type UploadUrlsBody = z.infer<typeof UploadUrlsBodySchema>;
 
 export const UploadUrlsResponseSchema = z
   .object({
-    uploadUrls: z.record(z.string(), z.string()).openapi({ description: 'frame_0 ... frame_5 (PUT as image/jpeg), plus audio_clip (PUT as audio/webm) when includeAudio.' }),
+    uploadUrls: z
+      .record(z.string(), z.string())
+      .openapi({ description: 'frame_0 ... frame_5 (PUT as image/jpeg), plus audio_clip (PUT as audio/webm) when includeAudio.' }),
     uploadKeys: z.record(z.string(), z.string()).openapi({ description: 'The storage key of each URL, by the same names: send them back as s3Keys.' }),
     sessionId: z.string(),
   })
@@ -67,7 +69,10 @@ const storageKey = (field: string) => identifier(field, 'the uploadKeys value re
 export const AnalyzeBodySchema = z
   .object({
     scanDurationMs: finite('scanDurationMs').positive(),
-    challengeWord: z.string({ error: mustBe('challengeWord', 'a string') }).max(255).optional(),
+    challengeWord: z
+      .string({ error: mustBe('challengeWord', 'a string') })
+      .max(255)
+      .optional(),
     frameMeta: z
       .array(FrameMetaSchema, { error: mustBe('frameMeta', 'an array of exactly 6 frame descriptions') })
       .length(6, { error: 'frameMeta must hold exactly 6 frames, one per uploaded frame (frame_0 ... frame_5)' }),

@@ -66,8 +66,30 @@ export const ACTION_RULES = {
 export const MIN_SCAN_MS = 1_000;
 
 const CHALLENGE_WORDS = [
-  'amber', 'blue', 'cedar', 'delta', 'ember', 'falcon', 'granite', 'harbor', 'island', 'jasper', 'kettle', 'lantern',
-  'meadow', 'north', 'orchid', 'pepper', 'quartz', 'river', 'stone', 'timber', 'umber', 'velvet', 'willow', 'yellow',
+  'amber',
+  'blue',
+  'cedar',
+  'delta',
+  'ember',
+  'falcon',
+  'granite',
+  'harbor',
+  'island',
+  'jasper',
+  'kettle',
+  'lantern',
+  'meadow',
+  'north',
+  'orchid',
+  'pepper',
+  'quartz',
+  'river',
+  'stone',
+  'timber',
+  'umber',
+  'velvet',
+  'willow',
+  'yellow',
 ] as const;
 
 interface MagicOutcome {
@@ -117,12 +139,32 @@ export const DEEPFAKE_MAGIC_WORDS: readonly MagicOutcome[] = [
 
 /** What the analysis derives from the pixels (no magic word), as catalog rows. */
 export const DEEPFAKE_DERIVED_OUTCOMES = [
-  { input: 'six frames of the same person, at least two different pictures, metadata fitting each action', outcome: 'LIVE, trustVerdict PASS', description: 'e.g. fixtures/images face.jpg, face-cropped.jpg, face.webp, face.gif, face.jpg, face-cropped.jpg with plausible frameMeta' },
-  { input: 'the same picture in all six frames', outcome: 'DEEPFAKE (STATIC_REPLAY)', description: 'a still photo or an injected image replayed to the camera' },
-  { input: 'a frame whose face is not frame_0\'s (similarity < 80)', outcome: 'DEEPFAKE (IDENTITY_SWITCH)', description: 'e.g. different-face.jpg among face.jpg frames' },
-  { input: 'three or more frames whose metadata contradicts the action', outcome: 'DEEPFAKE (ACTION_MISMATCH)', description: 'blink with open eyes, turn-left with yaw > -15, ...' },
-  { input: 'challengeWord other than the session\'s', outcome: 'DEEPFAKE (CHALLENGE_MISMATCH)', description: 'the applicant did not say the issued words' },
-  { input: 'one or two frames without a face (blank.png), one or two metadata mismatches, or scanDurationMs < 1000', outcome: 'INCONCLUSIVE, trustVerdict REVIEW', description: 'NO_FACE_IN_FRAMES, ACTION_MISMATCH or SCAN_TOO_SHORT' },
+  {
+    input: 'six frames of the same person, at least two different pictures, metadata fitting each action',
+    outcome: 'LIVE, trustVerdict PASS',
+    description: 'e.g. fixtures/images face.jpg, face-cropped.jpg, face.webp, face.gif, face.jpg, face-cropped.jpg with plausible frameMeta',
+  },
+  {
+    input: 'the same picture in all six frames',
+    outcome: 'DEEPFAKE (STATIC_REPLAY)',
+    description: 'a still photo or an injected image replayed to the camera',
+  },
+  {
+    input: "a frame whose face is not frame_0's (similarity < 80)",
+    outcome: 'DEEPFAKE (IDENTITY_SWITCH)',
+    description: 'e.g. different-face.jpg among face.jpg frames',
+  },
+  {
+    input: 'three or more frames whose metadata contradicts the action',
+    outcome: 'DEEPFAKE (ACTION_MISMATCH)',
+    description: 'blink with open eyes, turn-left with yaw > -15, ...',
+  },
+  { input: "challengeWord other than the session's", outcome: 'DEEPFAKE (CHALLENGE_MISMATCH)', description: 'the applicant did not say the issued words' },
+  {
+    input: 'one or two frames without a face (blank.png), one or two metadata mismatches, or scanDurationMs < 1000',
+    outcome: 'INCONCLUSIVE, trustVerdict REVIEW',
+    description: 'NO_FACE_IN_FRAMES, ACTION_MISMATCH or SCAN_TOO_SHORT',
+  },
   { input: 'three or more frames without a face', outcome: 'INCONCLUSIVE (NO_FACE_IN_FRAMES)', description: 'nothing to judge' },
 ] as const;
 
@@ -241,13 +283,21 @@ export function judgeScan(evidence: ScanEvidence): ScanJudgement {
   // vision: a face in the pixels of every frame, and the metadata agreeing
   const missingFaces = findings.frames - findings.framesWithFace;
   const metaDisagrees = evidence.meta.filter((meta, index) => meta.faceDetected !== (analyses[index]?.face !== null)).length;
-  const vision = layer(missingFaces === 0 && metaDisagrees === 0, 100 * findings.meanFaceConfidence * (findings.framesWithFace / findings.frames), `${findings.framesWithFace}/6 frames show a face; metadata disagrees on ${metaDisagrees}`);
+  const vision = layer(
+    missingFaces === 0 && metaDisagrees === 0,
+    100 * findings.meanFaceConfidence * (findings.framesWithFace / findings.frames),
+    `${findings.framesWithFace}/6 frames show a face; metadata disagrees on ${metaDisagrees}`,
+  );
   if (missingFaces > 0) failureReasons.push('NO_FACE_IN_FRAMES');
 
   // consistency: the same face as frame_0 in every other frame
   const lowest = findings.lowestSimilarity;
   const identitySwitch = findings.similaritiesToFirst.some((similarity) => similarity < FACE_MATCH_THRESHOLD);
-  const consistency = layer(findings.similaritiesToFirst.length > 0 && !identitySwitch, lowest, `lowest similarity to frame_0 ${lowest.toFixed(2)} (threshold ${FACE_MATCH_THRESHOLD})`);
+  const consistency = layer(
+    findings.similaritiesToFirst.length > 0 && !identitySwitch,
+    lowest,
+    `lowest similarity to frame_0 ${lowest.toFixed(2)} (threshold ${FACE_MATCH_THRESHOLD})`,
+  );
   if (identitySwitch) failureReasons.push('IDENTITY_SWITCH');
 
   // motion: more than one picture
@@ -261,7 +311,13 @@ export function judgeScan(evidence: ScanEvidence): ScanJudgement {
   const timestamps = evidence.meta.map((meta) => meta.timestamp);
   const timelineBroken = timestamps.some((at, index) => at < 0 || at > evidence.scanDurationMs || (index > 0 && at < (timestamps[index - 1] ?? 0)));
   const badFrames = mismatches.length + (timelineBroken ? 1 : 0);
-  const metadata = layer(badFrames === 0, 100 * (1 - badFrames / 6), mismatches.length === 0 && !timelineBroken ? 'every action fits the pose' : [...mismatches, ...(timelineBroken ? ['timestamps out of order or outside the scan'] : [])].join('; '));
+  const metadata = layer(
+    badFrames === 0,
+    100 * (1 - badFrames / 6),
+    mismatches.length === 0 && !timelineBroken
+      ? 'every action fits the pose'
+      : [...mismatches, ...(timelineBroken ? ['timestamps out of order or outside the scan'] : [])].join('; '),
+  );
   if (badFrames > 0) failureReasons.push('ACTION_MISMATCH');
   const tooShort = evidence.scanDurationMs < MIN_SCAN_MS;
   if (tooShort) failureReasons.push('SCAN_TOO_SHORT');
@@ -275,7 +331,11 @@ export function judgeScan(evidence: ScanEvidence): ScanJudgement {
     layers.challenge = layer(true, 50, 'frames not uploaded through a session: the words cannot be checked');
   } else {
     challengeMismatch = normalizeWords(evidence.challengeWord) !== normalizeWords(evidence.expectedChallenge);
-    layers.challenge = layer(!challengeMismatch, challengeMismatch ? 5 : 98, challengeMismatch ? 'the words said are not the session challenge' : 'the session challenge was said');
+    layers.challenge = layer(
+      !challengeMismatch,
+      challengeMismatch ? 5 : 98,
+      challengeMismatch ? 'the words said are not the session challenge' : 'the session challenge was said',
+    );
     if (challengeMismatch) failureReasons.push('CHALLENGE_MISMATCH');
   }
   if (evidence.audioUploaded) layers.audio = layer(true, 90, 'audio clip received');
@@ -309,7 +369,9 @@ export function judgeScan(evidence: ScanEvidence): ScanJudgement {
     avgLayerConfidence,
     trustBreakdown,
     degradedModules,
-    explanation: `deepfake ${verdict}: ${failureReasons.length === 0 ? 'no red flag' : failureReasons.join(', ')} (${Object.entries(layers).map(([name, entry]) => `${name} ${entry.passed ? 'ok' : 'failed'}`).join(', ')})`,
+    explanation: `deepfake ${verdict}: ${failureReasons.length === 0 ? 'no red flag' : failureReasons.join(', ')} (${Object.entries(layers)
+      .map(([name, entry]) => `${name} ${entry.passed ? 'ok' : 'failed'}`)
+      .join(', ')})`,
   };
 }
 
@@ -320,9 +382,19 @@ function scoresFor(verdict: DeepfakeVerdict, average: number, rawTrust: number, 
     return { confidence: average, riskScore: round1(clamp(100 - average, 0, 34)), trustScore, trustVerdict: 'PASS' as const };
   }
   if (verdict === 'DEEPFAKE') {
-    return { confidence: round1(clamp(100 - weakest, 60, 99)), riskScore: round1(clamp(100 - weakest, 70, 100)), trustScore: round1(clamp(rawTrust, 0, 39)), trustVerdict: 'REJECT' as const };
+    return {
+      confidence: round1(clamp(100 - weakest, 60, 99)),
+      riskScore: round1(clamp(100 - weakest, 70, 100)),
+      trustScore: round1(clamp(rawTrust, 0, 39)),
+      trustVerdict: 'REJECT' as const,
+    };
   }
-  return { confidence: round1(clamp(average, 30, 69)), riskScore: round1(clamp(100 - average, 35, 69)), trustScore: round1(clamp(rawTrust, 40, 69)), trustVerdict: 'REVIEW' as const };
+  return {
+    confidence: round1(clamp(average, 30, 69)),
+    riskScore: round1(clamp(100 - average, 35, 69)),
+    trustScore: round1(clamp(rawTrust, 40, 69)),
+    trustVerdict: 'REVIEW' as const,
+  };
 }
 
 function normalizeWords(text: string): string {

@@ -45,7 +45,10 @@ export const AUTO_DOCUMENT_TYPE_RULES: readonly { input: string; outcome: Docume
 const AUTO_CARD_ASPECT = 1.5;
 
 function canonical(value: string): string {
-  return value.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  return value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
 }
 
 /** Normalises the request's documentType (absent → auto). Throws ImageInputError (400) when unknown. */

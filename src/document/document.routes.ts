@@ -15,10 +15,7 @@ export const documentScanRoute = apiRoute({
   guard: { errorFamily: 'image' },
   middleware: [imageBodyGate],
   request: {
-    body: imageRequestBody(
-      DocumentScanRequestSchema,
-      multipartImageBody([{ name: 'image', description: 'The document picture.' }], true),
-    ),
+    body: imageRequestBody(DocumentScanRequestSchema, multipartImageBody([{ name: 'image', description: 'The document picture.' }], true)),
   },
   responses: {
     200: jsonResponse(DocumentScanResponseSchema, 'What was read'),

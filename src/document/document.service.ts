@@ -88,10 +88,7 @@ function rawFieldsOf(doc: SyntheticDocument): Record<string, string> {
  * photo or a washed-out one, with a small per-field variation. Deterministic per picture and field.
  */
 function fieldConfidences(image: AnalysedImage, fields: Record<string, string>): Record<string, number> {
-  const q =
-    0.5 * clamp(image.quality.contrast / 50, 0, 1) +
-    0.3 * clamp(image.quality.detail / 10, 0, 1) +
-    0.2 * (image.document ? 1 : 0);
+  const q = 0.5 * clamp(image.quality.contrast / 50, 0, 1) + 0.3 * clamp(image.quality.detail / 10, 0, 1) + 0.2 * (image.document ? 1 : 0);
   const out: Record<string, number> = {};
   for (const name of Object.keys(fields)) {
     const rng = rngFrom('document-field-confidence', image.pixelHash, name);
@@ -128,9 +125,7 @@ export function scanDocument(image: AnalysedImage, requested: DocumentTypeInput,
       explanation: `document unreadable: ${image.summary}; ${resolved.reason}`,
     };
   }
-  const hints = image.ageGender
-    ? { sex: image.ageGender.gender === 'female' ? ('F' as const) : ('M' as const), age: image.ageGender.age }
-    : {};
+  const hints = image.ageGender ? { sex: image.ageGender.gender === 'female' ? ('F' as const) : ('M' as const), age: image.ageGender.age } : {};
   const doc = syntheticDocument(image.pixelHash, resolved.type, hints, options.referenceDate ?? DOCUMENT_REFERENCE_DATE);
   const rawFields = rawFieldsOf(doc);
   const fieldConfidence = fieldConfidences(image, rawFields);

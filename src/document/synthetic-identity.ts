@@ -120,7 +120,11 @@ const US_STATES: readonly { code: string; name: string; number: (rng: Rng) => st
   { code: 'CA', name: 'CALIFORNIA', number: (r) => chars(r, LETTERS, 1) + chars(r, DIGITS, 7) },
   { code: 'NY', name: 'NEW YORK', number: (r) => `${chars(r, DIGITS, 3)} ${chars(r, DIGITS, 3)} ${chars(r, DIGITS, 3)}` },
   { code: 'TX', name: 'TEXAS', number: (r) => chars(r, DIGITS, 8) },
-  { code: 'FL', name: 'FLORIDA', number: (r) => `${chars(r, LETTERS, 1)}${chars(r, DIGITS, 3)}-${chars(r, DIGITS, 3)}-${chars(r, DIGITS, 2)}-${chars(r, DIGITS, 3)}-${chars(r, DIGITS, 1)}` },
+  {
+    code: 'FL',
+    name: 'FLORIDA',
+    number: (r) => `${chars(r, LETTERS, 1)}${chars(r, DIGITS, 3)}-${chars(r, DIGITS, 3)}-${chars(r, DIGITS, 2)}-${chars(r, DIGITS, 3)}-${chars(r, DIGITS, 1)}`,
+  },
   { code: 'IL', name: 'ILLINOIS', number: (r) => `${chars(r, LETTERS, 1)}${chars(r, DIGITS, 3)}-${chars(r, DIGITS, 4)}-${chars(r, DIGITS, 4)}` },
   { code: 'WA', name: 'WASHINGTON', number: (r) => `WDL${chars(r, LETTERS + DIGITS, 9)}` },
   { code: 'PA', name: 'PENNSYLVANIA', number: (r) => chars(r, DIGITS, 8) },
@@ -184,12 +188,7 @@ function gbAddress(faker: Faker): SyntheticAddress {
 }
 
 /** The document of `type` held by the person of `seed`. */
-export function syntheticDocument(
-  seed: string,
-  type: DocumentType,
-  hints: PersonHints = {},
-  referenceDate = DOCUMENT_REFERENCE_DATE,
-): SyntheticDocument {
+export function syntheticDocument(seed: string, type: DocumentType, hints: PersonHints = {}, referenceDate = DOCUMENT_REFERENCE_DATE): SyntheticDocument {
   const person = syntheticPerson(seed, hints, referenceDate);
   const rng = rngFrom('document', type, seed);
   const surname = person.lastName;
@@ -203,17 +202,30 @@ export function syntheticDocument(
     if (british) {
       const faker = fakerFrom('en_GB', 'document-address', seed);
       return {
-        type, person, issuingCountry: 'GBR', nationality: 'GBR',
+        type,
+        person,
+        issuingCountry: 'GBR',
+        nationality: 'GBR',
         documentNumber: gbDrivingLicenceNumber(person, rng),
-        issueDate, expirationDate, placeOfBirth: 'UNITED KINGDOM', address: gbAddress(faker), licenceClass: 'AM/A/B/BE/F/K/Q',
+        issueDate,
+        expirationDate,
+        placeOfBirth: 'UNITED KINGDOM',
+        address: gbAddress(faker),
+        licenceClass: 'AM/A/B/BE/F/K/Q',
       };
     }
     const state = US_STATES[rng.int(0, US_STATES.length - 1)] as (typeof US_STATES)[number];
     const faker = fakerFrom('en_US', 'document-address', seed, state.code);
     return {
-      type, person, issuingCountry: 'USA', nationality: 'USA',
+      type,
+      person,
+      issuingCountry: 'USA',
+      nationality: 'USA',
       documentNumber: state.number(rng),
-      issueDate, expirationDate, address: usAddress(faker, state), state: { code: state.code, name: state.name },
+      issueDate,
+      expirationDate,
+      address: usAddress(faker, state),
+      state: { code: state.code, name: state.name },
       licenceClass: rng.pick(['C', 'D', 'C', 'D', 'M']),
     };
   }
@@ -226,14 +238,27 @@ export function syntheticDocument(
   const placeOfBirth = issuer.country === 'USA' ? `${faker.location.state().toUpperCase()}, U.S.A.` : faker.location.city().toUpperCase();
   const personalNumber = rng.chance(0.5) ? chars(rng, DIGITS, rng.int(8, 11)) : undefined;
   const mrzPerson = {
-    surname, givenNames, nationality: issuer.country, issuingState: issuer.country, documentNumber,
-    dateOfBirth: person.dateOfBirth, sex: person.sex, expirationDate,
+    surname,
+    givenNames,
+    nationality: issuer.country,
+    issuingState: issuer.country,
+    documentNumber,
+    dateOfBirth: person.dateOfBirth,
+    sex: person.sex,
+    expirationDate,
     ...(personalNumber ? { optionalData: personalNumber } : {}),
   };
   const mrz = type === 'passport' ? buildTd3(mrzPerson) : buildTd1(mrzPerson);
   return {
-    type, person, issuingCountry: issuer.country, nationality: issuer.country, documentNumber,
-    issueDate, expirationDate, placeOfBirth, mrz,
+    type,
+    person,
+    issuingCountry: issuer.country,
+    nationality: issuer.country,
+    documentNumber,
+    issueDate,
+    expirationDate,
+    placeOfBirth,
+    mrz,
     ...(personalNumber ? { personalNumber } : {}),
   };
 }

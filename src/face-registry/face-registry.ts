@@ -132,11 +132,33 @@ export function registerFace(world: World, input: RegisterFaceInput): Registrati
   const nowIso = world.clock.iso();
   let face: SessionFace;
   if (best !== undefined) {
-    face = { id: sessionFaceKey(input.organizationId, input.sessionId), organizationId: input.organizationId, sessionId: input.sessionId, faceId: best.enrolment.id, duplicate: true, similarity: best.confidence, registeredAt: nowIso };
+    face = {
+      id: sessionFaceKey(input.organizationId, input.sessionId),
+      organizationId: input.organizationId,
+      sessionId: input.sessionId,
+      faceId: best.enrolment.id,
+      duplicate: true,
+      similarity: best.confidence,
+      registeredAt: nowIso,
+    };
   } else {
     const faceId = world.uuid();
-    enrolments(world).put({ id: faceId, organizationId: input.organizationId, sessionId: input.sessionId, signature: toStored(input.signature), source: input.source, enrolledAt: nowIso });
-    face = { id: sessionFaceKey(input.organizationId, input.sessionId), organizationId: input.organizationId, sessionId: input.sessionId, faceId, duplicate: false, registeredAt: nowIso };
+    enrolments(world).put({
+      id: faceId,
+      organizationId: input.organizationId,
+      sessionId: input.sessionId,
+      signature: toStored(input.signature),
+      source: input.source,
+      enrolledAt: nowIso,
+    });
+    face = {
+      id: sessionFaceKey(input.organizationId, input.sessionId),
+      organizationId: input.organizationId,
+      sessionId: input.sessionId,
+      faceId,
+      duplicate: false,
+      registeredAt: nowIso,
+    };
   }
   sessionFaces(world).put(face);
   return { ...present(face, best?.enrolment), isNew: true };
@@ -154,7 +176,12 @@ export function findSessionFace(world: World, organizationId: string, sessionId:
  * Flags the face the session resolves to as self-excluded (again: the newest reason and time win).
  * Undefined when the session has no enrolled face.
  */
-export function excludeSessionFace(world: World, organizationId: string, sessionId: string, exclusion: { reason: string | null; linkedDocumentNumber?: string }): RegisteredFace | undefined {
+export function excludeSessionFace(
+  world: World,
+  organizationId: string,
+  sessionId: string,
+  exclusion: { reason: string | null; linkedDocumentNumber?: string },
+): RegisteredFace | undefined {
   const face = findSessionFace(world, organizationId, sessionId);
   if (face === undefined) return undefined;
   const enrolment = enrolments(world).get(face.faceId) as FaceEnrolment;

@@ -17,11 +17,11 @@ export const CreateLivenessSessionRequestSchema = z
       .min(1)
       .max(255)
       .optional()
-      .openapi({ description: 'The verification session this liveness check belongs to. Magic values force results (GET /__sandbox/catalog).', example: 'test_liveness_spoof' }),
-    challenge_type: z
-      .enum(LIVENESS_CHALLENGE_TYPES)
-      .optional()
-      .openapi({ description: 'Default FaceMovementChallenge.' }),
+      .openapi({
+        description: 'The verification session this liveness check belongs to. Magic values force results (GET /__sandbox/catalog).',
+        example: 'test_liveness_spoof',
+      }),
+    challenge_type: z.enum(LIVENESS_CHALLENGE_TYPES).optional().openapi({ description: 'Default FaceMovementChallenge.' }),
   })
   .openapi('CreateLivenessSessionRequest');
 
@@ -42,7 +42,10 @@ export const LivenessSessionSchema = z
   .openapi('LivenessSession');
 
 export const LivenessSessionParamsSchema = z.object({
-  lid: z.string().min(1).openapi({ param: { name: 'lid', in: 'path' }, description: 'liveness_session_id' }),
+  lid: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: 'lid', in: 'path' }, description: 'liveness_session_id' }),
 });
 
 export const LivenessResultQuerySchema = z.object({

@@ -65,7 +65,12 @@ const magic = (sessionId: string, effect: LivenessMagicEffect, outcome: string, 
 /** session_id values (at creation, or the session_id query with a sandbox key) that force a result. */
 export const LIVENESS_MAGIC_VALUES: readonly LivenessMagicValue[] = [
   magic('test_liveness_failed', { kind: 'failed' }, 'FAILED, passed false, no confidence (after 5 s)', 'the capture failed (face not visible, user gave up)'),
-  magic('test_liveness_spoof', { kind: 'spoof', confidence: 12.5 }, 'SUCCEEDED, confidence 12.5, passed false at any threshold above 12', 'a presentation attack: the check ran and found no live person'),
+  magic(
+    'test_liveness_spoof',
+    { kind: 'spoof', confidence: 12.5 },
+    'SUCCEEDED, confidence 12.5, passed false at any threshold above 12',
+    'a presentation attack: the check ran and found no live person',
+  ),
   magic('test_liveness_pending', { kind: 'pending' }, 'IN_PROGRESS until the session expires (15 min), then FAILED', 'the user never finishes the capture'),
 ];
 
@@ -117,7 +122,11 @@ function present(world: World, record: LivenessSessionRecord): LivenessSession {
 }
 
 /** Creates and stores a liveness session; the explanation names a magic session_id when one was used. */
-export function createLivenessSession(world: World, organizationId: string, body: CreateLivenessSessionRequest): { session: LivenessSession; explanation: string } {
+export function createLivenessSession(
+  world: World,
+  organizationId: string,
+  body: CreateLivenessSessionRequest,
+): { session: LivenessSession; explanation: string } {
   const now = world.clock.now();
   const record: LivenessSessionRecord = {
     id: world.uuid(),
@@ -177,7 +186,12 @@ export interface LivenessResultQuery {
 }
 
 /** GET .../result for a live key: 404 unknown, 403 another organization's, 400 a session_id that is not the session's. */
-export function readLivenessResult(world: World, organizationId: string, lid: string, query: LivenessResultQuery): { result: LivenessResult; explanation: string } {
+export function readLivenessResult(
+  world: World,
+  organizationId: string,
+  lid: string,
+  query: LivenessResultQuery,
+): { result: LivenessResult; explanation: string } {
   const record = sessions(world).get(lid);
   if (!record) {
     throw new ApiError(404, `Liveness session "${lid.slice(0, 80)}" not found: use the liveness_session_id returned by POST /v1/face/liveness/sessions.`, {
@@ -185,12 +199,18 @@ export function readLivenessResult(world: World, organizationId: string, lid: st
     });
   }
   if (record.organizationId !== organizationId) {
-    throw new ApiError(403, `Liveness session "${lid}" belongs to another organization.`, { hints: ['Use the API key of the organization that created the session.'] });
+    throw new ApiError(403, `Liveness session "${lid}" belongs to another organization.`, {
+      hints: ['Use the API key of the organization that created the session.'],
+    });
   }
   if (query.session_id !== undefined && record.sessionId !== undefined && query.session_id !== record.sessionId) {
-    throw new ApiError(400, `Invalid request: query parameter "session_id" "${query.session_id.slice(0, 80)}" is not the session this liveness session was created for.`, {
-      hints: [`Send session_id=${record.sessionId}, or leave it out.`],
-    });
+    throw new ApiError(
+      400,
+      `Invalid request: query parameter "session_id" "${query.session_id.slice(0, 80)}" is not the session this liveness session was created for.`,
+      {
+        hints: [`Send session_id=${record.sessionId}, or leave it out.`],
+      },
+    );
   }
   return livenessResultAt(record, world.clock.now(), query.confidence_threshold ?? DEFAULT_LIVENESS_THRESHOLD);
 }

@@ -61,7 +61,8 @@ export const faceEstimateAgeRoute = apiRoute({
   operationId: 'estimateAge',
   tags: TAGS,
   summary: 'Estimate age and gender from a face',
-  description: 'Deterministic from the picture; estimatedAge is the midpoint of a broad ageRange. Without a face the body is just {"faceDetected": false}. 1 token per call.',
+  description:
+    'Deterministic from the picture; estimatedAge is the midpoint of a broad ageRange. Without a face the body is just {"faceDetected": false}. 1 token per call.',
   ...IMAGE_ROUTE,
   request: { body: singleImageBody() },
   responses: { 200: jsonResponse(FaceAgeResponseSchema, 'The estimate, if a face was found'), ...IMAGE_OPERATION_ERRORS },

@@ -71,7 +71,11 @@ export function compareFaces(source: AnalysedImage, target: AnalysedImage, thres
  * Face compare's verdict on two face signatures: the 0-100 confidence it reports and whether that reaches
  * the threshold. The face registry matches enrolments with this same function.
  */
-export function compareFaceSignatures(source: ImageSignature, target: ImageSignature, threshold: number = FACE_MATCH_THRESHOLD): { confidence: number; isMatch: boolean; similarity: SimilarityBreakdown } {
+export function compareFaceSignatures(
+  source: ImageSignature,
+  target: ImageSignature,
+  threshold: number = FACE_MATCH_THRESHOLD,
+): { confidence: number; isMatch: boolean; similarity: SimilarityBreakdown } {
   const similarity = compareSignatures(source, target);
   const confidence = Math.max(MIN_FACE_SIMILARITY, similarity.similarity);
   return { confidence, isMatch: confidence >= threshold, similarity };

@@ -76,22 +76,23 @@ function progressSection(model: BankStatementPageModel, timeline: ReturnType<typ
   const nowMs = Date.parse(model.nowIso);
   return html`<h2>Progress</h2>
 <table><tr><th>Status</th><th>From</th><th></th></tr>
-${timeline.map(
-  (step) => html`<tr><td>${step.status}</td><td>${new Date(step.at).toISOString()}</td><td>${step.at <= nowMs ? 'done' : 'upcoming'}</td></tr>`,
-)}
+${timeline.map((step) => html`<tr><td>${step.status}</td><td>${new Date(step.at).toISOString()}</td><td>${step.at <= nowMs ? 'done' : 'upcoming'}</td></tr>`)}
 </table>
 <p><a href="${model.selfPath}">Reload</a> to follow the status (it advances on the sandbox clock).</p>
-${record.statement === undefined
-  ? record.status === 'COMPLETED'
-    ? html`<p>Your statements were received. You can close this page.</p>`
-    : ''
-  : html`<h2>Shared from ${record.statement.InstitutionName}</h2>
+${
+  record.statement === undefined
+    ? record.status === 'COMPLETED'
+      ? html`<p>Your statements were received. You can close this page.</p>`
+      : ''
+    : html`<h2>Shared from ${record.statement.InstitutionName}</h2>
 <table><tr><th>Account</th><th>Currency</th><th class="num">Current balance</th><th class="num">Transactions</th></tr>
 ${record.statement.Accounts.map(
-  (account) => html`<tr><td>${account.Title} ••${account.AccountNumber.slice(-3)}</td><td>${account.Currency}</td><td class="num">${account.Balance.Current.toFixed(2)}</td><td class="num">${account.Transactions.length}</td></tr>`,
+  (account) =>
+    html`<tr><td>${account.Title} ••${account.AccountNumber.slice(-3)}</td><td>${account.Currency}</td><td class="num">${account.Balance.Current.toFixed(2)}</td><td class="num">${account.Transactions.length}</td></tr>`,
 )}
 </table>
-<p>Done. You can close this page.</p>`}`;
+<p>Done. You can close this page.</p>`
+}`;
 }
 
 export function bankStatementNotFoundPage(id: string) {

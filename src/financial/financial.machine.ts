@@ -103,9 +103,7 @@ export function financialTimeline(record: FinancialTimelineInput): FinancialTime
     startedAt: record.startedAt === undefined ? undefined : Date.parse(record.startedAt),
     linkedAt: record.linkedAt === undefined ? undefined : Date.parse(record.linkedAt),
   };
-  const steps: FinancialTimelineStep[] = [
-    { status: BANK_STATEMENT_MACHINE.initial, at: Date.parse(record.createdAt), trigger: 'request created' },
-  ];
+  const steps: FinancialTimelineStep[] = [{ status: BANK_STATEMENT_MACHINE.initial, at: Date.parse(record.createdAt), trigger: 'request created' }];
   for (;;) {
     const current = steps[steps.length - 1] as FinancialTimelineStep;
     let next: FinancialTimelineStep | undefined;

@@ -4,7 +4,14 @@ import { DEFAULT_NAMESPACE } from '../platform/namespaces/world.ts';
 import { bankStatementNotFoundPage, bankStatementPage } from './bank-statement-page.view.ts';
 import { createFinancialRoute, getFinancialRoute, listFinancialByExternalIdRoute, listFinancialRoute } from './financial.routes.ts';
 import { BankStatementPageFormSchema } from './financial.schemas.ts';
-import { actOnBankStatementPage, bankStatementJson, findBankStatement, readBankStatement, readBankStatementList, requestBankStatements } from './financial.store.ts';
+import {
+  actOnBankStatementPage,
+  bankStatementJson,
+  findBankStatement,
+  readBankStatement,
+  readBankStatementList,
+  requestBankStatements,
+} from './financial.store.ts';
 
 export const financialRouter = newRouter()
   .openapi(createFinancialRoute, (c) => {

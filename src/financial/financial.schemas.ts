@@ -32,8 +32,7 @@ export const FinancialConfigSchema = z.object({ period: FinancialPeriodSchema })
  * is a malformed id (400), not an unknown one (404).
  */
 // No regex flags: the pattern is copied into the OpenAPI document verbatim.
-export const FINANCIAL_ID_PATTERN =
-  /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|test_[a-z0-9_]{1,60})$/;
+export const FINANCIAL_ID_PATTERN = /^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|test_[a-z0-9_]{1,60})$/;
 export const FinancialIdSchema = z
   .string()
   .regex(FINANCIAL_ID_PATTERN, 'must be a bank statement id (a UUID) or a sandbox test identifier such as test_completed')
@@ -175,7 +174,10 @@ export const FinancialListQuerySchema = z.object({
     .min(1)
     .max(MAX_FINANCIAL_PAGE_SIZE)
     .optional()
-    .openapi({ param: { name: 'limit', in: 'query' }, description: `Sandbox extension (the real client sends none): records per page, 1-${MAX_FINANCIAL_PAGE_SIZE}, default ${DEFAULT_FINANCIAL_PAGE_SIZE}.` }),
+    .openapi({
+      param: { name: 'limit', in: 'query' },
+      description: `Sandbox extension (the real client sends none): records per page, 1-${MAX_FINANCIAL_PAGE_SIZE}, default ${DEFAULT_FINANCIAL_PAGE_SIZE}.`,
+    }),
 });
 export type FinancialListQuery = z.infer<typeof FinancialListQuerySchema>;
 

@@ -18,13 +18,7 @@
  */
 import { buildStatement } from './bank-statement.ts';
 import { completedAt, statusAt } from './financial.machine.ts';
-import type {
-  BankStatement,
-  CreateFinancialBody,
-  CreateFinancialResponse,
-  FinancialRecord,
-  StoredFinancialRecord,
-} from './financial.schemas.ts';
+import type { BankStatement, CreateFinancialBody, CreateFinancialResponse, FinancialRecord, StoredFinancialRecord } from './financial.schemas.ts';
 import { findSandboxBank, SANDBOX_BANKS, type SandboxBank } from './sandbox-banks.ts';
 
 /** Test identifiers a sandbox key can GET (spec: Authentication 5). */
@@ -115,7 +109,10 @@ function requireBank(code: string): SandboxBank {
 
 function refuseIfLinked(record: StoredFinancialRecord): void {
   if (record.linkedAt !== undefined) {
-    throw new FinancialDomainError('ALREADY_LINKED', `bank statement ${record.id} was already ${record.type === 'upload' ? 'uploaded' : 'linked'} at ${record.linkedAt}`);
+    throw new FinancialDomainError(
+      'ALREADY_LINKED',
+      `bank statement ${record.id} was already ${record.type === 'upload' ? 'uploaded' : 'linked'} at ${record.linkedAt}`,
+    );
   }
 }
 

@@ -37,7 +37,11 @@ export function bankStatements(world: World) {
   return world.data
     .collection<StoredFinancialRecord>(BANK_STATEMENTS_COLLECTION)
     .index('byOrganization', (record) => record.organizationId, byCreation)
-    .index('byOrganizationExternalId', (record) => (record.externalId === undefined ? undefined : `${record.organizationId}\u0000${record.externalId}`), byCreation);
+    .index(
+      'byOrganizationExternalId',
+      (record) => (record.externalId === undefined ? undefined : `${record.organizationId}\u0000${record.externalId}`),
+      byCreation,
+    );
 }
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
@@ -102,7 +106,11 @@ export function readBankStatement(world: World, principal: Principal, id: string
 }
 
 /** GET /v1/financial and /v1/financial/externalId/{externalId}. */
-export function readBankStatementList(world: World, principal: Principal, input: ListBankStatementsInput): { body: FinancialListResponse; explanation: string } {
+export function readBankStatementList(
+  world: World,
+  principal: Principal,
+  input: ListBankStatementsInput,
+): { body: FinancialListResponse; explanation: string } {
   const organizationId = principal.organization.id;
   const filter = input.externalId === undefined ? '' : ` with externalId ${asciiOnly(input.externalId)}`;
   if (principal.kind === 'sandbox') {
@@ -114,7 +122,9 @@ export function readBankStatementList(world: World, principal: Principal, input:
 }
 
 function asciiOnly(value: string): string {
-  return JSON.stringify(value).replace(/[^\x20-\x7e]/g, '?').slice(0, 80);
+  return JSON.stringify(value)
+    .replace(/[^\x20-\x7e]/g, '?')
+    .slice(0, 80);
 }
 
 export function findBankStatement(world: World, id: string): StoredFinancialRecord | undefined {
@@ -146,12 +156,19 @@ export interface ListBankStatementsInput {
 }
 
 /** One page of the organization's records (optionally one externalId's), newest first, at `now`. */
-export function listBankStatements(world: World, organizationId: string, input: ListBankStatementsInput): { bankStatements: FinancialRecord[]; nextToken: string | null } {
+export function listBankStatements(
+  world: World,
+  organizationId: string,
+  input: ListBankStatementsInput,
+): { bankStatements: FinancialRecord[]; nextToken: string | null } {
   const [indexName, indexValue] =
     input.externalId === undefined ? ['byOrganization', organizationId] : ['byOrganizationExternalId', `${organizationId}\u0000${input.externalId}`];
   const collection = bankStatements(world);
   // Keyset seek on the ordered index: the page costs the same at any store size.
-  const page = financialPaging.seek((after) => collection.ordered(indexName, indexValue, after === undefined ? {} : { after }).records, pageRequest(organizationId, input));
+  const page = financialPaging.seek(
+    (after) => collection.ordered(indexName, indexValue, after === undefined ? {} : { after }).records,
+    pageRequest(organizationId, input),
+  );
   return { bankStatements: page.items.map((record) => bankStatementJson(world, record).body), nextToken: page.nextToken };
 }
 
@@ -179,9 +196,7 @@ function pageRequest(organizationId: string, input: ListBankStatementsInput): Pa
 
 export type HostedPageAction = 'start' | 'complete' | 'upload';
 
-export type HostedPageResult =
-  | { ok: true; record: StoredFinancialRecord; explanation: string }
-  | { ok: false; status: 400 | 404 | 409; message: string };
+export type HostedPageResult = { ok: true; record: StoredFinancialRecord; explanation: string } | { ok: false; status: 400 | 404 | 409; message: string };
 
 /**
  * What the applicant did on the page: picked a bank (start), linked it (complete) or uploaded statements

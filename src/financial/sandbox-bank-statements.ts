@@ -21,7 +21,14 @@ import { pathToFileURL } from 'node:url';
 import { fakerFrom, rngFrom, uuidFrom } from '../platform/random/random.ts';
 import { CITIES } from '../credit-check/credit-report-parts.ts';
 import { FinancialRecordSchema, type FinancialPeriod, type FinancialRecord, type StoredFinancialRecord } from './financial.schemas.ts';
-import { completeBankLink, createFinancialRecord, FINANCIAL_TEST_IDENTIFIERS, startBankLink, toFinancialRecordJson, uploadStatements } from './financial.service.ts';
+import {
+  completeBankLink,
+  createFinancialRecord,
+  FINANCIAL_TEST_IDENTIFIERS,
+  startBankLink,
+  toFinancialRecordJson,
+  uploadStatements,
+} from './financial.service.ts';
 import { SANDBOX_BANKS, type SandboxBankCode } from './sandbox-banks.ts';
 
 export type FinancialTestIdentifier = (typeof FINANCIAL_TEST_IDENTIFIERS)[number]['input'];
@@ -35,7 +42,11 @@ const MINUTE = 60_000;
 
 export interface SandboxBankStatementRecipe {
   /** What the applicant does on the hosted page, and when (ms after creation). */
-  step: { kind: 'none' } | { kind: 'start'; afterMs: number; bank: SandboxBankCode } | { kind: 'link'; afterMs: number; bank: SandboxBankCode } | { kind: 'upload'; afterMs: number };
+  step:
+    | { kind: 'none' }
+    | { kind: 'start'; afterMs: number; bank: SandboxBankCode }
+    | { kind: 'link'; afterMs: number; bank: SandboxBankCode }
+    | { kind: 'upload'; afterMs: number };
   createdAtIso: string;
   /** When the snapshot is taken, ms after creation. */
   viewedAfterMs: number;
@@ -197,14 +208,23 @@ export function syntheticRecipe(id: string): SandboxBankStatementRecipe {
     createdAtIso: new Date(createdMs).toISOString(),
     viewedAfterMs: 24 * 60 * MINUTE,
     period: rng.pick(['3', '6', '9'] as const),
-    applicant: { firstName, lastName, email: `${local || 'applicant'}@example.com`, phone: `+1${city.areaCode}55501${String(rng.int(0, 99)).padStart(2, '0')}` },
+    applicant: {
+      firstName,
+      lastName,
+      email: `${local || 'applicant'}@example.com`,
+      phone: `+1${city.areaCode}55501${String(rng.int(0, 99)).padStart(2, '0')}`,
+    },
     userId: uuidFrom('sandbox-bank-statement-user', id),
     externalId: `sandbox-${uuidFrom('sandbox-bank-statement-external', id).slice(0, 8)}`,
   };
 }
 
 /** The records a sandbox key lists: every test identifier's, filtered by externalId when given. */
-export function sandboxBankStatementList(organizationId: string, externalId: string | undefined, options: { fixturesDir?: URL | string } = {}): FinancialRecord[] {
+export function sandboxBankStatementList(
+  organizationId: string,
+  externalId: string | undefined,
+  options: { fixturesDir?: URL | string } = {},
+): FinancialRecord[] {
   const fixtures = loadFinancialFixtures(options.fixturesDir);
   return [...fixtures.values()]
     .filter((record) => externalId === undefined || record.externalId === externalId)

@@ -27,23 +27,8 @@ import type { World } from '../platform/namespaces/world.ts';
 import type { AnalysedImage } from '../images/image-analysis.ts';
 import { registerAnalysedFace } from '../face-registry/face-registry.ts';
 import type { Explained } from '../platform/http/explained.ts';
-import {
-  INJECTION_SIGNALS,
-  type AntiCheatResponse,
-  type InjectionBody,
-  type InjectionResponse,
-  type IpCheckResponse,
-} from './igaming.schemas.ts';
-import {
-  firstRange,
-  ipFamily,
-  isNonPublic,
-  JURISDICTION_RANGES,
-  ordinaryCountry,
-  RESTRICTED_JURISDICTIONS,
-  VPN_RANGES,
-  type IpFamily,
-} from './ip-ranges.ts';
+import { INJECTION_SIGNALS, type AntiCheatResponse, type InjectionBody, type InjectionResponse, type IpCheckResponse } from './igaming.schemas.ts';
+import { firstRange, ipFamily, isNonPublic, JURISDICTION_RANGES, ordinaryCountry, RESTRICTED_JURISDICTIONS, VPN_RANGES, type IpFamily } from './ip-ranges.ts';
 
 /** A capture signal scoring below this fails, even when its `pass` says true. */
 export const INJECTION_PASS_SCORE = 50;
@@ -59,7 +44,12 @@ export function analyzeInjection(body: InjectionBody): Explained<InjectionRespon
   const sent = INJECTION_SIGNALS.flatMap((name) => (body[name] === undefined ? [] : [{ name, ...body[name] }]));
   if (sent.length === 0) {
     return {
-      value: { verdict: 'UNAVAILABLE', action: ACTIONS.UNAVAILABLE, confidence: null, escalation: { type: INJECTION_ESCALATION_TYPE, check: 'injection-detection' } },
+      value: {
+        verdict: 'UNAVAILABLE',
+        action: ACTIONS.UNAVAILABLE,
+        confidence: null,
+        escalation: { type: INJECTION_ESCALATION_TYPE, check: 'injection-detection' },
+      },
       explanations: ['no capture signal sent (device_integrity, media_source, frame_timing) -> UNAVAILABLE'],
     };
   }
@@ -67,7 +57,12 @@ export function analyzeInjection(body: InjectionBody): Explained<InjectionRespon
   if (failing.length > 0) {
     const lowest = Math.min(...failing.map((s) => s.score));
     return {
-      value: { verdict: 'HIT', action: ACTIONS.HIT, confidence: Math.round((100 - lowest) * 100) / 100, escalation: { type: INJECTION_ESCALATION_TYPE, check: 'injection-detection' } },
+      value: {
+        verdict: 'HIT',
+        action: ACTIONS.HIT,
+        confidence: Math.round((100 - lowest) * 100) / 100,
+        escalation: { type: INJECTION_ESCALATION_TYPE, check: 'injection-detection' },
+      },
       explanations: [`failing signal(s) ${failing.map((s) => `${s.name} (pass ${s.pass}, score ${s.score})`).join(', ')} -> HIT`],
     };
   }
@@ -88,7 +83,10 @@ interface LookedUpAddress {
 function lookUpAddress(raw: string): LookedUpAddress {
   const family = ipFamily(raw);
   if (family === undefined) {
-    throw new ApiError(400, `Invalid request: body field "ip_address" must be an IPv4 or IPv6 address such as 203.0.113.7 or 2001:db8:1::7; got ${JSON.stringify(raw.slice(0, 64))}.`);
+    throw new ApiError(
+      400,
+      `Invalid request: body field "ip_address" must be an IPv4 or IPv6 address such as 203.0.113.7 or 2001:db8:1::7; got ${JSON.stringify(raw.slice(0, 64))}.`,
+    );
   }
   const mapped = family === 'ipv6' ? /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(raw)?.[1] : undefined;
   return mapped === undefined ? { address: raw, family } : { address: mapped, family: 'ipv4' };
@@ -103,7 +101,12 @@ export function detectVpn(rawAddress: string): Explained<IpCheckResponse> {
   const evidence = { ip_address: address, ip_version: family };
   if (isNonPublic(address, family)) {
     return {
-      value: { verdict: 'UNAVAILABLE', action: ACTIONS.UNAVAILABLE, evidence: { ...evidence, connection_type: 'unknown' }, escalation: addressEscalation(`${address} is not a public address: no VPN lookup is possible`) },
+      value: {
+        verdict: 'UNAVAILABLE',
+        action: ACTIONS.UNAVAILABLE,
+        evidence: { ...evidence, connection_type: 'unknown' },
+        escalation: addressEscalation(`${address} is not a public address: no VPN lookup is possible`),
+      },
       explanations: [`${address} is not public (private, loopback, link-local or reserved) -> UNAVAILABLE`],
     };
   }
@@ -116,7 +119,12 @@ export function detectVpn(rawAddress: string): Explained<IpCheckResponse> {
   }
   if (range.verdict === 'UNAVAILABLE') {
     return {
-      value: { verdict: 'UNAVAILABLE', action: ACTIONS.UNAVAILABLE, evidence: { ...evidence, connection_type: 'unknown' }, escalation: addressEscalation('The VPN intelligence provider did not answer: confirm the player\'s address another way') },
+      value: {
+        verdict: 'UNAVAILABLE',
+        action: ACTIONS.UNAVAILABLE,
+        evidence: { ...evidence, connection_type: 'unknown' },
+        escalation: addressEscalation("The VPN intelligence provider did not answer: confirm the player's address another way"),
+      },
       explanations: [`magic range ${range.cidr} (${range.label}) -> UNAVAILABLE`],
     };
   }
@@ -124,7 +132,14 @@ export function detectVpn(rawAddress: string): Explained<IpCheckResponse> {
     value: {
       verdict: 'HIT',
       action: ACTIONS.HIT,
-      evidence: { ...evidence, vpn: range.connection === 'vpn', proxy: false, hosting: range.connection === 'hosting', connection_type: range.connection, ...(range.provider === undefined ? {} : { provider: range.provider }) },
+      evidence: {
+        ...evidence,
+        vpn: range.connection === 'vpn',
+        proxy: false,
+        hosting: range.connection === 'hosting',
+        connection_type: range.connection,
+        ...(range.provider === undefined ? {} : { provider: range.provider }),
+      },
       escalation: addressEscalation(`${address} belongs to a ${range.label}: the player's location cannot be trusted`),
     },
     explanations: [`magic range ${range.cidr} (${range.label}) -> HIT`],
@@ -138,7 +153,12 @@ export function checkIpJurisdiction(rawAddress: string): Explained<IpCheckRespon
   if (isNonPublic(address, family) || (range !== undefined && range.country === null)) {
     const why = range === undefined ? `${address} is not a public address` : 'the geolocation provider did not answer';
     return {
-      value: { verdict: 'UNAVAILABLE', action: ACTIONS.UNAVAILABLE, evidence: { ...evidence, country: null }, escalation: addressEscalation(`${why}: confirm the player's jurisdiction with a proof of address`) },
+      value: {
+        verdict: 'UNAVAILABLE',
+        action: ACTIONS.UNAVAILABLE,
+        evidence: { ...evidence, country: null },
+        escalation: addressEscalation(`${why}: confirm the player's jurisdiction with a proof of address`),
+      },
       explanations: [range === undefined ? `${address} is not public -> UNAVAILABLE` : `magic range ${range.cidr} (${range.label}) -> UNAVAILABLE`],
     };
   }
@@ -146,7 +166,12 @@ export function checkIpJurisdiction(rawAddress: string): Explained<IpCheckRespon
   const source = range === undefined ? `ordinary public address, stable country ${country}` : `magic range ${range.cidr} (${range.label})`;
   if ((RESTRICTED_JURISDICTIONS as readonly string[]).includes(country)) {
     return {
-      value: { verdict: 'HIT', action: ACTIONS.HIT, evidence: { ...evidence, country, restricted: true }, escalation: addressEscalation(`${address} geolocates to ${country}, a jurisdiction the operator is not licensed in`) },
+      value: {
+        verdict: 'HIT',
+        action: ACTIONS.HIT,
+        evidence: { ...evidence, country, restricted: true },
+        escalation: addressEscalation(`${address} geolocates to ${country}, a jurisdiction the operator is not licensed in`),
+      },
       explanations: [`${source}: ${country} is restricted (${RESTRICTED_JURISDICTIONS.join(', ')}) -> HIT`],
     };
   }
@@ -178,5 +203,8 @@ export function analyzeAntiCheat(world: World, organizationId: string, sessionId
       explanations: [`face similarity ${registration.similarity} to the enrolment of session ${registration.enrolledSessionId} -> DUPLICATE${again}`],
     };
   }
-  return { value: { verdict: 'UNIQUE', action: 'allow', ...base }, explanations: [`no enrolled face matches: face ${registration.faceId} enrolled -> UNIQUE${again}`] };
+  return {
+    value: { verdict: 'UNIQUE', action: 'allow', ...base },
+    explanations: [`no enrolled face matches: face ${registration.faceId} enrolled -> UNIQUE${again}`],
+  };
 }

@@ -17,8 +17,16 @@ import {
   removeIdentityRoute,
   vpnDetectionRoute,
 } from './igaming.routes.ts';
-import { excludeApplicant, excludeFace, excludeIdentities, listRegistry, purgeEnrollment, removeFace, removeIdentity, sandboxRegistry } from './self-exclusion.service.ts';
-
+import {
+  excludeApplicant,
+  excludeFace,
+  excludeIdentities,
+  listRegistry,
+  purgeEnrollment,
+  removeFace,
+  removeIdentity,
+  sandboxRegistry,
+} from './self-exclusion.service.ts';
 
 const organizationIdOf = (c: AppContext): string => principalOf(c).organization.id;
 

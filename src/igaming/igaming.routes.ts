@@ -64,7 +64,8 @@ export const excludeFaceRoute = apiRoute({
   operationId: 'excludeFace',
   tags: TAGS,
   summary: "Self-exclude a session's enrolled face",
-  description: 'Spec: referenced as "Exclude face", contract not shown; shape from the real client. excluded false with a reason when the session has no enrolled face.',
+  description:
+    'Spec: referenced as "Exclude face", contract not shown; shape from the real client. excluded false with a reason when the session has no enrolled face.',
   request: body(ExcludeFaceBodySchema),
   responses: { 200: jsonResponse(ExcludeFaceResponseSchema, 'Whether a face was excluded') },
 });
@@ -74,7 +75,7 @@ export const removeFaceRoute = apiRoute({
   path: '/v1/igaming/self-exclusion/face/{session_id}',
   operationId: 'removeExcludedFace',
   tags: TAGS,
-  summary: "Clear the face exclusion a session resolves to (never 404)",
+  summary: 'Clear the face exclusion a session resolves to (never 404)',
   request: { params: SessionIdParamSchema },
   responses: { 200: jsonResponse(RemoveFaceResponseSchema, 'Whether an exclusion was cleared') },
 });
@@ -85,7 +86,8 @@ export const listRegistryRoute = apiRoute({
   operationId: 'listSelfExclusionRegistry',
   tags: TAGS,
   summary: 'List the self-exclusion registry',
-  description: 'Identity entries in the order they were added, then face entries; a face excluded together with a listed document number is shown once, as that identity entry.',
+  description:
+    'Identity entries in the order they were added, then face entries; a face excluded together with a listed document number is shown once, as that identity entry.',
   request: { query: ListRegistryQuerySchema },
   responses: { 200: jsonResponse(RegistryListResponseSchema, 'Entries (at most limit) and whether more exist') },
 });

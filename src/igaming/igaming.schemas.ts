@@ -88,11 +88,20 @@ export const AddIdentityBodySchema = snakeCaseBody({
   .superRefine((body, ctx) => {
     const single = body.document_number !== undefined;
     const many = body.document_numbers !== undefined;
-    if (single && many) ctx.addIssue({ code: 'custom', path: ['document_numbers'], message: 'document_number and document_numbers were both sent: send exactly one of them' });
-    else if (!single && !many) ctx.addIssue({ code: 'custom', path: ['document_number'], message: 'document_number is required: send document_number (a string) or document_numbers (a non-empty array), exactly one of them' });
-    else if (many && body.document_numbers?.length === 0) ctx.addIssue({ code: 'custom', path: ['document_numbers'], message: 'document_numbers must not be empty: send at least one document number' });
+    if (single && many)
+      ctx.addIssue({ code: 'custom', path: ['document_numbers'], message: 'document_number and document_numbers were both sent: send exactly one of them' });
+    else if (!single && !many)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['document_number'],
+        message: 'document_number is required: send document_number (a string) or document_numbers (a non-empty array), exactly one of them',
+      });
+    else if (many && body.document_numbers?.length === 0)
+      ctx.addIssue({ code: 'custom', path: ['document_numbers'], message: 'document_numbers must not be empty: send at least one document number' });
   })
-  .openapi('AddSelfExclusionIdentityBody', { description: 'Exactly one of document_number or document_numbers (non-empty). Numbers are trimmed and upper-cased.' });
+  .openapi('AddSelfExclusionIdentityBody', {
+    description: 'Exactly one of document_number or document_numbers (non-empty). Numbers are trimmed and upper-cased.',
+  });
 export type AddIdentityBody = z.infer<typeof AddIdentityBodySchema>;
 
 export const IdentityStatusSchema = z.enum(['added', 'already_excluded', 'invalid']);
@@ -110,12 +119,12 @@ export const AddIdentityResponseSchema = z
 export type AddIdentityResponse = z.infer<typeof AddIdentityResponseSchema>;
 
 export const DocumentNumberParamSchema = z.object({
-  document_number: z.string().openapi({ param: { name: 'document_number', in: 'path' }, example: 'X1234567', description: 'URL-encoded; trimmed and upper-cased before the lookup.' }),
+  document_number: z
+    .string()
+    .openapi({ param: { name: 'document_number', in: 'path' }, example: 'X1234567', description: 'URL-encoded; trimmed and upper-cased before the lookup.' }),
 });
 
-export const RemoveIdentityResponseSchema = z
-  .object({ removed: z.boolean(), face_unexcluded: z.boolean() })
-  .openapi('RemoveSelfExclusionIdentityResponse');
+export const RemoveIdentityResponseSchema = z.object({ removed: z.boolean(), face_unexcluded: z.boolean() }).openapi('RemoveSelfExclusionIdentityResponse');
 export type RemoveIdentityResponse = z.infer<typeof RemoveIdentityResponseSchema>;
 
 // ─── Self-exclusion: applicant and face ─────────────────────────────────────────────────────────────
@@ -155,9 +164,7 @@ export const RemoveFaceResponseSchema = z
   .openapi('RemoveSelfExclusionFaceResponse');
 export type RemoveFaceResponse = z.infer<typeof RemoveFaceResponseSchema>;
 
-export const PurgeEnrollmentResponseSchema = z
-  .object({ deleted: z.boolean(), face_id: z.string().nullable() })
-  .openapi('PurgeAntiCheatEnrollmentResponse');
+export const PurgeEnrollmentResponseSchema = z.object({ deleted: z.boolean(), face_id: z.string().nullable() }).openapi('PurgeAntiCheatEnrollmentResponse');
 export type PurgeEnrollmentResponse = z.infer<typeof PurgeEnrollmentResponseSchema>;
 
 // ─── Self-exclusion: listing ────────────────────────────────────────────────────────────────────────
@@ -172,7 +179,10 @@ export const ListRegistryQuerySchema = z.object({
       if (value === undefined) return REGISTRY_LIMIT.default;
       const n = /^\d{1,7}$/.test(value) ? Number(value) : Number.NaN;
       if (!Number.isInteger(n) || n < REGISTRY_LIMIT.min || n > REGISTRY_LIMIT.max) {
-        ctx.addIssue({ code: 'custom', message: `limit must be an integer from ${REGISTRY_LIMIT.min} to ${REGISTRY_LIMIT.max} (default ${REGISTRY_LIMIT.default}); got ${JSON.stringify(value.slice(0, 20))}` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `limit must be an integer from ${REGISTRY_LIMIT.min} to ${REGISTRY_LIMIT.max} (default ${REGISTRY_LIMIT.default}); got ${JSON.stringify(value.slice(0, 20))}`,
+        });
         return z.NEVER;
       }
       return n;
@@ -210,11 +220,20 @@ export type Verdict = z.infer<typeof VerdictSchema>;
 
 const signal = (field: string) =>
   z
-    .object({
-      pass: z.boolean({ error: mustBe(`${field}.pass`, 'a JSON boolean') }),
-      score: z.number({ error: mustBe(`${field}.score`, 'a number from 0 to 100') }).min(0, { error: mustBe(`${field}.score`, 'at least 0') }).max(100, { error: mustBe(`${field}.score`, 'at most 100') }),
-      signals: z.array(z.string().max(200), { error: mustBe(`${field}.signals`, 'an array of strings') }).max(50).default([]),
-    }, { error: mustBe(field, 'an object { pass, score, signals }') })
+    .object(
+      {
+        pass: z.boolean({ error: mustBe(`${field}.pass`, 'a JSON boolean') }),
+        score: z
+          .number({ error: mustBe(`${field}.score`, 'a number from 0 to 100') })
+          .min(0, { error: mustBe(`${field}.score`, 'at least 0') })
+          .max(100, { error: mustBe(`${field}.score`, 'at most 100') }),
+        signals: z
+          .array(z.string().max(200), { error: mustBe(`${field}.signals`, 'an array of strings') })
+          .max(50)
+          .default([]),
+      },
+      { error: mustBe(field, 'an object { pass, score, signals }') },
+    )
     .optional();
 
 export const INJECTION_SIGNALS = ['device_integrity', 'media_source', 'frame_timing'] as const;
@@ -263,7 +282,11 @@ export const AntiCheatBodySchema = snakeCaseBody({
   image: z
     .string({ error: mustBe('image', 'the selfie as a base64 string (or a fileKey from POST /v1/upload/presign)') })
     .min(1, { error: 'image must not be empty: send the selfie as a base64 string' }),
-  device_fingerprint: z.string({ error: mustBe('device_fingerprint', 'a string of 1-256 characters') }).min(1).max(256).optional(),
+  device_fingerprint: z
+    .string({ error: mustBe('device_fingerprint', 'a string of 1-256 characters') })
+    .min(1)
+    .max(256)
+    .optional(),
 }).openapi('AntiCheatAnalysisBody');
 export type AntiCheatBody = z.infer<typeof AntiCheatBodySchema>;
 

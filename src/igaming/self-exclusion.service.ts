@@ -122,7 +122,8 @@ export function removeIdentity(world: World, organizationId: string, rawDocument
 
 /** The DOCUMENT_NUMBER the session's ID analysis extracted (normalized), or null. */
 function extractedDocumentNumber(analysis: unknown): string | null {
-  const texts = (analysis as { id_analysis_data?: { id_extracted_text?: { type: string; value: string }[] } } | undefined)?.id_analysis_data?.id_extracted_text ?? [];
+  const texts =
+    (analysis as { id_analysis_data?: { id_extracted_text?: { type: string; value: string }[] } } | undefined)?.id_analysis_data?.id_extracted_text ?? [];
   const value = texts.find((text) => text.type === 'DOCUMENT_NUMBER')?.value;
   if (value === undefined) return null;
   const normalized = normalizeDocumentNumber(value);
@@ -133,7 +134,10 @@ export function excludeApplicant(world: World, principal: Principal, body: Exclu
   const organizationId = principal.organization.id;
   const stored = findSession(world, body.session_id);
   if (stored === undefined || stored.record.organization_id !== organizationId) {
-    throw new ApiError(404, `Session ${body.session_id} was not found in your organization: send the id of one of your sessions (POST /v1/sessions returned it).`);
+    throw new ApiError(
+      404,
+      `Session ${body.session_id} was not found in your organization: send the id of one of your sessions (POST /v1/sessions returned it).`,
+    );
   }
   const reason = body.reason ?? null;
   const documentNumber = extractedDocumentNumber(stored.record.analysis_data);
@@ -156,7 +160,11 @@ export function excludeApplicant(world: World, principal: Principal, body: Exclu
   const matched = face?.duplicate ? face.enrolledSessionId : undefined;
   const explanations = [
     documentNumber === null ? `session ${body.session_id} has no extracted document number` : `document number ${documentNumber} ${identityStatus}`,
-    face === undefined ? 'no enrolled face for the session' : matched === undefined ? `face ${face.faceId} flagged` : `face flagged through the enrolment of session ${matched} (similarity ${face.similarity})`,
+    face === undefined
+      ? 'no enrolled face for the session'
+      : matched === undefined
+        ? `face ${face.faceId} flagged`
+        : `face flagged through the enrolment of session ${matched} (similarity ${face.similarity})`,
   ];
   if (documentNumber === null && face === undefined) {
     return {
@@ -185,7 +193,11 @@ export function excludeFace(world: World, organizationId: string, body: ExcludeS
   const face = excludeSessionFace(world, organizationId, body.session_id, { reason: body.reason ?? null });
   if (face === undefined) {
     return {
-      value: { excluded: false, session_id: body.session_id, reason: `No enrolled face for session ${body.session_id}: a face is enrolled when a selfie of the session is processed (hosted session, ID_VERIFICATION step or anti-cheat analyze).` },
+      value: {
+        excluded: false,
+        session_id: body.session_id,
+        reason: `No enrolled face for session ${body.session_id}: a face is enrolled when a selfie of the session is processed (hosted session, ID_VERIFICATION step or anti-cheat analyze).`,
+      },
       explanations: [`session ${body.session_id} has no enrolled face`],
     };
   }
@@ -203,7 +215,8 @@ export function excludeFace(world: World, organizationId: string, body: ExcludeS
 
 export function removeFace(world: World, organizationId: string, sessionId: string): Explained<RemoveFaceResponse> {
   const face = clearSessionFaceExclusion(world, organizationId, sessionId);
-  if (face === undefined) return { value: { unexcluded: false }, explanations: [`session ${sessionId} resolves to no excluded face (unexcluded false, no error)`] };
+  if (face === undefined)
+    return { value: { unexcluded: false }, explanations: [`session ${sessionId} resolves to no excluded face (unexcluded false, no error)`] };
   const matched = face.duplicate ? face.enrolledSessionId : undefined;
   return {
     value: { unexcluded: true, ...(matched === undefined ? {} : { matched_session_id: matched }) },
@@ -237,7 +250,9 @@ export function listRegistry(world: World, organizationId: string, limit: number
   const hidden = faces.length - faceEntries.length;
   return {
     value: { entries: all.slice(0, limit), truncated: all.length > limit },
-    explanations: [`${identityEntries.length} identity and ${faces.length} face exclusions${hidden > 0 ? ` (${hidden} face shown through its linked identity entry)` : ''}; limit ${limit}`],
+    explanations: [
+      `${identityEntries.length} identity and ${faces.length} face exclusions${hidden > 0 ? ` (${hidden} face shown through its linked identity entry)` : ''}; limit ${limit}`,
+    ],
   };
 }
 
@@ -257,7 +272,15 @@ export function purgeEnrollment(world: World, organizationId: string, sessionId:
 
 /** Sandbox keys read this fixed registry (spec Authentication 4: a GET returns pre-built synthetic data). */
 const SANDBOX_REGISTRY: readonly (IdentityEntry | FaceEntry)[] = [
-  { type: 'identity', document_number: 'DOC-1', reason: 'operator request', added_by: 'key_sandbox_synthetic', added_at: '2026-01-01T09:00:00.000Z', first_name: 'Jane', last_name: 'Doe' },
+  {
+    type: 'identity',
+    document_number: 'DOC-1',
+    reason: 'operator request',
+    added_by: 'key_sandbox_synthetic',
+    added_at: '2026-01-01T09:00:00.000Z',
+    first_name: 'Jane',
+    last_name: 'Doe',
+  },
   { type: 'identity', document_number: 'X1234567', reason: null, added_by: null, added_at: '2026-01-02T10:30:00.000Z' },
   { type: 'face', session_id: 'test_verified', reason: 'player request', excluded_at: '2026-01-03T08:15:00.000Z' },
 ];

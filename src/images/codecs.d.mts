@@ -29,10 +29,7 @@ export interface WorkingDecode {
 export declare function decodeBitmap(bytes: Uint8Array, options?: { maxMegapixels?: number }): Promise<DecodedBitmap>;
 export declare function downscaleToRgb(bitmap: RgbaBitmap, maxSide: number): RgbImage;
 export declare function encodeWebp(bitmap: RgbaBitmap, options?: { quality?: number; lossless?: 0 | 1 }): Promise<Buffer>;
-export declare function decodeToWorking(
-  bytes: Uint8Array,
-  options: { maxSide: number; maxMegapixels: number },
-): Promise<WorkingDecode>;
+export declare function decodeToWorking(bytes: Uint8Array, options: { maxSide: number; maxMegapixels: number }): Promise<WorkingDecode>;
 
 /** Throws when a PNG (interlaced) or TIFF (deflate strips) would inflate beyond its declared size. */
 export declare function checkInflation(buffer: Buffer): void;

@@ -132,10 +132,22 @@ export function labelComponents(mask: Uint8Array, w: number, h: number): { compo
       if (x > component.x1) component.x1 = x;
       if (y < component.y0) component.y0 = y;
       if (y > component.y1) component.y1 = y;
-      if (x > 0 && mask[p - 1] && !label[p - 1]) { label[p - 1] = id; stack[top++] = p - 1; }
-      if (x < w - 1 && mask[p + 1] && !label[p + 1]) { label[p + 1] = id; stack[top++] = p + 1; }
-      if (y > 0 && mask[p - w] && !label[p - w]) { label[p - w] = id; stack[top++] = p - w; }
-      if (y < h - 1 && mask[p + w] && !label[p + w]) { label[p + w] = id; stack[top++] = p + w; }
+      if (x > 0 && mask[p - 1] && !label[p - 1]) {
+        label[p - 1] = id;
+        stack[top++] = p - 1;
+      }
+      if (x < w - 1 && mask[p + 1] && !label[p + 1]) {
+        label[p + 1] = id;
+        stack[top++] = p + 1;
+      }
+      if (y > 0 && mask[p - w] && !label[p - w]) {
+        label[p - w] = id;
+        stack[top++] = p - w;
+      }
+      if (y < h - 1 && mask[p + w] && !label[p + w]) {
+        label[p + w] = id;
+        stack[top++] = p + w;
+      }
     }
     components.push(component);
   }

@@ -23,7 +23,9 @@ export interface FrameSequenceFindings {
 export function examineFrames(frames: readonly AnalysedImage[]): FrameSequenceFindings {
   const withFace = frames.filter((frame) => frame.face !== null);
   const first = frames[0];
-  const similaritiesToFirst = frames.slice(1).flatMap((frame) => (first?.face && frame.face ? [compareSignatures(first.signature, frame.signature).similarity] : []));
+  const similaritiesToFirst = frames
+    .slice(1)
+    .flatMap((frame) => (first?.face && frame.face ? [compareSignatures(first.signature, frame.signature).similarity] : []));
   return {
     frames: frames.length,
     framesWithFace: withFace.length,

@@ -77,4 +77,3 @@ export function analyseImage(image: DecodedImage): AnalysedImage {
       : `${what}: ${document ? 'document with portrait' : 'photo'}, face by ${face?.locator ?? 'none'} (confidence ${face?.confidence ?? 0}), phash ${signature.phash}`;
   return { image, pixelHash, quality, nearUniform, tooSmall, featureless, document, faceRegion, face, signature, ageGender, summary };
 }
-

@@ -58,15 +58,10 @@ export const SUPPORTED_FORMATS_HINT = 'Send a JPEG, PNG, GIF, BMP, TIFF or WebP 
  */
 export function storageKeyUnreadable(field: string, key: string, reason?: string): ImageInputError {
   const shown = key.length > 80 ? `${key.slice(0, 77)}...` : key;
-  return new ImageInputError(
-    'storage_key_unreadable',
-    field,
-    `${field}: storage key "${shown}" is not readable by this organization`,
-    [
-      ...(reason ? [reason] : []),
-      'Use a fileKey returned by POST /v1/upload/presign for this organization, after the PUT of the bytes succeeded.',
-      'Keys are scoped to the organization that created them; a key of another organization is never readable.',
-      'To send the image inline instead, send its bytes as base64 or base64url, or as a multipart file part.',
-    ],
-  );
+  return new ImageInputError('storage_key_unreadable', field, `${field}: storage key "${shown}" is not readable by this organization`, [
+    ...(reason ? [reason] : []),
+    'Use a fileKey returned by POST /v1/upload/presign for this organization, after the PUT of the bytes succeeded.',
+    'Keys are scoped to the organization that created them; a key of another organization is never readable.',
+    'To send the image inline instead, send its bytes as base64 or base64url, or as a multipart file part.',
+  ]);
 }

@@ -75,11 +75,12 @@ export function classifyImageString(value: string): ImageStringClassification {
   if (BASE64URL.test(payload) && validLength(payload)) {
     return { kind: 'base64url', payload, dataUrl, decodedLength: decodedLengthOf(payload), reason: 'valid base64url (A-Z a-z 0-9 - _)' };
   }
-  const why = /[+/]/.test(payload) && /[-_]/.test(payload)
-    ? 'mixes base64 (+ /) and base64url (- _) characters'
-    : payload.length > 0 && /^[A-Za-z0-9+/\-_=]*$/.test(payload)
-      ? 'base64 characters but an impossible length or misplaced padding'
-      : 'contains characters outside both base64 alphabets';
+  const why =
+    /[+/]/.test(payload) && /[-_]/.test(payload)
+      ? 'mixes base64 (+ /) and base64url (- _) characters'
+      : payload.length > 0 && /^[A-Za-z0-9+/\-_=]*$/.test(payload)
+        ? 'base64 characters but an impossible length or misplaced padding'
+        : 'contains characters outside both base64 alphabets';
   return { kind: 'storageKey', payload: trimmed, dataUrl: false, decodedLength: 0, reason: `not base64 or base64url (${why}): storage key` };
 }
 
@@ -184,5 +185,9 @@ export async function resolveImageInput(field: string, value: unknown, options: 
   }
   if (classified.decodedLength > maxBytes) throw tooLarge(field, classified.decodedLength, maxBytes);
   const bytes = new Uint8Array(Buffer.from(classified.payload, classified.kind === 'base64url' ? 'base64url' : 'base64'));
-  return { bytes, via: classified.kind, explanation: `${field}: ${bytes.length} bytes from ${classified.kind}${classified.dataUrl ? ' (data URL)' : ''} (${classified.reason})` };
+  return {
+    bytes,
+    via: classified.kind,
+    explanation: `${field}: ${bytes.length} bytes from ${classified.kind}${classified.dataUrl ? ' (data URL)' : ''} (${classified.reason})`,
+  };
 }

@@ -17,7 +17,8 @@ export interface OutcomeRule {
 export const IMAGE_OUTCOME_RULES: readonly OutcomeRule[] = [
   {
     input: `near-uniform picture (luminance std < ${UNIFORMITY_THRESHOLDS.minContrast} or mean absolute Laplacian < ${UNIFORMITY_THRESHOLDS.minDetail} on a 64x64 thumbnail)`,
-    outcome: 'no face: detect {faceDetected:false, confidence:0}; estimate-age {faceDetected:false}; compare confidence 0; document scan unreadable (empty strings, rawFields {}, confidence 0)',
+    outcome:
+      'no face: detect {faceDetected:false, confidence:0}; estimate-age {faceDetected:false}; compare confidence 0; document scan unreadable (empty strings, rawFields {}, confidence 0)',
     description: 'a flat colour, a frame with faint noise, a smooth gradient',
   },
   {
@@ -84,18 +85,53 @@ export const IMAGE_FIXTURES: readonly ImageFixture[] = [
   { file: 'face.bmp', format: 'bmp', person: 'A', faceDetected: true, description: 'face.jpg re-encoded as BMP' },
   { file: 'face.tiff', format: 'tiff', person: 'A', faceDetected: true, description: 'face.jpg re-encoded as TIFF' },
   { file: 'face.webp', format: 'webp', person: 'A', faceDetected: true, description: 'face.jpg re-encoded as WebP (lossy, quality 80)' },
-  { file: 'face-cropped.jpg', format: 'jpeg', person: 'A', faceDetected: true, description: 'face.jpg cropped by 3% on the left and top, enlarged to 180 px wide, JPEG quality 60' },
+  {
+    file: 'face-cropped.jpg',
+    format: 'jpeg',
+    person: 'A',
+    faceDetected: true,
+    description: 'face.jpg cropped by 3% on the left and top, enlarged to 180 px wide, JPEG quality 60',
+  },
   { file: 'different-face.jpg', format: 'jpeg', person: 'B', faceDetected: true, description: 'portrait of person B: matches no picture of person A' },
-  { file: 'blank.png', format: 'png', person: null, faceDetected: false, description: 'near-uniform light grey frame with faint noise: no face, unreadable document' },
-  { file: 'passport.jpg', format: 'jpeg', person: 'A', faceDetected: true, autoDocumentType: 'passport', description: 'passport-like data page with the portrait of person A (verify with face.jpg: verified)' },
-  { file: 'drivers-license.jpg', format: 'jpeg', person: 'B', faceDetected: true, autoDocumentType: 'drivers_license', description: "driver's-licence-like card with the portrait of person B (verify with different-face.jpg: verified)" },
-  { file: 'national-id.jpg', format: 'jpeg', person: 'A', faceDetected: true, autoDocumentType: 'drivers_license', description: 'ID-card-like card (scan it with documentType national_id for a TD1 MRZ) with the portrait of person A' },
+  {
+    file: 'blank.png',
+    format: 'png',
+    person: null,
+    faceDetected: false,
+    description: 'near-uniform light grey frame with faint noise: no face, unreadable document',
+  },
+  {
+    file: 'passport.jpg',
+    format: 'jpeg',
+    person: 'A',
+    faceDetected: true,
+    autoDocumentType: 'passport',
+    description: 'passport-like data page with the portrait of person A (verify with face.jpg: verified)',
+  },
+  {
+    file: 'drivers-license.jpg',
+    format: 'jpeg',
+    person: 'B',
+    faceDetected: true,
+    autoDocumentType: 'drivers_license',
+    description: "driver's-licence-like card with the portrait of person B (verify with different-face.jpg: verified)",
+  },
+  {
+    file: 'national-id.jpg',
+    format: 'jpeg',
+    person: 'A',
+    faceDetected: true,
+    autoDocumentType: 'drivers_license',
+    description: 'ID-card-like card (scan it with documentType national_id for a TD1 MRZ) with the portrait of person A',
+  },
 ];
 
 /** The fixtures as catalog rows ({ input, outcome, description }). */
 export function imageFixtureCatalog(): OutcomeRule[] {
   return IMAGE_FIXTURES.map((fixture) => {
-    const matches = IMAGE_FIXTURES.filter((other) => other.person !== null && other.person === fixture.person && other.file !== fixture.file).map((other) => other.file);
+    const matches = IMAGE_FIXTURES.filter((other) => other.person !== null && other.person === fixture.person && other.file !== fixture.file).map(
+      (other) => other.file,
+    );
     return {
       input: `fixtures/images/${fixture.file}`,
       outcome: fixture.faceDetected

@@ -70,9 +70,13 @@ export const imageBodyGate = createMiddleware<AppEnv>(async (c, next) => {
   if (MULTIPART_REQUEST.test(contentType) || URLENCODED_REQUEST.test(contentType)) return next();
   const shown = contentType.slice(0, 120);
   if (/^multipart\/form-data/i.test(contentType)) {
-    throw new ApiError(415, `Unsupported Content-Type "${shown}": send multipart bodies as "multipart/form-data; boundary=<boundary>" with no other parameter.`, {
-      hints: ['Let your HTTP library set the multipart Content-Type (FormData does); do not add charset or other parameters.', ...HOW_TO_SEND_IMAGES],
-    });
+    throw new ApiError(
+      415,
+      `Unsupported Content-Type "${shown}": send multipart bodies as "multipart/form-data; boundary=<boundary>" with no other parameter.`,
+      {
+        hints: ['Let your HTTP library set the multipart Content-Type (FormData does); do not add charset or other parameters.', ...HOW_TO_SEND_IMAGES],
+      },
+    );
   }
   throw new ApiError(415, `Unsupported Content-Type "${shown}": send the body as application/json or multipart/form-data.`, {
     hints: [
@@ -124,7 +128,11 @@ function imageStep<T>(step: () => T): T {
  * The request's fields: the validated JSON body, or the named parts of a multipart (or urlencoded) body.
  * A part sent twice is a 400 (which one was meant is unknown).
  */
-async function imageRequestFields<N extends string>(c: AppContext, json: Partial<Record<N, unknown>>, names: readonly N[]): Promise<Partial<Record<N, unknown>>> {
+async function imageRequestFields<N extends string>(
+  c: AppContext,
+  json: Partial<Record<N, unknown>>,
+  names: readonly N[],
+): Promise<Partial<Record<N, unknown>>> {
   if (isJsonRequest(c)) return json;
   let form: FormData;
   try {
@@ -197,7 +205,11 @@ export interface ImageOperation<N extends string, K extends N, P, R> {
  * the non-image ones → 402 if the balance is empty → resolve and decode each distinct image once →
  * compute → explain → charge.
  */
-export async function runImageOperation<N extends string, K extends N, P, R>(c: AppContext, json: Partial<Record<N, unknown>>, operation: ImageOperation<N, K, P, R>): Promise<R> {
+export async function runImageOperation<N extends string, K extends N, P, R>(
+  c: AppContext,
+  json: Partial<Record<N, unknown>>,
+  operation: ImageOperation<N, K, P, R>,
+): Promise<R> {
   const fields = await imageRequestFields(c, json, operation.fields);
   const prepared = imageStep(() => (operation.prepare ? operation.prepare(fields) : (undefined as P)));
   requireImageFunds(c, operation.price);

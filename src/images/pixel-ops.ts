@@ -29,15 +29,7 @@ export function luminance(image: RgbImage): Float32Array {
  * output value is the exact average of the source area it covers (fractional pixels weighted), so
  * the result barely depends on the source resolution — the property the similarity relies on.
  */
-export function resampleRegion(
-  src: ArrayLike<number>,
-  sw: number,
-  sh: number,
-  channels: number,
-  rect: NormRect,
-  dw: number,
-  dh: number,
-): Float64Array {
+export function resampleRegion(src: ArrayLike<number>, sw: number, sh: number, channels: number, rect: NormRect, dw: number, dh: number): Float64Array {
   const out = new Float64Array(dw * dh * channels);
   const rx0 = Math.max(0, rect.left * sw);
   const ry0 = Math.max(0, rect.top * sh);

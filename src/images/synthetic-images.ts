@@ -18,12 +18,29 @@ export type JimpImage = InstanceType<typeof Jimp>;
 type Rgb = readonly [number, number, number];
 
 const SKIN_TONES: readonly Rgb[] = [
-  [241, 194, 167], [224, 172, 138], [198, 134, 99], [170, 112, 80], [141, 85, 58], [112, 68, 46], [232, 184, 150],
+  [241, 194, 167],
+  [224, 172, 138],
+  [198, 134, 99],
+  [170, 112, 80],
+  [141, 85, 58],
+  [112, 68, 46],
+  [232, 184, 150],
 ];
 const HAIR_COLOURS: readonly Rgb[] = [
-  [30, 22, 18], [60, 40, 28], [98, 66, 40], [150, 110, 60], [200, 160, 90], [120, 50, 30], [170, 170, 170],
+  [30, 22, 18],
+  [60, 40, 28],
+  [98, 66, 40],
+  [150, 110, 60],
+  [200, 160, 90],
+  [120, 50, 30],
+  [170, 170, 170],
 ];
-const EYE_COLOURS: readonly Rgb[] = [[70, 45, 30], [60, 100, 140], [80, 110, 70], [40, 30, 25]];
+const EYE_COLOURS: readonly Rgb[] = [
+  [70, 45, 30],
+  [60, 100, 140],
+  [80, 110, 70],
+  [40, 30, 25],
+];
 
 function clamp255(v: number): number {
   return v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
@@ -42,9 +59,22 @@ function ell(u: number, v: number, cx: number, cy: number, rx: number, ry: numbe
 
 /** The parameters of one synthetic person; the same seed always gives the same person. */
 export interface FaceParams {
-  cx: number; cy: number; rx: number; ry: number;
-  skin: Rgb; hair: Rgb; eye: Rgb; lips: Rgb; clothes: Rgb; bgTop: Rgb; bgBottom: Rgb;
-  bgAngle: number; hairVolume: number; longHair: boolean; glasses: boolean; beard: boolean;
+  cx: number;
+  cy: number;
+  rx: number;
+  ry: number;
+  skin: Rgb;
+  hair: Rgb;
+  eye: Rgb;
+  lips: Rgb;
+  clothes: Rgb;
+  bgTop: Rgb;
+  bgBottom: Rgb;
+  bgAngle: number;
+  hairVolume: number;
+  longHair: boolean;
+  glasses: boolean;
+  beard: boolean;
   lights: { x: number; y: number; r: number; k: number }[];
   noise: number;
 }
@@ -53,13 +83,22 @@ export function faceParams(seed: string): FaceParams {
   const rng = rngFrom('synthetic-face', seed);
   const skin = rng.pick(SKIN_TONES);
   return {
-    cx: rng.float(0.42, 0.58), cy: rng.float(0.36, 0.46), rx: rng.float(0.2, 0.29), ry: rng.float(0.26, 0.35),
+    cx: rng.float(0.42, 0.58),
+    cy: rng.float(0.36, 0.46),
+    rx: rng.float(0.2, 0.29),
+    ry: rng.float(0.26, 0.35),
     skin: [skin[0] + rng.int(-10, 10), skin[1] + rng.int(-10, 10), skin[2] + rng.int(-10, 10)],
-    hair: rng.pick(HAIR_COLOURS), eye: rng.pick(EYE_COLOURS),
+    hair: rng.pick(HAIR_COLOURS),
+    eye: rng.pick(EYE_COLOURS),
     lips: [rng.int(150, 200), rng.int(60, 100), rng.int(70, 110)],
-    clothes: randomColour(rng), bgTop: randomColour(rng, 40, 250), bgBottom: randomColour(rng, 10, 230),
-    bgAngle: rng.float(0, Math.PI * 2), hairVolume: rng.float(0.6, 1.1), longHair: rng.chance(0.4),
-    glasses: rng.chance(0.3), beard: rng.chance(0.25),
+    clothes: randomColour(rng),
+    bgTop: randomColour(rng, 40, 250),
+    bgBottom: randomColour(rng, 10, 230),
+    bgAngle: rng.float(0, Math.PI * 2),
+    hairVolume: rng.float(0.6, 1.1),
+    longHair: rng.chance(0.4),
+    glasses: rng.chance(0.3),
+    beard: rng.chance(0.25),
     lights: Array.from({ length: 4 }, () => ({ x: rng.float(0, 1), y: rng.float(0, 1), r: rng.float(0.15, 0.5), k: rng.float(-40, 40) })),
     noise: rng.float(3, 9),
   };
@@ -226,7 +265,9 @@ export async function drawSyntheticDocument(kind: SyntheticDocumentKind, seed: s
       for (let xx = textX; xx < textX + barW && xx < width; xx++) {
         if ((xx - textX) % 7 === 6) continue; // letter gaps
         const i = (yy * width + xx) * 4;
-        data[i] = 35; data[i + 1] = 35; data[i + 2] = 45;
+        data[i] = 35;
+        data[i + 1] = 35;
+        data[i + 2] = 45;
       }
     }
     y += Math.round((height * 0.62) / labels.length);

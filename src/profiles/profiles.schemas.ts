@@ -56,5 +56,9 @@ export type Profile = z.infer<typeof ProfileSchema>;
 export const ProfileListResponseSchema = z.object({ profiles: z.array(ProfileSchema) }).openapi('ProfileList');
 
 export const ProfileIdParamsSchema = z.object({
-  id: z.string().min(1).max(255).openapi({ param: { name: 'id', in: 'path' } }),
+  id: z
+    .string()
+    .min(1)
+    .max(255)
+    .openapi({ param: { name: 'id', in: 'path' } }),
 });

@@ -21,7 +21,12 @@ export const profiles = (world: World) => world.data.collection<Profile>('profil
 
 /** POST /v1/profiles/logo-upload-url. */
 export function presignLogo(world: World, uploads: UploadStore, organizationId: string, body: LogoUploadUrlBody, baseUrl: string) {
-  const { uploadUrl, fileKey } = uploads.presign(world, organizationId, { contentType: body.contentType, byteLength: Math.min(body.byteLength, MAX_UPLOAD_BYTES), owner: PROFILE_LOGO_OWNER }, baseUrl);
+  const { uploadUrl, fileKey } = uploads.presign(
+    world,
+    organizationId,
+    { contentType: body.contentType, byteLength: Math.min(body.byteLength, MAX_UPLOAD_BYTES), owner: PROFILE_LOGO_OWNER },
+    baseUrl,
+  );
   return { body: { uploadUrl, fileKey }, explanation: `logo upload URL for ${body.contentType}, at most ${body.byteLength} bytes, valid 15 minutes` };
 }
 
@@ -37,13 +42,21 @@ async function requireLogo(world: World, uploads: UploadStore, organizationId: s
   const format = sniffImageFormat(bytes);
   const mime = format === null ? undefined : `image/${format}`;
   if (mime === undefined || !(LOGO_CONTENT_TYPES as readonly string[]).includes(mime)) {
-    throw new ApiError(400, `logoUrl must hold a JPEG, PNG, WebP or GIF image; the uploaded bytes are ${format === null ? 'not an image' : `a ${format.toUpperCase()}`}. Upload the logo again in one of those formats.`);
+    throw new ApiError(
+      400,
+      `logoUrl must hold a JPEG, PNG, WebP or GIF image; the uploaded bytes are ${format === null ? 'not an image' : `a ${format.toUpperCase()}`}. Upload the logo again in one of those formats.`,
+    );
   }
   return mime;
 }
 
 /** POST /v1/profiles. */
-export async function createProfile(world: World, uploads: UploadStore, organizationId: string, body: CreateProfileBody): Promise<{ body: Profile; explanation: string }> {
+export async function createProfile(
+  world: World,
+  uploads: UploadStore,
+  organizationId: string,
+  body: CreateProfileBody,
+): Promise<{ body: Profile; explanation: string }> {
   const logoType = body.logoUrl === undefined ? undefined : await requireLogo(world, uploads, organizationId, body.logoUrl);
   const now = world.clock.iso();
   const profile: Profile = { id: world.uuid(), name: body.name, organizationId, logoUrl: body.logoUrl ?? null, createdAt: now, updatedAt: now };
@@ -60,7 +73,9 @@ export function listProfiles(world: World, organizationId: string): { profiles: 
 /** GET /v1/profiles/{id}: 404 unknown, 403 another organization's. */
 export function readProfile(world: World, organizationId: string, id: string): Profile {
   const profile = profiles(world).get(id);
-  if (!profile) throw new ApiError(404, `Profile ${id} was not found: use the id returned by POST /v1/profiles (profiles live in the namespace that created them).`);
-  if (profile.organizationId !== organizationId) throw new ApiError(403, `Profile ${id} belongs to another organization: use an API key of the organization that created it.`);
+  if (!profile)
+    throw new ApiError(404, `Profile ${id} was not found: use the id returned by POST /v1/profiles (profiles live in the namespace that created them).`);
+  if (profile.organizationId !== organizationId)
+    throw new ApiError(403, `Profile ${id} belongs to another organization: use an API key of the organization that created it.`);
   return profile;
 }

@@ -12,7 +12,12 @@ export const reVerificationsModule: SandboxModule = {
     platform.catalog.add('clientOperations', clientOperationEntries(RE_VERIFICATION_ROUTES));
     platform.catalog.add(
       'magicValues',
-      RE_VERIFICATION_MAGIC_FINGERPRINTS.map(({ input, outcome, description }) => ({ endpoint: 'POST /v1/re-verifications', input: `device_fingerprint ${input}`, outcome, description })),
+      RE_VERIFICATION_MAGIC_FINGERPRINTS.map(({ input, outcome, description }) => ({
+        endpoint: 'POST /v1/re-verifications',
+        input: `device_fingerprint ${input}`,
+        outcome,
+        description,
+      })),
     );
   },
 };

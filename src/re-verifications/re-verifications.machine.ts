@@ -14,7 +14,14 @@ export type ReVerificationState = (typeof RE_VERIFICATION_STATES)[number];
 
 export type LifecycleOperation = 'start' | 'upload-url' | 'complete';
 
-export const LIFECYCLE_ERROR_CODES = ['not_found', 'already_completed', 'expired', 'liveness_not_started', 'liveness_upload_incomplete', 'insufficient_balance'] as const;
+export const LIFECYCLE_ERROR_CODES = [
+  'not_found',
+  'already_completed',
+  'expired',
+  'liveness_not_started',
+  'liveness_upload_incomplete',
+  'insufficient_balance',
+] as const;
 export type LifecycleErrorCode = (typeof LIFECYCLE_ERROR_CODES)[number];
 
 /** Refusals by state and operation (absent: allowed). */

@@ -16,7 +16,14 @@ export const reVerificationsRouter = newRouter()
   })
   .openapi(livenessUploadUrlRoute, (c) => {
     const platform = c.get('platform');
-    const { body, explanation } = createLivenessUploadUrl(c.get('world'), platform.uploads, principalOf(c).organization.id, c.req.valid('param').id, c.req.valid('json'), platform.urls.base);
+    const { body, explanation } = createLivenessUploadUrl(
+      c.get('world'),
+      platform.uploads,
+      principalOf(c).organization.id,
+      c.req.valid('param').id,
+      c.req.valid('json'),
+      platform.urls.base,
+    );
     explain(c, explanation);
     return c.json(body, 200);
   })

@@ -14,7 +14,8 @@ import {
 const TAGS = ['Re-verifications'];
 /** The client sends `{}`; a request without a body is accepted too. */
 const optionalEmptyBody = { required: false, content: { 'application/json': { schema: EmptyBodySchema } } };
-const CODES = 'Error bodies carry `code`: not_found (404), already_completed / expired / liveness_not_started / liveness_upload_incomplete (409), insufficient_balance (402).';
+const CODES =
+  'Error bodies carry `code`: not_found (404), already_completed / expired / liveness_not_started / liveness_upload_incomplete (409), insufficient_balance (402).';
 
 export const createReVerificationRoute = clientRoute('reVerifications.create', {
   method: 'post',
@@ -22,7 +23,8 @@ export const createReVerificationRoute = clientRoute('reVerifications.create', {
   operationId: 'createReVerification',
   tags: TAGS,
   summary: 'Start re-verifying a returning user against a workflow',
-  description: 'The workflow needs a face-liveness step. 404 `code: not_found` for an unknown workflow, 403 `code: reverify_disabled` for one without face liveness (or with reverify_enabled false). Expires after 30 minutes.',
+  description:
+    'The workflow needs a face-liveness step. 404 `code: not_found` for an unknown workflow, 403 `code: reverify_disabled` for one without face liveness (or with reverify_enabled false). Expires after 30 minutes.',
   request: { body: jsonBody(CreateReVerificationBodySchema) },
   responses: { 201: jsonResponse(CreateReVerificationResponseSchema, 'The re-verification, PENDING'), 404: extraErrors[404] },
 });
@@ -35,7 +37,12 @@ export const startLivenessRoute = clientRoute('reVerifications.startLiveness', {
   summary: 'Start a liveness attempt: the capture script',
   description: `A timed script (camelCase inside): colour flashes for the light challenge, then a move closer. ${CODES}`,
   request: { params: ReVerificationParamsSchema, body: optionalEmptyBody },
-  responses: { 200: jsonResponse(StartLivenessResponseSchema, 'The attempt and its script'), 402: extraErrors[402], 404: extraErrors[404], 409: extraErrors[409] },
+  responses: {
+    200: jsonResponse(StartLivenessResponseSchema, 'The attempt and its script'),
+    402: extraErrors[402],
+    404: extraErrors[404],
+    409: extraErrors[409],
+  },
 });
 
 export const livenessUploadUrlRoute = clientRoute('reVerifications.createLivenessUploadUrl', {

@@ -38,7 +38,11 @@ export const CreateReVerificationResponseSchema = z
   .openapi('ReVerification');
 
 export const ReVerificationParamsSchema = z.object({
-  id: z.string().min(1).max(255).openapi({ param: { name: 'id', in: 'path' }, description: 'The re_verification_id (a UUID).' }),
+  id: z
+    .string()
+    .min(1)
+    .max(255)
+    .openapi({ param: { name: 'id', in: 'path' }, description: 'The re_verification_id (a UUID).' }),
 });
 
 /** The real client sends `{}` to start and complete; anything else is ignored. */

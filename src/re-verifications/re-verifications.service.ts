@@ -25,7 +25,15 @@ import type { World } from '../platform/namespaces/world.ts';
 import { rngFrom, uuidFrom } from '../platform/random/random.ts';
 import { MAX_UPLOAD_BYTES, type UploadStore } from '../platform/uploads/uploads.ts';
 import { findWorkflow, stepCode, type WorkflowRecord } from '../workflows/workflows.store.ts';
-import { ERROR_STATUS, REFUSALS, RE_VERIFICATION_TTL_MS, stateAt, type LifecycleErrorCode, type LifecycleOperation, type ReVerificationState } from './re-verifications.machine.ts';
+import {
+  ERROR_STATUS,
+  REFUSALS,
+  RE_VERIFICATION_TTL_MS,
+  stateAt,
+  type LifecycleErrorCode,
+  type LifecycleOperation,
+  type ReVerificationState,
+} from './re-verifications.machine.ts';
 import {
   CHALLENGE_TYPES,
   type ChallengeType,
@@ -94,10 +102,17 @@ function workflowLiveness(workflow: WorkflowRecord) {
 /** POST /v1/re-verifications: 201 PENDING; 404 not_found (unknown workflow), 403 reverify_disabled. */
 export function createReVerification(world: World, organizationId: string, body: CreateReVerificationBody) {
   const workflow = findWorkflow(world, organizationId, body.workflow_id);
-  if (!workflow) throw lifecycleError('not_found', `Workflow ${body.workflow_id} was not found in this organization: use the id of one of your workflows (GET /v1/workflows).`);
+  if (!workflow)
+    throw lifecycleError(
+      'not_found',
+      `Workflow ${body.workflow_id} was not found in this organization: use the id of one of your workflows (GET /v1/workflows).`,
+    );
   const liveness = workflowLiveness(workflow);
   if (!liveness || liveness.config.reverify_enabled === false) {
-    throw lifecycleError('reverify_disabled', `Workflow ${workflow.id} has ${liveness ? 're-verification turned off (reverify_enabled false)' : 'no face-liveness step'}: re-verification needs a workflow with FACE_LIVENESS.`);
+    throw lifecycleError(
+      'reverify_disabled',
+      `Workflow ${workflow.id} has ${liveness ? 're-verification turned off (reverify_enabled false)' : 'no face-liveness step'}: re-verification needs a workflow with FACE_LIVENESS.`,
+    );
   }
   const configured = liveness.config.challenge_type;
   const challengeType = (CHALLENGE_TYPES as readonly unknown[]).includes(configured) ? (configured as ChallengeType) : DEFAULT_CHALLENGE_TYPE;
@@ -119,7 +134,13 @@ export function createReVerification(world: World, organizationId: string, body:
   };
   reVerifications(world).put(stored);
   return {
-    body: { re_verification_id: stored.id, workflow_id: workflow.id, status: 'PENDING' as const, expires_at: world.clock.iso(stored.expiresAtMs), liveness: { challenge_type: challengeType } },
+    body: {
+      re_verification_id: stored.id,
+      workflow_id: workflow.id,
+      status: 'PENDING' as const,
+      expires_at: world.clock.iso(stored.expiresAtMs),
+      liveness: { challenge_type: challengeType },
+    },
     explanation: `re-verification PENDING against workflow ${workflow.id} (${challengeType}, threshold ${threshold}, ${stored.maxAttempts} attempts); expires in 30 min`,
   };
 }
@@ -148,14 +169,21 @@ function requireOpen(world: World, organizationId: string, id: string, operation
 
 function requireBalance(world: World, organization: OrganizationFixture): void {
   if (balanceOf(world, organization) < 1) {
-    throw lifecycleError('insufficient_balance', `Insufficient token balance: a liveness attempt costs 1 token and organization ${organization.id} has none. Top up the balance.`);
+    throw lifecycleError(
+      'insufficient_balance',
+      `Insufficient token balance: a liveness attempt costs 1 token and organization ${organization.id} has none. Top up the balance.`,
+    );
   }
 }
 
 const LIGHT_COLOURS = ['#FF0000', '#00FF00', '#0000FF', '#FFFF00', '#FF00FF', '#00FFFF', '#FFFFFF'] as const;
 
 /** The capture script of an attempt: colour flashes (light challenge) then a move closer; seeded by id and attempt. */
-export function scriptFor(challengeType: ChallengeType, id: string, attempt: number): { challengeType: ChallengeType; durationMs: number; steps: ScriptStep[] } {
+export function scriptFor(
+  challengeType: ChallengeType,
+  id: string,
+  attempt: number,
+): { challengeType: ChallengeType; durationMs: number; steps: ScriptStep[] } {
   if (challengeType === 'FaceMovementChallenge') return { challengeType, durationMs: 3000, steps: [{ kind: 'move-closer', atMs: 1000 }] };
   const colours = rngFrom('re-verification-script', id, attempt).sample(LIGHT_COLOURS, 4);
   return {
@@ -172,7 +200,14 @@ export function startLiveness(world: World, organization: OrganizationFixture, i
   const attempts = stored.state === 'PENDING' ? stored.attempts + 1 : stored.attempts;
   const script = scriptFor(stored.challengeType, stored.id, attempts);
   const { uploads: _dropped, ...rest } = stored;
-  const next: StoredReVerification = { ...rest, state: 'LIVENESS_STARTED', attempts, livenessSessionId: world.uuid(), startedAtMs: world.clock.now(), scriptDurationMs: script.durationMs };
+  const next: StoredReVerification = {
+    ...rest,
+    state: 'LIVENESS_STARTED',
+    attempts,
+    livenessSessionId: world.uuid(),
+    startedAtMs: world.clock.now(),
+    scriptDurationMs: script.durationMs,
+  };
   reVerifications(world).put(next);
   return {
     body: { liveness_session_id: next.livenessSessionId as string, script },
@@ -181,10 +216,18 @@ export function startLiveness(world: World, organization: OrganizationFixture, i
 }
 
 /** POST /v1/re-verifications/{id}/liveness/upload-url: frame URLs and keys of equal length, timeline, clip both-or-neither. */
-export function createLivenessUploadUrl(world: World, uploads: UploadStore, organizationId: string, id: string, body: UploadUrlBody, baseUrl: string): { body: UploadUrlResponse; explanation: string } {
+export function createLivenessUploadUrl(
+  world: World,
+  uploads: UploadStore,
+  organizationId: string,
+  id: string,
+  body: UploadUrlBody,
+  baseUrl: string,
+): { body: UploadUrlResponse; explanation: string } {
   const stored = requireOpen(world, organizationId, id, 'upload-url');
   const owner = `re-verification:${stored.id}:${stored.attempts}`;
-  const presign = (contentType: string, slot: string) => uploads.presign(world, organizationId, { contentType, byteLength: MAX_UPLOAD_BYTES, owner, slot }, baseUrl);
+  const presign = (contentType: string, slot: string) =>
+    uploads.presign(world, organizationId, { contentType, byteLength: MAX_UPLOAD_BYTES, owner, slot }, baseUrl);
   const frames = Array.from({ length: body.frame_count }, (_, index) => presign('image/jpeg', `frame_${index}`));
   const timeline = presign('application/json', 'timeline');
   const clip = body.clip_mime_type === undefined ? undefined : presign(body.clip_mime_type, 'clip');
@@ -215,14 +258,27 @@ interface LivenessResult {
 const round1 = (value: number) => Math.round(value * 10) / 10;
 
 /** POST /v1/re-verifications/{id}/liveness/complete: the decision of the attempt; charges one token. */
-export async function completeLiveness(world: World, uploads: UploadStore, organization: OrganizationFixture, id: string): Promise<{ body: CompleteLivenessResponse; explanation: string }> {
+export async function completeLiveness(
+  world: World,
+  uploads: UploadStore,
+  organization: OrganizationFixture,
+  id: string,
+): Promise<{ body: CompleteLivenessResponse; explanation: string }> {
   const stored = requireOpen(world, organization.id, id, 'complete');
   requireBalance(world, organization);
   const issued = stored.uploads;
-  if (!issued) throw lifecycleError('liveness_upload_incomplete', `Re-verification ${id} has no uploads yet: call liveness/upload-url and PUT the frames and the timeline first.`);
+  if (!issued)
+    throw lifecycleError(
+      'liveness_upload_incomplete',
+      `Re-verification ${id} has no uploads yet: call liveness/upload-url and PUT the frames and the timeline first.`,
+    );
 
   // Every issued upload must have arrived.
-  const slots = [...issued.frameKeys.map((key, index) => ({ slot: `frame_${index}`, key })), { slot: 'timeline', key: issued.timelineKey }, ...(issued.clipKey ? [{ slot: 'clip', key: issued.clipKey }] : [])];
+  const slots = [
+    ...issued.frameKeys.map((key, index) => ({ slot: `frame_${index}`, key })),
+    { slot: 'timeline', key: issued.timelineKey },
+    ...(issued.clipKey ? [{ slot: 'clip', key: issued.clipKey }] : []),
+  ];
   const arrived = new Map<string, Buffer>();
   const missing: string[] = [];
   for (const { slot, key } of slots) {
@@ -233,7 +289,11 @@ export async function completeLiveness(world: World, uploads: UploadStore, organ
       missing.push(slot);
     }
   }
-  if (missing.length > 0) throw lifecycleError('liveness_upload_incomplete', `Re-verification ${id} is missing uploads: ${missing.join(', ')}. PUT them to their URLs, then complete again.`);
+  if (missing.length > 0)
+    throw lifecycleError(
+      'liveness_upload_incomplete',
+      `Re-verification ${id} is missing uploads: ${missing.join(', ')}. PUT them to their URLs, then complete again.`,
+    );
 
   const result = await judgeLiveness(world, stored, issued, arrived);
   const verified = result.status === 'SUCCEEDED';
@@ -261,7 +321,12 @@ async function judgeLiveness(world: World, stored: StoredReVerification, issued:
   }
   const endsAt = (stored.startedAtMs ?? 0) + (stored.scriptDurationMs ?? 0);
   if (world.clock.now() < endsAt) {
-    return { status: 'FAILED', confidence: null, captureProblem: true, reason: `completed before the ${stored.scriptDurationMs} ms script could finish (${world.clock.iso(endsAt)})` };
+    return {
+      status: 'FAILED',
+      confidence: null,
+      captureProblem: true,
+      reason: `completed before the ${stored.scriptDurationMs} ms script could finish (${world.clock.iso(endsAt)})`,
+    };
   }
   try {
     JSON.parse((arrived.get(issued.timelineKey) ?? Buffer.alloc(0)).toString('utf8'));
@@ -270,19 +335,49 @@ async function judgeLiveness(world: World, stored: StoredReVerification, issued:
   }
   let frames;
   try {
-    const loaded = await loadImages(Object.fromEntries(issued.frameKeys.map((key, index) => [`frame_${index}`, arrived.get(key) ?? Buffer.alloc(0)])), { readStorageKey: () => null });
+    const loaded = await loadImages(Object.fromEntries(issued.frameKeys.map((key, index) => [`frame_${index}`, arrived.get(key) ?? Buffer.alloc(0)])), {
+      readStorageKey: () => null,
+    });
     frames = Object.values(loaded).map((entry) => entry.analysis);
   } catch (error) {
     const problem = imageApiError(error);
-    return { status: 'FAILED', confidence: null, captureProblem: true, reason: `a frame could not be read (${problem instanceof Error ? problem.message : 'undecodable'})` };
+    return {
+      status: 'FAILED',
+      confidence: null,
+      captureProblem: true,
+      reason: `a frame could not be read (${problem instanceof Error ? problem.message : 'undecodable'})`,
+    };
   }
   const findings = examineFrames(frames);
   if (findings.framesWithFace < findings.frames) {
-    return { status: 'FAILED', confidence: findings.framesWithFace === 0 ? null : round1(100 * findings.meanFaceConfidence * (findings.framesWithFace / findings.frames)), captureProblem: true, reason: `${findings.frames - findings.framesWithFace} of ${findings.frames} frames show no face` };
+    return {
+      status: 'FAILED',
+      confidence: findings.framesWithFace === 0 ? null : round1(100 * findings.meanFaceConfidence * (findings.framesWithFace / findings.frames)),
+      captureProblem: true,
+      reason: `${findings.frames - findings.framesWithFace} of ${findings.frames} frames show no face`,
+    };
   }
   const confidence = round1((100 * findings.meanFaceConfidence + findings.lowestSimilarity) / 2);
-  if (findings.distinctPictures < 2) return { status: 'FAILED', confidence: round1(Math.min(confidence, 20)), captureProblem: false, reason: 'every frame is the same picture (a replayed still)' };
-  if (findings.lowestSimilarity < SAME_FACE_SIMILARITY) return { status: 'FAILED', confidence, captureProblem: false, reason: `the face changes between frames (similarity ${findings.lowestSimilarity} < ${SAME_FACE_SIMILARITY})` };
-  if (confidence < stored.confidenceThreshold) return { status: 'FAILED', confidence, captureProblem: false, reason: `confidence ${confidence} < threshold ${stored.confidenceThreshold}` };
-  return { status: 'SUCCEEDED', confidence, captureProblem: false, reason: `${findings.frames} frames of one face, confidence ${confidence} >= threshold ${stored.confidenceThreshold}` };
+  if (findings.distinctPictures < 2)
+    return {
+      status: 'FAILED',
+      confidence: round1(Math.min(confidence, 20)),
+      captureProblem: false,
+      reason: 'every frame is the same picture (a replayed still)',
+    };
+  if (findings.lowestSimilarity < SAME_FACE_SIMILARITY)
+    return {
+      status: 'FAILED',
+      confidence,
+      captureProblem: false,
+      reason: `the face changes between frames (similarity ${findings.lowestSimilarity} < ${SAME_FACE_SIMILARITY})`,
+    };
+  if (confidence < stored.confidenceThreshold)
+    return { status: 'FAILED', confidence, captureProblem: false, reason: `confidence ${confidence} < threshold ${stored.confidenceThreshold}` };
+  return {
+    status: 'SUCCEEDED',
+    confidence,
+    captureProblem: false,
+    reason: `${findings.frames} frames of one face, confidence ${confidence} >= threshold ${stored.confidenceThreshold}`,
+  };
 }

@@ -13,25 +13,46 @@ export interface FindingTemplate {
 /** `{name}` and `{place}` are replaced. */
 export const FINDING_TEMPLATES: Readonly<Record<ExposureCategory, readonly FindingTemplate[]>> = {
   financial_crime: [
-    { title: '{name} questioned in {place} money-laundering probe', detail: 'Investigators examined transfers routed through shell companies linked to {name}.' },
-    { title: 'Prosecutors link {name} to invoice fraud scheme', detail: 'Court filings allege {name} approved false invoices worth several million over three years.' },
+    {
+      title: '{name} questioned in {place} money-laundering probe',
+      detail: 'Investigators examined transfers routed through shell companies linked to {name}.',
+    },
+    {
+      title: 'Prosecutors link {name} to invoice fraud scheme',
+      detail: 'Court filings allege {name} approved false invoices worth several million over three years.',
+    },
     { title: '{name} named in sanctions-evasion inquiry', detail: 'Authorities in {place} say {name} helped move funds for a designated entity.' },
   ],
   terrorism: [
-    { title: '{name} listed in terrorism-financing investigation', detail: 'A charity connected to {name} is accused of channelling donations to a proscribed group.' },
-    { title: 'Assets of {name} frozen under counter-terrorism order', detail: 'The order issued in {place} cites payments to individuals on a terrorism watchlist.' },
+    {
+      title: '{name} listed in terrorism-financing investigation',
+      detail: 'A charity connected to {name} is accused of channelling donations to a proscribed group.',
+    },
+    {
+      title: 'Assets of {name} frozen under counter-terrorism order',
+      detail: 'The order issued in {place} cites payments to individuals on a terrorism watchlist.',
+    },
   ],
   regulatory: [
-    { title: 'Regulator fines firm directed by {name}', detail: 'The {place} financial regulator found failures in customer due diligence at a company run by {name}.' },
+    {
+      title: 'Regulator fines firm directed by {name}',
+      detail: 'The {place} financial regulator found failures in customer due diligence at a company run by {name}.',
+    },
     { title: '{name} barred from acting as a company director', detail: 'A disqualification order against {name} runs for six years.' },
     { title: 'Licence of {name} suspended after compliance review', detail: 'The review found repeated breaches of reporting obligations.' },
   ],
   political: [
-    { title: '{name} named in public procurement inquiry', detail: 'A parliamentary committee in {place} is examining contracts awarded while {name} held office.' },
+    {
+      title: '{name} named in public procurement inquiry',
+      detail: 'A parliamentary committee in {place} is examining contracts awarded while {name} held office.',
+    },
     { title: 'Campaign donations to {name} under scrutiny', detail: 'Election authorities are reviewing undeclared donations received by {name}.' },
   ],
   organized_crime: [
-    { title: 'Police report ties {name} to organised smuggling network', detail: 'The report describes {name} as a logistics contact for a group operating out of {place}.' },
+    {
+      title: 'Police report ties {name} to organised smuggling network',
+      detail: 'The report describes {name} as a logistics contact for a group operating out of {place}.',
+    },
     { title: '{name} arrested in {place} organised-crime raid', detail: 'Officers seized cash and documents at premises linked to {name}.' },
   ],
   violent_crime: [
@@ -78,8 +99,23 @@ export const SOURCES: Readonly<Record<SourceKind, readonly { name: string; urlBa
 };
 
 export const PLACES: readonly string[] = [
-  'London', 'Manchester', 'New York', 'Chicago', 'Toronto', 'Frankfurt', 'Paris', 'Madrid', 'Milan',
-  'Warsaw', 'Dublin', 'Amsterdam', 'Zurich', 'Singapore', 'Dubai', 'Johannesburg', 'Sydney',
+  'London',
+  'Manchester',
+  'New York',
+  'Chicago',
+  'Toronto',
+  'Frankfurt',
+  'Paris',
+  'Madrid',
+  'Milan',
+  'Warsaw',
+  'Dublin',
+  'Amsterdam',
+  'Zurich',
+  'Singapore',
+  'Dubai',
+  'Johannesburg',
+  'Sydney',
 ];
 
 export const CATEGORY_LABELS: Readonly<Record<ExposureCategory, string>> = {

@@ -79,9 +79,7 @@ export const AdverseMediaArticleSchema = z
   .openapi('AdverseMediaArticle');
 export type AdverseMediaArticle = z.infer<typeof AdverseMediaArticleSchema>;
 
-export const ExposureBucketSchema = z
-  .object({ hits: z.number().int().min(0), articles: z.array(AdverseMediaArticleSchema) })
-  .openapi('AdverseMediaExposure');
+export const ExposureBucketSchema = z.object({ hits: z.number().int().min(0), articles: z.array(AdverseMediaArticleSchema) }).openapi('AdverseMediaExposure');
 export type ExposureBucket = z.infer<typeof ExposureBucketSchema>;
 
 /** All nine keys are required: the real client parses this object as an enum-keyed record. */

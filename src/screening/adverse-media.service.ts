@@ -181,12 +181,14 @@ function buildFinding(person: AdverseMediaPerson, displayName: string, severity:
     confidence: round2(rng.float(severity === 'MEDIUM' ? 0.55 : 0.7, 0.98)),
     confirmedBy: [...confirmedBy],
   };
-  const articles = confirmedBy.map((kind): AdverseMediaArticle => ({
-    timestamp,
-    headline: kind === primary ? title : `${title} (${kind === 'court-records' ? 'court filing' : kind === 'news' ? 'press report' : 'watchlist entry'})`,
-    sourceLink: links.get(kind)?.url ?? null,
-    source: kind,
-  }));
+  const articles = confirmedBy.map(
+    (kind): AdverseMediaArticle => ({
+      timestamp,
+      headline: kind === primary ? title : `${title} (${kind === 'court-records' ? 'court filing' : kind === 'news' ? 'press report' : 'watchlist entry'})`,
+      sourceLink: links.get(kind)?.url ?? null,
+      source: kind,
+    }),
+  );
   return { finding, articles };
 }
 

@@ -15,7 +15,11 @@ export const CarrierAgeGateRequestSchema = z
   })
   .superRefine((body, ctx) => {
     if (body.sessionId === undefined && body.phone === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['phone'], message: 'phone or sessionId is required: send an E.164 number such as +447700900011 or the id of a session' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['phone'],
+        message: 'phone or sessionId is required: send an E.164 number such as +447700900011 or the id of a session',
+      });
     }
   })
   .openapi('CarrierAgeGateRequest');

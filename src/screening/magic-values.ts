@@ -31,9 +31,7 @@ export const SCREENING_ENDPOINTS = {
 // Adverse media: magic names (first + last name, compared after normalization; any date of birth)
 // ---------------------------------------------------------------------------------------------
 
-export type AdverseMediaMagicEffect =
-  | { kind: 'risk-level'; riskLevel: RiskLevel }
-  | { kind: 'job-failed'; error: string };
+export type AdverseMediaMagicEffect = { kind: 'risk-level'; riskLevel: RiskLevel } | { kind: 'job-failed'; error: string };
 
 export interface AdverseMediaMagicName extends MagicValue {
   firstName: string;
@@ -41,13 +39,7 @@ export interface AdverseMediaMagicName extends MagicValue {
   effect: AdverseMediaMagicEffect;
 }
 
-function adverseMediaName(
-  firstName: string,
-  lastName: string,
-  effect: AdverseMediaMagicEffect,
-  outcome: string,
-  description: string,
-): AdverseMediaMagicName {
+function adverseMediaName(firstName: string, lastName: string, effect: AdverseMediaMagicEffect, outcome: string, description: string): AdverseMediaMagicName {
   return {
     endpoint: SCREENING_ENDPOINTS.adverseMedia,
     input: `firstName ${firstName}, lastName ${lastName} (any dateOfBirth)`,
@@ -60,16 +52,41 @@ function adverseMediaName(
 }
 
 export const ADVERSE_MEDIA_MAGIC_NAMES: readonly AdverseMediaMagicName[] = [
-  adverseMediaName('Clara', 'Clean', { kind: 'risk-level', riskLevel: 'LOW' }, 'job ready: riskLevel LOW, 0 findings',
-    'A guaranteed clean person (most other names are clean too, but not all).'),
-  adverseMediaName('Morgan', 'Medium', { kind: 'risk-level', riskLevel: 'MEDIUM' }, 'job ready: riskLevel MEDIUM, MEDIUM-severity findings',
-    'Regulatory, reputational or court-record findings of medium severity.'),
-  adverseMediaName('Harper', 'High', { kind: 'risk-level', riskLevel: 'HIGH' }, 'job ready: riskLevel HIGH, at least one HIGH finding',
-    'Financial or criminal findings; the highest severity is HIGH.'),
-  adverseMediaName('Cyrus', 'Critical', { kind: 'risk-level', riskLevel: 'CRITICAL' }, 'job ready: riskLevel CRITICAL, at least one CRITICAL finding',
-    'Terrorism, organised or financial crime at critical severity.'),
-  adverseMediaName('Fay', 'Failure', { kind: 'job-failed', error: 'upstream timeout' }, "job failed: error 'upstream timeout'",
-    'The job ends in status failed; the real client throws AdverseMediaFailedError.'),
+  adverseMediaName(
+    'Clara',
+    'Clean',
+    { kind: 'risk-level', riskLevel: 'LOW' },
+    'job ready: riskLevel LOW, 0 findings',
+    'A guaranteed clean person (most other names are clean too, but not all).',
+  ),
+  adverseMediaName(
+    'Morgan',
+    'Medium',
+    { kind: 'risk-level', riskLevel: 'MEDIUM' },
+    'job ready: riskLevel MEDIUM, MEDIUM-severity findings',
+    'Regulatory, reputational or court-record findings of medium severity.',
+  ),
+  adverseMediaName(
+    'Harper',
+    'High',
+    { kind: 'risk-level', riskLevel: 'HIGH' },
+    'job ready: riskLevel HIGH, at least one HIGH finding',
+    'Financial or criminal findings; the highest severity is HIGH.',
+  ),
+  adverseMediaName(
+    'Cyrus',
+    'Critical',
+    { kind: 'risk-level', riskLevel: 'CRITICAL' },
+    'job ready: riskLevel CRITICAL, at least one CRITICAL finding',
+    'Terrorism, organised or financial crime at critical severity.',
+  ),
+  adverseMediaName(
+    'Fay',
+    'Failure',
+    { kind: 'job-failed', error: 'upstream timeout' },
+    "job failed: error 'upstream timeout'",
+    'The job ends in status failed; the real client throws AdverseMediaFailedError.',
+  ),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -146,28 +163,69 @@ function pepQuery(
 }
 
 export const PEP_SANCTIONS_MAGIC_NAMES: readonly PepSanctionsMagicName[] = [
-  pepQuery('Ottoline', 'Brackenbury', '1961-07-14', { peps: 1, sanctions: 0, both: 0, confidence: 1 },
-    'peps: 1 match, confidence 1', 'On sandbox-pep-global only; name and date of birth agree.'),
-  pepQuery('Radomir', 'Kestrelov', '1966-09-30', { peps: 0, sanctions: 1, both: 0, confidence: 1 },
+  pepQuery(
+    'Ottoline',
+    'Brackenbury',
+    '1961-07-14',
+    { peps: 1, sanctions: 0, both: 0, confidence: 1 },
+    'peps: 1 match, confidence 1',
+    'On sandbox-pep-global only; name and date of birth agree.',
+  ),
+  pepQuery(
+    'Radomir',
+    'Kestrelov',
+    '1966-09-30',
+    { peps: 0, sanctions: 1, both: 0, confidence: 1 },
     'sanctions: 1 match on 3 lists, confidence 1',
-    'On the OFAC-like, EU and UK lists; the three entries merge into one match (de-duplicated by name).'),
-  pepQuery('Emile', 'Vautrin-Lacoste', '1955-11-23', { peps: 0, sanctions: 0, both: 1, confidence: 1 },
+    'On the OFAC-like, EU and UK lists; the three entries merge into one match (de-duplicated by name).',
+  ),
+  pepQuery(
+    'Emile',
+    'Vautrin-Lacoste',
+    '1955-11-23',
+    { peps: 0, sanctions: 0, both: 1, confidence: 1 },
     'both: 1 match (PEP and sanctions lists), confidence 1',
-    "Listed as 'Émile VAUTRIN-LACOSTE': matching ignores diacritics, case and punctuation."),
-  pepQuery('Dorothea', 'Brackenbury', '1961-07-14', { peps: 0, sanctions: 0, both: 0 },
+    "Listed as 'Émile VAUTRIN-LACOSTE': matching ignores diacritics, case and punctuation.",
+  ),
+  pepQuery(
+    'Dorothea',
+    'Brackenbury',
+    '1961-07-14',
+    { peps: 0, sanctions: 0, both: 0 },
     'no matches (near-miss below threshold)',
-    'Same surname and date of birth as a listed PEP but a different given name: name similarity stays under the 0.80 gate.'),
-  pepQuery('Radomir', 'Kestrelova', '1970-01-01', { peps: 0, sanctions: 1, both: 0, confidence: 0.91 },
+    'Same surname and date of birth as a listed PEP but a different given name: name similarity stays under the 0.80 gate.',
+  ),
+  pepQuery(
+    'Radomir',
+    'Kestrelova',
+    '1970-01-01',
+    { peps: 0, sanctions: 1, both: 0, confidence: 0.91 },
     'sanctions: 1 weak match on 1 list, confidence 0.91',
-    'A one-letter variant of a listed name with another date of birth: the two lists that carry a date rule it out; the UK list, which has none, still matches.'),
-  pepQuery('Jane', 'Doe', '1990-01-01', { peps: 0, sanctions: 0, both: 0 },
-    'no matches', 'Common test names (Jane Doe, John Doe, John Smith, ...) are kept off the generated lists.'),
+    'A one-letter variant of a listed name with another date of birth: the two lists that carry a date rule it out; the UK list, which has none, still matches.',
+  ),
+  pepQuery(
+    'Jane',
+    'Doe',
+    '1990-01-01',
+    { peps: 0, sanctions: 0, both: 0 },
+    'no matches',
+    'Common test names (Jane Doe, John Doe, John Smith, ...) are kept off the generated lists.',
+  ),
 ];
 
 /** Names the watchlist generator must never list, so that typical test people stay clean. */
 export const RESERVED_CLEAN_NAMES: readonly string[] = [
-  'Jane Doe', 'John Doe', 'John Smith', 'Jane Smith', 'Test User', 'Max Mustermann', 'Erika Mustermann',
-  'Jean Dupont', 'Mario Rossi', 'Juan Perez', 'Dorothea Brackenbury',
+  'Jane Doe',
+  'John Doe',
+  'John Smith',
+  'Jane Smith',
+  'Test User',
+  'Max Mustermann',
+  'Erika Mustermann',
+  'Jean Dupont',
+  'Mario Rossi',
+  'Juan Perez',
+  'Dorothea Brackenbury',
   ...ADVERSE_MEDIA_MAGIC_NAMES.map((row) => `${row.firstName} ${row.lastName}`),
 ];
 
@@ -215,15 +273,27 @@ function ownershipNumber(phone: string, effect: PhoneOwnershipMagicEffect, outco
 }
 
 function scoreDial(phone: string, nameScore: number, strictness: string, outcome: 'MATCH' | 'NO_MATCH'): PhoneOwnershipMagicNumber {
-  return ownershipNumber(phone, { kind: 'forced-name-score', nameScore }, `nameScore ${nameScore}: ${outcome} at ${strictness}`,
-    `Threshold edge: the name scores exactly ${nameScore} whatever name is sent.`);
+  return ownershipNumber(
+    phone,
+    { kind: 'forced-name-score', nameScore },
+    `nameScore ${nameScore}: ${outcome} at ${strictness}`,
+    `Threshold edge: the name scores exactly ${nameScore} whatever name is sent.`,
+  );
 }
 
 export const PHONE_OWNERSHIP_MAGIC_NUMBERS: readonly PhoneOwnershipMagicNumber[] = [
-  ownershipNumber(MAGIC_PHONES.happyPath, { kind: 'subscriber-is-caller' }, 'MATCH, every score 100',
-    'The subscriber record mirrors the name, address and date of birth sent.'),
-  ownershipNumber(MAGIC_PHONES.noMatch, { kind: 'forced-name-score', nameScore: 0 }, 'NO_MATCH, nameScore 0',
-    'The carrier holds a subscriber whose name shares nothing with the one sent.'),
+  ownershipNumber(
+    MAGIC_PHONES.happyPath,
+    { kind: 'subscriber-is-caller' },
+    'MATCH, every score 100',
+    'The subscriber record mirrors the name, address and date of birth sent.',
+  ),
+  ownershipNumber(
+    MAGIC_PHONES.noMatch,
+    { kind: 'forced-name-score', nameScore: 0 },
+    'NO_MATCH, nameScore 0',
+    'The carrier holds a subscriber whose name shares nothing with the one sent.',
+  ),
   ownershipNumber(MAGIC_PHONES.noData, { kind: 'no-data' }, 'NO_DATA, nameScore -1', NO_DATA_DESCRIPTION),
   ownershipNumber(MAGIC_PHONES.carrierOutage, { kind: 'carrier-outage' }, '503 carrier unavailable', OUTAGE_DESCRIPTION),
   scoreDial(MAGIC_PHONES.nameScore49, 49, 'relaxed (threshold 50)', 'NO_MATCH'),
@@ -251,19 +321,42 @@ function trustNumber(phone: string, effect: PhoneTrustMagicEffect, outcome: stri
 const LONG_AGO_HOURS = 400 * 24;
 
 export const PHONE_TRUST_MAGIC_NUMBERS: readonly PhoneTrustMagicNumber[] = [
-  trustNumber(MAGIC_PHONES.happyPath, { kind: 'signals', simSwappedRisk: 'LOW_RISK', simChangedHoursAgo: LONG_AGO_HOURS, forwardingRisk: 'NO_RISK' },
-    'not tripped at any sensitivity', 'The happy-path number: SIM unchanged for 400 days, no forwarding.'),
-  trustNumber(MAGIC_PHONES.simSwap72h, { kind: 'signals', simSwappedRisk: 'HIGH_RISK', simChangedHoursAgo: 26, forwardingRisk: 'NO_RISK' },
-    'tripped at low, medium and high: SIM_SWAP_HIGH_RISK', 'SIM swap within 72 h (26 h before the check).'),
-  trustNumber(MAGIC_PHONES.simSwap30d, { kind: 'signals', simSwappedRisk: 'MEDIUM_RISK', simChangedHoursAgo: 12 * 24, forwardingRisk: 'NO_RISK' },
-    'tripped at medium and high: SIM_SWAP_MEDIUM_RISK; not at low', 'SIM swap within 30 days (12 days before the check).'),
-  trustNumber(MAGIC_PHONES.callForwarding, { kind: 'signals', simSwappedRisk: 'LOW_RISK', simChangedHoursAgo: LONG_AGO_HOURS, forwardingRisk: 'HIGH_RISK' },
-    'tripped at medium and high: CALL_FORWARDING_ACTIVE; not at low', 'Unconditional call forwarding is active.'),
-  trustNumber(MAGIC_PHONES.simSwapAndForwarding, { kind: 'signals', simSwappedRisk: 'HIGH_RISK', simChangedHoursAgo: 5, forwardingRisk: 'HIGH_RISK' },
+  trustNumber(
+    MAGIC_PHONES.happyPath,
+    { kind: 'signals', simSwappedRisk: 'LOW_RISK', simChangedHoursAgo: LONG_AGO_HOURS, forwardingRisk: 'NO_RISK' },
+    'not tripped at any sensitivity',
+    'The happy-path number: SIM unchanged for 400 days, no forwarding.',
+  ),
+  trustNumber(
+    MAGIC_PHONES.simSwap72h,
+    { kind: 'signals', simSwappedRisk: 'HIGH_RISK', simChangedHoursAgo: 26, forwardingRisk: 'NO_RISK' },
+    'tripped at low, medium and high: SIM_SWAP_HIGH_RISK',
+    'SIM swap within 72 h (26 h before the check).',
+  ),
+  trustNumber(
+    MAGIC_PHONES.simSwap30d,
+    { kind: 'signals', simSwappedRisk: 'MEDIUM_RISK', simChangedHoursAgo: 12 * 24, forwardingRisk: 'NO_RISK' },
+    'tripped at medium and high: SIM_SWAP_MEDIUM_RISK; not at low',
+    'SIM swap within 30 days (12 days before the check).',
+  ),
+  trustNumber(
+    MAGIC_PHONES.callForwarding,
+    { kind: 'signals', simSwappedRisk: 'LOW_RISK', simChangedHoursAgo: LONG_AGO_HOURS, forwardingRisk: 'HIGH_RISK' },
+    'tripped at medium and high: CALL_FORWARDING_ACTIVE; not at low',
+    'Unconditional call forwarding is active.',
+  ),
+  trustNumber(
+    MAGIC_PHONES.simSwapAndForwarding,
+    { kind: 'signals', simSwappedRisk: 'HIGH_RISK', simChangedHoursAgo: 5, forwardingRisk: 'HIGH_RISK' },
     'tripped: SIM_SWAP_HIGH_RISK at low; SIM_SWAP_HIGH_RISK and CALL_FORWARDING_ACTIVE at medium and high',
-    'SIM swapped 5 h ago and calls forwarded: the account-takeover pattern.'),
-  trustNumber(MAGIC_PHONES.clean, { kind: 'signals', simSwappedRisk: 'LOW_RISK', simChangedHoursAgo: LONG_AGO_HOURS, forwardingRisk: 'NO_RISK' },
-    'not tripped: LOW_RISK, NO_RISK', 'Clean: SIM unchanged for 400 days, no forwarding.'),
+    'SIM swapped 5 h ago and calls forwarded: the account-takeover pattern.',
+  ),
+  trustNumber(
+    MAGIC_PHONES.clean,
+    { kind: 'signals', simSwappedRisk: 'LOW_RISK', simChangedHoursAgo: LONG_AGO_HOURS, forwardingRisk: 'NO_RISK' },
+    'not tripped: LOW_RISK, NO_RISK',
+    'Clean: SIM unchanged for 400 days, no forwarding.',
+  ),
   trustNumber(MAGIC_PHONES.noData, { kind: 'no-data' }, 'not tripped: simSwappedRisk NO_DATA, forwardingRisk NO_DATA', NO_DATA_DESCRIPTION),
   trustNumber(MAGIC_PHONES.carrierOutage, { kind: 'carrier-outage' }, '503 carrier unavailable', OUTAGE_DESCRIPTION),
 ];
@@ -283,14 +376,25 @@ function ageGateNumber(phone: string, effect: CarrierAgeGateMagicEffect, outcome
 }
 
 export const CARRIER_AGE_GATE_MAGIC_NUMBERS: readonly CarrierAgeGateMagicNumber[] = [
-  ageGateNumber(MAGIC_PHONES.happyPath, { kind: 'subscriber-born', yearsBeforeCheck: 35, daysAfter: 0 }, 'PASS, VERIFIED',
-    'The happy-path number: the subscriber is 35.'),
-  ageGateNumber(MAGIC_PHONES.under18, { kind: 'subscriber-born', yearsBeforeCheck: 16, daysAfter: 0 }, 'FAIL, NOT_VERIFIED',
-    'The subscriber is 16.'),
-  ageGateNumber(MAGIC_PHONES.turns18Today, { kind: 'subscriber-born', yearsBeforeCheck: 18, daysAfter: 0 }, 'PASS, VERIFIED',
-    'Age edge: the subscriber turns 18 on the day of the check.'),
-  ageGateNumber(MAGIC_PHONES.turns18Tomorrow, { kind: 'subscriber-born', yearsBeforeCheck: 18, daysAfter: 1 }, 'FAIL, NOT_VERIFIED',
-    'Age edge: the subscriber turns 18 the day after the check.'),
+  ageGateNumber(
+    MAGIC_PHONES.happyPath,
+    { kind: 'subscriber-born', yearsBeforeCheck: 35, daysAfter: 0 },
+    'PASS, VERIFIED',
+    'The happy-path number: the subscriber is 35.',
+  ),
+  ageGateNumber(MAGIC_PHONES.under18, { kind: 'subscriber-born', yearsBeforeCheck: 16, daysAfter: 0 }, 'FAIL, NOT_VERIFIED', 'The subscriber is 16.'),
+  ageGateNumber(
+    MAGIC_PHONES.turns18Today,
+    { kind: 'subscriber-born', yearsBeforeCheck: 18, daysAfter: 0 },
+    'PASS, VERIFIED',
+    'Age edge: the subscriber turns 18 on the day of the check.',
+  ),
+  ageGateNumber(
+    MAGIC_PHONES.turns18Tomorrow,
+    { kind: 'subscriber-born', yearsBeforeCheck: 18, daysAfter: 1 },
+    'FAIL, NOT_VERIFIED',
+    'Age edge: the subscriber turns 18 the day after the check.',
+  ),
   ageGateNumber(MAGIC_PHONES.noData, { kind: 'no-data' }, 'NO_DATA', NO_DATA_DESCRIPTION),
   ageGateNumber(MAGIC_PHONES.carrierOutage, { kind: 'carrier-outage' }, '503 carrier unavailable', OUTAGE_DESCRIPTION),
 ];
@@ -318,13 +422,25 @@ function titleAddress(address: string, status: TitleCheckStatus, outcome: string
 }
 
 export const TITLE_CHECK_MAGIC_ADDRESSES: readonly TitleCheckMagicAddress[] = [
-  titleAddress('1 Sandbox Way, Springfield, IL 62701', 'found', 'status found, owner = the applicant',
-    'A full record whose first owner is the firstName/lastName sent.'),
-  titleAddress('2 Sandbox Towers, Springfield, IL 62701', 'multiple_properties', 'status multiple_properties (units 1A, 1B, 2A, 2B)',
-    'A building with several units; resend with a unit to get one record.'),
+  titleAddress(
+    '1 Sandbox Way, Springfield, IL 62701',
+    'found',
+    'status found, owner = the applicant',
+    'A full record whose first owner is the firstName/lastName sent.',
+  ),
+  titleAddress(
+    '2 Sandbox Towers, Springfield, IL 62701',
+    'multiple_properties',
+    'status multiple_properties (units 1A, 1B, 2A, 2B)',
+    'A building with several units; resend with a unit to get one record.',
+  ),
   titleAddress('404 Nowhere Lane, Springfield, IL 62701', 'not_found', 'status not_found', 'A US address with no property record.'),
-  titleAddress('221B Baker Street, London NW1 6XE, United Kingdom', 'unsupported_region', 'status unsupported_region',
-    'Any address outside the US gives unsupported_region (a result, not an error).'),
+  titleAddress(
+    '221B Baker Street, London NW1 6XE, United Kingdom',
+    'unsupported_region',
+    'status unsupported_region',
+    'Any address outside the US gives unsupported_region (a result, not an error).',
+  ),
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -341,7 +457,12 @@ export const PHONE_COVERAGE_ROWS: readonly MagicValue[] = PHONE_ENDPOINTS.flatMa
   PHONE_COVERAGE_EXAMPLES.map((example) => ({
     endpoint,
     input: `phone ${example.phone}`,
-    outcome: endpoint === SCREENING_ENDPOINTS.phoneTrust ? 'not tripped: NO_DATA' : endpoint === SCREENING_ENDPOINTS.phoneOwnership ? 'NO_DATA, nameScore -1' : 'NO_DATA',
+    outcome:
+      endpoint === SCREENING_ENDPOINTS.phoneTrust
+        ? 'not tripped: NO_DATA'
+        : endpoint === SCREENING_ENDPOINTS.phoneOwnership
+          ? 'NO_DATA, nameScore -1'
+          : 'NO_DATA',
     description: example.description,
   })),
 );

@@ -19,8 +19,31 @@ import levenshtein from 'talisman/metrics/levenshtein.js';
 
 /** Letters that Unicode decomposition does not reduce to a base letter plus a mark. */
 const SPECIAL_LETTERS: Readonly<Record<string, string>> = {
-  ß: 'ss', ẞ: 'SS', ø: 'o', Ø: 'O', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', ð: 'd', Ð: 'D', æ: 'ae', Æ: 'AE',
-  œ: 'oe', Œ: 'OE', þ: 'th', Þ: 'TH', ı: 'i', ħ: 'h', Ħ: 'H', ŧ: 't', Ŧ: 'T', ə: 'e', Ə: 'E', ŋ: 'ng', Ŋ: 'NG',
+  ß: 'ss',
+  ẞ: 'SS',
+  ø: 'o',
+  Ø: 'O',
+  ł: 'l',
+  Ł: 'L',
+  đ: 'd',
+  Đ: 'D',
+  ð: 'd',
+  Ð: 'D',
+  æ: 'ae',
+  Æ: 'AE',
+  œ: 'oe',
+  Œ: 'OE',
+  þ: 'th',
+  Þ: 'TH',
+  ı: 'i',
+  ħ: 'h',
+  Ħ: 'H',
+  ŧ: 't',
+  Ŧ: 'T',
+  ə: 'e',
+  Ə: 'E',
+  ŋ: 'ng',
+  Ŋ: 'NG',
 };
 
 /** Removes diacritics ('Émile' -> 'Emile', 'Łukasz' -> 'Lukasz', 'Weiß' -> 'Weiss'); keeps case. */

@@ -56,7 +56,10 @@ export const WatchlistEntrySchema = z.object({
   name: z.string().min(1),
   aliases: z.array(z.string()),
   country: z.string().length(2).nullable(),
-  dateOfBirth: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable(),
+  dateOfBirth: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .nullable(),
   remarks: z.string(),
 });
 export type WatchlistEntry = z.infer<typeof WatchlistEntrySchema>;

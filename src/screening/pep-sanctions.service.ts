@@ -106,7 +106,9 @@ export function screenPepSanctions(person: PepSanctionsPerson, watchlist: Watchl
     .map((entry) => scoreEntry(person, entry))
     .filter((scored): scored is ScoredEntry => scored !== undefined && scored.confidence >= MATCH_THRESHOLD)
     // Strongest first; on a tie prefer the spelling with diacritics (the fuller form of the name).
-    .sort((a, b) => b.confidence - a.confidence || Number(hasNonAscii(b.entry.name)) - Number(hasNonAscii(a.entry.name)) || a.entry.id.localeCompare(b.entry.id));
+    .sort(
+      (a, b) => b.confidence - a.confidence || Number(hasNonAscii(b.entry.name)) - Number(hasNonAscii(a.entry.name)) || a.entry.id.localeCompare(b.entry.id),
+    );
 
   const groups: Group[] = [];
   for (const scored of matched) {
@@ -157,7 +159,10 @@ function explain(person: PepSanctionsPerson, response: PepSanctionsResponse, gro
     return asciiExplanation(`${prefix}no list entry reaches name similarity ${MIN_NAME_SIMILARITY} and confidence ${MATCH_THRESHOLD} -> 0 matches`);
   }
   const described = groups
-    .map((group) => `${group.best.entry.name} ${group.best.confidence} (name ${group.best.nameScore.toFixed(2)}, dob ${group.best.agreement}, ${group.datasets.size} lists)`)
+    .map(
+      (group) =>
+        `${group.best.entry.name} ${group.best.confidence} (name ${group.best.nameScore.toFixed(2)}, dob ${group.best.agreement}, ${group.datasets.size} lists)`,
+    )
     .join('; ');
   return asciiExplanation(
     `${prefix}${response.totalMatches} matches (peps ${response.peps.length}, sanctions ${response.sanctions.length}, both ${response.both.length}) at threshold ${MATCH_THRESHOLD}: ${described}`,

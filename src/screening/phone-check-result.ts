@@ -24,7 +24,10 @@ export function carrierUnavailable(explanation: string): PhoneCheckFailure {
 /** Parses the phone (which may come from a session applicant, so it is checked again here). */
 export function parsePhoneInput(phone: string | undefined): { ok: true; phone: ParsedPhone } | { ok: false; failure: PhoneCheckFailure } {
   if (phone === undefined || phone.trim() === '') {
-    return { ok: false, failure: invalidInput('phone', 'phone is required: send an E.164 number such as +447700900001, or a sessionId whose applicant has a phone') };
+    return {
+      ok: false,
+      failure: invalidInput('phone', 'phone is required: send an E.164 number such as +447700900001, or a sessionId whose applicant has a phone'),
+    };
   }
   const parsed = normalizePhone(phone);
   if (!parsed.ok) return { ok: false, failure: invalidInput('phone', parsed.message) };

@@ -33,7 +33,11 @@ export const PhoneOwnershipRequestSchema = z
       ctx.addIssue({ code: 'custom', path: ['phone'], message: 'phone is required unless sessionId is given: send an E.164 number such as +447700900001' });
     }
     if (body.firstName === undefined && body.lastName === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['firstName'], message: 'firstName or lastName is required unless sessionId is given: send the name to match against the subscriber' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['firstName'],
+        message: 'firstName or lastName is required unless sessionId is given: send the name to match against the subscriber',
+      });
     }
   })
   .openapi('PhoneOwnershipRequest');

@@ -22,15 +22,7 @@ import { PHONE_OWNERSHIP_MAGIC_NUMBERS, type PhoneOwnershipMagicEffect } from '.
 import { editSimilarity, tokenSetSimilarity } from './name-similarity.ts';
 import { carrierCoverage } from './phone-numbers.ts';
 import { subscriberFor, type CarrierSubscriber } from './phone-carrier.ts';
-import {
-  carrierUnavailable,
-  findByPhone,
-  invalidInput,
-  isoFromMs,
-  parsePhoneInput,
-  SUPPLIER_RESPONDED,
-  type PhoneCheckResult,
-} from './phone-check-result.ts';
+import { carrierUnavailable, findByPhone, invalidInput, isoFromMs, parsePhoneInput, SUPPLIER_RESPONDED, type PhoneCheckResult } from './phone-check-result.ts';
 import type { PhoneOwnershipResponse, Strictness } from './phone-ownership.schemas.ts';
 
 export const STRICTNESS_THRESHOLDS: Readonly<Record<Strictness, number>> = { relaxed: 50, medium: 70, strict: 90 };
@@ -117,7 +109,8 @@ export function checkPhoneOwnership(input: PhoneOwnershipInput, nowMs: number): 
   const scores = nameScores(firstName, lastName, subscriber, magic?.effect);
   const outcome = outcomeFor(scores.nameScore, strictness);
   const dobScore = input.dateOfBirth !== undefined && subscriber.dateOfBirth !== null ? dateOfBirthScore(input.dateOfBirth, subscriber.dateOfBirth) : undefined;
-  const addressScore = input.address === undefined ? undefined : subscriber.address === null ? -1 : percent(tokenSetSimilarity(input.address, subscriber.address));
+  const addressScore =
+    input.address === undefined ? undefined : subscriber.address === null ? -1 : percent(tokenSetSimilarity(input.address, subscriber.address));
   const response: PhoneOwnershipResponse = {
     outcome,
     nameScore: scores.nameScore,
@@ -132,7 +125,10 @@ export function checkPhoneOwnership(input: PhoneOwnershipInput, nowMs: number): 
     correlationId: base.correlationId,
     ...(base.sessionId !== undefined ? { sessionId: base.sessionId } : {}),
   };
-  const parts = [scores.firstNameScore !== undefined ? `first ${scores.firstNameScore}` : '', scores.lastNameScore !== undefined ? `last ${scores.lastNameScore}` : '']
+  const parts = [
+    scores.firstNameScore !== undefined ? `first ${scores.firstNameScore}` : '',
+    scores.lastNameScore !== undefined ? `last ${scores.lastNameScore}` : '',
+  ]
     .filter((part) => part !== '')
     .join(', ');
   const comparison = outcome === 'MATCH' ? '>=' : '<';

@@ -1,22 +1,7 @@
 import { explain, jobFateFor, principalOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
-import {
-  adverseMediaRoute,
-  carrierAgeGateRoute,
-  pepSanctionsRoute,
-  phoneOwnershipRoute,
-  phoneTrustRoute,
-  titleCheckRoute,
-} from './screening.routes.ts';
-import {
-  checkAgeGate,
-  checkOwnership,
-  checkTrust,
-  queueAdverseMedia,
-  runTitleCheck,
-  screenPepAndSanctions,
-  type ScreeningCall,
-} from './screening.service.ts';
+import { adverseMediaRoute, carrierAgeGateRoute, pepSanctionsRoute, phoneOwnershipRoute, phoneTrustRoute, titleCheckRoute } from './screening.routes.ts';
+import { checkAgeGate, checkOwnership, checkTrust, queueAdverseMedia, runTitleCheck, screenPepAndSanctions, type ScreeningCall } from './screening.service.ts';
 
 function screeningCall(c: AppContext): ScreeningCall {
   return { world: c.get('world'), organization: principalOf(c).organization, note: (reason) => explain(c, reason) };

@@ -15,8 +15,7 @@ import countries from 'i18n-iso-countries';
 import { normalizePhone } from './phone-numbers.ts';
 
 function requiredOrType(field: string, fix: string) {
-  return (issue: { input?: unknown }) =>
-    issue.input === undefined ? `${field} is required: ${fix}` : `${field} must be a string: ${fix}`;
+  return (issue: { input?: unknown }) => (issue.input === undefined ? `${field} is required: ${fix}` : `${field} must be a string: ${fix}`);
 }
 
 /** A first or last name, 1-255 characters. */
@@ -96,7 +95,13 @@ export const SessionIdSchema = z
 /** Placeholder used when a screening request omits `email` (facts §6.4: the server synthesizes one). */
 export function placeholderEmail(firstName: string | undefined, lastName: string | undefined): string {
   const local = [firstName, lastName]
-    .map((part) => (part ?? '').normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^a-z0-9]+/g, ''))
+    .map((part) =>
+      (part ?? '')
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, ''),
+    )
     .filter((part) => part !== '')
     .join('.');
   return `${local === '' ? 'applicant' : local}@screening.invalid`;

@@ -88,7 +88,11 @@ export const adverseMediaJobKind: JobKind = {
 /** The body as compared for idempotency: validated, keys sorted, country upper-cased. */
 export function adverseMediaFingerprint(body: AdverseMediaRequest): string {
   const normalized: Record<string, string> = { ...body, ...(body.country !== undefined ? { country: body.country.toUpperCase() } : {}) };
-  const canonical = JSON.stringify(Object.keys(normalized).sort().map((key) => [key, normalized[key]]));
+  const canonical = JSON.stringify(
+    Object.keys(normalized)
+      .sort()
+      .map((key) => [key, normalized[key]]),
+  );
   return hashParts('adverse-media-request', canonical).toString('hex');
 }
 

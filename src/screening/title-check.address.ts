@@ -17,14 +17,57 @@
 import countries from 'i18n-iso-countries';
 
 export const US_STATES: Readonly<Record<string, string>> = {
-  AL: 'Alabama', AK: 'Alaska', AZ: 'Arizona', AR: 'Arkansas', CA: 'California', CO: 'Colorado', CT: 'Connecticut',
-  DE: 'Delaware', DC: 'District of Columbia', FL: 'Florida', GA: 'Georgia', HI: 'Hawaii', ID: 'Idaho', IL: 'Illinois',
-  IN: 'Indiana', IA: 'Iowa', KS: 'Kansas', KY: 'Kentucky', LA: 'Louisiana', ME: 'Maine', MD: 'Maryland',
-  MA: 'Massachusetts', MI: 'Michigan', MN: 'Minnesota', MS: 'Mississippi', MO: 'Missouri', MT: 'Montana',
-  NE: 'Nebraska', NV: 'Nevada', NH: 'New Hampshire', NJ: 'New Jersey', NM: 'New Mexico', NY: 'New York',
-  NC: 'North Carolina', ND: 'North Dakota', OH: 'Ohio', OK: 'Oklahoma', OR: 'Oregon', PA: 'Pennsylvania',
-  RI: 'Rhode Island', SC: 'South Carolina', SD: 'South Dakota', TN: 'Tennessee', TX: 'Texas', UT: 'Utah',
-  VT: 'Vermont', VA: 'Virginia', WA: 'Washington', WV: 'West Virginia', WI: 'Wisconsin', WY: 'Wyoming',
+  AL: 'Alabama',
+  AK: 'Alaska',
+  AZ: 'Arizona',
+  AR: 'Arkansas',
+  CA: 'California',
+  CO: 'Colorado',
+  CT: 'Connecticut',
+  DE: 'Delaware',
+  DC: 'District of Columbia',
+  FL: 'Florida',
+  GA: 'Georgia',
+  HI: 'Hawaii',
+  ID: 'Idaho',
+  IL: 'Illinois',
+  IN: 'Indiana',
+  IA: 'Iowa',
+  KS: 'Kansas',
+  KY: 'Kentucky',
+  LA: 'Louisiana',
+  ME: 'Maine',
+  MD: 'Maryland',
+  MA: 'Massachusetts',
+  MI: 'Michigan',
+  MN: 'Minnesota',
+  MS: 'Mississippi',
+  MO: 'Missouri',
+  MT: 'Montana',
+  NE: 'Nebraska',
+  NV: 'Nevada',
+  NH: 'New Hampshire',
+  NJ: 'New Jersey',
+  NM: 'New Mexico',
+  NY: 'New York',
+  NC: 'North Carolina',
+  ND: 'North Dakota',
+  OH: 'Ohio',
+  OK: 'Oklahoma',
+  OR: 'Oregon',
+  PA: 'Pennsylvania',
+  RI: 'Rhode Island',
+  SC: 'South Carolina',
+  SD: 'South Dakota',
+  TN: 'Tennessee',
+  TX: 'Texas',
+  UT: 'Utah',
+  VT: 'Vermont',
+  VA: 'Virginia',
+  WA: 'Washington',
+  WV: 'West Virginia',
+  WI: 'Wisconsin',
+  WY: 'Wyoming',
 };
 
 const STATE_BY_NAME = new Map(Object.entries(US_STATES).map(([code, name]) => [name.toLowerCase(), code]));
@@ -44,13 +87,12 @@ export interface UsAddress {
   zip: string;
 }
 
-export type AddressRegion =
-  | { region: 'US'; address: UsAddress }
-  | { region: 'non-US'; reason: string }
-  | { region: 'unknown'; reason: string };
+export type AddressRegion = { region: 'US'; address: UsAddress } | { region: 'non-US'; reason: string } | { region: 'unknown'; reason: string };
 
 function findStateAndZip(text: string): { index: number; length: number; state: string; zip: string } | undefined {
-  const stateNames = Object.values(US_STATES).map((name) => name.replace(/ /g, '\\s+')).join('|');
+  const stateNames = Object.values(US_STATES)
+    .map((name) => name.replace(/ /g, '\\s+'))
+    .join('|');
   const pattern = new RegExp(`\\b([A-Za-z]{2}|${stateNames})\\.?,?\\s+(\\d{5})(?:-\\d{4})?\\b`, 'gi');
   let found: { index: number; length: number; state: string; zip: string } | undefined;
   for (const match of text.matchAll(pattern)) {
@@ -63,7 +105,10 @@ function findStateAndZip(text: string): { index: number; length: number; state: 
 
 export function classifyAddress(text: string): AddressRegion {
   const oneLine = text.replace(/\s+/g, ' ').trim();
-  const parts = oneLine.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const parts = oneLine
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
   const last = (parts[parts.length - 1] ?? '').replace(/\.$/, '');
   const lastLower = last.toLowerCase();
   // An explicit foreign country wins over anything that looks like a state and ZIP ('DE 10115').
@@ -79,7 +124,10 @@ export function classifyAddress(text: string): AddressRegion {
 
 function parseUsAddress(oneLine: string, stateZip: { index: number; length: number; state: string; zip: string }): UsAddress {
   const before = oneLine.slice(0, stateZip.index).replace(/[,\s]+$/, '');
-  const parts = before.split(',').map((part) => part.trim()).filter((part) => part !== '');
+  const parts = before
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
   let streetParts = parts.slice(0, Math.max(1, parts.length - 1));
   let city: string | null = parts.length > 1 ? (parts[parts.length - 1] ?? null) : null;
   // A separate 'Apt 4B' part belongs to the street, not the city.
@@ -89,6 +137,9 @@ function parseUsAddress(oneLine: string, stateZip: { index: number; length: numb
   }
   const streetLine = streetParts.join(' ');
   const unitMatch = UNIT.exec(streetLine);
-  const street = (unitMatch ? streetLine.replace(unitMatch[0], '') : streetLine).replace(/\s+/g, ' ').replace(/[\s,]+$/, '').trim();
+  const street = (unitMatch ? streetLine.replace(unitMatch[0], '') : streetLine)
+    .replace(/\s+/g, ' ')
+    .replace(/[\s,]+$/, '')
+    .trim();
   return { street, unit: unitMatch?.[1]?.toUpperCase() ?? null, city, state: stateZip.state, zip: stateZip.zip };
 }

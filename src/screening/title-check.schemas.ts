@@ -12,7 +12,10 @@ export const TitleCheckRequestSchema = z
     firstName: nameField('firstName', 'Jane'),
     lastName: nameField('lastName', 'Doe'),
     address: z
-      .string({ error: (issue) => (issue.input === undefined ? 'address is required: send the US property address, 1-500 characters' : 'address must be a string of 1-500 characters') })
+      .string({
+        error: (issue) =>
+          issue.input === undefined ? 'address is required: send the US property address, 1-500 characters' : 'address must be a string of 1-500 characters',
+      })
       .min(1, { error: 'address must not be empty: send the US property address, 1-500 characters', abort: true })
       .max(500, 'address is too long: send at most 500 characters')
       .refine((value) => value.trim().length > 0, 'address must contain a non-space character')
@@ -27,40 +30,76 @@ const int = z.number().int().nullable();
 
 export const SubjectPropertySchema = z
   .object({
-    APNFormatted: str, APNUnformatted: str, PropertyFullStreetAddress: str, PropertyCity: str,
-    PropertyState: str, PropertyZipCode: str, PropertyCounty: str, LegalDescription: str,
-    PropertyType: str, LandUseCode: str, LandUseDescription: str, Zoning: str,
-    LotSizeAcres: num, LotSizeSqFt: num, BuildingAreaSqFt: num, Stories: num, Bathrooms: num,
-    YearBuilt: int, Bedrooms: int,
+    APNFormatted: str,
+    APNUnformatted: str,
+    PropertyFullStreetAddress: str,
+    PropertyCity: str,
+    PropertyState: str,
+    PropertyZipCode: str,
+    PropertyCounty: str,
+    LegalDescription: str,
+    PropertyType: str,
+    LandUseCode: str,
+    LandUseDescription: str,
+    Zoning: str,
+    LotSizeAcres: num,
+    LotSizeSqFt: num,
+    BuildingAreaSqFt: num,
+    Stories: num,
+    Bathrooms: num,
+    YearBuilt: int,
+    Bedrooms: int,
   })
   .openapi('TitleSubjectProperty');
 
 export const OwnerInformationSchema = z
   .object({
-    Owner1LastName: str, Owner1FirstNameMiddleInitial: str, Owner2LastName: str,
-    Owner2FirstNameMiddleInitial: str, MailingFullStreetAddress: str, MailingCity: str, MailingState: str,
-    MailingZipCode: str, VestingOwnershipRights: str, OwnerOccupied: str,
+    Owner1LastName: str,
+    Owner1FirstNameMiddleInitial: str,
+    Owner2LastName: str,
+    Owner2FirstNameMiddleInitial: str,
+    MailingFullStreetAddress: str,
+    MailingCity: str,
+    MailingState: str,
+    MailingZipCode: str,
+    VestingOwnershipRights: str,
+    OwnerOccupied: str,
   })
   .openapi('TitleOwnerInformation');
 
 export const LocationInformationSchema = z
   .object({
-    County: str, CensusTract: str, CensusBlock: str, Municipality: str, SchoolDistrict: str,
-    FloodZone: str, FloodPanelNumber: str, Neighborhood: str,
+    County: str,
+    CensusTract: str,
+    CensusBlock: str,
+    Municipality: str,
+    SchoolDistrict: str,
+    FloodZone: str,
+    FloodPanelNumber: str,
+    Neighborhood: str,
   })
   .openapi('TitleLocationInformation');
 
 export const OwnerTransferInformationSchema = z
   .object({
-    TransferDocumentNumber: str, TransferRecordingDate: str, TransferSaleDate: str, TransferDeedType: str,
+    TransferDocumentNumber: str,
+    TransferRecordingDate: str,
+    TransferSaleDate: str,
+    TransferDeedType: str,
     TransferSalePrice: num,
   })
   .openapi('TitleOwnerTransferInformation');
 
 export const LastMarketSaleInformationSchema = z
   .object({
-    SaleDate: str, SaleDocumentNumber: str, SaleDeedType: str, RecordingDate: str, Buyer: str, Seller: str,
-    SalePrice: num, PricePerSqFt: num,
+    SaleDate: str,
+    SaleDocumentNumber: str,
+    SaleDeedType: str,
+    RecordingDate: str,
+    Buyer: str,
+    Seller: str,
+    SalePrice: num,
+    PricePerSqFt: num,
   })
   .openapi('TitleLastMarketSaleInformation');
 
@@ -88,17 +127,10 @@ export const TitleCheckUnsupportedRegionSchema = z
   .object({ status: z.literal('unsupported_region'), message: z.string() })
   .openapi('TitleCheckUnsupportedRegion');
 
-export const TitleCheckNotFoundSchema = z
-  .object({ status: z.literal('not_found'), message: z.string() })
-  .openapi('TitleCheckNotFound');
+export const TitleCheckNotFoundSchema = z.object({ status: z.literal('not_found'), message: z.string() }).openapi('TitleCheckNotFound');
 
 export const TitleCheckResponseSchema = z
-  .discriminatedUnion('status', [
-    TitleCheckFoundSchema,
-    TitleCheckMultiplePropertiesSchema,
-    TitleCheckUnsupportedRegionSchema,
-    TitleCheckNotFoundSchema,
-  ])
+  .discriminatedUnion('status', [TitleCheckFoundSchema, TitleCheckMultiplePropertiesSchema, TitleCheckUnsupportedRegionSchema, TitleCheckNotFoundSchema])
   .openapi('TitleCheckResponse');
 export type TitleCheckResponse = z.infer<typeof TitleCheckResponseSchema>;
 export type TitleCheckFound = z.infer<typeof TitleCheckFoundSchema>;

@@ -43,7 +43,10 @@ export interface TitleCheckOutcome {
 
 /** Case, punctuation and spacing do not matter when comparing addresses. */
 export function normalizeAddress(address: string): string {
-  return address.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+  return address
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
 }
 
 export function checkTitle(input: TitleCheckInput): TitleCheckOutcome {
@@ -51,7 +54,11 @@ export function checkTitle(input: TitleCheckInput): TitleCheckOutcome {
   const magic = TITLE_CHECK_MAGIC_ADDRESSES.find((row) => normalizeAddress(row.address) === key);
   const region = classifyAddress(input.address);
   const rng = rngFrom('title-check', key);
-  const done = (response: TitleCheckResponse, why: string): TitleCheckOutcome => ({ response, explanation: asciiExplanation(`${why} -> ${response.status}`), billable: true });
+  const done = (response: TitleCheckResponse, why: string): TitleCheckOutcome => ({
+    response,
+    explanation: asciiExplanation(`${why} -> ${response.status}`),
+    billable: true,
+  });
 
   if (magic) {
     const why = `magic value: address '${magic.address}'`;
@@ -68,7 +75,8 @@ export function checkTitle(input: TitleCheckInput): TitleCheckOutcome {
       }
     }
   }
-  if (region.region === 'non-US') return done({ status: 'unsupported_region', message: TITLE_MESSAGES.unsupportedRegion }, `address outside the US (${region.reason})`);
+  if (region.region === 'non-US')
+    return done({ status: 'unsupported_region', message: TITLE_MESSAGES.unsupportedRegion }, `address outside the US (${region.reason})`);
   if (region.region === 'unknown') return done({ status: 'not_found', message: TITLE_MESSAGES.notFound }, `address not located: ${region.reason}`);
 
   const draw = rng.next();
@@ -137,7 +145,12 @@ function foundRecord(key: string, address: UsAddress, rng: Rng, applicant: { fir
   const ownerOccupied = rng.chance(0.8);
   const mailing = ownerOccupied
     ? { street: streetLine, city: upper(city), state: address.state, zip: address.zip }
-    : { street: upper(faker.location.streetAddress()), city: upper(faker.location.city()), state: faker.location.state({ abbreviated: true }), zip: faker.location.zipCode('#####') };
+    : {
+        street: upper(faker.location.streetAddress()),
+        city: upper(faker.location.city()),
+        state: faker.location.state({ abbreviated: true }),
+        zip: faker.location.zipCode('#####'),
+      };
 
   const saleDate = dateIn(rng, Math.max(yearBuilt, 1995), 2025);
   const salePrice = Math.round((buildingSqFt * rng.int(140, 520)) / 500) * 500;
@@ -185,7 +198,9 @@ function foundRecord(key: string, address: UsAddress, rng: Rng, applicant: { fir
       MailingCity: mailing.city,
       MailingState: mailing.state,
       MailingZipCode: mailing.zip,
-      VestingOwnershipRights: owner2 ? rng.pick(['JOINT TENANTS', 'COMMUNITY PROPERTY', 'TENANTS IN COMMON']) : rng.pick(['SOLE OWNER', 'UNMARRIED PERSON', 'TRUST']),
+      VestingOwnershipRights: owner2
+        ? rng.pick(['JOINT TENANTS', 'COMMUNITY PROPERTY', 'TENANTS IN COMMON'])
+        : rng.pick(['SOLE OWNER', 'UNMARRIED PERSON', 'TRUST']),
       OwnerOccupied: ownerOccupied ? 'Y' : 'N',
     },
     locationInformation: {
@@ -196,7 +211,9 @@ function foundRecord(key: string, address: UsAddress, rng: Rng, applicant: { fir
       SchoolDistrict: `${upper(city)} UNIFIED SCHOOL DISTRICT`,
       FloodZone: rng.pick(['X', 'X', 'X', 'AE', 'A']),
       FloodPanelNumber: `${pad(rng.int(1, 56))}${pad(rng.int(1, 999), 3)}C${pad(rng.int(1, 999), 4)}${rng.pick(['E', 'F', 'G', 'H'])}`,
-      Neighborhood: rng.chance(0.7) ? upper(`${faker.location.street().split(' ')[0] ?? 'Central'} ${rng.pick(['Heights', 'Park', 'Village', 'Estates'])}`) : null,
+      Neighborhood: rng.chance(0.7)
+        ? upper(`${faker.location.street().split(' ')[0] ?? 'Central'} ${rng.pick(['Heights', 'Park', 'Village', 'Estates'])}`)
+        : null,
     },
     ownerTransferInformation: {
       TransferDocumentNumber: documentNumber,

@@ -20,13 +20,7 @@
  */
 import { fakerFrom, rngFrom, type Rng } from '../platform/random/random.ts';
 import { applicantPlaceFor, FACE_MATCH_THRESHOLD, type ApplicantPlace } from './meta-data.ts';
-import {
-  ADVERSE_MEDIA_CATEGORIES,
-  type AnalysisData,
-  type ExtractedText,
-  type IdAnalysisData,
-  type TitleCheckFound,
-} from './sessions.schemas.ts';
+import { ADVERSE_MEDIA_CATEGORIES, type AnalysisData, type ExtractedText, type IdAnalysisData, type TitleCheckFound } from './sessions.schemas.ts';
 
 export type AnalysisOutcome = 'pass' | 'low_face_match';
 

@@ -25,7 +25,13 @@ export function hostedActionUrl(verifyUrl: string, stored: StoredSession, namesp
 }
 
 const notFound = (c: AppContext, id: string) =>
-  c.html(problemPage('Verification not found', `There is no verification session ${id} here. Check the link you were sent (a session of another sandbox namespace needs its namespace parameter).`), 404);
+  c.html(
+    problemPage(
+      'Verification not found',
+      `There is no verification session ${id} here. Check the link you were sent (a session of another sandbox namespace needs its namespace parameter).`,
+    ),
+    404,
+  );
 
 function applicantName(stored: StoredSession): string {
   return `${stored.user.first_name} ${stored.user.last_name}`;
@@ -64,7 +70,13 @@ export const hostedPageRouter = new Hono<AppEnv>()
     const form = await c.req.parseBody();
     const outcome = form.outcome;
     if (typeof outcome !== 'string' || !isApplicantOutcome(outcome)) {
-      return c.html(problemPage('Unknown choice', 'The form must send outcome = success, document_unreadable, face_mismatch, internal_error, user_cancelled or session_expired.'), 400);
+      return c.html(
+        problemPage(
+          'Unknown choice',
+          'The form must send outcome = success, document_unreadable, face_mismatch, internal_error, user_cancelled or session_expired.',
+        ),
+        400,
+      );
     }
     const stored = findHostedSession(world, id, c.req.query('oid'));
     if (stored === undefined) return notFound(c, id);

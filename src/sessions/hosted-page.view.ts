@@ -59,7 +59,8 @@ export function sessionPage(model: SessionPageModel) {
   const buttons = model.open
     ? html`<ul>
 ${APPLICANT_OUTCOME_TABLE.map(
-  (row) => html`<li><form method="post" action="${model.actionUrl}"><input type="hidden" name="outcome" value="${row.outcome}"><button type="submit"${row.outcome === 'success' ? html` class="primary"` : ''}>${row.label}<small>status ${row.status}${row.reason === undefined ? '' : html`, reason ${row.reason}`}: ${row.description}</small></button></form></li>`,
+  (row) =>
+    html`<li><form method="post" action="${model.actionUrl}"><input type="hidden" name="outcome" value="${row.outcome}"><button type="submit"${row.outcome === 'success' ? html` class="primary"` : ''}>${row.label}<small>status ${row.status}${row.reason === undefined ? '' : html`, reason ${row.reason}`}: ${row.description}</small></button></form></li>`,
 )}
 </ul>`
     : '';

@@ -16,25 +16,11 @@ import type { SessionStatus } from './sessions.schemas.ts';
 export const REDIRECT_STATUSES = ['success', 'failed', 'abandoned', 'expired'] as const;
 export type RedirectStatus = (typeof REDIRECT_STATUSES)[number];
 
-export const REDIRECT_REASONS = [
-  'document_unreadable',
-  'face_mismatch',
-  'session_expired',
-  'internal_error',
-  'user_cancelled',
-  'unknown',
-] as const;
+export const REDIRECT_REASONS = ['document_unreadable', 'face_mismatch', 'session_expired', 'internal_error', 'user_cancelled', 'unknown'] as const;
 export type RedirectReason = (typeof REDIRECT_REASONS)[number];
 
 /** The buttons of the applicant's page, one per outcome the callback can carry. */
-export const APPLICANT_OUTCOMES = [
-  'success',
-  'document_unreadable',
-  'face_mismatch',
-  'internal_error',
-  'user_cancelled',
-  'session_expired',
-] as const;
+export const APPLICANT_OUTCOMES = ['success', 'document_unreadable', 'face_mismatch', 'internal_error', 'user_cancelled', 'session_expired'] as const;
 export type ApplicantOutcome = (typeof APPLICANT_OUTCOMES)[number];
 
 export interface ApplicantOutcomeRow {

@@ -62,7 +62,8 @@ export const SANDBOX_SESSION_TEST_IDENTIFIERS: readonly SandboxTestIdentifier[] 
     endpoint: 'GET /v1/sessions/{id}',
     input: 'test_rejected',
     outcome: 'REJECTED',
-    description: 'REJECTED by AI auto-decline: face_match_confidence 42.3, id_matches_selfie false, expiry_date_pass false, valid_state_pass false, declinedData LOW_FACE_MATCH / PRIMARY / CRITICAL',
+    description:
+      'REJECTED by AI auto-decline: face_match_confidence 42.3, id_matches_selfie false, expiry_date_pass false, valid_state_pass false, declinedData LOW_FACE_MATCH / PRIMARY / CRITICAL',
   },
   {
     endpoint: 'GET /v1/sessions/{id}',
@@ -92,13 +93,15 @@ export const SANDBOX_SESSION_TEST_IDENTIFIERS: readonly SandboxTestIdentifier[] 
     endpoint: 'GET /v1/sessions/{id}',
     input: 'any other id',
     outcome: 'a scenario chosen from a hash of the id',
-    description: 'a scenario (VERIFIED, REJECTED, SUBMITTED, PENDING, VOIDED or FAILED) chosen and filled from a hash of the id: the same id always returns the same body',
+    description:
+      'a scenario (VERIFIED, REJECTED, SUBMITTED, PENDING, VOIDED or FAILED) chosen and filled from a hash of the id: the same id always returns the same body',
   },
   {
     endpoint: 'GET /v1/sessions',
     input: 'any query',
     outcome: 'five sessions, next_token null',
-    description: 'five sessions, one each of VERIFIED, REJECTED, PENDING, SUBMITTED, VOIDED (test_verified, test_rejected, test_pending, test_submitted, test_voided), next_token null',
+    description:
+      'five sessions, one each of VERIFIED, REJECTED, PENDING, SUBMITTED, VOIDED (test_verified, test_rejected, test_pending, test_submitted, test_voided), next_token null',
   },
 ];
 
@@ -187,9 +190,11 @@ export function buildSandboxSession(scenario: SandboxScenario, id: string, optio
     status: scenario,
     type: 'session',
     session_progress:
-      submitted || scenario === 'FAILED' ? 'COMPLETED'
-      : scenario === 'PENDING' ? (options.sessionProgress ?? (rng.chance(0.5) ? 'STARTED' : 'PENDING'))
-      : 'PENDING',
+      submitted || scenario === 'FAILED'
+        ? 'COMPLETED'
+        : scenario === 'PENDING'
+          ? (options.sessionProgress ?? (rng.chance(0.5) ? 'STARTED' : 'PENDING'))
+          : 'PENDING',
     created_at: options.createdAtIso,
     updated_at: options.createdAtIso,
   };
@@ -205,7 +210,7 @@ export function buildSandboxSession(scenario: SandboxScenario, id: string, optio
 
   let analysis: AnalysisData | undefined;
   const person = { firstName, lastName, ...(phone === undefined ? {} : { phone }) };
-  const documents = options.documents ?? (complete ? 3 : (rng.pick([1, 1, 2] as const)));
+  const documents = options.documents ?? (complete ? 3 : rng.pick([1, 1, 2] as const));
   if (scenario === 'VERIFIED' || scenario === 'SUBMITTED') {
     analysis = buildAnalysisData('pass', person, seed, { atIso: iso(submittedMs), documents });
   } else if (scenario === 'REJECTED') {
@@ -236,12 +241,17 @@ export function buildSandboxSession(scenario: SandboxScenario, id: string, optio
   if (submitted) record.submitted_at = iso(submittedMs);
 
   const updatedMs =
-    scenario === 'VERIFIED' ? reviewedMs
-    : scenario === 'REJECTED' ? Date.parse(meta.declinedData?.declinedAt ?? options.createdAtIso)
-    : scenario === 'SUBMITTED' ? submittedMs
-    : scenario === 'VOIDED' ? created + rng.int(60, 72 * 60) * MINUTE
-    : scenario === 'FAILED' ? failedAtMs
-    : created;
+    scenario === 'VERIFIED'
+      ? reviewedMs
+      : scenario === 'REJECTED'
+        ? Date.parse(meta.declinedData?.declinedAt ?? options.createdAtIso)
+        : scenario === 'SUBMITTED'
+          ? submittedMs
+          : scenario === 'VOIDED'
+            ? created + rng.int(60, 72 * 60) * MINUTE
+            : scenario === 'FAILED'
+              ? failedAtMs
+              : created;
   record.updated_at = iso(updatedMs);
 
   const sender = buildSenderUser(SANDBOX_SENDER_ORGANIZATION, 'Sandbox');
@@ -384,12 +394,7 @@ export interface SandboxSessionAnswer {
  * GET /v1/sessions/{id} with a sandbox key. A test identifier answers its fixture; any other id a
  * scenario chosen and filled from the id's hash (same id, same bytes; the body carries the id asked for).
  */
-export function sandboxSessionFor(
-  id: string,
-  organizationId: string,
-  urls: SessionUrls,
-  options: { fixturesDir?: URL | string } = {},
-): SandboxSessionAnswer {
+export function sandboxSessionFor(id: string, organizationId: string, urls: SessionUrls, options: { fixturesDir?: URL | string } = {}): SandboxSessionAnswer {
   if (isSandboxFixtureId(id)) {
     const fixture = loadSandboxSessionFixtures(options.fixturesDir).get(id) as SingleSessionResponse;
     return {

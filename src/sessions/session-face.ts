@@ -31,5 +31,11 @@ export async function enrolFinishedSessionFace(world: World, uploads: UploadStor
   } catch (error) {
     return `selfie_front not enrolled: ${(error as Error).message}`;
   }
-  return enrolSessionSelfie(world, { organizationId: stored.record.organization_id, sessionId: stored.id, source: 'hosted-session', analysis, label: 'selfie_front' });
+  return enrolSessionSelfie(world, {
+    organizationId: stored.record.organization_id,
+    sessionId: stored.id,
+    source: 'hosted-session',
+    analysis,
+    label: 'selfie_front',
+  });
 }

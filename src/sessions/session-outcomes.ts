@@ -63,7 +63,9 @@ function autoDeclineEvent(record: SessionRecord, context: OutcomeContext) {
     analysisData,
     declinedData: buildDeclinedData({ score, declinedAtIso: context.nowIso }),
     // A decline of an already-submitted session keeps its original submission metadata.
-    ...(record.status === 'PENDING' ? { submission: buildApplicantSubmission(seed, { createdAtIso: record.created_at, submittedAtIso: context.nowIso }), country: APPLICANT_COUNTRY } : {}),
+    ...(record.status === 'PENDING'
+      ? { submission: buildApplicantSubmission(seed, { createdAtIso: record.created_at, submittedAtIso: context.nowIso }), country: APPLICANT_COUNTRY }
+      : {}),
   };
 }
 
@@ -138,11 +140,7 @@ export function applyApplicantOutcome(record: SessionRecord, outcome: ApplicantO
  * (SUBMITTED, and VERIFIED of a PENDING session) ends REJECTED by the AI instead; a reviewer's decision on
  * an already submitted session is not affected.
  */
-export function applyControlOutcome(
-  record: SessionRecord,
-  body: SessionOutcomeBody,
-  context: OutcomeContext,
-): TransitionResult {
+export function applyControlOutcome(record: SessionRecord, body: SessionOutcomeBody, context: OutcomeContext): TransitionResult {
   const now = context.nowIso;
   const finishes = body.outcome === 'SUBMITTED' || (body.outcome === 'VERIFIED' && record.status === 'PENDING');
   if (finishes && context.autoDecline === true) {

@@ -127,7 +127,10 @@ export function fictionalUsPhone(rng: { int(min: number, max: number): number })
 
 /** A host-safe slug of an organization, for the sender's e-mail domain. */
 function domainFor(organizationId: string, organizationName: string | undefined): string {
-  const base = (organizationName ?? organizationId).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const base = (organizationName ?? organizationId)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return `${base || 'organization'}.example`;
 }
 
@@ -173,7 +176,6 @@ export interface SessionUrlOptions {
   namespace?: string;
 }
 
-
 /**
  * {verify_url}/<id>?oid=<organization>[&redirect_url=<encoded>] (spec: POST /v1/sessions response), plus
  * `&namespace=<ns>` for a session of a non-default sandbox namespace so the page finds it.
@@ -193,7 +195,11 @@ export function adminConsoleUrl(consoleUrl: string, sessionId: string, options: 
 }
 
 /** The single-session response's resource_links: strings only, never null. */
-export function buildResourceLinks(record: Pick<SessionRecord, 'id' | 'organization_id' | 'redirect_url'>, urls: SessionUrls, options: SessionUrlOptions = {}): Record<string, string> {
+export function buildResourceLinks(
+  record: Pick<SessionRecord, 'id' | 'organization_id' | 'redirect_url'>,
+  urls: SessionUrls,
+  options: SessionUrlOptions = {},
+): Record<string, string> {
   return {
     session_url: buildSessionUrl(urls.verify, record.id, record.organization_id, record.redirect_url, options),
     admin_console: adminConsoleUrl(urls.console, record.id, options),
@@ -232,11 +238,30 @@ export function toListItem(record: SessionRecord): SessionListItem {
 
 /** A stored profile as the spec's profile object: all seven members, `phone` null when none is on file. */
 export function toProfileJson(profile: StoredUserProfile): UserProfile {
-  return { id: profile.id, email: profile.email, first_name: profile.first_name, last_name: profile.last_name, phone: profile.phone ?? null, created_at: profile.created_at, updated_at: profile.updated_at };
+  return {
+    id: profile.id,
+    email: profile.email,
+    first_name: profile.first_name,
+    last_name: profile.last_name,
+    phone: profile.phone ?? null,
+    created_at: profile.created_at,
+    updated_at: profile.updated_at,
+  };
 }
 
-export function toSingleSessionResponse(record: SessionRecord, user: StoredUserProfile, senderUser: StoredUserProfile, urls: SessionUrls, options: SessionUrlOptions = {}): SingleSessionResponse {
-  return { session_record: record, user: toProfileJson(user), sender_user: toProfileJson(senderUser), resource_links: buildResourceLinks(record, urls, options) };
+export function toSingleSessionResponse(
+  record: SessionRecord,
+  user: StoredUserProfile,
+  senderUser: StoredUserProfile,
+  urls: SessionUrls,
+  options: SessionUrlOptions = {},
+): SingleSessionResponse {
+  return {
+    session_record: record,
+    user: toProfileJson(user),
+    sender_user: toProfileJson(senderUser),
+    resource_links: buildResourceLinks(record, urls, options),
+  };
 }
 
 // ─── Uploads ────────────────────────────────────────────────────────────────────────────────────────

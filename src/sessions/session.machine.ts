@@ -271,10 +271,7 @@ export function transition(record: SessionRecord, event: SessionEvent, nowIso: s
   }
   const nowMs = Date.parse(nowIso);
   if (row.needsOpenWindow && isExpired(record, nowMs)) {
-    return refuse(
-      'EXPIRED',
-      `Session ${record.id} expired at ${record.expires_at as string}; it cannot ${phrase} (create a new session for the applicant)`,
-    );
+    return refuse('EXPIRED', `Session ${record.id} expired at ${record.expires_at as string}; it cannot ${phrase} (create a new session for the applicant)`);
   }
 
   const next = cloneRecord(record);
@@ -335,10 +332,16 @@ export function transition(record: SessionRecord, event: SessionEvent, nowIso: s
       if (attempts.length >= limit) {
         next.status = 'FAILED';
         next.session_progress = 'COMPLETED';
-        return done('FAILED', `failed attempt ${attempts.length} of ${limit} (${event.attempt.reason} on ${event.attempt.slot}) on session ${record.id}: PENDING -> FAILED`);
+        return done(
+          'FAILED',
+          `failed attempt ${attempts.length} of ${limit} (${event.attempt.reason} on ${event.attempt.slot}) on session ${record.id}: PENDING -> FAILED`,
+        );
       }
       if (next.session_progress === 'PENDING') next.session_progress = 'STARTED';
-      return done('PENDING', `failed attempt ${attempts.length} of ${limit} (${event.attempt.reason} on ${event.attempt.slot}) on session ${record.id}; ${limit - attempts.length} left`);
+      return done(
+        'PENDING',
+        `failed attempt ${attempts.length} of ${limit} (${event.attempt.reason} on ${event.attempt.slot}) on session ${record.id}; ${limit - attempts.length} left`,
+      );
     }
     case 'abandon':
       return done('PENDING', `applicant abandoned session ${record.id}; it stays PENDING until it expires`, false);
@@ -382,7 +385,11 @@ export function uploadsRefusal(record: SessionRecord, nowIso: string): Transitio
     return { ...base, code: 'TERMINAL', message: `Session ${record.id} is ${record.status} (terminal); it no longer accepts uploads` };
   }
   if (isExpired(record, Date.parse(nowIso))) {
-    return { ...base, code: 'EXPIRED', message: `Session ${record.id} expired at ${record.expires_at as string}; it no longer accepts uploads (create a new session for the applicant)` };
+    return {
+      ...base,
+      code: 'EXPIRED',
+      message: `Session ${record.id} expired at ${record.expires_at as string}; it no longer accepts uploads (create a new session for the applicant)`,
+    };
   }
   return undefined;
 }

@@ -37,7 +37,8 @@ export const sessionsRouter = newRouter()
   .openapi(listSessionsRoute, (c) => {
     const { kind, organization } = principalOf(c);
     const query = c.req.valid('query');
-    const answer = kind === 'sandbox' ? listSandboxSessions(organization.id) : listSessions(c.get('world'), organization.id, query, c.get('platform').signingSecret);
+    const answer =
+      kind === 'sandbox' ? listSandboxSessions(organization.id) : listSessions(c.get('world'), organization.id, query, c.get('platform').signingSecret);
     return c.json(explainAll(c, answer), 200);
   })
   .openapi(getSessionRoute, (c) => {
@@ -63,7 +64,13 @@ export const sessionsRouter = newRouter()
     return c.json(explainAll(c, answer), 200);
   })
   .openapi(driveSessionOutcomeRoute, async (c) => {
-    const answer = await driveSessionOutcome(c.get('world'), c.req.valid('param').id, c.req.valid('json'), behaviourOn(c, 'auto-decline'), c.get('platform').uploads);
+    const answer = await driveSessionOutcome(
+      c.get('world'),
+      c.req.valid('param').id,
+      c.req.valid('json'),
+      behaviourOn(c, 'auto-decline'),
+      c.get('platform').uploads,
+    );
     return c.json(explainAll(c, answer), 200);
   });
 

@@ -25,7 +25,7 @@ export const createSessionRoute = apiRoute({
   tags: TAGS,
   summary: 'Create a hosted verification session and send invitations',
   description:
-    'snake_case fields and their camelCase aliases are accepted (camelCase wins when both are sent). Costs one token. The session_url opens the applicant page under {verify_url}; expires_at appears only when an expiry applies (expires_in_hours, else the workflow\'s own).',
+    "snake_case fields and their camelCase aliases are accepted (camelCase wins when both are sent). Costs one token. The session_url opens the applicant page under {verify_url}; expires_at appears only when an expiry applies (expires_in_hours, else the workflow's own).",
   request: { body: jsonBody(CreateSessionBodySchema) },
   responses: {
     200: json(CreateSessionResponseSchema, 'The new session'),
@@ -52,7 +52,8 @@ export const getSessionRoute = apiRoute({
   operationId: 'getSession',
   tags: TAGS,
   summary: 'Retrieve a session with its applicant, sender and links',
-  description: 'Sandbox keys: test_verified, test_rejected, test_submitted, test_pending, test_voided, test_failed answer their fixtures; any other id a scenario chosen from a hash of the id.',
+  description:
+    'Sandbox keys: test_verified, test_rejected, test_submitted, test_pending, test_voided, test_failed answer their fixtures; any other id a scenario chosen from a hash of the id.',
   request: { params: SessionIdParamsSchema },
   responses: { 200: json(SingleSessionResponseSchema, 'The session'), 404: extraErrors[404] },
 });
@@ -76,9 +77,9 @@ export const createSessionUploadsRoute = apiRoute({
   path: '/v1/sessions/{id}/uploads',
   operationId: 'createSessionUploads',
   tags: TAGS,
-  summary: 'Presigned upload URLs for the session\'s slots',
+  summary: "Presigned upload URLs for the session's slots",
   description:
-    'One signed URL per file (PUT the bytes with the requested Content-Type, no API key, within 15 minutes). The returned file_key is a storage key image operations and workflow steps accept. Once the bytes of a named slot arrive, the record\'s uploads flag of that slot is true.',
+    "One signed URL per file (PUT the bytes with the requested Content-Type, no API key, within 15 minutes). The returned file_key is a storage key image operations and workflow steps accept. Once the bytes of a named slot arrive, the record's uploads flag of that slot is true.",
   request: { params: SessionIdParamsSchema, body: jsonBody(SessionUploadsBodySchema) },
   responses: {
     200: json(SessionUploadsResponseSchema, 'Signed upload URLs'),
@@ -93,11 +94,11 @@ export const driveSessionOutcomeRoute = controlRoute({
   operationId: 'sandboxDriveSessionOutcome',
   summary: 'Drive a session as the applicant, reviewer or AI would',
   description:
-    'SUBMITTED (applicant finishes, passing analysis), VERIFIED (finish + review), REJECTED (AI auto-decline with declinedData), VOIDED, FAILED (failureData; failed_attempts defaults to the workflow\'s limit), abandoned (stays PENDING), expired (expires now). Illegal moves answer 409 with the state machine\'s reason. Acts on the namespace given by X-Sandbox-Namespace or ?namespace=.',
+    "SUBMITTED (applicant finishes, passing analysis), VERIFIED (finish + review), REJECTED (AI auto-decline with declinedData), VOIDED, FAILED (failureData; failed_attempts defaults to the workflow's limit), abandoned (stays PENDING), expired (expires now). Illegal moves answer 409 with the state machine's reason. Acts on the namespace given by X-Sandbox-Namespace or ?namespace=.",
   request: { query: NamespaceQuerySchema, params: SessionIdParamsSchema, body: jsonBody(SessionOutcomeBodySchema) },
   responses: {
     200: json(SessionOutcomeResponseSchema, 'The session after the move'),
     404: json(ErrorSchema, 'Unknown session in this namespace'),
-    409: json(ErrorSchema, 'The move is not allowed from the session\'s state'),
+    409: json(ErrorSchema, "The move is not allowed from the session's state"),
   },
 });

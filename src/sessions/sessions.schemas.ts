@@ -108,9 +108,7 @@ export const FailedAttemptSchema = z.object({
 });
 export type FailedAttempt = z.infer<typeof FailedAttemptSchema>;
 
-export const FailureDataSchema = z
-  .object({ failedAttempts: z.number().int().min(0), attempts: z.array(FailedAttemptSchema) })
-  .openapi('SessionFailureData');
+export const FailureDataSchema = z.object({ failedAttempts: z.number().int().min(0), attempts: z.array(FailedAttemptSchema) }).openapi('SessionFailureData');
 export type FailureData = z.infer<typeof FailureDataSchema>;
 
 export const LocationDetailsSchema = z.object({
@@ -204,10 +202,7 @@ export const NewsArticleSchema = z.object({
 /** `news_exposures` is keyed by category (every one of the nine present, zero-filled). */
 export const AdverseMediaDataSchema = z.object({
   total_hits: z.number().int().min(0),
-  news_exposures: z.record(
-    z.enum(ADVERSE_MEDIA_CATEGORIES),
-    z.object({ hits: z.number().int().min(0), articles: z.array(NewsArticleSchema) }),
-  ),
+  news_exposures: z.record(z.enum(ADVERSE_MEDIA_CATEGORIES), z.object({ hits: z.number().int().min(0), articles: z.array(NewsArticleSchema) })),
 });
 
 export const DocumentRiskDataSchema = z.object({
@@ -480,9 +475,7 @@ const UploadFileSchema = z.object(
     content_type: z
       .string({ error: mustBe('content_type', 'a MIME type such as "image/jpeg"') })
       .regex(MIME_PATTERN, { error: mustBe('content_type', 'a MIME type such as "image/jpeg" or "application/pdf"') }),
-    upload_type: z
-      .enum(UPLOAD_TYPES, { error: mustBe('upload_type', `one of ${UPLOAD_TYPES.join(', ')} (or send a free "slot" instead)`) })
-      .optional(),
+    upload_type: z.enum(UPLOAD_TYPES, { error: mustBe('upload_type', `one of ${UPLOAD_TYPES.join(', ')} (or send a free "slot" instead)`) }).optional(),
     slot: z
       .string({ error: mustBe('slot', 'a slot name of 1-255 characters, e.g. "employment_letter"') })
       .min(1, { error: 'slot must not be empty: send a slot name of 1-255 characters, or an upload_type' })
@@ -519,12 +512,20 @@ export const SessionUploadsBodySchema = z
       }
       const slot = file.upload_type ?? file.slot;
       if (slot === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['files', index], message: `files[${index}] needs an upload_type (${UPLOAD_TYPES.join(', ')}) or a free slot name` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['files', index],
+          message: `files[${index}] needs an upload_type (${UPLOAD_TYPES.join(', ')}) or a free slot name`,
+        });
         return;
       }
       const first = seen.get(slot);
       if (first !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['files', index], message: `files[${index}] uses slot "${slot}" already used by files[${first}]: each slot may appear once per request` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['files', index],
+          message: `files[${index}] uses slot "${slot}" already used by files[${first}]: each slot may appear once per request`,
+        });
       } else seen.set(slot, index);
     });
   })
@@ -546,9 +547,7 @@ export const SignedUploadSchema = z.object({
 });
 export type SignedUpload = z.infer<typeof SignedUploadSchema>;
 
-export const SessionUploadsResponseSchema = z
-  .object({ signed_urls: z.array(SignedUploadSchema) })
-  .openapi('SessionUploadsResponse');
+export const SessionUploadsResponseSchema = z.object({ signed_urls: z.array(SignedUploadSchema) }).openapi('SessionUploadsResponse');
 export type SessionUploadsResponse = z.infer<typeof SessionUploadsResponseSchema>;
 
 // ─── POST /__sandbox/sessions/{id}/outcome ──────────────────────────────────────────────────────────
@@ -578,7 +577,9 @@ export const SessionOutcomeResponseSchema = z
     session_record: SessionRecordSchema,
     from: SessionStatusSchema,
     to: SessionStatusSchema,
-    display_status: z.enum([...SESSION_STATUSES, 'EXPIRED']).openapi({ description: 'The status, or EXPIRED for a PENDING session whose expires_at has passed on the sandbox clock.' }),
+    display_status: z
+      .enum([...SESSION_STATUSES, 'EXPIRED'])
+      .openapi({ description: 'The status, or EXPIRED for a PENDING session whose expires_at has passed on the sandbox clock.' }),
     explanation: z.string(),
   })
   .openapi('SandboxSessionOutcomeResponse');
@@ -592,5 +593,9 @@ export const SessionIdParamsSchema = z.object({
     .string()
     .min(1, { error: 'id must not be empty: put the session id in the path, e.g. /v1/sessions/<id>' })
     .max(255, { error: 'id must be at most 255 characters long' })
-    .openapi({ param: { name: 'id', in: 'path' }, example: 'test_verified', description: 'A session id (sandbox keys also accept the test identifiers such as test_verified).' }),
+    .openapi({
+      param: { name: 'id', in: 'path' },
+      example: 'test_verified',
+      description: 'A session id (sandbox keys also accept the test identifiers such as test_verified).',
+    }),
 });

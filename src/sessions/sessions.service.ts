@@ -74,24 +74,36 @@ export const SESSION_PRICE_TOKENS = 1;
 
 // ─── POST /v1/sessions ──────────────────────────────────────────────────────────────────────────────
 
-export function createSession(world: World, organization: OrganizationFixture, input: CreateSessionInput, links: LinkContext): Explained<CreateSessionResponse> {
+export function createSession(
+  world: World,
+  organization: OrganizationFixture,
+  input: CreateSessionInput,
+  links: LinkContext,
+): Explained<CreateSessionResponse> {
   const explanations: string[] = [];
   let workflow: WorkflowRecord | undefined;
   if (input.workflowId !== undefined) {
     workflow = findWorkflow(world, organization.id, input.workflowId);
     if (workflow === undefined) {
-      throw new ApiError(404, `Workflow ${input.workflowId} was not found in your organization: send the id of one of your workflows as workflow_id, or omit it for a standalone verification.`);
+      throw new ApiError(
+        404,
+        `Workflow ${input.workflowId} was not found in your organization: send the id of one of your workflows as workflow_id, or omit it for a standalone verification.`,
+      );
     }
     requireActiveWorkflow(workflow);
     const phoneStep = PHONE_STEP_CODES.find((code) => workflowHasStep(workflow as WorkflowRecord, code));
     if (phoneStep !== undefined && input.phone === undefined) {
-      throw new ApiError(400, `Invalid request: body field "phone" is required because workflow ${workflow.id} has a ${phoneStep} step: send the applicant's number in E.164 format (e.g. +14155550123).`);
+      throw new ApiError(
+        400,
+        `Invalid request: body field "phone" is required because workflow ${workflow.id} has a ${phoneStep} step: send the applicant's number in E.164 format (e.g. +14155550123).`,
+      );
     }
   }
   requireFunds(world, organization, SESSION_PRICE_TOKENS);
 
   const nowIso = world.clock.iso();
-  const bankStatement = workflow !== undefined && workflowHasStep(workflow, 'BANK_STATEMENT_UPLOAD') ? requestBankStatementFor(world, organization, input) : undefined;
+  const bankStatement =
+    workflow !== undefined && workflowHasStep(workflow, 'BANK_STATEMENT_UPLOAD') ? requestBankStatementFor(world, organization, input) : undefined;
   const stored = createSessionRecord(world, {
     organization,
     type: 'session',
@@ -110,7 +122,8 @@ export function createSession(world: World, organization: OrganizationFixture, i
     explanations.push(`workflow ${workflow.id} (${workflow.steps.map((s) => s.id).join(', ')}), failed-attempt limit ${limit}`);
   }
   if (stored.record.expires_at !== undefined) {
-    const source = input.expiresInHours !== undefined ? `expires_in_hours ${input.expiresInHours}` : `workflow expiry ${workflow?.settings?.expires_in_hours ?? '?'} h`;
+    const source =
+      input.expiresInHours !== undefined ? `expires_in_hours ${input.expiresInHours}` : `workflow expiry ${workflow?.settings?.expires_in_hours ?? '?'} h`;
     explanations.push(`expires at ${stored.record.expires_at} (${source})`);
   } else {
     explanations.push('no expiry (none requested, none configured on the workflow)');
@@ -150,16 +163,20 @@ export function listSessions(world: World, organizationId: string, query: ListSe
   const caller = { organizationId, senderUserId: senderUserIdFor(organizationId) };
   const mode = listQueryMode(query);
   const [indexName, indexValue] =
-    mode === 'external_id' ? [SESSION_INDEXES.byOrganizationExternalId, sessionIndexKey(organizationId, query.external_id as string)]
-    : mode === 'workflow_id' ? [SESSION_INDEXES.byOrganizationWorkflow, sessionIndexKey(organizationId, query.workflow_id as string)]
-    : mode === 'organization' ? [SESSION_INDEXES.byOrganization, organizationId]
-    : [SESSION_INDEXES.byOrganizationSender, sessionIndexKey(organizationId, caller.senderUserId)];
+    mode === 'external_id'
+      ? [SESSION_INDEXES.byOrganizationExternalId, sessionIndexKey(organizationId, query.external_id as string)]
+      : mode === 'workflow_id'
+        ? [SESSION_INDEXES.byOrganizationWorkflow, sessionIndexKey(organizationId, query.workflow_id as string)]
+        : mode === 'organization'
+          ? [SESSION_INDEXES.byOrganization, organizationId]
+          : [SESSION_INDEXES.byOrganizationSender, sessionIndexKey(organizationId, caller.senderUserId)];
   const { fromMs, toMs } = dateRange(query.start_date, query.end_date);
   const collection = sessions(world);
   const matching = collection.ordered(indexName, indexValue, { from: fromMs, to: toMs }).count;
   // Keyset seek on the ordered index: the page costs the same at any store size. A bad next_token throws PageTokenError (400).
   const page = sessionPaging.seek(
-    (after) => listedRecords(collection.ordered(indexName, indexValue, { from: fromMs, to: toMs, ...(after === undefined ? {} : { after }) }).records, query, caller),
+    (after) =>
+      listedRecords(collection.ordered(indexName, indexValue, { from: fromMs, to: toMs, ...(after === undefined ? {} : { after }) }).records, query, caller),
     {
       limit: query.limit,
       ...(query.next_token === undefined ? {} : { token: query.next_token }),
@@ -181,7 +198,10 @@ function* listedRecords(stored: Iterable<StoredSession>, query: ListSessionsQuer
 }
 
 export function listSandboxSessions(organizationId: string): Explained<SessionListResponse> {
-  return { value: sandboxSessionList(organizationId), explanations: ['sandbox key: the five synthetic sessions (test_verified, test_rejected, test_pending, test_submitted, test_voided)'] };
+  return {
+    value: sandboxSessionList(organizationId),
+    explanations: ['sandbox key: the five synthetic sessions (test_verified, test_rejected, test_pending, test_submitted, test_voided)'],
+  };
 }
 
 // ─── GET /v1/sessions/{id} ──────────────────────────────────────────────────────────────────────────
@@ -230,7 +250,9 @@ export function createSessionUploads(
   const value = buildSignedUploads(files, (file) => presign(sessionUploadOwner(id), file));
   return {
     value,
-    explanations: [`${files.length} upload URL(s) for slots ${files.map((f) => f.slot).join(', ')}; named slots flip the record's uploads flags once the bytes arrive`],
+    explanations: [
+      `${files.length} upload URL(s) for slots ${files.map((f) => f.slot).join(', ')}; named slots flip the record's uploads flags once the bytes arrive`,
+    ],
   };
 }
 
@@ -279,10 +301,19 @@ export function applyWorkflowSessionEvent(world: World, stored: StoredSession, e
  * POST /__sandbox/sessions/{id}/outcome: any organization's session of the namespace. A finish offers
  * the uploaded selfie to the face registry (session-face.ts).
  */
-export async function driveSessionOutcome(world: World, id: string, body: SessionOutcomeBody, autoDecline: boolean, uploads: UploadStore): Promise<Explained<SessionOutcomeResponse>> {
+export async function driveSessionOutcome(
+  world: World,
+  id: string,
+  body: SessionOutcomeBody,
+  autoDecline: boolean,
+  uploads: UploadStore,
+): Promise<Explained<SessionOutcomeResponse>> {
   const stored = findSession(world, id);
   if (stored === undefined) {
-    throw new ApiError(404, `Session ${id} was not found in namespace "${world.namespace}": create it with POST /v1/sessions first (sandbox test identifiers are synthetic and cannot be driven).`);
+    throw new ApiError(
+      404,
+      `Session ${id} was not found in namespace "${world.namespace}": create it with POST /v1/sessions first (sandbox test identifiers are synthetic and cannot be driven).`,
+    );
   }
   const result = applyControlOutcome(stored.record, body, outcomeContext(world, stored, autoDecline));
   const saved = settle(world, stored, result);
@@ -325,7 +356,13 @@ export interface ApplicantOutcomeAnswer {
  * The applicant picks an outcome on the page; ApiError 409 when the session no longer allows it. A finish
  * offers the uploaded selfie to the face registry (session-face.ts).
  */
-export async function submitApplicantOutcome(world: World, stored: StoredSession, outcome: ApplicantOutcome, autoDecline: boolean, uploads: UploadStore): Promise<ApplicantOutcomeAnswer> {
+export async function submitApplicantOutcome(
+  world: World,
+  stored: StoredSession,
+  outcome: ApplicantOutcome,
+  autoDecline: boolean,
+  uploads: UploadStore,
+): Promise<ApplicantOutcomeAnswer> {
   const { result, redirect } = applyApplicantOutcome(stored.record, outcome, outcomeContext(world, stored, autoDecline));
   const saved = settle(world, stored, result);
   const scenario = autoDecline && outcome === 'success' && saved.record.status === 'REJECTED' ? 'scenario auto-decline: ' : '';

@@ -22,14 +22,7 @@ import type { World } from '../platform/namespaces/world.ts';
 import { uploadsOwnedBy } from '../platform/uploads/uploads.ts';
 import { documentsRequired, type WorkflowRecord } from '../workflows/workflows.store.ts';
 import { isTerminal } from './session.machine.ts';
-import {
-  applicantUserIdFor,
-  buildApplicantUser,
-  buildSenderUser,
-  buildSessionRecord,
-  markUploaded,
-  type SessionWorkflowInfo,
-} from './session-record.ts';
+import { applicantUserIdFor, buildApplicantUser, buildSenderUser, buildSessionRecord, markUploaded, type SessionWorkflowInfo } from './session-record.ts';
 import type { CreateSessionInput, SessionRecord, SessionType, StoredUserProfile } from './sessions.schemas.ts';
 
 export interface StoredSession {
@@ -162,10 +155,7 @@ export function patchAnalysisData(world: World, id: string, path: readonly strin
   return saveSession(world, {
     ...stored,
     record: { ...stored.record, analysis_data: analysis as SessionRecord['analysis_data'], updated_at: nowIso },
-    attachedAnalysis: [
-      ...(stored.attachedAnalysis ?? []).filter((entry) => !samePath(entry.path, path)),
-      { path: [...path], value: structuredClone(value) },
-    ],
+    attachedAnalysis: [...(stored.attachedAnalysis ?? []).filter((entry) => !samePath(entry.path, path)), { path: [...path], value: structuredClone(value) }],
   });
 }
 

@@ -24,14 +24,17 @@ export const putUploadRoute = createRoute({
   request: {
     params: UploadParamsSchema,
     query: UploadQuerySchema,
-    body: { required: true, content: { 'image/*': { schema: { type: 'string', format: 'binary', description: 'The image bytes, with the Content-Type declared when presigning.' } } } },
+    body: {
+      required: true,
+      content: { 'image/*': { schema: { type: 'string', format: 'binary', description: 'The image bytes, with the Content-Type declared when presigning.' } } },
+    },
   },
   responses: {
     200: { description: 'Stored', content: { 'application/json': { schema: UploadReceiptSchema } } },
     400: error('Content-Type differs from the presigned one'),
     403: error('Signature invalid or URL expired'),
     413: error('More bytes than declared'),
-    429: error('Too many image requests at once (the image operations\' gate); see Retry-After'),
+    429: error("Too many image requests at once (the image operations' gate); see Retry-After"),
     500: error('Unexpected server error; safe to retry'),
   },
 });

@@ -32,7 +32,10 @@ export const PresignResponseSchema = z
   .openapi('PresignResponse');
 
 export const UploadParamsSchema = z.object({
-  id: z.string().uuid('must be the upload id of a presigned URL').openapi({ param: { name: 'id', in: 'path' } }),
+  id: z
+    .string()
+    .uuid('must be the upload id of a presigned URL')
+    .openapi({ param: { name: 'id', in: 'path' } }),
 });
 
 export const UploadQuerySchema = z.object({
@@ -41,6 +44,4 @@ export const UploadQuerySchema = z.object({
   signature: z.string().optional(),
 });
 
-export const UploadReceiptSchema = z
-  .object({ fileKey: z.string(), byteLength: z.number().int(), contentType: z.string() })
-  .openapi('UploadReceipt');
+export const UploadReceiptSchema = z.object({ fileKey: z.string(), byteLength: z.number().int(), contentType: z.string() }).openapi('UploadReceipt');

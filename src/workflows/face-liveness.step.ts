@@ -53,7 +53,11 @@ export const FRAME_CONTENT_TYPE = 'image/jpeg';
 
 /** Frames whose bytes arrived (each a file key of the last upload-url). */
 function arrivedFrames(world: World, sessionId: string, frameKeys: readonly string[]): string[] {
-  const arrived = new Set(uploadsOwnedBy(world, sessionUploadOwner(sessionId)).filter((upload) => upload.uploadedAtMs !== undefined).map((upload) => upload.fileKey));
+  const arrived = new Set(
+    uploadsOwnedBy(world, sessionUploadOwner(sessionId))
+      .filter((upload) => upload.uploadedAtMs !== undefined)
+      .map((upload) => upload.fileKey),
+  );
   return frameKeys.filter((key) => arrived.has(key));
 }
 
@@ -89,7 +93,9 @@ export async function runFaceLivenessAction(
     const parsed = LivenessUploadUrlFieldsSchema.safeParse({ frame_count: body.frame_count, clip_mime_type: body.clip_mime_type });
     if (!parsed.success) throw new ApiError(400, describeZodError(parsed.error, 'json'));
     const owner = sessionUploadOwner(sessionId);
-    const frames = Array.from({ length: parsed.data.frame_count }, (_, index) => deps.presign({ contentType: FRAME_CONTENT_TYPE, owner, slot: `liveness_frame_${index}` }));
+    const frames = Array.from({ length: parsed.data.frame_count }, (_, index) =>
+      deps.presign({ contentType: FRAME_CONTENT_TYPE, owner, slot: `liveness_frame_${index}` }),
+    );
     const clip = parsed.data.clip_mime_type === undefined ? undefined : deps.presign({ contentType: parsed.data.clip_mime_type, owner, slot: 'liveness_clip' });
     liveness.frameKeys = frames.map((frame) => frame.fileKey);
     return {
@@ -102,18 +108,25 @@ export async function runFaceLivenessAction(
         ...(clip === undefined ? {} : { clip_upload_url: clip.uploadUrl, clip_key: clip.fileKey, clip_content_type: parsed.data.clip_mime_type }),
         expires_at: (frames[0] as { expiresAt: string }).expiresAt,
       },
-      explanations: [`${frames.length} frame upload URL(s)${clip === undefined ? '' : ' and a clip URL'}: PUT each with Content-Type ${FRAME_CONTENT_TYPE}, then complete`],
+      explanations: [
+        `${frames.length} frame upload URL(s)${clip === undefined ? '' : ' and a clip URL'}: PUT each with Content-Type ${FRAME_CONTENT_TYPE}, then complete`,
+      ],
     };
   }
   if (liveness.livenessSessionId === undefined) {
-    throw new ApiError(409, `FACE_LIVENESS on session ${sessionId} has not started: submit {"action": "start"} first, then {"action": "complete"} once the capture is done.`);
+    throw new ApiError(
+      409,
+      `FACE_LIVENESS on session ${sessionId} has not started: submit {"action": "start"} first, then {"action": "complete"} once the capture is done.`,
+    );
   }
   const frames = arrivedFrames(world, sessionId, liveness.frameKeys ?? []);
   const threshold = livenessThreshold(step.config);
   const [score, source] =
-    frames.length > 0 ? [await frameScore(frames, deps.readUpload), `${frames.length} uploaded frame(s)`]
-    : liveness.selfieScore !== undefined ? [liveness.selfieScore, 'the ID_VERIFICATION selfie']
-    : [livenessConfidence(liveness.livenessSessionId), `liveness session ${liveness.livenessSessionId}`];
+    frames.length > 0
+      ? [await frameScore(frames, deps.readUpload), `${frames.length} uploaded frame(s)`]
+      : liveness.selfieScore !== undefined
+        ? [liveness.selfieScore, 'the ID_VERIFICATION selfie']
+        : [livenessConfidence(liveness.livenessSessionId), `liveness session ${liveness.livenessSessionId}`];
   const passed = score >= threshold;
   const detail = `liveness score ${score} from ${source} ${passed ? '>=' : '<'} confidence_threshold ${threshold}`;
   const { livenessSessionId } = liveness;

@@ -92,7 +92,13 @@ interface DocumentSlot {
 
 const DOCUMENT_SLOTS: readonly DocumentSlot[] = [
   { slot: 'PRIMARY', typeField: 'document_type', front: 'id_front', back: 'id_back', analysisMember: 'id_analysis_data' },
-  { slot: 'SECONDARY', typeField: 'secondary_document_type', front: 'secondary_id_front', back: 'secondary_id_back', analysisMember: 'secondary_id_analysis_data' },
+  {
+    slot: 'SECONDARY',
+    typeField: 'secondary_document_type',
+    front: 'secondary_id_front',
+    back: 'secondary_id_back',
+    analysisMember: 'secondary_id_analysis_data',
+  },
   { slot: 'TERTIARY', typeField: 'tertiary_document_type', front: 'tertiary_id_front', back: 'tertiary_id_back', analysisMember: 'tertiary_id_analysis_data' },
 ];
 
@@ -108,8 +114,13 @@ export function checkIdVerificationBody(body: IdVerificationStepBody, settings: 
     const back = body.uploads[slot.back];
     const ordinal = slot.slot.toLowerCase();
     if (!required[index]) {
-      const sent = [type === undefined ? undefined : slot.typeField, front === undefined ? undefined : `uploads.${slot.front}`, back === undefined ? undefined : `uploads.${slot.back}`].filter(Boolean);
-      if (sent.length > 0) throw bad(`${sent.join(', ')} must not be sent: this step does not require a ${ordinal} ID (remove ${sent.length === 1 ? 'it' : 'them'})`);
+      const sent = [
+        type === undefined ? undefined : slot.typeField,
+        front === undefined ? undefined : `uploads.${slot.front}`,
+        back === undefined ? undefined : `uploads.${slot.back}`,
+      ].filter(Boolean);
+      if (sent.length > 0)
+        throw bad(`${sent.join(', ')} must not be sent: this step does not require a ${ordinal} ID (remove ${sent.length === 1 ? 'it' : 'them'})`);
       return;
     }
     if (type === undefined) throw bad(`${slot.typeField} is required: this step requires a ${ordinal} ID, send its type (one of ${VALID_ID_TYPES.join(', ')})`);
@@ -118,7 +129,9 @@ export function checkIdVerificationBody(body: IdVerificationStepBody, settings: 
       throw bad(`uploads.${slot.back} must not be sent for ${slot.typeField} "${type}": that type is front-only, remove uploads.${slot.back}`);
     }
     if (!isFrontOnly(type) && !requireFrontOnly && back === undefined) {
-      throw bad(`uploads.${slot.back} is required for ${slot.typeField} "${type}": send the file key of its back image (only ${VALID_ID_TYPES.filter(isFrontOnly).join(', ')} are front-only)`);
+      throw bad(
+        `uploads.${slot.back} is required for ${slot.typeField} "${type}": send the file key of its back image (only ${VALID_ID_TYPES.filter(isFrontOnly).join(', ')} are front-only)`,
+      );
     }
     slots.push(slot);
   });
@@ -139,7 +152,9 @@ async function loadUploads(body: IdVerificationStepBody, readUpload: UploadReade
   const fields: Record<string, Buffer> = {};
   for (const [slot, key] of keys) {
     if (!UploadStore.looksLikeKey(key)) {
-      throw bad(`uploads.${slot} "${key.slice(0, 80)}" is not a file key: upload the image with POST /v1/sessions/{session_id}/uploads (or POST /v1/upload/presign), PUT its bytes, then send its file_key`);
+      throw bad(
+        `uploads.${slot} "${key.slice(0, 80)}" is not a file key: upload the image with POST /v1/sessions/{session_id}/uploads (or POST /v1/upload/presign), PUT its bytes, then send its file_key`,
+      );
     }
     fields[`uploads.${slot}`] = await readUpload(key);
   }
@@ -197,18 +212,34 @@ function checkDocument(slot: DocumentSlot, type: string, front: AnalysedImage, c
   };
   const result: DocumentResult = { slot, type, analysis, documentNumber: scan.readable ? scan.response.documentNumber : '' };
   const failure: DocumentResult['failure'] =
-    known === undefined ? { reason: 'DOC_TYPE_NOT_ALLOWED', detail: `${slot.typeField} "${type}" is not one of ${VALID_ID_TYPES.join(', ')}` }
-    : !scan.readable ? { reason: 'OCR_NAME_MISSING', detail: `uploads.${slot.front} is unreadable (${scan.explanation})` }
-    : !expiryPass ? { reason: 'DOCUMENT_EXPIRED', detail: `${slot.slot} document expired ${expiration}, more than ${settings.expiryGraceYears} year(s) before ${today}${magic === 'expired' ? ' (magic value: last name Expired)' : ''}` }
-    : !agePass ? { reason: 'AGE_RESTRICTION_FAILED', detail: `${slot.slot} document holder is ${age}, outside ${settings.minimumAge}-${settings.maximumAge}${magic === 'under_age' ? ' (magic value: last name Underage)' : ''}` }
-    : !statePass ? { reason: 'STATE_NOT_ALLOWED', detail: `${slot.slot} document is from ${state}, not a valid state` }
-    : undefined;
+    known === undefined
+      ? { reason: 'DOC_TYPE_NOT_ALLOWED', detail: `${slot.typeField} "${type}" is not one of ${VALID_ID_TYPES.join(', ')}` }
+      : !scan.readable
+        ? { reason: 'OCR_NAME_MISSING', detail: `uploads.${slot.front} is unreadable (${scan.explanation})` }
+        : !expiryPass
+          ? {
+              reason: 'DOCUMENT_EXPIRED',
+              detail: `${slot.slot} document expired ${expiration}, more than ${settings.expiryGraceYears} year(s) before ${today}${magic === 'expired' ? ' (magic value: last name Expired)' : ''}`,
+            }
+          : !agePass
+            ? {
+                reason: 'AGE_RESTRICTION_FAILED',
+                detail: `${slot.slot} document holder is ${age}, outside ${settings.minimumAge}-${settings.maximumAge}${magic === 'under_age' ? ' (magic value: last name Underage)' : ''}`,
+              }
+            : !statePass
+              ? { reason: 'STATE_NOT_ALLOWED', detail: `${slot.slot} document is from ${state}, not a valid state` }
+              : undefined;
   if (failure !== undefined) result.failure = failure;
   return result;
 }
 
 /** Runs one ID_VERIFICATION attempt (the body already checked with checkIdVerificationBody). */
-export async function runIdVerification(body: IdVerificationStepBody, slots: readonly DocumentSlot[], context: IdVerificationContext, readUpload: UploadReader): Promise<IdVerificationRun> {
+export async function runIdVerification(
+  body: IdVerificationStepBody,
+  slots: readonly DocumentSlot[],
+  context: IdVerificationContext,
+  readUpload: UploadReader,
+): Promise<IdVerificationRun> {
   const images = await loadUploads(body, readUpload);
   const imageOf = (upload: IdVerificationUpload) => (images[`uploads.${upload}`] as LoadedImage).analysis;
   const documents = slots.map((slot) => checkDocument(slot, body[slot.typeField] as string, imageOf(slot.front), context));
@@ -219,11 +250,15 @@ export async function runIdVerification(body: IdVerificationStepBody, slots: rea
   const documentFailure = documents.find((document) => document.failure?.reason === 'DOC_TYPE_NOT_ALLOWED' || document.failure?.reason === 'OCR_NAME_MISSING');
   const laterFailure = documents.find((document) => document.failure !== undefined);
   const failure =
-    documentFailure?.failure !== undefined ? { ...documentFailure.failure, slot: documentFailure.slot.slot }
-    : selfie.face === null ? { reason: 'NO_FACE_DETECTED' as const, slot: 'PRIMARY' as const, detail: `no face in uploads.selfie_front (${selfie.summary})` }
-    : laterFailure?.failure !== undefined ? { ...laterFailure.failure, slot: laterFailure.slot.slot }
-    : !matched ? { reason: 'LOW_FACE_MATCH' as const, slot: 'PRIMARY' as const, detail: comparison.explanation }
-    : undefined;
+    documentFailure?.failure !== undefined
+      ? { ...documentFailure.failure, slot: documentFailure.slot.slot }
+      : selfie.face === null
+        ? { reason: 'NO_FACE_DETECTED' as const, slot: 'PRIMARY' as const, detail: `no face in uploads.selfie_front (${selfie.summary})` }
+        : laterFailure?.failure !== undefined
+          ? { ...laterFailure.failure, slot: laterFailure.slot.slot }
+          : !matched
+            ? { reason: 'LOW_FACE_MATCH' as const, slot: 'PRIMARY' as const, detail: comparison.explanation }
+            : undefined;
 
   const analysis: Record<string, unknown> = {};
   for (const document of documents) analysis[document.slot.analysisMember] = document.analysis;
@@ -256,7 +291,10 @@ export async function runIdVerification(body: IdVerificationStepBody, slots: rea
     selfieLivenessScore: selfie.face === null ? 0 : round(selfie.face.confidence * 100, 2),
     selfie,
     explanations: [
-      ...documents.map((document) => `${document.slot.slot} ${document.type}: ${document.failure === undefined ? 'checks passed' : `${document.failure.reason} (${document.failure.detail})`}`),
+      ...documents.map(
+        (document) =>
+          `${document.slot.slot} ${document.type}: ${document.failure === undefined ? 'checks passed' : `${document.failure.reason} (${document.failure.detail})`}`,
+      ),
       comparison.explanation,
     ],
   };

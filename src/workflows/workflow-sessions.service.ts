@@ -84,7 +84,12 @@ function requirementsFor(code: HeadlessStepCode, config: Record<string, unknown>
   };
 }
 
-export function createWorkflowSession(world: World, organization: OrganizationFixture, workflowId: string, input: CreateWorkflowSessionInput): Explained<WorkflowSession> {
+export function createWorkflowSession(
+  world: World,
+  organization: OrganizationFixture,
+  workflowId: string,
+  input: CreateWorkflowSessionInput,
+): Explained<WorkflowSession> {
   const workflow = requireOwnWorkflow(world, organization.id, workflowId);
   const invalidSteps = workflow.steps.map((step) => stepCode(step.id)).filter((code) => !isHeadlessStep(code));
   if (invalidSteps.length > 0) {
@@ -111,7 +116,16 @@ export function createWorkflowSession(world: World, organization: OrganizationFi
     maxFailedAttempts: workflow.settings?.max_failed_attempts ?? DEFAULT_MAX_FAILED_ATTEMPTS,
     steps: workflow.steps.map((step) => {
       const code = stepCode(step.id) as HeadlessStepCode;
-      return { step_id: code, status: 'PENDING', attempts: 0, started_at: null, completed_at: null, failure_reason: null, requirements: requirementsFor(code, step.config), config: step.config };
+      return {
+        step_id: code,
+        status: 'PENDING',
+        attempts: 0,
+        started_at: null,
+        completed_at: null,
+        failure_reason: null,
+        requirements: requirementsFor(code, step.config),
+        config: step.config,
+      };
     }),
   };
   headlessSessions(world).put(record);
@@ -141,7 +155,10 @@ function load(world: World, organizationId: string, sessionId: string): Loaded {
   const stored = requireOwnSession(world, organizationId, sessionId);
   const headless = headlessSessions(world).get(sessionId);
   if (headless === undefined) {
-    throw new ApiError(404, `Session ${sessionId} is not a headless workflow session (it was not created with POST /v1/workflows/{workflow_id}/sessions), so it has no workflow state.`);
+    throw new ApiError(
+      404,
+      `Session ${sessionId} is not a headless workflow session (it was not created with POST /v1/workflows/{workflow_id}/sessions), so it has no workflow state.`,
+    );
   }
   return { stored, headless };
 }
@@ -175,7 +192,10 @@ function toState(loaded: Loaded): WorkflowState {
 export function getWorkflowState(world: World, organizationId: string, sessionId: string): Explained<WorkflowState> {
   const loaded = load(world, organizationId, sessionId);
   const expired = isExpired(loaded.stored.record, world.clock.now());
-  return { value: toState(loaded), explanations: expired ? [`session ${sessionId} expired at ${loaded.stored.record.expires_at as string}: steps are refused`] : [] };
+  return {
+    value: toState(loaded),
+    explanations: expired ? [`session ${sessionId} expired at ${loaded.stored.record.expires_at as string}: steps are refused`] : [],
+  };
 }
 
 /** 409 unless steps may move: not terminal, not expired, a step left. Returns the current step's index. */
@@ -183,7 +203,8 @@ function requireOpen(world: World, loaded: Loaded): number {
   const { record } = loaded.stored;
   const create = `create a new session with POST /v1/workflows/${loaded.headless.workflowId}/sessions`;
   if (isTerminal(record.status)) throw new ApiError(409, `Session ${record.id} is ${record.status} (terminal): no step can be submitted any more; ${create}.`);
-  if (isExpired(record, world.clock.now())) throw new ApiError(409, `Session ${record.id} expired at ${record.expires_at as string}: no step can be submitted any more; ${create}.`);
+  if (isExpired(record, world.clock.now()))
+    throw new ApiError(409, `Session ${record.id} expired at ${record.expires_at as string}: no step can be submitted any more; ${create}.`);
   const index = currentStep(loaded);
   if (index === null) throw new ApiError(409, `Session ${record.id} has no step left to submit: read its outcome with GET /v1/sessions/${record.id}.`);
   return index;
@@ -208,7 +229,8 @@ export function startWorkflow(world: World, organizationId: string, sessionId: s
   const index = requireOpen(world, loaded);
   const opened = open(world, loaded.stored);
   const step = loaded.headless.steps[index] as HeadlessStep;
-  const headless = step.status === 'PENDING' ? saveHeadless(world, withStep(loaded.headless, index, moveStep(step, 'begin', world.clock.iso()))) : loaded.headless;
+  const headless =
+    step.status === 'PENDING' ? saveHeadless(world, withStep(loaded.headless, index, moveStep(step, 'begin', world.clock.iso()))) : loaded.headless;
   return { value: toState({ stored: opened.value, headless }), explanations: opened.explanations };
 }
 
@@ -221,7 +243,6 @@ export interface StepDeps extends LivenessDeps {
   readUpload: UploadReader;
 }
 
-
 function parseBody<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: import('zod').ZodError } }, body: unknown): T {
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw new ApiError(400, describeZodError(parsed.error, 'json'));
@@ -233,19 +254,35 @@ function outOfOrder(loaded: Loaded, code: HeadlessStepCode, currentIndex: number
   const current = loaded.headless.steps[currentIndex] as HeadlessStep;
   const target = loaded.headless.steps.find((step) => step.step_id === code);
   if (target === undefined) {
-    return new ApiError(409, `Session ${loaded.stored.id} has no ${code} step (its steps are ${loaded.headless.steps.map((s) => s.step_id).join(', ')}): submit ${current.step_id} next.`);
+    return new ApiError(
+      409,
+      `Session ${loaded.stored.id} has no ${code} step (its steps are ${loaded.headless.steps.map((s) => s.step_id).join(', ')}): submit ${current.step_id} next.`,
+    );
   }
-  return new ApiError(409, `${code} is ${target.status} on session ${loaded.stored.id}, and steps go in order: submit ${current.step_id} (step ${currentIndex}) next.`);
+  return new ApiError(
+    409,
+    `${code} is ${target.status} on session ${loaded.stored.id}, and steps go in order: submit ${current.step_id} (step ${currentIndex}) next.`,
+  );
 }
 
-export async function submitStep(world: World, organizationId: string, sessionId: string, code: HeadlessStepCode, body: unknown, deps: StepDeps): Promise<Explained<StepSubmissionResponse>> {
+export async function submitStep(
+  world: World,
+  organizationId: string,
+  sessionId: string,
+  code: HeadlessStepCode,
+  body: unknown,
+  deps: StepDeps,
+): Promise<Explained<StepSubmissionResponse>> {
   const before = load(world, organizationId, sessionId);
   const index = requireOpen(world, before);
   if ((before.headless.steps[index] as HeadlessStep).step_id !== code) throw outOfOrder(before, code, index);
   const inFlight = running.get(world) ?? new Set<string>();
   running.set(world, inFlight);
   if (inFlight.has(sessionId)) {
-    throw new ApiError(409, `A submission of ${code} on session ${sessionId} is still running: wait for its response, then read GET /v1/sessions/${sessionId}/workflow.`);
+    throw new ApiError(
+      409,
+      `A submission of ${code} on session ${sessionId} is still running: wait for its response, then read GET /v1/sessions/${sessionId}/workflow.`,
+    );
   }
   const step = before.headless.steps[index] as HeadlessStep;
   // Validate before taking the lock: a bad body never blocks anyone.
@@ -254,7 +291,11 @@ export async function submitStep(world: World, organizationId: string, sessionId
   try {
     if (parsed.id !== undefined) {
       const settings = idVerificationSettings(step.config);
-      const slots = checkIdVerificationBody(parsed.id, settings, (step.config.id_scan_face_settings as { require_front_only?: boolean } | undefined)?.require_front_only === true);
+      const slots = checkIdVerificationBody(
+        parsed.id,
+        settings,
+        (step.config.id_scan_face_settings as { require_front_only?: boolean } | undefined)?.require_front_only === true,
+      );
       const run = await runIdVerification(parsed.id, slots, { lastName: before.stored.user.last_name, nowIso: world.clock.iso(), settings }, deps.readUpload);
       const loaded = load(world, organizationId, sessionId);
       requireOpen(world, loaded);
@@ -264,8 +305,14 @@ export async function submitStep(world: World, organizationId: string, sessionId
       const withSelfie: HeadlessSessionRecord = { ...loaded.headless, liveness: { ...loaded.headless.liveness, selfieScore: run.selfieLivenessScore } };
       const answer = settleAttempt(world, organizationId, sessionId, index, { ...step, requirements }, withSelfie, run.failure, run.explanations);
       // The selfie of the attempt that completes the step is the session's face (as a hosted session's finish).
-      const enrolment = run.failure === undefined ? enrolSessionSelfie(world, { organizationId, sessionId, source: 'workflow-step', analysis: run.selfie, label: 'uploads.selfie_front' }) : undefined;
-      return { value: { ...answer.value, checks: run.checks }, explanations: enrolment === undefined ? answer.explanations : [...answer.explanations, enrolment] };
+      const enrolment =
+        run.failure === undefined
+          ? enrolSessionSelfie(world, { organizationId, sessionId, source: 'workflow-step', analysis: run.selfie, label: 'uploads.selfie_front' })
+          : undefined;
+      return {
+        value: { ...answer.value, checks: run.checks },
+        explanations: enrolment === undefined ? answer.explanations : [...answer.explanations, enrolment],
+      };
     }
     const action = await runFaceLivenessAction(world, organizationId, sessionId, parsed.liveness, step, before.headless.liveness, deps);
     const loaded = load(world, organizationId, sessionId);
@@ -327,7 +374,11 @@ function settleAttempt(
       }
     }
   } else {
-    const moved = applyWorkflowSessionEvent(world, stored, { type: 'attempt_failed', attempt: { reason: failure.reason, slot: failure.slot }, maxFailedAttempts: headless.maxFailedAttempts });
+    const moved = applyWorkflowSessionEvent(world, stored, {
+      type: 'attempt_failed',
+      attempt: { reason: failure.reason, slot: failure.slot },
+      maxFailedAttempts: headless.maxFailedAttempts,
+    });
     stored = moved.value;
     const final = stored.record.status === 'FAILED';
     steps = withStep(headless, index, moveStep(step, final ? 'fail_final' : 'fail_attempt', nowIso, failure.reason));

@@ -15,7 +15,12 @@ export type StepEvent = 'begin' | 'pass' | 'fail_attempt' | 'fail_final';
 
 export const STEP_TRANSITIONS: readonly { event: StepEvent; from: readonly StepStatus[]; to: StepStatus; effects: string }[] = [
   { event: 'begin', from: ['PENDING', 'IN_PROGRESS'], to: 'IN_PROGRESS', effects: 'started_at set on the first move' },
-  { event: 'pass', from: ['PENDING', 'IN_PROGRESS'], to: 'COMPLETED', effects: 'attempts + 1, completed_at set, failure_reason cleared, current_step advances' },
+  {
+    event: 'pass',
+    from: ['PENDING', 'IN_PROGRESS'],
+    to: 'COMPLETED',
+    effects: 'attempts + 1, completed_at set, failure_reason cleared, current_step advances',
+  },
   { event: 'fail_attempt', from: ['PENDING', 'IN_PROGRESS'], to: 'IN_PROGRESS', effects: 'attempts + 1, failure_reason set; the step may be submitted again' },
   { event: 'fail_final', from: ['PENDING', 'IN_PROGRESS'], to: 'FAILED', effects: 'attempts + 1, failure_reason and completed_at set; the session is FAILED' },
 ];

@@ -44,7 +44,10 @@ export const workflowsRouter = newRouter()
   .openapi(getWorkflowRoute, (c) => {
     const { kind, organization } = principalOf(c);
     const { workflow_id } = c.req.valid('param');
-    const workflow = explainAll(c, kind === 'sandbox' ? getSandboxWorkflow(organization.id, workflow_id) : getWorkflow(c.get('world'), organization.id, workflow_id));
+    const workflow = explainAll(
+      c,
+      kind === 'sandbox' ? getSandboxWorkflow(organization.id, workflow_id) : getWorkflow(c.get('world'), organization.id, workflow_id),
+    );
     return c.json({ workflow }, 200);
   })
   .openapi(updateStepConfigRoute, (c) => {

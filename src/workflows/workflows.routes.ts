@@ -36,7 +36,7 @@ export const listWorkflowsRoute = apiRoute({
   path: '/v1/workflows',
   operationId: 'listWorkflows',
   tags: WORKFLOWS,
-  summary: 'List the organization\'s workflows (summaries)',
+  summary: "List the organization's workflows (summaries)",
   description: 'Created workflows first (newest first), then the fixture workflows. Sandbox keys get three synthetic workflows.',
   responses: { 200: json(WorkflowListResponseSchema, 'Workflow summaries') },
 });
@@ -57,7 +57,7 @@ export const updateStepConfigRoute = apiRoute({
   path: '/v1/workflows/{workflow_id}/steps/{step_id}/config',
   operationId: 'updateWorkflowStepConfig',
   tags: WORKFLOWS,
-  summary: 'Replace one step\'s config (validated and resolved again)',
+  summary: "Replace one step's config (validated and resolved again)",
   request: { params: WorkflowStepParamsSchema, body: jsonBody(UpdateStepConfigBodySchema) },
   responses: { 200: json(WorkflowResponseSchema, 'The workflow after the change'), 404: extraErrors[404] },
 });
@@ -84,7 +84,7 @@ export const getWorkflowStateRoute = apiRoute({
   path: '/v1/sessions/{session_id}/workflow',
   operationId: 'getWorkflowState',
   tags: HEADLESS,
-  summary: 'Get workflow state: each step\'s status, attempts and requirements',
+  summary: "Get workflow state: each step's status, attempts and requirements",
   request: { params: SessionIdParamsSchema },
   responses: { 200: json(WorkflowStateSchema, 'The workflow state'), 404: extraErrors[404] },
 });
@@ -94,7 +94,7 @@ export const startWorkflowRoute = apiRoute({
   path: '/v1/sessions/{session_id}/workflow/start',
   operationId: 'startWorkflow',
   tags: HEADLESS,
-  summary: 'Start the session\'s workflow (safe to repeat)',
+  summary: "Start the session's workflow (safe to repeat)",
   description: 'session_progress STARTED and the current step IN_PROGRESS. Body {} or none.',
   request: { params: SessionIdParamsSchema },
   responses: { 200: json(WorkflowStateSchema, 'The workflow state'), 404: extraErrors[404], 409: extraErrors[409] },

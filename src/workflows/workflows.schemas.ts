@@ -20,7 +20,7 @@ export const StepCodeSchema = z.enum(STEP_CODES, { error: mustBe('id', `one of $
 
 const StepRequestSchema = z.object({
   id: StepCodeSchema,
-  config: z.record(z.string(), z.unknown(), { error: mustBe('config', 'a JSON object of the step\'s settings (or omit it)') }).optional(),
+  config: z.record(z.string(), z.unknown(), { error: mustBe('config', "a JSON object of the step's settings (or omit it)") }).optional(),
 });
 
 /** A step as validated: its code and its config with defaults filled in. */
@@ -30,7 +30,12 @@ export interface ValidatedStep {
 }
 
 /** Validates one step's config against its rules, reporting issues under `path`. */
-export function checkStepConfig(code: StepCode, config: Record<string, unknown> | undefined, ctx: z.RefinementCtx, path: (string | number)[]): Record<string, unknown> {
+export function checkStepConfig(
+  code: StepCode,
+  config: Record<string, unknown> | undefined,
+  ctx: z.RefinementCtx,
+  path: (string | number)[],
+): Record<string, unknown> {
   const schema = STEP_CONFIG_SCHEMAS[code];
   if (schema === undefined) return { ...(config ?? {}) };
   const parsed = schema.safeParse(config ?? {});
@@ -51,12 +56,14 @@ export function checkStepConfig(code: StepCode, config: Record<string, unknown> 
 export const CreateWorkflowBodySchema = z
   .object({
     name: z
-      .string({ error: mustBe('name', 'a string of 1-255 characters', 'send the workflow\'s name, 1-255 characters') })
+      .string({ error: mustBe('name', 'a string of 1-255 characters', "send the workflow's name, 1-255 characters") })
       .trim()
-      .min(1, { error: 'name must not be empty: send the workflow\'s name, 1-255 characters' })
+      .min(1, { error: "name must not be empty: send the workflow's name, 1-255 characters" })
       .max(255, { error: mustBe('name', 'at most 255 characters long') }),
     steps: z
-      .array(StepRequestSchema, { error: mustBe('steps', 'an array of 1-10 steps such as [{"id": "ID_VERIFICATION"}]', 'send 1-10 steps such as [{"id": "ID_VERIFICATION"}]') })
+      .array(StepRequestSchema, {
+        error: mustBe('steps', 'an array of 1-10 steps such as [{"id": "ID_VERIFICATION"}]', 'send 1-10 steps such as [{"id": "ID_VERIFICATION"}]'),
+      })
       .min(1, { error: 'steps must have at least 1 step, e.g. [{"id": "ID_VERIFICATION"}]' })
       .max(10, { error: 'steps must have at most 10 steps: split the process into several workflows' }),
   })
@@ -64,11 +71,19 @@ export const CreateWorkflowBodySchema = z
     const steps: ValidatedStep[] = [];
     body.steps.forEach((step, index) => {
       if (body.steps.findIndex((other) => other.id === step.id) !== index) {
-        ctx.addIssue({ code: 'custom', path: ['steps', index, 'id'], message: `id ${step.id} appears more than once: each step may be used once per workflow` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['steps', index, 'id'],
+          message: `id ${step.id} appears more than once: each step may be used once per workflow`,
+        });
       }
       const prerequisite = STEP_PREREQUISITES[step.id];
       if (prerequisite !== undefined && !body.steps.slice(0, index).some((earlier) => earlier.id === prerequisite)) {
-        ctx.addIssue({ code: 'custom', path: ['steps', index, 'id'], message: `id ${step.id} needs an earlier ${prerequisite} step: put ${prerequisite} before it` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['steps', index, 'id'],
+          message: `id ${step.id} needs an earlier ${prerequisite} step: put ${prerequisite} before it`,
+        });
       }
       steps.push({ code: step.id, config: checkStepConfig(step.id, step.config, ctx, ['steps', index, 'config']) });
     });
@@ -111,8 +126,8 @@ export const WorkflowStepParamsSchema = WorkflowIdParamsSchema.extend({
 });
 
 export const UpdateStepConfigBodySchema = z
-  .object({ config: z.record(z.string(), z.unknown(), { error: mustBe('config', 'a JSON object of the step\'s settings', 'send {"config": {...}}') }) })
-  .openapi('UpdateStepConfigBody', { description: 'The step\'s new config: it replaces the previous one (omitted settings take their defaults).' });
+  .object({ config: z.record(z.string(), z.unknown(), { error: mustBe('config', "a JSON object of the step's settings", 'send {"config": {...}}') }) })
+  .openapi('UpdateStepConfigBody', { description: "The step's new config: it replaces the previous one (omitted settings take their defaults)." });
 
 // ─── Headless sessions ──────────────────────────────────────────────────────────────────────────────
 
@@ -209,9 +224,19 @@ const fileKey = (field: string) =>
     .min(1, { error: `${field} must not be empty: send the file_key of an uploaded image` });
 
 const documentTypeField = (field: string) =>
-  z.string({ error: mustBe(field, 'a document type such as passport-us or driver-license-us') }).min(1, { error: `${field} must not be empty: send a document type such as passport-us` });
+  z
+    .string({ error: mustBe(field, 'a document type such as passport-us or driver-license-us') })
+    .min(1, { error: `${field} must not be empty: send a document type such as passport-us` });
 
-export const ID_VERIFICATION_UPLOADS = ['id_front', 'id_back', 'secondary_id_front', 'secondary_id_back', 'tertiary_id_front', 'tertiary_id_back', 'selfie_front'] as const;
+export const ID_VERIFICATION_UPLOADS = [
+  'id_front',
+  'id_back',
+  'secondary_id_front',
+  'secondary_id_back',
+  'tertiary_id_front',
+  'tertiary_id_back',
+  'selfie_front',
+] as const;
 export type IdVerificationUpload = (typeof ID_VERIFICATION_UPLOADS)[number];
 
 export const IdVerificationStepBodySchema = z
@@ -231,7 +256,13 @@ export const IdVerificationStepBodySchema = z
       },
       {
         error: (issue) =>
-          issue.code === 'invalid_type' ? mustBe('uploads', 'an object of file keys: {"id_front": ..., "selfie_front": ...}', 'send {"id_front": <file key>, "selfie_front": <file key>, ...}')(issue) : undefined,
+          issue.code === 'invalid_type'
+            ? mustBe(
+                'uploads',
+                'an object of file keys: {"id_front": ..., "selfie_front": ...}',
+                'send {"id_front": <file key>, "selfie_front": <file key>, ...}',
+              )(issue)
+            : undefined,
       },
     ),
   })
@@ -245,7 +276,10 @@ export const FaceLivenessStepBodySchema = z
   .strictObject({
     action: z.enum(LIVENESS_ACTIONS, { error: mustBe('action', 'one of start, complete, upload-url') }),
     frame_count: z.unknown().optional().openapi({ type: 'integer', minimum: 1, maximum: 8, description: 'upload-url only (required there): 1-8' }),
-    clip_mime_type: z.unknown().optional().openapi({ type: 'string', enum: [...CLIP_MIME_TYPES], description: 'upload-url only (optional)' }),
+    clip_mime_type: z
+      .unknown()
+      .optional()
+      .openapi({ type: 'string', enum: [...CLIP_MIME_TYPES], description: 'upload-url only (optional)' }),
   })
   .openapi('FaceLivenessStepBody');
 export type FaceLivenessStepBody = z.infer<typeof FaceLivenessStepBodySchema>;
@@ -262,7 +296,7 @@ export const LivenessUploadUrlFieldsSchema = z.object({
 
 /** The route's body: any JSON object, validated against the step's own schema by the service. */
 export const StepSubmissionBodySchema = z.record(z.string(), z.unknown()).openapi('StepSubmissionBody', {
-  description: 'ID_VERIFICATION: IdVerificationStepBody. FACE_LIVENESS: FaceLivenessStepBody. Checked against the step\'s requirements.',
+  description: "ID_VERIFICATION: IdVerificationStepBody. FACE_LIVENESS: FaceLivenessStepBody. Checked against the step's requirements.",
   anyOf: [{ $ref: '#/components/schemas/IdVerificationStepBody' }, { $ref: '#/components/schemas/FaceLivenessStepBody' }],
 });
 
@@ -276,7 +310,7 @@ export const StepSubmissionResponseSchema = z
     session_status: z.string(),
     session_progress: z.string(),
     checks: z.record(z.string(), z.unknown()).optional().openapi({ description: 'ID_VERIFICATION: what each check found' }),
-    liveness: z.record(z.string(), z.unknown()).optional().openapi({ description: 'FACE_LIVENESS: the action\'s payload' }),
+    liveness: z.record(z.string(), z.unknown()).optional().openapi({ description: "FACE_LIVENESS: the action's payload" }),
   })
   .openapi('StepSubmissionResponse');
 export type StepSubmissionResponse = z.infer<typeof StepSubmissionResponseSchema>;

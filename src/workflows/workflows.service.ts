@@ -86,7 +86,10 @@ export function requireOwnWorkflow(world: World, organizationId: string, id: str
  */
 export function requireActiveWorkflow(workflow: WorkflowRecord): void {
   if (workflow.status !== 'active') {
-    throw new ApiError(400, `Workflow ${workflow.id} is ${workflow.status}, not active: only active workflows take new sessions; use an active workflow (GET /v1/workflows lists them) or omit the workflow id.`);
+    throw new ApiError(
+      400,
+      `Workflow ${workflow.id} is ${workflow.status}, not active: only active workflows take new sessions; use an active workflow (GET /v1/workflows lists them) or omit the workflow id.`,
+    );
   }
 }
 

@@ -21,14 +21,22 @@ async function create(sandbox: TestSandbox, body: Record<string, unknown>) {
 }
 
 async function parentConnect(sandbox: TestSandbox, body: Record<string, unknown> = {}) {
-  const created = await create(sandbox, { method: 'parent-connect', ageBand: '13-17', platformRestrictions: RESTRICTIONS, eulaUrl: 'https://example.com/eula', ...body });
+  const created = await create(sandbox, {
+    method: 'parent-connect',
+    ageBand: '13-17',
+    platformRestrictions: RESTRICTIONS,
+    eulaUrl: 'https://example.com/eula',
+    ...body,
+  });
   const link = created.links.find((entry) => entry.rel === 'parent_connect');
   const id = new URL(link?.href ?? '').pathname.split('/').at(-1) as string;
   return { created, id };
 }
 
-const get = async (sandbox: TestSandbox, id: string) => ParentConnectRequestSchema.parse((await sandbox.call('GET', `/v1/age-verification/parent-connect/${id}`)).body);
-const drive = (sandbox: TestSandbox, id: string, body: Record<string, unknown>) => sandbox.call('POST', `/__sandbox/age-verification/parent-connect/${id}/events`, { key: null, body });
+const get = async (sandbox: TestSandbox, id: string) =>
+  ParentConnectRequestSchema.parse((await sandbox.call('GET', `/v1/age-verification/parent-connect/${id}`)).body);
+const drive = (sandbox: TestSandbox, id: string, body: Record<string, unknown>) =>
+  sandbox.call('POST', `/__sandbox/age-verification/parent-connect/${id}/events`, { key: null, body });
 
 async function pressPage(sandbox: TestSandbox, id: string, fields: Record<string, string>) {
   const response = await sandbox.app.request(`/verify/parent-connect/${id}/events`, {
@@ -154,7 +162,10 @@ describe('Parent Connect status machine', () => {
   it('DECLINED from any open status; EXPIRED when the invitation lapses on the clock or on the expire event', async () => {
     const sandbox = await testSandbox();
     const declined = await parentConnect(sandbox);
-    expect(ParentConnectRequestSchema.parse((await drive(sandbox, declined.id, { event: 'decline' })).body)).toMatchObject({ status: 'DECLINED', declined_at: FROZEN_AT });
+    expect(ParentConnectRequestSchema.parse((await drive(sandbox, declined.id, { event: 'decline' })).body)).toMatchObject({
+      status: 'DECLINED',
+      declined_at: FROZEN_AT,
+    });
     expect((await drive(sandbox, declined.id, { event: 'invite' })).status).toBe(409);
 
     const lapsed = await parentConnect(sandbox);
@@ -204,13 +215,19 @@ describe('Parent Connect reads', () => {
     await drive(sandbox, made[2]?.id as string, { event: 'invite' });
     const first = ParentConnectListResponseSchema.parse((await sandbox.call('GET', '/v1/age-verification/parent-connect?limit=2')).body);
     expect(first.parent_connect_requests.map((record) => record.id)).toEqual([made[2]?.id, made[1]?.id]);
-    const second = ParentConnectListResponseSchema.parse((await sandbox.call('GET', `/v1/age-verification/parent-connect?limit=2&next_token=${encodeURIComponent(first.next_token ?? '')}`)).body);
+    const second = ParentConnectListResponseSchema.parse(
+      (await sandbox.call('GET', `/v1/age-verification/parent-connect?limit=2&next_token=${encodeURIComponent(first.next_token ?? '')}`)).body,
+    );
     expect(second.parent_connect_requests.map((record) => record.id)).toEqual([made[0]?.id]);
     expect(second.next_token).toBeNull();
-    const pendingFirstPage = ParentConnectListResponseSchema.parse((await sandbox.call('GET', '/v1/age-verification/parent-connect?limit=2&status=PENDING')).body);
+    const pendingFirstPage = ParentConnectListResponseSchema.parse(
+      (await sandbox.call('GET', '/v1/age-verification/parent-connect?limit=2&status=PENDING')).body,
+    );
     expect(pendingFirstPage.parent_connect_requests.map((record) => record.id)).toEqual([made[1]?.id]);
     expect(pendingFirstPage.next_token).not.toBeNull();
-    const byChild = ParentConnectListResponseSchema.parse((await sandbox.call('GET', `/v1/age-verification/parent-connect?child_session_id=${made[0]?.child}`)).body);
+    const byChild = ParentConnectListResponseSchema.parse(
+      (await sandbox.call('GET', `/v1/age-verification/parent-connect?child_session_id=${made[0]?.child}`)).body,
+    );
     expect(byChild.parent_connect_requests.map((record) => record.id)).toEqual([made[0]?.id]);
     expect((await sandbox.call('GET', '/v1/age-verification/parent-connect?limit=101')).status).toBe(400);
     expect((await sandbox.call('GET', '/v1/age-verification/parent-connect?status=WAITING')).status).toBe(400);
@@ -233,11 +250,25 @@ describe('Parent Connect reads', () => {
     const invited = ParentConnectRequestSchema.parse((await sandbox.call('GET', '/v1/age-verification/parent-connect/pc_123', { key: KEYS.sandbox })).body);
     expect(invited).toMatchObject({ id: 'pc_123', status: 'PARENT_INVITED', age_band: '13-17', contact_method: 'email', boundaries: null });
     const list = ParentConnectListResponseSchema.parse((await sandbox.call('GET', '/v1/age-verification/parent-connect', { key: KEYS.sandbox })).body);
-    expect(list.parent_connect_requests.map((record) => record.status)).toEqual(['PARENT_INVITED', 'PENDING', 'PARENT_VERIFIED', 'CONSENT_GIVEN', 'EXPIRED', 'DECLINED']);
-    const consent = ParentConnectListResponseSchema.parse((await sandbox.call('GET', '/v1/age-verification/parent-connect?status=CONSENT_GIVEN', { key: KEYS.sandbox })).body);
+    expect(list.parent_connect_requests.map((record) => record.status)).toEqual([
+      'PARENT_INVITED',
+      'PENDING',
+      'PARENT_VERIFIED',
+      'CONSENT_GIVEN',
+      'EXPIRED',
+      'DECLINED',
+    ]);
+    const consent = ParentConnectListResponseSchema.parse(
+      (await sandbox.call('GET', '/v1/age-verification/parent-connect?status=CONSENT_GIVEN', { key: KEYS.sandbox })).body,
+    );
     expect(consent.parent_connect_requests.map((record) => record.id)).toEqual(['pc_consent_given']);
     const boundaries = BoundariesResponseSchema.parse((await sandbox.call('GET', '/v1/age-verification/boundaries/att_child_123', { key: KEYS.sandbox })).body);
-    expect(boundaries).toMatchObject({ parent_connect_id: 'pc_consent_given', boundaries: { chat: false, dailyMinutes: 60 }, boundaries_revision: 2, parental_consent: true });
+    expect(boundaries).toMatchObject({
+      parent_connect_id: 'pc_consent_given',
+      boundaries: { chat: false, dailyMinutes: 60 },
+      boundaries_revision: 2,
+      parental_consent: true,
+    });
     expect((await sandbox.call('GET', '/v1/age-verification/parent-connect/pc_nope', { key: KEYS.sandbox })).status).toBe(404);
   });
 });

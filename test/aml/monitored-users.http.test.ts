@@ -56,7 +56,9 @@ describe('the monitored-user state table', () => {
     expect(removed.status).toBe(200);
     expect(removed.body).toMatchObject({ removed: true, monitored_user: { status: 'removed', updated_at: at(2 * DAY) } });
     expect(await listed(sandbox, '?status=active')).toEqual([]);
-    expect((await sandbox.call('DELETE', '/__sandbox/organizations/org_demo/aml/bots/bot_daily/monitored-users/cust_001', { key: null })).body.removed).toBe(false);
+    expect((await sandbox.call('DELETE', '/__sandbox/organizations/org_demo/aml/bots/bot_daily/monitored-users/cust_001', { key: null })).body.removed).toBe(
+      false,
+    );
 
     sandbox.clock.advance(DAY);
     const back = await enrol(sandbox, 'bot_daily', { subject_user_id: 'cust_001' });
@@ -75,7 +77,9 @@ describe('enrolment rules', () => {
 
   it("a session's external_id is a known subject: the applicant's name, and the submission country once submitted", async () => {
     const sandbox = await testSandbox();
-    const session = await sandbox.call('POST', '/v1/sessions', { body: { first_name: 'Jo', last_name: 'Ray', email: 'jo@example.com', external_id: 'player-77' } });
+    const session = await sandbox.call('POST', '/v1/sessions', {
+      body: { first_name: 'Jo', last_name: 'Ray', email: 'jo@example.com', external_id: 'player-77' },
+    });
     expect((await enrol(sandbox, 'bot_daily', { subject_user_id: 'player-77' })).body).toMatchObject({ subject_user_name: 'Jo Ray', subject_country: 'XX' });
     await sandbox.call('POST', `/__sandbox/sessions/${session.body.id}/outcome`, { key: null, body: { outcome: 'SUBMITTED' } });
     expect((await enrol(sandbox, 'bot_realtime', { subject_user_id: 'player-77' })).body).toMatchObject({ subject_user_name: 'Jo Ray', subject_country: 'US' });
@@ -113,7 +117,12 @@ describe('enrolment rules', () => {
     const sandbox = await testSandbox();
     const answer = await enrol(sandbox, 'bot_daily', { subject_user_id: 'cust_001' }, KEYS.sandbox);
     expect(answer.status).toBe(201);
-    expect(MonitoredUserSchema.parse(answer.body)).toMatchObject({ subject_user_id: 'cust_001', status: 'active', added_by: 'key_test_demo', next_check_at: at(DAY) });
+    expect(MonitoredUserSchema.parse(answer.body)).toMatchObject({
+      subject_user_id: 'cust_001',
+      status: 'active',
+      added_by: 'key_test_demo',
+      next_check_at: at(DAY),
+    });
     expect((await enrol(sandbox, 'bot_daily', { subject_user_id: 'cust_001' }, KEYS.sandbox)).status).toBe(201);
     expect((await enrol(sandbox, 'bot_nope', { subject_user_id: 'cust_001' }, KEYS.sandbox)).status).toBe(404);
     expect((await enrol(sandbox, 'bot_daily', { subject_user_id: 'stranger' }, KEYS.sandbox)).status).toBe(404);

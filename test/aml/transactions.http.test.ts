@@ -15,15 +15,26 @@ const TXN = {
   type: 'wire',
 } as const;
 
-const save = (sandbox: TestSandbox, body: unknown, key?: string) => sandbox.call('POST', '/v1/aml/transactions', { body, ...(key === undefined ? {} : { key }) });
-const enrolments = async (sandbox: TestSandbox) => (await sandbox.call('GET', '/__sandbox/organizations/org_demo/aml/monitored-users', { key: null })).body.monitored_users as { bot_id: string; subject_user_id: string; subject_user_name: string | null }[];
+const save = (sandbox: TestSandbox, body: unknown, key?: string) =>
+  sandbox.call('POST', '/v1/aml/transactions', { body, ...(key === undefined ? {} : { key }) });
+const enrolments = async (sandbox: TestSandbox) =>
+  (await sandbox.call('GET', '/__sandbox/organizations/org_demo/aml/monitored-users', { key: null })).body.monitored_users as {
+    bot_id: string;
+    subject_user_id: string;
+    subject_user_name: string | null;
+  }[];
 
 describe('save transactions', () => {
   it('accepts a bare array and an object with bot_id; results per record in order', async () => {
     const sandbox = await testSandbox();
     const bare = await save(sandbox, [TXN]);
     expect(bare.status).toBe(200);
-    expect(SaveTransactionsResponseSchema.parse(bare.body)).toEqual({ accepted: 1, warned: 0, rejected: 0, results: [{ index: 0, client_txn_id: 'txn-1', status: 'accepted' }] });
+    expect(SaveTransactionsResponseSchema.parse(bare.body)).toEqual({
+      accepted: 1,
+      warned: 0,
+      rejected: 0,
+      results: [{ index: 0, client_txn_id: 'txn-1', status: 'accepted' }],
+    });
 
     const wrapped = await save(sandbox, { bot_id: 'bot_realtime', transactions: [{ ...TXN, client_txn_id: 'txn-2', subject_user_id: 'subject-2' }] });
     expect(wrapped.body.accepted).toBe(1);
@@ -33,7 +44,13 @@ describe('save transactions', () => {
     const sandbox = await testSandbox();
     const answer = await save(sandbox, [
       { ...TXN, amount: { value: 100, currency: 'EUR' } },
-      { ...TXN, client_txn_id: 'txn-bad', direction: 'sideways', amount: { value: -5, currency: 'usd' }, normalized_amount: { value: 1, currency: 'USD', fx_rate: 0 } },
+      {
+        ...TXN,
+        client_txn_id: 'txn-bad',
+        direction: 'sideways',
+        amount: { value: -5, currency: 'usd' },
+        normalized_amount: { value: 1, currency: 'USD', fx_rate: 0 },
+      },
       { subject_user_id: 'subject-9' },
       { ...TXN, client_txn_id: undefined, type: 'crypto' },
       TXN,
@@ -61,8 +78,23 @@ describe('save transactions', () => {
 
   it('enrols a subject seen for the first time under the bot; the enrolment route then answers already enrolled', async () => {
     const sandbox = await testSandbox();
-    await save(sandbox, { bot_id: 'bot_daily', transactions: [{ ...TXN, subject: { first_name: 'Sam', last_name: 'Lee' }, geography: { origin_country: 'CA' } }, { ...TXN, client_txn_id: 'txn-3' }] });
-    expect(await enrolments(sandbox)).toMatchObject([{ bot_id: 'bot_daily', subject_user_id: 'subject-1', subject_user_name: 'Sam Lee', subject_country: 'CA', added_by: 'key_live_demo', added_at: FROZEN_AT }]);
+    await save(sandbox, {
+      bot_id: 'bot_daily',
+      transactions: [
+        { ...TXN, subject: { first_name: 'Sam', last_name: 'Lee' }, geography: { origin_country: 'CA' } },
+        { ...TXN, client_txn_id: 'txn-3' },
+      ],
+    });
+    expect(await enrolments(sandbox)).toMatchObject([
+      {
+        bot_id: 'bot_daily',
+        subject_user_id: 'subject-1',
+        subject_user_name: 'Sam Lee',
+        subject_country: 'CA',
+        added_by: 'key_live_demo',
+        added_at: FROZEN_AT,
+      },
+    ]);
     const again = await sandbox.call('POST', '/v1/aml/bots/bot_daily/monitored-users', { body: { subject_user_id: 'subject-1' } });
     expect(again.status).toBe(200);
     // Without bot_id: the organization's first bot with a usable interval (bot_daily); rejected records enrol nobody.
@@ -88,7 +120,10 @@ describe('save transactions', () => {
     }
     expect((await save(sandbox, [TXN], KEYS.sandbox)).status).toBe(403);
     expect((await sandbox.call('POST', '/v1/aml/transactions', { key: null, body: [TXN] })).status).toBe(403);
-    expect((await sandbox.call('GET', '/__sandbox/organizations/org_demo/aml/transaction-quota', { key: null })).body).toMatchObject({ used: 0, quota: 100000 });
+    expect((await sandbox.call('GET', '/__sandbox/organizations/org_demo/aml/transaction-quota', { key: null })).body).toMatchObject({
+      used: 0,
+      quota: 100000,
+    });
     expect(await enrolments(sandbox)).toEqual([]);
   });
 });
@@ -100,7 +135,10 @@ describe('the monthly quota', () => {
     expect(set.body).toEqual({ quota: 3, used: 0, remaining: 3, month: '2026-01', resets_at: '2026-02-01T00:00:00.000Z' });
 
     expect((await save(sandbox, [TXN, { subject_user_id: 'rejected-still-counts' }])).status).toBe(200);
-    const over = await save(sandbox, [{ ...TXN, client_txn_id: 'a' }, { ...TXN, client_txn_id: 'b' }]);
+    const over = await save(sandbox, [
+      { ...TXN, client_txn_id: 'a' },
+      { ...TXN, client_txn_id: 'b' },
+    ]);
     expect(over.status).toBe(429);
     expect(QuotaExceededSchema.parse(over.body)).toEqual({
       error: expect.stringContaining('Monthly transaction quota exceeded'),
@@ -119,6 +157,9 @@ describe('the monthly quota', () => {
 
     await sandbox.call('POST', '/__sandbox/clock', { key: null, body: { set: '2026-02-01T00:00:00.000Z' } });
     expect((await save(sandbox, [{ ...TXN, client_txn_id: 'e' }])).status).toBe(200);
-    expect((await sandbox.call('GET', '/__sandbox/organizations/org_demo/aml/transaction-quota', { key: null })).body).toMatchObject({ month: '2026-02', used: 1 });
+    expect((await sandbox.call('GET', '/__sandbox/organizations/org_demo/aml/transaction-quota', { key: null })).body).toMatchObject({
+      month: '2026-02',
+      used: 1,
+    });
   });
 });

@@ -14,7 +14,10 @@ const HOSTILE_BODIES: { label: string; raw: string; contentType?: string }[] = [
   { label: 'JSON null', raw: 'null' },
   { label: 'an empty object', raw: '{}' },
   { label: '__proto__ pollution', raw: '{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}}' },
-  { label: 'wrong types everywhere', raw: '{"firstName": 1, "lastName": [], "email": {}, "phone": true, "files": "x", "image": 5, "source": null, "limit": "all"}' },
+  {
+    label: 'wrong types everywhere',
+    raw: '{"firstName": 1, "lastName": [], "email": {}, "phone": true, "files": "x", "image": 5, "source": null, "limit": "all"}',
+  },
   { label: 'a very long string', raw: JSON.stringify({ firstName: 'x'.repeat(100_000), email: 'a@b.co', lastName: 'y' }) },
   { label: 'text/plain', raw: 'firstName=Jane', contentType: 'text/plain' },
   { label: 'a broken multipart body', raw: '--x\r\nContent-Disposition: form-data; name="image"\r\n\r\nabc', contentType: 'multipart/form-data; boundary=y' },
@@ -47,7 +50,16 @@ describe('hostile input on every mutating operation', () => {
     const sandbox = await testSandbox({ rateLimit: false });
     const ops = (await operations(sandbox)).filter((op) => !op.bodyless && !BODY_OPTIONAL.has(`${op.method} ${op.path}`));
     expect(ops.map((op) => `${op.method} ${op.path.replaceAll(SOME_UUID, '{id}')}`)).toEqual(
-      expect.arrayContaining(['POST /v1/sessions', 'PATCH /v1/sessions/{id}/update-status', 'POST /v1/screening/adverse-media', 'POST /v1/face/compare', 'POST /v1/financial', 'POST /v1/credit-check/hard', 'PUT /uploads/{id}', 'POST /__sandbox/clock']),
+      expect.arrayContaining([
+        'POST /v1/sessions',
+        'PATCH /v1/sessions/{id}/update-status',
+        'POST /v1/screening/adverse-media',
+        'POST /v1/face/compare',
+        'POST /v1/financial',
+        'POST /v1/credit-check/hard',
+        'PUT /uploads/{id}',
+        'POST /__sandbox/clock',
+      ]),
     );
     const before = snapshot(sandbox);
     const failures: string[] = [];

@@ -17,7 +17,14 @@ async function handedOutLinks(sandbox: TestSandbox, namespace: string, headers: 
   const financial = await sandbox.call('POST', '/v1/financial', { ...options, body: APPLICANT });
   const terms = await sandbox.call('POST', '/v1/credit-terms', {
     ...options,
-    body: { firstName: 'Jane', lastName: 'Doe', businessName: 'Doe Ltd', businessEmail: 'ap@doe.example', businessAddress: '1 High St, London', requestedCreditAmount: 25000 },
+    body: {
+      firstName: 'Jane',
+      lastName: 'Doe',
+      businessName: 'Doe Ltd',
+      businessEmail: 'ap@doe.example',
+      businessAddress: '1 High St, London',
+      requestedCreditAmount: 25000,
+    },
   });
   for (const answer of [session, record, credit, financial, terms]) expect(answer.status, answer.text).toBe(200);
   const hrefs = (body: { links: { href: string }[] }) => body.links.map((link) => link.href);
@@ -59,14 +66,19 @@ describe('links without a public URL', () => {
     const sandbox = await testSandbox();
     const links = await handedOutLinks(sandbox, 'default', { host: 'localhost:32768' });
     for (const link of links) expect(link.startsWith('http://localhost:32768/'), link).toBe(true);
-    const presign = await sandbox.call('POST', '/v1/upload/presign', { headers: { host: '[::1]:8080' }, body: { files: [{ contentType: 'image/png', byteLength: 100 }] } });
+    const presign = await sandbox.call('POST', '/v1/upload/presign', {
+      headers: { host: '[::1]:8080' },
+      body: { files: [{ contentType: 'image/png', byteLength: 100 }] },
+    });
     expect(presign.body.uploads[0].uploadUrl.startsWith('http://[::1]:8080/uploads/')).toBe(true);
   });
 
   it('ignore a Host that is not a plain host and port, and a Host at all when a public URL is set', async () => {
     const sandbox = await testSandbox();
-    for (const link of await handedOutLinks(sandbox, 'default', { host: 'evil.example/<x>' })) expect(link.startsWith(`${sandbox.platform.urls.base}/`), link).toBe(true);
+    for (const link of await handedOutLinks(sandbox, 'default', { host: 'evil.example/<x>' }))
+      expect(link.startsWith(`${sandbox.platform.urls.base}/`), link).toBe(true);
     const fixed = await testSandbox({ publicUrl: 'https://sandbox.example.com' });
-    for (const link of await handedOutLinks(fixed, 'default', { host: 'localhost:32768' })) expect(link.startsWith('https://sandbox.example.com/'), link).toBe(true);
+    for (const link of await handedOutLinks(fixed, 'default', { host: 'localhost:32768' }))
+      expect(link.startsWith('https://sandbox.example.com/'), link).toBe(true);
   });
 });

@@ -36,7 +36,14 @@ async function clients(key: string = KEYS.live): Promise<{ sandbox: TestSandbox;
   return { sandbox, client, sdk: igamingAndAml(client) };
 }
 
-const TXN = { client_txn_id: 'txn-1', subject_user_id: 'subject-1', timestamp: '2026-01-14T09:00:00Z', direction: 'outbound', amount: { value: 12500, currency: 'USD' }, type: 'wire' };
+const TXN = {
+  client_txn_id: 'txn-1',
+  subject_user_id: 'subject-1',
+  timestamp: '2026-01-14T09:00:00Z',
+  direction: 'outbound',
+  amount: { value: 12500, currency: 'USD' },
+  type: 'wire',
+};
 
 describe('the real client reads every iGaming answer (§6.12)', () => {
   it('injection, VPN detection and IP jurisdiction: HIT, CLEAR and UNAVAILABLE, IPv4 and IPv6, nullable keys present', async () => {
@@ -45,15 +52,27 @@ describe('the real client reads every iGaming answer (§6.12)', () => {
     expect(hit.data).toMatchObject({ verdict: 'HIT', action: 'block', confidence: 92 });
     const unavailable = await sdk.igaming.analyzeInjection({ sessionId: 'sess-1' });
     expect(unavailable.data).toMatchObject({ verdict: 'UNAVAILABLE', confidence: null });
-    expect((await sdk.igaming.analyzeInjection({ sessionId: 'sess-1', deviceIntegrity: { pass: true, score: 90 } })).data).toEqual({ verdict: 'CLEAR', action: 'allow', confidence: 90, escalation: null });
+    expect((await sdk.igaming.analyzeInjection({ sessionId: 'sess-1', deviceIntegrity: { pass: true, score: 90 } })).data).toEqual({
+      verdict: 'CLEAR',
+      action: 'allow',
+      confidence: 90,
+      escalation: null,
+    });
 
     expect((await sdk.igaming.detectVpn({ sessionId: 'sess-1', ipAddress: '198.51.100.7' })).data.verdict).toBe('HIT');
     expect((await sdk.igaming.detectVpn({ sessionId: 'sess-1', ipAddress: '2001:db8:dead::1' })).data.verdict).toBe('UNAVAILABLE');
     const clear = await sdk.igaming.detectVpn({ sessionId: 'sess-1', ipAddress: '2001:db8::1' });
     expect(clear.data).toMatchObject({ verdict: 'CLEAR', escalation: null });
 
-    expect((await sdk.igaming.checkIpJurisdiction({ sessionId: 'sess-1', ipAddress: '203.0.113.5' })).data).toMatchObject({ verdict: 'CLEAR', action: 'allow', evidence: { country: 'GB' } });
-    expect((await sdk.igaming.checkIpJurisdiction({ sessionId: 'sess-1', ipAddress: '2001:db8:2::1' })).data.escalation).toMatchObject({ decision: 'ESCALATE', type: 'address-verification' });
+    expect((await sdk.igaming.checkIpJurisdiction({ sessionId: 'sess-1', ipAddress: '203.0.113.5' })).data).toMatchObject({
+      verdict: 'CLEAR',
+      action: 'allow',
+      evidence: { country: 'GB' },
+    });
+    expect((await sdk.igaming.checkIpJurisdiction({ sessionId: 'sess-1', ipAddress: '2001:db8:2::1' })).data.escalation).toMatchObject({
+      decision: 'ESCALATE',
+      type: 'address-verification',
+    });
     expect((await sdk.igaming.checkIpJurisdiction({ sessionId: 'sess-1', ipAddress: '192.0.2.10' })).data.verdict).toBe('UNAVAILABLE');
   });
 
@@ -61,19 +80,33 @@ describe('the real client reads every iGaming answer (§6.12)', () => {
     const { client, sdk } = await clients();
     const session = await client.sessions.create({ email: 'bob@example.com', firstName: 'Bob', lastName: 'Baker' });
 
-    expect((await sdk.igaming.analyzeAntiCheat({ sessionId: 'sess-a', image: selfie('face.jpg'), deviceFingerprint: 'fp-1' })).data).toEqual({ verdict: 'UNIQUE', action: 'allow' });
-    expect((await sdk.igaming.analyzeAntiCheat({ sessionId: session.data.id, image: selfie('face.png') })).data).toEqual({ verdict: 'DUPLICATE', action: 'manual-review' });
+    expect((await sdk.igaming.analyzeAntiCheat({ sessionId: 'sess-a', image: selfie('face.jpg'), deviceFingerprint: 'fp-1' })).data).toEqual({
+      verdict: 'UNIQUE',
+      action: 'allow',
+    });
+    expect((await sdk.igaming.analyzeAntiCheat({ sessionId: session.data.id, image: selfie('face.png') })).data).toEqual({
+      verdict: 'DUPLICATE',
+      action: 'manual-review',
+    });
     expect((await sdk.igaming.analyzeAntiCheat({ sessionId: 'sess-blank', image: selfie('blank.png') })).data.verdict).toBe('UNAVAILABLE');
 
     const applicant = await sdk.igaming.selfExclusion.addApplicant({ sessionId: session.data.id, reason: 'operator request' });
     expect(applicant.data).toEqual({ face_attached: true, document_number: null, matched_session_id: 'sess-a' });
-    expect((await sdk.igaming.analyzeAntiCheat({ sessionId: 'sess-c', image: selfie('face.webp') })).data).toEqual({ verdict: 'SELF_EXCLUSION', action: 'block' });
+    expect((await sdk.igaming.analyzeAntiCheat({ sessionId: 'sess-c', image: selfie('face.webp') })).data).toEqual({
+      verdict: 'SELF_EXCLUSION',
+      action: 'block',
+    });
 
     const face = await sdk.igaming.selfExclusion.addFace({ sessionId: 'sess-a', reason: 'player request' });
     expect(face.data).toEqual({ excluded: true, session_id: 'sess-a', reason: 'player request' });
     expect((await sdk.igaming.selfExclusion.addFace({ sessionId: 'sess-none' })).data).toMatchObject({ excluded: false, reason: expect.any(String) });
 
-    const identity = await sdk.igaming.selfExclusion.addIdentity({ documentNumbers: ['doc-1', 'DOC-1'], reason: 'operator request', firstName: 'Jane', lastName: 'Doe' });
+    const identity = await sdk.igaming.selfExclusion.addIdentity({
+      documentNumbers: ['doc-1', 'DOC-1'],
+      reason: 'operator request',
+      firstName: 'Jane',
+      lastName: 'Doe',
+    });
     expect(identity.data.excluded.map((e) => e.status)).toEqual(['added', 'already_excluded']);
     const list = await sdk.igaming.selfExclusion.list({ limit: 1 });
     expect(list.data).toMatchObject({ truncated: true, entries: [{ type: 'identity', document_number: 'DOC-1', added_at: expect.any(String) }] });
@@ -96,7 +129,9 @@ describe('the real client reads every iGaming answer (§6.12)', () => {
     expect((await sdkErrorOf(sdk.igaming.selfExclusion.addIdentity({}))).className).toBe('ValidationError');
     expect((await sdkErrorOf(sdk.igaming.selfExclusion.list({ limit: 1001 }))).className).toBe('ValidationError');
     expect((await sdkErrorOf(sdk.igaming.selfExclusion.addApplicant({ sessionId: '8a4e2c1d-0000-4000-8000-000000000000' }))).className).toBe('NotFoundError');
-    expect((await sdkErrorOf(igamingAndAml(new RealClient(sandbox, 'sk_live_unknown_9999')).igaming.selfExclusion.list())).className).toBe('AuthenticationError');
+    expect((await sdkErrorOf(igamingAndAml(new RealClient(sandbox, 'sk_live_unknown_9999')).igaming.selfExclusion.list())).className).toBe(
+      'AuthenticationError',
+    );
     expect((await sdkErrorOf(igamingAndAml(new RealClient(sandbox, KEYS.sandbox)).igaming.purgeAntiCheatEnrollment('s'))).className).toBe('AuthorizationError');
     const missing = await sandbox.call('GET', '/v1/igaming/self-exclusion', { key: null });
     expect(missing.status).toBe(403);
@@ -106,9 +141,16 @@ describe('the real client reads every iGaming answer (§6.12)', () => {
 describe('the real client reads every AML answer (§6.13)', () => {
   it('saveTransactions: counts and per-record results with nullable client_txn_id and field errors', async () => {
     const { sdk } = await clients();
-    const saved = await sdk.aml.saveTransactions({ botId: 'bot_daily', transactions: [TXN, { ...TXN, client_txn_id: undefined, amount: { value: 5, currency: 'EUR' } }, { subject_user_id: 's' }] });
+    const saved = await sdk.aml.saveTransactions({
+      botId: 'bot_daily',
+      transactions: [TXN, { ...TXN, client_txn_id: undefined, amount: { value: 5, currency: 'EUR' } }, { subject_user_id: 's' }],
+    });
     expect(saved.data).toMatchObject({ accepted: 1, warned: 1, rejected: 1 });
-    expect(saved.data.results[2]).toMatchObject({ client_txn_id: null, status: 'rejected', errors: [{ code: 'FIELD_REQUIRED', field: 'timestamp' }, expect.anything(), expect.anything(), expect.anything()] });
+    expect(saved.data.results[2]).toMatchObject({
+      client_txn_id: null,
+      status: 'rejected',
+      errors: [{ code: 'FIELD_REQUIRED', field: 'timestamp' }, expect.anything(), expect.anything(), expect.anything()],
+    });
     expect((await sdk.aml.saveTransactions([{ ...TXN, client_txn_id: 'txn-2' }])).data.accepted).toBe(1);
   });
 
@@ -129,7 +171,10 @@ describe('the real client reads every AML answer (§6.13)', () => {
   it('a sandbox key enrols (validated, nothing stored); the quota 429 body parses with the client helper schema', async () => {
     const { sandbox } = await clients();
     const sandboxSdk = igamingAndAml(track(new RealClient(sandbox, KEYS.sandbox)));
-    expect((await sandboxSdk.aml.addMonitoredUser('bot_realtime', { subjectUserId: 'cust_002' })).data).toMatchObject({ cadence_days: 0, added_by: 'key_test_demo' });
+    expect((await sandboxSdk.aml.addMonitoredUser('bot_realtime', { subjectUserId: 'cust_002' })).data).toMatchObject({
+      cadence_days: 0,
+      added_by: 'key_test_demo',
+    });
 
     await sandbox.call('PUT', '/__sandbox/organizations/org_demo/aml/transaction-quota', { key: null, body: { quota: 1 } });
     const live = igamingAndAml(track(new RealClient(sandbox, KEYS.live)));

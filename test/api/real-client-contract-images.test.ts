@@ -24,7 +24,17 @@ function fixture(name: string): Buffer {
 const FACES = ['face.jpg', 'face.png', 'face-cropped.jpg', 'different-face.jpg'] as const;
 const DOCUMENTS = ['passport.jpg', 'drivers-license.jpg', 'national-id.jpg'] as const;
 
-const { track } = operationCoverage(['document.scan', 'face.compare', 'face.createLivenessSession', 'face.detect', 'face.estimateAge', 'face.getLivenessResult', 'identity.verify', 'upload.presign', 'upload.put']);
+const { track } = operationCoverage([
+  'document.scan',
+  'face.compare',
+  'face.createLivenessSession',
+  'face.detect',
+  'face.estimateAge',
+  'face.getLivenessResult',
+  'identity.verify',
+  'upload.presign',
+  'upload.put',
+]);
 
 async function liveClient(key: string = KEYS.live) {
   const sandbox = await testSandbox({ rateLimit: false });
@@ -86,9 +96,17 @@ describe('the real client reads every image-operation answer', () => {
     const { client } = await liveClient();
     const verified = await client.identity.verify({ documentImage: fixture('passport.jpg'), faceImage: fixture('face.jpg') });
     expect(verified.data.verified).toBe(true);
-    const typed = await client.identity.verify({ documentImage: fixture('drivers-license.jpg'), faceImage: fixture('different-face.jpg'), documentType: 'drivers_license' });
+    const typed = await client.identity.verify({
+      documentImage: fixture('drivers-license.jpg'),
+      faceImage: fixture('different-face.jpg'),
+      documentType: 'drivers_license',
+    });
     expect(typed.data.verified).toBe(true);
-    const other = await client.identity.verify({ documentImage: fixture('national-id.jpg'), faceImage: fixture('different-face.jpg'), documentType: 'national_id' });
+    const other = await client.identity.verify({
+      documentImage: fixture('national-id.jpg'),
+      faceImage: fixture('different-face.jpg'),
+      documentType: 'national_id',
+    });
     expect(other.data.faceMatch.isMatch).toBe(false);
     const unreadable = await client.identity.verify({ documentImage: fixture('blank.png'), faceImage: fixture('blank.png') });
     expect(unreadable.data.verified).toBe(false);
@@ -104,7 +122,13 @@ describe('the real client reads every image-operation answer', () => {
     expect(puts.map((put) => put.status)).toEqual([200, 200, 200, 200, 200]);
     expect(puts.map((put) => put.path).sort()).toEqual(keys.map((key) => `/${key}`).sort());
     // Each key is usable where the client sends it.
-    const detected = await client.request({ operation: 'face.detect', method: 'POST', path: '/v1/face/detect', body: { image: keys[2] }, schema: FaceDetectResponseSchema });
+    const detected = await client.request({
+      operation: 'face.detect',
+      method: 'POST',
+      path: '/v1/face/detect',
+      body: { image: keys[2] },
+      schema: FaceDetectResponseSchema,
+    });
     expect(detected.data.faceDetected).toBe(false);
   });
 

@@ -70,10 +70,23 @@ describe('deepfake (§6.6)', () => {
     const urls = await client.deepfake.createUploadUrls({ sessionId, includeAudio: true });
     expect(Object.keys(urls.data.uploadKeys).sort()).toEqual(['audio_clip', 'frame_0', 'frame_1', 'frame_2', 'frame_3', 'frame_4', 'frame_5']);
     const frames = ['face.jpg', 'face-cropped.jpg', 'face.webp', 'face.gif', 'face.jpg', 'face-cropped.jpg'];
-    for (const [index, name] of frames.entries()) expect(await client.putTo(urls.data.uploadUrls[`frame_${index}`] as string, image(name), 'image/jpeg')).toBe(200);
+    for (const [index, name] of frames.entries())
+      expect(await client.putTo(urls.data.uploadUrls[`frame_${index}`] as string, image(name), 'image/jpeg')).toBe(200);
     expect(await client.putTo(urls.data.uploadUrls.audio_clip as string, Buffer.from('audio'), 'audio/webm')).toBe(200);
-    const analysis = await client.deepfake.analyze({ scanDurationMs: 3000, challengeWord: challenge.data.challengeWord, frameMeta, s3Keys: urls.data.uploadKeys });
-    expect(analysis.data).toMatchObject({ success: true, passed: true, verdict: 'LIVE', trustVerdict: 'PASS', timestamp: FROZEN_AT, challengeWord: challenge.data.challengeWord });
+    const analysis = await client.deepfake.analyze({
+      scanDurationMs: 3000,
+      challengeWord: challenge.data.challengeWord,
+      frameMeta,
+      s3Keys: urls.data.uploadKeys,
+    });
+    expect(analysis.data).toMatchObject({
+      success: true,
+      passed: true,
+      verdict: 'LIVE',
+      trustVerdict: 'PASS',
+      timestamp: FROZEN_AT,
+      challengeWord: challenge.data.challengeWord,
+    });
   });
 
   it('a replayed still is DEEPFAKE; the magic word forces INCONCLUSIVE; both parse', async () => {
@@ -98,7 +111,9 @@ describe('deepfake (§6.6)', () => {
     const notUploaded = await sdkErrorOf(client.deepfake.analyze({ scanDurationMs: 3000, frameMeta, s3Keys: urls.data.uploadKeys }));
     expect(notUploaded).toMatchObject({ className: 'AuthorizationError', status: 403 });
     const broke = track(new RealClient(sandbox, KEYS.broke));
-    expect((await sdkErrorOf(broke.deepfake.analyze({ scanDurationMs: 3000, frameMeta, s3Keys: urls.data.uploadKeys }))).className).toBe('InsufficientFundsError');
+    expect((await sdkErrorOf(broke.deepfake.analyze({ scanDurationMs: 3000, frameMeta, s3Keys: urls.data.uploadKeys }))).className).toBe(
+      'InsufficientFundsError',
+    );
   });
 });
 
@@ -171,7 +186,9 @@ describe('credit terms (§6.10)', () => {
     expect((await sdkErrorOf(client.creditTerms.create({ ...business, requestedCreditAmount: -5 }))).className).toBe('ValidationError');
     expect((await sdkErrorOf(track(new RealClient(sandbox, KEYS.broke)).creditTerms.create(business))).className).toBe('InsufficientFundsError');
     const created = await client.creditTerms.create(business);
-    expect((await sdkErrorOf(track(new RealClient(sandbox, KEYS.other)).creditTerms.retrieve(created.data.creditTermsId))).className).toBe('AuthorizationError');
+    expect((await sdkErrorOf(track(new RealClient(sandbox, KEYS.other)).creditTerms.retrieve(created.data.creditTermsId))).className).toBe(
+      'AuthorizationError',
+    );
     expect((await sdkErrorOf(client.creditTerms.retrieve('ct_1'))).className).toBe('NotFoundError');
   });
 });
@@ -190,7 +207,8 @@ describe('re-verifications (§6.15)', () => {
     expect(withClip.data.clip_key).toBeDefined();
     const urls = await client.reVerifications.createLivenessUploadUrl(id, { frameCount: 3 });
     expect(urls.raw).not.toHaveProperty('clip_key');
-    for (const [index, name] of ['face.jpg', 'face-cropped.jpg', 'face.webp'].entries()) await client.putTo(urls.data.frame_upload_urls[index] as string, image(name), 'image/jpeg');
+    for (const [index, name] of ['face.jpg', 'face-cropped.jpg', 'face.webp'].entries())
+      await client.putTo(urls.data.frame_upload_urls[index] as string, image(name), 'image/jpeg');
     await client.putTo(urls.data.timeline_upload_url, Buffer.from('{"events":[]}'), 'application/json');
     sandbox.clock.advance(started.data.script.durationMs);
     const done = await client.reVerifications.completeLiveness(id);
@@ -242,10 +260,22 @@ describe('age verification (§6.14)', () => {
     expect(request).toMatchObject({ status: 'PENDING', child_session_id: parent.data.id, boundaries: null });
     const id = request?.id as string;
     for (const event of ['invite', 'verify_parent', 'give_consent']) {
-      expect((await sandbox.call('POST', `/__sandbox/age-verification/parent-connect/${id}/events`, { key: null, body: { event, boundaries: event === 'give_consent' ? { rating: 'T' } : undefined } })).status).toBe(200);
+      expect(
+        (
+          await sandbox.call('POST', `/__sandbox/age-verification/parent-connect/${id}/events`, {
+            key: null,
+            body: { event, boundaries: event === 'give_consent' ? { rating: 'T' } : undefined },
+          })
+        ).status,
+      ).toBe(200);
     }
     const consented = await client.ageVerification.retrieveParentConnectRequest(id);
-    expect(consented.data).toMatchObject({ status: 'CONSENT_GIVEN', boundaries: { chat: false, dailyMinutes: 60, rating: 'T' }, boundaries_revision: 1, eula_accepted: true });
+    expect(consented.data).toMatchObject({
+      status: 'CONSENT_GIVEN',
+      boundaries: { chat: false, dailyMinutes: 60, rating: 'T' },
+      boundaries_revision: 1,
+      eula_accepted: true,
+    });
     const boundaries = await client.ageVerification.getBoundaries(consented.data.child_attestation_id as string);
     expect(boundaries.data).toMatchObject({ parent_connect_id: id, parental_consent: true, boundaries_match_attestation: true, boundaries_revision: 1 });
     expect((await client.ageVerification.listParentConnectRequests({ status: 'PENDING' })).data.parent_connect_requests).toEqual([]);
@@ -254,11 +284,21 @@ describe('age verification (§6.14)', () => {
   it('a sandbox key reads pc_123 and the boundaries of att_child_123; errors map to 400, 402, 404', async () => {
     const { sandbox, client } = await liveClient();
     const test = track(new RealClient(sandbox, KEYS.sandbox));
-    expect((await test.ageVerification.retrieveParentConnectRequest('pc_123')).data).toMatchObject({ id: 'pc_123', status: 'PARENT_INVITED', age_band: '13-17', contact_method: 'email' });
-    expect((await test.ageVerification.getBoundaries('att_child_123')).data).toMatchObject({ boundaries: { chat: false, dailyMinutes: 60 }, boundaries_revision: 2 });
+    expect((await test.ageVerification.retrieveParentConnectRequest('pc_123')).data).toMatchObject({
+      id: 'pc_123',
+      status: 'PARENT_INVITED',
+      age_band: '13-17',
+      contact_method: 'email',
+    });
+    expect((await test.ageVerification.getBoundaries('att_child_123')).data).toMatchObject({
+      boundaries: { chat: false, dailyMinutes: 60 },
+      boundaries_revision: 2,
+    });
     expect((await test.ageVerification.listParentConnectRequests()).data.parent_connect_requests).toHaveLength(6);
     expect((await sdkErrorOf(client.ageVerification.create({ ...child, method: 'quiz', phone: '12345' }))).className).toBe('ValidationError');
-    expect((await sdkErrorOf(track(new RealClient(sandbox, KEYS.broke)).ageVerification.create({ ...child, method: 'quiz' }))).className).toBe('InsufficientFundsError');
+    expect((await sdkErrorOf(track(new RealClient(sandbox, KEYS.broke)).ageVerification.create({ ...child, method: 'quiz' }))).className).toBe(
+      'InsufficientFundsError',
+    );
     expect((await sdkErrorOf(client.ageVerification.retrieveParentConnectRequest('pc_123'))).className).toBe('NotFoundError');
     expect((await sdkErrorOf(client.ageVerification.getBoundaries('att_nope'))).className).toBe('NotFoundError');
   });

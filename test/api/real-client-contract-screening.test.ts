@@ -55,7 +55,12 @@ describe('the real client reads every screening answer', () => {
       expect(dateOfBirth, row.input).toBeDefined();
       const answer = await client.screening.pepSanctions({ firstName: firstName ?? '', lastName: lastName ?? '', dateOfBirth: dateOfBirth ?? '' });
       matched += answer.data.totalMatches;
-      await client.screening.pepSanctions({ firstName: firstName ?? '', lastName: lastName ?? '', dateOfBirth: dateOfBirth ?? '', email: 'someone@example.com' });
+      await client.screening.pepSanctions({
+        firstName: firstName ?? '',
+        lastName: lastName ?? '',
+        dateOfBirth: dateOfBirth ?? '',
+        email: 'someone@example.com',
+      });
     }
     expect(matched).toBeGreaterThanOrEqual(4);
   });
@@ -88,7 +93,13 @@ describe('the real client reads every screening answer', () => {
           expect([down.className, down.status]).toEqual(['ServiceUnavailableError', 503]);
           continue;
         }
-        const answer = await client.screening.phoneOwnership({ ...SUBJECT, phone: row.phone, strictness, address: '1 High Street, London', dateOfBirth: '1990-01-01' });
+        const answer = await client.screening.phoneOwnership({
+          ...SUBJECT,
+          phone: row.phone,
+          strictness,
+          address: '1 High Street, London',
+          dateOfBirth: '1990-01-01',
+        });
         outcomes.ownership.add(answer.data.outcome);
       }
       if (!row.outcome.startsWith('503')) await client.screening.phoneOwnership({ phone: row.phone, lastName: 'Hart' });
@@ -143,7 +154,13 @@ describe('the real client reads adverse media and every async-job status', () =>
     const jobs: { jobId: string; outcome: string }[] = [];
     for (const [index, row] of rows.entries()) {
       const [, firstName, lastName] = /^firstName (\S+), lastName (\S+)/.exec(row.input) ?? [];
-      const input = { firstName: firstName ?? '', lastName: lastName ?? '', dateOfBirth: '1980-05-17', email: 'subject@example.com', country: index % 2 === 0 ? 'gb' : undefined };
+      const input = {
+        firstName: firstName ?? '',
+        lastName: lastName ?? '',
+        dateOfBirth: '1980-05-17',
+        email: 'subject@example.com',
+        country: index % 2 === 0 ? 'gb' : undefined,
+      };
       const key = `7a1c0e52-3b9d-4f60-8e21-${String(index).padStart(12, '0')}`;
       const queued = await client.screening.adverseMedia(input, { idempotencyKey: key });
       expect(queued.status).toBe(202);
@@ -223,8 +240,20 @@ describe('the real client reads adverse media and every async-job status', () =>
     const sandbox = await testSandbox({ rateLimit: false });
     const client = track(new RealClient(sandbox, KEYS.live));
     const levels = new Set<string>();
-    for (const [firstName, lastName] of [['Clara', 'Clean'], ['Morgan', 'Medium'], ['Harper', 'High'], ['Cyrus', 'Critical'], ['Jane', 'Doe'], ['Wei', 'Zhang']]) {
-      const queued = await client.screening.adverseMedia({ firstName: firstName ?? '', lastName: lastName ?? '', dateOfBirth: '1975-03-02', email: 'x@example.com' });
+    for (const [firstName, lastName] of [
+      ['Clara', 'Clean'],
+      ['Morgan', 'Medium'],
+      ['Harper', 'High'],
+      ['Cyrus', 'Critical'],
+      ['Jane', 'Doe'],
+      ['Wei', 'Zhang'],
+    ]) {
+      const queued = await client.screening.adverseMedia({
+        firstName: firstName ?? '',
+        lastName: lastName ?? '',
+        dateOfBirth: '1975-03-02',
+        email: 'x@example.com',
+      });
       sandbox.clock.advance(3_000);
       const job = await client.asyncJobs.getAdverseMedia(queued.data.jobId);
       expect(job.data.status).toBe('ready');

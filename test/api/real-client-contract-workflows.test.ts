@@ -89,13 +89,29 @@ describe('the real client reads every workflows answer (§6.8)', () => {
     expect(isUuid(workflow.id)).toBe(true);
     expect(workflow).toMatchObject({ name: 'Identity flow', status: 'active', organization_id: 'org_demo' });
     expect(workflow.steps.map((step) => step.id)).toEqual(['id-verification', 'face-liveness', 'age-estimation', 'pep-sanctions', 'adverse-media']);
-    expect(workflow.steps[0]?.config).toMatchObject({ age_restriction_settings: { minimum_age: { lower: 21, upper: 51 } }, id_scan_settings: { require_secondary_id: true } });
+    expect(workflow.steps[0]?.config).toMatchObject({
+      age_restriction_settings: { minimum_age: { lower: 21, upper: 51 } },
+      id_scan_settings: { require_secondary_id: true },
+    });
     expect(workflow.steps.slice(1).map((step) => step.config)).toEqual([{ confidence_threshold: 80 }, { minimum_age: 18 }, {}, {}]);
 
     // The client's other sixteen step ids, in their ordering rules (hosted-only steps).
     const hosted = await sdk.workflows.create({
       name: 'Hosted extras',
-      steps: (['ID_VERIFICATION', 'BACKGROUND_CHECK', 'FACE_LIVENESS_CONSENT_SETTINGS', 'DEEPFAKE_DETECTION', 'DEEP_AGE', 'ADDRESS_VERIFICATION', 'TITLE_SEARCH', 'CUSTOM_PROMPT', 'CONSENT', 'WHITE_LABEL'] as const).map((id) => ({ id })),
+      steps: (
+        [
+          'ID_VERIFICATION',
+          'BACKGROUND_CHECK',
+          'FACE_LIVENESS_CONSENT_SETTINGS',
+          'DEEPFAKE_DETECTION',
+          'DEEP_AGE',
+          'ADDRESS_VERIFICATION',
+          'TITLE_SEARCH',
+          'CUSTOM_PROMPT',
+          'CONSENT',
+          'WHITE_LABEL',
+        ] as const
+      ).map((id) => ({ id })),
     });
     const banking = await sdk.workflows.create({
       name: 'Banking',
@@ -117,7 +133,13 @@ describe('the real client reads every workflows answer (§6.8)', () => {
     const list = await sdk.workflows.list();
     const listed = new Map(list.data.workflows.map((summary) => [summary.id, summary]));
     for (const created of [spec, hosted, banking]) {
-      expect(listed.get(created.data.workflow.id)).toEqual({ id: created.data.workflow.id, name: created.data.workflow.name, status: 'active', steps: expect.any(Array), created_at: created.data.workflow.created_at });
+      expect(listed.get(created.data.workflow.id)).toEqual({
+        id: created.data.workflow.id,
+        name: created.data.workflow.name,
+        status: 'active',
+        steps: expect.any(Array),
+        created_at: created.data.workflow.created_at,
+      });
     }
     const stepIds = new Set([spec, hosted, banking].flatMap((created) => listed.get(created.data.workflow.id)?.steps ?? []));
     expect([...stepIds].sort()).toEqual([...CLIENT_STEP_IDS].sort());
@@ -166,7 +188,10 @@ describe('the real client reads every workflows answer (§6.8)', () => {
     expect(plain.raw).toHaveProperty('expires_at', null);
     expect(isUuid(plain.data.session_id)).toBe(true);
     expect(plain.data.current_step).toBe(0);
-    expect(plain.data.steps.map((step) => [step.step_id, step.status])).toEqual([['ID_VERIFICATION', 'PENDING'], ['FACE_LIVENESS', 'PENDING']]);
+    expect(plain.data.steps.map((step) => [step.step_id, step.status])).toEqual([
+      ['ID_VERIFICATION', 'PENDING'],
+      ['FACE_LIVENESS', 'PENDING'],
+    ]);
     expect(plain.data.steps[0]?.requirements).toMatchObject({ document: { require_front_only: false }, face: { face_front_photo_only: false } });
     expect(plain.data.steps[1]?.requirements).toEqual({ challenge_type: 'FaceMovementChallenge', confidence_threshold: 70 });
 
@@ -176,7 +201,13 @@ describe('the real client reads every workflows answer (§6.8)', () => {
     const listed = await client.sessions.list({ workflowId: workflow.id });
     expect(listed.data.sessions.map((session) => session.id).sort()).toEqual([plain.data.session_id, expiring.data.session_id].sort());
     const record = await client.sessions.retrieve(expiring.data.session_id);
-    expect(record.data.session_record).toMatchObject({ type: 'session', status: 'PENDING', workflow_id: workflow.id, external_id: 'customer-1', workflow_steps: ['id-verification', 'face-liveness'] });
+    expect(record.data.session_record).toMatchObject({
+      type: 'session',
+      status: 'PENDING',
+      workflow_id: workflow.id,
+      external_id: 'customer-1',
+      workflow_steps: ['id-verification', 'face-liveness'],
+    });
   });
 
   it('createSession refusals: invalid_steps readable from the body, inactive 400, another organization 403, unknown 404, empty balance 402', async () => {
@@ -206,7 +237,14 @@ describe('the real client reads every workflowSessions answer (§6.9)', () => {
 
     const state = await sdk.workflowSessions.retrieve(sessionId);
     expect(state.data).toMatchObject({ session_id: sessionId, status: 'PENDING', session_progress: 'PENDING', current_step: 0, attempts_remaining: 3 });
-    expect(state.data.steps[0]).toMatchObject({ step_id: 'ID_VERIFICATION', status: 'PENDING', attempts: 0, started_at: null, completed_at: null, failure_reason: null });
+    expect(state.data.steps[0]).toMatchObject({
+      step_id: 'ID_VERIFICATION',
+      status: 'PENDING',
+      attempts: 0,
+      started_at: null,
+      completed_at: null,
+      failure_reason: null,
+    });
     sandbox.clock.advance(5_000);
     const started = await sdk.workflowSessions.start(sessionId);
     expect(started.data).toMatchObject({ session_progress: 'STARTED', current_step: 0 });
@@ -219,7 +257,15 @@ describe('the real client reads every workflowSessions answer (§6.9)', () => {
 
     const id = await sdk.workflowSessions.submitStep(sessionId, 'ID_VERIFICATION', await passportAndSelfie(client, sessionId));
     expect(Object.keys(id.raw as object)[0]).toBe('step_id');
-    expect(id.data).toMatchObject({ step_id: 'ID_VERIFICATION', step_status: 'COMPLETED', failure_reason: null, current_step: 1, attempts_remaining: 3, session_status: 'PENDING', session_progress: 'STARTED' });
+    expect(id.data).toMatchObject({
+      step_id: 'ID_VERIFICATION',
+      step_status: 'COMPLETED',
+      failure_reason: null,
+      current_step: 1,
+      attempts_remaining: 3,
+      session_status: 'PENDING',
+      session_progress: 'STARTED',
+    });
     expect(id.payload).toEqual({ checks: expect.objectContaining({ id_matches_selfie: true }) });
 
     const urls = await sdk.workflowSessions.submitStep(sessionId, 'FACE_LIVENESS', { action: 'upload-url', frameCount: 2 });
@@ -230,13 +276,22 @@ describe('the real client reads every workflowSessions answer (§6.9)', () => {
     const start = await sdk.workflowSessions.submitStep(sessionId, 'FACE_LIVENESS', { action: 'start' });
     expect(isUuid((start.payload.liveness as { liveness_session_id: string }).liveness_session_id)).toBe(true);
     const complete = await sdk.workflowSessions.submitStep(sessionId, 'FACE_LIVENESS', { action: 'complete' });
-    expect(complete.data).toMatchObject({ step_status: 'COMPLETED', failure_reason: null, current_step: null, session_status: 'VERIFIED', session_progress: 'COMPLETED' });
+    expect(complete.data).toMatchObject({
+      step_status: 'COMPLETED',
+      failure_reason: null,
+      current_step: null,
+      session_status: 'VERIFIED',
+      session_progress: 'COMPLETED',
+    });
     expect(complete.payload.liveness).toMatchObject({ passed: true, confidence_threshold: 70 });
 
     const done = await sdk.workflowSessions.retrieve(sessionId);
     expect(done.raw).toMatchObject({ current_step: null, status: 'VERIFIED' });
     expect(done.data.steps.map((step) => step.status)).toEqual(['COMPLETED', 'COMPLETED']);
-    expect((await client.sessions.retrieve(sessionId)).data.session_record).toMatchObject({ status: 'VERIFIED', uploads: { id_front: true, selfie_front: true } });
+    expect((await client.sessions.retrieve(sessionId)).data.session_record).toMatchObject({
+      status: 'VERIFIED',
+      uploads: { id_front: true, selfie_front: true },
+    });
 
     const after = await sdkErrorOf(sdk.workflowSessions.submitStep(sessionId, 'FACE_LIVENESS', { action: 'start' }));
     expect(after.className).toBe('ConflictError');
@@ -269,7 +324,12 @@ describe('the real client reads every workflowSessions answer (§6.9)', () => {
     const { workflow } = (await sdk.workflows.create({ name: 'ID only', steps: [{ id: 'ID_VERIFICATION' }] })).data;
     const sessionId = (await sdk.workflows.createSession(workflow.id, APPLICANT)).data.session_id;
     const keys = await upload(client, sessionId, { id_front: 'national-id.jpg', selfie_front: 'face.jpg' });
-    const noBack = await sdkErrorOf(sdk.workflowSessions.submitStep(sessionId, 'ID_VERIFICATION', { documentType: 'national-id-us', uploads: { idFront: keys.id_front as string, selfieFront: keys.selfie_front as string } }));
+    const noBack = await sdkErrorOf(
+      sdk.workflowSessions.submitStep(sessionId, 'ID_VERIFICATION', {
+        documentType: 'national-id-us',
+        uploads: { idFront: keys.id_front as string, selfieFront: keys.selfie_front as string },
+      }),
+    );
     expect(noBack.className).toBe('ValidationError');
     expect(noBack.message).toMatch(/uploads\.id_back is required/);
     expect((await sdk.workflowSessions.retrieve(sessionId)).data.steps[0]).toMatchObject({ status: 'PENDING', attempts: 0 });

@@ -88,7 +88,11 @@ describe('the real client reads every sessions answer', () => {
       ['employment_letter', undefined],
     ]);
     const front = new URL(uploads.data.signed_urls[0]?.upload_url ?? '');
-    const put = await sandbox.app.request(front.pathname + front.search, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]) });
+    const put = await sandbox.app.request(front.pathname + front.search, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/jpeg' },
+      body: Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]),
+    });
     expect(put.status).toBe(200);
     expect((await client.sessions.retrieve(created.data.id)).data.session_record.uploads?.id_front).toBe(true);
 
@@ -116,7 +120,9 @@ describe('the real client reads every sessions answer', () => {
     expect(verified.data.session_record.status).toBe('VERIFIED');
     const conflict = await sdkErrorOf(client.sessions.updateStatus(created.data.id, 'REJECTED'));
     expect([conflict.className, conflict.status]).toEqual(['ConflictError', 409]);
-    const refused = await sdkErrorOf(client.sessions.createUploadUrls(created.data.id, [{ file_name: 'a.jpg', content_type: 'image/jpeg', upload_type: 'id_back' }]));
+    const refused = await sdkErrorOf(
+      client.sessions.createUploadUrls(created.data.id, [{ file_name: 'a.jpg', content_type: 'image/jpeg', upload_type: 'id_back' }]),
+    );
     expect(refused.status).toBe(409);
   });
 
@@ -140,8 +146,16 @@ describe('the real client reads every sessions answer', () => {
         create: async (externalId: string) => (await client.sessions.create({ ...APPLICANT, phone, externalId, workflowId })).data.id,
       })),
       { label: 'credit hard', create: async (externalId) => (await client.creditChecks.createHard({ ...APPLICANT, phone, externalId })).data.id },
-      { label: 'credit hard uat', create: async (externalId) => (await client.creditChecks.createHard({ ...APPLICANT, phone, externalId, uat: true, uatType: 'BANKRUPTCY_PROPOSAL' })).data.id },
-      { label: 'credit soft uat', create: async (externalId) => (await client.creditChecks.createSoft({ ...APPLICANT, phone, externalId, uat: true, uatType: 'COLLECTION_MULTIPLE' })).data.id },
+      {
+        label: 'credit hard uat',
+        create: async (externalId) =>
+          (await client.creditChecks.createHard({ ...APPLICANT, phone, externalId, uat: true, uatType: 'BANKRUPTCY_PROPOSAL' })).data.id,
+      },
+      {
+        label: 'credit soft uat',
+        create: async (externalId) =>
+          (await client.creditChecks.createSoft({ ...APPLICANT, phone, externalId, uat: true, uatType: 'COLLECTION_MULTIPLE' })).data.id,
+      },
     ];
     const ids: string[] = [];
     for (const kind of kinds) {

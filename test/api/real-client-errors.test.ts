@@ -64,7 +64,12 @@ describe('the client maps every failure the sandbox gives to the class it expect
       expectReadableError(await sdkErrorOf(call()), 402, 'InsufficientFundsError', 'insufficient_funds_error');
     }
     const scenario = new RealClient(sandbox, KEYS.live, { headers: { 'X-Sandbox-Scenario': 'insufficient-funds' } });
-    expectReadableError(await sdkErrorOf(scenario.screening.titleCheck({ ...APPLICANT, address: '1 Sandbox Way, Springfield, IL 62701' })), 402, 'InsufficientFundsError', 'insufficient_funds_error');
+    expectReadableError(
+      await sdkErrorOf(scenario.screening.titleCheck({ ...APPLICANT, address: '1 Sandbox Way, Springfield, IL 62701' })),
+      402,
+      'InsufficientFundsError',
+      'insufficient_funds_error',
+    );
   });
 
   it('403 AuthorizationError: sandbox-key writes, another organization’s resources, a missing key where the spec says 403', async () => {
@@ -115,10 +120,20 @@ describe('the client maps every failure the sandbox gives to the class it expect
     const id = (await client.sessions.create(APPLICANT)).data.id;
     await client.sessions.updateStatus(id, 'REJECTED');
     expectReadableError(await sdkErrorOf(client.sessions.updateStatus(id, 'VERIFIED')), 409, 'ConflictError', 'conflict_error');
-    expectReadableError(await sdkErrorOf(client.sessions.createUploadUrls(id, [{ file_name: 's.jpg', content_type: 'image/jpeg', upload_type: 'selfie_front' }])), 409, 'ConflictError', 'conflict_error');
+    expectReadableError(
+      await sdkErrorOf(client.sessions.createUploadUrls(id, [{ file_name: 's.jpg', content_type: 'image/jpeg', upload_type: 'selfie_front' }])),
+      409,
+      'ConflictError',
+      'conflict_error',
+    );
     const key = '9d5e1f0a-2b3c-4d5e-8f60-718293a4b5c6';
     await client.screening.adverseMedia(PERSON, { idempotencyKey: key });
-    expectReadableError(await sdkErrorOf(client.screening.adverseMedia({ ...PERSON, lastName: 'Other' }, { idempotencyKey: key })), 409, 'ConflictError', 'conflict_error');
+    expectReadableError(
+      await sdkErrorOf(client.screening.adverseMedia({ ...PERSON, lastName: 'Other' }, { idempotencyKey: key })),
+      409,
+      'ConflictError',
+      'conflict_error',
+    );
   });
 
   it('429 RateLimitError with a parseable Retry-After: a real burst and the rate-limited scenario', async () => {
@@ -200,7 +215,11 @@ describe('the client maps every failure the sandbox gives to the class it expect
 
 describe('the transport rules of the client hold against the sandbox (facts §1)', () => {
   async function raw(sandbox: TestSandbox, method: string, path: string, headers: Record<string, string> = {}, body?: string) {
-    const response = await sandbox.app.request(path, { method, headers: { 'x-api-key': KEYS.live, accept: 'application/json', ...headers }, ...(body === undefined ? {} : { body }) });
+    const response = await sandbox.app.request(path, {
+      method,
+      headers: { 'x-api-key': KEYS.live, accept: 'application/json', ...headers },
+      ...(body === undefined ? {} : { body }),
+    });
     return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text() };
   }
 
@@ -244,7 +263,12 @@ describe('the transport rules of the client hold against the sandbox (facts §1)
 });
 
 describe('the mirrored schemas throw exactly where the real client throws (facts §2)', () => {
-  async function realBodies(): Promise<{ record: Record<string, unknown>; list: Record<string, unknown>; job: Record<string, unknown>; liveness: Record<string, unknown> }> {
+  async function realBodies(): Promise<{
+    record: Record<string, unknown>;
+    list: Record<string, unknown>;
+    job: Record<string, unknown>;
+    liveness: Record<string, unknown>;
+  }> {
     const sandbox = await testSandbox({ rateLimit: false });
     const client = new RealClient(sandbox, KEYS.live);
     const id = (await client.sessions.create({ ...APPLICANT, externalId: 'c-1' })).data.id;
@@ -282,6 +306,16 @@ describe('the mirrored schemas throw exactly where the real client throws (facts
     refuses(S.LivenessSessionResponseSchema, { ...liveness, expires_at: '2026-01-15T09:45:00+00:00' });
     refuses(S.AuthVerifyResponseSchema, { valid: false, organization: { id: 'o', name: 'n', status: 'active' } });
     refuses(S.PresignResponseSchema, { uploads: [{ uploadUrl: 'u' }] });
-    refuses(S.FinancialRecordSchema, { id: 'f', organizationId: 'o', userId: 'u', senderUserId: 's', createdAt: 'c', updatedAt: 'u', status: 'PENDING', type: 'request', externalId: null });
+    refuses(S.FinancialRecordSchema, {
+      id: 'f',
+      organizationId: 'o',
+      userId: 'u',
+      senderUserId: 's',
+      createdAt: 'c',
+      updatedAt: 'u',
+      status: 'PENDING',
+      type: 'request',
+      externalId: null,
+    });
   });
 });

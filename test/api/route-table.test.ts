@@ -20,7 +20,9 @@ interface Operation {
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 async function apiOperations(sandbox: TestSandbox): Promise<Operation[]> {
-  const document = (await sandbox.call('GET', '/openapi.json', { key: null })).body as { paths: Record<string, Record<string, { responses: object; security?: unknown }>> };
+  const document = (await sandbox.call('GET', '/openapi.json', { key: null })).body as {
+    paths: Record<string, Record<string, { responses: object; security?: unknown }>>;
+  };
   return Object.entries(document.paths)
     .filter(([path]) => path.startsWith('/v1/'))
     .flatMap(([path, item]) =>
@@ -38,7 +40,11 @@ async function apiOperations(sandbox: TestSandbox): Promise<Operation[]> {
 async function callEach(sandbox: TestSandbox, operations: Operation[], key: string | null, headers: Record<string, string> = {}) {
   const answers = new Map<string, { status: number; body: any; explain: string | null }>();
   for (const operation of operations) {
-    const answer = await sandbox.call(operation.method, operation.url, { key, headers, ...(operation.method === 'GET' || operation.method === 'DELETE' ? {} : { body: {} }) });
+    const answer = await sandbox.call(operation.method, operation.url, {
+      key,
+      headers,
+      ...(operation.method === 'GET' || operation.method === 'DELETE' ? {} : { body: {} }),
+    });
     answers.set(operation.name, { status: answer.status, body: answer.body, explain: answer.headers.get('x-sandbox-explain') });
   }
   return answers;
@@ -122,9 +128,14 @@ describe('only operations whose error list has 402 refuse for funds (issue: PEP 
         expect(answer.status, name).toBe(402);
       }
     }
-    const pep = (await callEach(sandbox, operations.filter((o) => o.name === 'POST /v1/screening/pep-sanctions'), KEYS.live, { 'x-sandbox-scenario': 'insufficient-funds' })).get(
-      'POST /v1/screening/pep-sanctions',
-    );
+    const pep = (
+      await callEach(
+        sandbox,
+        operations.filter((o) => o.name === 'POST /v1/screening/pep-sanctions'),
+        KEYS.live,
+        { 'x-sandbox-scenario': 'insufficient-funds' },
+      )
+    ).get('POST /v1/screening/pep-sanctions');
     expect(pep?.explain).toContain('scenario insufficient-funds: no 402 here');
   });
 

@@ -21,7 +21,11 @@ const NOT_IN_SPEC = 'not in the spec; real client: a missing key is an Authentic
 export const SPEC_ROUTES: Record<string, SpecRouteFacts> = {
   'GET /v1/auth/verify': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
   'GET /v1/async-jobs/{jobId}': { missingKey: 403, lists402: false, source: 'spec GET /v1/async-jobs/{jobId}: 400, 401, 403 key missing, 404, 500' },
-  'POST /v1/upload/presign': { missingKey: 401, lists402: false, source: `${NOT_IN_SPEC}; the presign itself is free (the operation using the file is billed)` },
+  'POST /v1/upload/presign': {
+    missingKey: 401,
+    lists402: false,
+    source: `${NOT_IN_SPEC}; the presign itself is free (the operation using the file is billed)`,
+  },
 
   'POST /v1/financial': { missingKey: 401, lists402: true, source: `${NOT_IN_SPEC}; billed like session creation (402 on an empty balance)` },
   'GET /v1/financial': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
@@ -35,12 +39,24 @@ export const SPEC_ROUTES: Record<string, SpecRouteFacts> = {
   'GET /v1/sessions': { missingKey: 401, lists402: false, source: 'spec GET /v1/sessions: 400, 401, 429' },
   'GET /v1/sessions/{id}': { missingKey: 401, lists402: false, source: 'spec referenced operation (errors not shown); Authentication 3: missing key 401' },
   'PATCH /v1/sessions/{id}/update-status': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
-  'POST /v1/sessions/{id}/uploads': { missingKey: 401, lists402: false, source: 'spec referenced operation (not shown); real client: 409 for terminal sessions, no 402' },
+  'POST /v1/sessions/{id}/uploads': {
+    missingKey: 401,
+    lists402: false,
+    source: 'spec referenced operation (not shown); real client: 409 for terminal sessions, no 402',
+  },
 
-  'POST /v1/screening/adverse-media': { missingKey: 403, lists402: false, source: 'spec POST /v1/screening/adverse-media: 400, 401, 403 key missing, 404, 500' },
+  'POST /v1/screening/adverse-media': {
+    missingKey: 403,
+    lists402: false,
+    source: 'spec POST /v1/screening/adverse-media: 400, 401, 403 key missing, 404, 500',
+  },
   'POST /v1/screening/pep-sanctions': { missingKey: 401, lists402: false, source: 'spec POST /v1/screening/pep-sanctions: 400, 401, 403, 404, 500' },
   'POST /v1/screening/title-check': { missingKey: 401, lists402: true, source: `${NOT_IN_SPEC}; billed per check like the carrier checks` },
-  'POST /v1/screening/phone-ownership': { missingKey: 403, lists402: true, source: 'spec POST /v1/screening/phone-ownership: 400, 401, 402, 403 key missing, 404, 503, 500' },
+  'POST /v1/screening/phone-ownership': {
+    missingKey: 403,
+    lists402: true,
+    source: 'spec POST /v1/screening/phone-ownership: 400, 401, 402, 403 key missing, 404, 503, 500',
+  },
   'POST /v1/screening/phone-trust': { missingKey: 403, lists402: true, source: 'spec POST /v1/screening/phone-trust: errors as for phone ownership' },
   'POST /v1/screening/carrier-age-gate': { missingKey: 401, lists402: true, source: `${NOT_IN_SPEC}; billed per check like the other carrier checks` },
 
@@ -69,11 +85,23 @@ export const SPEC_ROUTES: Record<string, SpecRouteFacts> = {
   'POST /v1/workflows': { missingKey: 401, lists402: false, source: 'spec POST /v1/workflows: 400, 401, 403 sandbox key, 429' },
   'GET /v1/workflows': { missingKey: 401, lists402: false, source: 'real client workflows.list (facts 6.8); Authentication 3: missing key 401' },
   'GET /v1/workflows/{workflow_id}': { missingKey: 401, lists402: false, source: 'spec referenced operation Retrieve workflow (not shown); facts 6.8' },
-  'PATCH /v1/workflows/{workflow_id}/steps/{step_id}/config': { missingKey: 401, lists402: false, source: 'real client workflows.updateStepConfig (facts 6.8)' },
-  'POST /v1/workflows/{workflow_id}/sessions': { missingKey: 401, lists402: true, source: 'spec POST /v1/workflows/{workflow_id}/sessions: 400, 401, 402, 403, 404, 429' },
+  'PATCH /v1/workflows/{workflow_id}/steps/{step_id}/config': {
+    missingKey: 401,
+    lists402: false,
+    source: 'real client workflows.updateStepConfig (facts 6.8)',
+  },
+  'POST /v1/workflows/{workflow_id}/sessions': {
+    missingKey: 401,
+    lists402: true,
+    source: 'spec POST /v1/workflows/{workflow_id}/sessions: 400, 401, 402, 403, 404, 429',
+  },
   'GET /v1/sessions/{session_id}/workflow': { missingKey: 401, lists402: false, source: 'spec referenced operation Get workflow state (not shown); facts 6.9' },
   'POST /v1/sessions/{session_id}/workflow/start': { missingKey: 401, lists402: false, source: 'real client workflowSessions.start (facts 6.9)' },
-  'POST /v1/sessions/{session_id}/steps/{step_id}': { missingKey: 401, lists402: false, source: 'spec POST /v1/sessions/{session_id}/steps/{step_id} (errors not shown); facts 6.9: 409 for conflicts' },
+  'POST /v1/sessions/{session_id}/steps/{step_id}': {
+    missingKey: 401,
+    lists402: false,
+    source: 'spec POST /v1/sessions/{session_id}/steps/{step_id} (errors not shown); facts 6.9: 409 for conflicts',
+  },
   'POST /v1/re-verifications': { missingKey: 401, lists402: false, source: `${NOT_IN_SPEC}; create error codes not_found, reverify_disabled only` },
   'POST /v1/re-verifications/{id}/liveness/start': { missingKey: 401, lists402: true, source: `${NOT_IN_SPEC}; lifecycle code insufficient_balance` },
   'POST /v1/re-verifications/{id}/liveness/upload-url': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
@@ -84,18 +112,46 @@ export const SPEC_ROUTES: Record<string, SpecRouteFacts> = {
   'GET /v1/age-verification/parent-connect/{id}': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
   'GET /v1/age-verification/boundaries/{id}': { missingKey: 401, lists402: false, source: NOT_IN_SPEC },
 
-  'POST /v1/igaming/self-exclusion/applicant': { missingKey: 403, lists402: false, source: 'spec POST /v1/igaming/self-exclusion/applicant: 400, 401, 403 key header missing, 404, 500' },
+  'POST /v1/igaming/self-exclusion/applicant': {
+    missingKey: 403,
+    lists402: false,
+    source: 'spec POST /v1/igaming/self-exclusion/applicant: 400, 401, 403 key header missing, 404, 500',
+  },
   'POST /v1/igaming/self-exclusion/identity': { missingKey: 403, lists402: false, source: 'spec POST /v1/igaming/self-exclusion/identity: 400, 401, 403, 500' },
-  'DELETE /v1/igaming/self-exclusion/identity/{document_number}': { missingKey: 403, lists402: false, source: 'spec DELETE /v1/igaming/self-exclusion/identity/{document_number}: 400, 401, 403, 500' },
-  'POST /v1/igaming/self-exclusion/face': { missingKey: 403, lists402: false, source: 'spec referenced "Exclude face" (contract not shown): as the other self-exclusion operations' },
-  'DELETE /v1/igaming/self-exclusion/face/{session_id}': { missingKey: 403, lists402: false, source: 'spec DELETE /v1/igaming/self-exclusion/face/{session_id}: 400, 401, 403, 500' },
+  'DELETE /v1/igaming/self-exclusion/identity/{document_number}': {
+    missingKey: 403,
+    lists402: false,
+    source: 'spec DELETE /v1/igaming/self-exclusion/identity/{document_number}: 400, 401, 403, 500',
+  },
+  'POST /v1/igaming/self-exclusion/face': {
+    missingKey: 403,
+    lists402: false,
+    source: 'spec referenced "Exclude face" (contract not shown): as the other self-exclusion operations',
+  },
+  'DELETE /v1/igaming/self-exclusion/face/{session_id}': {
+    missingKey: 403,
+    lists402: false,
+    source: 'spec DELETE /v1/igaming/self-exclusion/face/{session_id}: 400, 401, 403, 500',
+  },
   'GET /v1/igaming/self-exclusion': { missingKey: 403, lists402: false, source: 'spec GET /v1/igaming/self-exclusion: 400, 401, 403, 500' },
-  'DELETE /v1/igaming/anti-cheat/{session_id}': { missingKey: 403, lists402: false, source: 'spec DELETE /v1/igaming/anti-cheat/{session_id}: 400, 401, 403, 500' },
+  'DELETE /v1/igaming/anti-cheat/{session_id}': {
+    missingKey: 403,
+    lists402: false,
+    source: 'spec DELETE /v1/igaming/anti-cheat/{session_id}: 400, 401, 403, 500',
+  },
   'POST /v1/igaming/injection': { missingKey: 403, lists402: false, source: `${NOT_IN_SPEC}; an iGaming operation like the spec's` },
   'POST /v1/igaming/vpn-detection': { missingKey: 403, lists402: false, source: `${NOT_IN_SPEC}; an iGaming operation like the spec's` },
   'POST /v1/igaming/ip-jurisdiction': { missingKey: 403, lists402: false, source: `${NOT_IN_SPEC}; an iGaming operation like the spec's` },
   'POST /v1/igaming/anti-cheat': { missingKey: 403, lists402: false, source: `${NOT_IN_SPEC}; an iGaming operation like the spec's` },
 
-  'POST /v1/aml/bots/{bot_id}/monitored-users': { missingKey: 403, lists402: false, source: 'spec POST /v1/aml/bots/{bot_id}/monitored-users: 400, 401, 403 key missing, 404, 500' },
-  'POST /v1/aml/transactions': { missingKey: 403, lists402: false, source: 'spec referenced "Save transactions" (contract not shown); AML family: 403 key missing, quota 429 instead of 402' },
+  'POST /v1/aml/bots/{bot_id}/monitored-users': {
+    missingKey: 403,
+    lists402: false,
+    source: 'spec POST /v1/aml/bots/{bot_id}/monitored-users: 400, 401, 403 key missing, 404, 500',
+  },
+  'POST /v1/aml/transactions': {
+    missingKey: 403,
+    lists402: false,
+    source: 'spec referenced "Save transactions" (contract not shown); AML family: 403 key missing, quota 429 instead of 402',
+  },
 };

@@ -18,7 +18,15 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
 /** Flags that keep Chromium from calling home: this machine (and CI) has no network beyond the sandbox. */
-const QUIET_FLAGS = ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const QUIET_FLAGS = [
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
 export async function launchChromium(executablePath: string = CHROMIUM_PATH): Promise<Browser> {
   if (!existsSync(executablePath)) {
@@ -82,7 +90,11 @@ const AXE_SOURCE = fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js
 export async function contrastViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: AXE_SOURCE });
   return page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { nodes: { target: unknown; failureSummary?: string }[] }[] }> } }).axe;
+    const axe = (
+      globalThis as unknown as {
+        axe: { run(context: unknown, options: unknown): Promise<{ violations: { nodes: { target: unknown; failureSummary?: string }[] }[] }> };
+      }
+    ).axe;
     const result = await axe.run((globalThis as unknown as { document: unknown }).document, { runOnly: { type: 'rule', values: ['color-contrast'] } });
     return result.violations.flatMap((violation) => violation.nodes.map((node) => `${JSON.stringify(node.target)}: ${node.failureSummary ?? ''}`));
   });

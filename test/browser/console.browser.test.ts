@@ -102,9 +102,19 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
       await visit(page, `${sandbox.url}/console/jobs`, 'console-jobs-ready');
       expect(await page.locator(`[data-job-status="${job.body.jobId}"]`).textContent()).toBe('ready');
       expect((await api(sandbox, 'GET', `/v1/async-jobs/${job.body.jobId}`)).body.status).toBe('ready');
-      const statement = await api(sandbox, 'POST', '/v1/financial', { firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com', phone: '+14155550123' });
+      const statement = await api(sandbox, 'POST', '/v1/financial', {
+        firstName: 'Jane',
+        lastName: 'Doe',
+        email: 'jane.doe@example.com',
+        phone: '+14155550123',
+      });
       await visit(page, statement.body.bankStatementUrl, 'hosted-bank-statement-page');
-      for (const [path, name] of [['/console/workflows', 'console-workflows'], ['/console/bank-statements', 'console-bank-statements'], ['/console/registry', 'console-registry'], ['/console/records', 'console-records']]) {
+      for (const [path, name] of [
+        ['/console/workflows', 'console-workflows'],
+        ['/console/bank-statements', 'console-bank-statements'],
+        ['/console/registry', 'console-registry'],
+        ['/console/records', 'console-records'],
+      ]) {
         await visit(page, `${sandbox.url}${path}`, name as string);
       }
     }));

@@ -30,7 +30,8 @@ async function browse(sandbox: TestSandbox, headers: Record<string, string> = {}
   const csrf = /name="csrf" value="([^"]+)"/.exec(first.html)?.[1] ?? '';
   return {
     get: (path: string) => page(sandbox, path, { headers: { cookie } }),
-    post: (path: string, fields: Record<string, string> = {}) => page(sandbox, path, { method: 'POST', headers: { cookie }, body: new URLSearchParams({ ...fields, csrf }) }),
+    post: (path: string, fields: Record<string, string> = {}) =>
+      page(sandbox, path, { method: 'POST', headers: { cookie }, body: new URLSearchParams({ ...fields, csrf }) }),
   };
 }
 
@@ -52,18 +53,26 @@ describe('console guard', () => {
     // Non-browser clients keep the JSON 401.
     expect((await page(sandbox, '/console')).status).toBe(401);
 
-    const wrong = await page(sandbox, '/console/login', { method: 'POST', body: new URLSearchParams({ token: 'nope', next: '/console/sessions?namespace=qa' }) });
+    const wrong = await page(sandbox, '/console/login', {
+      method: 'POST',
+      body: new URLSearchParams({ token: 'nope', next: '/console/sessions?namespace=qa' }),
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.html).toContain('That is not the admin token');
     expect(wrong.cookie).toBeNull();
 
-    const login = await page(sandbox, '/console/login', { method: 'POST', body: new URLSearchParams({ token: TOKEN, next: '/console/sessions?namespace=qa' }) });
+    const login = await page(sandbox, '/console/login', {
+      method: 'POST',
+      body: new URLSearchParams({ token: TOKEN, next: '/console/sessions?namespace=qa' }),
+    });
     expect(login.status).toBe(303);
     expect(login.location).toBe('/console/sessions?namespace=qa');
     expect(login.cookie).toMatch(/^idv_sandbox_session=[^;]+\.admin\.[^;]+;.*HttpOnly/);
     expect(login.cookie).toMatch(/SameSite=Strict/);
     expect(login.cookie).not.toContain(TOKEN);
-    const signedIn = await page(sandbox, '/console/sessions?namespace=qa', { headers: { cookie: (login.cookie ?? '').split(';')[0] as string, accept: 'text/html' } });
+    const signedIn = await page(sandbox, '/console/sessions?namespace=qa', {
+      headers: { cookie: (login.cookie ?? '').split(';')[0] as string, accept: 'text/html' },
+    });
     expect(signedIn.status).toBe(200);
     expect(signedIn.html).toContain('idv-sandbox console');
   });
@@ -95,7 +104,11 @@ describe('console writes', () => {
     for (const [path, fields] of writes) {
       const noToken = await page(sandbox, path, { method: 'POST', headers: { cookie }, body: new URLSearchParams(fields) });
       expect(noToken.status, path).toBe(403);
-      const crossSite = await page(sandbox, path, { method: 'POST', headers: { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, body: new URLSearchParams({ ...fields, csrf }) });
+      const crossSite = await page(sandbox, path, {
+        method: 'POST',
+        headers: { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+        body: new URLSearchParams({ ...fields, csrf }),
+      });
       expect(crossSite.status, path).toBe(403);
     }
     expect(sandbox.platform.store.partition('default').dump()).toEqual(before);
@@ -156,7 +169,9 @@ describe('console overview', () => {
     }
     const unknown = await tab.post('/console/organizations/org_nope/balance?namespace=default', { balance: '5' });
     expect(decodeURIComponent(unknown.location ?? '')).toContain('Unknown organization "org_nope"');
-    expect((await sandbox.call('GET', '/__sandbox/organizations', { key: null })).body.organizations.find((o: { id: string }) => o.id === 'org_broke').balance).toBe(24);
+    expect(
+      (await sandbox.call('GET', '/__sandbox/organizations', { key: null })).body.organizations.find((o: { id: string }) => o.id === 'org_broke').balance,
+    ).toBe(24);
   });
 
   it('resets the namespace only when the confirmation names it', async () => {
@@ -217,7 +232,16 @@ describe('console sessions', () => {
   });
 
   it('computes the buttons from the machine so that each offered move succeeds and each withheld one is refused', () => {
-    const base = { id: 's', organization_id: 'o', user_id: 'u', sender_user_id: 'x', type: 'session', session_progress: 'PENDING', created_at: FROZEN_AT, updated_at: FROZEN_AT } as const;
+    const base = {
+      id: 's',
+      organization_id: 'o',
+      user_id: 'u',
+      sender_user_id: 'x',
+      type: 'session',
+      session_progress: 'PENDING',
+      created_at: FROZEN_AT,
+      updated_at: FROZEN_AT,
+    } as const;
     const now = Date.parse(FROZEN_AT);
     const user = { first_name: 'Jane', last_name: 'Doe' };
     for (const status of SESSION_STATUSES) {
@@ -255,7 +279,9 @@ describe('console sessions', () => {
     expect(byExternal.html).toContain('1 session, newest first');
     expect(byExternal.html).toContain('cust-5');
     expect((await tab.get('/console/sessions?namespace=default&status=VERIFIED')).html).toContain('No sessions match.');
-    expect((await tab.get('/console/sessions?namespace=default&status=PENDING&type=session&created_from=2026-01-15&created_to=2026-01-15')).html).toContain('28 sessions');
+    expect((await tab.get('/console/sessions?namespace=default&status=PENDING&type=session&created_from=2026-01-15&created_to=2026-01-15')).html).toContain(
+      '28 sessions',
+    );
     expect((await tab.get('/console/sessions?namespace=default&created_from=2026-01-16')).html).toContain('0 sessions');
   });
 
@@ -294,8 +320,13 @@ describe('console scenarios and requests', () => {
     await sandbox.call('GET', '/v1/sessions', { key: 'sk_live_other' });
     await sandbox.call('GET', '/v1/sessions', { headers: { 'x-sandbox-scenario': 'rate-limited' } });
     const tab = await browse(sandbox);
-    const rowsOf = (html: string) => [...html.matchAll(/<code>(GET|POST) ([^<]+)<\/code><\/a><\/td><td><span class="badge [A-Z]+">(\d+)/g)].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
-    expect(rowsOf((await tab.get('/console/requests?namespace=default')).html)).toEqual(['GET /v1/sessions 429', 'GET /v1/sessions 200', 'POST /v1/sessions 200']);
+    const rowsOf = (html: string) =>
+      [...html.matchAll(/<code>(GET|POST) ([^<]+)<\/code><\/a><\/td><td><span class="badge [A-Z]+">(\d+)/g)].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
+    expect(rowsOf((await tab.get('/console/requests?namespace=default')).html)).toEqual([
+      'GET /v1/sessions 429',
+      'GET /v1/sessions 200',
+      'POST /v1/sessions 200',
+    ]);
     expect(rowsOf((await tab.get('/console/requests?namespace=default&method=POST')).html)).toEqual(['POST /v1/sessions 200']);
     expect(rowsOf((await tab.get('/console/requests?namespace=default&status=429')).html)).toEqual(['GET /v1/sessions 429']);
     expect(rowsOf((await tab.get('/console/requests?namespace=default&key=sk_live_other')).html)).toEqual(['GET /v1/sessions 200']);
@@ -304,7 +335,9 @@ describe('console scenarios and requests', () => {
     expect(rows.html.startsWith('<tr>')).toBe(true);
     expect(rows.html).not.toContain('<html');
 
-    const id = /href="\/console\/requests\/([^?]+)\?namespace=default"><code>POST/.exec((await tab.get('/console/requests?namespace=default')).html)?.[1] as string;
+    const id = /href="\/console\/requests\/([^?]+)\?namespace=default"><code>POST/.exec(
+      (await tab.get('/console/requests?namespace=default')).html,
+    )?.[1] as string;
     const detail = await tab.get(`/console/requests/${id}?namespace=default`);
     expect(detail.html).toContain('jane.doe@example.com');
     expect(detail.html).toContain('session_url');
@@ -322,7 +355,9 @@ describe('console records of other areas', () => {
     expect(detail.status).toBe(200);
     expect(detail.html).toContain(created.body.bankStatementId);
     expect(detail.html).toContain('<span class="badge PENDING">PENDING</span>');
-    expect(detail.html).toMatch(/<h2>Status machine<\/h2><ol class="timeline"><li><code>2026-01-15T09:30:00.000Z<\/code> <span class="badge PENDING">PENDING<\/span> request created<\/li><\/ol>/);
+    expect(detail.html).toMatch(
+      /<h2>Status machine<\/h2><ol class="timeline"><li><code>2026-01-15T09:30:00.000Z<\/code> <span class="badge PENDING">PENDING<\/span> request created<\/li><\/ol>/,
+    );
     expect(detail.html).toContain('Waiting for the applicant on the hosted page.');
     expect(detail.html).toContain(`/verify/bank-statements/${created.body.bankStatementId}?namespace=ci-worker-3`);
   });
@@ -333,7 +368,9 @@ describe('console records of other areas', () => {
     const headless = await createHeadlessSession(sandbox, workflowId);
     const statement = await sandbox.call('POST', '/v1/financial', { body: { ...JANE, phone: '+14155550123' } });
     const job = await sandbox.call('POST', '/__sandbox/jobs', { key: null, body: { input: { hello: 'console' } } });
-    await sandbox.call('POST', '/v1/igaming/self-exclusion/identity', { body: { document_number: 'X1234567', reason: 'operator request', first_name: 'Jane', last_name: 'Doe' } });
+    await sandbox.call('POST', '/v1/igaming/self-exclusion/identity', {
+      body: { document_number: 'X1234567', reason: 'operator request', first_name: 'Jane', last_name: 'Doe' },
+    });
     await sandbox.call('POST', '/v1/aml/bots/bot_daily/monitored-users', { body: { subject_user_id: 'cust_001' } });
     const tab = await browse(sandbox);
 
@@ -367,7 +404,11 @@ describe('console records of other areas', () => {
     const image = await sandbox.app.request((src as string).replaceAll('&amp;', '&'), { headers: { cookie: '' } });
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/jpeg');
-    expect(Buffer.from(await image.arrayBuffer()).subarray(0, 2).toString('hex')).toBe('ffd8');
+    expect(
+      Buffer.from(await image.arrayBuffer())
+        .subarray(0, 2)
+        .toString('hex'),
+    ).toBe('ffd8');
     expect((await tab.get(`/console/sessions/${id}/uploads/nope?namespace=default`)).status).toBe(404);
   });
 });

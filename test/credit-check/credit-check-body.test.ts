@@ -103,7 +103,10 @@ describe('credit check create body', () => {
   });
 
   it('trims names and e-mail, and refuses a name of blanks', () => {
-    expect(CreditCheckBodySchema.parse({ ...minimal, first_name: '  Jane ', email: ' jane@example.com ' })).toMatchObject({ firstName: 'Jane', email: 'jane@example.com' });
+    expect(CreditCheckBodySchema.parse({ ...minimal, first_name: '  Jane ', email: ' jane@example.com ' })).toMatchObject({
+      firstName: 'Jane',
+      email: 'jane@example.com',
+    });
     expect(issuePaths({ ...minimal, last_name: '   ' })).toEqual(['last_name']);
   });
 

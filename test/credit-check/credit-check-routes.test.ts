@@ -23,7 +23,11 @@ async function createCheck(sandbox: TestSandbox, kind: 'hard' | 'soft', extra: R
 
 /** The applicant finishes (driven through the control plane): the session records its analysis. */
 async function finish(sandbox: TestSandbox, id: string, namespace?: string) {
-  const moved = await sandbox.call('POST', `/__sandbox/sessions/${id}/outcome`, { key: null, body: { outcome: 'SUBMITTED' }, ...(namespace ? { namespace } : {}) });
+  const moved = await sandbox.call('POST', `/__sandbox/sessions/${id}/outcome`, {
+    key: null,
+    body: { outcome: 'SUBMITTED' },
+    ...(namespace ? { namespace } : {}),
+  });
   expect(moved.status).toBe(200);
 }
 
@@ -95,7 +99,9 @@ describe('POST /v1/credit-check/hard and /soft', () => {
   it('defaults both invitations to on and says which ones would go out', async () => {
     const sandbox = await testSandbox();
     const defaults = await createCheck(sandbox, 'hard');
-    expect(defaults.headers.get('x-sandbox-explain')).toContain('e-mail invitation to sam.lee@example.com; SMS invitation to +16045550177 (simulated, nothing is sent)');
+    expect(defaults.headers.get('x-sandbox-explain')).toContain(
+      'e-mail invitation to sam.lee@example.com; SMS invitation to +16045550177 (simulated, nothing is sent)',
+    );
     expect(sessions(sandbox.platform.worlds.get('default')).get(defaults.body.id)?.invitations).toEqual({ email: true, sms: true });
     const off = await createCheck(sandbox, 'soft', { send_email_invite: false, sendPhoneInvite: false });
     expect(off.headers.get('x-sandbox-explain')).toContain('no e-mail invitation (send_email_invite false); no SMS invitation (send_phone_invite false)');
@@ -107,9 +113,17 @@ describe('POST /v1/credit-check/hard and /soft', () => {
     ['a missing last_name', { last_name: undefined }, "body field last_name (or lastName) is required: send the applicant's last name, 1-255 characters"],
     ['a missing email', { email: undefined }, "body field email is required: it must be the applicant's e-mail address, e.g. jane.doe@example.com"],
     ['a malformed email', { email: 'sam' }, 'body field email must be a valid e-mail address such as jane.doe@example.com; got "sam"'],
-    ['a phone not in E.164', { phone: '604 555 0177' }, 'body field phone must be in E.164 format: "+" then 10-15 digits, the first 1-9, no spaces (e.g. +14155550123); got "604 555 0177"'],
+    [
+      'a phone not in E.164',
+      { phone: '604 555 0177' },
+      'body field phone must be in E.164 format: "+" then 10-15 digits, the first 1-9, no spaces (e.g. +14155550123); got "604 555 0177"',
+    ],
     ['a missing phone', { phone: undefined }, 'body field phone is required: it must be an E.164 phone number such as +14155550123'],
-    ['an http redirect_url', { redirect_url: 'http://lender.example/done' }, 'body field redirect_url must be a valid https:// URL (http and other schemes are refused), e.g. https://example.com/verified; got "http://lender.example/done"'],
+    [
+      'an http redirect_url',
+      { redirect_url: 'http://lender.example/done' },
+      'body field redirect_url must be a valid https:// URL (http and other schemes are refused), e.g. https://example.com/verified; got "http://lender.example/done"',
+    ],
     ['a non-boolean uat', { uat: 'true' }, 'body field uat must be a JSON boolean, true or false; got the string "true"'],
     ['a non-boolean send_phone_invite', { send_phone_invite: 1 }, 'body field send_phone_invite must be a JSON boolean, true or false; got 1'],
     ['a first_name of 256 characters', { first_name: 'x'.repeat(256) }, 'body field first_name must be at most 255 characters long; got 256 characters'],
@@ -161,7 +175,13 @@ describe('credit-check sessions in the sessions area', () => {
     ]);
 
     const read = await session(sandbox, hard.body.id);
-    expect(read.session_record).toMatchObject({ id: hard.body.id, organization_id: 'org_demo', type: 'credit-check-hard', status: 'PENDING', external_id: 'mortgage-app' });
+    expect(read.session_record).toMatchObject({
+      id: hard.body.id,
+      organization_id: 'org_demo',
+      type: 'credit-check-hard',
+      status: 'PENDING',
+      external_id: 'mortgage-app',
+    });
     expect(read.session_record).not.toHaveProperty('analysis_data');
     expect(read.user).toMatchObject({ first_name: 'Sam', last_name: 'Lee', email: 'sam.lee@example.com', phone: '+16045550177' });
     expect((await sandbox.call('GET', `/v1/sessions/${hard.body.id}`, { key: KEYS.other })).status).toBe(403);
@@ -171,7 +191,13 @@ describe('credit-check sessions in the sessions area', () => {
     const sandbox = await testSandbox();
     const created = await createCheck(sandbox, 'hard', { uat: true, uat_type: 'BANKRUPTCY_PROPOSAL' });
     const { analysis, report } = await reportAfterFinish(sandbox, created.body.id);
-    expect(analysis.credit_check).toEqual({ type: 'credit-check-hard', uat: true, uat_type: 'BANKRUPTCY_PROPOSAL', uat_type_requested: 'BANKRUPTCY_PROPOSAL', uat_type_source: 'requested' });
+    expect(analysis.credit_check).toEqual({
+      type: 'credit-check-hard',
+      uat: true,
+      uat_type: 'BANKRUPTCY_PROPOSAL',
+      uat_type_requested: 'BANKRUPTCY_PROPOSAL',
+      uat_type_source: 'requested',
+    });
     const hard = HardCreditReportSchema.parse(report);
     expect(hard).toMatchObject({ report_type: 'hard', uat_type: 'BANKRUPTCY_PROPOSAL', subject: { first_name: 'Sam', last_name: 'Lee' } });
     expect(hard.bankruptcies.map((b) => [b.type, b.status])).toEqual([['CONSUMER_PROPOSAL', 'ACTIVE']]);
@@ -221,7 +247,9 @@ describe('credit-check sessions in the sessions area', () => {
       const { analysis } = await reportAfterFinish(sandbox, created.body.id);
       expect(analysis.credit_check).toMatchObject({ uat_type: expected, uat_type_source: 'derived-from-session-id' });
       const why = 'uat_type' in extra ? 'uat_type "standard_hit" not recognized (values are case-sensitive)' : 'no uat_type given';
-      expect(created.headers.get('x-sandbox-explain')).toContain(`uat true; ${why}; persona chosen from the session id -> ${expected}: ${uatTypeEntry(expected).outcome}`);
+      expect(created.headers.get('x-sandbox-explain')).toContain(
+        `uat true; ${why}; persona chosen from the session id -> ${expected}: ${uatTypeEntry(expected).outcome}`,
+      );
     }
   });
 
@@ -272,4 +300,3 @@ describe('the catalog', () => {
     });
   });
 });
-

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CreditCheckAnalysisDataSchema,
-  CreditCheckBodySchema,
-  CreditCheckCreateResponseSchema,
-} from '../../src/credit-check/credit-check.schemas.ts';
-import {
-  creditCheckAnalysisData,
-  creditCheckSessionType,
-  planCreditCheck,
-  toCreditCheckCreateJson,
-} from '../../src/credit-check/credit-check.service.ts';
+import { CreditCheckAnalysisDataSchema, CreditCheckBodySchema, CreditCheckCreateResponseSchema } from '../../src/credit-check/credit-check.schemas.ts';
+import { creditCheckAnalysisData, creditCheckSessionType, planCreditCheck, toCreditCheckCreateJson } from '../../src/credit-check/credit-check.service.ts';
 import { resolveUatType } from '../../src/credit-check/uat-types.ts';
 
 const NOW = '2026-05-02T09:30:00.000Z';
@@ -67,9 +58,7 @@ describe('creditCheckAnalysisData', () => {
     expect(report.subject).toMatchObject({ first_name: 'Sam', last_name: 'Lee' });
     expect(report.collections[0]?.status).toBe('PAID');
     expect(report.generated_at).toBe(NOW);
-    expect(explanation).toBe(
-      `uat true; uat_type COLLECTION_PAID -> one collection paid in full, with its paid date; hard check score ${report.score.value}`,
-    );
+    expect(explanation).toBe(`uat true; uat_type COLLECTION_PAID -> one collection paid in full, with its paid date; hard check score ${report.score.value}`);
   });
 
   it('puts only the score under credit_report for a soft check, and records an unrecognized request', () => {

@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reportSignature as signature } from './report-signature.ts';
-import {
-  CreditReportSchema,
-  HardCreditReportSchema,
-  SoftCreditReportSchema,
-  type HardCreditReport,
-} from '../../src/credit-check/credit-check.schemas.ts';
+import { CreditReportSchema, HardCreditReportSchema, SoftCreditReportSchema, type HardCreditReport } from '../../src/credit-check/credit-check.schemas.ts';
 import { buildCreditReport, creditScoreFor, paymentPattern, scoreBand } from '../../src/credit-check/credit-report.ts';
 import { UAT_TYPE_TABLE, UAT_TYPE_VALUES, uatTypeEntry, type UatTypeValue } from '../../src/credit-check/uat-types.ts';
 
@@ -210,7 +205,6 @@ const DEFINING_FEATURE: Record<UatTypeValue, (r: HardCreditReport) => void> = {
     expect(r.ai_insights.recommendation).toBe('DECLINE');
   },
 };
-
 
 describe('hard credit reports for the 30 uat_types', () => {
   it.each(UAT_TYPE_VALUES)('%s parses with the report schema and carries its defining feature', (uatType) => {

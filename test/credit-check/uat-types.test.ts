@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  SEVERITY_SCORE_BANDS,
-  UAT_TYPE_TABLE,
-  UAT_TYPE_VALUES,
-  resolveUatType,
-  type UatSeverity,
-} from '../../src/credit-check/uat-types.ts';
+import { SEVERITY_SCORE_BANDS, UAT_TYPE_TABLE, UAT_TYPE_VALUES, resolveUatType, type UatSeverity } from '../../src/credit-check/uat-types.ts';
 
 const SPEC_GROUPS = {
   Clean: ['SHELL_FILE', 'MULTIPLE_ADDRESS', 'STANDARD_HIT'],
-  Bankruptcy: [
-    'BANKRUPTCY_DISCHARGED',
-    'BANKRUPTCY_UNDISCHARGED',
-    'BANKRUPTCY_VOLUNTARY',
-    'BANKRUPTCY_PROPOSAL',
-    'BANKRUPTCY_RECEIVING_ORDER',
-  ],
+  Bankruptcy: ['BANKRUPTCY_DISCHARGED', 'BANKRUPTCY_UNDISCHARGED', 'BANKRUPTCY_VOLUNTARY', 'BANKRUPTCY_PROPOSAL', 'BANKRUPTCY_RECEIVING_ORDER'],
   Collections: ['COLLECTION_UNPAID', 'COLLECTION_UNPAID_2', 'COLLECTION_PAID', 'COLLECTION_MULTIPLE'],
   Legal: ['JUDGEMENT', 'JUDGEMENT_SATISFIED', 'FORECLOSURE', 'GARNISHMENT'],
   'Loans and trades': ['SECURE_LOAN', 'MORTGAGE', 'STUDENT_LOAN', 'AUTO_LOAN', 'TRADE_R5', 'TRADE_VARIOUS', 'TRADE_REPOSSESSION'],

@@ -103,7 +103,9 @@ describe('credit terms', () => {
     const first = CreditTermsListResponseSchema.parse((await sandbox.call('GET', '/v1/credit-terms?limit=2')).body);
     expect(first.creditTerms.map((record) => record.id)).toEqual([ids[2], ids[1]]);
     expect(first.nextToken).not.toBeNull();
-    const second = CreditTermsListResponseSchema.parse((await sandbox.call('GET', `/v1/credit-terms?limit=2&nextToken=${encodeURIComponent(first.nextToken ?? '')}`)).body);
+    const second = CreditTermsListResponseSchema.parse(
+      (await sandbox.call('GET', `/v1/credit-terms?limit=2&nextToken=${encodeURIComponent(first.nextToken ?? '')}`)).body,
+    );
     expect(second).toEqual({ creditTerms: [expect.objectContaining({ id: ids[0] })], nextToken: null });
     const byExternal = CreditTermsListResponseSchema.parse((await sandbox.call('GET', '/v1/credit-terms/externalId/acct-1')).body);
     expect(byExternal.creditTerms.map((record) => record.id)).toEqual([ids[1], ids[0]]);

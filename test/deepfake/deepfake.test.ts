@@ -12,7 +12,9 @@ interface LiveScanFixture {
 
 const SESSION = '5f0c1a52-8a44-4d7e-9b1c-2a6f3e9d8c71';
 /** Six frames of person A and frame metadata that fits each action (the fixture the OpenAPI examples use too). */
-const { frames: LIVE_FRAMES, frameMeta: GOOD_META } = JSON.parse(readFileSync(new URL('../../fixtures/deepfake-live-scan.json', import.meta.url), 'utf8')) as LiveScanFixture;
+const { frames: LIVE_FRAMES, frameMeta: GOOD_META } = JSON.parse(
+  readFileSync(new URL('../../fixtures/deepfake-live-scan.json', import.meta.url), 'utf8'),
+) as LiveScanFixture;
 
 async function uploadUrls(sandbox: TestSandbox, includeAudio = false, sessionId = SESSION) {
   const response = await sandbox.call('POST', '/v1/deepfake/upload-urls', { body: { sessionId, includeAudio } });
@@ -22,7 +24,11 @@ async function uploadUrls(sandbox: TestSandbox, includeAudio = false, sessionId 
 
 async function put(sandbox: TestSandbox, url: string, bytes: Uint8Array, contentType: string) {
   const target = new URL(url);
-  const response = await sandbox.app.request(target.pathname + target.search, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes as Uint8Array<ArrayBuffer> });
+  const response = await sandbox.app.request(target.pathname + target.search, {
+    method: 'PUT',
+    headers: { 'content-type': contentType },
+    body: bytes as Uint8Array<ArrayBuffer>,
+  });
   expect(response.status, await response.text()).toBe(200);
 }
 
@@ -97,13 +103,23 @@ describe('deepfake analyze', () => {
     const response = await analyze(sandbox, keys, { challengeWord: word });
     expect(response.status, response.text).toBe(200);
     const body = AnalyzeResponseSchema.parse(response.body);
-    expect(body).toMatchObject({ success: true, passed: true, verdict: 'LIVE', trustVerdict: 'PASS', failureReasons: [], challengeWord: word, timestamp: FROZEN_AT });
+    expect(body).toMatchObject({
+      success: true,
+      passed: true,
+      verdict: 'LIVE',
+      trustVerdict: 'PASS',
+      failureReasons: [],
+      challengeWord: word,
+      timestamp: FROZEN_AT,
+    });
     expect(body.riskScore).toBeLessThan(35);
     expect(body.trustScore).toBeGreaterThanOrEqual(70);
     expect(body.details.degradedModules).toEqual([]);
     expect(Object.keys(body.details.layers).sort()).toEqual(['audio', 'challenge', 'consistency', 'metadata', 'motion', 'vision']);
     expect(response.headers.get('x-sandbox-explain')).toContain('deepfake LIVE');
-    const balance = (await sandbox.call('GET', '/__sandbox/organizations', { key: null })).body.organizations.find((org: { id: string }) => org.id === 'org_demo').balance;
+    const balance = (await sandbox.call('GET', '/__sandbox/organizations', { key: null })).body.organizations.find(
+      (org: { id: string }) => org.id === 'org_demo',
+    ).balance;
     expect(balance).toBe(999);
   });
 
@@ -156,7 +172,9 @@ describe('deepfake analyze', () => {
 
   it('calls three frames whose pose contradicts the action a DEEPFAKE', async () => {
     const sandbox = await testSandbox();
-    const wrong = GOOD_META.map((frame) => (frame.action.startsWith('turn') || frame.action === 'blink' ? { ...frame, yaw: 0, leftEyeOpenness: 0.9, rightEyeOpenness: 0.9 } : frame));
+    const wrong = GOOD_META.map((frame) =>
+      frame.action.startsWith('turn') || frame.action === 'blink' ? { ...frame, yaw: 0, leftEyeOpenness: 0.9, rightEyeOpenness: 0.9 } : frame,
+    );
     const body = AnalyzeResponseSchema.parse((await analyze(sandbox, await uploadScan(sandbox, LIVE_FRAMES), { frameMeta: wrong })).body);
     expect(body.verdict).toBe('DEEPFAKE');
     expect(body.failureReasons).toEqual(['ACTION_MISMATCH']);
@@ -219,10 +237,8 @@ describe('deepfake listing', () => {
       expect(operation.description).toContain('Not in the API spec');
     }
     const catalog = (await sandbox.call('GET', '/__sandbox/catalog', { key: null })).body;
-    expect(catalog.clientOperations.filter((entry: { input: string }) => entry.input.startsWith('deepfake.')).map((entry: { endpoint: string }) => entry.endpoint)).toEqual([
-      'GET /v1/deepfake/challenge/{sessionId}',
-      'POST /v1/deepfake/upload-urls',
-      'POST /v1/deepfake/analyze',
-    ]);
+    expect(
+      catalog.clientOperations.filter((entry: { input: string }) => entry.input.startsWith('deepfake.')).map((entry: { endpoint: string }) => entry.endpoint),
+    ).toEqual(['GET /v1/deepfake/challenge/{sessionId}', 'POST /v1/deepfake/upload-urls', 'POST /v1/deepfake/analyze']);
   });
 });

@@ -17,7 +17,10 @@ function headingAnchors(markdown: string): Set<string> {
     if (line.startsWith('```')) fenced = !fenced;
     const heading = !fenced && /^#{1,6} (.+)$/.exec(line);
     if (!heading) continue;
-    const slug = (heading[1] as string).toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+    const slug = (heading[1] as string)
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/ /g, '-');
     let anchor = slug;
     for (let n = 1; anchors.has(anchor); n++) anchor = `${slug}-${n}`;
     anchors.add(anchor);

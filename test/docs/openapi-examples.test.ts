@@ -21,7 +21,8 @@ describe('examples in /openapi.json', () => {
         if (operation.operationId === undefined) missing.push(`${method.toUpperCase()} ${path} (no operationId)`);
         const requestJson = operation.requestBody?.content?.['application/json'];
         const responseExamples = Object.values(operation.responses).filter((response) => response.content?.['application/json']?.example !== undefined);
-        if ((requestJson && requestJson.example === undefined) || responseExamples.length === 0) missing.push(`${method.toUpperCase()} ${path} (${operation.operationId})`);
+        if ((requestJson && requestJson.example === undefined) || responseExamples.length === 0)
+          missing.push(`${method.toUpperCase()} ${path} (${operation.operationId})`);
       }
     }
     expect(missing).toEqual([]);
@@ -32,6 +33,8 @@ describe('examples in /openapi.json', () => {
 
   it('keeps the recorded table current: every example is what the sandbox answers today', async () => {
     const recorded = await recordOperationExamples();
-    expect(serializeExamples(readOperationExamples()), 'fixtures/openapi-examples.json is stale: run npx tsx scripts/record-openapi-examples.ts').toBe(serializeExamples(recorded));
+    expect(serializeExamples(readOperationExamples()), 'fixtures/openapi-examples.json is stale: run npx tsx scripts/record-openapi-examples.ts').toBe(
+      serializeExamples(recorded),
+    );
   }, 120_000);
 });

@@ -73,7 +73,8 @@ function logicalLines(block: string, fenceLine: number): ReadmeCommand[] {
     const status = STATUS_COMMENT.exec(text);
     if (status) {
       const previous = commands.at(-1);
-      if (!previous || previous.status !== undefined || !isCurl(previous.text)) throw new Error(`README.md block at line ${fenceLine}: "${text}" follows no curl command`);
+      if (!previous || previous.status !== undefined || !isCurl(previous.text))
+        throw new Error(`README.md block at line ${fenceLine}: "${text}" follows no curl command`);
       previous.status = Number(status[1]);
     } else if (!text.startsWith('#')) {
       commands.push({ text });
@@ -104,7 +105,8 @@ function logicalLines(block: string, fenceLine: number): ReadmeCommand[] {
   }
   flush();
   for (const command of commands) {
-    if (isCurl(command.text) && command.status === undefined) throw new Error(`README.md block at line ${fenceLine}: "${command.text.slice(0, 60)}…" has no "# → <status>" line after it`);
+    if (isCurl(command.text) && command.status === undefined)
+      throw new Error(`README.md block at line ${fenceLine}: "${command.text.slice(0, 60)}…" has no "# → <status>" line after it`);
   }
   return commands;
 }
@@ -165,7 +167,8 @@ const isOp = (entry: ParseEntry | undefined, op: string) => typeof entry === 'ob
 
 /** `.a.b[0].c` of a JSON text, as jq -r prints it (strings bare, everything else as JSON). */
 export function jqRaw(json: string, path: string): string {
-  if (!/^(\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])+$/.test(path)) throw new Error(`README jq paths are plain member/index paths such as .signed_urls[0].file_key, not ${path}`);
+  if (!/^(\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])+$/.test(path))
+    throw new Error(`README jq paths are plain member/index paths such as .signed_urls[0].file_key, not ${path}`);
   let value: unknown = JSON.parse(json);
   for (const [, member, index] of path.matchAll(/\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]/g)) {
     value = value === null || value === undefined ? null : (value as Record<string, unknown>)[member ?? Number(index)];
@@ -181,7 +184,16 @@ export interface CurlRequest {
   body?: string | Uint8Array<ArrayBuffer> | FormData;
 }
 
-const MEDIA_TYPES: Record<string, string> = { '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.gif': 'image/gif', '.webp': 'image/webp', '.bmp': 'image/bmp', '.tiff': 'image/tiff', '.json': 'application/json' };
+const MEDIA_TYPES: Record<string, string> = {
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.png': 'image/png',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.bmp': 'image/bmp',
+  '.tiff': 'image/tiff',
+  '.json': 'application/json',
+};
 
 /**
  * The request curl sends for these arguments (the options README uses; any other is refused so the test
@@ -226,7 +238,13 @@ export function curlRequest(args: string[], root: URL): CurlRequest {
       case '--data-ascii': {
         // curl reads @file stripping carriage returns and newlines.
         const text = value();
-        data.push(text.startsWith('@') ? Buffer.from(file(text.slice(1))).toString('utf8').replace(/[\r\n]/g, '') : text);
+        data.push(
+          text.startsWith('@')
+            ? Buffer.from(file(text.slice(1)))
+                .toString('utf8')
+                .replace(/[\r\n]/g, '')
+            : text,
+        );
         break;
       }
       case '--data-raw':
@@ -257,7 +275,8 @@ export function curlRequest(args: string[], root: URL): CurlRequest {
         upload = file(value());
         break;
       default:
-        if (arg.startsWith('-')) throw new Error(`README curl option ${arg} is not one the examples test understands: use -s, -X, -H, -d, --data-binary, -F or -T`);
+        if (arg.startsWith('-'))
+          throw new Error(`README curl option ${arg} is not one the examples test understands: use -s, -X, -H, -d, --data-binary, -F or -T`);
         if (url !== undefined) throw new Error(`curl given two URLs: ${url} and ${arg}`);
         url = arg;
     }
@@ -283,7 +302,11 @@ export function projectOnto(actual: unknown, excerpt: unknown): unknown {
   if (Array.isArray(excerpt)) return Array.isArray(actual) ? excerpt.map((item, index) => projectOnto(actual[index], item)) : actual;
   if (excerpt !== null && typeof excerpt === 'object') {
     if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return actual;
-    return Object.fromEntries(Object.keys(excerpt).filter((key) => key in actual).map((key) => [key, projectOnto((actual as Record<string, unknown>)[key], (excerpt as Record<string, unknown>)[key])]));
+    return Object.fromEntries(
+      Object.keys(excerpt)
+        .filter((key) => key in actual)
+        .map((key) => [key, projectOnto((actual as Record<string, unknown>)[key], (excerpt as Record<string, unknown>)[key])]),
+    );
   }
   return actual;
 }

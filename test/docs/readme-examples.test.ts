@@ -58,7 +58,11 @@ describe('README curl examples', () => {
         if (step.curl) {
           const request = curlRequest(step.curl, ROOT);
           expect(request.url.startsWith(`${BASE}/`), `${where}: ${request.url} is not on ${BASE}`).toBe(true);
-          const response = await sandbox.app.request(request.url, { method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) });
+          const response = await sandbox.app.request(request.url, {
+            method: request.method,
+            headers: request.headers,
+            ...(request.body === undefined ? {} : { body: request.body }),
+          });
           output = await response.text();
           expect(response.status, `${where}: ${command.text}\nanswered ${output}`).toBe(command.status);
           commandsRun++;

@@ -69,8 +69,16 @@ describe('POST /v1/document/scan', () => {
     const json = await sandbox.call('POST', '/v1/document/scan', { body: { image: 'not even an image', documentType: 'visa' } });
     expectImageError(json, 400, 'documentType "visa" is not supported; use one of passport, drivers_license, national_id, auto');
     expect(json.body.hints).toEqual([hint]);
-    expectImageError(await postMultipart(sandbox, '/v1/document/scan', { image: fixture('passport.jpg'), documentType: 'residence_permit' }), 400, /^documentType "residence_permit" is not supported/);
-    expectImageError(await sandbox.call('POST', '/v1/document/scan', { body: { image: fixture('passport.jpg').toString('base64'), documentType: 7 } }), 400, /body field "documentType" has the wrong type/);
+    expectImageError(
+      await postMultipart(sandbox, '/v1/document/scan', { image: fixture('passport.jpg'), documentType: 'residence_permit' }),
+      400,
+      /^documentType "residence_permit" is not supported/,
+    );
+    expectImageError(
+      await sandbox.call('POST', '/v1/document/scan', { body: { image: fixture('passport.jpg').toString('base64'), documentType: 7 } }),
+      400,
+      /body field "documentType" has the wrong type/,
+    );
     // documentType is checked even for a broke organization: a 400 says what to fix first.
     expect((await sandbox.call('POST', '/v1/document/scan', { key: KEYS.broke, body: { image: 'x', documentType: 'visa' } })).status).toBe(400);
     expect((await sandbox.call('POST', '/v1/document/scan', { key: KEYS.broke, body: { image: 'x', documentType: 'passport' } })).status).toBe(402);

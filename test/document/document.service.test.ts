@@ -9,7 +9,18 @@ import { analyseBytes, blankBytes, documentBytes, faceBytes, inlineDecoder } fro
 import { td1Failures, td3Failures } from './independent-mrz-check.ts';
 
 const decoder = inlineDecoder();
-const REQUIRED = ['documentType', 'fullName', 'firstName', 'lastName', 'dateOfBirth', 'gender', 'nationality', 'documentNumber', 'expirationDate', 'issuingCountry'] as const;
+const REQUIRED = [
+  'documentType',
+  'fullName',
+  'firstName',
+  'lastName',
+  'dateOfBirth',
+  'gender',
+  'nationality',
+  'documentNumber',
+  'expirationDate',
+  'issuingCountry',
+] as const;
 
 function yymmdd(iso: string): string {
   return iso.slice(2, 4) + iso.slice(5, 7) + iso.slice(8, 10);
@@ -128,7 +139,12 @@ describe('document scan', () => {
     expect(scanDocument(await analyseBytes(decoder, bmp), 'passport').response).toStrictEqual(first);
     expect(scanDocument(await analyseBytes(decoder, tiff), 'passport').response).toStrictEqual(first);
     const asLicence = scanDocument(await analyseBytes(decoder, png), 'drivers_license').response;
-    expect([asLicence.firstName, asLicence.lastName, asLicence.dateOfBirth, asLicence.gender]).toEqual([first.firstName, first.lastName, first.dateOfBirth, first.gender]);
+    expect([asLicence.firstName, asLicence.lastName, asLicence.dateOfBirth, asLicence.gender]).toEqual([
+      first.firstName,
+      first.lastName,
+      first.dateOfBirth,
+      first.gender,
+    ]);
     const other = scanDocument(await analyseBytes(decoder, await faceBytes('someone-else', 'png')), 'passport').response;
     expect(other.documentNumber).not.toBe(first.documentNumber);
   });

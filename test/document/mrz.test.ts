@@ -44,7 +44,16 @@ describe('MRZ generation', () => {
   });
 
   it('writes Germany as D<< and transliterates names', () => {
-    const [line1] = buildTd1({ surname: "O'Brien-Müller", givenNames: 'Zoë', nationality: 'DEU', issuingState: 'DEU', documentNumber: 'L01X00T47', dateOfBirth: '1990-01-31', sex: 'M', expirationDate: '2031-12-01' });
+    const [line1] = buildTd1({
+      surname: "O'Brien-Müller",
+      givenNames: 'Zoë',
+      nationality: 'DEU',
+      issuingState: 'DEU',
+      documentNumber: 'L01X00T47',
+      dateOfBirth: '1990-01-31',
+      sex: 'M',
+      expirationDate: '2031-12-01',
+    });
     expect(line1?.slice(0, 5)).toBe('I<D<<');
     expect(toMrzText("O'Brien-Müller")).toBe('OBRIEN<MULLER');
     expect(mrzNameField("O'Brien-Müller", 'Zoë Ann', 30)).toBe('OBRIEN<MULLER<<ZOE<ANN<<<<<<<<');
@@ -52,6 +61,9 @@ describe('MRZ generation', () => {
   });
 
   it('detects a wrong digit with the independent check (the check can fail)', () => {
-    expect(td3Failures(['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C37UTO7408122F1204159ZE184226B<<<<<10'])).toEqual(['document number', 'composite']);
+    expect(td3Failures(['P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<', 'L898902C37UTO7408122F1204159ZE184226B<<<<<10'])).toEqual([
+      'document number',
+      'composite',
+    ]);
   });
 });

@@ -40,7 +40,11 @@ describe('POST /v1/face/compare', () => {
   it('matches a generated face re-encoded, resized or cropped, and not a different generated face', async () => {
     const sandbox = await testSandbox({ rateLimit: false });
     const original = await faceBytes('http-pair-a');
-    const sameFace = [await faceBytes('http-pair-a', 'webp', 160, 200, 60), await resizedBytes('http-pair-a', 0.7, 'png'), await croppedBytes('http-pair-a', { left: 0.03, top: 0.02 })];
+    const sameFace = [
+      await faceBytes('http-pair-a', 'webp', 160, 200, 60),
+      await resizedBytes('http-pair-a', 0.7, 'png'),
+      await croppedBytes('http-pair-a', { left: 0.03, top: 0.02 }),
+    ];
     for (const variant of sameFace) {
       const { body } = await compare(sandbox, original, variant);
       expect(body.isMatch).toBe(true);

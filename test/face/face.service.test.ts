@@ -60,9 +60,18 @@ describe('face compare follows every row of the spec table', () => {
       data[i + 1] = 255 - (data[i + 1] ?? 0);
       data[i + 2] = 255 - (data[i + 2] ?? 0);
     }
-    const outcome = compareFaces(await analyseBytes(decoder, await encodeImage(picture, 'png')), await analyseBytes(decoder, await encodeImage(negative, 'png')));
+    const outcome = compareFaces(
+      await analyseBytes(decoder, await encodeImage(picture, 'png')),
+      await analyseBytes(decoder, await encodeImage(negative, 'png')),
+    );
     expect(outcome.similarity?.similarity).toBe(0);
-    expect(outcome.response).toStrictEqual({ isMatch: false, confidence: MIN_FACE_SIMILARITY, threshold: 80, sourceFaceDetected: true, targetFaceDetected: true });
+    expect(outcome.response).toStrictEqual({
+      isMatch: false,
+      confidence: MIN_FACE_SIMILARITY,
+      threshold: 80,
+      sourceFaceDetected: true,
+      targetFaceDetected: true,
+    });
   });
 
   it('no face in source: confidence 0, sourceFaceDetected false, targetFaceDetected true', async () => {

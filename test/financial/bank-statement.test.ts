@@ -86,8 +86,19 @@ describe('buildStatement', () => {
     expect(JSON.stringify(statement)).not.toMatch(/"(TransitNumber|InstitutionNumber|Transit|RoutingNumber)":/);
     for (const account of statement.Accounts) {
       expect(Object.keys(account)).toEqual([
-        'Id', 'Title', 'AccountNumber', 'LastFourDigits', 'Category', 'Type', 'AccountType', 'Currency',
-        'Balance', 'Holder', 'Transactions', 'Statements', 'OverdraftLimit',
+        'Id',
+        'Title',
+        'AccountNumber',
+        'LastFourDigits',
+        'Category',
+        'Type',
+        'AccountType',
+        'Currency',
+        'Balance',
+        'Holder',
+        'Transactions',
+        'Statements',
+        'OverdraftLimit',
       ]);
     }
   });

@@ -8,7 +8,13 @@ describe('the bank-statement area in the catalog and the OpenAPI document', () =
     const sandbox = await testSandbox();
     const catalog = (await sandbox.call('GET', '/__sandbox/catalog', { key: null })).body;
     const identifiers = catalog.testIdentifiers.filter((e: { endpoint: string }) => e.endpoint === 'GET /v1/financial/{id} (sandbox key)');
-    expect(identifiers.map((e: { input: string }) => e.input)).toEqual(['test_completed', 'test_pending', 'test_in_progress', 'test_flinks_in_progress', 'test_upload_completed']);
+    expect(identifiers.map((e: { input: string }) => e.input)).toEqual([
+      'test_completed',
+      'test_pending',
+      'test_in_progress',
+      'test_flinks_in_progress',
+      'test_upload_completed',
+    ]);
     expect(identifiers[0]).toEqual({
       endpoint: 'GET /v1/financial/{id} (sandbox key)',
       input: 'test_completed',

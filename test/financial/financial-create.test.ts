@@ -105,8 +105,16 @@ describe('POST /v1/financial', () => {
     ['a malformed email', { email: 'ana-at-example' }, 'body field email must be a valid e-mail address such as jane.doe@example.com; got "ana-at-example"'],
     ['a missing firstName', { firstName: undefined }, "body field firstName is required: send the applicant's first name, 1-255 characters"],
     ['an empty lastName', { lastName: '' }, "body field lastName must not be empty: send the applicant's name, 1-255 characters"],
-    ['snake_case names only (the real client sends camelCase)', { firstName: undefined, first_name: 'Ana' }, "body field firstName is required: send the applicant's first name, 1-255 characters"],
-    ['a phone not in E.164', { phone: '403-555-0111' }, 'body field phone must be in E.164 format: "+" then 10-15 digits, the first 1-9, no spaces (e.g. +14155550123); got "403-555-0111"'],
+    [
+      'snake_case names only (the real client sends camelCase)',
+      { firstName: undefined, first_name: 'Ana' },
+      "body field firstName is required: send the applicant's first name, 1-255 characters",
+    ],
+    [
+      'a phone not in E.164',
+      { phone: '403-555-0111' },
+      'body field phone must be in E.164 format: "+" then 10-15 digits, the first 1-9, no spaces (e.g. +14155550123); got "403-555-0111"',
+    ],
     ['a missing phone', { phone: undefined }, 'body field phone is required: it must be an E.164 phone number such as +14155550123'],
     ['a period of 12 months', { period: '12' }, 'body field "period" must be one of "3", "6", "9"'],
     ['a numeric period', { period: 6 }, 'body field "period" must be one of "3", "6", "9"'],

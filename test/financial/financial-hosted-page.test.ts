@@ -171,7 +171,10 @@ describe('the applicant hosted page of a bank statement request', () => {
 
   it('works inside a namespace: the URL from POST /v1/financial opens the page, whose form keeps the namespace', async () => {
     const sandbox = await testSandbox();
-    const created = await sandbox.call('POST', '/v1/financial', { body: { email: 'ns@example.com', firstName: 'Nadia', lastName: 'Stone', phone: '+16045550100' }, namespace: 'qa-1' });
+    const created = await sandbox.call('POST', '/v1/financial', {
+      body: { email: 'ns@example.com', firstName: 'Nadia', lastName: 'Stone', phone: '+16045550100' },
+      namespace: 'qa-1',
+    });
     const url = new URL(created.body.bankStatementUrl);
     const path = `${url.pathname}${url.search}`;
     const id = created.body.bankStatementId;

@@ -4,7 +4,11 @@ import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { createBankStatementRequest, linkOnPage } from './helpers.ts';
 
 /** Creates `count` requests one second apart (externalId ext-<i>); returns their ids, oldest first. */
-async function createMany(sandbox: TestSandbox, count: number, extra: (i: number) => Record<string, unknown> = (i) => ({ externalId: `ext-${i}` })): Promise<string[]> {
+async function createMany(
+  sandbox: TestSandbox,
+  count: number,
+  extra: (i: number) => Record<string, unknown> = (i) => ({ externalId: `ext-${i}` }),
+): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     ids.push(await createBankStatementRequest(sandbox, extra(i)));

@@ -55,7 +55,9 @@ describe('GET /v1/financial/{id} with a sandbox key', () => {
     expect(read.status).toBe(200);
     const record = FinancialRecordSchema.parse(read.body);
     expect(read.body).toEqual({ ...fixture('test_completed'), organizationId: 'org_demo' });
-    expect(read.headers.get('x-sandbox-explain')).toBe('sandbox test identifier test_completed -> COMPLETED request record (fixtures/sandbox/financial/test_completed.json)');
+    expect(read.headers.get('x-sandbox-explain')).toBe(
+      'sandbox test identifier test_completed -> COMPLETED request record (fixtures/sandbox/financial/test_completed.json)',
+    );
 
     // The documented values.
     expect(record).toMatchObject({
@@ -121,7 +123,9 @@ describe('GET /v1/financial/{id} with a sandbox key', () => {
     const record = FinancialRecordSchema.parse(first.body);
     expect(record).toMatchObject({ id, organizationId: 'org_demo', status: 'COMPLETED', type: 'request' });
     expect(statementArithmeticProblems(record.statement!)).toEqual([]);
-    expect(first.headers.get('x-sandbox-explain')).toMatch(new RegExp(`^sandbox: id ${id} is not a test identifier -> COMPLETED request record from \\w+, period [369] months, built from a hash of the id$`));
+    expect(first.headers.get('x-sandbox-explain')).toMatch(
+      new RegExp(`^sandbox: id ${id} is not a test identifier -> COMPLETED request record from \\w+, period [369] months, built from a hash of the id$`),
+    );
     expect(recordNulls(first.body)).toEqual([]);
 
     const other = await sandbox.call('GET', '/v1/financial/test_anything_else', { key: KEYS.sandbox });

@@ -138,7 +138,11 @@ describe('a bank statement request from creation to completion', () => {
 
   it('refuses to link, pick or upload again once linked', () => {
     const linked = completeBankLink(created(), 'BorealisCU', T0 + 1_000);
-    for (const again of [() => completeBankLink(linked, 'MapleCrest', T0 + 2_000), () => startBankLink(linked, 'MapleCrest', T0 + 2_000), () => uploadStatements(linked, T0 + 2_000)]) {
+    for (const again of [
+      () => completeBankLink(linked, 'MapleCrest', T0 + 2_000),
+      () => startBankLink(linked, 'MapleCrest', T0 + 2_000),
+      () => uploadStatements(linked, T0 + 2_000),
+    ]) {
       expect(again).toThrow(expect.objectContaining({ code: 'ALREADY_LINKED' }));
     }
   });

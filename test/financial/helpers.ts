@@ -6,8 +6,16 @@ export const APPLICANT = { email: 'ana.silva@example.com', firstName: 'Ana', las
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** POST /v1/financial with the applicant plus `extra`; returns the created id. */
-export async function createBankStatementRequest(sandbox: TestSandbox, extra: Record<string, unknown> = {}, options: { namespace?: string; key?: string } = {}): Promise<string> {
-  const created = await sandbox.call('POST', '/v1/financial', { body: { ...APPLICANT, ...extra }, key: options.key ?? KEYS.live, ...(options.namespace ? { namespace: options.namespace } : {}) });
+export async function createBankStatementRequest(
+  sandbox: TestSandbox,
+  extra: Record<string, unknown> = {},
+  options: { namespace?: string; key?: string } = {},
+): Promise<string> {
+  const created = await sandbox.call('POST', '/v1/financial', {
+    body: { ...APPLICANT, ...extra },
+    key: options.key ?? KEYS.live,
+    ...(options.namespace ? { namespace: options.namespace } : {}),
+  });
   if (created.status !== 200) throw new Error(`POST /v1/financial answered ${created.status}: ${created.text}`);
   return created.body.bankStatementId as string;
 }

@@ -103,4 +103,3 @@ export async function countFound(file: string, ids: string[]): Promise<number> {
 export async function untilAcknowledged(stream: { acknowledged: string[] }, count: number): Promise<void> {
   while (stream.acknowledged.length < count) await new Promise((resolve) => setImmediate(resolve));
 }
-

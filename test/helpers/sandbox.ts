@@ -39,7 +39,15 @@ export interface TestSandbox extends Sandbox {
 export const STRICT_RESPONSES = { strictResponses: true, responseRecorder: recordExercisedResponse } satisfies SandboxOptions;
 
 export async function testSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
-  const sandbox = await createSandbox({ port: null, memory: true, seed: 42, clock: `frozen@${FROZEN_AT}`, logger: silentLogger, ...STRICT_RESPONSES, ...options });
+  const sandbox = await createSandbox({
+    port: null,
+    memory: true,
+    seed: 42,
+    clock: `frozen@${FROZEN_AT}`,
+    logger: silentLogger,
+    ...STRICT_RESPONSES,
+    ...options,
+  });
   const call = async (method: string, path: string, options: CallOptions = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     const key = options.key === undefined ? KEYS.live : options.key;

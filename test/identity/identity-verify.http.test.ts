@@ -17,7 +17,13 @@ describe('the real client flow: presign, PUT, then file keys', () => {
     ]);
     const compare = await sandbox.call('POST', '/v1/face/compare', { body: { source: selfie, target: cropped } });
     expect(compare.status, compare.text).toBe(200);
-    expect(FaceCompareResponseSchema.parse(compare.body)).toStrictEqual({ isMatch: true, confidence: 97.31, threshold: 80, sourceFaceDetected: true, targetFaceDetected: true });
+    expect(FaceCompareResponseSchema.parse(compare.body)).toStrictEqual({
+      isMatch: true,
+      confidence: 97.31,
+      threshold: 80,
+      sourceFaceDetected: true,
+      targetFaceDetected: true,
+    });
 
     const [documentKey, faceKey] = await uploadFiles(sandbox, [
       { bytes: fixture('passport.jpg'), contentType: 'image/jpeg' },
@@ -26,7 +32,11 @@ describe('the real client flow: presign, PUT, then file keys', () => {
     const verify = await sandbox.call('POST', '/v1/identity/verify', { body: { documentImage: documentKey, faceImage: faceKey } });
     expect(verify.status, verify.text).toBe(200);
     const body = IdentityVerifyResponseSchema.parse(verify.body);
-    const expected = verifyIdentity({ document: await analysed(fixture('passport.jpg')), face: await analysed(fixture('face.png')), documentType: 'auto' }).response;
+    const expected = verifyIdentity({
+      document: await analysed(fixture('passport.jpg')),
+      face: await analysed(fixture('face.png')),
+      documentType: 'auto',
+    }).response;
     expect(body).toStrictEqual(expected);
     expect(body.verified).toBe(true);
     expect(body.document.documentType).toBe('passport');
@@ -36,7 +46,9 @@ describe('the real client flow: presign, PUT, then file keys', () => {
     expect(body.overallConfidence).toBeGreaterThan(90);
     expect(body.overallConfidence).toBeLessThanOrEqual(100);
     expect('rawFields' in body.document || 'mrzData' in body.document).toBe(false);
-    expect(verify.headers.get('x-sandbox-explain')).toMatch(/verified: document read \([\d.]+\); face detected \([\d.]+\); face similarity 99\.13 >= threshold 80/);
+    expect(verify.headers.get('x-sandbox-explain')).toMatch(
+      /verified: document read \([\d.]+\); face detected \([\d.]+\); face similarity 99\.13 >= threshold 80/,
+    );
     expect((await balances(sandbox)).org_demo).toBe((before.org_demo ?? 0) - 2);
   });
 
@@ -51,7 +63,9 @@ describe('the real client flow: presign, PUT, then file keys', () => {
     expect(foreign.body.hints[0]).toMatch(/is not readable by this organization: use a fileKey returned by a presign call of the same organization/);
     expect(foreign.body.hints).toContain('Keys are scoped to the organization that created them; a key of another organization is never readable.');
 
-    const presign = PresignResponseSchema.parse((await sandbox.call('POST', '/v1/upload/presign', { body: { files: [{ contentType: 'image/png', byteLength: 100 }] } })).body);
+    const presign = PresignResponseSchema.parse(
+      (await sandbox.call('POST', '/v1/upload/presign', { body: { files: [{ contentType: 'image/png', byteLength: 100 }] } })).body,
+    );
     const neverUploaded = presign.uploads[0]?.fileKey as string;
     const missing = await sandbox.call('POST', '/v1/identity/verify', { body: { documentImage: ownKey, faceImage: neverUploaded, documentType: 'passport' } });
     expectImageError(missing, 403, `faceImage: storage key "${neverUploaded}" is not readable by this organization`);
@@ -66,7 +80,11 @@ describe('the real client flow: presign, PUT, then file keys', () => {
 describe('POST /v1/identity/verify', () => {
   it('verifies a driving licence against its holder and not against another person, in multipart with documentType', async () => {
     const sandbox = await testSandbox();
-    const holder = await postMultipart(sandbox, '/v1/identity/verify', { documentImage: fixture('drivers-license.jpg'), faceImage: fixture('different-face.jpg'), documentType: 'drivers_license' });
+    const holder = await postMultipart(sandbox, '/v1/identity/verify', {
+      documentImage: fixture('drivers-license.jpg'),
+      faceImage: fixture('different-face.jpg'),
+      documentType: 'drivers_license',
+    });
     expect(holder.status, holder.text).toBe(200);
     const verified = IdentityVerifyResponseSchema.parse(holder.body);
     expect(verified.verified).toBe(true);
@@ -82,9 +100,17 @@ describe('POST /v1/identity/verify', () => {
     expect(rejected.document).toStrictEqual(verified.document);
 
     const blankSelfie = IdentityVerifyResponseSchema.parse(
-      (await sandbox.call('POST', '/v1/identity/verify', { body: { documentImage: fixture('passport.jpg').toString('base64'), faceImage: fixture('blank.png').toString('base64') } })).body,
+      (
+        await sandbox.call('POST', '/v1/identity/verify', {
+          body: { documentImage: fixture('passport.jpg').toString('base64'), faceImage: fixture('blank.png').toString('base64') },
+        })
+      ).body,
     );
-    expect(blankSelfie).toMatchObject({ verified: false, faceDetection: { faceDetected: false, confidence: 0 }, faceMatch: { isMatch: false, confidence: 0, threshold: 80 } });
+    expect(blankSelfie).toMatchObject({
+      verified: false,
+      faceDetection: { faceDetected: false, confidence: 0 },
+      faceMatch: { isMatch: false, confidence: 0, threshold: 80 },
+    });
   });
 
   it('checks documentType before anything else is done, and answers 402 to an empty balance', async () => {
@@ -104,8 +130,19 @@ describe('image modules on the platform', () => {
     const rows = catalog.body.magicValues as { endpoint: string; input: string; outcome: string }[];
     const imageRows = rows.filter((row) => row.endpoint === IMAGE_ENDPOINTS);
     expect(imageRows.length).toBe(imageCatalogEntries().filter((row) => row.endpoint === IMAGE_ENDPOINTS).length);
-    expect(rows).toContainEqual(expect.objectContaining({ endpoint: IMAGE_ENDPOINTS, input: 'fixtures/images/blank.png', outcome: 'no face (compare confidence 0 with anything); document scan unreadable' }));
-    expect(rows).toContainEqual(expect.objectContaining({ endpoint: 'POST /v1/identity/verify', input: 'documentImage fixtures/images/passport.jpg, faceImage one of face.jpg, face.png, face.gif, face.bmp, face.tiff, face.webp, face-cropped.jpg' }));
+    expect(rows).toContainEqual(
+      expect.objectContaining({
+        endpoint: IMAGE_ENDPOINTS,
+        input: 'fixtures/images/blank.png',
+        outcome: 'no face (compare confidence 0 with anything); document scan unreadable',
+      }),
+    );
+    expect(rows).toContainEqual(
+      expect.objectContaining({
+        endpoint: 'POST /v1/identity/verify',
+        input: 'documentImage fixtures/images/passport.jpg, faceImage one of face.jpg, face.png, face.gif, face.bmp, face.tiff, face.webp, face-cropped.jpg',
+      }),
+    );
     expect(rows).toContainEqual(expect.objectContaining({ input: 'documentType auto, picture width/height >= 1.5', outcome: 'documentType drivers_license' }));
     expect(rows.filter((row) => row.input === 'session_id test_liveness_spoof')).toHaveLength(1);
     expect(sandbox.platform.closers).toHaveLength(1);

@@ -35,11 +35,13 @@ describe('identity verify', () => {
       issuingCountry: scan.issuingCountry,
       confidence: round2(scan.confidence * 100),
     });
-    expect(response.faceDetection).toStrictEqual({ faceDetected: true, confidence: round2((detectFace(face).response.confidence) * 100) });
+    expect(response.faceDetection).toStrictEqual({ faceDetected: true, confidence: round2(detectFace(face).response.confidence * 100) });
     const match = compareFaces(document, face).response;
     expect(response.faceMatch).toStrictEqual({ isMatch: true, confidence: match.confidence, threshold: 80 });
     expect(response.faceMatch.confidence).toBeGreaterThanOrEqual(90);
-    expect(response.overallConfidence).toBe(round2(0.3 * response.document.confidence + 0.2 * response.faceDetection.confidence + 0.5 * response.faceMatch.confidence));
+    expect(response.overallConfidence).toBe(
+      round2(0.3 * response.document.confidence + 0.2 * response.faceDetection.confidence + 0.5 * response.faceMatch.confidence),
+    );
     expect(explanation).toMatch(/^verified: document read \(\d+(\.\d+)?\); face detected \(\d+(\.\d+)?\); face similarity/);
   });
 

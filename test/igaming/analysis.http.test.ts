@@ -14,9 +14,18 @@ describe('injection analysis', () => {
   it('HIT when a signal fails (pass false or score < 50), CLEAR when all pass, UNAVAILABLE without signals', async () => {
     const sandbox = await testSandbox();
     const cases: [Record<string, unknown>, unknown][] = [
-      [{ device_integrity: signal(true, 90), media_source: signal(false, 8, ['virtual_camera']) }, { verdict: 'HIT', action: 'block', confidence: 92, escalation: { type: 'liveness-retry', check: 'injection-detection' } }],
-      [{ frame_timing: signal(true, 30) }, { verdict: 'HIT', action: 'block', confidence: 70, escalation: { type: 'liveness-retry', check: 'injection-detection' } }],
-      [{ device_integrity: signal(true, 97), media_source: signal(true, 88), frame_timing: signal(true, 75) }, { verdict: 'CLEAR', action: 'allow', confidence: 75, escalation: null }],
+      [
+        { device_integrity: signal(true, 90), media_source: signal(false, 8, ['virtual_camera']) },
+        { verdict: 'HIT', action: 'block', confidence: 92, escalation: { type: 'liveness-retry', check: 'injection-detection' } },
+      ],
+      [
+        { frame_timing: signal(true, 30) },
+        { verdict: 'HIT', action: 'block', confidence: 70, escalation: { type: 'liveness-retry', check: 'injection-detection' } },
+      ],
+      [
+        { device_integrity: signal(true, 97), media_source: signal(true, 88), frame_timing: signal(true, 75) },
+        { verdict: 'CLEAR', action: 'allow', confidence: 75, escalation: null },
+      ],
       [{}, { verdict: 'UNAVAILABLE', action: 'manual-review', confidence: null, escalation: { type: 'liveness-retry', check: 'injection-detection' } }],
     ];
     for (const [signals, expected] of cases) {
@@ -47,17 +56,20 @@ function inside(cidr: string): string {
 }
 
 describe('VPN detection', () => {
-  it.each(VPN_RANGES.map((range) => [range.cidr, range.verdict, inside(range.cidr)] as const))('magic range %s answers %s (%s)', async (_cidr, verdict, address) => {
-    const sandbox = await testSandbox();
-    const answer = await sandbox.call('POST', '/v1/igaming/vpn-detection', { body: { session_id: 'sess-1', ip_address: address } });
-    expect(answer.status).toBe(200);
-    const body = IpCheckResponseSchema.parse(answer.body);
-    expect(body.verdict).toBe(verdict);
-    expect(body.action).toBe({ HIT: 'block', CLEAR: 'allow', UNAVAILABLE: 'manual-review' }[verdict]);
-    if (verdict === 'CLEAR') expect(body.escalation).toBeNull();
-    else expect(body.escalation).toMatchObject({ decision: 'ESCALATE', type: 'address-verification' });
-    expect(body.evidence).toMatchObject({ ip_address: address, ip_version: address.includes(':') ? 'ipv6' : 'ipv4' });
-  });
+  it.each(VPN_RANGES.map((range) => [range.cidr, range.verdict, inside(range.cidr)] as const))(
+    'magic range %s answers %s (%s)',
+    async (_cidr, verdict, address) => {
+      const sandbox = await testSandbox();
+      const answer = await sandbox.call('POST', '/v1/igaming/vpn-detection', { body: { session_id: 'sess-1', ip_address: address } });
+      expect(answer.status).toBe(200);
+      const body = IpCheckResponseSchema.parse(answer.body);
+      expect(body.verdict).toBe(verdict);
+      expect(body.action).toBe({ HIT: 'block', CLEAR: 'allow', UNAVAILABLE: 'manual-review' }[verdict]);
+      if (verdict === 'CLEAR') expect(body.escalation).toBeNull();
+      else expect(body.escalation).toMatchObject({ decision: 'ESCALATE', type: 'address-verification' });
+      expect(body.evidence).toMatchObject({ ip_address: address, ip_version: address.includes(':') ? 'ipv6' : 'ipv4' });
+    },
+  );
 
   it('a VPN exit is HIT with its evidence; private and loopback addresses are UNAVAILABLE; an ordinary address CLEAR; IPv4-mapped IPv6 is read as IPv4', async () => {
     const sandbox = await testSandbox();
@@ -72,7 +84,10 @@ describe('VPN detection', () => {
       expect((await sandbox.call('POST', '/v1/igaming/vpn-detection', { body: { session_id: 's', ip_address: address } })).body.verdict).toBe('UNAVAILABLE');
     }
     expect((await sandbox.call('POST', '/v1/igaming/vpn-detection', { body: { session_id: 's', ip_address: '8.8.8.8' } })).body.verdict).toBe('CLEAR');
-    expect((await sandbox.call('POST', '/v1/igaming/vpn-detection', { body: { session_id: 's', ip_address: '::ffff:198.51.100.7' } })).body).toMatchObject({ verdict: 'HIT', evidence: { ip_address: '198.51.100.7', ip_version: 'ipv4' } });
+    expect((await sandbox.call('POST', '/v1/igaming/vpn-detection', { body: { session_id: 's', ip_address: '::ffff:198.51.100.7' } })).body).toMatchObject({
+      verdict: 'HIT',
+      evidence: { ip_address: '198.51.100.7', ip_version: 'ipv4' },
+    });
   });
 
   it.each(['999.1.1.1', 'not-an-ip', '', '2001:db8::zz'])('refuses ip_address %j with a 400', async (address) => {
@@ -84,15 +99,18 @@ describe('VPN detection', () => {
 });
 
 describe('IP jurisdiction', () => {
-  it.each(JURISDICTION_RANGES.map((range) => [range.cidr, range.country, inside(range.cidr)] as const))('magic range %s (country %s)', async (_cidr, country, address) => {
-    const sandbox = await testSandbox();
-    const answer = await sandbox.call('POST', '/v1/igaming/ip-jurisdiction', { body: { session_id: 's', ip_address: address } });
-    const body = IpCheckResponseSchema.parse(answer.body);
-    const verdict = country === null ? 'UNAVAILABLE' : ['US', 'FR', 'AU'].includes(country) ? 'HIT' : 'CLEAR';
-    expect(body.verdict).toBe(verdict);
-    expect(body.evidence.country).toBe(country);
-    expect(body.escalation === null).toBe(verdict === 'CLEAR');
-  });
+  it.each(JURISDICTION_RANGES.map((range) => [range.cidr, range.country, inside(range.cidr)] as const))(
+    'magic range %s (country %s)',
+    async (_cidr, country, address) => {
+      const sandbox = await testSandbox();
+      const answer = await sandbox.call('POST', '/v1/igaming/ip-jurisdiction', { body: { session_id: 's', ip_address: address } });
+      const body = IpCheckResponseSchema.parse(answer.body);
+      const verdict = country === null ? 'UNAVAILABLE' : ['US', 'FR', 'AU'].includes(country) ? 'HIT' : 'CLEAR';
+      expect(body.verdict).toBe(verdict);
+      expect(body.evidence.country).toBe(country);
+      expect(body.escalation === null).toBe(verdict === 'CLEAR');
+    },
+  );
 
   it('CLEAR for GB with evidence { country: GB }, HIT for the US over IPv6, and the same country for the same ordinary address', async () => {
     const sandbox = await testSandbox();
@@ -122,13 +140,23 @@ describe('anti-cheat analyze', () => {
     expect(AntiCheatResponseSchema.parse(first.body)).toEqual({ verdict: 'UNIQUE', action: 'allow', face_id: expect.any(String) });
     expect((await antiCheat(sandbox, 'sess-2', SELFIES.personB)).body).toMatchObject({ verdict: 'UNIQUE' });
     const duplicate = await antiCheat(sandbox, 'sess-3', SELFIES.personAWebp);
-    expect(duplicate.body).toEqual({ verdict: 'DUPLICATE', action: 'manual-review', face_id: first.body.face_id, matched_session_id: 'sess-1', confidence: expect.any(Number) });
+    expect(duplicate.body).toEqual({
+      verdict: 'DUPLICATE',
+      action: 'manual-review',
+      face_id: first.body.face_id,
+      matched_session_id: 'sess-1',
+      confidence: expect.any(Number),
+    });
     expect((await antiCheat(sandbox, 'sess-4', SELFIES.noFace)).body).toEqual({ verdict: 'UNAVAILABLE', action: 'flag' });
     expect((await antiCheat(sandbox, 'sess-1', SELFIES.personB)).body).toEqual(first.body);
 
     await sandbox.call('POST', '/v1/igaming/self-exclusion/face', { body: { session_id: 'sess-1' } });
     expect((await antiCheat(sandbox, 'sess-1', SELFIES.personA)).body).toMatchObject({ verdict: 'SELF_EXCLUSION', action: 'block' });
-    expect((await antiCheat(sandbox, 'sess-5', SELFIES.personAPng)).body).toMatchObject({ verdict: 'SELF_EXCLUSION', action: 'block', matched_session_id: 'sess-1' });
+    expect((await antiCheat(sandbox, 'sess-5', SELFIES.personAPng)).body).toMatchObject({
+      verdict: 'SELF_EXCLUSION',
+      action: 'block',
+      matched_session_id: 'sess-1',
+    });
   });
 
   it('uses the face-compare threshold: what face compare calls a match, the registry calls a duplicate', async () => {

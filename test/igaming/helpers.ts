@@ -17,15 +17,27 @@ export const SELFIES = {
 } as const;
 
 /** A hosted session driven to SUBMITTED (its ID analysis holds a DOCUMENT_NUMBER); returns id and number. */
-export async function finishedSession(sandbox: TestSandbox, person = { first_name: 'Jane', last_name: 'Doe' }, options: { key?: string; namespace?: string; externalId?: string } = {}): Promise<{ id: string; documentNumber: string }> {
+export async function finishedSession(
+  sandbox: TestSandbox,
+  person = { first_name: 'Jane', last_name: 'Doe' },
+  options: { key?: string; namespace?: string; externalId?: string } = {},
+): Promise<{ id: string; documentNumber: string }> {
   const created = await sandbox.call('POST', '/v1/sessions', {
-    body: { ...person, email: `${person.first_name.toLowerCase()}@example.com`, ...(options.externalId === undefined ? {} : { external_id: options.externalId }) },
+    body: {
+      ...person,
+      email: `${person.first_name.toLowerCase()}@example.com`,
+      ...(options.externalId === undefined ? {} : { external_id: options.externalId }),
+    },
     ...(options.key === undefined ? {} : { key: options.key }),
     ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
   });
   expect(created.status).toBe(200);
   const id = created.body.id as string;
-  const driven = await sandbox.call('POST', `/__sandbox/sessions/${id}/outcome`, { key: null, body: { outcome: 'SUBMITTED' }, ...(options.namespace === undefined ? {} : { namespace: options.namespace }) });
+  const driven = await sandbox.call('POST', `/__sandbox/sessions/${id}/outcome`, {
+    key: null,
+    body: { outcome: 'SUBMITTED' },
+    ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+  });
   expect(driven.status).toBe(200);
   const texts = driven.body.session_record.analysis_data.id_analysis_data.id_extracted_text as { type: string; value: string }[];
   const documentNumber = texts.find((t) => t.type === 'DOCUMENT_NUMBER')?.value as string;

@@ -27,7 +27,9 @@ async function registry(sandbox: TestSandbox, query = '') {
 describe('identity exclusions', () => {
   it('adds numbers trimmed and upper-cased, in request order, with added / already_excluded / invalid', async () => {
     const sandbox = await testSandbox();
-    const first = await sandbox.call('POST', IDENTITY, { body: { document_number: '  x1234567 ', reason: 'operator request', first_name: 'Jane', last_name: 'Doe' } });
+    const first = await sandbox.call('POST', IDENTITY, {
+      body: { document_number: '  x1234567 ', reason: 'operator request', first_name: 'Jane', last_name: 'Doe' },
+    });
     expect(first.status).toBe(200);
     expect(AddIdentityResponseSchema.parse(first.body)).toEqual({ excluded: [{ document_number: 'X1234567', status: 'added' }] });
 
@@ -45,7 +47,15 @@ describe('identity exclusions', () => {
     const list = await registry(sandbox);
     expect(list).toEqual({
       entries: [
-        { type: 'identity', document_number: 'X1234567', reason: 'operator request', added_by: 'key_live_demo', added_at: FROZEN_AT, first_name: 'Jane', last_name: 'Doe' },
+        {
+          type: 'identity',
+          document_number: 'X1234567',
+          reason: 'operator request',
+          added_by: 'key_live_demo',
+          added_at: FROZEN_AT,
+          first_name: 'Jane',
+          last_name: 'Doe',
+        },
         { type: 'identity', document_number: 'DOC-1', reason: null, added_by: 'key_live_demo', added_at: FROZEN_AT },
       ],
       truncated: false,
@@ -58,7 +68,9 @@ describe('identity exclusions', () => {
     sandbox.clock.advance(60_000);
     const again = await sandbox.call('POST', IDENTITY, { body: { document_number: 'a1', reason: 'second', first_name: 'Other' } });
     expect(again.body.excluded).toEqual([{ document_number: 'A1', status: 'already_excluded' }]);
-    expect((await registry(sandbox)).entries).toEqual([{ type: 'identity', document_number: 'A1', reason: 'first', added_by: 'key_live_demo', added_at: FROZEN_AT }]);
+    expect((await registry(sandbox)).entries).toEqual([
+      { type: 'identity', document_number: 'A1', reason: 'first', added_by: 'key_live_demo', added_at: FROZEN_AT },
+    ]);
   });
 
   it.each([
@@ -159,7 +171,9 @@ describe('the registry state table, row by row', () => {
 
     const purged = await sandbox.call('DELETE', '/v1/igaming/anti-cheat/sess-a');
     expect(PurgeEnrollmentResponseSchema.parse(purged.body)).toEqual({ deleted: true, face_id: enrolled.body.face_id });
-    expect((await registry(sandbox)).entries).toEqual([{ type: 'identity', document_number: 'KEEP1', reason: null, added_by: 'key_live_demo', added_at: FROZEN_AT }]);
+    expect((await registry(sandbox)).entries).toEqual([
+      { type: 'identity', document_number: 'KEEP1', reason: null, added_by: 'key_live_demo', added_at: FROZEN_AT },
+    ]);
     // Idempotent: nothing left to delete.
     expect((await sandbox.call('DELETE', '/v1/igaming/anti-cheat/sess-a')).body).toEqual({ deleted: false, face_id: null });
     // The face is gone: the same selfie enrols anew.
@@ -189,10 +203,22 @@ describe('the duplicate-face chain', () => {
       identity_status: 'added',
       matched_session_id: a.id,
     });
-    expect((await antiCheat(sandbox, 'newcomer', SELFIES.personAWebp)).body).toMatchObject({ verdict: 'SELF_EXCLUSION', action: 'block', matched_session_id: a.id });
+    expect((await antiCheat(sandbox, 'newcomer', SELFIES.personAWebp)).body).toMatchObject({
+      verdict: 'SELF_EXCLUSION',
+      action: 'block',
+      matched_session_id: a.id,
+    });
     // The face entry is represented by its linked identity entry: listed once.
     expect((await registry(sandbox)).entries).toEqual([
-      { type: 'identity', document_number: b.documentNumber, reason: 'player request', added_by: 'key_live_demo', added_at: FROZEN_AT, first_name: 'Bob', last_name: 'Baker' },
+      {
+        type: 'identity',
+        document_number: b.documentNumber,
+        reason: 'player request',
+        added_by: 'key_live_demo',
+        added_at: FROZEN_AT,
+        first_name: 'Bob',
+        last_name: 'Baker',
+      },
     ]);
 
     // Purge B: it never enrolled a face of its own.
@@ -219,7 +245,11 @@ describe('applicant exclusion', () => {
     const created = await sandbox.call('POST', '/v1/sessions', { body: { first_name: 'P', last_name: 'Q', email: 'p@example.com' } });
     const answer = await sandbox.call('POST', '/v1/igaming/self-exclusion/applicant', { body: { session_id: created.body.id } });
     expect(answer.status).toBe(200);
-    expect(ExcludeApplicantResponseSchema.parse(answer.body)).toEqual({ face_attached: false, document_number: null, message: expect.stringContaining('Nothing to exclude for this session') });
+    expect(ExcludeApplicantResponseSchema.parse(answer.body)).toEqual({
+      face_attached: false,
+      document_number: null,
+      message: expect.stringContaining('Nothing to exclude for this session'),
+    });
     expect((await registry(sandbox)).entries).toEqual([]);
   });
 
@@ -236,7 +266,9 @@ describe('applicant exclusion', () => {
     const sandbox = await testSandbox();
     const other = await finishedSession(sandbox, undefined, { key: KEYS.other });
     expect((await sandbox.call('POST', '/v1/igaming/self-exclusion/applicant', { body: { session_id: other.id } })).status).toBe(404);
-    expect((await sandbox.call('POST', '/v1/igaming/self-exclusion/applicant', { body: { session_id: '8a4e2c1d-0000-4000-8000-000000000000' } })).status).toBe(404);
+    expect((await sandbox.call('POST', '/v1/igaming/self-exclusion/applicant', { body: { session_id: '8a4e2c1d-0000-4000-8000-000000000000' } })).status).toBe(
+      404,
+    );
     for (const body of [{}, { session_id: '' }, { session_id: 'has space' }, { session_id: 7 }, { sessionId: 'abc' }]) {
       const answer = await sandbox.call('POST', '/v1/igaming/self-exclusion/applicant', { body });
       expect(answer.status).toBe(400);
@@ -250,14 +282,22 @@ describe('face exclusion', () => {
     const sandbox = await testSandbox();
     const answer = await sandbox.call('POST', '/v1/igaming/self-exclusion/face', { body: { session_id: 'no-face-here' } });
     expect(answer.status).toBe(200);
-    expect(ExcludeFaceResponseSchema.parse(answer.body)).toEqual({ excluded: false, session_id: 'no-face-here', reason: expect.stringContaining('No enrolled face') });
+    expect(ExcludeFaceResponseSchema.parse(answer.body)).toEqual({
+      excluded: false,
+      session_id: 'no-face-here',
+      reason: expect.stringContaining('No enrolled face'),
+    });
   });
 
   it('through a duplicate: matched_session_id on exclude and on clear', async () => {
     const sandbox = await testSandbox();
     await antiCheat(sandbox, 'orig', SELFIES.personA);
     await antiCheat(sandbox, 'dup', SELFIES.personAPng);
-    expect((await sandbox.call('POST', '/v1/igaming/self-exclusion/face', { body: { session_id: 'dup' } })).body).toEqual({ excluded: true, session_id: 'dup', matched_session_id: 'orig' });
+    expect((await sandbox.call('POST', '/v1/igaming/self-exclusion/face', { body: { session_id: 'dup' } })).body).toEqual({
+      excluded: true,
+      session_id: 'dup',
+      matched_session_id: 'orig',
+    });
     expect((await registry(sandbox)).entries).toEqual([{ type: 'face', session_id: 'orig', reason: null, excluded_at: FROZEN_AT }]);
     expect((await sandbox.call('DELETE', '/v1/igaming/self-exclusion/face/dup')).body).toEqual({ unexcluded: true, matched_session_id: 'orig' });
   });
@@ -298,7 +338,10 @@ describe('listing', () => {
     const sandbox = await testSandbox();
     const answer = await sandbox.call('GET', `${REGISTRY}?limit=2`, { key: KEYS.sandbox });
     expect(answer.status).toBe(200);
-    expect(RegistryListResponseSchema.parse(answer.body)).toMatchObject({ truncated: true, entries: [{ document_number: 'DOC-1' }, { document_number: 'X1234567' }] });
+    expect(RegistryListResponseSchema.parse(answer.body)).toMatchObject({
+      truncated: true,
+      entries: [{ document_number: 'DOC-1' }, { document_number: 'X1234567' }],
+    });
   });
 
   it('keeps organizations and namespaces apart', async () => {

@@ -14,7 +14,9 @@ async function sessionWithSelfie(sandbox: TestSandbox, selfie: Buffer | undefine
   const created = await sandbox.call('POST', '/v1/sessions', { body: { first_name: 'Sam', last_name: 'Lee', email } });
   const id = created.body.id as string;
   if (selfie !== undefined) {
-    const urls = await sandbox.call('POST', `/v1/sessions/${id}/uploads`, { body: { files: [{ file_name: 'selfie.jpg', content_type: 'image/jpeg', upload_type: 'selfie_front' }] } });
+    const urls = await sandbox.call('POST', `/v1/sessions/${id}/uploads`, {
+      body: { files: [{ file_name: 'selfie.jpg', content_type: 'image/jpeg', upload_type: 'selfie_front' }] },
+    });
     const url = new URL(urls.body.signed_urls[0].upload_url);
     const put = await sandbox.app.request(url.pathname + url.search, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: selfie });
     expect(put.status).toBe(200);

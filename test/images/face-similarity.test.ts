@@ -41,7 +41,11 @@ describe('similarity of the same picture, changed', () => {
       const allSides = await similarity(original, await croppedBytes(seed, { left: 0.02, top: 0.02, right: 0.02, bottom: 0.02 }));
       const corner = await similarity(original, await croppedBytes(seed, { left: 0.03, top: 0.03 }, 'webp'));
       const oneSide = await similarity(original, await croppedBytes(seed, { right: 0.03 }, 'gif'));
-      for (const [name, value] of [['2% all sides', allSides], ['3% corner', corner], ['3% one side', oneSide]] as const) {
+      for (const [name, value] of [
+        ['2% all sides', allSides],
+        ['3% corner', corner],
+        ['3% one side', oneSide],
+      ] as const) {
         expect(value, `${seed} ${name}`).toBeGreaterThanOrEqual(FACE_MATCH_THRESHOLD + 8);
       }
     }

@@ -47,7 +47,8 @@ describe('fixtures/images give the outcomes IMAGE_FIXTURES documents', () => {
 
   it('verifies passport.jpg with face.jpg and drivers-license.jpg with different-face.jpg, and not crosswise', async () => {
     const all = await loadAll();
-    const verify = (doc: string, face: string) => verifyIdentity({ document: all.get(doc) as AnalysedImage, face: all.get(face) as AnalysedImage, documentType: 'auto' }).response.verified;
+    const verify = (doc: string, face: string) =>
+      verifyIdentity({ document: all.get(doc) as AnalysedImage, face: all.get(face) as AnalysedImage, documentType: 'auto' }).response.verified;
     expect(verify('passport.jpg', 'face.jpg')).toBe(true);
     expect(verify('drivers-license.jpg', 'different-face.jpg')).toBe(true);
     expect(verify('passport.jpg', 'different-face.jpg')).toBe(false);
@@ -58,7 +59,11 @@ describe('fixtures/images give the outcomes IMAGE_FIXTURES documents', () => {
   it('lists the fixtures as catalog rows', () => {
     const rows = imageFixtureCatalog();
     expect(rows).toHaveLength(IMAGE_FIXTURES.length);
-    expect(rows.find((row) => row.input === 'fixtures/images/blank.png')?.outcome).toBe('no face (compare confidence 0 with anything); document scan unreadable');
-    expect(rows.find((row) => row.input === 'fixtures/images/face.jpg')?.outcome).toMatch(/^face detected; face compare matches face\.png, face\.gif, face\.bmp, face\.tiff, face\.webp, face-cropped\.jpg, passport\.jpg, national-id\.jpg;/);
+    expect(rows.find((row) => row.input === 'fixtures/images/blank.png')?.outcome).toBe(
+      'no face (compare confidence 0 with anything); document scan unreadable',
+    );
+    expect(rows.find((row) => row.input === 'fixtures/images/face.jpg')?.outcome).toMatch(
+      /^face detected; face compare matches face\.png, face\.gif, face\.bmp, face\.tiff, face\.webp, face-cropped\.jpg, passport\.jpg, national-id\.jpg;/,
+    );
   });
 });

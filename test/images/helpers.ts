@@ -3,7 +3,14 @@ import { Jimp } from 'jimp';
 import { analyseImage, type AnalysedImage } from '../../src/images/image-analysis.ts';
 import { createImageDecoder, type ImageDecoder } from '../../src/images/image-decoding.ts';
 import type { ImageFormat } from '../../src/images/image-format.ts';
-import { drawBlankFrame, drawSyntheticDocument, drawSyntheticFace, encodeImage, type HasBitmap, type SyntheticDocumentKind } from '../../src/images/synthetic-images.ts';
+import {
+  drawBlankFrame,
+  drawSyntheticDocument,
+  drawSyntheticFace,
+  encodeImage,
+  type HasBitmap,
+  type SyntheticDocumentKind,
+} from '../../src/images/synthetic-images.ts';
 
 export const ALL_FORMATS: readonly ImageFormat[] = ['jpeg', 'png', 'gif', 'bmp', 'tiff', 'webp'];
 
@@ -44,7 +51,11 @@ export function paintedImage(width: number, height: number, paint: (x: number, y
 }
 
 /** Crop a fraction off each side given, then re-encode. */
-export async function croppedBytes(seed: string, fractions: { left?: number; top?: number; right?: number; bottom?: number }, format: ImageFormat = 'jpeg'): Promise<Buffer> {
+export async function croppedBytes(
+  seed: string,
+  fractions: { left?: number; top?: number; right?: number; bottom?: number },
+  format: ImageFormat = 'jpeg',
+): Promise<Buffer> {
   const face = drawSyntheticFace(seed, 160, 200);
   const x = Math.round(160 * (fractions.left ?? 0));
   const y = Math.round(200 * (fractions.top ?? 0));

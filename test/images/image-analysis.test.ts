@@ -16,8 +16,23 @@ describe('face presence comes from the content', () => {
       ['black JPEG', await blankBytes('jpeg', [0, 0, 0])],
       ['grey with sensor noise', await blankBytes('png', [128, 130, 127], 10)],
       ['beige (skin-coloured) WebP', await blankBytes('webp', [224, 172, 138], 3)],
-      ['horizontal ramp', await encodeImage(paintedImage(200, 150, (x) => [x, x, x]), 'png')],
-      ['radial vignette', await encodeImage(paintedImage(160, 160, (x, y) => { const d = Math.hypot(x - 80, y - 80); return [200 - d, 180 - d, 170 - d]; }), 'jpeg')],
+      [
+        'horizontal ramp',
+        await encodeImage(
+          paintedImage(200, 150, (x) => [x, x, x]),
+          'png',
+        ),
+      ],
+      [
+        'radial vignette',
+        await encodeImage(
+          paintedImage(160, 160, (x, y) => {
+            const d = Math.hypot(x - 80, y - 80);
+            return [200 - d, 180 - d, 170 - d];
+          }),
+          'jpeg',
+        ),
+      ],
     ];
     for (const [name, bytes] of pictures) {
       const analysis = await analyseBytes(decoder, bytes);
@@ -42,7 +57,8 @@ describe('face presence comes from the content', () => {
       expect(box.height).toBeGreaterThan(0.15);
       expect(face.landmarks.map((l) => l.type)).toEqual([...LANDMARK_TYPES]);
       const at = Object.fromEntries(face.landmarks.map((l) => [l.type, l]));
-      const inBox = (x: number, y: number) => x >= box.left - 0.01 && x <= box.left + box.width + 0.01 && y >= box.top - 0.01 && y <= box.top + box.height + 0.01;
+      const inBox = (x: number, y: number) =>
+        x >= box.left - 0.01 && x <= box.left + box.width + 0.01 && y >= box.top - 0.01 && y <= box.top + box.height + 0.01;
       for (const l of face.landmarks) expect(inBox(l.x, l.y), `${l.type} of seed ${s}`).toBe(true);
       expect(at.eyeLeft!.x).toBeLessThan(at.eyeRight!.x);
       expect(at.nose!.y).toBeGreaterThan(Math.min(at.eyeLeft!.y, at.eyeRight!.y));
@@ -55,7 +71,13 @@ describe('face presence comes from the content', () => {
   });
 
   it('gives a lower confidence to a detailed picture without skin tones than to a portrait', async () => {
-    const stripes = await analyseBytes(decoder, await encodeImage(paintedImage(160, 120, (x, y) => ((Math.floor(x / 9) + Math.floor(y / 13)) % 2 ? [20, 60, 200] : [40, 200, 90])), 'png'));
+    const stripes = await analyseBytes(
+      decoder,
+      await encodeImage(
+        paintedImage(160, 120, (x, y) => ((Math.floor(x / 9) + Math.floor(y / 13)) % 2 ? [20, 60, 200] : [40, 200, 90])),
+        'png',
+      ),
+    );
     const portrait = await analyseBytes(decoder, await faceBytes('confidence-portrait'));
     expect(stripes.face?.locator).toBe('detail');
     expect(stripes.face?.confidence).toBeLessThan(0.8);
@@ -77,9 +99,25 @@ describe('face presence comes from the content', () => {
 describe('odd sizes', () => {
   it('never throws and never puts a box or landmark outside the picture, from 1x1 to 4000x3', async () => {
     const rng = rngFrom('odd-sizes');
-    const sizes: [number, number][] = [[1, 1], [2, 2], [3, 3], [15, 40], [16, 16], [17, 9], [16, 300], [300, 16], [41, 26], [4000, 3], [3, 2000], [999, 17]];
+    const sizes: [number, number][] = [
+      [1, 1],
+      [2, 2],
+      [3, 3],
+      [15, 40],
+      [16, 16],
+      [17, 9],
+      [16, 300],
+      [300, 16],
+      [41, 26],
+      [4000, 3],
+      [3, 2000],
+      [999, 17],
+    ];
     for (const [w, h] of sizes) {
-      const bytes = await encodeImage(paintedImage(w, h, () => [rng.int(0, 255), rng.int(0, 255), rng.int(0, 255)]), 'png');
+      const bytes = await encodeImage(
+        paintedImage(w, h, () => [rng.int(0, 255), rng.int(0, 255), rng.int(0, 255)]),
+        'png',
+      );
       const analysis = await analyseBytes(decoder, bytes);
       expect(analysis.tooSmall, `${w}x${h}`).toBe(w < 16 || h < 16);
       const detected = detectFace(analysis).response;

@@ -134,7 +134,17 @@ describe('bad bytes never escape as anything but ImageInputError', () => {
     zeros.copy(idat, 8);
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr, idat]);
 
-    const entries: [number, number, number][] = [[256, 4, 10], [257, 4, 10], [258, 3, 8], [259, 3, 8], [273, 4, 8 + 2 + 9 * 12 + 4], [277, 3, 4], [278, 4, 10], [279, 4, zeros.length], [262, 3, 2]];
+    const entries: [number, number, number][] = [
+      [256, 4, 10],
+      [257, 4, 10],
+      [258, 3, 8],
+      [259, 3, 8],
+      [273, 4, 8 + 2 + 9 * 12 + 4],
+      [277, 3, 4],
+      [278, 4, 10],
+      [279, 4, zeros.length],
+      [262, 3, 2],
+    ];
     entries.sort((a, b) => a[0] - b[0]);
     const ifd = Buffer.alloc(2 + entries.length * 12 + 4);
     ifd.writeUInt16LE(entries.length, 0);
@@ -147,7 +157,10 @@ describe('bad bytes never escape as anything but ImageInputError', () => {
     });
     const tiff = Buffer.concat([Buffer.from([0x49, 0x49, 42, 0, 8, 0, 0, 0]), ifd, zeros]);
 
-    for (const [name, bytes] of [['png', png], ['tiff', tiff]] as const) {
+    for (const [name, bytes] of [
+      ['png', png],
+      ['tiff', tiff],
+    ] as const) {
       const error = await decodeError(decoder.decode(bytes));
       expect(error.kind, name).toBe('undecodable');
       expect(error.hints[0], name).toBe('Decoder said: image data inflates beyond the size its header declares (decompression bomb)');

@@ -43,7 +43,9 @@ describe('image inputs over HTTP: six formats, JSON and multipart', () => {
     const sandbox = await testSandbox({ rateLimit: false });
     const source = fixture('face.jpg');
     for (const file of FORMAT_FILES) {
-      const response = await sandbox.call('POST', '/v1/face/compare', { body: { source: source.toString('base64'), target: fixture(file).toString('base64url') } });
+      const response = await sandbox.call('POST', '/v1/face/compare', {
+        body: { source: source.toString('base64'), target: fixture(file).toString('base64url') },
+      });
       expect(response.status, file).toBe(200);
       const body = FaceCompareResponseSchema.parse(response.body);
       expect(body).toStrictEqual(compareFaces(await analysed(source), await analysed(fixture(file))).response);
@@ -71,7 +73,9 @@ describe('image inputs over HTTP: six formats, JSON and multipart', () => {
     expect(mixed.status).toBe(200);
     expect(mixed.body).toMatchObject({ isMatch: true, confidence: 100 });
     expect(mixed.headers.get('x-sandbox-explain')).toContain('source: 4184 bytes from base64url (valid base64url (A-Z a-z 0-9 - _))');
-    expect(mixed.headers.get('x-sandbox-explain')).toContain('target: storage key (not base64 or base64url (mixes base64 (+ /) and base64url (- _) characters): storage key)');
+    expect(mixed.headers.get('x-sandbox-explain')).toContain(
+      'target: storage key (not base64 or base64url (mixes base64 (+ /) and base64url (- _) characters): storage key)',
+    );
 
     // A picture whose encoding uses only letters and digits is valid in both alphabets: base64 wins (same bytes either way).
     const bmp = alphanumericBase64Bmp();
@@ -80,7 +84,9 @@ describe('image inputs over HTTP: six formats, JSON and multipart', () => {
     const both = await sandbox.call('POST', '/v1/face/detect', { body: { image: bmp.toString('base64') } });
     expect(both.status).toBe(200);
     expect(both.body).toStrictEqual(detectFace(await analysed(bmp)).response);
-    expect(both.headers.get('x-sandbox-explain')).toContain(`image: ${bmp.length} bytes from base64 (only letters and digits: valid base64 and base64url, base64 wins`);
+    expect(both.headers.get('x-sandbox-explain')).toContain(
+      `image: ${bmp.length} bytes from base64 (only letters and digits: valid base64 and base64url, base64 wins`,
+    );
     expect(both.headers.get('x-sandbox-explain')).toContain('BMP 64x64');
 
     // A data URL prefix is stripped; MIME line breaks are ignored.
@@ -91,7 +97,11 @@ describe('image inputs over HTTP: six formats, JSON and multipart', () => {
 
     // Text that is neither alphabet is a storage key: 403 (never 404), with hints.
     for (const key of ['fk_face_001.jpg', 'uploads/00000000-0000-4000-8000-000000000000', 's3://bucket/selfie.jpg']) {
-      expectImageError(await sandbox.call('POST', '/v1/face/detect', { body: { image: key } }), 403, `image: storage key "${key}" is not readable by this organization`);
+      expectImageError(
+        await sandbox.call('POST', '/v1/face/detect', { body: { image: key } }),
+        403,
+        `image: storage key "${key}" is not readable by this organization`,
+      );
     }
   });
 });
@@ -112,17 +122,37 @@ describe('bad image inputs over HTTP', () => {
       400,
       /^target: image is 15\.0 MB \(15728641 bytes\)/,
     );
-    expectImageError(await postMultipart(sandbox, '/v1/face/detect', { image: pngBombHeader(30000, 30000) }), 400, /^image: image header declares 30000×30000; the limit is 40 megapixels$/);
+    expectImageError(
+      await postMultipart(sandbox, '/v1/face/detect', { image: pngBombHeader(30000, 30000) }),
+      400,
+      /^image: image header declares 30000×30000; the limit is 40 megapixels$/,
+    );
     expectImageError(
       await sandbox.call('POST', '/v1/face/estimate-age', { body: { image: pngBombHeader(60000, 1000).toString('base64') } }),
       400,
       /header declares 60000×1000/,
     );
-    expectImageError(await postMultipart(sandbox, '/v1/face/detect', { image: Buffer.from('definitely not an image, just text') }), 400, /^image: unsupported image format/);
-    expectImageError(await sandbox.call('POST', '/v1/face/detect', { body: { image: Buffer.from('%PDF-1.7 not a picture').toString('base64') } }), 400, 'image: unsupported image format (a PDF document)');
+    expectImageError(
+      await postMultipart(sandbox, '/v1/face/detect', { image: Buffer.from('definitely not an image, just text') }),
+      400,
+      /^image: unsupported image format/,
+    );
+    expectImageError(
+      await sandbox.call('POST', '/v1/face/detect', { body: { image: Buffer.from('%PDF-1.7 not a picture').toString('base64') } }),
+      400,
+      'image: unsupported image format (a PDF document)',
+    );
     expectImageError(await postMultipart(sandbox, '/v1/face/detect', { image: Buffer.alloc(0) }), 400, 'image: the image is empty (0 bytes)');
-    expectImageError(await postMultipart(sandbox, '/v1/face/detect', { image: fixture('face.jpg').subarray(0, 600) }), 400, /^image: the JPEG image could not be decoded$/);
-    expectImageError(await postMultipart(sandbox, '/v1/document/scan', { image: Buffer.from(fixture('face.jpg').toString('base64')) }), 400, /^image: unsupported image format \(text that looks like base64\)/);
+    expectImageError(
+      await postMultipart(sandbox, '/v1/face/detect', { image: fixture('face.jpg').subarray(0, 600) }),
+      400,
+      /^image: the JPEG image could not be decoded$/,
+    );
+    expectImageError(
+      await postMultipart(sandbox, '/v1/document/scan', { image: Buffer.from(fixture('face.jpg').toString('base64')) }),
+      400,
+      /^image: unsupported image format \(text that looks like base64\)/,
+    );
 
     expect(await balances(sandbox)).toStrictEqual(before);
     const good = await sandbox.call('POST', '/v1/face/detect', { body: { image: fixture('face.jpg').toString('base64') } });
@@ -135,13 +165,25 @@ describe('bad image inputs over HTTP', () => {
     const sandbox = await testSandbox({ rateLimit: false });
     const face = fixture('face.jpg').toString('base64');
     expectImageError(await sandbox.call('POST', '/v1/face/compare', { body: { source: face } }), 400, 'Invalid request: body field "target" is required.');
-    expectImageError(await sandbox.call('POST', '/v1/identity/verify', { body: { faceImage: face } }), 400, 'Invalid request: body field "documentImage" is required.');
+    expectImageError(
+      await sandbox.call('POST', '/v1/identity/verify', { body: { faceImage: face } }),
+      400,
+      'Invalid request: body field "documentImage" is required.',
+    );
     expectImageError(await postMultipart(sandbox, '/v1/face/compare', { target: fixture('face.jpg') }), 400, 'source is required');
     expectImageError(await sandbox.call('POST', '/v1/face/detect', { body: { image: '' } }), 400, 'image is empty');
     expectImageError(await sandbox.call('POST', '/v1/face/detect', { body: { image: 42 } }), 400, /^Invalid request: body field "image" has the wrong type/);
     expectImageError(await sandbox.call('POST', '/v1/face/detect', { body: ['image'] }), 400, /^Invalid request: the request body has the wrong type/);
-    expectImageError(await postMultipart(sandbox, '/v1/face/detect', { image: [fixture('face.jpg'), fixture('face.png')] }), 400, 'Invalid request: form field "image" was sent 2 times; send it once.');
-    expectImageError(await sandbox.call('POST', '/v1/face/detect', { raw: '{"image": "abc', headers: { 'content-type': 'application/json' } }), 400, /^Malformed JSON in request body/);
+    expectImageError(
+      await postMultipart(sandbox, '/v1/face/detect', { image: [fixture('face.jpg'), fixture('face.png')] }),
+      400,
+      'Invalid request: form field "image" was sent 2 times; send it once.',
+    );
+    expectImageError(
+      await sandbox.call('POST', '/v1/face/detect', { raw: '{"image": "abc', headers: { 'content-type': 'application/json' } }),
+      400,
+      /^Malformed JSON in request body/,
+    );
     expectImageError(
       await sandbox.call('POST', '/v1/face/detect', { raw: '--x\r\nnot a multipart body', headers: { 'content-type': 'multipart/form-data; boundary=zzz' } }),
       400,
@@ -157,7 +199,11 @@ describe('bad image inputs over HTTP', () => {
       415,
       'Unsupported Content-Type "text/plain": send the body as application/json or multipart/form-data.',
     );
-    const raw = await sandbox.app.request('/v1/document/scan', { method: 'POST', headers: { 'x-api-key': KEYS.live, 'content-type': 'image/jpeg' }, body: fixture('face.jpg') });
+    const raw = await sandbox.app.request('/v1/document/scan', {
+      method: 'POST',
+      headers: { 'x-api-key': KEYS.live, 'content-type': 'image/jpeg' },
+      body: fixture('face.jpg'),
+    });
     expect(raw.status).toBe(415);
     expect(((await raw.json()) as { hints: string[] }).hints[0]).toMatch(/^Raw image bytes are not accepted as the whole body/);
     expectImageError(
@@ -169,7 +215,31 @@ describe('bad image inputs over HTTP', () => {
 
   it('never answers 500: odd JSON values and odd parts give 400 or 403 with error and hints', async () => {
     const sandbox = await testSandbox({ rateLimit: false });
-    const odd: unknown[] = [null, true, 0, -1, 1e308, [], {}, { $ref: 'x' }, '\u0000', '😀', '====', 'A', 'AB', 'A===', '////', '----', '.', ' ', 'a'.repeat(100_000), `uploads/${'../'.repeat(20)}etc/passwd`, '%00', 'data:,', 'data:image/png;base64,'];
+    const odd: unknown[] = [
+      null,
+      true,
+      0,
+      -1,
+      1e308,
+      [],
+      {},
+      { $ref: 'x' },
+      '\u0000',
+      '😀',
+      '====',
+      'A',
+      'AB',
+      'A===',
+      '////',
+      '----',
+      '.',
+      ' ',
+      'a'.repeat(100_000),
+      `uploads/${'../'.repeat(20)}etc/passwd`,
+      '%00',
+      'data:,',
+      'data:image/png;base64,',
+    ];
     for (const value of odd) {
       for (const path of ['/v1/face/detect', '/v1/document/scan']) {
         const response = await sandbox.call('POST', path, { body: { image: value, documentType: value } });
@@ -185,7 +255,9 @@ describe('bad image inputs over HTTP', () => {
       expect([400, 403]).toContain(response.status);
       expect(Array.isArray(response.body.hints)).toBe(true);
     }
-    const good = await sandbox.call('POST', '/v1/face/compare', { body: { source: fixture('face.jpg').toString('base64'), target: fixture('face.png').toString('base64') } });
+    const good = await sandbox.call('POST', '/v1/face/compare', {
+      body: { source: fixture('face.jpg').toString('base64'), target: fixture('face.png').toString('base64') },
+    });
     expect(good.status).toBe(200);
     expect(good.body.isMatch).toBe(true);
   });

@@ -27,7 +27,10 @@ describe('loadImages', () => {
     const bytes = await faceBytes('load-same');
     const { decoder, calls } = countingDecoder();
     const storage = new Map([['uploads/org/a.jpg', new Uint8Array(bytes)]]);
-    const loaded = await loadImages({ source: bytes.toString('base64'), target: 'uploads/org/a.jpg' }, { readStorageKey: (k) => storage.get(k) ?? null, decoder });
+    const loaded = await loadImages(
+      { source: bytes.toString('base64'), target: 'uploads/org/a.jpg' },
+      { readStorageKey: (k) => storage.get(k) ?? null, decoder },
+    );
     expect(calls).toEqual(['source']);
     expect(loaded.source.analysis).toBe(loaded.target.analysis);
     expect([loaded.source.input.via, loaded.target.input.via]).toEqual(['base64', 'storageKey']);
@@ -35,7 +38,10 @@ describe('loadImages', () => {
 
   it('decodes different images once each', async () => {
     const { decoder, calls } = countingDecoder();
-    const loaded = await loadImages({ documentImage: await faceBytes('load-a'), faceImage: await faceBytes('load-b', 'png') }, { readStorageKey: () => null, decoder });
+    const loaded = await loadImages(
+      { documentImage: await faceBytes('load-a'), faceImage: await faceBytes('load-b', 'png') },
+      { readStorageKey: () => null, decoder },
+    );
     expect(calls.sort()).toEqual(['documentImage', 'faceImage']);
     expect(loaded.documentImage.analysis.image.format).toBe('jpeg');
     expect(loaded.faceImage.analysis.image.format).toBe('png');
@@ -47,7 +53,9 @@ describe('loadImages', () => {
     expect(error).toBeInstanceOf(ImageInputError);
     expect((error as ImageInputError).field).toBe('source');
     expect((error as ImageInputError).status).toBe(403);
-    const second = await loadImages({ source: await faceBytes('ok'), target: Buffer.from('garbage!') }, { readStorageKey: () => null, decoder }).catch((e: unknown) => e);
+    const second = await loadImages({ source: await faceBytes('ok'), target: Buffer.from('garbage!') }, { readStorageKey: () => null, decoder }).catch(
+      (e: unknown) => e,
+    );
     expect((second as ImageInputError).field).toBe('target');
     expect((second as ImageInputError).kind).toBe('unsupported_format');
   });

@@ -34,8 +34,22 @@ describe('aliasedBody', () => {
 
   it('accepts either spelling of every aliased key and types the result as the camelCase object', () => {
     const snake = ExampleBodySchema.parse({ ...valid, external_id: 'ref-1', redirect_url: 'https://a.example/x', send_email_invite: false, note_text: 'abc' });
-    const camel = ExampleBodySchema.parse({ firstName: 'Jane', email: 'jane@example.com', externalId: 'ref-1', redirectUrl: 'https://a.example/x', sendEmailInvite: false, note: 'abc' });
-    const expected = { firstName: 'Jane', email: 'jane@example.com', externalId: 'ref-1', redirectUrl: 'https://a.example/x', sendEmailInvite: false, note: 'abc' };
+    const camel = ExampleBodySchema.parse({
+      firstName: 'Jane',
+      email: 'jane@example.com',
+      externalId: 'ref-1',
+      redirectUrl: 'https://a.example/x',
+      sendEmailInvite: false,
+      note: 'abc',
+    });
+    const expected = {
+      firstName: 'Jane',
+      email: 'jane@example.com',
+      externalId: 'ref-1',
+      redirectUrl: 'https://a.example/x',
+      sendEmailInvite: false,
+      note: 'abc',
+    };
     expect(snake).toEqual(expected);
     expect(camel).toEqual(expected);
     const typed: { firstName: string; sendEmailInvite: boolean; externalId?: string } = camel;
@@ -44,19 +58,32 @@ describe('aliasedBody', () => {
 
   it('lets camelCase win and ignores the snake_case twin entirely, even when it is invalid', () => {
     const parsed = ExampleBodySchema.parse({
-      first_name: '', firstName: 'Camel',
+      first_name: '',
+      firstName: 'Camel',
       email: 'jane@example.com',
-      external_id: null, externalId: 'camel',
-      redirect_url: 'http://insecure.example', redirectUrl: 'https://ok.example',
-      send_email_invite: 'yes', sendEmailInvite: false,
-      note_text: 'far too long', note: 'ok',
+      external_id: null,
+      externalId: 'camel',
+      redirect_url: 'http://insecure.example',
+      redirectUrl: 'https://ok.example',
+      send_email_invite: 'yes',
+      sendEmailInvite: false,
+      note_text: 'far too long',
+      note: 'ok',
     });
-    expect(parsed).toEqual({ firstName: 'Camel', email: 'jane@example.com', externalId: 'camel', redirectUrl: 'https://ok.example', sendEmailInvite: false, note: 'ok' });
+    expect(parsed).toEqual({
+      firstName: 'Camel',
+      email: 'jane@example.com',
+      externalId: 'camel',
+      redirectUrl: 'https://ok.example',
+      sendEmailInvite: false,
+      note: 'ok',
+    });
   });
 
   it('validates the camelCase value when both are sent, naming the camelCase key', () => {
     expect(problems({ ...valid, redirect_url: 'https://ok.example', redirectUrl: 'http://insecure.example' })).toEqual({
-      redirectUrl: 'redirectUrl must be a valid https:// URL (http and other schemes are refused), e.g. https://example.com/verified; got "http://insecure.example"',
+      redirectUrl:
+        'redirectUrl must be a valid https:// URL (http and other schemes are refused), e.g. https://example.com/verified; got "http://insecure.example"',
     });
   });
 
@@ -112,7 +139,18 @@ describe('aliasedBody', () => {
     });
     const component = doc.components?.schemas?.ExampleAliasedBody as { properties: Record<string, unknown>; required: string[]; description: string };
     expect(Object.keys(component.properties)).toEqual([
-      'first_name', 'firstName', 'email', 'phone', 'external_id', 'externalId', 'redirect_url', 'redirectUrl', 'send_email_invite', 'sendEmailInvite', 'note_text', 'note',
+      'first_name',
+      'firstName',
+      'email',
+      'phone',
+      'external_id',
+      'externalId',
+      'redirect_url',
+      'redirectUrl',
+      'send_email_invite',
+      'sendEmailInvite',
+      'note_text',
+      'note',
     ]);
     expect(component.required).toEqual(['email']);
     expect(component.description).toBe(

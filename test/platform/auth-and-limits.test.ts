@@ -7,7 +7,11 @@ describe('API-key authentication', () => {
     const sandbox = await testSandbox();
     const live = await sandbox.call('GET', '/v1/auth/verify');
     expect(live.status).toBe(200);
-    expect(live.body).toEqual({ valid: true, organization: { id: 'org_demo', name: 'Demo Org', status: 'active' }, key: { id: 'key_live_demo', kind: 'live' } });
+    expect(live.body).toEqual({
+      valid: true,
+      organization: { id: 'org_demo', name: 'Demo Org', status: 'active' },
+      key: { id: 'key_live_demo', kind: 'live' },
+    });
     const other = await sandbox.call('GET', '/v1/auth/verify', { key: KEYS.other });
     expect(other.body.organization.id).toBe('org_other');
     const test = await sandbox.call('GET', '/v1/auth/verify', { key: KEYS.sandbox });

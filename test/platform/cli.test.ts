@@ -4,14 +4,50 @@ import { exposureWarning, parseCli } from '../../src/cli.ts';
 describe('CLI options', () => {
   it('reads every flag, and flags win over env', () => {
     const options = parseCli(
-      ['--port', '5000', '--host', '127.0.0.2', '--data', 'x.json', '--seed', '9', '--clock', 'frozen@2026-01-01T00:00:00Z', '--scenario', 'slow', '--scenario', 'flaky', '--no-rate-limit', '--public-url', 'http://localhost:8080', '--admin-token', 't'],
+      [
+        '--port',
+        '5000',
+        '--host',
+        '127.0.0.2',
+        '--data',
+        'x.json',
+        '--seed',
+        '9',
+        '--clock',
+        'frozen@2026-01-01T00:00:00Z',
+        '--scenario',
+        'slow',
+        '--scenario',
+        'flaky',
+        '--no-rate-limit',
+        '--public-url',
+        'http://localhost:8080',
+        '--admin-token',
+        't',
+      ],
       { PORT: '1', HOST: 'h', IDV_SANDBOX_DATA: 'env.json', IDV_SANDBOX_SEED: '1', IDV_SANDBOX_ADMIN_TOKEN: 'env-token' },
     );
-    expect(options).toMatchObject({ port: 5000, host: '127.0.0.2', data: 'x.json', seed: 9, clock: 'frozen@2026-01-01T00:00:00Z', scenarios: ['slow', 'flaky'], rateLimit: false, publicUrl: 'http://localhost:8080', adminToken: 't' });
+    expect(options).toMatchObject({
+      port: 5000,
+      host: '127.0.0.2',
+      data: 'x.json',
+      seed: 9,
+      clock: 'frozen@2026-01-01T00:00:00Z',
+      scenarios: ['slow', 'flaky'],
+      rateLimit: false,
+      publicUrl: 'http://localhost:8080',
+      adminToken: 't',
+    });
   });
 
   it('falls back to env, then to the defaults', () => {
-    expect(parseCli([], { PORT: '4999', IDV_SANDBOX_SEED: '5', IDV_SANDBOX_SCENARIOS: 'slow, flaky', IDV_SANDBOX_ADMIN_TOKEN: 'tok' })).toMatchObject({ port: 4999, seed: 5, scenarios: ['slow', 'flaky'], adminToken: 'tok', rateLimit: true });
+    expect(parseCli([], { PORT: '4999', IDV_SANDBOX_SEED: '5', IDV_SANDBOX_SCENARIOS: 'slow, flaky', IDV_SANDBOX_ADMIN_TOKEN: 'tok' })).toMatchObject({
+      port: 4999,
+      seed: 5,
+      scenarios: ['slow', 'flaky'],
+      adminToken: 'tok',
+      rateLimit: true,
+    });
     expect(parseCli([], {})).toMatchObject({ port: 4010, host: '127.0.0.1', memory: false, rateLimit: true });
   });
 

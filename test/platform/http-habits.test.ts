@@ -56,7 +56,9 @@ describe('--cors', () => {
   it('reads --cors alone as any origin, a list as origins, and refuses what is not an origin', () => {
     expect(parseCli(['--cors'], {})).toMatchObject({ cors: '*' });
     expect(parseCli(['--cors', '--memory'], {})).toMatchObject({ cors: '*', memory: true });
-    expect(parseCli(['--cors', 'http://localhost:3000, https://tools.example/'], {})).toMatchObject({ cors: ['http://localhost:3000', 'https://tools.example'] });
+    expect(parseCli(['--cors', 'http://localhost:3000, https://tools.example/'], {})).toMatchObject({
+      cors: ['http://localhost:3000', 'https://tools.example'],
+    });
     expect(parseCli([], { IDV_SANDBOX_CORS: 'http://localhost:5173' })).toMatchObject({ cors: ['http://localhost:5173'] });
     expect(parseCli([], {})).toMatchObject({ cors: undefined, logRequests: false });
     expect(() => parseCli(['--cors', 'localhost:3000'], {})).toThrow('--cors origin "localhost:3000" is not an origin: use scheme://host[:port]');

@@ -39,7 +39,10 @@ function refusal(run: () => unknown): PageTokenError {
 }
 
 function firstToken(count: number, limit: number): string {
-  const token = paging.page(Array.from({ length: count }, (_, i) => item(i)), { limit, secret: SECRET, scope: SCOPE }).nextToken;
+  const token = paging.page(
+    Array.from({ length: count }, (_, i) => item(i)),
+    { limit, secret: SECRET, scope: SCOPE },
+  ).nextToken;
   if (token === null) throw new Error('expected a next page');
   return token;
 }
@@ -62,7 +65,12 @@ describe('keyset paging', () => {
   });
 
   it('answers nextToken null when the page ends exactly at the last record, and for no records', () => {
-    expect(paging.page(Array.from({ length: 10 }, (_, i) => item(i)), { limit: 10, secret: SECRET, scope: SCOPE }).nextToken).toBeNull();
+    expect(
+      paging.page(
+        Array.from({ length: 10 }, (_, i) => item(i)),
+        { limit: 10, secret: SECRET, scope: SCOPE },
+      ).nextToken,
+    ).toBeNull();
     expect(paging.page([], { limit: 10, secret: SECRET, scope: SCOPE })).toEqual({ items: [], nextToken: null });
   });
 
@@ -84,7 +92,9 @@ describe('keyset paging', () => {
     expect(error.status).toBe(400);
     expect(error.code).toBe('TAMPERED');
     expect(error.problem).toBe(`page_token has been altered or was issued by another sandbox (its signature does not match): ${FIX}`);
-    expect(error.message).toBe(`Invalid request: query parameter page_token has been altered or was issued by another sandbox (its signature does not match): ${FIX}.`);
+    expect(error.message).toBe(
+      `Invalid request: query parameter page_token has been altered or was issued by another sandbox (its signature does not match): ${FIX}.`,
+    );
   });
 
   it('catches every one-character change of the signature, including base64url padding bits, and another secret', () => {

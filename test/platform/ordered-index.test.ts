@@ -21,7 +21,10 @@ interface Thing {
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'idv-ordered-')), 'store.json');
 
 function things(store: Store): Collection<Thing> {
-  return store.partition('default').collection<Thing>('things').index('byGroup', (t) => t.group, { orderBy: (t) => t.at });
+  return store
+    .partition('default')
+    .collection<Thing>('things')
+    .index('byGroup', (t) => t.group, { orderBy: (t) => t.at });
 }
 
 /** The reference answer: every record of the group in [from, to], sorted by (at, id) descending. */
@@ -38,7 +41,11 @@ function walk(collection: Collection<Thing>, group: string, pageSize: number, fr
   let after: { value: number; id: string } | undefined;
   for (;;) {
     const page: Thing[] = [];
-    for (const thing of collection.ordered('byGroup', group, { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }), ...(after ? { after } : {}) }).records) {
+    for (const thing of collection.ordered('byGroup', group, {
+      ...(from === undefined ? {} : { from }),
+      ...(to === undefined ? {} : { to }),
+      ...(after ? { after } : {}),
+    }).records) {
       page.push(thing);
       if (page.length === pageSize) break;
     }
@@ -100,7 +107,10 @@ describe('ordered index', () => {
 
   it('refuses an ordered read of an unordered index', async () => {
     const store = await Store.open();
-    const plain = store.partition('default').collection<Thing>('plain').index('byGroup', (t) => t.group);
+    const plain = store
+      .partition('default')
+      .collection<Thing>('plain')
+      .index('byGroup', (t) => t.group);
     expect(() => plain.ordered('byGroup', 'a')).toThrow(/not ordered/);
   });
 });
@@ -108,7 +118,14 @@ describe('ordered index', () => {
 describe('GET /v1/sessions over the ordered index', () => {
   async function create(sandbox: TestSandbox, n: number, externalId: string) {
     const answer = await sandbox.call('POST', '/v1/sessions', {
-      body: { first_name: 'Ada', last_name: `Walker ${n}`, email: `ada${n}@example.com`, external_id: externalId, send_email_invite: false, send_phone_invite: false },
+      body: {
+        first_name: 'Ada',
+        last_name: `Walker ${n}`,
+        email: `ada${n}@example.com`,
+        external_id: externalId,
+        send_email_invite: false,
+        send_phone_invite: false,
+      },
     });
     expect(answer.status).toBe(200);
     return answer.body.id as string;
@@ -118,7 +135,10 @@ describe('GET /v1/sessions over the ordered index', () => {
     const ids: string[] = [];
     let token: string | null = null;
     do {
-      const answer: { status: number; body: { sessions: { id: string }[]; next_token: string | null } } = await sandbox.call('GET', `/v1/sessions?limit=${limit}&${query}${token === null ? '' : `&next_token=${encodeURIComponent(token)}`}`);
+      const answer: { status: number; body: { sessions: { id: string }[]; next_token: string | null } } = await sandbox.call(
+        'GET',
+        `/v1/sessions?limit=${limit}&${query}${token === null ? '' : `&next_token=${encodeURIComponent(token)}`}`,
+      );
       expect(answer.status).toBe(200);
       ids.push(...answer.body.sessions.map((s) => s.id));
       token = answer.body.next_token;
@@ -137,8 +157,7 @@ describe('GET /v1/sessions over the ordered index', () => {
       // Pairs share an instant: the id breaks the tie.
       if (n % 2 === 1) first.clock.advance(60_000);
     }
-    const newestFirst = (items: typeof created) =>
-      [...items].sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).map((c) => c.id);
+    const newestFirst = (items: typeof created) => [...items].sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0)).map((c) => c.id);
     const windowStart = new Date(created[6]?.at as number).toISOString();
     const windowEnd = new Date(created[15]?.at as number).toISOString();
     const inWindow = created.filter((c) => c.at >= (created[6]?.at as number) && c.at <= (created[15]?.at as number));

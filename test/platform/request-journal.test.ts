@@ -54,7 +54,11 @@ describe('the request journal', () => {
     const uploadUrl = new URL(presign.body.uploads[0].uploadUrl as string);
     const signature = uploadUrl.searchParams.get('signature') as string;
     expect(signature.length).toBeGreaterThan(20);
-    const put = await sandbox.app.request(uploadUrl.pathname + uploadUrl.search, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: Buffer.from([0xff, 0xd8, 0xff, 0xe0]) });
+    const put = await sandbox.app.request(uploadUrl.pathname + uploadUrl.search, {
+      method: 'PUT',
+      headers: { 'content-type': 'image/jpeg' },
+      body: Buffer.from([0xff, 0xd8, 0xff, 0xe0]),
+    });
     expect(put.status).toBe(200);
 
     const journal = await sandbox.call('GET', '/__sandbox/requests');
@@ -116,7 +120,14 @@ describe('the request journal', () => {
   it('records the scenario rules that fired, not merely the active ones', async () => {
     const dir = temporaryDirectory('idv-journal-scenarios-');
     const file = join(dir, 'second-fails.json');
-    writeFileSync(file, JSON.stringify({ name: 'second-fails', description: 'The second verify answers 503', rules: [{ match: { path: '/v1/auth/verify' }, afterN: 1, firstN: 1, respond: { status: 503, error: 'down' } }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        name: 'second-fails',
+        description: 'The second verify answers 503',
+        rules: [{ match: { path: '/v1/auth/verify' }, afterN: 1, firstN: 1, respond: { status: 503, error: 'down' } }],
+      }),
+    );
     const sandbox = await testSandbox({ scenarioFiles: [file], scenarios: ['second-fails'] });
     const first = await entryOf(sandbox, await sandbox.call('GET', '/v1/auth/verify'));
     const second = await entryOf(sandbox, await sandbox.call('GET', '/v1/auth/verify'));

@@ -21,7 +21,10 @@ describe('the request journal’s bookkeeping', () => {
   it('counts each entry as the bytes of its JSON, bodies measured once when kept', () => {
     const log = new RequestLog();
     const entries = [
-      entry('a', { requestBody: keptBody('{"name":"Zoë","token":"t","nested":[{"password":"p"}]}', 'application/json', DEFAULT_REQUEST_LOG_LIMITS), responseBody: keptBody('{"ok":true}', 'application/json', DEFAULT_REQUEST_LOG_LIMITS) }),
+      entry('a', {
+        requestBody: keptBody('{"name":"Zoë","token":"t","nested":[{"password":"p"}]}', 'application/json', DEFAULT_REQUEST_LOG_LIMITS),
+        responseBody: keptBody('{"ok":true}', 'application/json', DEFAULT_REQUEST_LOG_LIMITS),
+      }),
       entry('b', { requestBody: keptBody('plain text ✓', 'text/plain', DEFAULT_REQUEST_LOG_LIMITS) }),
       entry('c', { responseBody: keptBody(JSON.stringify({ image: 'x'.repeat(1000) }), 'application/json', DEFAULT_REQUEST_LOG_LIMITS) }),
       entry('d', { responseBody: keptBody('[1,2,3]', 'application/json', DEFAULT_REQUEST_LOG_LIMITS) }),
@@ -36,7 +39,9 @@ describe('the request journal’s bookkeeping', () => {
   });
 
   it('keeps a member named __proto__ as a member', () => {
-    expect(keptBody('{"__proto__":{"polluted":true},"a":1}', 'application/json', DEFAULT_REQUEST_LOG_LIMITS)).toEqual(JSON.parse('{"__proto__":{"polluted":true},"a":1}'));
+    expect(keptBody('{"__proto__":{"polluted":true},"a":1}', 'application/json', DEFAULT_REQUEST_LOG_LIMITS)).toEqual(
+      JSON.parse('{"__proto__":{"polluted":true},"a":1}'),
+    );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 

@@ -16,9 +16,17 @@ describe('scenarios', () => {
   it('lists the nine shipped scenarios with descriptions', async () => {
     const sandbox = await testSandbox();
     const list = await sandbox.call('GET', '/__sandbox/scenarios', { key: null });
-    expect(list.body.scenarios.map((s: { name: string }) => s.name).sort()).toEqual(
-      ['async-jobs-fail', 'async-jobs-stuck', 'auto-decline', 'carrier-unavailable', 'flaky', 'insufficient-funds', 'rate-limited', 'server-error', 'slow'],
-    );
+    expect(list.body.scenarios.map((s: { name: string }) => s.name).sort()).toEqual([
+      'async-jobs-fail',
+      'async-jobs-stuck',
+      'auto-decline',
+      'carrier-unavailable',
+      'flaky',
+      'insufficient-funds',
+      'rate-limited',
+      'server-error',
+      'slow',
+    ]);
     for (const scenario of list.body.scenarios) expect(scenario.description.length).toBeGreaterThan(20);
   });
 
@@ -53,7 +61,9 @@ describe('scenarios', () => {
     const file = scenarioFile({
       name: 'fail-twice',
       description: 'The first two requests fail with 503, then requests pass.',
-      rules: [{ match: { path: '/v1/auth/*' }, firstN: 2, respond: { status: 503, error: 'Service temporarily unavailable.', headers: { 'Retry-After': '0' } } }],
+      rules: [
+        { match: { path: '/v1/auth/*' }, firstN: 2, respond: { status: 503, error: 'Service temporarily unavailable.', headers: { 'Retry-After': '0' } } },
+      ],
     });
     const sandbox = await testSandbox({ scenarioFiles: [file], scenarios: ['fail-twice'] });
     const statuses = [];
@@ -110,7 +120,14 @@ describe('control plane', () => {
     await sandbox.call('GET', '/v1/auth/verify', { key: 'sk_live_wrong_key' });
     const journal = await sandbox.call('GET', '/__sandbox/requests', { key: null });
     expect(journal.body.requests).toHaveLength(2);
-    expect(journal.body.requests[0]).toMatchObject({ method: 'GET', path: '/v1/auth/verify', query: { probe: '1' }, status: 200, keyId: 'key_live_demo', startedAt: '2026-01-15T09:30:00.000Z' });
+    expect(journal.body.requests[0]).toMatchObject({
+      method: 'GET',
+      path: '/v1/auth/verify',
+      query: { probe: '1' },
+      status: 200,
+      keyId: 'key_live_demo',
+      startedAt: '2026-01-15T09:30:00.000Z',
+    });
     expect(journal.body.requests[1]).toMatchObject({ status: 401, keyId: null });
     expect(journal.text).not.toContain('sk_live');
 

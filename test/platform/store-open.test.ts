@@ -7,7 +7,10 @@ import { deadPid, tempDataFile } from '../helpers/data-dir.ts';
 
 type Thing = { id: string; n: number };
 const things = (store: Store) => store.partition('default').collection<Thing>('things');
-const journals = (file: string) => readdirSync(dirname(file)).filter((name) => name.includes('.journal-')).sort();
+const journals = (file: string) =>
+  readdirSync(dirname(file))
+    .filter((name) => name.includes('.journal-'))
+    .sort();
 /** What a crash leaves for the next process: the lock of a pid that no longer runs. */
 const crash = (file: string) => writeFileSync(`${file}.lock`, JSON.stringify({ pid: deadPid(), host: hostname(), port: null }));
 const fileState = (file: string) => {
@@ -90,7 +93,12 @@ describe('opening a store', () => {
     await reopened.close();
 
     const recovered = await Store.open({ file: crashed });
-    expect(things(recovered).all().map((t) => t.id).sort()).toEqual(['acknowledged', 'during-fold', 't0', 't1']);
+    expect(
+      things(recovered)
+        .all()
+        .map((t) => t.id)
+        .sort(),
+    ).toEqual(['acknowledged', 'during-fold', 't0', 't1']);
     await recovered.close();
   });
 });

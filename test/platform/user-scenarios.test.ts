@@ -10,7 +10,13 @@ import { temporaryDirectory } from '../helpers/temporary-directory.ts';
 const VERIFY_DOWN = {
   name: 'verify-down',
   description: 'GET /v1/auth/verify answers 503 twice, then recovers',
-  rules: [{ match: { methods: ['GET'], path: '/v1/auth/verify' }, firstN: 2, respond: { status: 503, error: 'Verify is down (scenario verify-down).', headers: { 'Retry-After': '1' } } }],
+  rules: [
+    {
+      match: { methods: ['GET'], path: '/v1/auth/verify' },
+      firstN: 2,
+      respond: { status: 503, error: 'Verify is down (scenario verify-down).', headers: { 'Retry-After': '1' } },
+    },
+  ],
 };
 
 function scenarioDirectory(...scenarios: object[]): string {
@@ -35,7 +41,9 @@ describe('scenarios from a user directory', () => {
 
   it('refuses to start on a user scenario that reuses a shipped name, or on an invalid file, naming it', async () => {
     const clash = scenarioDirectory({ ...VERIFY_DOWN, name: 'slow' });
-    await expect(createSandbox({ port: null, memory: true, logger: silentLogger, extraScenariosDirs: [clash] })).rejects.toThrow('Scenario "slow" is defined twice');
+    await expect(createSandbox({ port: null, memory: true, logger: silentLogger, extraScenariosDirs: [clash] })).rejects.toThrow(
+      'Scenario "slow" is defined twice',
+    );
     const invalid = temporaryDirectory('idv-user-scenarios-');
     mkdirSync(invalid, { recursive: true });
     writeFileSync(join(invalid, 'broken.json'), JSON.stringify({ name: 'broken', description: 'x', rules: [{ respond: { status: 200, error: 'x' } }] }));

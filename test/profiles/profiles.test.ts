@@ -8,7 +8,11 @@ async function uploadLogo(sandbox: TestSandbox, bytes: Uint8Array, contentType =
   expect(presigned.status, presigned.text).toBe(200);
   const { uploadUrl, fileKey } = LogoUploadUrlResponseSchema.parse(presigned.body);
   const url = new URL(uploadUrl);
-  const put = await sandbox.app.request(url.pathname + url.search, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes as Uint8Array<ArrayBuffer> });
+  const put = await sandbox.app.request(url.pathname + url.search, {
+    method: 'PUT',
+    headers: { 'content-type': contentType },
+    body: bytes as Uint8Array<ArrayBuffer>,
+  });
   expect(put.status).toBe(200);
   return fileKey;
 }

@@ -23,7 +23,11 @@ const lifecycle = (sandbox: TestSandbox, id: string, step: 'start' | 'upload-url
 
 async function put(sandbox: TestSandbox, url: string, bytes: Uint8Array, contentType: string) {
   const target = new URL(url);
-  const response = await sandbox.app.request(target.pathname + target.search, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes as Uint8Array<ArrayBuffer> });
+  const response = await sandbox.app.request(target.pathname + target.search, {
+    method: 'PUT',
+    headers: { 'content-type': contentType },
+    body: bytes as Uint8Array<ArrayBuffer>,
+  });
   expect(response.status).toBe(200);
 }
 
@@ -40,7 +44,9 @@ async function attempt(sandbox: TestSandbox, id: string, frames: readonly string
 describe('re-verifications', () => {
   it('creates PENDING (201) with the workflow’s challenge type and a 30-minute expiry', async () => {
     const sandbox = await testSandbox();
-    const response = await sandbox.call('POST', '/v1/re-verifications', { body: { workflow_id: FIXTURE_WORKFLOW_IDS.identity72h, device_fingerprint: 'fp-1' } });
+    const response = await sandbox.call('POST', '/v1/re-verifications', {
+      body: { workflow_id: FIXTURE_WORKFLOW_IDS.identity72h, device_fingerprint: 'fp-1' },
+    });
     expect(response.status).toBe(201);
     expect(CreateReVerificationResponseSchema.parse(response.body)).toMatchObject({
       workflow_id: FIXTURE_WORKFLOW_IDS.identity72h,
@@ -64,7 +70,9 @@ describe('re-verifications', () => {
     const long = await sandbox.call('POST', '/v1/re-verifications', { body: { workflow_id: 'x'.repeat(129) } });
     expect(long.status).toBe(400);
     expect(long.body.error).toContain('workflow_id');
-    expect((await sandbox.call('POST', '/v1/re-verifications', { body: { workflow_id: FIXTURE_WORKFLOW_IDS.identity72h }, key: KEYS.sandbox })).status).toBe(403);
+    expect((await sandbox.call('POST', '/v1/re-verifications', { body: { workflow_id: FIXTURE_WORKFLOW_IDS.identity72h }, key: KEYS.sandbox })).status).toBe(
+      403,
+    );
   });
 
   it('runs PENDING -> LIVENESS_STARTED -> COMPLETED: a seeded light script, frame keys as many as URLs, decision verified', async () => {
@@ -165,9 +173,16 @@ describe('re-verifications', () => {
   });
 
   it('gives a FaceMovementChallenge a script without colour flashes, and seeds the light script by id and attempt', () => {
-    expect(scriptFor('FaceMovementChallenge', 'a', 1)).toEqual({ challengeType: 'FaceMovementChallenge', durationMs: 3000, steps: [{ kind: 'move-closer', atMs: 1000 }] });
+    expect(scriptFor('FaceMovementChallenge', 'a', 1)).toEqual({
+      challengeType: 'FaceMovementChallenge',
+      durationMs: 3000,
+      steps: [{ kind: 'move-closer', atMs: 1000 }],
+    });
     expect(scriptFor('FaceMovementAndLightChallenge', 'a', 1)).toEqual(scriptFor('FaceMovementAndLightChallenge', 'a', 1));
-    const colours = (attemptNumber: number) => scriptFor('FaceMovementAndLightChallenge', 'a', attemptNumber).steps.map((step) => step.color ?? '').join();
+    const colours = (attemptNumber: number) =>
+      scriptFor('FaceMovementAndLightChallenge', 'a', attemptNumber)
+        .steps.map((step) => step.color ?? '')
+        .join();
     expect([2, 3, 4, 5].some((attemptNumber) => colours(attemptNumber) !== colours(1))).toBe(true);
   });
 });

@@ -7,7 +7,17 @@ import { directoryState, tempDataFile } from '../helpers/data-dir.ts';
 const header = (fields: Record<string, unknown> = {}) => ({ format: 'idv-sandbox-store', version: 1, generation: 1, namespaces: {}, ...fields });
 const snapshot = (fields: Record<string, unknown> = {}) => JSON.stringify(header(fields), null, 2);
 const put = (id: string) => JSON.stringify({ ns: 'default', op: 'put', c: 'things', id, v: { id } });
-const STREAMED = ['{"format":"idv-sandbox-store","version":1,"generation":1,"namespaces":{', '"default":{', '"things":[', '{"id":"a"},', '{"id":"b"}', ']', '}', '}}', ''];
+const STREAMED = [
+  '{"format":"idv-sandbox-store","version":1,"generation":1,"namespaces":{',
+  '"default":{',
+  '"things":[',
+  '{"id":"a"},',
+  '{"id":"b"}',
+  ']',
+  '}',
+  '}}',
+  '',
+];
 
 interface Case {
   label: string;
@@ -18,11 +28,23 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { label: 'namespaces.default a number', files: { 'store.json': snapshot({ namespaces: { default: 7 } }) }, place: /at namespaces\.default: .*expected record/ },
-  { label: 'a collection that is a string', files: { 'store.json': snapshot({ namespaces: { default: { sessions: 'x' } } }) }, place: /at namespaces\.default\.sessions: .*expected array/ },
+  {
+    label: 'namespaces.default a number',
+    files: { 'store.json': snapshot({ namespaces: { default: 7 } }) },
+    place: /at namespaces\.default: .*expected record/,
+  },
+  {
+    label: 'a collection that is a string',
+    files: { 'store.json': snapshot({ namespaces: { default: { sessions: 'x' } } }) },
+    place: /at namespaces\.default\.sessions: .*expected array/,
+  },
   { label: 'store version 0', files: { 'store.json': snapshot({ version: 0 }) }, place: /at version: / },
   { label: 'store version -7', files: { 'store.json': snapshot({ version: -7 }) }, place: /at version: / },
-  { label: 'a record without id', files: { 'store.json': snapshot({ namespaces: { default: { things: [{ name: 'x' }] } } }) }, place: /at namespaces\.default\.things\[0\]\.id: / },
+  {
+    label: 'a record without id',
+    files: { 'store.json': snapshot({ namespaces: { default: { things: [{ name: 'x' }] } } }) },
+    place: /at namespaces\.default\.things\[0\]\.id: /,
+  },
   { label: 'generation 1.5', files: { 'store.json': snapshot({ generation: 1.5 }) }, place: /at generation: .*int/ },
   { label: 'no generation', files: { 'store.json': JSON.stringify({ format: 'idv-sandbox-store', version: 1, namespaces: {} }) }, place: /at generation: / },
   {
@@ -31,23 +53,46 @@ const cases: Case[] = [
     place: /at its generation: .*journal-2 is missing/,
     damagedFile: 'store.json.journal-999.ndjson',
   },
-  { label: 'a journal whose generation is not a whole number', files: { 'store.json': snapshot(), 'store.json.journal-1.5.ndjson': `${put('a')}\n` }, place: /at its name: .*"1\.5"/, damagedFile: 'store.json.journal-1.5.ndjson' },
+  {
+    label: 'a journal whose generation is not a whole number',
+    files: { 'store.json': snapshot(), 'store.json.journal-1.5.ndjson': `${put('a')}\n` },
+    place: /at its name: .*"1\.5"/,
+    damagedFile: 'store.json.journal-1.5.ndjson',
+  },
   {
     label: 'garbage in the middle of a journal',
     files: { 'store.json': snapshot(), 'store.json.journal-1.ndjson': `${put('a')}\n{"ns":"def\n${put('b')}\n` },
     place: /at line 2: not JSON/,
     damagedFile: 'store.json.journal-1.ndjson',
   },
-  { label: 'an unknown journal op', files: { 'store.json': snapshot(), 'store.json.journal-1.ndjson': `${put('a')}\n{"ns":"default","op":"merge","c":"things","id":"a"}\n` }, place: /at line 2\.op: /, damagedFile: 'store.json.journal-1.ndjson' },
-  { label: 'a journal put without id', files: { 'store.json': snapshot(), 'store.json.journal-1.ndjson': `{"ns":"default","op":"put","c":"things","v":{"id":"a"}}\n` }, place: /at line 1\.id: /, damagedFile: 'store.json.journal-1.ndjson' },
+  {
+    label: 'an unknown journal op',
+    files: { 'store.json': snapshot(), 'store.json.journal-1.ndjson': `${put('a')}\n{"ns":"default","op":"merge","c":"things","id":"a"}\n` },
+    place: /at line 2\.op: /,
+    damagedFile: 'store.json.journal-1.ndjson',
+  },
+  {
+    label: 'a journal put without id',
+    files: { 'store.json': snapshot(), 'store.json.journal-1.ndjson': `{"ns":"default","op":"put","c":"things","v":{"id":"a"}}\n` },
+    place: /at line 1\.id: /,
+    damagedFile: 'store.json.journal-1.ndjson',
+  },
   {
     label: 'a torn line that is not the last of the newest journal',
     files: { 'store.json': snapshot(), 'store.json.journal-1.ndjson': `${put('a')}\n{"ns":"de`, 'store.json.journal-2.ndjson': `${put('b')}\n` },
     place: /at line 2: not JSON/,
     damagedFile: 'store.json.journal-1.ndjson',
   },
-  { label: 'a record line of the streamed layout that is not JSON', files: { 'store.json': STREAMED.join('\n').replace('{"id":"b"}', '{"id":"b"') }, place: /at line 5: not JSON/ },
-  { label: 'a record of the streamed layout without id', files: { 'store.json': STREAMED.join('\n').replace('{"id":"b"}', '{"idd":"b"}') }, place: /at line 5 \(namespaces\.default\.things\)\.id: / },
+  {
+    label: 'a record line of the streamed layout that is not JSON',
+    files: { 'store.json': STREAMED.join('\n').replace('{"id":"b"}', '{"id":"b"') },
+    place: /at line 5: not JSON/,
+  },
+  {
+    label: 'a record of the streamed layout without id',
+    files: { 'store.json': STREAMED.join('\n').replace('{"id":"b"}', '{"idd":"b"}') },
+    place: /at line 5 \(namespaces\.default\.things\)\.id: /,
+  },
   { label: 'a truncated streamed snapshot', files: { 'store.json': STREAMED.slice(0, 6).join('\n') }, place: /at its end: the document stops early/ },
 ];
 
@@ -71,7 +116,13 @@ describe('a damaged store file is refused', () => {
     writeFileSync(`${file}.journal-1.ndjson`, `${put('c')}\n`);
     writeFileSync(`${file}.journal-2.ndjson`, `${put('d')}\n{"ns":"default","op":"put","c":"thi`);
     const store = await Store.open({ file });
-    expect(store.partition('default').collection('things').all().map((record) => record.id)).toEqual(['a', 'b', 'c', 'd']);
+    expect(
+      store
+        .partition('default')
+        .collection('things')
+        .all()
+        .map((record) => record.id),
+    ).toEqual(['a', 'b', 'c', 'd']);
     await store.close();
   });
 });

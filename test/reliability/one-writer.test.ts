@@ -56,7 +56,11 @@ describe('one writer per data file (store)', () => {
   });
 
   it.each([
-    ['a lock of another host (it cannot be probed)', () => JSON.stringify({ pid: deadPid(), host: 'another-host', port: 4010 }), /pid \d+ on another-host, port 4010/],
+    [
+      'a lock of another host (it cannot be probed)',
+      () => JSON.stringify({ pid: deadPid(), host: 'another-host', port: 4010 }),
+      /pid \d+ on another-host, port 4010/,
+    ],
     ['a lock it cannot read', () => 'garbage', /which this sandbox cannot read/],
   ])('refuses %s', async (_label, content, message) => {
     const file = tempDataFile();
@@ -101,7 +105,10 @@ describe('one writer per data file (the real CLI)', { timeout: 90_000 }, () => {
       body: JSON.stringify({ files: [{ contentType: 'image/jpeg', byteLength: 4 }] }),
     });
     const { uploads } = (await presign.json()) as { uploads: { uploadUrl: string }[] };
-    expect((await fetch(uploads[0]?.uploadUrl as string, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: Buffer.from([0xff, 0xd8, 0xff, 0xe0]) })).status).toBe(200);
+    expect(
+      (await fetch(uploads[0]?.uploadUrl as string, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: Buffer.from([0xff, 0xd8, 0xff, 0xe0]) }))
+        .status,
+    ).toBe(200);
     const before = directoryState(dirname(file));
     expect(Object.keys(before).some((name) => name.startsWith('store.json.uploads'))).toBe(true);
 

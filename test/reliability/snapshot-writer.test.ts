@@ -12,7 +12,10 @@ async function grownStore(file: string, count: number, bytes: number): Promise<S
   const store = await Store.open({ file, compactAfterBytes: Number.MAX_SAFE_INTEGER });
   const filler = 'x'.repeat(bytes);
   for (let i = 0; i < count; i++) {
-    store.partition(i % 2 ? 'ns-a' : 'default').collection<{ id: string; n: number; filler: string }>(i % 3 ? 'sessions' : 'jobs').put({ id: `r${i}`, n: i, filler });
+    store
+      .partition(i % 2 ? 'ns-a' : 'default')
+      .collection<{ id: string; n: number; filler: string }>(i % 3 ? 'sessions' : 'jobs')
+      .put({ id: `r${i}`, n: i, filler });
     if (i % 10_000 === 0) await store.durable();
   }
   await store.durable();
@@ -30,7 +33,14 @@ describe('the snapshot writer', () => {
     expect(text.split('\n').filter((line) => line.startsWith('{"id":'))).toHaveLength(5);
     const parsed = JSON.parse(text) as { namespaces: Record<string, Record<string, { id: string }[]>> };
     expect(parsed).toMatchObject({ format: 'idv-sandbox-store', version: 1 });
-    expect(Object.fromEntries(Object.entries(parsed.namespaces).map(([ns, c]) => [ns, Object.fromEntries(Object.entries(c).map(([name, records]) => [name, records.map((r) => r.id)]))]))).toEqual({
+    expect(
+      Object.fromEntries(
+        Object.entries(parsed.namespaces).map(([ns, c]) => [
+          ns,
+          Object.fromEntries(Object.entries(c).map(([name, records]) => [name, records.map((r) => r.id)])),
+        ]),
+      ),
+    ).toEqual({
       default: { jobs: ['r0'], sessions: ['r2', 'r4'] },
       'ns-a': { sessions: ['r1'], jobs: ['r3'] },
       'empty-namespace': {},

@@ -25,7 +25,11 @@ describe('POST /v1/screening/adverse-media', () => {
     const answer = await queue(sandbox, person);
     expect(answer.status).toBe(202);
     const queued = AdverseMediaQueuedSchema.parse(answer.body);
-    expect(queued).toEqual({ jobId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/), status: 'pending', message: 'Queued' });
+    expect(queued).toEqual({
+      jobId: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      status: 'pending',
+      message: 'Queued',
+    });
     expect(answer.headers.get('x-sandbox-explain')).toContain(`adverse media job ${queued.jobId} queued`);
     expect(await balanceOf(sandbox)).toBe(before - 1);
   });
@@ -137,7 +141,9 @@ describe('POST /v1/screening/adverse-media', () => {
         // The job's result is the person's result, whenever it is read.
         const expected = computeAdverseMediaResult(body);
         expect(expected.status === 'ready' && expected.result).toEqual(result);
-        expect(job.headers.get('x-sandbox-explain')).toContain(`magic value: name '${magic.firstName} ${magic.lastName}' -> adverse media ${magic.effect.riskLevel}`);
+        expect(job.headers.get('x-sandbox-explain')).toContain(
+          `magic value: name '${magic.firstName} ${magic.lastName}' -> adverse media ${magic.effect.riskLevel}`,
+        );
         expect(await balanceOf(sandbox)).toBe(before - 1);
       }
     });
@@ -194,10 +200,26 @@ describe('POST /v1/screening/adverse-media', () => {
     ['a missing firstName', { ...person, firstName: undefined }, 'Invalid request: body field firstName is required: send 1-255 characters.'],
     ['an empty lastName', { ...person, lastName: '' }, 'Invalid request: body field lastName must not be empty: send 1-255 characters.'],
     ['a 256-character firstName', { ...person, firstName: 'a'.repeat(256) }, 'Invalid request: body field firstName is too long: send at most 255 characters.'],
-    ['a date of birth that does not exist', { ...person, dateOfBirth: '2023-02-30' }, 'Invalid request: body field dateOfBirth 2023-02-30 is not a real calendar date: check the month and day.'],
-    ['a date of birth in another format', { ...person, dateOfBirth: '23/04/1980' }, 'Invalid request: body field dateOfBirth must use the format YYYY-MM-DD, e.g. 1980-04-23.'],
-    ['a country that is not ISO 3166-1 alpha-2', { ...person, country: 'GBR' }, 'Invalid request: body field country "GBR" is not an ISO 3166-1 alpha-2 code: send two letters such as GB or US.'],
-    ['an e-mail that is not an address', { ...person, email: 'not-an-email' }, 'Invalid request: body field email must be a valid e-mail address such as jane.doe@example.com.'],
+    [
+      'a date of birth that does not exist',
+      { ...person, dateOfBirth: '2023-02-30' },
+      'Invalid request: body field dateOfBirth 2023-02-30 is not a real calendar date: check the month and day.',
+    ],
+    [
+      'a date of birth in another format',
+      { ...person, dateOfBirth: '23/04/1980' },
+      'Invalid request: body field dateOfBirth must use the format YYYY-MM-DD, e.g. 1980-04-23.',
+    ],
+    [
+      'a country that is not ISO 3166-1 alpha-2',
+      { ...person, country: 'GBR' },
+      'Invalid request: body field country "GBR" is not an ISO 3166-1 alpha-2 code: send two letters such as GB or US.',
+    ],
+    [
+      'an e-mail that is not an address',
+      { ...person, email: 'not-an-email' },
+      'Invalid request: body field email must be a valid e-mail address such as jane.doe@example.com.',
+    ],
   ];
   for (const [what, body, message] of invalidBodies) {
     it(`answers 400 naming the field for ${what}, and neither queues nor bills`, async () => {

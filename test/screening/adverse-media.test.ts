@@ -15,7 +15,11 @@ function ready(outcome: AdverseMediaOutcome): AdverseMediaResult {
   return outcome.result;
 }
 
-const people = Array.from({ length: 400 }, (_, i) => ({ firstName: `Person${i}`, lastName: 'Testcase', dateOfBirth: `19${50 + (i % 50)}-0${1 + (i % 9)}-1${i % 10}` }));
+const people = Array.from({ length: 400 }, (_, i) => ({
+  firstName: `Person${i}`,
+  lastName: 'Testcase',
+  dateOfBirth: `19${50 + (i % 50)}-0${1 + (i % 9)}-1${i % 10}`,
+}));
 
 describe('risk level rules', () => {
   it('maps scores to bands LOW 0-29, MEDIUM 30-59, HIGH 60-84, CRITICAL 85-100', () => {
@@ -72,7 +76,18 @@ describe('computeAdverseMediaResult', () => {
     const result = ready(computeAdverseMediaResult({ firstName: 'Cyrus', lastName: 'Critical', dateOfBirth: '1970-05-05' }));
     expect(result.findings.length).toBeGreaterThanOrEqual(3);
     for (const finding of result.findings) {
-      expect(Object.keys(finding).sort()).toEqual(['articleDate', 'category', 'confidence', 'confirmedBy', 'detail', 'findingId', 'severity', 'sourceName', 'sourceUrl', 'title']);
+      expect(Object.keys(finding).sort()).toEqual([
+        'articleDate',
+        'category',
+        'confidence',
+        'confirmedBy',
+        'detail',
+        'findingId',
+        'severity',
+        'sourceName',
+        'sourceUrl',
+        'title',
+      ]);
       expect(finding.confirmedBy.length).toBeGreaterThan(0);
       expect(finding.title).toContain('Cyrus Critical');
     }

@@ -29,8 +29,16 @@ describe('age arithmetic', () => {
 
 describe('checkCarrierAgeGate', () => {
   it('passes a subscriber who turns 18 on the day of the check and fails one who turns 18 the next day', () => {
-    expect(okResponse(checkCarrierAgeGate({ phone: MAGIC_PHONES.turns18Today }, NOW))).toMatchObject({ outcome: 'PASS', ageVerified: 'VERIFIED', requiredAge: 18 });
-    expect(okResponse(checkCarrierAgeGate({ phone: MAGIC_PHONES.turns18Tomorrow }, NOW))).toMatchObject({ outcome: 'FAIL', ageVerified: 'NOT_VERIFIED', requiredAge: 18 });
+    expect(okResponse(checkCarrierAgeGate({ phone: MAGIC_PHONES.turns18Today }, NOW))).toMatchObject({
+      outcome: 'PASS',
+      ageVerified: 'VERIFIED',
+      requiredAge: 18,
+    });
+    expect(okResponse(checkCarrierAgeGate({ phone: MAGIC_PHONES.turns18Tomorrow }, NOW))).toMatchObject({
+      outcome: 'FAIL',
+      ageVerified: 'NOT_VERIFIED',
+      requiredAge: 18,
+    });
   });
 
   it('answers the full documented shape for a covered number', () => {

@@ -17,9 +17,15 @@ describe('screening in the catalog and the OpenAPI document', () => {
     const sandbox = await testSandbox();
     const document = await sandbox.call('GET', '/openapi.json', { key: null });
     expect(document.status).toBe(200);
-    const paths = document.body.paths as Record<string, { post?: { operationId: string; responses: Record<string, unknown>; parameters?: { name: string; in: string }[] } }>;
+    const paths = document.body.paths as Record<
+      string,
+      { post?: { operationId: string; responses: Record<string, unknown>; parameters?: { name: string; in: string }[] } }
+    >;
     const operations = Object.fromEntries(
-      ['adverse-media', 'pep-sanctions', 'title-check', 'phone-ownership', 'phone-trust', 'carrier-age-gate'].map((name) => [name, paths[`/v1/screening/${name}`]?.post]),
+      ['adverse-media', 'pep-sanctions', 'title-check', 'phone-ownership', 'phone-trust', 'carrier-age-gate'].map((name) => [
+        name,
+        paths[`/v1/screening/${name}`]?.post,
+      ]),
     );
     expect(operations['adverse-media']?.operationId).toBe('screenAdverseMedia');
     expect(Object.keys(operations['adverse-media']?.responses ?? {}).sort()).toEqual(['200', '202', '400', '401', '403', '409', '413', '415', '429', '500']);

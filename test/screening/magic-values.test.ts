@@ -28,7 +28,15 @@ const HOUR = 3_600_000;
 
 describe('the screening magic-value catalog', () => {
   it('has one row per table entry, each with endpoint, input, outcome and description only', () => {
-    const tables = [ADVERSE_MEDIA_MAGIC_NAMES, PEP_SANCTIONS_MAGIC_NAMES, PHONE_OWNERSHIP_MAGIC_NUMBERS, PHONE_TRUST_MAGIC_NUMBERS, CARRIER_AGE_GATE_MAGIC_NUMBERS, PHONE_COVERAGE_ROWS, TITLE_CHECK_MAGIC_ADDRESSES];
+    const tables = [
+      ADVERSE_MEDIA_MAGIC_NAMES,
+      PEP_SANCTIONS_MAGIC_NAMES,
+      PHONE_OWNERSHIP_MAGIC_NUMBERS,
+      PHONE_TRUST_MAGIC_NUMBERS,
+      CARRIER_AGE_GATE_MAGIC_NUMBERS,
+      PHONE_COVERAGE_ROWS,
+      TITLE_CHECK_MAGIC_ADDRESSES,
+    ];
     expect(SCREENING_MAGIC_VALUES).toHaveLength(tables.reduce((sum, table) => sum + table.length, 0));
     for (const row of SCREENING_MAGIC_VALUES) {
       expect(Object.keys(row).sort()).toEqual(['description', 'endpoint', 'input', 'outcome']);
@@ -44,7 +52,10 @@ describe('the screening magic-value catalog', () => {
   });
 
   it('covers every endpoint and outcome the brief names', () => {
-    const outcomes = (endpoint: string) => SCREENING_MAGIC_VALUES.filter((row) => row.endpoint === endpoint).map((row) => row.outcome).join(' | ');
+    const outcomes = (endpoint: string) =>
+      SCREENING_MAGIC_VALUES.filter((row) => row.endpoint === endpoint)
+        .map((row) => row.outcome)
+        .join(' | ');
     expect(outcomes(SCREENING_ENDPOINTS.adverseMedia)).toMatch(/LOW.*MEDIUM.*HIGH.*CRITICAL.*failed/);
     expect(outcomes(SCREENING_ENDPOINTS.pepSanctions)).toMatch(/peps.*sanctions.*both.*near-miss/);
     expect(outcomes(SCREENING_ENDPOINTS.phoneOwnership)).toMatch(/MATCH.*NO_MATCH.*NO_DATA.*503/);
@@ -178,7 +189,10 @@ describe('phone coverage rows', () => {
     if (endpoint === SCREENING_ENDPOINTS.phoneOwnership) {
       expect(checkPhoneOwnership({ phone, lastName: 'Doe' }, NOW)).toMatchObject({ status: 'ok', response: { outcome: 'NO_DATA', nameScore: -1 } });
     } else if (endpoint === SCREENING_ENDPOINTS.phoneTrust) {
-      expect(checkPhoneTrust({ phone, sensitivity: 'high' }, NOW)).toMatchObject({ status: 'ok', response: { tripped: false, simSwappedRisk: 'NO_DATA', forwardingRisk: 'NO_DATA' } });
+      expect(checkPhoneTrust({ phone, sensitivity: 'high' }, NOW)).toMatchObject({
+        status: 'ok',
+        response: { tripped: false, simSwappedRisk: 'NO_DATA', forwardingRisk: 'NO_DATA' },
+      });
     } else {
       expect(checkCarrierAgeGate({ phone }, NOW)).toMatchObject({ status: 'ok', response: { outcome: 'NO_DATA', ageVerified: 'NO_DATA' } });
     }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { editSimilarity, foldToAscii, INITIAL_SIMILARITY, nameSimilarity, nameTokens, normalizeName, tokenSetSimilarity, tokenSimilarity } from '../../src/screening/name-similarity.ts';
+import {
+  editSimilarity,
+  foldToAscii,
+  INITIAL_SIMILARITY,
+  nameSimilarity,
+  nameTokens,
+  normalizeName,
+  tokenSetSimilarity,
+  tokenSimilarity,
+} from '../../src/screening/name-similarity.ts';
 
 describe('normalizeName', () => {
   it('folds diacritics, case and punctuation', () => {

@@ -32,7 +32,16 @@ describe('screening schemas in an OpenAPI document', () => {
     const document = app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'test', version: '0.1.0' } });
     const schemas = document.components?.schemas ?? {};
     expect(Object.keys(schemas)).toEqual(
-      expect.arrayContaining(['AdverseMediaRequest', 'AdverseMediaResult', 'PepSanctionsResponse', 'PhoneOwnershipRequest', 'PhoneTrustResponse', 'CarrierAgeGateResponse', 'TitleCheckResponse', 'TitleSubjectProperty']),
+      expect.arrayContaining([
+        'AdverseMediaRequest',
+        'AdverseMediaResult',
+        'PepSanctionsResponse',
+        'PhoneOwnershipRequest',
+        'PhoneTrustResponse',
+        'CarrierAgeGateResponse',
+        'TitleCheckResponse',
+        'TitleSubjectProperty',
+      ]),
     );
     const adverse = schemas.AdverseMediaRequest as { required?: string[]; properties?: Record<string, { format?: string }> };
     expect(adverse.required?.sort()).toEqual(['dateOfBirth', 'firstName', 'lastName']);

@@ -1,13 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { generateWatchlists, serializeWatchlist, WATCHLIST_PATH } from '../../scripts/generate-watchlists.ts';
-import {
-  confidenceFor,
-  dateOfBirthAgreement,
-  MATCH_THRESHOLD,
-  screenPepSanctions,
-  scoreEntry,
-} from '../../src/screening/pep-sanctions.service.ts';
+import { confidenceFor, dateOfBirthAgreement, MATCH_THRESHOLD, screenPepSanctions, scoreEntry } from '../../src/screening/pep-sanctions.service.ts';
 import { defaultWatchlist } from '../../src/screening/pep-sanctions.watchlist.ts';
 import { PepSanctionsResponseSchema, type Watchlist, type WatchlistEntry } from '../../src/screening/pep-sanctions.schemas.ts';
 import { normalizeName } from '../../src/screening/name-similarity.ts';

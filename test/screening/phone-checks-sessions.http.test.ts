@@ -42,7 +42,14 @@ describe('phone checks attached to a session', () => {
     sandbox.clock.advance(60_000);
     const second = await sandbox.call('POST', OWNERSHIP, { body: { sessionId, phone: MAGIC_PHONES.nameScore89, strictness: 'strict' } });
     expect(second.status).toBe(200);
-    expect(second.body).toMatchObject({ outcome: 'NO_MATCH', nameScore: 89, strictness: 'strict', threshold: 90, sessionId, checkedAt: '2026-01-15T09:31:00.000Z' });
+    expect(second.body).toMatchObject({
+      outcome: 'NO_MATCH',
+      nameScore: 89,
+      strictness: 'strict',
+      threshold: 90,
+      sessionId,
+      checkedAt: '2026-01-15T09:31:00.000Z',
+    });
     const session = findSession(sandbox.platform.worlds.get(), sessionId);
     expect(session?.record.analysis_data).toEqual({
       phone_checks: { ownership: { ...second.body, sessionId: undefined } },

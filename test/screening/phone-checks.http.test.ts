@@ -51,7 +51,13 @@ describe('POST /v1/screening/phone-ownership: magic numbers', () => {
       expect(answer.status).toBe(200);
       const body = PhoneOwnershipResponseSchema.parse(answer.body);
       const threshold = { relaxed: 50, medium: 70, strict: 90 }[want.strictness ?? 'medium'];
-      expect(body).toMatchObject({ outcome: want.outcome, nameScore: want.nameScore, strictness: want.strictness ?? 'medium', threshold, checkedAt: FROZEN_AT });
+      expect(body).toMatchObject({
+        outcome: want.outcome,
+        nameScore: want.nameScore,
+        strictness: want.strictness ?? 'medium',
+        threshold,
+        checkedAt: FROZEN_AT,
+      });
       if (want.outcome === 'NO_DATA') {
         expect(body).not.toHaveProperty('firstNameScore');
         expect(body.statusMessage).toBe('No data: the carrier holds no servable data for this number');
@@ -99,7 +105,13 @@ describe('POST /v1/screening/phone-trust: magic numbers', () => {
   const LONG_AGO = at(400 * 24);
   const expected: Record<string, { medium: string[]; low: string[]; sim: string; forwarding: string; changed?: string } | 503> = {
     [MAGIC_PHONES.happyPath]: { medium: [], low: [], sim: 'LOW_RISK', forwarding: 'NO_RISK', changed: LONG_AGO },
-    [MAGIC_PHONES.simSwap72h]: { medium: ['SIM_SWAP_HIGH_RISK'], low: ['SIM_SWAP_HIGH_RISK'], sim: 'HIGH_RISK', forwarding: 'NO_RISK', changed: '2026-01-14T07:30:00.000Z' },
+    [MAGIC_PHONES.simSwap72h]: {
+      medium: ['SIM_SWAP_HIGH_RISK'],
+      low: ['SIM_SWAP_HIGH_RISK'],
+      sim: 'HIGH_RISK',
+      forwarding: 'NO_RISK',
+      changed: '2026-01-14T07:30:00.000Z',
+    },
     [MAGIC_PHONES.simSwap30d]: { medium: ['SIM_SWAP_MEDIUM_RISK'], low: [], sim: 'MEDIUM_RISK', forwarding: 'NO_RISK', changed: '2026-01-03T09:30:00.000Z' },
     [MAGIC_PHONES.callForwarding]: { medium: ['CALL_FORWARDING_ACTIVE'], low: [], sim: 'LOW_RISK', forwarding: 'HIGH_RISK', changed: LONG_AGO },
     [MAGIC_PHONES.simSwapAndForwarding]: {
@@ -129,7 +141,10 @@ describe('POST /v1/screening/phone-trust: magic numbers', () => {
         expect(await balanceOf(sandbox)).toBe(before);
         return;
       }
-      for (const [answer, sensitivity, reasons] of [[medium, 'medium', want.medium], [low, 'low', want.low]] as const) {
+      for (const [answer, sensitivity, reasons] of [
+        [medium, 'medium', want.medium],
+        [low, 'low', want.low],
+      ] as const) {
         expect(answer.status).toBe(200);
         const body = PhoneTrustResponseSchema.parse(answer.body);
         expect(body).toEqual({
@@ -233,14 +248,54 @@ describe('carrier checks: scenarios, funds, validation and keys', () => {
   });
 
   const invalid: [string, string, object, string][] = [
-    [OWNERSHIP, 'no phone and no sessionId', { ...name }, 'Invalid request: body field phone is required unless sessionId is given: send an E.164 number such as +447700900001.'],
-    [OWNERSHIP, 'no name and no sessionId', { phone: MAGIC_PHONES.happyPath }, 'Invalid request: body field firstName or lastName is required unless sessionId is given: send the name to match against the subscriber.'],
-    [OWNERSHIP, 'an unknown strictness', { phone: MAGIC_PHONES.happyPath, ...name, strictness: 'loose' }, 'Invalid request: body field strictness must be one of relaxed, medium, strict (default medium).'],
-    [OWNERSHIP, 'a phone without country code', { phone: '07700900001', ...name }, 'Invalid request: body field phone "07700900001" has no country code: send it in E.164 form with a leading + and the country code (a UK number as +44 without its leading 0, e.g. +447700900001); only a bare 10-digit North American number may omit it.'],
-    [OWNERSHIP, 'an address over 500 characters', { phone: MAGIC_PHONES.happyPath, ...name, address: 'a'.repeat(501) }, 'Invalid request: body field address is too long: send at most 500 characters.'],
-    [TRUST, 'an unknown sensitivity', { phone: MAGIC_PHONES.happyPath, sensitivity: 'extreme' }, 'Invalid request: body field sensitivity must be one of low, medium, high (default medium).'],
-    [TRUST, 'no phone and no sessionId', {}, 'Invalid request: body field phone is required unless sessionId is given: send an E.164 number such as +447700900003.'],
-    [AGE_GATE, 'letters in the phone', { phone: '+44 7700 ABC' }, 'Invalid request: body field phone "+44 7700 ABC" may contain only digits, spaces, dashes, dots, parentheses and a leading +: send an E.164 number, e.g. +447700900001.'],
+    [
+      OWNERSHIP,
+      'no phone and no sessionId',
+      { ...name },
+      'Invalid request: body field phone is required unless sessionId is given: send an E.164 number such as +447700900001.',
+    ],
+    [
+      OWNERSHIP,
+      'no name and no sessionId',
+      { phone: MAGIC_PHONES.happyPath },
+      'Invalid request: body field firstName or lastName is required unless sessionId is given: send the name to match against the subscriber.',
+    ],
+    [
+      OWNERSHIP,
+      'an unknown strictness',
+      { phone: MAGIC_PHONES.happyPath, ...name, strictness: 'loose' },
+      'Invalid request: body field strictness must be one of relaxed, medium, strict (default medium).',
+    ],
+    [
+      OWNERSHIP,
+      'a phone without country code',
+      { phone: '07700900001', ...name },
+      'Invalid request: body field phone "07700900001" has no country code: send it in E.164 form with a leading + and the country code (a UK number as +44 without its leading 0, e.g. +447700900001); only a bare 10-digit North American number may omit it.',
+    ],
+    [
+      OWNERSHIP,
+      'an address over 500 characters',
+      { phone: MAGIC_PHONES.happyPath, ...name, address: 'a'.repeat(501) },
+      'Invalid request: body field address is too long: send at most 500 characters.',
+    ],
+    [
+      TRUST,
+      'an unknown sensitivity',
+      { phone: MAGIC_PHONES.happyPath, sensitivity: 'extreme' },
+      'Invalid request: body field sensitivity must be one of low, medium, high (default medium).',
+    ],
+    [
+      TRUST,
+      'no phone and no sessionId',
+      {},
+      'Invalid request: body field phone is required unless sessionId is given: send an E.164 number such as +447700900003.',
+    ],
+    [
+      AGE_GATE,
+      'letters in the phone',
+      { phone: '+44 7700 ABC' },
+      'Invalid request: body field phone "+44 7700 ABC" may contain only digits, spaces, dashes, dots, parentheses and a leading +: send an E.164 number, e.g. +447700900001.',
+    ],
   ];
   for (const [path, what, body, message] of invalid) {
     it(`answers 400 on ${path} for ${what}, billing nothing`, async () => {

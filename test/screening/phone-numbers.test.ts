@@ -73,7 +73,10 @@ describe('carrierCoverage', () => {
   it('does not cover the US, Canada, other countries or UK landlines', () => {
     expect(coverageOf('+12015550123')).toEqual({ covered: false, reason: 'carrier data is not available for US and Canadian numbers (+12015550123)' });
     expect(coverageOf('+14165550123').covered).toBe(false);
-    expect(coverageOf('+33612345678')).toEqual({ covered: false, reason: 'carrier data is not available for FR numbers (+33612345678); only UK mobiles are covered' });
+    expect(coverageOf('+33612345678')).toEqual({
+      covered: false,
+      reason: 'carrier data is not available for FR numbers (+33612345678); only UK mobiles are covered',
+    });
     expect(coverageOf('+442079460000')).toEqual({ covered: false, reason: 'carrier data covers UK mobile numbers only; +442079460000 is FIXED_LINE' });
   });
 });

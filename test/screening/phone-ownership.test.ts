@@ -51,7 +51,10 @@ describe('name scores from string similarity with the synthetic subscriber', () 
 
   it('scores 100 for the subscriber exact name, ignoring case and diacritics', () => {
     const response = okResponse(
-      checkPhoneOwnership({ phone: UK_NUMBER, firstName: subscriber.firstName.toUpperCase(), lastName: subscriber.lastName.toLowerCase(), strictness: 'strict' }, NOW),
+      checkPhoneOwnership(
+        { phone: UK_NUMBER, firstName: subscriber.firstName.toUpperCase(), lastName: subscriber.lastName.toLowerCase(), strictness: 'strict' },
+        NOW,
+      ),
     );
     expect(response).toMatchObject({ outcome: 'MATCH', nameScore: 100, firstNameScore: 100, lastNameScore: 100, threshold: 90 });
   });
@@ -91,7 +94,10 @@ describe('address and date of birth scores', () => {
 
   it('reports addressScore and dobScore only when sent, and never lets them change the outcome', () => {
     const withExtras = okResponse(
-      checkPhoneOwnership({ phone: MAGIC_PHONES.nameScore90, firstName: 'A', lastName: 'B', address: '1 Nowhere Road', dateOfBirth: '1901-01-01', strictness: 'strict' }, NOW),
+      checkPhoneOwnership(
+        { phone: MAGIC_PHONES.nameScore90, firstName: 'A', lastName: 'B', address: '1 Nowhere Road', dateOfBirth: '1901-01-01', strictness: 'strict' },
+        NOW,
+      ),
     );
     const without = okResponse(checkPhoneOwnership({ phone: MAGIC_PHONES.nameScore90, firstName: 'A', lastName: 'B', strictness: 'strict' }, NOW));
     expect(withExtras.outcome).toBe('MATCH');

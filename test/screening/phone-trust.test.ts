@@ -29,7 +29,9 @@ const TRUTH_TABLE: Record<Sensitivity, Record<SimSwapRisk, Record<ForwardingRisk
 
 const cases = Object.entries(TRUTH_TABLE).flatMap(([sensitivity, bySim]) =>
   Object.entries(bySim).flatMap(([sim, byForwarding]) =>
-    Object.entries(byForwarding).map(([forwarding, reasons]) => [sensitivity as Sensitivity, sim as SimSwapRisk, forwarding as ForwardingRisk, reasons] as const),
+    Object.entries(byForwarding).map(
+      ([forwarding, reasons]) => [sensitivity as Sensitivity, sim as SimSwapRisk, forwarding as ForwardingRisk, reasons] as const,
+    ),
   ),
 );
 

@@ -44,7 +44,14 @@ describe('checkTitle', () => {
     expect(Object.keys(response.ownerInformation ?? {})).toHaveLength(10);
     expect(Object.keys(response.locationInformation ?? {})).toHaveLength(8);
     expect(Object.keys(response.ownerTransferInformation ?? {})).toHaveLength(5);
-    expect(response.subjectProperty).toMatchObject({ PropertyFullStreetAddress: '12 OAK ST UNIT 4B', PropertyCity: 'AUSTIN', PropertyState: 'TX', PropertyZipCode: '78701', PropertyType: 'CONDOMINIUM', LotSizeSqFt: null });
+    expect(response.subjectProperty).toMatchObject({
+      PropertyFullStreetAddress: '12 OAK ST UNIT 4B',
+      PropertyCity: 'AUSTIN',
+      PropertyState: 'TX',
+      PropertyZipCode: '78701',
+      PropertyType: 'CONDOMINIUM',
+      LotSizeSqFt: null,
+    });
   });
 
   it('keeps found records internally consistent', () => {
@@ -82,7 +89,10 @@ describe('checkTitle', () => {
   });
 
   it('answers not_found for an address it cannot locate', () => {
-    expect(checkTitle({ ...applicant, address: 'somewhere over the rainbow' }).response).toEqual({ status: 'not_found', message: 'No matching property found.' });
+    expect(checkTitle({ ...applicant, address: 'somewhere over the rainbow' }).response).toEqual({
+      status: 'not_found',
+      message: 'No matching property found.',
+    });
   });
 
   it('lists units and owners for a multi-unit building without a unit', () => {

@@ -14,11 +14,15 @@ const APPLICANT = { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 
 describe('phone numbers in ranges no carrier holds', () => {
   it('phone ownership answers NO_DATA, nameScore -1, and explains it', async () => {
     const sandbox = await testSandbox();
-    const answer = await sandbox.call('POST', '/v1/screening/phone-ownership', { body: { phone: UNALLOCATED_UK, firstName: 'Jane', lastName: 'Doe', address: '1 High St' } });
+    const answer = await sandbox.call('POST', '/v1/screening/phone-ownership', {
+      body: { phone: UNALLOCATED_UK, firstName: 'Jane', lastName: 'Doe', address: '1 High St' },
+    });
     expect(answer.status).toBe(200);
     const body = PhoneOwnershipResponseSchema.parse(answer.body);
     expect([body.outcome, body.nameScore, body.addressScore]).toEqual(['NO_DATA', -1, -1]);
-    expect(answer.headers.get('x-sandbox-explain')).toContain(`no carrier holds ${UNALLOCATED_UK}: its range is not allocated in the numbering plan -> NO_DATA`);
+    expect(answer.headers.get('x-sandbox-explain')).toContain(
+      `no carrier holds ${UNALLOCATED_UK}: its range is not allocated in the numbering plan -> NO_DATA`,
+    );
   });
 
   it('phone trust answers NO_DATA on both signals and does not trip, at every sensitivity', async () => {

@@ -21,7 +21,11 @@ type Document = { paths: Record<string, Record<string, unknown>> };
 async function operations(sandbox: TestSandbox): Promise<{ route: string; method: string; path: string }[]> {
   const document = (await sandbox.call('GET', '/openapi.json')).body as Document;
   return Object.entries(document.paths).flatMap(([template, methods]) =>
-    Object.keys(methods).map((method) => ({ route: `${method.toUpperCase()} ${template}`, method: method.toUpperCase(), path: template.replace(/\{[^}]+\}/g, 'x') })),
+    Object.keys(methods).map((method) => ({
+      route: `${method.toUpperCase()} ${template}`,
+      method: method.toUpperCase(),
+      path: template.replace(/\{[^}]+\}/g, 'x'),
+    })),
   );
 }
 

@@ -53,7 +53,9 @@ describe('slow requests', () => {
   it('cuts a request whose body stops arriving with 408 JSON and closes the connection', async () => {
     const { port } = await listening({ headersTimeoutMs: 100, requestTimeoutMs: 200 });
     const slow = await open(port);
-    slow.socket.write('POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: sk_live_demo\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"firstName":');
+    slow.socket.write(
+      'POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: sk_live_demo\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"firstName":',
+    );
     const answer = await slow.closed;
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
     expect(bodyOf(answer).error).toBe('The request took too long to arrive: send the headers and body without pausing.');
@@ -103,7 +105,13 @@ describe('the connection cap', () => {
 
 describe('the connection settings of the CLI', () => {
   it('reads each from its flag or env variable, the flag winning, and refuses 0 or a non-number', () => {
-    expect(parseCli(['--max-connections', '64', '--headers-timeout', '2000'], { IDV_SANDBOX_REQUEST_TIMEOUT: '30000', IDV_SANDBOX_KEEP_ALIVE_TIMEOUT: '1000', IDV_SANDBOX_MAX_CONNECTIONS: '9' })).toMatchObject({
+    expect(
+      parseCli(['--max-connections', '64', '--headers-timeout', '2000'], {
+        IDV_SANDBOX_REQUEST_TIMEOUT: '30000',
+        IDV_SANDBOX_KEEP_ALIVE_TIMEOUT: '1000',
+        IDV_SANDBOX_MAX_CONNECTIONS: '9',
+      }),
+    ).toMatchObject({
       connections: { maxConnections: 64, headersTimeoutMs: 2000, requestTimeoutMs: 30000, keepAliveTimeoutMs: 1000 },
     });
     expect(parseCli([], {})).toMatchObject({ connections: {} });

@@ -58,13 +58,21 @@ describe('console forms', () => {
     const noToken = await request(sandbox, '/console/scenarios/server-error/activate', { method: 'POST', headers: { cookie }, body: new URLSearchParams({}) });
     expect(noToken.status).toBe(403);
     expect(JSON.parse(noToken.text).error).toMatch(/CSRF token/);
-    const wrongToken = await request(sandbox, '/console/scenarios/server-error/activate', { method: 'POST', headers: { cookie }, body: new URLSearchParams({ csrf: `${csrf}x` }) });
+    const wrongToken = await request(sandbox, '/console/scenarios/server-error/activate', {
+      method: 'POST',
+      headers: { cookie },
+      body: new URLSearchParams({ csrf: `${csrf}x` }),
+    });
     expect(wrongToken.status).toBe(403);
     const noCookie = await request(sandbox, '/console/scenarios/server-error/activate', { method: 'POST', body: new URLSearchParams({ csrf }) });
     expect(noCookie.status).toBe(403);
     expect(sandbox.platform.worlds.get().scenarios.isActive('server-error')).toBe(false);
 
-    const genuine = await request(sandbox, '/console/scenarios/server-error/activate', { method: 'POST', headers: { cookie, origin: OWN, 'sec-fetch-site': 'same-origin' }, body: new URLSearchParams({ csrf }) });
+    const genuine = await request(sandbox, '/console/scenarios/server-error/activate', {
+      method: 'POST',
+      headers: { cookie, origin: OWN, 'sec-fetch-site': 'same-origin' },
+      body: new URLSearchParams({ csrf }),
+    });
     expect(genuine.status).toBe(303);
     expect(sandbox.platform.worlds.get().scenarios.isActive('server-error')).toBe(true);
   });
@@ -72,7 +80,10 @@ describe('console forms', () => {
   it('refuses a console form with a valid token when the Origin or Sec-Fetch-Site says another site sent it', async () => {
     const sandbox = await testSandbox();
     const { cookie, csrf } = await openConsole(sandbox);
-    for (const headers of [{ origin: EVIL }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }] as Record<string, string>[]) {
+    for (const headers of [{ origin: EVIL }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }] as Record<
+      string,
+      string
+    >[]) {
       const forged = await request(sandbox, '/console/reset', { method: 'POST', headers: { cookie, ...headers }, body: new URLSearchParams({ csrf }) });
       expect(forged.status, JSON.stringify(headers)).toBe(403);
     }
@@ -83,7 +94,11 @@ describe('console forms', () => {
     const first = await openConsole(sandbox);
     const second = await openConsole(sandbox);
     expect(first.csrf).not.toBe(second.csrf);
-    const crossed = await request(sandbox, '/console/reset', { method: 'POST', headers: { cookie: first.cookie }, body: new URLSearchParams({ csrf: second.csrf }) });
+    const crossed = await request(sandbox, '/console/reset', {
+      method: 'POST',
+      headers: { cookie: first.cookie },
+      body: new URLSearchParams({ csrf: second.csrf }),
+    });
     expect(crossed.status).toBe(403);
   });
 });
@@ -105,7 +120,12 @@ describe('the admin session cookie', () => {
     const sandbox = await testSandbox({ adminToken: TOKEN });
     const cookie = await logIn(sandbox);
     const [name, value] = cookie.split('=') as [string, string];
-    for (const forged of [`${name}=${TOKEN}`, `idv_sandbox_admin=${TOKEN}`, `${name}=${value.replace('.admin.', '.visitor.')}`, `${name}=${value.slice(0, -2)}xx`]) {
+    for (const forged of [
+      `${name}=${TOKEN}`,
+      `idv_sandbox_admin=${TOKEN}`,
+      `${name}=${value.replace('.admin.', '.visitor.')}`,
+      `${name}=${value.slice(0, -2)}xx`,
+    ]) {
       expect((await request(sandbox, '/console', { headers: { cookie: forged } })).status, forged).toBe(401);
       expect((await sandbox.call('GET', '/__sandbox/clock', { key: null, headers: { cookie: forged } })).status, forged).toBe(401);
     }
@@ -117,7 +137,11 @@ describe('the admin session cookie', () => {
     const document = (await sandbox.call('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
     const writes = Object.entries(document.paths)
       .filter(([path]) => path.startsWith('/__sandbox'))
-      .flatMap(([path, operations]) => Object.keys(operations).filter((method) => method !== 'get').map((method) => [method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'x')] as const));
+      .flatMap(([path, operations]) =>
+        Object.keys(operations)
+          .filter((method) => method !== 'get')
+          .map((method) => [method.toUpperCase(), path.replace(/\{[^}]+\}/g, 'x')] as const),
+      );
     expect(writes.length).toBeGreaterThanOrEqual(7);
     for (const [method, path] of writes) {
       for (const headers of [{ origin: EVIL }, { 'sec-fetch-site': 'cross-site' }] as Record<string, string>[]) {
@@ -134,7 +158,11 @@ describe('control-plane bodies', () => {
     const document = (await sandbox.call('GET', '/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
     const writes = Object.entries(document.paths)
       .filter(([path]) => path.startsWith('/__sandbox'))
-      .flatMap(([path, operations]) => Object.keys(operations).filter((method) => method !== 'get').map((method) => [method.toUpperCase(), path.replace('{name}', 'server-error').replace(/\{[^}]+\}/g, 'x')] as const));
+      .flatMap(([path, operations]) =>
+        Object.keys(operations)
+          .filter((method) => method !== 'get')
+          .map((method) => [method.toUpperCase(), path.replace('{name}', 'server-error').replace(/\{[^}]+\}/g, 'x')] as const),
+      );
     const before = JSON.stringify(sandbox.platform.store.partition('default').dump());
     for (const [method, path] of writes) {
       for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'text/plain;charset=UTF-8']) {
@@ -151,7 +179,9 @@ describe('control-plane bodies', () => {
     const sandbox = await testSandbox();
     expect((await sandbox.call('POST', '/__sandbox/scenarios/server-error/activate', { key: null })).status).toBe(200);
     expect((await sandbox.call('POST', '/__sandbox/clock', { key: null, body: { advance: '1h' } })).status).toBe(200);
-    expect((await sandbox.call('POST', '/__sandbox/reset', { key: null, headers: { origin: OWN, 'sec-fetch-site': 'same-origin' }, body: {} })).status).toBe(200);
+    expect((await sandbox.call('POST', '/__sandbox/reset', { key: null, headers: { origin: OWN, 'sec-fetch-site': 'same-origin' }, body: {} })).status).toBe(
+      200,
+    );
   });
 
   it('trusts the request’s own origin only for loopback names and IP literals, never a DNS name that could be rebound', async () => {

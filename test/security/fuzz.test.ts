@@ -38,7 +38,10 @@ const storeBytes = () => JSON.stringify(sandbox.platform.store.partition('fuzz')
 async function send(request: FuzzRequest): Promise<{ status: number; contentType: string; text: string }> {
   let timer: NodeJS.Timeout | undefined;
   const hang = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`hang: ${request.method} ${request.path.slice(0, 200)} (${request.label}) did not answer in ${HANG_MS} ms`)), HANG_MS);
+    timer = setTimeout(
+      () => reject(new Error(`hang: ${request.method} ${request.path.slice(0, 200)} (${request.label}) did not answer in ${HANG_MS} ms`)),
+      HANG_MS,
+    );
   });
   try {
     const response = await Promise.race([sandbox.app.request(request.path, { method: request.method, headers: request.headers, body: request.body }), hang]);
@@ -77,7 +80,9 @@ async function checkCase(request: FuzzRequest): Promise<void> {
 describe('fuzz over every route of /openapi.json', () => {
   it('never answers 5xx, always answers 4xx as JSON with error, keeps the store on refusals and keeps serving', async () => {
     const arbitraries = new RequestArbitraries(document);
-    const operations = Object.entries(document.paths).flatMap(([template, operations]) => Object.entries(operations).map(([method, operation]) => ({ template, method: method.toUpperCase(), operation })));
+    const operations = Object.entries(document.paths).flatMap(([template, operations]) =>
+      Object.entries(operations).map(([method, operation]) => ({ template, method: method.toUpperCase(), operation })),
+    );
     expect(operations.length).toBeGreaterThanOrEqual(40);
     for (const [index, { template, method, operation }] of operations.entries()) {
       const route = `${method} ${template}`;

@@ -19,8 +19,11 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Runs the health check as Docker would; resolves with its exit code and output. */
 function healthCheck(env: Record<string, string>, args: string[] = []): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/health-check.ts', ...args], { cwd: ROOT, env: { ...process.env, PORT: '1', ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code) : 0, output: stdout + stderr }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/health-check.ts', ...args],
+      { cwd: ROOT, env: { ...process.env, PORT: '1', ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, output: stdout + stderr }),
     );
   });
 }
@@ -36,10 +39,30 @@ function freePort(): Promise<number> {
 }
 
 /** How the port is given, and how the port file is named to the sandbox and to the check. */
-const ways: [string, (port: number, portFile: string) => { args: string[]; env: Record<string, string>; check: { env: Record<string, string>; args: string[] } }][] = [
-  ['--port', (port, portFile) => ({ args: ['--port', String(port)], env: { IDV_SANDBOX_PORT_FILE: portFile }, check: { env: { IDV_SANDBOX_PORT_FILE: portFile }, args: [] } })],
-  ['PORT', (port, portFile) => ({ args: [], env: { PORT: String(port), IDV_SANDBOX_PORT_FILE: portFile }, check: { env: { IDV_SANDBOX_PORT_FILE: portFile }, args: [] } })],
-  ['--port 0 (any free port), with --port-file', (_port, portFile) => ({ args: ['--port', '0', '--port-file', portFile], env: {}, check: { env: {}, args: ['--port-file', portFile] } })],
+const ways: [
+  string,
+  (port: number, portFile: string) => { args: string[]; env: Record<string, string>; check: { env: Record<string, string>; args: string[] } },
+][] = [
+  [
+    '--port',
+    (port, portFile) => ({
+      args: ['--port', String(port)],
+      env: { IDV_SANDBOX_PORT_FILE: portFile },
+      check: { env: { IDV_SANDBOX_PORT_FILE: portFile }, args: [] },
+    }),
+  ],
+  [
+    'PORT',
+    (port, portFile) => ({
+      args: [],
+      env: { PORT: String(port), IDV_SANDBOX_PORT_FILE: portFile },
+      check: { env: { IDV_SANDBOX_PORT_FILE: portFile }, args: [] },
+    }),
+  ],
+  [
+    '--port 0 (any free port), with --port-file',
+    (_port, portFile) => ({ args: ['--port', '0', '--port-file', portFile], env: {}, check: { env: {}, args: ['--port-file', portFile] } }),
+  ],
 ];
 
 describe('the health check', () => {

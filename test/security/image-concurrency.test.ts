@@ -24,18 +24,21 @@ async function until(condition: () => boolean): Promise<void> {
 function heldImageRequest(sandbox: TestSandbox, path: string, body: unknown) {
   let finish = () => undefined as void;
   let reading = false;
-  const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
-      reading = true;
-      return new Promise<void>((resolve) => {
-        finish = () => {
-          controller.enqueue(new TextEncoder().encode(JSON.stringify(body)));
-          controller.close();
-          resolve();
-        };
-      });
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        reading = true;
+        return new Promise<void>((resolve) => {
+          finish = () => {
+            controller.enqueue(new TextEncoder().encode(JSON.stringify(body)));
+            controller.close();
+            resolve();
+          };
+        });
+      },
     },
-  }, { highWaterMark: 0 });
+    { highWaterMark: 0 },
+  );
   const response = sandbox.app.request(path, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': KEYS.live },
@@ -85,7 +88,8 @@ describe('image operations under load', () => {
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(refused.body).toEqual({
-      error: 'Too many image requests at once: 1 are processed in parallel and 1 wait, the rest are refused. Retry after 1 s, or send fewer image requests at the same time.',
+      error:
+        'Too many image requests at once: 1 are processed in parallel and 1 wait, the rest are refused. Retry after 1 s, or send fewer image requests at the same time.',
       hints: [],
     });
     const upload = await sandbox.call('PUT', '/uploads/anything', { raw: 'x', headers: { 'content-type': 'image/jpeg' } });

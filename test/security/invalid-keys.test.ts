@@ -24,7 +24,8 @@ async function call(method: string, path: string, headers: Record<string, string
   return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as { error: string; detail?: string } };
 }
 
-const guess = (n: number, namespace?: string) => call('GET', '/v1/sessions', { 'x-api-key': `sk_live_guess_${n}`, ...(namespace ? { 'x-sandbox-namespace': namespace } : {}) });
+const guess = (n: number, namespace?: string) =>
+  call('GET', '/v1/sessions', { 'x-api-key': `sk_live_guess_${n}`, ...(namespace ? { 'x-sandbox-namespace': namespace } : {}) });
 
 describe('invalid API keys per client address', () => {
   it('answers 429 with Retry-After past the limit, in every namespace, serves valid keys meanwhile, and forgets after the minute', async () => {

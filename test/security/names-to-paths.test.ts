@@ -84,8 +84,16 @@ describe('a namespace never reaches the file system as a path', () => {
     for (const name of HOSTILE_NAMES) {
       const queries = [`?namespace=${encodeURIComponent(name)}`, `?namespace=${name}`];
       for (const query of queries) {
-        for (const [method, path] of [['POST', '/__sandbox/reset'], ['GET', '/healthz'], ['POST', '/__sandbox/clock']] as const) {
-          const response = await sandbox.app.request(`${path}${query}`, { method, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? '{"freeze":true}' : undefined });
+        for (const [method, path] of [
+          ['POST', '/__sandbox/reset'],
+          ['GET', '/healthz'],
+          ['POST', '/__sandbox/clock'],
+        ] as const) {
+          const response = await sandbox.app.request(`${path}${query}`, {
+            method,
+            headers: { 'content-type': 'application/json' },
+            body: method === 'POST' ? '{"freeze":true}' : undefined,
+          });
           expect(response.status, `${method} ${path}${query}`).toBeLessThan(500);
         }
       }
@@ -148,11 +156,16 @@ describe('storagePath', () => {
   it('maps any name, of any characters, to one segment strictly under the root', () => {
     const root = join(tmpdir(), 'idv-root');
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.constantFrom(...HOSTILE_NAMES)), { minLength: 1, maxLength: 3 }), (names) => {
-        const path = storagePath(root, ...names);
-        const segments = path.slice(root.length + 1).split('/');
-        return path.startsWith(`${root}/`) && segments.length === names.length && segments.every((segment) => /^[a-z0-9_-]{0,40}-[0-9a-f]{16}$/.test(segment));
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), fc.constantFrom(...HOSTILE_NAMES)), { minLength: 1, maxLength: 3 }),
+        (names) => {
+          const path = storagePath(root, ...names);
+          const segments = path.slice(root.length + 1).split('/');
+          return (
+            path.startsWith(`${root}/`) && segments.length === names.length && segments.every((segment) => /^[a-z0-9_-]{0,40}-[0-9a-f]{16}$/.test(segment))
+          );
+        },
+      ),
       { seed: 16, numRuns: 100 },
     );
   });

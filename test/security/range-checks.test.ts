@@ -30,14 +30,23 @@ describe('the virtual clock', () => {
 
   it('refuses a whole change when its advance would overflow, even with a freeze in the same body', async () => {
     const sandbox = await testSandbox({ clock: 'real' });
-    const refused = await sandbox.call('POST', '/__sandbox/clock', { namespace: 'ci', key: null, body: { freeze: true, set: '8999-12-31T00:00:00Z', advance: '2d' } });
+    const refused = await sandbox.call('POST', '/__sandbox/clock', {
+      namespace: 'ci',
+      key: null,
+      body: { freeze: true, set: '8999-12-31T00:00:00Z', advance: '2d' },
+    });
     expect(refused.status).toBe(400);
     expect((await sandbox.call('GET', '/__sandbox/clock', { namespace: 'ci', key: null })).body.mode).toBe('real');
   });
 
   it('refuses durations of more than 15 digits, a set before 1970 and past 9000, and takes the edges themselves', async () => {
     const sandbox = await testSandbox();
-    for (const body of [{ advance: `${'9'.repeat(16)}ms` }, { advance: `${'9'.repeat(400)}d` }, { set: '1969-12-31T23:59:59Z' }, { set: '9000-01-01T00:00:00.001Z' }]) {
+    for (const body of [
+      { advance: `${'9'.repeat(16)}ms` },
+      { advance: `${'9'.repeat(400)}d` },
+      { set: '1969-12-31T23:59:59Z' },
+      { set: '9000-01-01T00:00:00.001Z' },
+    ]) {
       const refused = await sandbox.call('POST', '/__sandbox/clock', { key: null, body });
       expect(refused.status, JSON.stringify(body)).toBe(400);
       expect(refused.body.error).toMatch(/advance|clock/);

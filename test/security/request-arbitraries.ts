@@ -37,7 +37,14 @@ const oddString = fc.oneof(
 /** Base64 that lies: truncated images, padding errors, the wrong alphabet, a data URL of nothing. */
 const badImageString = fc.oneof(
   fc.integer({ min: 0, max: 400 }).map((n) => JPEG.subarray(0, n).toString('base64')),
-  fc.constantFrom('not base64!!', '====', 'data:image/png;base64,', 'uploads/does-not-exist', 'uploads/../../etc/passwd', JPEG.toString('base64url').slice(0, 101)),
+  fc.constantFrom(
+    'not base64!!',
+    '====',
+    'data:image/png;base64,',
+    'uploads/does-not-exist',
+    'uploads/../../etc/passwd',
+    JPEG.toString('base64url').slice(0, 101),
+  ),
 );
 
 /** A JSON value of the wrong kind for a schema, or a dangerous one. */
@@ -71,7 +78,11 @@ export class RequestArbitraries {
       if (typeof length === 'number' && length < 100_000) edges.push('a'.repeat(Math.max(0, length - 1)), 'a'.repeat(length), 'a'.repeat(length + 1));
     }
     for (const count of [resolved.minItems, resolved.maxItems]) {
-      if (typeof count === 'number' && count < 1000) edges.push([], Array.from({ length: count + 1 }, () => 'a'));
+      if (typeof count === 'number' && count < 1000)
+        edges.push(
+          [],
+          Array.from({ length: count + 1 }, () => 'a'),
+        );
     }
     return edges.length > 0 ? fc.oneof(fc.constantFrom(...edges), wrongValue) : wrongValue;
   }
@@ -87,7 +98,10 @@ export class RequestArbitraries {
         : fc
             .tuple(this.valid(resolved), fc.constantFrom(...properties), fc.boolean())
             .chain(([value, [name, field], useEdge]) =>
-              (useEdge ? this.edge(field) : wrongValue).map((bad) => ({ text: JSON.stringify({ ...(value as object), [name]: bad }) ?? '', label: `field ${name} off` })),
+              (useEdge ? this.edge(field) : wrongValue).map((bad) => ({
+                text: JSON.stringify({ ...(value as object), [name]: bad }) ?? '',
+                label: `field ${name} off`,
+              })),
             );
     const polluted = this.valid(resolved).map((value) => ({
       text: `{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},${JSON.stringify(value ?? {}).slice(1) || '}'}`,
@@ -111,7 +125,12 @@ export class RequestArbitraries {
   /** A whole request to the operation. */
   request(method: string, template: string, operation: Operation): fc.Arbitrary<FuzzRequest> {
     const parameters = operation.parameters ?? [];
-    const param = (schema: Schema | undefined) => fc.oneof({ arbitrary: this.valid(schema).map(String), weight: 3 }, { arbitrary: this.edge(schema).map(String), weight: 1 }, { arbitrary: oddString, weight: 1 });
+    const param = (schema: Schema | undefined) =>
+      fc.oneof(
+        { arbitrary: this.valid(schema).map(String), weight: 3 },
+        { arbitrary: this.edge(schema).map(String), weight: 1 },
+        { arbitrary: oddString, weight: 1 },
+      );
     const pathValues = fc.tuple(...parameters.filter((p) => p.in === 'path').map((p) => param(p.schema).map((value) => [p.name, value] as const)));
     const queryValues = fc.array(
       fc.oneof(
@@ -125,28 +144,44 @@ export class RequestArbitraries {
     const body = contentTypes.length === 0 ? fc.constant({ text: '', label: 'no body' }) : this.body(jsonSchema);
     const contentType = fc.oneof(
       { arbitrary: fc.constant('application/json'), weight: 6 },
-      { arbitrary: fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/xml', ';;;', ''), weight: 1 },
+      {
+        arbitrary: fc.constantFrom(
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'multipart/form-data; boundary=x',
+          'application/json; charset=utf-16',
+          'application/xml',
+          ';;;',
+          '',
+        ),
+        weight: 1,
+      },
     );
     const key = fc.constantFrom(...KEYS);
     const namespace = fc.oneof({ arbitrary: fc.constant('fuzz'), weight: 8 }, { arbitrary: fc.constantFrom('..', '.', 'a/b', 'x'.repeat(65)), weight: 1 });
     const multipart = contentTypes.includes('multipart/form-data')
-      ? fc.option(fc.integer({ min: 0, max: JPEG.length }).map((n) => multipartBody(JPEG.subarray(0, n))), { nil: undefined })
+      ? fc.option(
+          fc.integer({ min: 0, max: JPEG.length }).map((n) => multipartBody(JPEG.subarray(0, n))),
+          { nil: undefined },
+        )
       : fc.constant(undefined);
-    return fc.record({ path: pathValues, query: queryValues, body, contentType, key, namespace, multipart }).map(({ path, query, body, contentType, key, namespace, multipart }) => {
-      let url = template;
-      for (const [name, value] of path) url = url.replace(`{${name}}`, encodeUrlPart(value));
-      const search = query.map(([name, value]) => `${encodeUrlPart(name)}=${encodeUrlPart(value)}`).join('&');
-      const headers: Record<string, string> = { 'x-sandbox-namespace': namespace };
-      if (key !== '') headers['x-api-key'] = key;
-      let sent: string | Uint8Array | undefined = method === 'GET' || body.text === '' ? undefined : body.text;
-      let label = body.label;
-      if (multipart) {
-        headers['content-type'] = multipart.contentType;
-        sent = multipart.bytes;
-        label = `multipart image of ${multipart.imageBytes} bytes`;
-      } else if (sent !== undefined && contentType !== '') headers['content-type'] = contentType;
-      return { method, path: search ? `${url}?${search}` : url, headers, body: sent, label: `${label}; key ${key || '(none)'}; ns ${namespace}` };
-    });
+    return fc
+      .record({ path: pathValues, query: queryValues, body, contentType, key, namespace, multipart })
+      .map(({ path, query, body, contentType, key, namespace, multipart }) => {
+        let url = template;
+        for (const [name, value] of path) url = url.replace(`{${name}}`, encodeUrlPart(value));
+        const search = query.map(([name, value]) => `${encodeUrlPart(name)}=${encodeUrlPart(value)}`).join('&');
+        const headers: Record<string, string> = { 'x-sandbox-namespace': namespace };
+        if (key !== '') headers['x-api-key'] = key;
+        let sent: string | Uint8Array | undefined = method === 'GET' || body.text === '' ? undefined : body.text;
+        let label = body.label;
+        if (multipart) {
+          headers['content-type'] = multipart.contentType;
+          sent = multipart.bytes;
+          label = `multipart image of ${multipart.imageBytes} bytes`;
+        } else if (sent !== undefined && contentType !== '') headers['content-type'] = contentType;
+        return { method, path: search ? `${url}?${search}` : url, headers, body: sent, label: `${label}; key ${key || '(none)'}; ns ${namespace}` };
+      });
   }
 
   private generated(schema: Schema, depth: number): fc.Arbitrary<unknown> {
@@ -186,8 +221,12 @@ export class RequestArbitraries {
   }
 
   private string(schema: Schema): fc.Arbitrary<string> {
-    if (schema.format === 'date-time') return fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2040-01-01T00:00:00Z'), noInvalidDate: true }).map((date) => date.toISOString());
-    if (schema.format === 'date') return fc.date({ min: new Date('1930-01-01T00:00:00Z'), max: new Date('2030-01-01T00:00:00Z'), noInvalidDate: true }).map((date) => date.toISOString().slice(0, 10));
+    if (schema.format === 'date-time')
+      return fc.date({ min: new Date('1990-01-01T00:00:00Z'), max: new Date('2040-01-01T00:00:00Z'), noInvalidDate: true }).map((date) => date.toISOString());
+    if (schema.format === 'date')
+      return fc
+        .date({ min: new Date('1930-01-01T00:00:00Z'), max: new Date('2030-01-01T00:00:00Z'), noInvalidDate: true })
+        .map((date) => date.toISOString().slice(0, 10));
     if (schema.format === 'email') return fc.emailAddress();
     if (schema.format === 'uuid') return fc.uuid({ version: 4 });
     if (schema.format === 'uri') return fc.webUrl();
@@ -197,7 +236,9 @@ export class RequestArbitraries {
       try {
         const pattern = new RegExp(schema.pattern);
         // Also the longest strings the pattern allows: "99999…9d" is where durations overflow.
-        return fc.oneof(fc.stringMatching(pattern), fc.stringMatching(pattern, { size: 'large' })).filter((value) => value.length >= minLength && value.length <= (schema.maxLength ?? Infinity));
+        return fc
+          .oneof(fc.stringMatching(pattern), fc.stringMatching(pattern, { size: 'large' }))
+          .filter((value) => value.length >= minLength && value.length <= (schema.maxLength ?? Infinity));
       } catch {
         // A pattern JavaScript cannot compile: fall back to plain strings.
       }
@@ -223,7 +264,15 @@ function encodeUrlPart(value: string): string {
 function multipartBody(image: Buffer): { contentType: string; bytes: Uint8Array; imageBytes: number } {
   const boundary = 'fuzzboundary';
   const parts = ['image', 'source', 'target', 'documentImage', 'faceImage'].map((name) =>
-    Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="x.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`), image, Buffer.from('\r\n')]),
+    Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="x.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`),
+      image,
+      Buffer.from('\r\n'),
+    ]),
   );
-  return { contentType: `multipart/form-data; boundary=${boundary}`, bytes: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]), imageBytes: image.length };
+  return {
+    contentType: `multipart/form-data; boundary=${boundary}`,
+    bytes: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
+    imageBytes: image.length,
+  };
 }

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ageAt, buildAnalysisData, dateOfBirthFor, LIVENESS_THRESHOLD } from '../../src/sessions/analysis-data.ts';
-import {
-  applicantPlaceFor,
-  buildApplicantSubmission,
-  buildDeclinedData,
-  buildFailureData,
-  FACE_MATCH_THRESHOLD,
-} from '../../src/sessions/meta-data.ts';
+import { applicantPlaceFor, buildApplicantSubmission, buildDeclinedData, buildFailureData, FACE_MATCH_THRESHOLD } from '../../src/sessions/meta-data.ts';
 import { AnalysisDataSchema, ApplicantSubmissionSchema, FailureDataSchema, type ExtractedText } from '../../src/sessions/sessions.schemas.ts';
 import { forbiddenNullPaths } from './helpers.ts';
 
@@ -15,8 +9,39 @@ const person = { firstName: 'Maria', lastName: 'García-López', dateOfBirth: '1
 const field = (fields: ExtractedText[], type: string): string | undefined => fields.find((f) => f.type === type)?.value;
 
 const TITLE_MEMBERS = {
-  subjectProperty: ['APNFormatted', 'APNUnformatted', 'PropertyFullStreetAddress', 'PropertyCity', 'PropertyState', 'PropertyZipCode', 'PropertyCounty', 'LegalDescription', 'PropertyType', 'LandUseCode', 'LandUseDescription', 'Zoning', 'LotSizeAcres', 'LotSizeSqFt', 'BuildingAreaSqFt', 'Stories', 'Bathrooms', 'YearBuilt', 'Bedrooms'],
-  ownerInformation: ['Owner1LastName', 'Owner1FirstNameMiddleInitial', 'Owner2LastName', 'Owner2FirstNameMiddleInitial', 'MailingFullStreetAddress', 'MailingCity', 'MailingState', 'MailingZipCode', 'VestingOwnershipRights', 'OwnerOccupied'],
+  subjectProperty: [
+    'APNFormatted',
+    'APNUnformatted',
+    'PropertyFullStreetAddress',
+    'PropertyCity',
+    'PropertyState',
+    'PropertyZipCode',
+    'PropertyCounty',
+    'LegalDescription',
+    'PropertyType',
+    'LandUseCode',
+    'LandUseDescription',
+    'Zoning',
+    'LotSizeAcres',
+    'LotSizeSqFt',
+    'BuildingAreaSqFt',
+    'Stories',
+    'Bathrooms',
+    'YearBuilt',
+    'Bedrooms',
+  ],
+  ownerInformation: [
+    'Owner1LastName',
+    'Owner1FirstNameMiddleInitial',
+    'Owner2LastName',
+    'Owner2FirstNameMiddleInitial',
+    'MailingFullStreetAddress',
+    'MailingCity',
+    'MailingState',
+    'MailingZipCode',
+    'VestingOwnershipRights',
+    'OwnerOccupied',
+  ],
   locationInformation: ['County', 'CensusTract', 'CensusBlock', 'Municipality', 'SchoolDistrict', 'FloodZone', 'FloodPanelNumber', 'Neighborhood'],
   ownerTransferInformation: ['TransferDocumentNumber', 'TransferRecordingDate', 'TransferSaleDate', 'TransferDeedType', 'TransferSalePrice'],
   lastMarketSaleInformation: ['SaleDate', 'SaleDocumentNumber', 'SaleDeedType', 'RecordingDate', 'Buyer', 'Seller', 'SalePrice', 'PricePerSqFt'],
@@ -157,7 +182,13 @@ describe('meta_data builders', () => {
     expect(ApplicantSubmissionSchema.parse(submission)).toEqual(submission);
     const place = applicantPlaceFor(['s1']);
     expect(submission.applicantSubmissionLocation).toBe(`${place.city}, ${place.subdivision}, United States`);
-    expect(submission.applicantSubmissionLocationDetails).toMatchObject({ country: 'United States', countryIsoCode: 'US', continent: 'North America', subdivision: place.subdivision, timeZone: place.timeZone });
+    expect(submission.applicantSubmissionLocationDetails).toMatchObject({
+      country: 'United States',
+      countryIsoCode: 'US',
+      continent: 'North America',
+      subdivision: place.subdivision,
+      timeZone: place.timeZone,
+    });
     expect(Date.parse(submission.applicantViewTime)).toBeLessThan(Date.parse(AT));
     expect(submission.applicantSubmissionIp).toMatch(/^(192\.0\.2|198\.51\.100|203\.0\.113)\.\d{1,3}$/);
   });
@@ -182,7 +213,10 @@ describe('meta_data builders', () => {
   });
 
   it('builds failureData with attempts in order, the last at the given instant', () => {
-    const data = buildFailureData({ count: 3, lastFailedAtIso: AT, createdAtIso: '2000-01-01T00:00:00.000Z', reasons: ['OCR_NAME_MISSING'], slots: ['PRIMARY', 'SECONDARY'] }, ['s1']);
+    const data = buildFailureData(
+      { count: 3, lastFailedAtIso: AT, createdAtIso: '2000-01-01T00:00:00.000Z', reasons: ['OCR_NAME_MISSING'], slots: ['PRIMARY', 'SECONDARY'] },
+      ['s1'],
+    );
     expect(FailureDataSchema.parse(data)).toEqual(data);
     expect(data.failedAttempts).toBe(3);
     expect(data.attempts.map((a) => [a.reason, a.slot])).toEqual([

@@ -59,29 +59,57 @@ describe('POST /v1/sessions body', () => {
       redirect_url: 'https://example.com/back',
       expires_in_hours: 1,
     });
-    expect(parsed).toMatchObject({ externalId: 'customer-2', sendEmailInvite: false, sendPhoneInvite: false, workflowId: 'wf-2', redirectUrl: 'https://example.com/back', expiresInHours: 1 });
+    expect(parsed).toMatchObject({
+      externalId: 'customer-2',
+      sendEmailInvite: false,
+      sendPhoneInvite: false,
+      workflowId: 'wf-2',
+      redirectUrl: 'https://example.com/back',
+      expiresInHours: 1,
+    });
   });
 
   it('lets camelCase win over snake_case for every aliased field', () => {
     const parsed = CreateSessionBodySchema.parse({
-      first_name: 'Snake', firstName: 'Camel',
-      last_name: 'Snake', lastName: 'Camel',
+      first_name: 'Snake',
+      firstName: 'Camel',
+      last_name: 'Snake',
+      lastName: 'Camel',
       email: 'a@example.com',
-      external_id: 'snake', externalId: 'camel',
-      send_email_invite: true, sendEmailInvite: false,
-      send_phone_invite: true, sendPhoneInvite: false,
-      workflow_id: 'snake', workflowId: 'camel',
-      redirect_url: 'https://snake.example.com', redirectUrl: 'https://camel.example.com',
-      expires_in_hours: 5, expiresInHours: 6,
+      external_id: 'snake',
+      externalId: 'camel',
+      send_email_invite: true,
+      sendEmailInvite: false,
+      send_phone_invite: true,
+      sendPhoneInvite: false,
+      workflow_id: 'snake',
+      workflowId: 'camel',
+      redirect_url: 'https://snake.example.com',
+      redirectUrl: 'https://camel.example.com',
+      expires_in_hours: 5,
+      expiresInHours: 6,
     });
     expect(parsed).toEqual({
-      firstName: 'Camel', lastName: 'Camel', email: 'a@example.com', externalId: 'camel', sendEmailInvite: false,
-      sendPhoneInvite: false, workflowId: 'camel', redirectUrl: 'https://camel.example.com', expiresInHours: 6,
+      firstName: 'Camel',
+      lastName: 'Camel',
+      email: 'a@example.com',
+      externalId: 'camel',
+      sendEmailInvite: false,
+      sendPhoneInvite: false,
+      workflowId: 'camel',
+      redirectUrl: 'https://camel.example.com',
+      expiresInHours: 6,
     });
   });
 
   it('ignores an invalid snake_case value when its camelCase twin is sent', () => {
-    const parsed = CreateSessionBodySchema.parse({ ...valid, redirect_url: 'http://insecure.example.com', redirectUrl: 'https://ok.example.com', expires_in_hours: 0, expiresInHours: 2 });
+    const parsed = CreateSessionBodySchema.parse({
+      ...valid,
+      redirect_url: 'http://insecure.example.com',
+      redirectUrl: 'https://ok.example.com',
+      expires_in_hours: 0,
+      expiresInHours: 2,
+    });
     expect(parsed.redirectUrl).toBe('https://ok.example.com');
     expect(parsed.expiresInHours).toBe(2);
   });
@@ -138,7 +166,8 @@ describe('POST /v1/sessions body', () => {
     expect(problems({ ...valid, redirect_url: 'http://example.com/done' })).toEqual({ redirect_url: `${rule}; got "http://example.com/done"` });
     expect(problems({ ...valid, redirect_url: 'example.com/done' })).toEqual({ redirect_url: `${rule}; got "example.com/done"` });
     expect(problems({ ...valid, redirectUrl: 'javascript:alert(1)' })).toEqual({
-      redirectUrl: 'redirectUrl must be a valid https:// URL (http and other schemes are refused), e.g. https://example.com/verified; got "javascript:alert(1)"',
+      redirectUrl:
+        'redirectUrl must be a valid https:// URL (http and other schemes are refused), e.g. https://example.com/verified; got "javascript:alert(1)"',
     });
   });
 
@@ -146,13 +175,17 @@ describe('POST /v1/sessions body', () => {
     expect(problems({ ...valid, expires_in_hours: 0 })).toEqual({ expires_in_hours: 'expires_in_hours must be at least 1 (hours); got 0' });
     expect(problems({ ...valid, expires_in_hours: 8761 })).toEqual({ expires_in_hours: 'expires_in_hours must be at most 8760 hours (one year); got 8761' });
     expect(problems({ ...valid, expiresInHours: 1.5 })).toEqual({ expiresInHours: 'expiresInHours must be a whole number of hours from 1 to 8760; got 1.5' });
-    expect(problems({ ...valid, expires_in_hours: '24' })).toEqual({ expires_in_hours: 'expires_in_hours must be an integer number of hours from 1 to 8760; got the string "24"' });
+    expect(problems({ ...valid, expires_in_hours: '24' })).toEqual({
+      expires_in_hours: 'expires_in_hours must be an integer number of hours from 1 to 8760; got the string "24"',
+    });
     expect(CreateSessionBodySchema.parse({ ...valid, expires_in_hours: 1 }).expiresInHours).toBe(1);
     expect(CreateSessionBodySchema.parse({ ...valid, expires_in_hours: 8760 }).expiresInHours).toBe(8760);
   });
 
   it('refuses non-boolean invite flags and null optional fields', () => {
-    expect(problems({ ...valid, send_email_invite: 'yes' })).toEqual({ send_email_invite: 'send_email_invite must be a JSON boolean, true or false; got the string "yes"' });
+    expect(problems({ ...valid, send_email_invite: 'yes' })).toEqual({
+      send_email_invite: 'send_email_invite must be a JSON boolean, true or false; got the string "yes"',
+    });
     expect(problems({ ...valid, external_id: null })).toEqual({
       external_id: 'external_id must be a string of 1-255 characters (your own reference for the applicant); got null (omit the key instead of sending null)',
     });
@@ -166,7 +199,12 @@ describe('POST /v1/sessions body', () => {
 
   it('reports every problem at once', () => {
     expect(Object.keys(problems({ email: 'bad', phone: '123', redirect_url: 'http://x.example', expires_in_hours: 0 })).sort()).toEqual([
-      'email', 'expires_in_hours', 'first_name', 'last_name', 'phone', 'redirect_url',
+      'email',
+      'expires_in_hours',
+      'first_name',
+      'last_name',
+      'phone',
+      'redirect_url',
     ]);
   });
 

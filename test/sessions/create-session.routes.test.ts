@@ -41,8 +41,13 @@ describe('POST /v1/sessions', () => {
   it('stores the full record, the applicant from the request and the sender from the organization', async () => {
     const sandbox = await testSandbox();
     const created = await createSession(sandbox, {
-      first_name: 'Jane', last_name: 'Doe', email: 'jane.doe@example.com', phone: '+14155550123',
-      external_id: 'cust-7', workflow_id: WORKFLOWS.identity72h, redirect_url: 'https://example.com/cb',
+      first_name: 'Jane',
+      last_name: 'Doe',
+      email: 'jane.doe@example.com',
+      phone: '+14155550123',
+      external_id: 'cust-7',
+      workflow_id: WORKFLOWS.identity72h,
+      redirect_url: 'https://example.com/cb',
     });
     const { session_record: record, user, sender_user: sender, resource_links: links } = await getSession(sandbox, created.id);
     expect(record).toEqual({
@@ -60,13 +65,29 @@ describe('POST /v1/sessions', () => {
       workflow_steps: ['id-verification', 'face-liveness'],
       meta_data: {},
       uploads: {
-        id_front: false, id_back: false, secondary_id_front: false, secondary_id_back: false, tertiary_id_front: false,
-        tertiary_id_back: false, selfie_front: false, selfie_right: false, selfie_left: false, hold_up_3_fingers: false,
+        id_front: false,
+        id_back: false,
+        secondary_id_front: false,
+        secondary_id_back: false,
+        tertiary_id_front: false,
+        tertiary_id_back: false,
+        selfie_front: false,
+        selfie_right: false,
+        selfie_left: false,
+        hold_up_3_fingers: false,
       },
       redirect_url: 'https://example.com/cb',
       expires_at: addMs(FROZEN_AT, 72 * HOUR),
     });
-    expect(user).toEqual({ id: user.id, email: 'jane.doe@example.com', first_name: 'Jane', last_name: 'Doe', phone: '+14155550123', created_at: FROZEN_AT, updated_at: FROZEN_AT });
+    expect(user).toEqual({
+      id: user.id,
+      email: 'jane.doe@example.com',
+      first_name: 'Jane',
+      last_name: 'Doe',
+      phone: '+14155550123',
+      created_at: FROZEN_AT,
+      updated_at: FROZEN_AT,
+    });
     expect(user.id).toMatch(UUID_V4);
     expect(sender.id).toBe(senderUserIdFor('org_demo'));
     expect(sender.email).toMatch(/@demo-org\.example$/);
@@ -79,7 +100,15 @@ describe('POST /v1/sessions', () => {
 
   it('lets camelCase win over snake_case, without even validating the shadowed snake value', async () => {
     const sandbox = await testSandbox();
-    const created = await createSession(sandbox, { ...JANE, first_name: 42, firstName: 'Janet', external_id: 'snake', externalId: 'camel', expires_in_hours: 0, expiresInHours: 2 });
+    const created = await createSession(sandbox, {
+      ...JANE,
+      first_name: 42,
+      firstName: 'Janet',
+      external_id: 'snake',
+      externalId: 'camel',
+      expires_in_hours: 0,
+      expiresInHours: 2,
+    });
     expect(created.externalId).toBe('camel');
     expect(created.expires_at).toBe(addMs(FROZEN_AT, 2 * HOUR));
     const { user, session_record: record } = await getSession(sandbox, created.id);
@@ -140,7 +169,9 @@ describe('POST /v1/sessions', () => {
     for (const workflowId of ['6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a0b', WORKFLOWS.otherOrganization]) {
       const response = await sandbox.call('POST', '/v1/sessions', { body: { ...JANE, workflowId } });
       expect(response.status).toBe(404);
-      expect(response.body.error).toBe(`Workflow ${workflowId} was not found in your organization: send the id of one of your workflows as workflow_id, or omit it for a standalone verification.`);
+      expect(response.body.error).toBe(
+        `Workflow ${workflowId} was not found in your organization: send the id of one of your workflows as workflow_id, or omit it for a standalone verification.`,
+      );
     }
     expect(await listAll(sandbox)).toEqual([]);
     const other = await sandbox.call('POST', '/v1/sessions', { key: KEYS.other, body: { ...JANE, workflowId: WORKFLOWS.otherOrganization } });

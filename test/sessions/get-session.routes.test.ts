@@ -71,7 +71,19 @@ describe('GET /v1/sessions/{id} with a sandbox key', () => {
     const record = (await getSession(sandbox, 'test_verified', { key: KEYS.sandbox })).session_record;
     expect(record.status).toBe('VERIFIED');
     expect(record.session_progress).toBe('COMPLETED');
-    for (const key of ['external_id', 'location', 'workflow_id', 'bank_statement_request_id', 'workflow_steps', 'meta_data', 'uploads', 'analysis_data', 'redirect_url', 'expires_at', 'submitted_at']) {
+    for (const key of [
+      'external_id',
+      'location',
+      'workflow_id',
+      'bank_statement_request_id',
+      'workflow_steps',
+      'meta_data',
+      'uploads',
+      'analysis_data',
+      'redirect_url',
+      'expires_at',
+      'submitted_at',
+    ]) {
       expect(record, key).toHaveProperty(key);
     }
     expect(Object.keys(record.analysis_data ?? {})).toHaveLength(13);
@@ -87,7 +99,11 @@ describe('GET /v1/sessions/{id} with a sandbox key', () => {
     expect(record.analysis_data?.id_matches_selfie).toBe(false);
     expect(record.analysis_data?.id_analysis_data?.expiry_date_pass).toBe(false);
     expect(record.analysis_data?.id_analysis_data?.valid_state_pass).toBe(false);
-    expect(record.meta_data?.declinedData).toMatchObject({ declined: true, score: 42.3, reason: { code: 'LOW_FACE_MATCH', slot: 'PRIMARY', severity: 'CRITICAL' } });
+    expect(record.meta_data?.declinedData).toMatchObject({
+      declined: true,
+      score: 42.3,
+      reason: { code: 'LOW_FACE_MATCH', slot: 'PRIMARY', severity: 'CRITICAL' },
+    });
   });
 
   it('test_submitted, test_pending, test_voided and test_failed carry their documented values', async () => {
@@ -124,7 +140,9 @@ describe('GET /v1/sessions/{id} with a sandbox key', () => {
     expect(first.body.session_record.id).toBe('cust-session-0001');
     expect(SingleSessionResponseSchema.parse(first.body)).toEqual(first.body);
     expectNoNulls(first.body);
-    expect(first.headers.get('x-sandbox-explain')).toMatch(/not a test identifier -> (VERIFIED|REJECTED|SUBMITTED|PENDING|VOIDED|FAILED) chosen from a hash of the id/);
+    expect(first.headers.get('x-sandbox-explain')).toMatch(
+      /not a test identifier -> (VERIFIED|REJECTED|SUBMITTED|PENDING|VOIDED|FAILED) chosen from a hash of the id/,
+    );
     const unlimited = await testSandbox({ rateLimit: false });
     const statuses = new Set<string>();
     for (let i = 0; i < 40; i++) statuses.add((await unlimited.call('GET', `/v1/sessions/random-${i}`, { key: KEYS.sandbox })).body.session_record.status);
@@ -143,7 +161,10 @@ describe('GET /v1/sessions/{id} with a sandbox key', () => {
     const created = await createSession(sandbox, JANE);
     const writes = [
       sandbox.call('PATCH', `/v1/sessions/${created.id}/update-status`, { key: KEYS.sandbox, body: { new_status: 'VERIFIED' } }),
-      sandbox.call('POST', `/v1/sessions/${created.id}/uploads`, { key: KEYS.sandbox, body: { files: [{ file_name: 'a.jpg', content_type: 'image/jpeg', upload_type: 'id_front' }] } }),
+      sandbox.call('POST', `/v1/sessions/${created.id}/uploads`, {
+        key: KEYS.sandbox,
+        body: { files: [{ file_name: 'a.jpg', content_type: 'image/jpeg', upload_type: 'id_front' }] },
+      }),
       sandbox.call('PATCH', '/v1/sessions/test_pending/update-status', { key: KEYS.sandbox, body: { new_status: 'VERIFIED' } }),
     ];
     for (const response of await Promise.all(writes)) {
@@ -156,7 +177,9 @@ describe('GET /v1/sessions/{id} with a sandbox key', () => {
   it('lists every test identifier in the catalog', async () => {
     const sandbox = await testSandbox();
     const catalog = await sandbox.call('GET', '/__sandbox/catalog', { key: null });
-    const inputs = (catalog.body.testIdentifiers as { endpoint: string; input: string }[]).filter((e) => e.endpoint.includes('/v1/sessions')).map((e) => e.input);
+    const inputs = (catalog.body.testIdentifiers as { endpoint: string; input: string }[])
+      .filter((e) => e.endpoint.includes('/v1/sessions'))
+      .map((e) => e.input);
     expect(inputs).toEqual(SANDBOX_SESSION_TEST_IDENTIFIERS.map((entry) => entry.input));
     expect(inputs).toEqual(expect.arrayContaining(['test_verified', 'test_rejected', 'test_submitted', 'test_pending', 'test_voided', 'test_failed']));
   });

@@ -77,7 +77,9 @@ describe('GET /v1/sessions', () => {
     const fix = 'pass next_token exactly as returned by the previous page of the same query, or omit it to start from the first page';
     const tampered = await list(sandbox, `limit=1&next_token=${encodeURIComponent(flipped)}`);
     expect(tampered.status).toBe(400);
-    expect(tampered.body).toEqual({ error: `Invalid request: query parameter next_token has been altered or was issued by another sandbox (its signature does not match): ${fix}.` });
+    expect(tampered.body).toEqual({
+      error: `Invalid request: query parameter next_token has been altered or was issued by another sandbox (its signature does not match): ${fix}.`,
+    });
     const forged = await list(sandbox, 'next_token=not-a-token');
     expect(forged.status).toBe(400);
     expect(forged.body).toEqual({ error: `Invalid request: query parameter next_token is not a token this API issued: ${fix}.` });

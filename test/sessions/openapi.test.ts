@@ -20,17 +20,52 @@ describe('sessions schemas in the OpenAPI document', () => {
   it('render every request and response of the area, aliases and limits included', () => {
     const app = new OpenAPIHono();
     const routes = [
-      createRoute({ method: 'post', path: '/v1/sessions', request: { body: { required: true, ...json(CreateSessionBodySchema) } }, responses: { 200: { description: 'created', ...json(CreateSessionResponseSchema) } } }),
-      createRoute({ method: 'get', path: '/v1/sessions', request: { query: ListSessionsQuerySchema }, responses: { 200: { description: 'page', ...json(SessionListResponseSchema) } } }),
+      createRoute({
+        method: 'post',
+        path: '/v1/sessions',
+        request: { body: { required: true, ...json(CreateSessionBodySchema) } },
+        responses: { 200: { description: 'created', ...json(CreateSessionResponseSchema) } },
+      }),
+      createRoute({
+        method: 'get',
+        path: '/v1/sessions',
+        request: { query: ListSessionsQuerySchema },
+        responses: { 200: { description: 'page', ...json(SessionListResponseSchema) } },
+      }),
       createRoute({ method: 'get', path: '/v1/sessions/{id}', responses: { 200: { description: 'one', ...json(SingleSessionResponseSchema) } } }),
-      createRoute({ method: 'patch', path: '/v1/sessions/{id}/update-status', request: { body: { required: true, ...json(UpdateStatusBodySchema) } }, responses: { 200: { description: 'updated', ...json(UpdateStatusResponseSchema) } } }),
-      createRoute({ method: 'post', path: '/v1/sessions/{id}/uploads', request: { body: { required: true, ...json(SessionUploadsBodySchema) } }, responses: { 200: { description: 'urls', ...json(SessionUploadsResponseSchema) } } }),
-      createRoute({ method: 'post', path: '/__sandbox/sessions/{id}/outcome', request: { body: { required: true, ...json(SessionOutcomeBodySchema) } }, responses: { 200: { description: 'driven' } } }),
+      createRoute({
+        method: 'patch',
+        path: '/v1/sessions/{id}/update-status',
+        request: { body: { required: true, ...json(UpdateStatusBodySchema) } },
+        responses: { 200: { description: 'updated', ...json(UpdateStatusResponseSchema) } },
+      }),
+      createRoute({
+        method: 'post',
+        path: '/v1/sessions/{id}/uploads',
+        request: { body: { required: true, ...json(SessionUploadsBodySchema) } },
+        responses: { 200: { description: 'urls', ...json(SessionUploadsResponseSchema) } },
+      }),
+      createRoute({
+        method: 'post',
+        path: '/__sandbox/sessions/{id}/outcome',
+        request: { body: { required: true, ...json(SessionOutcomeBodySchema) } },
+        responses: { 200: { description: 'driven' } },
+      }),
     ];
     for (const route of routes) app.openapi(route, (c) => c.json({} as never, 200));
     const doc = app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: 'sessions', version: '0.1.0' } });
     const schemas = doc.components?.schemas ?? {};
-    for (const name of ['SessionRecord', 'SessionListItem', 'SingleSessionResponse', 'UserProfile', 'SessionAnalysisData', 'TitleCheckFound', 'CreateSessionBody', 'CreateSessionResponse', 'SessionUploadsResponse']) {
+    for (const name of [
+      'SessionRecord',
+      'SessionListItem',
+      'SingleSessionResponse',
+      'UserProfile',
+      'SessionAnalysisData',
+      'TitleCheckFound',
+      'CreateSessionBody',
+      'CreateSessionResponse',
+      'SessionUploadsResponse',
+    ]) {
       expect(schemas, name).toHaveProperty(name);
     }
     const text = JSON.stringify(doc);
@@ -56,7 +91,10 @@ describe('sessions schemas in the OpenAPI document', () => {
       const operation = doc.paths[path]?.[method];
       expect(operation?.operationId, key).toBe(operationId);
       expect(Object.keys(operation.responses).sort(), key).toEqual([...statuses].sort());
-      expect(operation.security.map((s: Record<string, unknown>) => Object.keys(s)[0]), key).toEqual(security);
+      expect(
+        operation.security.map((s: Record<string, unknown>) => Object.keys(s)[0]),
+        key,
+      ).toEqual(security);
     }
     expect(doc.paths['/__sandbox/sessions/{id}/outcome'].post.tags).toEqual(['Sandbox control plane']);
     expect(doc.components.schemas).toHaveProperty('SandboxSessionOutcomeResponse');

@@ -17,7 +17,9 @@ describe('profile objects of a session', () => {
   it('has phone null for an applicant who gave none, and the number for one who did', async () => {
     const sandbox = await testSandbox();
     const without = await sandbox.call('POST', '/v1/sessions', { body: { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe' } });
-    const withPhone = await sandbox.call('POST', '/v1/sessions', { body: { email: 'john.roe@example.com', firstName: 'John', lastName: 'Roe', phone: '+447700900001' } });
+    const withPhone = await sandbox.call('POST', '/v1/sessions', {
+      body: { email: 'john.roe@example.com', firstName: 'John', lastName: 'Roe', phone: '+447700900001' },
+    });
     const first = await sandbox.call('GET', `/v1/sessions/${without.body.id}`);
     const second = await sandbox.call('GET', `/v1/sessions/${withPhone.body.id}`);
     expect(SingleSessionResponseSchema.parse(first.body)).toEqual(first.body);
@@ -31,7 +33,15 @@ describe('profile objects of a session', () => {
 
   it('has all seven members on every sandbox-key session, fixture and derived alike', async () => {
     const sandbox = await testSandbox({ rateLimit: false });
-    const ids = ['test_verified', 'test_rejected', 'test_submitted', 'test_pending', 'test_voided', 'test_failed', ...Array.from({ length: 40 }, (_, i) => `any-id-${i}`)];
+    const ids = [
+      'test_verified',
+      'test_rejected',
+      'test_submitted',
+      'test_pending',
+      'test_voided',
+      'test_failed',
+      ...Array.from({ length: 40 }, (_, i) => `any-id-${i}`),
+    ];
     let nullPhones = 0;
     for (const id of ids) {
       const answer = await sandbox.call('GET', `/v1/sessions/${id}`, { key: KEYS.sandbox });

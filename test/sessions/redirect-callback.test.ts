@@ -50,7 +50,9 @@ describe('redirect callback URL', () => {
   });
 
   it('percent-encodes the session id', () => {
-    expect(redirectUrlFor('https://a.example', 'a&b=c', 'expired', 'session_expired')).toBe('https://a.example?session_id=a%26b%3Dc&status=expired&reason=session_expired');
+    expect(redirectUrlFor('https://a.example', 'a&b=c', 'expired', 'session_expired')).toBe(
+      'https://a.example?session_id=a%26b%3Dc&status=expired&reason=session_expired',
+    );
   });
 });
 
@@ -82,7 +84,12 @@ describe("the applicant's outcomes", () => {
     expect(redirect).toEqual({ status: 'failed', reason: 'document_unreadable' });
     expect([after.status, after.session_progress]).toEqual(['FAILED', 'COMPLETED']);
     expect(after.meta_data?.failureData?.failedAttempts).toBe(4);
-    expect(after.meta_data?.failureData?.attempts.map((a) => a.reason)).toEqual(['OCR_NAME_MISSING', 'NO_FACE_DETECTED', 'OCR_NAME_MISSING', 'NO_FACE_DETECTED']);
+    expect(after.meta_data?.failureData?.attempts.map((a) => a.reason)).toEqual([
+      'OCR_NAME_MISSING',
+      'NO_FACE_DETECTED',
+      'OCR_NAME_MISSING',
+      'NO_FACE_DETECTED',
+    ]);
   });
 
   it('face_mismatch is an AI auto-decline with a failing face match', () => {
@@ -99,7 +106,9 @@ describe("the applicant's outcomes", () => {
     for (const outcome of ['internal_error', 'user_cancelled'] as const) {
       const { result, redirect } = applyApplicantOutcome(before, outcome, context);
       expect(record(result)).toEqual(before);
-      expect(redirect).toEqual(outcome === 'internal_error' ? { status: 'failed', reason: 'internal_error' } : { status: 'abandoned', reason: 'user_cancelled' });
+      expect(redirect).toEqual(
+        outcome === 'internal_error' ? { status: 'failed', reason: 'internal_error' } : { status: 'abandoned', reason: 'user_cancelled' },
+      );
     }
   });
 
@@ -134,7 +143,9 @@ describe('control plane outcomes', () => {
     expect([after.status, after.session_progress, after.submitted_at]).toEqual(['VERIFIED', 'COMPLETED', LATER]);
     expect(after.analysis_data?.id_matches_selfie).toBe(true);
     expect(result.ok && result.from).toBe('PENDING');
-    expect(result.ok && result.explanation).toBe(`applicant submitted session ${SESSION_ID}: PENDING -> SUBMITTED; reviewer decision on session ${SESSION_ID}: SUBMITTED -> VERIFIED`);
+    expect(result.ok && result.explanation).toBe(
+      `applicant submitted session ${SESSION_ID}: PENDING -> SUBMITTED; reviewer decision on session ${SESSION_ID}: SUBMITTED -> VERIFIED`,
+    );
   });
 
   it('drives every other outcome to its status', () => {
@@ -168,6 +179,8 @@ describe('control plane outcomes', () => {
 
   it('validates the control body', () => {
     const result = SessionOutcomeBodySchema.safeParse({ outcome: 'DONE' });
-    expect(result.success ? '' : result.error.issues[0]?.message).toBe('outcome must be one of SUBMITTED, VERIFIED, REJECTED, VOIDED, FAILED, abandoned, expired');
+    expect(result.success ? '' : result.error.issues[0]?.message).toBe(
+      'outcome must be one of SUBMITTED, VERIFIED, REJECTED, VOIDED, FAILED, abandoned, expired',
+    );
   });
 });

@@ -30,7 +30,9 @@ describe('GET /v1/sessions query', () => {
   });
 
   it('refuses by_organization values other than "true" and "false"', () => {
-    expect(messages(ListSessionsQuerySchema.safeParse({ by_organization: 'yes' }))).toEqual({ by_organization: 'by_organization must be "true" or "false"; got "yes"' });
+    expect(messages(ListSessionsQuerySchema.safeParse({ by_organization: 'yes' }))).toEqual({
+      by_organization: 'by_organization must be "true" or "false"; got "yes"',
+    });
   });
 
   it('accepts ISO 8601 dates and date-times and refuses anything else', () => {
@@ -64,7 +66,9 @@ describe('PATCH /v1/sessions/{id}/update-status body', () => {
   it('accepts VERIFIED and REJECTED only', () => {
     expect(UpdateStatusBodySchema.parse({ new_status: 'VERIFIED' })).toEqual({ new_status: 'VERIFIED' });
     expect(UpdateStatusBodySchema.parse({ new_status: 'REJECTED' })).toEqual({ new_status: 'REJECTED' });
-    expect(messages(UpdateStatusBodySchema.safeParse({ new_status: 'VOIDED' }))).toEqual({ new_status: 'new_status must be "VERIFIED" or "REJECTED"; got "VOIDED"' });
+    expect(messages(UpdateStatusBodySchema.safeParse({ new_status: 'VOIDED' }))).toEqual({
+      new_status: 'new_status must be "VERIFIED" or "REJECTED"; got "VOIDED"',
+    });
     expect(messages(UpdateStatusBodySchema.safeParse({}))).toEqual({ new_status: 'new_status must be "VERIFIED" or "REJECTED"' });
   });
 });
@@ -94,7 +98,8 @@ describe('POST /v1/sessions/{id}/uploads body', () => {
 
   it('needs an upload_type or a slot, and not both', () => {
     expect(messages(SessionUploadsBodySchema.safeParse({ files: [file] }))).toEqual({
-      'files.0': 'files[0] needs an upload_type (id_front, id_back, secondary_id_front, secondary_id_back, tertiary_id_front, tertiary_id_back, selfie_front) or a free slot name',
+      'files.0':
+        'files[0] needs an upload_type (id_front, id_back, secondary_id_front, secondary_id_back, tertiary_id_front, tertiary_id_back, selfie_front) or a free slot name',
     });
     expect(messages(SessionUploadsBodySchema.safeParse({ files: [{ ...file, upload_type: 'id_front', slot: 'x' }] }))).toEqual({
       'files.0': 'files[0] must send EITHER upload_type OR slot, not both',
@@ -107,14 +112,36 @@ describe('POST /v1/sessions/{id}/uploads body', () => {
       'files.0.slot': 'slot must not be empty: send a slot name of 1-255 characters, or an upload_type',
     });
     expect(Object.keys(messages(SessionUploadsBodySchema.safeParse({ files: [{ ...file, slot: 's'.repeat(256) }] })))).toEqual(['files.0.slot']);
-    expect(Object.keys(messages(SessionUploadsBodySchema.safeParse({ files: [{ file_name: 'a', content_type: 'jpeg', slot: 'a' }] })))).toEqual(['files.0.content_type']);
+    expect(Object.keys(messages(SessionUploadsBodySchema.safeParse({ files: [{ file_name: 'a', content_type: 'jpeg', slot: 'a' }] })))).toEqual([
+      'files.0.content_type',
+    ]);
   });
 
   it('refuses the same slot twice, also when named once by type and once by slot', () => {
-    expect(messages(SessionUploadsBodySchema.safeParse({ files: [{ ...file, slot: 'a' }, { ...file, slot: 'a' }] }))).toEqual({
+    expect(
+      messages(
+        SessionUploadsBodySchema.safeParse({
+          files: [
+            { ...file, slot: 'a' },
+            { ...file, slot: 'a' },
+          ],
+        }),
+      ),
+    ).toEqual({
       'files.1': 'files[1] uses slot "a" already used by files[0]: each slot may appear once per request',
     });
-    expect(Object.keys(messages(SessionUploadsBodySchema.safeParse({ files: [{ ...file, upload_type: 'id_back' }, { ...file, slot: 'id_back' }] })))).toEqual(['files.1']);
+    expect(
+      Object.keys(
+        messages(
+          SessionUploadsBodySchema.safeParse({
+            files: [
+              { ...file, upload_type: 'id_back' },
+              { ...file, slot: 'id_back' },
+            ],
+          }),
+        ),
+      ),
+    ).toEqual(['files.1']);
   });
 
   it('describes the response with upload_type optional (omitted for free slots)', () => {

@@ -1,6 +1,11 @@
 /** Helpers of the sessions route tests: create, drive and read sessions through HTTP. */
 import { expect } from 'vitest';
-import { CreateSessionResponseSchema, SingleSessionResponseSchema, type CreateSessionResponse, type SingleSessionResponse } from '../../src/sessions/sessions.schemas.ts';
+import {
+  CreateSessionResponseSchema,
+  SingleSessionResponseSchema,
+  type CreateSessionResponse,
+  type SingleSessionResponse,
+} from '../../src/sessions/sessions.schemas.ts';
 import { FIXTURE_WORKFLOW_IDS } from '../../src/workflows/workflows.store.ts';
 import { KEYS, type CallOptions, type TestSandbox } from '../helpers/sandbox.ts';
 import { forbiddenNullPaths } from './helpers.ts';

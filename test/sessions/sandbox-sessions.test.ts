@@ -45,17 +45,43 @@ describe('sandbox test identifiers', () => {
     const record = get('test_verified').session_record;
     expect(record.status).toBe('VERIFIED');
     expect(record.session_progress).toBe('COMPLETED');
-    for (const key of ['external_id', 'location', 'workflow_id', 'bank_statement_request_id', 'workflow_steps', 'meta_data', 'uploads', 'analysis_data', 'redirect_url', 'expires_at', 'submitted_at']) {
+    for (const key of [
+      'external_id',
+      'location',
+      'workflow_id',
+      'bank_statement_request_id',
+      'workflow_steps',
+      'meta_data',
+      'uploads',
+      'analysis_data',
+      'redirect_url',
+      'expires_at',
+      'submitted_at',
+    ]) {
       expect(record, key).toHaveProperty(key);
     }
     expect(Object.keys(record.analysis_data ?? {})).toEqual([
-      'id_analysis_data', 'secondary_id_analysis_data', 'tertiary_id_analysis_data', 'compare_faces_data', 'id_matches_selfie',
-      'faceliveness_score', 'pep_sanctions_data', 'adverse_media_data', 'document_risk_data', 'selected_document_types',
-      'custom_form_data', 'title_search_data', 'phone_checks',
+      'id_analysis_data',
+      'secondary_id_analysis_data',
+      'tertiary_id_analysis_data',
+      'compare_faces_data',
+      'id_matches_selfie',
+      'faceliveness_score',
+      'pep_sanctions_data',
+      'adverse_media_data',
+      'document_risk_data',
+      'selected_document_types',
+      'custom_form_data',
+      'title_search_data',
+      'phone_checks',
     ]);
     expect(Object.keys(record.meta_data ?? {})).toEqual([
-      'applicantSubmissionIp', 'applicantSubmissionDevice', 'applicantViewTime', 'applicantSubmissionBrowser',
-      'applicantSubmissionLocation', 'applicantSubmissionLocationDetails',
+      'applicantSubmissionIp',
+      'applicantSubmissionDevice',
+      'applicantViewTime',
+      'applicantSubmissionBrowser',
+      'applicantSubmissionLocation',
+      'applicantSubmissionLocationDetails',
     ]);
     expect(record.analysis_data?.compare_faces_data?.face_match_result).toBe('MATCH');
     expect(record.analysis_data?.id_matches_selfie).toBe(true);

@@ -27,7 +27,13 @@ describe('POST /__sandbox/sessions/{id}/outcome from PENDING', () => {
     expect(moved).toMatchObject({ from: 'PENDING', to: 'SUBMITTED', display_status: 'SUBMITTED' });
     const record = moved.session_record;
     const at = addMs(FROZEN_AT, 10 * 60_000);
-    expect(record).toMatchObject({ status: 'SUBMITTED', session_progress: 'COMPLETED', submitted_at: at, updated_at: at, location: { country: 'United States' } });
+    expect(record).toMatchObject({
+      status: 'SUBMITTED',
+      session_progress: 'COMPLETED',
+      submitted_at: at,
+      updated_at: at,
+      location: { country: 'United States' },
+    });
     expect(record.meta_data?.applicantSubmissionIp).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     const analysis = record.analysis_data;
     expect(analysis?.compare_faces_data?.face_match_result).toBe('MATCH');
@@ -62,7 +68,12 @@ describe('POST /__sandbox/sessions/{id}/outcome from PENDING', () => {
     expect(confidence).toBeLessThan(80);
     expect(record.analysis_data?.compare_faces_data?.face_match_result).toBe('NO_MATCH');
     expect(record.analysis_data?.id_matches_selfie).toBe(false);
-    expect(record.meta_data?.declinedData).toMatchObject({ declined: true, score: confidence, declinedAt: FROZEN_AT, reason: { code: 'LOW_FACE_MATCH', slot: 'PRIMARY', severity: 'CRITICAL' } });
+    expect(record.meta_data?.declinedData).toMatchObject({
+      declined: true,
+      score: confidence,
+      declinedAt: FROZEN_AT,
+      reason: { code: 'LOW_FACE_MATCH', slot: 'PRIMARY', severity: 'CRITICAL' },
+    });
   });
 
   it("FAILED: failureData with the workflow's failed-attempt limit, or failed_attempts", async () => {

@@ -63,8 +63,12 @@ describe('list query', () => {
     const first = sessionPaging.page(records, { limit: 1, secret: SECRET, scope: scopeOf({ by_organization: 'true' }) });
     expect(first.items.map((r) => r.id)).toEqual(['s-004']);
     const token = first.nextToken ?? '';
-    expect(sessionPaging.page(records, { limit: 1, secret: SECRET, scope: scopeOf({ by_organization: 'true', limit: '9' }), token }).items.map((r) => r.id)).toEqual(['s-002']);
-    expect(() => sessionPaging.page(records, { limit: 1, secret: SECRET, scope: scopeOf({ by_organization: 'true', start_date: '2026-01-01' }), token })).toThrow(
+    expect(
+      sessionPaging.page(records, { limit: 1, secret: SECRET, scope: scopeOf({ by_organization: 'true', limit: '9' }), token }).items.map((r) => r.id),
+    ).toEqual(['s-002']);
+    expect(() =>
+      sessionPaging.page(records, { limit: 1, secret: SECRET, scope: scopeOf({ by_organization: 'true', start_date: '2026-01-01' }), token }),
+    ).toThrow(
       'Invalid request: query parameter next_token belongs to a different query (other filters or dates): pass next_token exactly as returned by the previous page of the same query, or omit it to start from the first page.',
     );
   });

@@ -64,7 +64,14 @@ describe('building a session record', () => {
 
   it('records external_id, workflow, redirect_url and expiry when given', () => {
     const record = createFrom(
-      { first_name: 'Jane', last_name: 'Doe', email: 'jane@example.com', external_id: 'cust-9', redirect_url: 'https://example.com/back', expires_in_hours: 24 },
+      {
+        first_name: 'Jane',
+        last_name: 'Doe',
+        email: 'jane@example.com',
+        external_id: 'cust-9',
+        redirect_url: 'https://example.com/back',
+        expires_in_hours: 24,
+      },
       { id: 'wf-1', stepIds: ['id-verification', 'face-liveness'], expiresInHours: 72 },
     );
     expect(record).toMatchObject({
@@ -94,7 +101,11 @@ describe('user profiles', () => {
   it('builds the applicant from the request, omitting phone when none was given', () => {
     const user = buildApplicantUser({ id: 'u1', person: { firstName: 'Jane', lastName: 'Doe', email: 'jane@example.com' }, nowIso: NOW });
     expect(user).toEqual({ id: 'u1', email: 'jane@example.com', first_name: 'Jane', last_name: 'Doe', created_at: NOW, updated_at: NOW });
-    const withPhone = buildApplicantUser({ id: 'u1', person: { firstName: 'Jane', lastName: 'Doe', email: 'j@example.com', phone: '+14155550123' }, nowIso: NOW });
+    const withPhone = buildApplicantUser({
+      id: 'u1',
+      person: { firstName: 'Jane', lastName: 'Doe', email: 'j@example.com', phone: '+14155550123' },
+      nowIso: NOW,
+    });
     expect(Object.keys(withPhone)).toEqual(['id', 'email', 'first_name', 'last_name', 'phone', 'created_at', 'updated_at']);
     expect(withPhone.phone).toBe('+14155550123');
   });
@@ -114,7 +125,14 @@ describe('user profiles', () => {
 
 describe('responses', () => {
   it('answers create with id, session_url, camelCase externalId, expires_at and the two links', () => {
-    const record = createFrom({ firstName: 'Jane', lastName: 'Doe', email: 'jane@example.com', externalId: 'cust 1', redirectUrl: 'https://example.com/done?a=1&b=2', expiresInHours: 2 });
+    const record = createFrom({
+      firstName: 'Jane',
+      lastName: 'Doe',
+      email: 'jane@example.com',
+      externalId: 'cust 1',
+      redirectUrl: 'https://example.com/done?a=1&b=2',
+      expiresInHours: 2,
+    });
     const response = buildCreateSessionResponse(record, URLS);
     expect(response).toEqual({
       id: SESSION_ID,
@@ -122,8 +140,16 @@ describe('responses', () => {
       externalId: 'cust 1',
       expires_at: addMs(NOW, 2 * 3_600_000),
       links: [
-        { rel: 'admin_console', href: `http://127.0.0.1:4010/console/sessions/${SESSION_ID}`, description: 'View and review this session in the admin console' },
-        { rel: 'session_details', href: `http://127.0.0.1:4010/v1/sessions/${SESSION_ID}`, description: 'Retrieve this session and its results through the API' },
+        {
+          rel: 'admin_console',
+          href: `http://127.0.0.1:4010/console/sessions/${SESSION_ID}`,
+          description: 'View and review this session in the admin console',
+        },
+        {
+          rel: 'session_details',
+          href: `http://127.0.0.1:4010/v1/sessions/${SESSION_ID}`,
+          description: 'Retrieve this session and its results through the API',
+        },
       ],
     });
     expect(Object.keys(response)).toEqual(['id', 'session_url', 'externalId', 'expires_at', 'links']);

@@ -32,7 +32,10 @@ describe('POST /v1/sessions/{id}/uploads', () => {
     expectNoNulls(response.body);
     const { signed_urls: urls } = SessionUploadsResponseSchema.parse(response.body);
     expect(response.body).toEqual({ signed_urls: urls });
-    expect(urls.map((u) => Object.keys(u))).toEqual([['file_key', 'slot', 'upload_type', 'upload_url'], ['file_key', 'slot', 'upload_url']]);
+    expect(urls.map((u) => Object.keys(u))).toEqual([
+      ['file_key', 'slot', 'upload_type', 'upload_url'],
+      ['file_key', 'slot', 'upload_url'],
+    ]);
     expect(urls[0]).toMatchObject({ slot: 'id_front', upload_type: 'id_front' });
     expect(urls[1]?.slot).toBe('employment_letter');
     for (const url of urls) {
@@ -44,11 +47,13 @@ describe('POST /v1/sessions/{id}/uploads', () => {
   it('flips the slot’s uploads flag once the bytes are PUT, and the file key is readable by the organization only', async () => {
     const sandbox = await fresh();
     const { id } = await createSession(sandbox, JANE);
-    const { signed_urls: urls } = (await requestUploads(sandbox, id, [
-      { file_name: 'front.jpg', content_type: 'image/jpeg', upload_type: 'id_front' },
-      { file_name: 'selfie.jpg', content_type: 'image/jpeg', upload_type: 'selfie_front' },
-      { file_name: 'letter.pdf', content_type: 'application/pdf', slot: 'employment_letter' },
-    ])).body;
+    const { signed_urls: urls } = (
+      await requestUploads(sandbox, id, [
+        { file_name: 'front.jpg', content_type: 'image/jpeg', upload_type: 'id_front' },
+        { file_name: 'selfie.jpg', content_type: 'image/jpeg', upload_type: 'selfie_front' },
+        { file_name: 'letter.pdf', content_type: 'application/pdf', slot: 'employment_letter' },
+      ])
+    ).body;
     expect((await getSession(sandbox, id)).session_record.uploads?.id_front).toBe(false);
 
     sandbox.clock.advance(30_000);
@@ -117,7 +122,13 @@ describe('POST /v1/sessions/{id}/uploads', () => {
       [[], /files must contain at least one file/],
       [[{ file_name: 'a.jpg', content_type: 'image/jpeg' }], /needs an upload_type .* or a free slot name/],
       [[{ file_name: 'a.jpg', content_type: 'image/jpeg', upload_type: 'id_front', slot: 'x' }], /EITHER upload_type OR slot/],
-      [[{ file_name: 'a.jpg', content_type: 'image/jpeg', upload_type: 'id_front' }, { file_name: 'b.jpg', content_type: 'image/jpeg', slot: 'id_front' }], /uses slot "id_front" already used by files\[0\]/],
+      [
+        [
+          { file_name: 'a.jpg', content_type: 'image/jpeg', upload_type: 'id_front' },
+          { file_name: 'b.jpg', content_type: 'image/jpeg', slot: 'id_front' },
+        ],
+        /uses slot "id_front" already used by files\[0\]/,
+      ],
       [[{ file_name: 'a.jpg', content_type: 'jpeg', upload_type: 'id_front' }], /content_type must be a MIME type/],
       [[{ file_name: 'a.jpg', content_type: 'image/jpeg', upload_type: 'selfie_left' }], /upload_type must be one of id_front/],
       [[{ file_name: '', content_type: 'image/jpeg', upload_type: 'id_front' }], /file_name must not be empty/],
@@ -133,7 +144,9 @@ describe('POST /v1/sessions/{id}/uploads', () => {
   it('works in a non-default namespace: the URL carries it and the flag flips there', async () => {
     const sandbox = await fresh();
     const { id } = await createSession(sandbox, JANE, { namespace: 'uploads-ns' });
-    const [url] = (await requestUploads(sandbox, id, [{ file_name: 's.png', content_type: 'image/png', upload_type: 'selfie_front' }], { namespace: 'uploads-ns' })).body.signed_urls;
+    const [url] = (
+      await requestUploads(sandbox, id, [{ file_name: 's.png', content_type: 'image/png', upload_type: 'selfie_front' }], { namespace: 'uploads-ns' })
+    ).body.signed_urls;
     expect(url.upload_url).toContain('namespace=uploads-ns');
     expect(await put(sandbox, url.upload_url, Buffer.from([0x89, 0x50, 0x4e, 0x47]), 'image/png')).toBe(200);
     expect((await getSession(sandbox, id, { namespace: 'uploads-ns' })).session_record.uploads?.selfie_front).toBe(true);

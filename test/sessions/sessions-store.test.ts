@@ -25,7 +25,12 @@ describe('sessions.store: the contract other areas import', () => {
   it('createSessionRecord stores a credit-check session that GET and the list show', async () => {
     const sandbox = await testSandbox();
     const world = sandbox.platform.worlds.get();
-    const stored = createSessionRecord(world, { organization: ORG, type: 'credit-check-hard', input: { ...PERSON, externalId: 'loan-1' }, nowIso: world.clock.iso() });
+    const stored = createSessionRecord(world, {
+      organization: ORG,
+      type: 'credit-check-hard',
+      input: { ...PERSON, externalId: 'loan-1' },
+      nowIso: world.clock.iso(),
+    });
     expect(stored.id).toBe(stored.record.id);
     expect(stored.record).toMatchObject({ type: 'credit-check-hard', status: 'PENDING', external_id: 'loan-1', created_at: FROZEN_AT });
     expect(stored.record).not.toHaveProperty('workflow_id');
@@ -45,7 +50,13 @@ describe('sessions.store: the contract other areas import', () => {
     await drive(sandbox, credit.id, { outcome: 'SUBMITTED' });
     expect((await getSession(sandbox, credit.id)).session_record.analysis_data).toEqual(report);
 
-    const workflowSession = createSessionRecord(world, { organization: ORG, type: 'session', input: PERSON, nowIso: world.clock.iso(), analysis: { custom_marker: 1 } });
+    const workflowSession = createSessionRecord(world, {
+      organization: ORG,
+      type: 'session',
+      input: PERSON,
+      nowIso: world.clock.iso(),
+      analysis: { custom_marker: 1 },
+    });
     await drive(sandbox, workflowSession.id, { outcome: 'SUBMITTED' });
     const analysis = (await getSession(sandbox, workflowSession.id)).session_record.analysis_data as Record<string, unknown>;
     expect(analysis.custom_marker).toBe(1);
@@ -82,7 +93,9 @@ describe('sessions.store: the contract other areas import', () => {
     const stored = createSessionRecord(world, { organization: ORG, type: 'session', input: PERSON, nowIso: world.clock.iso() });
     expect(requireOwnSession(world, 'org_demo', stored.id).id).toBe(stored.id);
     expect(() => requireOwnSession(world, 'org_other', stored.id)).toThrowError(expect.objectContaining({ status: 403 }));
-    expect(() => requireOwnSession(world, 'org_demo', 'missing')).toThrowError(expect.objectContaining({ status: 404, message: expect.stringMatching(/^Session missing was not found/) }));
+    expect(() => requireOwnSession(world, 'org_demo', 'missing')).toThrowError(
+      expect.objectContaining({ status: 404, message: expect.stringMatching(/^Session missing was not found/) }),
+    );
   });
 
   it('files sessions under organization, external_id, workflow_id and sender', async () => {
@@ -118,7 +131,11 @@ describe('workflows.store', () => {
     expect(fixtureWorkflows().map((w) => w.id)).toEqual(Object.values(FIXTURE_WORKFLOW_IDS));
     expect(findWorkflow(world, 'org_demo', FIXTURE_WORKFLOW_IDS.identity72h)?.settings).toEqual({ expires_in_hours: 72, max_failed_attempts: 3 });
     expect(findWorkflow(world, 'org_demo', FIXTURE_WORKFLOW_IDS.noExpiry)?.settings?.expires_in_hours).toBeUndefined();
-    expect(findWorkflow(world, 'org_demo', FIXTURE_WORKFLOW_IDS.identityAndPhone)?.steps.map((s) => s.id)).toEqual(['id-verification', 'face-liveness', 'phone-verification']);
+    expect(findWorkflow(world, 'org_demo', FIXTURE_WORKFLOW_IDS.identityAndPhone)?.steps.map((s) => s.id)).toEqual([
+      'id-verification',
+      'face-liveness',
+      'phone-verification',
+    ]);
     expect(findWorkflow(world, 'org_other', FIXTURE_WORKFLOW_IDS.identity72h)).toBeUndefined();
     expect(findWorkflow(world, 'org_demo', FIXTURE_WORKFLOW_IDS.otherOrganization)).toBeUndefined();
   });
@@ -128,7 +145,12 @@ describe('workflows.store', () => {
     const world = sandbox.platform.worlds.get();
     const id = '1f2e3d4c-5b6a-4789-9a8b-7c6d5e4f3a2b';
     workflows(world).put({
-      id, name: 'Created later', status: 'active', organization_id: 'org_demo', created_at: FROZEN_AT, updated_at: FROZEN_AT,
+      id,
+      name: 'Created later',
+      status: 'active',
+      organization_id: 'org_demo',
+      created_at: FROZEN_AT,
+      updated_at: FROZEN_AT,
       steps: [{ id: 'id-verification', config: { id_scan_settings: { require_secondary_id: true, require_tertiary_id: true } } }],
       settings: { expires_in_hours: 6, max_failed_attempts: 2 },
     });
@@ -148,11 +170,15 @@ describe('sessions across a restart and a reset', () => {
     const data = join(mkdtempSync(join(tmpdir(), 'idv-sessions-')), 'store.json');
     const first = await testSandbox({ memory: false, data });
     const created = await first.call('POST', '/v1/sessions', { body: { ...JANE, externalId: 'persist-1' } });
-    const [upload] = (await first.call('POST', `/v1/sessions/${created.body.id}/uploads`, {
-      body: { files: [{ file_name: 'a.png', content_type: 'image/png', upload_type: 'id_front' }] },
-    })).body.signed_urls;
+    const [upload] = (
+      await first.call('POST', `/v1/sessions/${created.body.id}/uploads`, {
+        body: { files: [{ file_name: 'a.png', content_type: 'image/png', upload_type: 'id_front' }] },
+      })
+    ).body.signed_urls;
     const url = new URL(upload.upload_url);
-    expect((await first.app.request(url.pathname + url.search, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: Buffer.from([0x89, 0x50]) })).status).toBe(200);
+    expect(
+      (await first.app.request(url.pathname + url.search, { method: 'PUT', headers: { 'content-type': 'image/png' }, body: Buffer.from([0x89, 0x50]) })).status,
+    ).toBe(200);
     await first.close();
 
     const second = await testSandbox({ memory: false, data });

@@ -58,7 +58,15 @@ describe('the timestamps of a session record are in order', () => {
 
   it(`holds for ${RUNS * 3} sandbox-key sessions, the documented test identifiers included`, async () => {
     const sandbox = await testSandbox({ rateLimit: false });
-    const ids = ['test_verified', 'test_rejected', 'test_submitted', 'test_pending', 'test_voided', 'test_failed', ...Array.from({ length: RUNS * 3 }, (_, i) => `property-${i}`)];
+    const ids = [
+      'test_verified',
+      'test_rejected',
+      'test_submitted',
+      'test_pending',
+      'test_voided',
+      'test_failed',
+      ...Array.from({ length: RUNS * 3 }, (_, i) => `property-${i}`),
+    ];
     for (const id of ids) {
       const record = (await sandbox.call('GET', `/v1/sessions/${id}`, { key: KEYS.sandbox })).body.session_record;
       expect(orderViolations(record), id).toEqual([]);
@@ -66,8 +74,12 @@ describe('the timestamps of a session record are in order', () => {
   });
 
   it('the checker itself reports a view before the creation', () => {
-    expect(orderViolations({ created_at: '2026-01-15T09:30:00.000Z', updated_at: '2026-01-15T09:30:00.000Z', meta_data: { applicantViewTime: '2026-01-15T09:25:00.000Z' } })).toEqual([
-      'created_at 2026-01-15T09:30:00.000Z > applicantViewTime 2026-01-15T09:25:00.000Z',
-    ]);
+    expect(
+      orderViolations({
+        created_at: '2026-01-15T09:30:00.000Z',
+        updated_at: '2026-01-15T09:30:00.000Z',
+        meta_data: { applicantViewTime: '2026-01-15T09:25:00.000Z' },
+      }),
+    ).toEqual(['created_at 2026-01-15T09:30:00.000Z > applicantViewTime 2026-01-15T09:25:00.000Z']);
   });
 });

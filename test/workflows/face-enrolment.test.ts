@@ -47,9 +47,14 @@ describe('the headless ID_VERIFICATION step enrols the selfie in the face regist
 
     // A hosted session finished with the same face is a duplicate of the headless enrolment too.
     const hosted = await sandbox.call('POST', '/v1/sessions', { body: { first_name: 'Sam', last_name: 'Lee', email: 'c@example.com' } });
-    const urls = await sandbox.call('POST', `/v1/sessions/${hosted.body.id}/uploads`, { body: { files: [{ file_name: 'selfie.jpg', content_type: 'image/jpeg', upload_type: 'selfie_front' }] } });
+    const urls = await sandbox.call('POST', `/v1/sessions/${hosted.body.id}/uploads`, {
+      body: { files: [{ file_name: 'selfie.jpg', content_type: 'image/jpeg', upload_type: 'selfie_front' }] },
+    });
     const target = new URL(urls.body.signed_urls[0].upload_url);
-    expect((await sandbox.app.request(target.pathname + target.search, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: fixtureImage('face.jpg') })).status).toBe(200);
+    expect(
+      (await sandbox.app.request(target.pathname + target.search, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: fixtureImage('face.jpg') }))
+        .status,
+    ).toBe(200);
     const finished = await sandbox.call('POST', `/__sandbox/sessions/${hosted.body.id}/outcome`, { key: null, body: { outcome: 'SUBMITTED' } });
     expect(finished.headers.get('x-sandbox-explain')).toContain(`selfie_front matches the face of session ${first.sessionId}`);
   });

@@ -4,12 +4,16 @@ import { FIXTURE_WORKFLOW_IDS } from '../../src/workflows/workflows.store.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { APPLICANT, createWorkflow } from './helpers.ts';
 
-const createSession = (sandbox: TestSandbox, workflowId: string, body: unknown, key: string = KEYS.live) => sandbox.call('POST', `/v1/workflows/${workflowId}/sessions`, { key, body });
+const createSession = (sandbox: TestSandbox, workflowId: string, body: unknown, key: string = KEYS.live) =>
+  sandbox.call('POST', `/v1/workflows/${workflowId}/sessions`, { key, body });
 
 describe('POST /v1/workflows/{id}/sessions', () => {
   it('answers the headless session: uuid, nullable expires_at, PENDING steps with requirements from the resolved config, current_step 0', async () => {
     const sandbox = await testSandbox();
-    const workflowId = await createWorkflow(sandbox, [{ id: 'ID_VERIFICATION', config: { require_secondary_id: true, face_front_photo_only: true, require_front_only: true } }, { id: 'FACE_LIVENESS', config: { confidence_threshold: 80 } }]);
+    const workflowId = await createWorkflow(sandbox, [
+      { id: 'ID_VERIFICATION', config: { require_secondary_id: true, face_front_photo_only: true, require_front_only: true } },
+      { id: 'FACE_LIVENESS', config: { confidence_threshold: 80 } },
+    ]);
     const response = await createSession(sandbox, workflowId, APPLICANT);
     expect(response.status, response.text).toBe(200);
     const session = WorkflowSessionSchema.parse(response.body);
@@ -40,12 +44,24 @@ describe('POST /v1/workflows/{id}/sessions', () => {
   it('is also a session record of type session, in GET /v1/sessions/{id} and the lists, and costs one token', async () => {
     const sandbox = await testSandbox();
     const workflowId = await createWorkflow(sandbox);
-    const before = (await sandbox.call('GET', '/__sandbox/organizations', { key: null })).body.organizations.find((o: { id: string }) => o.id === 'org_demo').balance;
+    const before = (await sandbox.call('GET', '/__sandbox/organizations', { key: null })).body.organizations.find(
+      (o: { id: string }) => o.id === 'org_demo',
+    ).balance;
     const { session_id } = (await createSession(sandbox, workflowId, { ...APPLICANT, externalId: 'cust-9', expiresInHours: 48 })).body;
-    const after = (await sandbox.call('GET', '/__sandbox/organizations', { key: null })).body.organizations.find((o: { id: string }) => o.id === 'org_demo').balance;
+    const after = (await sandbox.call('GET', '/__sandbox/organizations', { key: null })).body.organizations.find(
+      (o: { id: string }) => o.id === 'org_demo',
+    ).balance;
     expect(after).toBe(before - 1);
     const read = await sandbox.call('GET', `/v1/sessions/${session_id}`);
-    expect(read.body.session_record).toMatchObject({ id: session_id, type: 'session', status: 'PENDING', session_progress: 'PENDING', workflow_id: workflowId, external_id: 'cust-9', expires_at: '2026-01-17T09:30:00.000Z' });
+    expect(read.body.session_record).toMatchObject({
+      id: session_id,
+      type: 'session',
+      status: 'PENDING',
+      session_progress: 'PENDING',
+      workflow_id: workflowId,
+      external_id: 'cust-9',
+      expires_at: '2026-01-17T09:30:00.000Z',
+    });
     expect(read.body.user).toMatchObject({ first_name: 'Jane', last_name: 'Doe', phone: '+14155550123' });
     for (const query of [`workflow_id=${workflowId}`, 'external_id=cust-9', 'by_organization=true']) {
       const list = await sandbox.call('GET', `/v1/sessions?${query}`);
@@ -63,7 +79,7 @@ describe('POST /v1/workflows/{id}/sessions', () => {
     });
   });
 
-  it('refuses an inactive workflow (400), another organization\'s (403), an unknown one (404) and an empty balance (402)', async () => {
+  it("refuses an inactive workflow (400), another organization's (403), an unknown one (404) and an empty balance (402)", async () => {
     const sandbox = await testSandbox();
     const inactive = await createSession(sandbox, FIXTURE_WORKFLOW_IDS.inactive, APPLICANT);
     expect(inactive.status).toBe(400);
@@ -109,8 +125,16 @@ describe('GET /v1/sessions/{id}/workflow and POST .../workflow/start', () => {
     const workflowId = await createWorkflow(sandbox);
     const { session_id } = (await createSession(sandbox, workflowId, APPLICANT)).body;
     const state = await sandbox.call('GET', `/v1/sessions/${session_id}/workflow`);
-    expect(WorkflowStateSchema.parse(state.body)).toMatchObject({ session_id, status: 'PENDING', session_progress: 'PENDING', current_step: 0, attempts_remaining: 3 });
-    expect(state.body.steps[0]).toEqual(expect.objectContaining({ step_id: 'ID_VERIFICATION', status: 'PENDING', attempts: 0, started_at: null, completed_at: null, failure_reason: null }));
+    expect(WorkflowStateSchema.parse(state.body)).toMatchObject({
+      session_id,
+      status: 'PENDING',
+      session_progress: 'PENDING',
+      current_step: 0,
+      attempts_remaining: 3,
+    });
+    expect(state.body.steps[0]).toEqual(
+      expect.objectContaining({ step_id: 'ID_VERIFICATION', status: 'PENDING', attempts: 0, started_at: null, completed_at: null, failure_reason: null }),
+    );
     sandbox.clock.advance(10_000);
     const started = await sandbox.call('POST', `/v1/sessions/${session_id}/workflow/start`, { body: {} });
     expect(started.status, started.text).toBe(200);

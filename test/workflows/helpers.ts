@@ -10,20 +10,34 @@ export function fixtureImage(name: string): Buffer {
   return readFileSync(new URL(`../../fixtures/images/${name}`, import.meta.url));
 }
 
-export async function createWorkflow(sandbox: TestSandbox, steps: unknown[] = [{ id: 'ID_VERIFICATION' }, { id: 'FACE_LIVENESS' }], key: string = KEYS.live): Promise<string> {
+export async function createWorkflow(
+  sandbox: TestSandbox,
+  steps: unknown[] = [{ id: 'ID_VERIFICATION' }, { id: 'FACE_LIVENESS' }],
+  key: string = KEYS.live,
+): Promise<string> {
   const response = await sandbox.call('POST', '/v1/workflows', { key, body: { name: 'Identity flow', steps } });
   expect(response.status, response.text).toBe(201);
   return WorkflowResponseSchema.parse(response.body).workflow.id;
 }
 
-export async function createHeadlessSession(sandbox: TestSandbox, workflowId: string, applicant: Record<string, unknown> = APPLICANT, key: string = KEYS.live): Promise<string> {
+export async function createHeadlessSession(
+  sandbox: TestSandbox,
+  workflowId: string,
+  applicant: Record<string, unknown> = APPLICANT,
+  key: string = KEYS.live,
+): Promise<string> {
   const response = await sandbox.call('POST', `/v1/workflows/${workflowId}/sessions`, { key, body: applicant });
   expect(response.status, response.text).toBe(200);
   return WorkflowSessionSchema.parse(response.body).session_id;
 }
 
 /** Uploads fixture images to the session's named slots (POST /v1/sessions/{id}/uploads, then PUT); returns slot → file_key. */
-export async function uploadToSession(sandbox: TestSandbox, sessionId: string, files: Record<string, string>, key: string = KEYS.live): Promise<Record<string, string>> {
+export async function uploadToSession(
+  sandbox: TestSandbox,
+  sessionId: string,
+  files: Record<string, string>,
+  key: string = KEYS.live,
+): Promise<Record<string, string>> {
   const entries = Object.entries(files);
   const contentType = (name: string) => (name.endsWith('.png') ? 'image/png' : 'image/jpeg');
   const response = await sandbox.call('POST', `/v1/sessions/${sessionId}/uploads`, {

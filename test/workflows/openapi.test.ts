@@ -24,8 +24,16 @@ describe('the workflow operations in /openapi.json', () => {
     }
     const submitBody = document.paths['/v1/sessions/{session_id}/steps/{step_id}'].post.requestBody.content['application/json'].schema;
     expect(JSON.stringify(submitBody)).toContain('StepSubmissionBody');
-    expect(document.components.schemas.StepSubmissionBody.anyOf).toEqual([{ $ref: '#/components/schemas/IdVerificationStepBody' }, { $ref: '#/components/schemas/FaceLivenessStepBody' }]);
-    expect(Object.keys(document.components.schemas.IdVerificationStepBody.properties)).toEqual(['document_type', 'secondary_document_type', 'tertiary_document_type', 'uploads']);
+    expect(document.components.schemas.StepSubmissionBody.anyOf).toEqual([
+      { $ref: '#/components/schemas/IdVerificationStepBody' },
+      { $ref: '#/components/schemas/FaceLivenessStepBody' },
+    ]);
+    expect(Object.keys(document.components.schemas.IdVerificationStepBody.properties)).toEqual([
+      'document_type',
+      'secondary_document_type',
+      'tertiary_document_type',
+      'uploads',
+    ]);
     expect(document.components.schemas.FaceLivenessStepBody.properties.action.enum).toEqual(['start', 'complete', 'upload-url']);
     expect(document.paths['/v1/workflows/{workflow_id}/sessions'].post.responses['402']).toBeDefined();
     expect(document.paths['/v1/sessions/{session_id}/steps/{step_id}'].post.responses['409']).toBeDefined();

@@ -36,13 +36,43 @@ describe('ID_VERIFICATION body against the step requirements', () => {
     await expectRefused(sandbox, sessionId, { document_type: 'passport-us' }, /uploads is required/);
     await expectRefused(sandbox, sessionId, { document_type: 'passport-us', uploads: { selfie_front: keys.selfie_front } }, /id_front is required/);
     await expectRefused(sandbox, sessionId, { document_type: 'passport-us', uploads: { id_front: keys.id_front } }, /selfie_front is required/);
-    await expectRefused(sandbox, sessionId, { document_type: 'driver-license-us', uploads: passport }, /uploads.id_back is required for document_type "driver-license-us": send the file key of its back image \(only passport-us, passport-ca are front-only\)/);
-    await expectRefused(sandbox, sessionId, { document_type: 'passport-us', uploads: { ...passport, id_back: keys.id_back } }, /uploads.id_back must not be sent for document_type "passport-us": that type is front-only/);
-    await expectRefused(sandbox, sessionId, { document_type: 'passport-us', secondary_document_type: 'national-id-us', uploads: passport }, /secondary_document_type must not be sent: this step does not require a secondary ID/);
-    await expectRefused(sandbox, sessionId, { document_type: 'passport-us', uploads: { ...passport, secondary_id_front: keys.secondary_id_front } }, /uploads.secondary_id_front must not be sent/);
-    await expectRefused(sandbox, sessionId, { document_type: 'passport-us', uploads: { ...passport, tertiary_id_back: keys.tertiary_id_back } }, /uploads.tertiary_id_back must not be sent: this step does not require a tertiary ID/);
+    await expectRefused(
+      sandbox,
+      sessionId,
+      { document_type: 'driver-license-us', uploads: passport },
+      /uploads.id_back is required for document_type "driver-license-us": send the file key of its back image \(only passport-us, passport-ca are front-only\)/,
+    );
+    await expectRefused(
+      sandbox,
+      sessionId,
+      { document_type: 'passport-us', uploads: { ...passport, id_back: keys.id_back } },
+      /uploads.id_back must not be sent for document_type "passport-us": that type is front-only/,
+    );
+    await expectRefused(
+      sandbox,
+      sessionId,
+      { document_type: 'passport-us', secondary_document_type: 'national-id-us', uploads: passport },
+      /secondary_document_type must not be sent: this step does not require a secondary ID/,
+    );
+    await expectRefused(
+      sandbox,
+      sessionId,
+      { document_type: 'passport-us', uploads: { ...passport, secondary_id_front: keys.secondary_id_front } },
+      /uploads.secondary_id_front must not be sent/,
+    );
+    await expectRefused(
+      sandbox,
+      sessionId,
+      { document_type: 'passport-us', uploads: { ...passport, tertiary_id_back: keys.tertiary_id_back } },
+      /uploads.tertiary_id_back must not be sent: this step does not require a tertiary ID/,
+    );
     await expectRefused(sandbox, sessionId, { document_type: 'passport-us', uploads: passport, extra: 1 }, /unknown keys "extra"/);
-    await expectRefused(sandbox, sessionId, { document_type: 'passport-us', uploads: { ...passport, selfie_left: keys.selfie_front } }, /unknown keys "selfie_left"/);
+    await expectRefused(
+      sandbox,
+      sessionId,
+      { document_type: 'passport-us', uploads: { ...passport, selfie_left: keys.selfie_front } },
+      /unknown keys "selfie_left"/,
+    );
     await expectRefused(sandbox, sessionId, { document_type: 'passport-us', uploads: { ...passport, id_front: 42 } }, /id_front must be a file key/);
     await expectRefused(sandbox, sessionId, { document_type: '', uploads: passport }, /document_type must not be empty/);
   });
@@ -54,18 +84,52 @@ describe('ID_VERIFICATION body against the step requirements', () => {
     const secondary = { secondary_id_front: keys.secondary_id_front, secondary_id_back: keys.secondary_id_back };
     const tertiary = { tertiary_id_front: keys.tertiary_id_front };
     const all = { document_type: 'passport-us', secondary_document_type: 'national-id-us', tertiary_document_type: 'passport-ca' };
-    await expectRefused(sandbox, sessionId, { document_type: 'passport-us', tertiary_document_type: 'passport-ca', uploads: { ...primary, ...secondary, ...tertiary } }, /secondary_document_type is required: this step requires a secondary ID/);
-    await expectRefused(sandbox, sessionId, { ...all, uploads: { ...primary, secondary_id_back: keys.secondary_id_back, ...tertiary } }, /uploads.secondary_id_front is required/);
-    await expectRefused(sandbox, sessionId, { ...all, uploads: { ...primary, secondary_id_front: keys.secondary_id_front, ...tertiary } }, /uploads.secondary_id_back is required for secondary_document_type "national-id-us"/);
-    await expectRefused(sandbox, sessionId, { ...all, secondary_document_type: 'passport-ca', uploads: { ...primary, ...secondary, ...tertiary } }, /uploads.secondary_id_back must not be sent for secondary_document_type "passport-ca"/);
-    await expectRefused(sandbox, sessionId, { ...all, tertiary_document_type: undefined, uploads: { ...primary, ...secondary, ...tertiary } }, /tertiary_document_type is required/);
+    await expectRefused(
+      sandbox,
+      sessionId,
+      { document_type: 'passport-us', tertiary_document_type: 'passport-ca', uploads: { ...primary, ...secondary, ...tertiary } },
+      /secondary_document_type is required: this step requires a secondary ID/,
+    );
+    await expectRefused(
+      sandbox,
+      sessionId,
+      { ...all, uploads: { ...primary, secondary_id_back: keys.secondary_id_back, ...tertiary } },
+      /uploads.secondary_id_front is required/,
+    );
+    await expectRefused(
+      sandbox,
+      sessionId,
+      { ...all, uploads: { ...primary, secondary_id_front: keys.secondary_id_front, ...tertiary } },
+      /uploads.secondary_id_back is required for secondary_document_type "national-id-us"/,
+    );
+    await expectRefused(
+      sandbox,
+      sessionId,
+      { ...all, secondary_document_type: 'passport-ca', uploads: { ...primary, ...secondary, ...tertiary } },
+      /uploads.secondary_id_back must not be sent for secondary_document_type "passport-ca"/,
+    );
+    await expectRefused(
+      sandbox,
+      sessionId,
+      { ...all, tertiary_document_type: undefined, uploads: { ...primary, ...secondary, ...tertiary } },
+      /tertiary_document_type is required/,
+    );
     await expectRefused(sandbox, sessionId, { ...all, uploads: { ...primary, ...secondary } }, /uploads.tertiary_id_front is required/);
-    await expectRefused(sandbox, sessionId, { ...all, tertiary_document_type: 'driver-license-ca', uploads: { ...primary, ...secondary, ...tertiary } }, /uploads.tertiary_id_back is required for tertiary_document_type "driver-license-ca"/);
+    await expectRefused(
+      sandbox,
+      sessionId,
+      { ...all, tertiary_document_type: 'driver-license-ca', uploads: { ...primary, ...secondary, ...tertiary } },
+      /uploads.tertiary_id_back is required for tertiary_document_type "driver-license-ca"/,
+    );
 
     const done = await submit(sandbox, sessionId, 'ID_VERIFICATION', { ...all, uploads: { ...primary, ...secondary, ...tertiary } });
     expect(done.status, done.text).toBe(200);
     expect(done.body.step_status).toBe('COMPLETED');
-    expect(done.body.checks.documents.map((d: { slot: string; document_type: string }) => [d.slot, d.document_type])).toEqual([['PRIMARY', 'passport-us'], ['SECONDARY', 'national-id-us'], ['TERTIARY', 'passport-ca']]);
+    expect(done.body.checks.documents.map((d: { slot: string; document_type: string }) => [d.slot, d.document_type])).toEqual([
+      ['PRIMARY', 'passport-us'],
+      ['SECONDARY', 'national-id-us'],
+      ['TERTIARY', 'passport-ca'],
+    ]);
     const record = (await sandbox.call('GET', `/v1/sessions/${sessionId}`)).body.session_record;
     expect(Object.keys(record.analysis_data)).toEqual(expect.arrayContaining(['id_analysis_data', 'secondary_id_analysis_data', 'tertiary_id_analysis_data']));
     expect(record.analysis_data.selected_document_types).toEqual({ primary: 'passport-us', secondary: 'national-id-us', tertiary: 'passport-ca' });
@@ -77,7 +141,10 @@ describe('ID_VERIFICATION body against the step requirements', () => {
   it('takes a two-sided document without its back when the step is configured require_front_only', async () => {
     const sandbox = await testSandbox({ rateLimit: false });
     const { sessionId, keys } = await sessionWith(sandbox, { require_front_only: true });
-    const response = await submit(sandbox, sessionId, 'ID_VERIFICATION', { document_type: 'national-id-us', uploads: { id_front: keys.id_front, selfie_front: keys.selfie_front } });
+    const response = await submit(sandbox, sessionId, 'ID_VERIFICATION', {
+      document_type: 'national-id-us',
+      uploads: { id_front: keys.id_front, selfie_front: keys.selfie_front },
+    });
     expect(response.status, response.text).toBe(200);
     expect(response.body.step_status).toBe('COMPLETED');
   });

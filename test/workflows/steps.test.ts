@@ -49,7 +49,13 @@ describe('POST /v1/sessions/{id}/steps/{step_id}: the full happy path', () => {
     // The session's outcome in GET /v1/sessions/{id}.
     const read = await sandbox.call('GET', `/v1/sessions/${sessionId}`);
     const record = SingleSessionResponseSchema.parse(read.body).session_record;
-    expect(record).toMatchObject({ status: 'VERIFIED', type: 'session', session_progress: 'COMPLETED', workflow_id: workflowId, workflow_steps: ['id-verification', 'face-liveness'] });
+    expect(record).toMatchObject({
+      status: 'VERIFIED',
+      type: 'session',
+      session_progress: 'COMPLETED',
+      workflow_id: workflowId,
+      workflow_steps: ['id-verification', 'face-liveness'],
+    });
     expect(record.uploads).toMatchObject({ id_front: true, selfie_front: true, id_back: false });
     expect(record.analysis_data).toMatchObject({
       id_matches_selfie: true,
@@ -58,21 +64,36 @@ describe('POST /v1/sessions/{id}/steps/{step_id}: the full happy path', () => {
       id_analysis_data: { expiry_date_pass: true, age_restriction_pass: true, valid_state_pass: true },
       faceliveness_score: complete.body.liveness.confidence,
     });
-    expect(record.analysis_data?.id_analysis_data?.id_extracted_text.find((t) => t.type === 'DOCUMENT_NUMBER')?.value).toBe(id.body.checks.documents[0].document_number);
+    expect(record.analysis_data?.id_analysis_data?.id_extracted_text.find((t) => t.type === 'DOCUMENT_NUMBER')?.value).toBe(
+      id.body.checks.documents[0].document_number,
+    );
 
     const state = await sandbox.call('GET', `/v1/sessions/${sessionId}/workflow`);
     expect(WorkflowStateSchema.parse(state.body)).toMatchObject({ status: 'VERIFIED', current_step: null, attempts_remaining: 3 });
-    expect(state.body.steps.map((s: { status: string; attempts: number }) => [s.status, s.attempts])).toEqual([['COMPLETED', 1], ['COMPLETED', 1]]);
+    expect(state.body.steps.map((s: { status: string; attempts: number }) => [s.status, s.attempts])).toEqual([
+      ['COMPLETED', 1],
+      ['COMPLETED', 1],
+    ]);
   });
 
   it('accepts file keys of the generic presign flow and flips the uploads flags it read', async () => {
     const sandbox = await testSandbox();
     const { sessionId } = await headless(sandbox, [{ id: 'ID_VERIFICATION' }]);
-    const presign = await sandbox.call('POST', '/v1/upload/presign', { body: { files: [{ contentType: 'image/jpeg', byteLength: 200_000 }, { contentType: 'image/jpeg', byteLength: 200_000 }] } });
+    const presign = await sandbox.call('POST', '/v1/upload/presign', {
+      body: {
+        files: [
+          { contentType: 'image/jpeg', byteLength: 200_000 },
+          { contentType: 'image/jpeg', byteLength: 200_000 },
+        ],
+      },
+    });
     const [front, selfie] = presign.body.uploads as { uploadUrl: string; fileKey: string }[];
     await putBytes(sandbox, front!.uploadUrl, fixtureImage('passport.jpg'), 'image/jpeg');
     await putBytes(sandbox, selfie!.uploadUrl, fixtureImage('face.jpg'), 'image/jpeg');
-    const done = await submit(sandbox, sessionId, 'ID_VERIFICATION', { document_type: 'passport-ca', uploads: { id_front: front!.fileKey, selfie_front: selfie!.fileKey } });
+    const done = await submit(sandbox, sessionId, 'ID_VERIFICATION', {
+      document_type: 'passport-ca',
+      uploads: { id_front: front!.fileKey, selfie_front: selfie!.fileKey },
+    });
     expect(done.body).toMatchObject({ step_status: 'COMPLETED', session_status: 'VERIFIED', current_step: null });
     const record = (await sandbox.call('GET', `/v1/sessions/${sessionId}`)).body.session_record;
     expect(record.uploads).toMatchObject({ id_front: true, selfie_front: true });
@@ -85,12 +106,21 @@ describe('failed attempts', () => {
     const { sessionId } = await headless(sandbox);
     const response = await submit(sandbox, sessionId, 'ID_VERIFICATION', await passportAndSelfie(sandbox, sessionId, 'different-face.jpg'));
     expect(response.status, response.text).toBe(200);
-    expect(response.body).toMatchObject({ step_status: 'IN_PROGRESS', failure_reason: 'LOW_FACE_MATCH', current_step: 0, attempts_remaining: 2, session_status: 'PENDING' });
+    expect(response.body).toMatchObject({
+      step_status: 'IN_PROGRESS',
+      failure_reason: 'LOW_FACE_MATCH',
+      current_step: 0,
+      attempts_remaining: 2,
+      session_status: 'PENDING',
+    });
     expect(response.body.checks.id_matches_selfie).toBe(false);
     expect(response.headers.get('x-sandbox-explain')).toMatch(/face similarity [\d.]+ < threshold 80/);
     const record = (await sandbox.call('GET', `/v1/sessions/${sessionId}`)).body.session_record;
     expect(record.analysis_data).toMatchObject({ id_matches_selfie: false, compare_faces_data: { face_match_result: 'NO_MATCH' } });
-    expect(record.meta_data.failureData).toEqual({ failedAttempts: 1, attempts: [{ reason: 'LOW_FACE_MATCH', slot: 'PRIMARY', failedAt: '2026-01-15T09:30:00.000Z' }] });
+    expect(record.meta_data.failureData).toEqual({
+      failedAttempts: 1,
+      attempts: [{ reason: 'LOW_FACE_MATCH', slot: 'PRIMARY', failedAt: '2026-01-15T09:30:00.000Z' }],
+    });
 
     const retry = await submit(sandbox, sessionId, 'ID_VERIFICATION', await passportAndSelfie(sandbox, sessionId));
     expect(retry.body).toMatchObject({ step_status: 'COMPLETED', current_step: 1, attempts_remaining: 2 });
@@ -107,7 +137,11 @@ describe('failed attempts', () => {
       expect(response.status, response.text).toBe(200);
       reasons.push([response.body.step_status, response.body.attempts_remaining, response.body.session_status]);
     }
-    expect(reasons).toEqual([['IN_PROGRESS', 2, 'PENDING'], ['IN_PROGRESS', 1, 'PENDING'], ['FAILED', 0, 'FAILED']]);
+    expect(reasons).toEqual([
+      ['IN_PROGRESS', 2, 'PENDING'],
+      ['IN_PROGRESS', 1, 'PENDING'],
+      ['FAILED', 0, 'FAILED'],
+    ]);
     const record = (await sandbox.call('GET', `/v1/sessions/${sessionId}`)).body.session_record;
     expect(record).toMatchObject({ status: 'FAILED', session_progress: 'COMPLETED' });
     expect(record.meta_data.failureData.failedAttempts).toBe(3);
@@ -129,9 +163,15 @@ describe('failed attempts', () => {
     const sandbox = await testSandbox();
     const { sessionId } = await headless(sandbox);
     const keys = await uploadToSession(sandbox, sessionId, { id_front: 'blank.png', id_back: 'passport.jpg', selfie_front: 'face.jpg' });
-    const unreadable = await submit(sandbox, sessionId, 'ID_VERIFICATION', { document_type: 'passport-us', uploads: { id_front: keys.id_front, selfie_front: keys.selfie_front } });
+    const unreadable = await submit(sandbox, sessionId, 'ID_VERIFICATION', {
+      document_type: 'passport-us',
+      uploads: { id_front: keys.id_front, selfie_front: keys.selfie_front },
+    });
     expect(unreadable.body.failure_reason).toBe('OCR_NAME_MISSING');
-    const notAllowed = await submit(sandbox, sessionId, 'ID_VERIFICATION', { document_type: 'library-card', uploads: { id_front: keys.id_front, id_back: keys.id_back, selfie_front: keys.selfie_front } });
+    const notAllowed = await submit(sandbox, sessionId, 'ID_VERIFICATION', {
+      document_type: 'library-card',
+      uploads: { id_front: keys.id_front, id_back: keys.id_back, selfie_front: keys.selfie_front },
+    });
     expect(notAllowed.body.failure_reason).toBe('DOC_TYPE_NOT_ALLOWED');
   });
 });
@@ -159,7 +199,13 @@ describe('magic inputs', () => {
     const sandbox = await testSandbox();
     const catalog = (await sandbox.call('GET', '/__sandbox/catalog', { key: null })).body;
     const inputs = catalog.magicValues.map((entry: { input: string }) => entry.input);
-    expect(inputs).toEqual(expect.arrayContaining(['last_name Expired (any case)', 'last_name Underage (any case)', 'selfie_front fixtures/images/different-face.jpg with id_front fixtures/images/passport.jpg']));
+    expect(inputs).toEqual(
+      expect.arrayContaining([
+        'last_name Expired (any case)',
+        'last_name Underage (any case)',
+        'selfie_front fixtures/images/different-face.jpg with id_front fixtures/images/passport.jpg',
+      ]),
+    );
   });
 
   it('fails FACE_LIVENESS when the score is under confidence_threshold', async () => {
@@ -168,7 +214,12 @@ describe('magic inputs', () => {
     await submit(sandbox, sessionId, 'ID_VERIFICATION', await passportAndSelfie(sandbox, sessionId));
     await submit(sandbox, sessionId, 'FACE_LIVENESS', { action: 'start' });
     const complete = await submit(sandbox, sessionId, 'FACE_LIVENESS', { action: 'complete' });
-    expect(complete.body).toMatchObject({ step_status: 'IN_PROGRESS', failure_reason: 'LIVENESS_FAILED', attempts_remaining: 2, liveness: { passed: false, confidence_threshold: 100 } });
+    expect(complete.body).toMatchObject({
+      step_status: 'IN_PROGRESS',
+      failure_reason: 'LIVENESS_FAILED',
+      attempts_remaining: 2,
+      liveness: { passed: false, confidence_threshold: 100 },
+    });
     const again = await submit(sandbox, sessionId, 'FACE_LIVENESS', { action: 'complete' });
     expect(again.status).toBe(409);
     expect(again.body.error).toMatch(/submit \{"action": "start"\} first/);
@@ -237,7 +288,9 @@ describe('order, repetition, concurrency and expiry', () => {
     sandbox.clock.advance(3_600_000);
     const late = await submit(sandbox, sessionId, 'ID_VERIFICATION', body);
     expect(late.status).toBe(409);
-    expect(late.body.error).toBe(`Session ${sessionId} expired at 2026-01-15T10:30:00.000Z: no step can be submitted any more; create a new session with POST /v1/workflows/${workflowId}/sessions.`);
+    expect(late.body.error).toBe(
+      `Session ${sessionId} expired at 2026-01-15T10:30:00.000Z: no step can be submitted any more; create a new session with POST /v1/workflows/${workflowId}/sessions.`,
+    );
     const start = await sandbox.call('POST', `/v1/sessions/${sessionId}/workflow/start`, { body: {} });
     expect(start.status).toBe(409);
   });
@@ -248,7 +301,10 @@ describe('file keys', () => {
     const sandbox = await testSandbox();
     const { sessionId } = await headless(sandbox);
     const own = await passportAndSelfie(sandbox, sessionId);
-    const presign = await sandbox.call('POST', '/v1/upload/presign', { key: KEYS.other, body: { files: [{ contentType: 'image/jpeg', byteLength: 100_000 }] } });
+    const presign = await sandbox.call('POST', '/v1/upload/presign', {
+      key: KEYS.other,
+      body: { files: [{ contentType: 'image/jpeg', byteLength: 100_000 }] },
+    });
     const foreign = presign.body.uploads[0] as { uploadUrl: string; fileKey: string };
     await putBytes(sandbox, foreign.uploadUrl, fixtureImage('face.jpg'), 'image/jpeg');
     const response = await submit(sandbox, sessionId, 'ID_VERIFICATION', { ...own, uploads: { ...own.uploads, selfie_front: foreign.fileKey } });

@@ -26,16 +26,25 @@ async function expect400(sandbox: TestSandbox, body: unknown, message: RegExp) {
 describe('POST /v1/workflows', () => {
   it('answers 201 with an active workflow, steps in request order with lowercase hyphenated ids and resolved configs', async () => {
     const sandbox = await testSandbox({ rateLimit: false });
-    const response = await create(sandbox, { name: '  Identity flow ', steps: [{ id: 'FACE_LIVENESS' }, { id: 'ID_VERIFICATION' }, { id: 'PEP_SANCTIONS', config: {} }] });
+    const response = await create(sandbox, {
+      name: '  Identity flow ',
+      steps: [{ id: 'FACE_LIVENESS' }, { id: 'ID_VERIFICATION' }, { id: 'PEP_SANCTIONS', config: {} }],
+    });
     expect(response.status, response.text).toBe(201);
     const { workflow } = WorkflowResponseSchema.parse(response.body);
-    expect(workflow).toMatchObject({ name: 'Identity flow', status: 'active', organization_id: 'org_demo', created_at: '2026-01-15T09:30:00.000Z', updated_at: '2026-01-15T09:30:00.000Z' });
+    expect(workflow).toMatchObject({
+      name: 'Identity flow',
+      status: 'active',
+      organization_id: 'org_demo',
+      created_at: '2026-01-15T09:30:00.000Z',
+      updated_at: '2026-01-15T09:30:00.000Z',
+    });
     expect(workflow.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(workflow.steps.map((step) => step.id)).toEqual(['face-liveness', 'id-verification', 'pep-sanctions']);
     expect(workflow.steps[2]!.config).toEqual({});
   });
 
-  it('fills every ID_VERIFICATION default into the spec\'s resolved groups', async () => {
+  it("fills every ID_VERIFICATION default into the spec's resolved groups", async () => {
     const sandbox = await testSandbox({ rateLimit: false });
     expect(await resolved(sandbox, 'ID_VERIFICATION')).toEqual({
       age_restriction_settings: { age_restriction_mode: 'minimum_age', country_category_minimum_age: null, minimum_age: { lower: 18, upper: 51 } },
@@ -49,9 +58,27 @@ describe('POST /v1/workflows', () => {
 
   it('resolves the fraud behaviour rules: enabled runs synchronously, an escalation implies it', async () => {
     const sandbox = await testSandbox({ rateLimit: false });
-    expect((await resolved(sandbox, 'ID_VERIFICATION', { enable_fraud_analysis: true })).fraud_analysis_settings).toEqual({ enable_fraud_analysis: true, fraud_analysis_mode: 'sync', escalation_type: 'none', escalation_risk_threshold: 60 });
-    expect((await resolved(sandbox, 'ID_VERIFICATION', { escalation_type: 'nfc-passport', escalation_risk_threshold: 0 })).fraud_analysis_settings).toEqual({ enable_fraud_analysis: true, fraud_analysis_mode: 'sync', escalation_type: 'nfc-passport', escalation_risk_threshold: 0 });
-    const every = await resolved(sandbox, 'ID_VERIFICATION', { minimum_age: 21, maximum_age: 65, expiry_date_years: 0, require_secondary_id: true, require_tertiary_id: true, face_front_photo_only: true, require_front_only: true });
+    expect((await resolved(sandbox, 'ID_VERIFICATION', { enable_fraud_analysis: true })).fraud_analysis_settings).toEqual({
+      enable_fraud_analysis: true,
+      fraud_analysis_mode: 'sync',
+      escalation_type: 'none',
+      escalation_risk_threshold: 60,
+    });
+    expect((await resolved(sandbox, 'ID_VERIFICATION', { escalation_type: 'nfc-passport', escalation_risk_threshold: 0 })).fraud_analysis_settings).toEqual({
+      enable_fraud_analysis: true,
+      fraud_analysis_mode: 'sync',
+      escalation_type: 'nfc-passport',
+      escalation_risk_threshold: 0,
+    });
+    const every = await resolved(sandbox, 'ID_VERIFICATION', {
+      minimum_age: 21,
+      maximum_age: 65,
+      expiry_date_years: 0,
+      require_secondary_id: true,
+      require_tertiary_id: true,
+      face_front_photo_only: true,
+      require_front_only: true,
+    });
     expect(every).toMatchObject({
       age_restriction_settings: { minimum_age: { lower: 21, upper: 65 } },
       expiry_date_settings: { expiry_date: 0 },
@@ -74,13 +101,29 @@ describe('POST /v1/workflows', () => {
       const extra = field === 'minimum_age' && id === 'ID_VERIFICATION' ? { maximum_age: 150 } : {};
       await resolved(sandbox, id, { ...extra, [field]: low });
       await resolved(sandbox, id, { ...extra, [field]: high });
-      await expect400(sandbox, { name: 'w', steps: [{ id, config: { ...extra, [field]: low - 1 } }] }, new RegExp(`steps\\.0\\.config\\.${field}" must be at least ${low}`));
-      await expect400(sandbox, { name: 'w', steps: [{ id, config: { ...extra, [field]: high + 1 } }] }, new RegExp(`steps\\.0\\.config\\.${field}" must be at most ${high}`));
+      await expect400(
+        sandbox,
+        { name: 'w', steps: [{ id, config: { ...extra, [field]: low - 1 } }] },
+        new RegExp(`steps\\.0\\.config\\.${field}" must be at least ${low}`),
+      );
+      await expect400(
+        sandbox,
+        { name: 'w', steps: [{ id, config: { ...extra, [field]: high + 1 } }] },
+        new RegExp(`steps\\.0\\.config\\.${field}" must be at most ${high}`),
+      );
       await expect400(sandbox, { name: 'w', steps: [{ id, config: { ...extra, [field]: low + 0.5 } }] }, new RegExp(`steps\\.0\\.config\\.${field}`));
     }
     await resolved(sandbox, 'ID_VERIFICATION', { minimum_age: 30, maximum_age: 30 });
-    await expect400(sandbox, { name: 'w', steps: [{ id: 'ID_VERIFICATION', config: { minimum_age: 30, maximum_age: 29 } }] }, /maximum_age must be at least minimum_age/);
+    await expect400(
+      sandbox,
+      { name: 'w', steps: [{ id: 'ID_VERIFICATION', config: { minimum_age: 30, maximum_age: 29 } }] },
+      /maximum_age must be at least minimum_age/,
+    );
     await expect400(sandbox, { name: 'w', steps: [{ id: 'ID_VERIFICATION', config: { maximum_age: 151 } }] }, /maximum_age" must be at most 150/);
+    expect(await resolved(sandbox, 'ID_VERIFICATION', { minimum_age: 1, maximum_age: 1 })).toMatchObject({
+      age_restriction_settings: { minimum_age: { lower: 1, upper: 1 } },
+    });
+    await expect400(sandbox, { name: 'w', steps: [{ id: 'ID_VERIFICATION', config: { minimum_age: 1, maximum_age: 0 } }] }, /maximum_age" must be at least 1/);
   });
 
   it('uses the defaults 70 for FACE_LIVENESS and 18 for AGE_ESTIMATION', async () => {
@@ -99,13 +142,29 @@ describe('POST /v1/workflows', () => {
     await expect400(sandbox, { name: 'w', steps: Array.from({ length: 11 }, () => ({ id: 'CONSENT' })) }, /steps must have at most 10 steps/);
     await expect400(sandbox, { name: 'w', steps: [{ id: 'ID_VERIFICATION' }, { id: 'ID_VERIFICATION' }] }, /id ID_VERIFICATION appears more than once/);
     await expect400(sandbox, { name: 'w', steps: [{ id: 'SELFIE' }] }, /id must be one of ID_VERIFICATION, FACE_LIVENESS/);
-    await expect400(sandbox, { name: 'w', steps: [{ id: 'PEP_SANCTIONS', config: { threshold: 1 } }] }, /config is not accepted for PEP_SANCTIONS: it takes no settings/);
+    await expect400(
+      sandbox,
+      { name: 'w', steps: [{ id: 'PEP_SANCTIONS', config: { threshold: 1 } }] },
+      /config is not accepted for PEP_SANCTIONS: it takes no settings/,
+    );
     await expect400(sandbox, { name: 'w', steps: [{ id: 'ADVERSE_MEDIA', config: { x: 1 } }] }, /config is not accepted for ADVERSE_MEDIA/);
-    await expect400(sandbox, { name: 'w', steps: [{ id: 'ID_VERIFICATION', config: { minimum_agee: 21 } }] }, /unknown keys "minimum_agee" for ID_VERIFICATION/);
+    await expect400(
+      sandbox,
+      { name: 'w', steps: [{ id: 'ID_VERIFICATION', config: { minimum_agee: 21 } }] },
+      /unknown keys "minimum_agee" for ID_VERIFICATION/,
+    );
     await expect400(sandbox, { name: 'w', steps: [{ id: 'ID_VERIFICATION', config: { escalation_type: 'sms' } }] }, /escalation_type/);
-    await expect400(sandbox, { name: 'w', steps: [{ id: 'ID_VERIFICATION', config: { require_tertiary_id: true } }] }, /require_tertiary_id needs require_secondary_id true/);
+    await expect400(
+      sandbox,
+      { name: 'w', steps: [{ id: 'ID_VERIFICATION', config: { require_tertiary_id: true } }] },
+      /require_tertiary_id needs require_secondary_id true/,
+    );
     await expect400(sandbox, { name: 'w', steps: [{ id: 'ID_VERIFICATION', config: 'strict' }] }, /config must be a JSON object/);
-    await expect400(sandbox, { name: 'w', steps: [{ id: 'BACKGROUND_CHECK' }, { id: 'ID_VERIFICATION' }] }, /BACKGROUND_CHECK needs an earlier ID_VERIFICATION/);
+    await expect400(
+      sandbox,
+      { name: 'w', steps: [{ id: 'BACKGROUND_CHECK' }, { id: 'ID_VERIFICATION' }] },
+      /BACKGROUND_CHECK needs an earlier ID_VERIFICATION/,
+    );
     await expect400(sandbox, { name: 'w', steps: [{ id: 'AI_BANK_STATEMENT_ANALYSIS' }] }, /needs an earlier BANK_STATEMENT_UPLOAD/);
   });
 
@@ -117,9 +176,24 @@ describe('POST /v1/workflows', () => {
       const response = await create(sandbox, { name: 'all', steps: chunk.map((id) => ({ id })) });
       expect(response.status, response.text).toBe(201);
     }
-    const dependent = await create(sandbox, { name: 'deps', steps: [{ id: 'ID_VERIFICATION' }, { id: 'BACKGROUND_CHECK' }, { id: 'BANK_STATEMENT_UPLOAD' }, { id: 'AI_BANK_STATEMENT_ANALYSIS' }, { id: 'CUSTOM_PROMPT', config: { questions: ['Why?'] } }] });
+    const dependent = await create(sandbox, {
+      name: 'deps',
+      steps: [
+        { id: 'ID_VERIFICATION' },
+        { id: 'BACKGROUND_CHECK' },
+        { id: 'BANK_STATEMENT_UPLOAD' },
+        { id: 'AI_BANK_STATEMENT_ANALYSIS' },
+        { id: 'CUSTOM_PROMPT', config: { questions: ['Why?'] } },
+      ],
+    });
     expect(dependent.status, dependent.text).toBe(201);
-    expect(dependent.body.workflow.steps.map((s: { id: string }) => s.id)).toEqual(['id-verification', 'background-check', 'bank-statement-upload', 'ai-bank-statement-analysis', 'custom-prompt']);
+    expect(dependent.body.workflow.steps.map((s: { id: string }) => s.id)).toEqual([
+      'id-verification',
+      'background-check',
+      'bank-statement-upload',
+      'ai-bank-statement-analysis',
+      'custom-prompt',
+    ]);
     expect(dependent.body.workflow.steps[4].config).toEqual({ questions: ['Why?'] });
   });
 
@@ -152,7 +226,11 @@ describe('GET /v1/workflows and GET /v1/workflows/{id}', () => {
     const sandbox = await testSandbox({ rateLimit: false });
     const id = await createWorkflow(sandbox);
     const own = await sandbox.call('GET', `/v1/workflows/${id}`);
-    expect(WorkflowResponseSchema.parse(own.body).workflow).toMatchObject({ id, status: 'active', steps: [{ id: 'id-verification' }, { id: 'face-liveness' }] });
+    expect(WorkflowResponseSchema.parse(own.body).workflow).toMatchObject({
+      id,
+      status: 'active',
+      steps: [{ id: 'id-verification' }, { id: 'face-liveness' }],
+    });
     expect(own.body.workflow.settings).toBeUndefined();
     expect((await sandbox.call('GET', `/v1/workflows/${FIXTURE_WORKFLOW_IDS.identity72h}`)).status).toBe(200);
     const foreign = await sandbox.call('GET', `/v1/workflows/${id}`, { key: KEYS.other });
@@ -180,7 +258,10 @@ describe('PATCH /v1/workflows/{id}/steps/{step_id}/config', () => {
     sandbox.clock.advance(5000);
     const patched = await sandbox.call('PATCH', `/v1/workflows/${id}/steps/face-liveness/config`, { body: { config: { confidence_threshold: 85 } } });
     expect(patched.status, patched.text).toBe(200);
-    expect(WorkflowResponseSchema.parse(patched.body).workflow).toMatchObject({ updated_at: '2026-01-15T09:30:05.000Z', steps: [{ id: 'id-verification' }, { id: 'face-liveness', config: { confidence_threshold: 85 } }] });
+    expect(WorkflowResponseSchema.parse(patched.body).workflow).toMatchObject({
+      updated_at: '2026-01-15T09:30:05.000Z',
+      steps: [{ id: 'id-verification' }, { id: 'face-liveness', config: { confidence_threshold: 85 } }],
+    });
     const id2 = await sandbox.call('PATCH', `/v1/workflows/${id}/steps/ID_VERIFICATION/config`, { body: { config: { minimum_age: 21 } } });
     expect(id2.body.workflow.steps[0].config.age_restriction_settings.minimum_age).toEqual({ lower: 21, upper: 51 });
     expect((await sandbox.call('GET', `/v1/workflows/${id}`)).body.workflow.steps[1].config).toEqual({ confidence_threshold: 85 });
@@ -212,7 +293,10 @@ describe('created workflows are the source of truth for hosted sessions', () => 
     expect(record).toMatchObject({ workflow_id: id, workflow_steps: ['id-verification', 'face-liveness'] });
     const listed = await sandbox.call('GET', `/v1/sessions?workflow_id=${id}`);
     expect(listed.body.sessions.map((s: { id: string }) => s.id)).toEqual([created.body.id]);
-    expect((await sandbox.call('POST', '/v1/sessions', { key: KEYS.other, body: { first_name: 'J', last_name: 'D', email: 'j@example.com', workflow_id: id } })).status).toBe(404);
+    expect(
+      (await sandbox.call('POST', '/v1/sessions', { key: KEYS.other, body: { first_name: 'J', last_name: 'D', email: 'j@example.com', workflow_id: id } }))
+        .status,
+    ).toBe(404);
   });
 
   it('applies the phone rule to a created workflow with a phone step', async () => {
@@ -226,7 +310,8 @@ describe('created workflows are the source of truth for hosted sessions', () => 
   it('refuses an inactive workflow with 400 and an unknown one with 404, as headless sessions do, charging and storing nothing', async () => {
     const sandbox = await testSandbox({ rateLimit: false });
     const applicant = { first_name: 'Jane', last_name: 'Doe', email: 'jane@example.com' };
-    const balance = async () => (await sandbox.call('GET', '/__sandbox/organizations', { key: null })).body.organizations.find((o: { id: string }) => o.id === 'org_demo').balance;
+    const balance = async () =>
+      (await sandbox.call('GET', '/__sandbox/organizations', { key: null })).body.organizations.find((o: { id: string }) => o.id === 'org_demo').balance;
     const before = await balance();
 
     const inactive = await sandbox.call('POST', '/v1/sessions', { body: { ...applicant, workflow_id: FIXTURE_WORKFLOW_IDS.inactive } });
@@ -237,12 +322,16 @@ describe('created workflows are the source of truth for hosted sessions', () => 
     const headless = await sandbox.call('POST', `/v1/workflows/${FIXTURE_WORKFLOW_IDS.inactive}/sessions`, { body: { ...applicant, phone: '+14155550123' } });
     expect(headless.status).toBe(400);
     expect(headless.body.error).toBe(inactive.body.error);
-    const camel = await sandbox.call('POST', '/v1/sessions', { body: { firstName: 'Jane', lastName: 'Doe', email: 'jane@example.com', workflowId: FIXTURE_WORKFLOW_IDS.inactive } });
+    const camel = await sandbox.call('POST', '/v1/sessions', {
+      body: { firstName: 'Jane', lastName: 'Doe', email: 'jane@example.com', workflowId: FIXTURE_WORKFLOW_IDS.inactive },
+    });
     expect(camel.status).toBe(400);
 
     const unknown = await sandbox.call('POST', '/v1/sessions', { body: { ...applicant, workflow_id: '00000000-0000-4000-8000-000000000000' } });
     expect(unknown.status).toBe(404);
-    expect(unknown.body.error).toMatch(/^Workflow 00000000-0000-4000-8000-000000000000 was not found in your organization: send the id of one of your workflows as workflow_id/);
+    expect(unknown.body.error).toMatch(
+      /^Workflow 00000000-0000-4000-8000-000000000000 was not found in your organization: send the id of one of your workflows as workflow_id/,
+    );
 
     expect(await balance()).toBe(before);
     expect((await sandbox.call('GET', `/v1/sessions?workflow_id=${FIXTURE_WORKFLOW_IDS.inactive}`)).body.sessions).toEqual([]);

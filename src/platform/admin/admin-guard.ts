@@ -130,7 +130,12 @@ export function controlPlaneGuard() {
       throw ADMIN_TOKEN_REQUIRED;
     }
     const contentType = c.req.header('content-type');
-    if (!READ_METHODS.has(c.req.method) && contentType !== undefined && contentType.trim() !== '' && (SIMPLE_CONTENT_TYPE.test(contentType) || !JSON_CONTENT_TYPE.test(contentType))) {
+    if (
+      !READ_METHODS.has(c.req.method) &&
+      contentType !== undefined &&
+      contentType.trim() !== '' &&
+      (SIMPLE_CONTENT_TYPE.test(contentType) || !JSON_CONTENT_TYPE.test(contentType))
+    ) {
       throw new ApiError(
         415,
         `Unsupported Content-Type "${contentType.slice(0, 80)}": control-plane calls take application/json or no body (form and text bodies are refused, so that no web page can forge them).`,

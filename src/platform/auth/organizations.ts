@@ -70,7 +70,10 @@ export function readOrganizationsFile(path: string): OrganizationFixture[] {
  */
 export function parseKeysEnv(value: string, organizations: OrganizationFixture[]): OrganizationFixture[] {
   const byId = new Map(organizations.map((org) => [org.id, { ...org, keys: [...org.keys] }]));
-  for (const item of value.split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const item of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const match = /^([^=\s]+)=([A-Za-z0-9_.-]+):(live|sandbox|revoked)$/.exec(item);
     if (!match) throw new Error(`IDV_SANDBOX_API_KEYS entry "${item}" must look like "<key>=<organization id>:<live|sandbox|revoked>"`);
     const [, key, orgId, kind] = match as unknown as [string, string, string, KeyKind];

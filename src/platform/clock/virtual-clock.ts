@@ -107,10 +107,12 @@ export function parseClockSetting(value: string): ClockSetting {
 
 /** "90s", "15m", "2h", "1d", "250ms" or a bare number of milliseconds. */
 export const DurationSchema = z.union([
-  z.number().int().min(-10 * 365 * 86_400_000).max(10 * 365 * 86_400_000),
   z
-    .string()
-    .regex(/^-?\d{1,15}(ms|s|m|h|d)$/, 'a duration such as "250ms", "90s", "15m", "2h" or "1d" (at most 15 digits)'),
+    .number()
+    .int()
+    .min(-10 * 365 * 86_400_000)
+    .max(10 * 365 * 86_400_000),
+  z.string().regex(/^-?\d{1,15}(ms|s|m|h|d)$/, 'a duration such as "250ms", "90s", "15m", "2h" or "1d" (at most 15 digits)'),
 ]);
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;

@@ -70,10 +70,18 @@ function issueText(issue: ZodError['issues'][number]): string {
   if (issue.code === 'invalid_type' && /received undefined/.test(raw)) return 'is required';
   if (issue.code === 'invalid_type') return `has the wrong type (${raw.replace(/^Invalid input: /, '')})`;
   if (issue.code === 'too_small' && 'minimum' in issue) {
-    return issue.origin === 'string' ? `must be at least ${String(issue.minimum)} characters` : issue.origin === 'array' ? `must have at least ${String(issue.minimum)} items` : `must be at least ${String(issue.minimum)}`;
+    return issue.origin === 'string'
+      ? `must be at least ${String(issue.minimum)} characters`
+      : issue.origin === 'array'
+        ? `must have at least ${String(issue.minimum)} items`
+        : `must be at least ${String(issue.minimum)}`;
   }
   if (issue.code === 'too_big' && 'maximum' in issue) {
-    return issue.origin === 'string' ? `must be at most ${String(issue.maximum)} characters` : issue.origin === 'array' ? `must have at most ${String(issue.maximum)} items` : `must be at most ${String(issue.maximum)}`;
+    return issue.origin === 'string'
+      ? `must be at most ${String(issue.maximum)} characters`
+      : issue.origin === 'array'
+        ? `must have at most ${String(issue.maximum)} items`
+        : `must be at most ${String(issue.maximum)}`;
   }
   if (issue.code === 'invalid_value' && 'values' in issue) return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
   if (issue.code === 'unrecognized_keys' && 'keys' in issue) return `has unknown keys ${issue.keys.map((k) => `"${k}"`).join(', ')}`;

@@ -19,10 +19,14 @@ export function corsMiddleware(setting: CorsSetting) {
 
 /** `--cors` alone (or `*`) allows any origin; otherwise a comma-separated list of origins. */
 export function parseCorsSetting(value: string): CorsSetting {
-  const origins = value.split(',').map((origin) => origin.trim().replace(/\/+$/, '')).filter(Boolean);
+  const origins = value
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
   if (origins.length === 0 || origins.includes('*')) return '*';
   for (const origin of origins) {
-    if (!/^https?:\/\/[^/\s]+$/.test(origin)) throw new Error(`--cors origin "${origin}" is not an origin: use scheme://host[:port], e.g. http://localhost:3000`);
+    if (!/^https?:\/\/[^/\s]+$/.test(origin))
+      throw new Error(`--cors origin "${origin}" is not an origin: use scheme://host[:port], e.g. http://localhost:3000`);
   }
   return origins;
 }

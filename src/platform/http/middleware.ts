@@ -90,7 +90,10 @@ function requestRefusal(world: World, namespace: string, scenarioHeader: string 
   if (!NAMESPACE_PATTERN.test(namespace)) {
     return `Invalid X-Sandbox-Namespace "${namespace.slice(0, 80)}": use 1-64 letters, digits, "_", "." or "-", not only dots.`;
   }
-  const names = (scenarioHeader ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const names = (scenarioHeader ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !world.scenarios.get(name));
   if (unknown.length > 0) {
     return `Unknown scenario ${unknown.map((n) => `"${n.slice(0, 64)}"`).join(', ')} in X-Sandbox-Scenario. Known: ${world.scenarios.names().join(', ')}.`;
@@ -160,7 +163,9 @@ export function apiKeyGuard(policy: GuardPolicy) {
           { 'Retry-After': String(limited.retryAfterSeconds) },
         );
       }
-      throw new ApiError(401, 'Invalid API key', { detail: 'The x-api-key header does not hold a known API key. Check for typos or regenerate the key in the admin console.' });
+      throw new ApiError(401, 'Invalid API key', {
+        detail: 'The x-api-key header does not hold a known API key. Check for typos or regenerate the key in the admin console.',
+      });
     }
     if (principal.kind === 'revoked') {
       throw new ApiError(401, 'API key revoked', { detail: 'This API key was revoked. Use an active key of the organization.' });
@@ -186,10 +191,7 @@ export function apiKeyGuard(policy: GuardPolicy) {
       for (const [name, value] of Object.entries(decision.headers)) c.header(name, value);
     }
 
-    const effects = world.scenarios.effectsFor(
-      { method: c.req.method, path: c.req.path, keyKind: principal.kind },
-      c.get('requestScenarios'),
-    );
+    const effects = world.scenarios.effectsFor({ method: c.req.method, path: c.req.path, keyKind: principal.kind }, c.get('requestScenarios'));
     const delays = effects.filter((effect) => effect.rule.latencyMs > 0);
     // A funds refusal only where the operation's spec lists 402, as for a real empty balance.
     const answer = effects.find((effect) => effect.rule.respond && (effect.rule.respond.status !== 402 || policy.refusesForFunds));

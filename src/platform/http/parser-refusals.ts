@@ -22,5 +22,7 @@ export function answerParserRefusal(error: NodeJS.ErrnoException, socket: Duplex
     `Malformed HTTP request (${error.code ?? 'parse error'}): check the request line, the headers and Content-Length against the body sent.`,
   ];
   const body = JSON.stringify({ error: message });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -45,7 +45,9 @@ export const STANDARD_ERRORS = {
 } as const;
 
 /** Declared by every route that takes a body: one of another type than the route declares is refused. */
-const UNSUPPORTED_BODY_ERROR = { 415: errorResponse('The body is not of a type the operation takes (application/json, or multipart/form-data on image operations).') } as const;
+const UNSUPPORTED_BODY_ERROR = {
+  415: errorResponse('The body is not of a type the operation takes (application/json, or multipart/form-data on image operations).'),
+} as const;
 
 /** The 401 and 403 entries of an operation that answers 403 for a missing key (spec: "403 key missing"). */
 const MISSING_KEY_FORBIDDEN_ERRORS = {

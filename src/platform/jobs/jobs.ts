@@ -120,7 +120,5 @@ export class JobEngine {
 }
 
 function jobs(world: World) {
-  return world.data
-    .collection<StoredJob>('async-jobs')
-    .index('idempotency', (job) => job.idempotencyScope);
+  return world.data.collection<StoredJob>('async-jobs').index('idempotency', (job) => job.idempotencyScope);
 }

@@ -101,8 +101,7 @@ export function keysetPaging<T>(options: KeysetPagingOptions<T>): KeysetPaging<T
   const { purpose, tokenParam, scopeHint, idOf, createdAtOf } = options;
   const fix = `pass ${tokenParam} exactly as returned by the previous page of the same query, or omit it to start from the first page`;
 
-  const sign = (payload: string, secret: string): string =>
-    createHmac('sha256', secret).update(`${purpose}-page\u0000`).update(payload).digest('base64url');
+  const sign = (payload: string, secret: string): string => createHmac('sha256', secret).update(`${purpose}-page\u0000`).update(payload).digest('base64url');
   const scopeDigest = (scope: string, secret: string): string =>
     createHmac('sha256', secret).update(`${purpose}-scope\u0000`).update(scope).digest('base64url').slice(0, 16);
   const malformed = () => new PageTokenError('MALFORMED', `${tokenParam} is not a token this API issued: ${fix}`);
@@ -136,7 +135,13 @@ export function keysetPaging<T>(options: KeysetPagingOptions<T>): KeysetPaging<T
     } catch {
       throw malformed();
     }
-    if (typeof position !== 'object' || position === null || typeof position.t !== 'number' || typeof position.i !== 'string' || typeof position.q !== 'string') {
+    if (
+      typeof position !== 'object' ||
+      position === null ||
+      typeof position.t !== 'number' ||
+      typeof position.i !== 'string' ||
+      typeof position.q !== 'string'
+    ) {
       throw malformed();
     }
     if (position.q !== scopeDigest(scope, secret)) {

@@ -13,7 +13,16 @@ export function requestLogLines(platform: Platform) {
     const world = c.get('world');
     const duration = (performance.now() - started).toFixed(1);
     platform.log.info(
-      [world?.clock.iso(), world?.namespace, c.req.method, c.req.path, c.res.status, `${duration}ms`, c.get('requestId'), c.get('principal')?.keyId ?? '-'].join(' '),
+      [
+        world?.clock.iso(),
+        world?.namespace,
+        c.req.method,
+        c.req.path,
+        c.res.status,
+        `${duration}ms`,
+        c.get('requestId'),
+        c.get('principal')?.keyId ?? '-',
+      ].join(' '),
     );
   });
 }

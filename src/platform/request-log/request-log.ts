@@ -25,7 +25,8 @@ export const DEFAULT_REQUEST_LOG_LIMITS: RequestLogLimits = { entries: 1000, byt
 const LONG_STRING = 256;
 const REDACTED = '[redacted]';
 /** Member, header and query names whose values are secrets. */
-const SECRET_NAME = /^(x-api-key|api[-_]?key|authorization|cookie|set-cookie|signature|password|secret|(admin[-_]?)?token|access[-_]?token|refresh[-_]?token)$/i;
+const SECRET_NAME =
+  /^(x-api-key|api[-_]?key|authorization|cookie|set-cookie|signature|password|secret|(admin[-_]?)?token|access[-_]?token|refresh[-_]?token)$/i;
 const SIGNATURE_PARAMETER = /([?&]signature=)[^&#\s"']*/gi;
 /** Whether a string may hold an upload signature at all (most do not: no replace, no copy). */
 const MENTIONS_SIGNATURE = /signature=/i;
@@ -228,7 +229,8 @@ async function readReceivedBody(request: HonoRequest, limits: RequestLogLimits):
  */
 export async function sentBody(response: Response, limits: RequestLogLimits): Promise<{ body: unknown; response: Response }> {
   const contentType = response.headers.get('content-type') ?? '';
-  if (!isText(contentType)) return { body: response.body ? binarySummary(contentType, Number(response.headers.get('content-length') ?? 0)) : undefined, response };
+  if (!isText(contentType))
+    return { body: response.body ? binarySummary(contentType, Number(response.headers.get('content-length') ?? 0)) : undefined, response };
   // The bytes go out as they came (whatever their encoding); the journal keeps their text.
   const bytes = new Uint8Array(await response.arrayBuffer());
   const rebuilt = new Response(bytes.byteLength === 0 ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });

@@ -23,7 +23,10 @@ export const ScenarioRuleSchema = z
         /** Glob on the path: `*` one segment, `**` any number of segments, e.g. `/v1/screening/**`. */
         path: z.string().startsWith('/', 'a path pattern starts with "/"').default('/v1/**'),
         /** Omit for every key kind. */
-        keyKinds: z.array(z.enum(['live', 'sandbox'])).min(1).optional(),
+        keyKinds: z
+          .array(z.enum(['live', 'sandbox']))
+          .min(1)
+          .optional(),
       })
       .strict()
       .default({ path: '/v1/**' }),

@@ -10,7 +10,9 @@ import { ScenarioSchema, type Behaviour, type Scenario, type ScenarioRule } from
 
 /** Reads every scenarios/*.json; a bad file stops start-up with the file and the field named. */
 export function loadScenarioDirectory(directory: string): Scenario[] {
-  const files = readdirSync(directory).filter((name) => name.endsWith('.json')).sort();
+  const files = readdirSync(directory)
+    .filter((name) => name.endsWith('.json'))
+    .sort();
   return files.map((name) => parseScenarioFile(join(directory, name)));
 }
 

@@ -10,7 +10,10 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** A readable, lower-case prefix of the name (for people browsing the directory) plus a hash that keeps names apart. */
 export function storageSegment(name: string): string {
-  const readable = name.toLowerCase().replace(/[^a-z0-9_-]/g, '_').slice(0, 40);
+  const readable = name
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]/g, '_')
+    .slice(0, 40);
   const digest = createHash('sha256').update(name, 'utf8').digest('hex').slice(0, 16);
   return `${readable}-${digest}`;
 }

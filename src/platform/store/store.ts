@@ -214,7 +214,10 @@ export class Store {
   /** Journals a change; a record too big for the store is refused before the collection applies it. */
   private record(ns: string, change: CollectionChange): void {
     if (!this.persistent) return;
-    const entry = change.op === 'put' ? { ns, op: change.op, c: change.collection, id: change.id, v: change.value } : { ns, op: change.op, c: change.collection, id: change.id };
+    const entry =
+      change.op === 'put'
+        ? { ns, op: change.op, c: change.collection, id: change.id, v: change.value }
+        : { ns, op: change.op, c: change.collection, id: change.id };
     const line = JSON.stringify(entry);
     if (line.length > MAX_RECORD_BYTES) {
       throw new ApiError(
@@ -324,7 +327,8 @@ function journalFiles(file: string): { generation: number; path: string }[] {
     .map((name) => {
       const path = join(dirname(file), name);
       const generation = name.slice(prefix.length, -'.ndjson'.length);
-      if (!/^\d+$/.test(generation)) throw damaged(path, 'its name', `a journal generation is a whole number, not "${generation}"; move the file away if it is not the store's`);
+      if (!/^\d+$/.test(generation))
+        throw damaged(path, 'its name', `a journal generation is a whole number, not "${generation}"; move the file away if it is not the store's`);
       return { generation: Number(generation), path };
     })
     .sort((a, b) => a.generation - b.generation);
@@ -339,7 +343,11 @@ function journalsToReplay(file: string, snapshotGeneration: number): { generatio
   journals.forEach(({ generation, path }, index) => {
     const expected = snapshotGeneration + index;
     if (generation !== expected) {
-      throw damaged(path, 'its generation', `the snapshot is at generation ${snapshotGeneration}, so the journals must follow on from journal-${snapshotGeneration}, and journal-${expected} is missing; move the file away if it is not the store's`);
+      throw damaged(
+        path,
+        'its generation',
+        `the snapshot is at generation ${snapshotGeneration}, so the journals must follow on from journal-${snapshotGeneration}, and journal-${expected} is missing; move the file away if it is not the store's`,
+      );
     }
   });
   return journals;

@@ -78,10 +78,22 @@ export class UploadStore {
   }
 
   /** Accepts the bytes of a presigned PUT, or throws the 4xx that says why not. */
-  async receive(world: World, id: string, query: { expires?: string; signature?: string }, contentType: string | undefined, bytes: Buffer): Promise<UploadRecord> {
+  async receive(
+    world: World,
+    id: string,
+    query: { expires?: string; signature?: string },
+    contentType: string | undefined,
+    bytes: Buffer,
+  ): Promise<UploadRecord> {
     const record = uploads(world).get(id);
     const expiresAtMs = Number(query.expires);
-    if (!record || !query.signature || !Number.isFinite(expiresAtMs) || !this.verify(world.namespace, id, expiresAtMs, query.signature) || expiresAtMs !== record.expiresAtMs) {
+    if (
+      !record ||
+      !query.signature ||
+      !Number.isFinite(expiresAtMs) ||
+      !this.verify(world.namespace, id, expiresAtMs, query.signature) ||
+      expiresAtMs !== record.expiresAtMs
+    ) {
       throw new ApiError(403, 'The upload URL signature is invalid: use the uploadUrl exactly as the presign call returned it.');
     }
     if (world.clock.now() >= record.expiresAtMs) {
@@ -89,7 +101,10 @@ export class UploadStore {
     }
     const sentType = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
     if (sentType !== record.contentType.toLowerCase()) {
-      throw new ApiError(400, `Content-Type "${contentType ?? '(none)'}" does not match the presigned "${record.contentType}": send the same type you declared.`);
+      throw new ApiError(
+        400,
+        `Content-Type "${contentType ?? '(none)'}" does not match the presigned "${record.contentType}": send the same type you declared.`,
+      );
     }
     if (bytes.length > record.maxBytes) {
       throw new ApiError(413, `The upload has ${bytes.length} bytes, more than the ${record.maxBytes} declared when presigning.`);
@@ -102,7 +117,10 @@ export class UploadStore {
   async read(world: World, organizationId: string, fileKey: string): Promise<{ record: UploadRecord; bytes: Buffer }> {
     const record = fileKey.startsWith(KEY_PREFIX) ? uploads(world).get(fileKey.slice(KEY_PREFIX.length)) : undefined;
     if (!record || record.organizationId !== organizationId) {
-      throw new ApiError(403, `The storage key "${fileKey.slice(0, 120)}" is not readable by this organization: use a fileKey returned by a presign call of the same organization.`);
+      throw new ApiError(
+        403,
+        `The storage key "${fileKey.slice(0, 120)}" is not readable by this organization: use a fileKey returned by a presign call of the same organization.`,
+      );
     }
     const bytes = record.uploadedAtMs === undefined ? undefined : await this.blobs.get(world.namespace, record.id);
     if (!bytes) {

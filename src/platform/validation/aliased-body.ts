@@ -102,10 +102,9 @@ export function aliasedBody<const F extends Record<string, AliasedField>>(fields
     .filter((part) => part !== undefined)
     .join(' ');
 
-  const wire = z
-    .object(shape, {
-      error: requiredKeys.length > 0 ? `the request body must be a JSON object with ${listed(requiredKeys)}` : 'the request body must be a JSON object',
-    });
+  const wire = z.object(shape, {
+    error: requiredKeys.length > 0 ? `the request body must be a JSON object with ${listed(requiredKeys)}` : 'the request body must be a JSON object',
+  });
 
   /** Drops each snake_case key whose camelCase twin was sent, so it is not validated at all. */
   const dropShadowed = (input: unknown): unknown => {
@@ -120,24 +119,26 @@ export function aliasedBody<const F extends Record<string, AliasedField>>(fields
     );
   };
 
-  return z
-    .preprocess(dropShadowed, wire)
-    .superRefine((body, ctx) => {
-      const sent = body as Record<string, unknown>;
-      for (const { snake, camel, message } of eitherRequired) {
-        if (sent[camel] === undefined && sent[snake] === undefined) ctx.addIssue({ code: 'custom', path: [snake], message });
-      }
-    })
-    .transform((body) => {
-      const sent = body as Record<string, unknown>;
-      const out: Record<string, unknown> = {};
-      for (const [key, field] of Object.entries(fields)) {
-        const value = sent[key] !== undefined ? sent[key] : field.snake === undefined ? undefined : sent[field.snake];
-        if (value !== undefined) out[key] = value;
-        else if (field.default !== undefined) out[key] = field.default;
-      }
-      return out as AliasedBody<F>;
-    })
-    // Named on the outside so the document gets one component; it renders the wire object (both spellings).
-    .openapi(options.name, { description });
+  return (
+    z
+      .preprocess(dropShadowed, wire)
+      .superRefine((body, ctx) => {
+        const sent = body as Record<string, unknown>;
+        for (const { snake, camel, message } of eitherRequired) {
+          if (sent[camel] === undefined && sent[snake] === undefined) ctx.addIssue({ code: 'custom', path: [snake], message });
+        }
+      })
+      .transform((body) => {
+        const sent = body as Record<string, unknown>;
+        const out: Record<string, unknown> = {};
+        for (const [key, field] of Object.entries(fields)) {
+          const value = sent[key] !== undefined ? sent[key] : field.snake === undefined ? undefined : sent[field.snake];
+          if (value !== undefined) out[key] = value;
+          else if (field.default !== undefined) out[key] = field.default;
+        }
+        return out as AliasedBody<F>;
+      })
+      // Named on the outside so the document gets one component; it renders the wire object (both spellings).
+      .openapi(options.name, { description })
+  );
 }

@@ -35,8 +35,7 @@ export function mustBe(field: string, rule: string, required?: string) {
       if (typeof input === 'number' || typeof input === 'boolean') got = `; got ${String(input)}`;
       else if (typeof input === 'string' && input.length <= 60) got = `; got the string ${JSON.stringify(input)}`;
       else got = `; got ${kindOf(input)}`;
-    }
-    else if (typeof input === 'string' && input.length > 60) got = `; got ${input.length} characters`;
+    } else if (typeof input === 'string' && input.length > 60) got = `; got ${input.length} characters`;
     else if (typeof input === 'string' || typeof input === 'number') got = `; got ${JSON.stringify(input)}`;
     return `${field} must be ${rule}${got}`;
   };

@@ -216,7 +216,8 @@ export class RealClient {
       schema: S.PresignResponseSchema,
     });
     const { uploads } = presign.data;
-    if (uploads.length !== files.length) throw new SdkError('ApiError', 'invalid_presign_response', `presign returned ${uploads.length} uploads for ${files.length} files`);
+    if (uploads.length !== files.length)
+      throw new SdkError('ApiError', 'invalid_presign_response', `presign returned ${uploads.length} uploads for ${files.length} files`);
     await Promise.all(
       uploads.map(async (upload, index) => {
         const url = new URL(upload.uploadUrl);
@@ -237,9 +238,21 @@ export class RealClient {
   // ─── Modules (§6) ─────────────────────────────────────────────────────────────────────────────────
 
   readonly sessions = {
-    create: (input: SessionCreateInput) => this.request({ operation: 'sessions.create', method: 'POST', path: '/v1/sessions', body: input, schema: S.SessionCreateResponseSchema }),
-    retrieve: (id: string) => this.request({ operation: 'sessions.retrieve', method: 'GET', path: `/v1/sessions/${encodeURIComponent(id)}`, schema: S.SessionRetrieveResponseSchema }),
-    list: (params: { limit?: number; nextToken?: string; startDate?: string; endDate?: string; byOrganization?: boolean; externalId?: string; workflowId?: string } = {}) =>
+    create: (input: SessionCreateInput) =>
+      this.request({ operation: 'sessions.create', method: 'POST', path: '/v1/sessions', body: input, schema: S.SessionCreateResponseSchema }),
+    retrieve: (id: string) =>
+      this.request({ operation: 'sessions.retrieve', method: 'GET', path: `/v1/sessions/${encodeURIComponent(id)}`, schema: S.SessionRetrieveResponseSchema }),
+    list: (
+      params: {
+        limit?: number;
+        nextToken?: string;
+        startDate?: string;
+        endDate?: string;
+        byOrganization?: boolean;
+        externalId?: string;
+        workflowId?: string;
+      } = {},
+    ) =>
       this.request({
         operation: 'sessions.list',
         method: 'GET',
@@ -256,15 +269,33 @@ export class RealClient {
         schema: S.SessionListResponseSchema,
       }),
     updateStatus: (id: string, status: 'VERIFIED' | 'REJECTED') =>
-      this.request({ operation: 'sessions.updateStatus', method: 'PATCH', path: `/v1/sessions/${encodeURIComponent(id)}/update-status`, body: { new_status: status }, schema: S.SessionUpdateStatusResponseSchema }),
+      this.request({
+        operation: 'sessions.updateStatus',
+        method: 'PATCH',
+        path: `/v1/sessions/${encodeURIComponent(id)}/update-status`,
+        body: { new_status: status },
+        schema: S.SessionUpdateStatusResponseSchema,
+      }),
     createUploadUrls: (id: string, files: ({ file_name: string; content_type: string } & ({ upload_type: string } | { slot: string }))[]) =>
-      this.request({ operation: 'sessions.createUploadUrls', method: 'POST', path: `/v1/sessions/${encodeURIComponent(id)}/uploads`, body: { files }, schema: S.SessionUploadUrlsResponseSchema }),
+      this.request({
+        operation: 'sessions.createUploadUrls',
+        method: 'POST',
+        path: `/v1/sessions/${encodeURIComponent(id)}/uploads`,
+        body: { files },
+        schema: S.SessionUploadUrlsResponseSchema,
+      }),
   };
 
   readonly document = {
     scan: async (input: { image: Uint8Array; documentType?: DocumentType }) => {
       const [image] = await this.upload([input.image]);
-      return this.request({ operation: 'document.scan', method: 'POST', path: '/v1/document/scan', body: { image, documentType: input.documentType ?? 'auto' }, schema: S.DocumentScanResponseSchema });
+      return this.request({
+        operation: 'document.scan',
+        method: 'POST',
+        path: '/v1/document/scan',
+        body: { image, documentType: input.documentType ?? 'auto' },
+        schema: S.DocumentScanResponseSchema,
+      });
     },
   };
 
@@ -275,11 +306,23 @@ export class RealClient {
     },
     compare: async (input: { source: Uint8Array; target: Uint8Array }) => {
       const [source, target] = await this.upload([input.source, input.target]);
-      return this.request({ operation: 'face.compare', method: 'POST', path: '/v1/face/compare', body: { source, target }, schema: S.FaceCompareResponseSchema });
+      return this.request({
+        operation: 'face.compare',
+        method: 'POST',
+        path: '/v1/face/compare',
+        body: { source, target },
+        schema: S.FaceCompareResponseSchema,
+      });
     },
     estimateAge: async (input: { image: Uint8Array }) => {
       const [image] = await this.upload([input.image]);
-      return this.request({ operation: 'face.estimateAge', method: 'POST', path: '/v1/face/estimate-age', body: { image }, schema: S.FaceEstimateAgeResponseSchema });
+      return this.request({
+        operation: 'face.estimateAge',
+        method: 'POST',
+        path: '/v1/face/estimate-age',
+        body: { image },
+        schema: S.FaceEstimateAgeResponseSchema,
+      });
     },
     createLivenessSession: (input: { sessionId?: string; challengeType?: 'FaceMovementChallenge' | 'FaceMovementAndLightChallenge' } = {}) =>
       this.request({
@@ -302,12 +345,25 @@ export class RealClient {
   readonly identity = {
     verify: async (input: { documentImage: Uint8Array; faceImage: Uint8Array; documentType?: DocumentType }) => {
       const [documentImage, faceImage] = await this.upload([input.documentImage, input.faceImage]);
-      return this.request({ operation: 'identity.verify', method: 'POST', path: '/v1/identity/verify', body: { documentImage, faceImage, documentType: input.documentType }, schema: S.IdentityVerifyResponseSchema });
+      return this.request({
+        operation: 'identity.verify',
+        method: 'POST',
+        path: '/v1/identity/verify',
+        body: { documentImage, faceImage, documentType: input.documentType },
+        schema: S.IdentityVerifyResponseSchema,
+      });
     },
   };
 
   readonly screening = {
-    pepSanctions: (input: PersonInput) => this.request({ operation: 'screening.pepSanctions', method: 'POST', path: '/v1/screening/pep-sanctions', body: input, schema: S.PepSanctionsResponseSchema }),
+    pepSanctions: (input: PersonInput) =>
+      this.request({
+        operation: 'screening.pepSanctions',
+        method: 'POST',
+        path: '/v1/screening/pep-sanctions',
+        body: input,
+        schema: S.PepSanctionsResponseSchema,
+      }),
     /** Queues the job; the Idempotency-Key is the caller's or a fresh UUID v4 (deterministic here). */
     adverseMedia: (input: PersonInput & { country?: string }, options: { idempotencyKey?: string } = {}) =>
       this.request({
@@ -320,9 +376,22 @@ export class RealClient {
       }),
     titleCheck: (input: { email: string; firstName: string; lastName: string; address: string }) =>
       this.request({ operation: 'screening.titleCheck', method: 'POST', path: '/v1/screening/title-check', body: input, schema: S.TitleCheckResponseSchema }),
-    carrierAgeGate: (input: PhoneInput) => this.request({ operation: 'screening.carrierAgeGate', method: 'POST', path: '/v1/screening/carrier-age-gate', body: input, schema: S.CarrierAgeGateResponseSchema }),
+    carrierAgeGate: (input: PhoneInput) =>
+      this.request({
+        operation: 'screening.carrierAgeGate',
+        method: 'POST',
+        path: '/v1/screening/carrier-age-gate',
+        body: input,
+        schema: S.CarrierAgeGateResponseSchema,
+      }),
     phoneOwnership: (input: PhoneInput & { address?: string; dateOfBirth?: string; strictness?: 'relaxed' | 'medium' | 'strict' }) =>
-      this.request({ operation: 'screening.phoneOwnership', method: 'POST', path: '/v1/screening/phone-ownership', body: input, schema: S.PhoneOwnershipResponseSchema }),
+      this.request({
+        operation: 'screening.phoneOwnership',
+        method: 'POST',
+        path: '/v1/screening/phone-ownership',
+        body: input,
+        schema: S.PhoneOwnershipResponseSchema,
+      }),
     phoneTrust: (input: PhoneInput & { sensitivity?: 'low' | 'medium' | 'high' }) =>
       this.request({ operation: 'screening.phoneTrust', method: 'POST', path: '/v1/screening/phone-trust', body: input, schema: S.PhoneTrustResponseSchema }),
   };
@@ -336,15 +405,39 @@ export class RealClient {
     /** The adverse-media handle's refresh: a ready result must be a full AdverseMediaResult. */
     getAdverseMedia: async (jobId: string) => {
       this.requireUuid(jobId);
-      return this.request({ operation: 'asyncJobs.get', method: 'GET', path: `/v1/async-jobs/${encodeURIComponent(jobId)}`, schema: S.AdverseMediaJobResponseSchema });
+      return this.request({
+        operation: 'asyncJobs.get',
+        method: 'GET',
+        path: `/v1/async-jobs/${encodeURIComponent(jobId)}`,
+        schema: S.AdverseMediaJobResponseSchema,
+      });
     },
   };
 
   readonly financial = {
-    create: (input: { email: string; firstName: string; lastName: string; phone: string; period?: '3' | '6' | '9'; externalId?: string; sendEmailInvite?: boolean; sendPhoneInvite?: boolean }) =>
-      this.request({ operation: 'financial.create', method: 'POST', path: '/v1/financial', body: input, schema: S.FinancialCreateResponseSchema }),
-    list: (params: { nextToken?: string } = {}) => this.emptyPageOn404(this.request({ operation: 'financial.list', method: 'GET', path: '/v1/financial', query: { nextToken: params.nextToken }, schema: S.FinancialListResponseSchema }), { bankStatements: [], nextToken: null }),
-    retrieve: (id: string) => this.request({ operation: 'financial.retrieve', method: 'GET', path: `/v1/financial/${encodeURIComponent(id)}`, schema: S.FinancialRecordSchema }),
+    create: (input: {
+      email: string;
+      firstName: string;
+      lastName: string;
+      phone: string;
+      period?: '3' | '6' | '9';
+      externalId?: string;
+      sendEmailInvite?: boolean;
+      sendPhoneInvite?: boolean;
+    }) => this.request({ operation: 'financial.create', method: 'POST', path: '/v1/financial', body: input, schema: S.FinancialCreateResponseSchema }),
+    list: (params: { nextToken?: string } = {}) =>
+      this.emptyPageOn404(
+        this.request({
+          operation: 'financial.list',
+          method: 'GET',
+          path: '/v1/financial',
+          query: { nextToken: params.nextToken },
+          schema: S.FinancialListResponseSchema,
+        }),
+        { bankStatements: [], nextToken: null },
+      ),
+    retrieve: (id: string) =>
+      this.request({ operation: 'financial.retrieve', method: 'GET', path: `/v1/financial/${encodeURIComponent(id)}`, schema: S.FinancialRecordSchema }),
     listByExternalId: (externalId: string, params: { nextToken?: string } = {}) =>
       this.emptyPageOn404(
         this.request({
@@ -359,8 +452,22 @@ export class RealClient {
   };
 
   readonly creditChecks = {
-    createHard: (input: CreditCheckInput) => this.request({ operation: 'creditChecks.createHard', method: 'POST', path: '/v1/credit-check/hard', body: input, schema: S.CreditCheckCreateResponseSchema }),
-    createSoft: (input: CreditCheckInput) => this.request({ operation: 'creditChecks.createSoft', method: 'POST', path: '/v1/credit-check/soft', body: input, schema: S.CreditCheckCreateResponseSchema }),
+    createHard: (input: CreditCheckInput) =>
+      this.request({
+        operation: 'creditChecks.createHard',
+        method: 'POST',
+        path: '/v1/credit-check/hard',
+        body: input,
+        schema: S.CreditCheckCreateResponseSchema,
+      }),
+    createSoft: (input: CreditCheckInput) =>
+      this.request({
+        operation: 'creditChecks.createSoft',
+        method: 'POST',
+        path: '/v1/credit-check/soft',
+        body: input,
+        schema: S.CreditCheckCreateResponseSchema,
+      }),
   };
 
   readonly auth = {
@@ -373,17 +480,34 @@ export class RealClient {
     /** The sessionId must be a UUID: checked locally, as the client does. */
     getChallenge: async (sessionId: string) => {
       this.requireUuid(sessionId);
-      return this.request({ operation: 'deepfake.getChallenge', method: 'GET', path: `/v1/deepfake/challenge/${encodeURIComponent(sessionId)}`, schema: N.DeepfakeChallengeResponseSchema });
+      return this.request({
+        operation: 'deepfake.getChallenge',
+        method: 'GET',
+        path: `/v1/deepfake/challenge/${encodeURIComponent(sessionId)}`,
+        schema: N.DeepfakeChallengeResponseSchema,
+      });
     },
     createUploadUrls: (input: { sessionId: string; includeAudio: boolean }) =>
-      this.request({ operation: 'deepfake.createUploadUrls', method: 'POST', path: '/v1/deepfake/upload-urls', body: input, schema: N.DeepfakeUploadUrlsResponseSchema }),
+      this.request({
+        operation: 'deepfake.createUploadUrls',
+        method: 'POST',
+        path: '/v1/deepfake/upload-urls',
+        body: input,
+        schema: N.DeepfakeUploadUrlsResponseSchema,
+      }),
     analyze: (input: { scanDurationMs: number; challengeWord?: string; frameMeta: DeepfakeFrameMeta[]; s3Keys: Record<string, string> }) =>
       this.request({ operation: 'deepfake.analyze', method: 'POST', path: '/v1/deepfake/analyze', body: input, schema: N.DeepfakeAnalyzeResponseSchema }),
   };
 
   readonly profiles = {
     createLogoUploadUrl: (input: { contentType: LogoContentType; byteLength: number }) =>
-      this.request({ operation: 'profiles.createLogoUploadUrl', method: 'POST', path: '/v1/profiles/logo-upload-url', body: input, schema: N.LogoUploadUrlResponseSchema }),
+      this.request({
+        operation: 'profiles.createLogoUploadUrl',
+        method: 'POST',
+        path: '/v1/profiles/logo-upload-url',
+        body: input,
+        schema: N.LogoUploadUrlResponseSchema,
+      }),
     /** Logo URL, PUT with the declared type (no API key), then returns the fileKey. */
     uploadLogo: async (input: { file: Uint8Array; contentType: LogoContentType }) => {
       const target = await this.profiles.createLogoUploadUrl({ contentType: input.contentType, byteLength: input.file.length });
@@ -398,27 +522,57 @@ export class RealClient {
       return this.request({ operation: 'profiles.create', method: 'POST', path: '/v1/profiles', body: { name: input.name, logoUrl }, schema: N.ProfileSchema });
     },
     list: () => this.request({ operation: 'profiles.list', method: 'GET', path: '/v1/profiles', schema: N.ProfileListResponseSchema }),
-    retrieve: (id: string) => this.request({ operation: 'profiles.retrieve', method: 'GET', path: `/v1/profiles/${encodeURIComponent(id)}`, schema: N.ProfileSchema }),
+    retrieve: (id: string) =>
+      this.request({ operation: 'profiles.retrieve', method: 'GET', path: `/v1/profiles/${encodeURIComponent(id)}`, schema: N.ProfileSchema }),
   };
 
   readonly creditTerms = {
-    create: (input: CreditTermsInput) => this.request({ operation: 'creditTerms.create', method: 'POST', path: '/v1/credit-terms', body: input, schema: N.CreditTermsCreateResponseSchema }),
+    create: (input: CreditTermsInput) =>
+      this.request({ operation: 'creditTerms.create', method: 'POST', path: '/v1/credit-terms', body: input, schema: N.CreditTermsCreateResponseSchema }),
     list: (params: { nextToken?: string } = {}) =>
-      this.emptyPageOn404(this.request({ operation: 'creditTerms.list', method: 'GET', path: '/v1/credit-terms', query: { nextToken: params.nextToken }, schema: N.CreditTermsListResponseSchema }), { creditTerms: [], nextToken: null }),
-    retrieve: (id: string) => this.request({ operation: 'creditTerms.retrieve', method: 'GET', path: `/v1/credit-terms/${encodeURIComponent(id)}`, schema: N.CreditTermsRecordSchema }),
+      this.emptyPageOn404(
+        this.request({
+          operation: 'creditTerms.list',
+          method: 'GET',
+          path: '/v1/credit-terms',
+          query: { nextToken: params.nextToken },
+          schema: N.CreditTermsListResponseSchema,
+        }),
+        { creditTerms: [], nextToken: null },
+      ),
+    retrieve: (id: string) =>
+      this.request({ operation: 'creditTerms.retrieve', method: 'GET', path: `/v1/credit-terms/${encodeURIComponent(id)}`, schema: N.CreditTermsRecordSchema }),
     listByExternalId: (externalId: string, params: { nextToken?: string } = {}) =>
       this.emptyPageOn404(
-        this.request({ operation: 'creditTerms.listByExternalId', method: 'GET', path: `/v1/credit-terms/externalId/${encodeURIComponent(externalId)}`, query: { nextToken: params.nextToken }, schema: N.CreditTermsListResponseSchema }),
+        this.request({
+          operation: 'creditTerms.listByExternalId',
+          method: 'GET',
+          path: `/v1/credit-terms/externalId/${encodeURIComponent(externalId)}`,
+          query: { nextToken: params.nextToken },
+          schema: N.CreditTermsListResponseSchema,
+        }),
         { creditTerms: [], nextToken: null },
       ),
   };
 
   readonly reVerifications = {
     create: (input: { workflowId: string; deviceFingerprint?: string }) =>
-      this.request({ operation: 'reVerifications.create', method: 'POST', path: '/v1/re-verifications', body: { workflow_id: input.workflowId, device_fingerprint: input.deviceFingerprint }, schema: N.ReVerificationCreateResponseSchema }),
+      this.request({
+        operation: 'reVerifications.create',
+        method: 'POST',
+        path: '/v1/re-verifications',
+        body: { workflow_id: input.workflowId, device_fingerprint: input.deviceFingerprint },
+        schema: N.ReVerificationCreateResponseSchema,
+      }),
     startLiveness: async (id: string) => {
       this.requireUuid(id);
-      return this.request({ operation: 'reVerifications.startLiveness', method: 'POST', path: `/v1/re-verifications/${encodeURIComponent(id)}/liveness/start`, body: {}, schema: N.ReVerificationStartResponseSchema });
+      return this.request({
+        operation: 'reVerifications.startLiveness',
+        method: 'POST',
+        path: `/v1/re-verifications/${encodeURIComponent(id)}/liveness/start`,
+        body: {},
+        schema: N.ReVerificationStartResponseSchema,
+      });
     },
     createLivenessUploadUrl: async (id: string, input: { frameCount: number; clipMimeType?: 'video/webm' | 'video/mp4' }) => {
       this.requireUuid(id);
@@ -432,12 +586,25 @@ export class RealClient {
     },
     completeLiveness: async (id: string) => {
       this.requireUuid(id);
-      return this.request({ operation: 'reVerifications.completeLiveness', method: 'POST', path: `/v1/re-verifications/${encodeURIComponent(id)}/liveness/complete`, body: {}, schema: N.ReVerificationCompleteResponseSchema });
+      return this.request({
+        operation: 'reVerifications.completeLiveness',
+        method: 'POST',
+        path: `/v1/re-verifications/${encodeURIComponent(id)}/liveness/complete`,
+        body: {},
+        schema: N.ReVerificationCompleteResponseSchema,
+      });
     },
   };
 
   readonly ageVerification = {
-    create: (input: AgeVerificationInput) => this.request({ operation: 'ageVerification.create', method: 'POST', path: '/v1/age-verification', body: input, schema: N.AgeVerificationCreateResponseSchema }),
+    create: (input: AgeVerificationInput) =>
+      this.request({
+        operation: 'ageVerification.create',
+        method: 'POST',
+        path: '/v1/age-verification',
+        body: input,
+        schema: N.AgeVerificationCreateResponseSchema,
+      }),
     listParentConnectRequests: (params: { limit?: number; nextToken?: string; childSessionId?: string; status?: string } = {}) =>
       this.request({
         operation: 'ageVerification.listParentConnectRequests',
@@ -447,15 +614,29 @@ export class RealClient {
         schema: N.ParentConnectListResponseSchema,
       }),
     retrieveParentConnectRequest: (id: string) =>
-      this.request({ operation: 'ageVerification.retrieveParentConnectRequest', method: 'GET', path: `/v1/age-verification/parent-connect/${encodeURIComponent(id)}`, schema: N.ParentConnectRequestSchema }),
+      this.request({
+        operation: 'ageVerification.retrieveParentConnectRequest',
+        method: 'GET',
+        path: `/v1/age-verification/parent-connect/${encodeURIComponent(id)}`,
+        schema: N.ParentConnectRequestSchema,
+      }),
     getBoundaries: (childAttestationId: string) =>
-      this.request({ operation: 'ageVerification.getBoundaries', method: 'GET', path: `/v1/age-verification/boundaries/${encodeURIComponent(childAttestationId)}`, schema: N.BoundariesResponseSchema }),
+      this.request({
+        operation: 'ageVerification.getBoundaries',
+        method: 'GET',
+        path: `/v1/age-verification/boundaries/${encodeURIComponent(childAttestationId)}`,
+        schema: N.BoundariesResponseSchema,
+      }),
   };
 
   /** A PUT to a URL an operation returned (the caller's own upload, no API key). */
   async putTo(uploadUrl: string, bytes: Uint8Array, contentType: string): Promise<number> {
     const url = new URL(uploadUrl);
-    const response = await this.sandbox.app.request(url.pathname + url.search, { method: 'PUT', headers: { 'content-type': contentType }, body: bytes as Uint8Array<ArrayBuffer> });
+    const response = await this.sandbox.app.request(url.pathname + url.search, {
+      method: 'PUT',
+      headers: { 'content-type': contentType },
+      body: bytes as Uint8Array<ArrayBuffer>,
+    });
     await response.arrayBuffer();
     this.exchanges.push({ operation: 'upload.put', method: 'PUT', path: url.pathname, status: response.status });
     return response.status;

@@ -44,13 +44,23 @@ const IdentityEntrySchema = z.object({
 });
 const FaceEntrySchema = z.object({ type: z.literal('face'), session_id: str, reason: str.nullable(), excluded_at: str.nullable() });
 
-export const RegistryListResponseSchema = z.object({ entries: z.array(z.discriminatedUnion('type', [IdentityEntrySchema, FaceEntrySchema])), truncated: z.boolean() });
+export const RegistryListResponseSchema = z.object({
+  entries: z.array(z.discriminatedUnion('type', [IdentityEntrySchema, FaceEntrySchema])),
+  truncated: z.boolean(),
+});
 
-export const AddIdentityResponseSchema = z.object({ excluded: z.array(z.object({ document_number: str, status: z.enum(['added', 'already_excluded', 'invalid']) })) });
+export const AddIdentityResponseSchema = z.object({
+  excluded: z.array(z.object({ document_number: str, status: z.enum(['added', 'already_excluded', 'invalid']) })),
+});
 
 export const RemoveIdentityResponseSchema = z.object({ removed: z.boolean(), face_unexcluded: z.boolean() });
 
-export const AddFaceResponseSchema = z.object({ excluded: z.boolean(), session_id: str.optional(), reason: str.optional(), matched_session_id: str.optional() });
+export const AddFaceResponseSchema = z.object({
+  excluded: z.boolean(),
+  session_id: str.optional(),
+  reason: str.optional(),
+  matched_session_id: str.optional(),
+});
 
 export const RemoveFaceResponseSchema = z.object({ unexcluded: z.boolean(), matched_session_id: str.optional() });
 
@@ -120,36 +130,98 @@ export function igamingAndAml(client: RealClient) {
           operation: 'igaming.analyzeInjection',
           method: 'POST',
           path: '/v1/igaming/injection',
-          body: { session_id: input.sessionId, device_integrity: withSignals(input.deviceIntegrity), media_source: withSignals(input.mediaSource), frame_timing: withSignals(input.frameTiming) },
+          body: {
+            session_id: input.sessionId,
+            device_integrity: withSignals(input.deviceIntegrity),
+            media_source: withSignals(input.mediaSource),
+            frame_timing: withSignals(input.frameTiming),
+          },
           schema: InjectionResponseSchema,
         }),
       detectVpn: (input: { sessionId: string; ipAddress: string }) =>
-        client.request({ operation: 'igaming.detectVpn', method: 'POST', path: '/v1/igaming/vpn-detection', body: { session_id: input.sessionId, ip_address: input.ipAddress }, schema: IpCheckResponseSchema }),
+        client.request({
+          operation: 'igaming.detectVpn',
+          method: 'POST',
+          path: '/v1/igaming/vpn-detection',
+          body: { session_id: input.sessionId, ip_address: input.ipAddress },
+          schema: IpCheckResponseSchema,
+        }),
       checkIpJurisdiction: (input: { sessionId: string; ipAddress: string }) =>
-        client.request({ operation: 'igaming.checkIpJurisdiction', method: 'POST', path: '/v1/igaming/ip-jurisdiction', body: { session_id: input.sessionId, ip_address: input.ipAddress }, schema: IpCheckResponseSchema }),
+        client.request({
+          operation: 'igaming.checkIpJurisdiction',
+          method: 'POST',
+          path: '/v1/igaming/ip-jurisdiction',
+          body: { session_id: input.sessionId, ip_address: input.ipAddress },
+          schema: IpCheckResponseSchema,
+        }),
       analyzeAntiCheat: (input: { sessionId: string; image: string; deviceFingerprint?: string }) =>
-        client.request({ operation: 'igaming.analyzeAntiCheat', method: 'POST', path: '/v1/igaming/anti-cheat', body: { session_id: input.sessionId, image: input.image, device_fingerprint: input.deviceFingerprint }, schema: AntiCheatResponseSchema }),
+        client.request({
+          operation: 'igaming.analyzeAntiCheat',
+          method: 'POST',
+          path: '/v1/igaming/anti-cheat',
+          body: { session_id: input.sessionId, image: input.image, device_fingerprint: input.deviceFingerprint },
+          schema: AntiCheatResponseSchema,
+        }),
       purgeAntiCheatEnrollment: (sessionId: string) =>
-        client.request({ operation: 'igaming.purgeAntiCheatEnrollment', method: 'DELETE', path: `/v1/igaming/anti-cheat/${enc(sessionId)}`, schema: PurgeResponseSchema }),
+        client.request({
+          operation: 'igaming.purgeAntiCheatEnrollment',
+          method: 'DELETE',
+          path: `/v1/igaming/anti-cheat/${enc(sessionId)}`,
+          schema: PurgeResponseSchema,
+        }),
       selfExclusion: {
         list: (params: { limit?: number } = {}) =>
-          client.request({ operation: 'selfExclusion.list', method: 'GET', path: '/v1/igaming/self-exclusion', query: { limit: params.limit }, schema: RegistryListResponseSchema }),
+          client.request({
+            operation: 'selfExclusion.list',
+            method: 'GET',
+            path: '/v1/igaming/self-exclusion',
+            query: { limit: params.limit },
+            schema: RegistryListResponseSchema,
+          }),
         addIdentity: (input: { documentNumber?: string; documentNumbers?: string[]; reason?: string; firstName?: string; lastName?: string }) =>
           client.request({
             operation: 'selfExclusion.addIdentity',
             method: 'POST',
             path: '/v1/igaming/self-exclusion/identity',
-            body: { document_number: input.documentNumber, document_numbers: input.documentNumbers, reason: input.reason, first_name: input.firstName, last_name: input.lastName },
+            body: {
+              document_number: input.documentNumber,
+              document_numbers: input.documentNumbers,
+              reason: input.reason,
+              first_name: input.firstName,
+              last_name: input.lastName,
+            },
             schema: AddIdentityResponseSchema,
           }),
         removeIdentity: (documentNumber: string) =>
-          client.request({ operation: 'selfExclusion.removeIdentity', method: 'DELETE', path: `/v1/igaming/self-exclusion/identity/${enc(documentNumber)}`, schema: RemoveIdentityResponseSchema }),
+          client.request({
+            operation: 'selfExclusion.removeIdentity',
+            method: 'DELETE',
+            path: `/v1/igaming/self-exclusion/identity/${enc(documentNumber)}`,
+            schema: RemoveIdentityResponseSchema,
+          }),
         addFace: (input: { sessionId: string; reason?: string }) =>
-          client.request({ operation: 'selfExclusion.addFace', method: 'POST', path: '/v1/igaming/self-exclusion/face', body: { session_id: input.sessionId, reason: input.reason }, schema: AddFaceResponseSchema }),
+          client.request({
+            operation: 'selfExclusion.addFace',
+            method: 'POST',
+            path: '/v1/igaming/self-exclusion/face',
+            body: { session_id: input.sessionId, reason: input.reason },
+            schema: AddFaceResponseSchema,
+          }),
         removeFace: (sessionId: string) =>
-          client.request({ operation: 'selfExclusion.removeFace', method: 'DELETE', path: `/v1/igaming/self-exclusion/face/${enc(sessionId)}`, schema: RemoveFaceResponseSchema }),
+          client.request({
+            operation: 'selfExclusion.removeFace',
+            method: 'DELETE',
+            path: `/v1/igaming/self-exclusion/face/${enc(sessionId)}`,
+            schema: RemoveFaceResponseSchema,
+          }),
         addApplicant: (input: { sessionId: string; reason?: string }) =>
-          client.request({ operation: 'selfExclusion.addApplicant', method: 'POST', path: '/v1/igaming/self-exclusion/applicant', body: { session_id: input.sessionId, reason: input.reason }, schema: AddApplicantResponseSchema }),
+          client.request({
+            operation: 'selfExclusion.addApplicant',
+            method: 'POST',
+            path: '/v1/igaming/self-exclusion/applicant',
+            body: { session_id: input.sessionId, reason: input.reason },
+            schema: AddApplicantResponseSchema,
+          }),
       },
     },
     aml: {
@@ -163,7 +235,13 @@ export function igamingAndAml(client: RealClient) {
           schema: SaveTransactionsResponseSchema,
         }),
       addMonitoredUser: (botId: string, input: { subjectUserId: string }) =>
-        client.request({ operation: 'aml.addMonitoredUser', method: 'POST', path: `/v1/aml/bots/${enc(botId)}/monitored-users`, body: { subject_user_id: input.subjectUserId }, schema: MonitoredUserResponseSchema }),
+        client.request({
+          operation: 'aml.addMonitoredUser',
+          method: 'POST',
+          path: `/v1/aml/bots/${enc(botId)}/monitored-users`,
+          body: { subject_user_id: input.subjectUserId },
+          schema: MonitoredUserResponseSchema,
+        }),
     },
   };
 }

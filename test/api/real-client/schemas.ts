@@ -28,7 +28,15 @@ const LinkSchema = z.object({ rel: str, href: str, description: str.optional() }
 
 // ─── §6.2 Sessions ──────────────────────────────────────────────────────────────────────────────────
 
-export const UPLOAD_TYPES = ['id_front', 'id_back', 'secondary_id_front', 'secondary_id_back', 'tertiary_id_front', 'tertiary_id_back', 'selfie_front'] as const;
+export const UPLOAD_TYPES = [
+  'id_front',
+  'id_back',
+  'secondary_id_front',
+  'secondary_id_back',
+  'tertiary_id_front',
+  'tertiary_id_back',
+  'selfie_front',
+] as const;
 
 export const SessionRecordSchema = z.object({
   id: str,
@@ -49,7 +57,10 @@ export const SessionRecordSchema = z.object({
   bank_statement_request_id: str.optional(),
   redirect_url: str.optional(),
   expires_at: str.optional(),
-  location: z.union([str, z.looseObject({ country: str.optional() })]).nullable().optional(),
+  location: z
+    .union([str, z.looseObject({ country: str.optional() })])
+    .nullable()
+    .optional(),
   auto_decision: z.object({ state: z.enum(['pending', 'completed', 'skipped']) }).optional(),
   decision_source: z.enum(['AUTO_APPROVE', 'DECLINED']).optional(),
   workflow_steps: z.array(str).optional(),
@@ -171,7 +182,17 @@ const JOB_STATUSES = ['pending', 'processing', 'ready', 'failed'] as const;
 
 export const AdverseMediaQueuedResponseSchema = z.object({ jobId: z.uuid(), status: z.enum(JOB_STATUSES), message: str });
 
-export const EXPOSURE_CATEGORIES = ['financial_crime', 'terrorism', 'regulatory', 'political', 'organized_crime', 'violent_crime', 'criminal_legal', 'reputational', 'court_records'] as const;
+export const EXPOSURE_CATEGORIES = [
+  'financial_crime',
+  'terrorism',
+  'regulatory',
+  'political',
+  'organized_crime',
+  'violent_crime',
+  'criminal_legal',
+  'reputational',
+  'court_records',
+] as const;
 
 export const AdverseMediaResultSchema = z.object({
   totalHits: int,
@@ -196,7 +217,9 @@ export const AdverseMediaResultSchema = z.object({
     z.enum(EXPOSURE_CATEGORIES),
     z.object({
       hits: int,
-      articles: z.array(z.object({ timestamp: str.nullable(), headline: str, sourceLink: str.nullable(), source: z.enum(['news', 'court-records', 'watchlist-database']) })),
+      articles: z.array(
+        z.object({ timestamp: str.nullable(), headline: str, sourceLink: str.nullable(), source: z.enum(['news', 'court-records', 'watchlist-database']) }),
+      ),
     }),
   ),
 });
@@ -214,7 +237,20 @@ export const TitleCheckResponseSchema = z.discriminatedUnion('status', [
   z.object({
     status: z.literal('found'),
     subjectProperty: nullableRecordOf(
-      ['APNFormatted', 'APNUnformatted', 'PropertyFullStreetAddress', 'PropertyCity', 'PropertyState', 'PropertyZipCode', 'PropertyCounty', 'LegalDescription', 'PropertyType', 'LandUseCode', 'LandUseDescription', 'Zoning'],
+      [
+        'APNFormatted',
+        'APNUnformatted',
+        'PropertyFullStreetAddress',
+        'PropertyCity',
+        'PropertyState',
+        'PropertyZipCode',
+        'PropertyCounty',
+        'LegalDescription',
+        'PropertyType',
+        'LandUseCode',
+        'LandUseDescription',
+        'Zoning',
+      ],
       ['LotSizeAcres', 'LotSizeSqFt', 'Bathrooms', 'BuildingAreaSqFt', 'Stories'],
       ['YearBuilt', 'Bedrooms'],
     ),
@@ -230,11 +266,31 @@ export const TitleCheckResponseSchema = z.discriminatedUnion('status', [
       'VestingOwnershipRights',
       'OwnerOccupied',
     ]),
-    locationInformation: nullableRecordOf(['County', 'CensusTract', 'CensusBlock', 'Municipality', 'SchoolDistrict', 'FloodZone', 'FloodPanelNumber', 'Neighborhood']),
-    ownerTransferInformation: nullableRecordOf(['TransferDocumentNumber', 'TransferRecordingDate', 'TransferSaleDate', 'TransferDeedType'], ['TransferSalePrice']),
-    lastMarketSaleInformation: nullableRecordOf(['SaleDate', 'SaleDocumentNumber', 'SaleDeedType', 'RecordingDate', 'Buyer', 'Seller'], ['SalePrice', 'PricePerSqFt']),
+    locationInformation: nullableRecordOf([
+      'County',
+      'CensusTract',
+      'CensusBlock',
+      'Municipality',
+      'SchoolDistrict',
+      'FloodZone',
+      'FloodPanelNumber',
+      'Neighborhood',
+    ]),
+    ownerTransferInformation: nullableRecordOf(
+      ['TransferDocumentNumber', 'TransferRecordingDate', 'TransferSaleDate', 'TransferDeedType'],
+      ['TransferSalePrice'],
+    ),
+    lastMarketSaleInformation: nullableRecordOf(
+      ['SaleDate', 'SaleDocumentNumber', 'SaleDeedType', 'RecordingDate', 'Buyer', 'Seller'],
+      ['SalePrice', 'PricePerSqFt'],
+    ),
   }),
-  z.object({ status: z.literal('multiple_properties'), message: str, availableUnits: z.array(str), properties: z.array(z.object({ owner: str, apartmentOrUnit: str })) }),
+  z.object({
+    status: z.literal('multiple_properties'),
+    message: str,
+    availableUnits: z.array(str),
+    properties: z.array(z.object({ owner: str, apartmentOrUnit: str })),
+  }),
   z.object({ status: z.literal('unsupported_region'), message: str }),
   z.object({ status: z.literal('not_found'), message: str }),
 ]);

@@ -129,13 +129,18 @@ export interface IdVerificationInput {
   };
 }
 
-export type FaceLivenessInput = { action: 'start' } | { action: 'complete' } | { action: 'upload-url'; frameCount: number; clipMimeType?: 'video/webm' | 'video/mp4' };
+export type FaceLivenessInput =
+  | { action: 'start' }
+  | { action: 'complete' }
+  | { action: 'upload-url'; frameCount: number; clipMimeType?: 'video/webm' | 'video/mp4' };
 
 /** The snake_case wire body of a headless step (only the known keys: the client refuses others locally). */
 function stepBody(stepId: 'ID_VERIFICATION' | 'FACE_LIVENESS', input: IdVerificationInput | FaceLivenessInput): Record<string, unknown> {
   if (stepId === 'FACE_LIVENESS') {
     const liveness = input as FaceLivenessInput;
-    return liveness.action === 'upload-url' ? { action: 'upload-url', frame_count: liveness.frameCount, clip_mime_type: liveness.clipMimeType } : { action: liveness.action };
+    return liveness.action === 'upload-url'
+      ? { action: 'upload-url', frame_count: liveness.frameCount, clip_mime_type: liveness.clipMimeType }
+      : { action: liveness.action };
   }
   const id = input as IdVerificationInput;
   const u = id.uploads;
@@ -162,22 +167,50 @@ export function workflowsAndSessions(client: RealClient) {
     workflows: {
       list: () => client.request({ operation: 'workflows.list', method: 'GET', path: '/v1/workflows', schema: WorkflowListResponseSchema }),
       create: (input: CreateWorkflowInput) =>
-        client.request({ operation: 'workflows.create', method: 'POST', path: '/v1/workflows', body: { name: input.name, steps: input.steps }, schema: WorkflowResponseSchema }),
-      retrieve: (id: string) => client.request({ operation: 'workflows.retrieve', method: 'GET', path: `/v1/workflows/${enc(id)}`, schema: WorkflowResponseSchema }),
+        client.request({
+          operation: 'workflows.create',
+          method: 'POST',
+          path: '/v1/workflows',
+          body: { name: input.name, steps: input.steps },
+          schema: WorkflowResponseSchema,
+        }),
+      retrieve: (id: string) =>
+        client.request({ operation: 'workflows.retrieve', method: 'GET', path: `/v1/workflows/${enc(id)}`, schema: WorkflowResponseSchema }),
       updateStepConfig: (workflowId: string, stepId: ClientStepId, config: Record<string, unknown>) =>
-        client.request({ operation: 'workflows.updateStepConfig', method: 'PATCH', path: `/v1/workflows/${enc(workflowId)}/steps/${enc(stepId)}/config`, body: { config }, schema: WorkflowResponseSchema }),
+        client.request({
+          operation: 'workflows.updateStepConfig',
+          method: 'PATCH',
+          path: `/v1/workflows/${enc(workflowId)}/steps/${enc(stepId)}/config`,
+          body: { config },
+          schema: WorkflowResponseSchema,
+        }),
       createSession: (workflowId: string, input: CreateWorkflowSessionInput) =>
         client.request({
           operation: 'workflows.createSession',
           method: 'POST',
           path: `/v1/workflows/${enc(workflowId)}/sessions`,
-          body: { email: input.email, first_name: input.firstName, last_name: input.lastName, phone: input.phone, external_id: input.externalId, expires_in_hours: input.expiresInHours },
+          body: {
+            email: input.email,
+            first_name: input.firstName,
+            last_name: input.lastName,
+            phone: input.phone,
+            external_id: input.externalId,
+            expires_in_hours: input.expiresInHours,
+          },
           schema: WorkflowSessionResponseSchema,
         }),
     },
     workflowSessions: {
-      retrieve: (sessionId: string) => client.request({ operation: 'workflowSessions.retrieve', method: 'GET', path: `/v1/sessions/${enc(sessionId)}/workflow`, schema: WorkflowStateSchema }),
-      start: (sessionId: string) => client.request({ operation: 'workflowSessions.start', method: 'POST', path: `/v1/sessions/${enc(sessionId)}/workflow/start`, body: {}, schema: WorkflowStateSchema }),
+      retrieve: (sessionId: string) =>
+        client.request({ operation: 'workflowSessions.retrieve', method: 'GET', path: `/v1/sessions/${enc(sessionId)}/workflow`, schema: WorkflowStateSchema }),
+      start: (sessionId: string) =>
+        client.request({
+          operation: 'workflowSessions.start',
+          method: 'POST',
+          path: `/v1/sessions/${enc(sessionId)}/workflow/start`,
+          body: {},
+          schema: WorkflowStateSchema,
+        }),
       /** The seven envelope keys as `data`, every other top-level key as `payload` (the client's loose parse). */
       submitStep: async (sessionId: string, stepId: 'ID_VERIFICATION' | 'FACE_LIVENESS', input: IdVerificationInput | FaceLivenessInput) => {
         const answer = await client.request({
