@@ -141,17 +141,22 @@ const round = (value: number, digits: number): number => Number(value.toFixed(di
 export interface SubmissionTimes {
   createdAtIso: string;
   submittedAtIso: string;
+  /** When the applicant really opened the hosted page, if they did: the view time then is that instant. */
+  viewedAtIso?: string;
 }
 
 /**
- * The applicant* members of meta_data for a submission. The page was viewed a few minutes before the
- * submission, but never before the session existed: applicantViewTime lies between the two.
+ * The applicant* members of meta_data for a submission. applicantViewTime is when the hosted page was
+ * opened; without an opening (a control-plane outcome) it is derived: a few minutes before the submission,
+ * but never before the session existed. Either way it lies between the two.
  */
 export function buildApplicantSubmission(seedParts: readonly (string | number)[], times: SubmissionTimes): ApplicantSubmission {
   const rng = rngFrom('applicant-submission', ...seedParts);
   const place = applicantPlaceFor(seedParts);
   const { device, browser } = rng.pick(DEVICES);
-  const viewMs = Math.max(Date.parse(times.createdAtIso), Date.parse(times.submittedAtIso) - rng.int(120, 900) * 1000);
+  const derivedViewMs = Date.parse(times.submittedAtIso) - rng.int(120, 900) * 1000;
+  const openedMs = times.viewedAtIso === undefined ? derivedViewMs : Date.parse(times.viewedAtIso);
+  const viewMs = Math.min(Date.parse(times.submittedAtIso), Math.max(Date.parse(times.createdAtIso), openedMs));
   const details: LocationDetails = {
     accuracyRadius: rng.pick([5, 10, 20, 50, 100]),
     continent: 'North America',

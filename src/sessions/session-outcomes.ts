@@ -9,7 +9,7 @@
  *   session id but not by the photos actually captured (the hosted page captures none).
  */
 import { buildAnalysisData, type AnalysisPerson } from './analysis-data.ts';
-import { buildApplicantSubmission, buildDeclinedData, buildFailureData, APPLICANT_COUNTRY } from './meta-data.ts';
+import { APPLICANT_COUNTRY, buildApplicantSubmission, buildDeclinedData, buildFailureData, type SubmissionTimes } from './meta-data.ts';
 import { outcomeRow, type ApplicantOutcome, type RedirectReason, type RedirectStatus } from './redirect-callback.ts';
 import { allowsEvent, DEFAULT_MAX_FAILED_ATTEMPTS, isExpired, transition, type SessionEventType, type TransitionResult } from './session.machine.ts';
 import { CONTROL_OUTCOMES, type ControlOutcome, type SessionOutcomeBody, type SessionRecord, type StoredUserProfile } from './sessions.schemas.ts';
@@ -24,6 +24,8 @@ export interface OutcomeContext {
   maxFailedAttempts?: number;
   /** How many ID documents the workflow asks for (1-3). */
   documents?: 1 | 2 | 3;
+  /** When the applicant opened the hosted page, if they did (else the view time is derived). */
+  viewedAtIso?: string;
   /** Extra seed parts (e.g. the sandbox seed); the session id is always one. */
   seedParts?: readonly (string | number)[];
 }
@@ -44,12 +46,18 @@ function seedOf(record: SessionRecord, context: OutcomeContext): (string | numbe
   return [...(context.seedParts ?? []), record.id];
 }
 
+function submissionTimes(record: SessionRecord, context: OutcomeContext): SubmissionTimes {
+  const times: SubmissionTimes = { createdAtIso: record.created_at, submittedAtIso: context.nowIso };
+  if (context.viewedAtIso !== undefined) times.viewedAtIso = context.viewedAtIso;
+  return times;
+}
+
 function submitEvent(record: SessionRecord, context: OutcomeContext) {
   const seed = seedOf(record, context);
   return {
     type: 'submit' as const,
     analysisData: buildAnalysisData('pass', personOf(context.user), seed, { atIso: context.nowIso, documents: context.documents ?? 1 }),
-    submission: buildApplicantSubmission(seed, { createdAtIso: record.created_at, submittedAtIso: context.nowIso }),
+    submission: buildApplicantSubmission(seed, submissionTimes(record, context)),
     country: APPLICANT_COUNTRY,
   };
 }
@@ -63,9 +71,7 @@ function autoDeclineEvent(record: SessionRecord, context: OutcomeContext) {
     analysisData,
     declinedData: buildDeclinedData({ score, declinedAtIso: context.nowIso }),
     // A decline of an already-submitted session keeps its original submission metadata.
-    ...(record.status === 'PENDING'
-      ? { submission: buildApplicantSubmission(seed, { createdAtIso: record.created_at, submittedAtIso: context.nowIso }), country: APPLICANT_COUNTRY }
-      : {}),
+    ...(record.status === 'PENDING' ? { submission: buildApplicantSubmission(seed, submissionTimes(record, context)), country: APPLICANT_COUNTRY } : {}),
   };
 }
 

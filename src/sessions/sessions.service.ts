@@ -267,6 +267,7 @@ function outcomeContext(world: World, stored: StoredSession, autoDecline: boolea
   };
   if (stored.maxFailedAttempts !== undefined) context.maxFailedAttempts = stored.maxFailedAttempts;
   if (stored.documents !== undefined) context.documents = stored.documents;
+  if (stored.openedAt !== undefined) context.viewedAtIso = stored.openedAt;
   return context;
 }
 
@@ -343,7 +344,7 @@ export function findHostedSession(world: World, id: string, oid: string | undefi
 /** The applicant opens the page: session_progress PENDING → STARTED (nothing for a finished or expired one). */
 export function openHostedPage(world: World, stored: StoredSession): StoredSession {
   const result = transition(stored.record, { type: 'open' }, world.clock.iso());
-  return result.ok && result.changed ? saveSession(world, { ...stored, record: result.record }) : stored;
+  return result.ok && result.changed ? saveSession(world, { ...stored, record: result.record, openedAt: world.clock.iso() }) : stored;
 }
 
 export interface ApplicantOutcomeAnswer {

@@ -35,6 +35,8 @@ export interface StoredSession {
   senderUser: StoredUserProfile;
   /** Which invitations went out at creation (sandbox bookkeeping, not on the wire). */
   invitations: { email: boolean; sms: boolean };
+  /** When the applicant first opened the hosted page (meta_data.applicantViewTime of the submission). */
+  openedAt?: string;
   /** The workflow's failed-attempt limit (the machine's default 3 when absent). */
   maxFailedAttempts?: number;
   /** How many ID documents the workflow asks for. */

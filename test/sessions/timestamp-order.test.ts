@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { rngFrom } from '../../src/platform/random/random.ts';
 import { CONTROL_OUTCOMES } from '../../src/sessions/sessions.schemas.ts';
 import { KEYS, testSandbox } from '../helpers/sandbox.ts';
+import { actionOf, createSession, getSession, JANE, openPage, press } from './route-helpers.ts';
 
 const RUNS = Number(process.env.TIMESTAMP_PROPERTY_RUNS ?? 60);
 
@@ -81,5 +82,22 @@ describe('the timestamps of a session record are in order', () => {
         meta_data: { applicantViewTime: '2026-01-15T09:25:00.000Z' },
       }),
     ).toEqual(['created_at 2026-01-15T09:30:00.000Z > applicantViewTime 2026-01-15T09:25:00.000Z']);
+  });
+
+  it('takes applicantViewTime from the moment the applicant really opened the hosted page', async () => {
+    const sandbox = await testSandbox({ rateLimit: false });
+    const created = await createSession(sandbox, { ...JANE, redirectUrl: 'https://example.com/kyc/done' });
+    sandbox.clock.advance(90_000);
+    const openedAt = new Date(sandbox.clock.now()).toISOString();
+    const page = await openPage(sandbox, created.session_url);
+    expect(page.status).toBe(200);
+    sandbox.clock.advance(3_600_000);
+    // A second look at the page is not the first opening.
+    expect((await openPage(sandbox, created.session_url)).status).toBe(200);
+    sandbox.clock.advance(600_000);
+    expect((await press(sandbox, actionOf(page.html), 'success')).status).toBe(303);
+    const record = (await getSession(sandbox, created.id)).session_record as any;
+    expect(record.meta_data.applicantViewTime).toBe(openedAt);
+    expect(orderViolations(record)).toEqual([]);
   });
 });
