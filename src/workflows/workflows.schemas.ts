@@ -10,6 +10,7 @@ import { ErrorSchema } from '../platform/http/routing.ts';
 import { aliasedBody } from '../platform/validation/aliased-body.ts';
 import { e164Phone, email, expiresInHours, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
 import { HEADLESS_STEP_CODES, STEP_CODES, STEP_CONFIG_SCHEMAS, STEP_PREREQUISITES, type StepCode } from './workflow-steps.ts';
+import { UPLOAD_TYPES } from '../sessions/sessions.schemas.ts';
 
 const IsoInstant = z.string().openapi({ format: 'date-time', example: '2026-01-15T09:30:00.000Z' });
 const ConfigObject = z.record(z.string(), z.unknown());
@@ -228,15 +229,8 @@ const documentTypeField = (field: string) =>
     .string({ error: mustBe(field, 'a document type such as passport-us or driver-license-us') })
     .min(1, { error: `${field} must not be empty: send a document type such as passport-us` });
 
-export const ID_VERIFICATION_UPLOADS = [
-  'id_front',
-  'id_back',
-  'secondary_id_front',
-  'secondary_id_back',
-  'tertiary_id_front',
-  'tertiary_id_back',
-  'selfie_front',
-] as const;
+/** An ID_VERIFICATION step takes the same document and selfie slots a session's uploads name. */
+export const ID_VERIFICATION_UPLOADS = UPLOAD_TYPES;
 export type IdVerificationUpload = (typeof ID_VERIFICATION_UPLOADS)[number];
 
 export const IdVerificationStepBodySchema = z
