@@ -4,47 +4,15 @@
  * route without a row fails here with the row to add.
  */
 import { describe, expect, it } from 'vitest';
+import { apiOperations, callOperation, type ApiOperation } from '../helpers/api-operations.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { SPEC_ROUTES } from './spec-route-table.ts';
 
-interface Operation {
-  /** `METHOD /path` as in SPEC_ROUTES. */
-  name: string;
-  method: string;
-  /** The OpenAPI path with every {param} filled in. */
-  url: string;
-  responses: string[];
-  security: unknown;
-}
-
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-
-async function apiOperations(sandbox: TestSandbox): Promise<Operation[]> {
-  const document = (await sandbox.call('GET', '/openapi.json', { key: null })).body as {
-    paths: Record<string, Record<string, { responses: object; security?: unknown }>>;
-  };
-  return Object.entries(document.paths)
-    .filter(([path]) => path.startsWith('/v1/'))
-    .flatMap(([path, item]) =>
-      METHODS.filter((method) => item[method]).map((method) => ({
-        name: `${method.toUpperCase()} ${path}`,
-        method: method.toUpperCase(),
-        url: path.replace(/\{[^}]+\}/g, 'route-table-probe'),
-        responses: Object.keys(item[method]!.responses),
-        security: item[method]!.security,
-      })),
-    );
-}
-
 /** Calls every operation, with a body on writes, and collects `name → answer`. */
-async function callEach(sandbox: TestSandbox, operations: Operation[], key: string | null, headers: Record<string, string> = {}) {
+async function callEach(sandbox: TestSandbox, operations: ApiOperation[], key: string | null, headers: Record<string, string> = {}) {
   const answers = new Map<string, { status: number; body: any; explain: string | null }>();
   for (const operation of operations) {
-    const answer = await sandbox.call(operation.method, operation.url, {
-      key,
-      headers,
-      ...(operation.method === 'GET' || operation.method === 'DELETE' ? {} : { body: {} }),
-    });
+    const answer = await callOperation(sandbox, operation, { key, headers });
     answers.set(operation.name, { status: answer.status, body: answer.body, explain: answer.headers.get('x-sandbox-explain') });
   }
   return answers;
