@@ -13,6 +13,8 @@ export interface ApiOperation {
   url: string;
   /** The statuses the operation declares. */
   responses: string[];
+  /** Whether it takes any input: a body, or path, query or header parameters. */
+  takesInput: boolean;
   security: unknown;
 }
 
@@ -21,6 +23,8 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 interface OpenApiOperation {
   operationId: string;
   responses: object;
+  parameters?: unknown[];
+  requestBody?: unknown;
   security?: unknown;
 }
 
@@ -39,6 +43,7 @@ export async function apiOperations(sandbox: TestSandbox): Promise<ApiOperation[
             method: method.toUpperCase(),
             url: path.replace(/\{[^}]+\}/g, 'route-table-probe'),
             responses: Object.keys(operation.responses),
+            takesInput: operation.requestBody !== undefined || (operation.parameters?.length ?? 0) > 0,
             security: operation.security,
           },
         ];
