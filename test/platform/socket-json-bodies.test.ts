@@ -5,6 +5,7 @@
  */
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { RequestLogEntrySchema } from '../../src/control/control.schemas.ts';
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts';
 import { FROZEN_AT, KEYS, silentLogger, testSandbox } from '../helpers/sandbox.ts';
 
@@ -38,7 +39,9 @@ describe('JSON request bodies over a socket', () => {
       const overSocket = await post('/v1/sessions', raw, contentType);
       const inProcess = await reference.call('POST', '/v1/sessions', { raw, headers: { 'content-type': contentType } });
       expect({ label, status: overSocket.status, body: overSocket.body }).toEqual({ label, status: inProcess.status, body: inProcess.body });
-      const entry = await fetch(`${sandbox.url}/__sandbox/requests/${overSocket.headers.get('x-request-id')}`).then((r) => r.json());
+      const entry = RequestLogEntrySchema.parse(
+        await fetch(`${sandbox.url}/__sandbox/requests/${overSocket.headers.get('x-request-id')}`).then((r) => r.json()),
+      );
       expect(entry.requestBody).toEqual(label === 'malformed' ? raw : JSON.parse(raw.replace(/^\ufeff/, '')));
     }
     expect(bodies.length).toBe(5);
@@ -69,7 +72,7 @@ describe('JSON request bodies over a socket', () => {
 
     const after = await post('/v1/sessions', JSON.stringify(CREATE));
     expect(after.status).toBe(200);
-    const listed = await fetch(`${sandbox.url}/v1/sessions`, { headers: { 'x-api-key': KEYS.live } }).then((r) => r.json());
+    const listed = (await fetch(`${sandbox.url}/v1/sessions`, { headers: { 'x-api-key': KEYS.live } }).then((r) => r.json())) as { sessions: unknown[] };
     expect(listed.sessions).toHaveLength(1);
   });
 });
