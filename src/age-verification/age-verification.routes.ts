@@ -45,7 +45,7 @@ export const getParentConnectRoute = clientRoute('ageVerification.retrieveParent
   tags: TAGS,
   summary: 'Retrieve a Parent Connect request',
   request: { params: ParentConnectIdParamsSchema },
-  responses: { 200: jsonResponse(ParentConnectRequestSchema, 'The request'), 404: extraErrors[404] },
+  responses: { 200: jsonResponse(ParentConnectRequestSchema, 'The request'), 403: extraErrors[403], 404: extraErrors[404] },
 });
 
 export const getBoundariesRoute = clientRoute('ageVerification.getBoundaries', {
@@ -55,7 +55,7 @@ export const getBoundariesRoute = clientRoute('ageVerification.getBoundaries', {
   tags: TAGS,
   summary: 'The boundaries a parent set, by the child’s attestation id',
   request: { params: ParentConnectIdParamsSchema },
-  responses: { 200: jsonResponse(BoundariesResponseSchema, 'The boundaries'), 404: extraErrors[404] },
+  responses: { 200: jsonResponse(BoundariesResponseSchema, 'The boundaries'), 403: extraErrors[403], 404: extraErrors[404] },
 });
 
 export const parentConnectEventRoute = controlRoute({

@@ -211,9 +211,13 @@ export function listParentConnect(
 /** GET /v1/age-verification/boundaries/{childAttestationId}. */
 export function readBoundaries(world: World, principal: Principal, childAttestationId: string): BoundariesResponse {
   if (principal.kind === 'sandbox') return sandboxBoundaries(childAttestationId);
-  const stored = parentConnectRequests(world)
-    .where('byChildAttestation', childAttestationId)
-    .find((record) => record.organizationId === principal.organization.id);
+  const attested = parentConnectRequests(world).where('byChildAttestation', childAttestationId);
+  const stored = attested.find((record) => record.organizationId === principal.organization.id);
+  if (!stored && attested.length > 0)
+    throw new ApiError(
+      403,
+      `The child attestation ${childAttestationId} belongs to another organization's Parent Connect request: use an API key of the organization that created it.`,
+    );
   if (!stored)
     throw new ApiError(
       404,

@@ -1,4 +1,5 @@
-import { apiRoute, controlRoute, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
+import { z } from '@hono/zod-openapi';
+import { ErrorSchema, apiRoute, controlRoute, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
 import {
   BotIdParamSchema,
   EnrolMonitoredUserBodySchema,
@@ -47,7 +48,8 @@ export const saveTransactionsRoute = apiRoute({
   responses: {
     200: jsonResponse(SaveTransactionsResponseSchema, 'Counts and one result per record, even when some are rejected'),
     404: extraErrors[404],
-    429: jsonResponse(QuotaExceededSchema, 'Monthly transaction quota exceeded (code QUOTA_EXCEEDED), or the rate limit'),
+    // The per-key rate limit answers here too, with the plain error body.
+    429: jsonResponse(z.union([QuotaExceededSchema, ErrorSchema]), 'Monthly transaction quota exceeded (code QUOTA_EXCEEDED), or the rate limit'),
   },
 });
 

@@ -53,7 +53,7 @@ export const getCreditTermsRoute = clientRoute('creditTerms.retrieve', {
   tags: TAGS,
   summary: 'Retrieve a credit terms record',
   request: { params: CreditTermsIdParamsSchema },
-  responses: { 200: jsonResponse(CreditTermsRecordSchema, 'The record'), 404: extraErrors[404] },
+  responses: { 200: jsonResponse(CreditTermsRecordSchema, 'The record'), 403: extraErrors[403], 404: extraErrors[404] },
 });
 
 export const CREDIT_TERMS_ROUTES = [createCreditTermsRoute, listCreditTermsRoute, listCreditTermsByExternalIdRoute, getCreditTermsRoute] as const;

@@ -20,7 +20,7 @@ export const getChallengeRoute = clientRoute('deepfake.getChallenge', {
   description:
     'Three words the applicant says on the speak-prompt frame; the same session always gets the same words. 403 for a session of another organization.',
   request: { params: ChallengeParamsSchema },
-  responses: { 200: jsonResponse(ChallengeResponseSchema, 'The challenge') },
+  responses: { 200: jsonResponse(ChallengeResponseSchema, 'The challenge'), 403: extraErrors[403] },
 });
 
 export const createUploadUrlsRoute = clientRoute('deepfake.createUploadUrls', {

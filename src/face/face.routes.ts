@@ -91,5 +91,5 @@ export const livenessResultRoute = apiRoute({
   description: 'passed iff status is SUCCEEDED and confidence >= confidence_threshold (default 70). Sandbox keys get a synthetic result for any id.',
   guard: { errorFamily: 'image' },
   request: { params: LivenessSessionParamsSchema, query: LivenessResultQuerySchema },
-  responses: { 200: jsonResponse(LivenessResultSchema, 'The result so far'), 404: extraErrors[404] },
+  responses: { 200: jsonResponse(LivenessResultSchema, 'The result so far'), 403: extraErrors[403], 404: extraErrors[404] },
 });

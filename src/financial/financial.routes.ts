@@ -59,6 +59,7 @@ export const getFinancialRoute = apiRoute({
   request: { params: FinancialIdParamsSchema },
   responses: {
     200: { description: 'The record', content: { 'application/json': { schema: FinancialRecordSchema } } },
+    403: extraErrors[403],
     404: extraErrors[404],
   },
 });

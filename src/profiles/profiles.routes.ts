@@ -48,7 +48,7 @@ export const getProfileRoute = clientRoute('profiles.retrieve', {
   tags: TAGS,
   summary: 'Retrieve a profile',
   request: { params: ProfileIdParamsSchema },
-  responses: { 200: jsonResponse(ProfileSchema, 'The profile'), 404: extraErrors[404] },
+  responses: { 200: jsonResponse(ProfileSchema, 'The profile'), 403: extraErrors[403], 404: extraErrors[404] },
 });
 
 export const PROFILE_ROUTES = [logoUploadUrlRoute, createProfileRoute, listProfilesRoute, getProfileRoute] as const;

@@ -36,25 +36,27 @@ interface Listable {
   workflow_id?: string;
 }
 
-/** Whether a record belongs in the answer to `query` for `caller` (mode filter plus date window). */
-export function matchesListQuery(record: Listable, query: ListSessionsQuery, caller: ListCaller): boolean {
-  if (record.organization_id !== caller.organizationId) return false;
+/**
+ * Whether a record belongs in the answer to `query` for `caller` (mode filter plus date window): the mode
+ * and the window are worked out once per query, not once per record read.
+ */
+export function listQueryFilter(query: ListSessionsQuery, caller: ListCaller): (record: Listable) => boolean {
+  const { fromMs, toMs } = dateRange(query.start_date, query.end_date);
+  const inWindow = (record: Listable): boolean => {
+    const created = Date.parse(record.created_at);
+    return created >= fromMs && created <= toMs;
+  };
+  const own = (record: Listable): boolean => record.organization_id === caller.organizationId;
   switch (listQueryMode(query)) {
     case 'external_id':
-      if (record.external_id !== query.external_id) return false;
-      break;
+      return (record) => own(record) && record.external_id === query.external_id && inWindow(record);
     case 'workflow_id':
-      if (record.workflow_id !== query.workflow_id) return false;
-      break;
+      return (record) => own(record) && record.workflow_id === query.workflow_id && inWindow(record);
     case 'organization':
-      break;
+      return (record) => own(record) && inWindow(record);
     case 'sender':
-      if (record.sender_user_id !== caller.senderUserId) return false;
-      break;
+      return (record) => own(record) && record.sender_user_id === caller.senderUserId && inWindow(record);
   }
-  const { fromMs, toMs } = dateRange(query.start_date, query.end_date);
-  const created = Date.parse(record.created_at);
-  return created >= fromMs && created <= toMs;
 }
 
 /** What a token is bound to: the organization and every filter of the query (not limit). */

@@ -55,7 +55,7 @@ export const getSessionRoute = apiRoute({
   description:
     'Sandbox keys: test_verified, test_rejected, test_submitted, test_pending, test_voided, test_failed answer their fixtures; any other id a scenario chosen from a hash of the id.',
   request: { params: SessionIdParamsSchema },
-  responses: { 200: json(SingleSessionResponseSchema, 'The session'), 404: extraErrors[404] },
+  responses: { 200: json(SingleSessionResponseSchema, 'The session'), 403: extraErrors[403], 404: extraErrors[404] },
 });
 
 export const updateSessionStatusRoute = apiRoute({

@@ -26,7 +26,7 @@ import { createBankStatement } from '../financial/financial.store.ts';
 import type { ApplicantOutcome, RedirectReason, RedirectStatus } from './redirect-callback.ts';
 import { sandboxSessionFor, sandboxSessionList } from './sandbox-sessions.ts';
 import { applyApplicantOutcome, applyControlOutcome, type OutcomeContext } from './session-outcomes.ts';
-import { listQueryMode, listQueryScope, matchesListQuery, sessionPaging, type ListCaller } from './session-paging.ts';
+import { listQueryFilter, listQueryMode, listQueryScope, sessionPaging } from './session-paging.ts';
 import { buildCreateSessionResponse, buildSignedUploads, senderUserIdFor, toListItem, toSingleSessionResponse, type SessionUrls } from './session-record.ts';
 import { displayStatus, isExpired, transition, updateStatusEvent, uploadsRefusal, type SessionEvent, type TransitionResult } from './session.machine.ts';
 import {
@@ -172,11 +172,11 @@ export function listSessions(world: World, organizationId: string, query: ListSe
           : [SESSION_INDEXES.byOrganizationSender, sessionIndexKey(organizationId, caller.senderUserId)];
   const { fromMs, toMs } = dateRange(query.start_date, query.end_date);
   const collection = sessions(world);
+  const belongs = listQueryFilter(query, caller);
   const matching = collection.ordered(indexName, indexValue, { from: fromMs, to: toMs }).count;
   // Keyset seek on the ordered index: the page costs the same at any store size. A bad next_token throws PageTokenError (400).
   const page = sessionPaging.seek(
-    (after) =>
-      listedRecords(collection.ordered(indexName, indexValue, { from: fromMs, to: toMs, ...(after === undefined ? {} : { after }) }).records, query, caller),
+    (after) => listedRecords(collection.ordered(indexName, indexValue, { from: fromMs, to: toMs, ...(after === undefined ? {} : { after }) }).records, belongs),
     {
       limit: query.limit,
       ...(query.next_token === undefined ? {} : { token: query.next_token }),
@@ -193,8 +193,8 @@ export function listSessions(world: World, organizationId: string, query: ListSe
 }
 
 /** The records of an index read, lazily, checked against the query (the index already narrows to it). */
-function* listedRecords(stored: Iterable<StoredSession>, query: ListSessionsQuery, caller: ListCaller): Iterable<SessionRecord> {
-  for (const { record } of stored) if (matchesListQuery(record, query, caller)) yield record;
+function* listedRecords(stored: Iterable<StoredSession>, belongs: (record: SessionRecord) => boolean): Iterable<SessionRecord> {
+  for (const { record } of stored) if (belongs(record)) yield record;
 }
 
 export function listSandboxSessions(organizationId: string): Explained<SessionListResponse> {

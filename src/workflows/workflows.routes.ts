@@ -49,7 +49,7 @@ export const getWorkflowRoute = apiRoute({
   summary: 'Retrieve a workflow',
   description: 'Sandbox keys get a synthetic workflow for any id.',
   request: { params: WorkflowIdParamsSchema },
-  responses: { 200: json(WorkflowResponseSchema, 'The workflow'), 404: extraErrors[404] },
+  responses: { 200: json(WorkflowResponseSchema, 'The workflow'), 403: extraErrors[403], 404: extraErrors[404] },
 });
 
 export const updateStepConfigRoute = apiRoute({
@@ -86,7 +86,7 @@ export const getWorkflowStateRoute = apiRoute({
   tags: HEADLESS,
   summary: "Get workflow state: each step's status, attempts and requirements",
   request: { params: SessionIdParamsSchema },
-  responses: { 200: json(WorkflowStateSchema, 'The workflow state'), 404: extraErrors[404] },
+  responses: { 200: json(WorkflowStateSchema, 'The workflow state'), 403: extraErrors[403], 404: extraErrors[404] },
 });
 
 export const startWorkflowRoute = apiRoute({

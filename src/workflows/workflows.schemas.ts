@@ -118,8 +118,12 @@ export const WorkflowSummarySchema = z
   .openapi('WorkflowSummary');
 export const WorkflowListResponseSchema = z.object({ workflows: z.array(WorkflowSummarySchema) }).openapi('WorkflowListResponse');
 
+// Path ids are bounded like every other id of the API (1-255): a longer one is refused with 400, not looked up.
 export const WorkflowIdParamsSchema = z.object({
-  workflow_id: z.string().openapi({ param: { name: 'workflow_id', in: 'path' }, example: '7d3f9c2a-4b1e-4f6a-9c8d-2e5b7a1f3c90' }),
+  workflow_id: identifier('workflow_id', 'the id of one of your workflows').openapi({
+    param: { name: 'workflow_id', in: 'path' },
+    example: '7d3f9c2a-4b1e-4f6a-9c8d-2e5b7a1f3c90',
+  }),
 });
 
 export const WorkflowStepParamsSchema = WorkflowIdParamsSchema.extend({
@@ -208,13 +212,12 @@ export const WorkflowStateSchema = z
   .openapi('WorkflowState');
 export type WorkflowState = z.infer<typeof WorkflowStateSchema>;
 
-export const SessionStepParamsSchema = z.object({
-  session_id: z.string().openapi({ param: { name: 'session_id', in: 'path' }, format: 'uuid' }),
-  step_id: HeadlessStepCodeSchema.openapi({ param: { name: 'step_id', in: 'path' } }),
+export const SessionIdParamsSchema = z.object({
+  session_id: identifier('session_id', 'the session_id of a headless session').openapi({ param: { name: 'session_id', in: 'path' }, format: 'uuid' }),
 });
 
-export const SessionIdParamsSchema = z.object({
-  session_id: z.string().openapi({ param: { name: 'session_id', in: 'path' }, format: 'uuid' }),
+export const SessionStepParamsSchema = SessionIdParamsSchema.extend({
+  step_id: HeadlessStepCodeSchema.openapi({ param: { name: 'step_id', in: 'path' } }),
 });
 
 // ─── Step submissions ───────────────────────────────────────────────────────────────────────────────

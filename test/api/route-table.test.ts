@@ -1,50 +1,19 @@
 /**
  * Route-table tests: every /v1 operation of /openapi.json, checked against what the contract says of it
- * (test/api/spec-route-table.ts): the status of a missing key, and whether it may refuse for funds. A new
- * route without a row fails here with the row to add.
+ * (test/api/spec-route-table.ts): the status of a missing key, whether it may refuse for funds, where it
+ * declares 400 and 403, and the sandbox key refused on every write. A new route without a row fails here
+ * with the row to add.
  */
 import { describe, expect, it } from 'vitest';
+import { apiOperations, callOperation, type ApiOperation } from '../helpers/api-operations.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { SPEC_ROUTES } from './spec-route-table.ts';
 
-interface Operation {
-  /** `METHOD /path` as in SPEC_ROUTES. */
-  name: string;
-  method: string;
-  /** The OpenAPI path with every {param} filled in. */
-  url: string;
-  responses: string[];
-  security: unknown;
-}
-
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-
-async function apiOperations(sandbox: TestSandbox): Promise<Operation[]> {
-  const document = (await sandbox.call('GET', '/openapi.json', { key: null })).body as {
-    paths: Record<string, Record<string, { responses: object; security?: unknown }>>;
-  };
-  return Object.entries(document.paths)
-    .filter(([path]) => path.startsWith('/v1/'))
-    .flatMap(([path, item]) =>
-      METHODS.filter((method) => item[method]).map((method) => ({
-        name: `${method.toUpperCase()} ${path}`,
-        method: method.toUpperCase(),
-        url: path.replace(/\{[^}]+\}/g, 'route-table-probe'),
-        responses: Object.keys(item[method]!.responses),
-        security: item[method]!.security,
-      })),
-    );
-}
-
 /** Calls every operation, with a body on writes, and collects `name → answer`. */
-async function callEach(sandbox: TestSandbox, operations: Operation[], key: string | null, headers: Record<string, string> = {}) {
+async function callEach(sandbox: TestSandbox, operations: ApiOperation[], key: string | null, headers: Record<string, string> = {}) {
   const answers = new Map<string, { status: number; body: any; explain: string | null }>();
   for (const operation of operations) {
-    const answer = await sandbox.call(operation.method, operation.url, {
-      key,
-      headers,
-      ...(operation.method === 'GET' || operation.method === 'DELETE' ? {} : { body: {} }),
-    });
+    const answer = await callOperation(sandbox, operation, { key, headers });
     answers.set(operation.name, { status: answer.status, body: answer.body, explain: answer.headers.get('x-sandbox-explain') });
   }
   return answers;
@@ -66,14 +35,29 @@ describe('the route table covers every /v1 operation', () => {
     expect(names.length).toBeGreaterThanOrEqual(27);
   });
 
-  it('documents each operation’s error list as the contract gives it: 402 exactly where it has 402, 401 and 403 everywhere', async () => {
+  it('documents each operation’s error list as the contract gives it: 402 exactly where it has 402, 400 and 403 exactly where they can be answered', async () => {
     const sandbox = await testSandbox();
     for (const operation of await apiOperations(sandbox)) {
       const facts = SPEC_ROUTES[operation.name];
       if (!facts) continue; // reported by the coverage test
       expect(operation.responses.includes('402'), `${operation.name}: 402 listed (${facts.source})`).toBe(facts.lists402);
-      expect(operation.responses, operation.name).toEqual(expect.arrayContaining(['400', '401', '403', '429', '500']));
+      // A write refuses a sandbox key (Authentication 4); a read refuses a missing key on the "403 key missing"
+      // paths, and another organization's resource when it reads one by id. A list of one's own has no 403.
+      const answers403 = operation.method !== 'GET' || facts.missingKey === 403 || facts.readsOneResource === true;
+      expect(operation.responses.includes('403'), `${operation.name}: 403 listed (${facts.source})`).toBe(answers403);
+      // Only an operation that takes input can fail its validation.
+      expect(operation.responses.includes('400'), `${operation.name}: 400 listed`).toBe(operation.takesInput);
+      expect(operation.responses, operation.name).toEqual(expect.arrayContaining(['401', '429', '500']));
       expect(operation.security, operation.name).toEqual([{ ApiKeyAuth: [] }]);
+    }
+  });
+
+  it('refuses a sandbox key on every write but the AML enrolment, with the message naming the live key', async () => {
+    const sandbox = await testSandbox({ rateLimit: false });
+    const writes = (await apiOperations(sandbox)).filter((operation) => operation.method !== 'GET' && operation.operationId !== 'addMonitoredUser');
+    for (const [name, answer] of await callEach(sandbox, writes, KEYS.sandbox)) {
+      expect(answer.status, name).toBe(403);
+      expect(answer.body.error, name).toBe('Sandbox API keys are read-only: a live API key is needed to create or modify resources.');
     }
   });
 });

@@ -3,7 +3,8 @@
  * by some test of the suite, with each 2xx it declares and each 4xx its contract lists; the strict
  * response check of the test sandboxes records what they answered (test/helpers/response-coverage.ts).
  * The check runs at the end of a run of the whole suite (every test file, no name filter): a run of some
- * files only reports nothing. A missing pair fails the run and is named.
+ * files checks nothing. A missing pair fails the run and is named: reach it with a test, or, when the
+ * route can never answer it and its contract does not list it, remove it from the route's declaration.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -11,9 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { createSandbox } from '../../src/sandbox.ts';
 import { FILE_PREFIX, PAIR_PREFIX, RESPONSES_DIR_VARIABLE } from './response-coverage.ts';
-import { KNOWN_GAPS } from './response-coverage.known-gaps.ts';
 
-const ENFORCE_VARIABLE = 'IDV_SANDBOX_ROUTE_COVERAGE';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Git-ignored; one fresh directory per run. */
 const RECORDS_ROOT = join(ROOT, '.test-responses');
@@ -52,7 +51,8 @@ export async function requiredPairs(): Promise<{ pair: string; route: string }[]
   }
 }
 
-function readRecords(directory: string): { pairs: Set<string>; files: Set<string> } {
+/** What the test processes recorded in `directory`: the pairs answered and the test files that ran (relative to the root). */
+export function readRecords(directory: string): { pairs: Set<string>; files: Set<string> } {
   const pairs = new Set<string>();
   const files = new Set<string>();
   for (const name of readdirSync(directory)) {
@@ -62,6 +62,19 @@ function readRecords(directory: string): { pairs: Set<string>; files: Set<string
     }
   }
   return { pairs, files };
+}
+
+/** Whether the run was the whole suite: every test file ran, and no name filter skipped tests in them. */
+export function isWholeSuite(suite: readonly string[], ran: ReadonlySet<string>, testNamePattern: unknown): boolean {
+  return testNamePattern === undefined && suite.every((file) => ran.has(file));
+}
+
+/** The failure naming every required pair no test reached, or undefined when each was reached. */
+export function missingPairsReport(required: readonly { pair: string; route: string }[], reached: ReadonlySet<string>): string | undefined {
+  const missing = required.filter(({ pair }) => !reached.has(pair));
+  if (missing.length === 0) return undefined;
+  const lines = missing.map(({ pair, route }) => `  ${pair.padEnd(48)} ${route}`);
+  return `Route coverage: no test reached ${missing.length} declared status${missing.length > 1 ? 'es' : ''} (operationId, status, route). Add a test that gets each answer, or remove a status its route can never answer (only when the spec does not list it):\n${lines.join('\n')}`;
 }
 
 export default function setup(project: TestProject): () => Promise<void> {
@@ -75,28 +88,9 @@ export default function setup(project: TestProject): () => Promise<void> {
     try {
       const { pairs, files } = readRecords(directory);
       const suite = (await project.globTestFiles()).testFiles.map((file) => relative(ROOT, file));
-      const wholeSuite = project.config.testNamePattern === undefined && suite.every((file) => files.has(file));
-      if (!wholeSuite) return;
-      const required = await requiredPairs();
-      const missing = required.filter(({ pair }) => !pairs.has(pair) && !KNOWN_GAPS.includes(pair));
-      const closed = KNOWN_GAPS.filter((pair) => pairs.has(pair) || !required.some((entry) => entry.pair === pair));
-      const problems: string[] = [];
-      if (missing.length > 0) {
-        const lines = missing.map(({ pair, route }) => `  ${pair.padEnd(48)} ${route}`);
-        problems.push(
-          `no test reached ${missing.length} declared status${missing.length > 1 ? 'es' : ''} (operationId, status, route). Add a test that gets each answer, or remove a status its route can never answer (only when the spec does not list it):\n${lines.join('\n')}`,
-        );
-      }
-      if (closed.length > 0) {
-        problems.push(`these KNOWN_GAPS are reached now (or no longer declared): remove them from test/helpers/response-coverage.known-gaps.ts:\n${closed.map((pair) => `  ${pair}`).join('\n')}`);
-      }
-      if (problems.length === 0) return;
-      const report = `Route coverage: ${problems.join('\n')}`;
-      // Reported until the first whole run has filled KNOWN_GAPS; then IDV_SANDBOX_ROUTE_COVERAGE=enforce fails the run.
-      if (process.env[ENFORCE_VARIABLE] !== 'enforce') {
-        console.warn(`${report}\n(reported only: set ${ENFORCE_VARIABLE}=enforce to fail the run)`);
-        return;
-      }
+      if (!isWholeSuite(suite, files, project.config.testNamePattern)) return;
+      const report = missingPairsReport(await requiredPairs(), pairs);
+      if (report === undefined) return;
       process.exitCode = 1;
       throw new Error(report);
     } finally {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { KeyRing, type OrganizationFixture } from '../../src/platform/auth/organizations.ts';
 import { RateLimiter, SPEC_RATE_LIMITS } from '../../src/platform/rate-limit/rate-limiter.ts';
 import { KEYS, testSandbox } from '../helpers/sandbox.ts';
 
@@ -30,6 +31,30 @@ describe('API-key authentication', () => {
     const revoked = await sandbox.call('GET', '/v1/auth/verify', { key: KEYS.revoked });
     expect(revoked.status).toBe(401);
     expect(revoked.body.error).toBe('API key revoked');
+  });
+
+  it('identifies a key once and answers its later presentations from memory, never remembering a wrong key', () => {
+    const organization: OrganizationFixture = {
+      id: 'org_ring',
+      name: 'Ring',
+      balance: 10,
+      keys: [
+        { id: 'key_ring_live', key: 'sk_live_ring_1', kind: 'live' },
+        { id: 'key_ring_revoked', key: 'sk_live_ring_2', kind: 'revoked' },
+      ],
+      amlBots: [],
+      knownSubjects: [],
+    };
+    const ring = new KeyRing([organization], 'secret');
+    const first = ring.identify('sk_live_ring_1');
+    expect(first).toEqual({ keyId: 'key_ring_live', kind: 'live', organization });
+    // The same principal, not one made again from a fresh digest.
+    expect(ring.identify('sk_live_ring_1')).toBe(first);
+    expect(ring.identify('sk_live_ring_2')).toMatchObject({ keyId: 'key_ring_revoked', kind: 'revoked' });
+    expect(ring.identify('sk_live_ring_2')?.kind).toBe('revoked');
+    expect(ring.identify('sk_live_ring_3')).toBeUndefined();
+    expect(ring.identify('sk_live_ring_3')).toBeUndefined();
+    expect(ring.identify('sk_live_ring_1 ')).toBeUndefined();
   });
 
   it('adds keys from IDV_SANDBOX_API_KEYS, creating the organization', async () => {

@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RequestLogEntrySchema } from '../../src/control/control.schemas.ts';
-import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { createSandbox } from '../../src/sandbox.ts';
+import { FROZEN_AT, KEYS, silentLogger, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { temporaryDirectory } from '../helpers/temporary-directory.ts';
 
 const PEP = '/v1/screening/pep-sanctions';
@@ -170,5 +171,30 @@ describe('X-Sandbox-Explain on errors', () => {
     expect(limited.headers.get('x-sandbox-explain')).toBe(`429: ${limited.body.error}`);
     const entry = await entryOf(sandbox, limited);
     expect(entry.explain).toBe(limited.headers.get('x-sandbox-explain'));
+  });
+
+  it('journals what a real server sent, as sent, with its secrets redacted only in the journal', async () => {
+    const server = await createSandbox({ port: 0, memory: true, clock: `frozen@${FROZEN_AT}`, logger: silentLogger });
+    try {
+      const presign = await fetch(`${server.url}/v1/upload/presign`, {
+        method: 'POST',
+        headers: { 'x-api-key': KEYS.live, 'content-type': 'application/json' },
+        body: JSON.stringify({ files: [{ contentType: 'image/jpeg', byteLength: 4 }] }),
+      });
+      const sentText = await presign.text();
+      const signature = new URL(JSON.parse(sentText).uploads[0].uploadUrl).searchParams.get('signature') as string;
+      expect(signature.length).toBeGreaterThan(20);
+      expect(presign.headers.get('content-length')).toBe(String(Buffer.byteLength(sentText)));
+
+      const journal = await fetch(`${server.url}/__sandbox/requests/${presign.headers.get('x-request-id')}`);
+      const journalText = await journal.text();
+      expect(journalText).not.toContain(signature);
+      const entry = RequestLogEntrySchema.parse(JSON.parse(journalText));
+      const kept = JSON.parse(sentText.replaceAll(signature, '[redacted]'));
+      expect(entry.responseBody).toEqual(kept);
+      expect(entry.requestBody).toEqual({ files: [{ contentType: 'image/jpeg', byteLength: 4 }] });
+    } finally {
+      await server.closeNow();
+    }
   });
 });

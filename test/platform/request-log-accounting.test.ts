@@ -49,7 +49,9 @@ describe('the request journal’s bookkeeping', () => {
     const bytes = Buffer.from('{"name":"Zoë","signature":"s"}', 'utf8');
     const original = new Response(bytes, { status: 201, headers: { 'content-type': 'application/json', 'x-request-id': 'req_1' } });
     const sent = await sentBody(original, DEFAULT_REQUEST_LOG_LIMITS);
-    expect(sent.body).toEqual({ name: 'Zoë', signature: '[redacted]' });
+    const log = new RequestLog();
+    log.add(entry('sent', { responseBody: sent.body }));
+    expect(log.get('sent')?.responseBody).toEqual({ name: 'Zoë', signature: '[redacted]' });
     expect(sent.response.status).toBe(201);
     expect(sent.response.headers.get('x-request-id')).toBe('req_1');
     expect(Buffer.from(await sent.response.arrayBuffer())).toEqual(bytes);
@@ -57,5 +59,42 @@ describe('the request journal’s bookkeeping', () => {
     const empty = await sentBody(new Response(null, { status: 204 }), DEFAULT_REQUEST_LOG_LIMITS);
     expect(empty.body).toBeUndefined();
     expect(empty.response.status).toBe(204);
+  });
+
+  it('keeps a JSON body as sent until its entry is read, then counts the entry at its kept size', async () => {
+    const text = JSON.stringify({ name: 'Zoë', password: 'hunter2', image: 'x'.repeat(1000) });
+    const log = new RequestLog();
+    log.add(
+      entry('a', { responseBody: (await sentBody(new Response(text, { headers: { 'content-type': 'application/json' } }), DEFAULT_REQUEST_LOG_LIMITS)).body }),
+    );
+    const unread = entry('a', { responseBody: '' });
+    expect(log.bytes()).toBe(Buffer.byteLength(JSON.stringify(unread)) - 2 + Buffer.byteLength(text));
+
+    const read = log.get('a');
+    expect(read?.responseBody).toEqual(keptBody(text, 'application/json', DEFAULT_REQUEST_LOG_LIMITS));
+    expect(JSON.stringify(read)).not.toContain('hunter2');
+    expect(log.bytes()).toBe(Buffer.byteLength(JSON.stringify(read)));
+    // Read once: the same kept entry on every later read.
+    expect(log.list()[0]).toBe(read);
+  });
+
+  it('holds its byte bound when reading makes an entry larger than the text it was sent as', async () => {
+    // The body grows when kept: each short secret becomes "[redacted]".
+    const grows = JSON.stringify(Array.from({ length: 40 }, () => ({ token: 1 })));
+    expect(Buffer.byteLength(JSON.stringify(keptBody(grows, 'application/json', DEFAULT_REQUEST_LOG_LIMITS)))).toBeGreaterThan(Buffer.byteLength(grows));
+    const limits = { ...DEFAULT_REQUEST_LOG_LIMITS, bytes: 4096 };
+    const log = new RequestLog(limits);
+    for (let i = 0; i < 8; i += 1) {
+      const sent = await sentBody(new Response(grows, { headers: { 'content-type': 'application/json' } }), limits);
+      log.add(entry(`e${i}`, { responseBody: sent.body }));
+    }
+    expect(log.bytes()).toBeLessThanOrEqual(4096);
+    const unreadCount = log.bytes();
+    const read = log.list();
+    expect(log.bytes()).toBeLessThanOrEqual(4096);
+    expect(log.bytes()).toBe(read.reduce((sum, one) => sum + Buffer.byteLength(JSON.stringify(one)), 0));
+    expect(log.bytes()).not.toBe(unreadCount);
+    expect(read.at(-1)?.requestId).toBe('e7');
+    expect(JSON.stringify(read)).not.toContain('"token":1');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listQueryMode, listQueryScope, matchesListQuery, sessionPaging } from '../../src/sessions/session-paging.ts';
+import { listQueryFilter, listQueryMode, listQueryScope, sessionPaging } from '../../src/sessions/session-paging.ts';
 import { ListSessionsQuerySchema, type SessionRecord } from '../../src/sessions/sessions.schemas.ts';
 import { addMs, NOW } from './helpers.ts';
 
@@ -40,7 +40,7 @@ describe('list query', () => {
       session(4, { organization_id: 'org_other' }),
       session(6, { external_id: 'y' }),
     ];
-    const ids = (query: Record<string, string>) => records.filter((r) => matchesListQuery(r, parse(query), caller)).map((r) => r.id);
+    const ids = (query: Record<string, string>) => records.filter(listQueryFilter(parse(query), caller)).map((r) => r.id);
     expect(ids({})).toEqual(['s-000', 's-006']);
     expect(ids({ by_organization: 'true' })).toEqual(['s-000', 's-002', 's-006']);
     expect(ids({ external_id: 'x', workflow_id: 'nope' })).toEqual(['s-000']);

@@ -86,6 +86,8 @@ export function parseKeysEnv(value: string, organizations: OrganizationFixture[]
 
 export class KeyRing {
   private readonly entries: { digest: Buffer; keyId: string; kind: KeyKind; organization: OrganizationFixture }[] = [];
+  /** Keys already presented and found, to their principal. */
+  private readonly identified = new Map<string, Principal>();
   readonly organizations: ReadonlyMap<string, OrganizationFixture>;
 
   constructor(
@@ -106,15 +108,23 @@ export class KeyRing {
     this.organizations = byId;
   }
 
-  /** The principal for a presented key, or undefined. Every stored digest is compared, in constant time. */
+  /**
+   * The principal for a presented key, or undefined. The first time a key is presented every stored digest
+   * is compared, in constant time; a key found is remembered, so the HMAC runs once per key, not per request.
+   * The ring never changes after start-up (a revoked key is a fixture kind), so nothing remembered goes
+   * stale, and only keys of the ring are remembered: wrong keys cannot grow the cache.
+   */
   identify(presented: string): Principal | undefined {
+    const known = this.identified.get(presented);
+    if (known) return known;
     const digest = this.digest(presented);
     let found: Principal | undefined;
     for (const entry of this.entries) {
       if (timingSafeEqual(entry.digest, digest) && !found) {
-        found = { keyId: entry.keyId, kind: entry.kind, organization: entry.organization };
+        found = Object.freeze({ keyId: entry.keyId, kind: entry.kind, organization: entry.organization });
       }
     }
+    if (found) this.identified.set(presented, found);
     return found;
   }
 

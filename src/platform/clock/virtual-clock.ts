@@ -31,6 +31,9 @@ export interface ClockState {
 export class VirtualClock {
   private frozenAt: number | null;
   private offsetMs = 0;
+  /** The last instant `iso` formatted, and its text. */
+  private lastIsoMs = Number.NaN;
+  private lastIso = '';
 
   constructor(
     initial: ClockSetting = { mode: 'real' },
@@ -47,7 +50,12 @@ export class VirtualClock {
 
   /** ISO 8601 (UTC, with Z) on the virtual clock. */
   iso(atMs: number = this.now()): string {
-    return new Date(atMs).toISOString();
+    // A request asks for the same instant several times (a frozen clock, always): formatted once.
+    if (atMs !== this.lastIsoMs) {
+      this.lastIso = new Date(atMs).toISOString();
+      this.lastIsoMs = atMs;
+    }
+    return this.lastIso;
   }
 
   get mode(): ClockMode {

@@ -56,7 +56,7 @@ export function requestContext(platform: Platform) {
       if (!UNJOURNALED.test(c.req.path)) {
         const limits = world.requestLog.limits;
         const sent = c.res ? await sentBody(c.res, limits) : undefined;
-        if (sent) {
+        if (sent && sent.response !== c.res) {
           // Unset first: replacing a response copies it (reading its body again) to merge the headers.
           c.res = undefined;
           c.res = sent.response;

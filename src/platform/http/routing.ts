@@ -36,12 +36,20 @@ export const jsonBody = <T extends z.ZodType>(schema: T) => ({ required: true, c
 const errorResponse = (description: string) => jsonResponse(ErrorSchema, description);
 
 export const STANDARD_ERRORS = {
-  400: errorResponse('The request is malformed or fails validation; `error` names the field and the fix.'),
   401: errorResponse('API key missing, invalid or revoked; `detail` says what to fix.'),
-  403: errorResponse('The key lacks access: another organization’s resource or a sandbox key used for a write.'),
   413: errorResponse('The request body is over the route family’s limit (1 MB; image operations 15 MB per image, as base64).'),
   429: errorResponse('Rate limit (25/s, burst 35) or daily quota (10,000) exceeded; see Retry-After.'),
   500: errorResponse('Unexpected server error; safe to retry with backoff.'),
+} as const;
+
+/** Declared by every route that takes input (a body, path, query or header parameters). */
+const INVALID_REQUEST_ERROR = {
+  400: errorResponse('The request is malformed or fails validation; `error` names the field and the fix.'),
+} as const;
+
+/** Declared by every write a sandbox key may not make (spec: Authentication 4). */
+const SANDBOX_WRITE_ERROR = {
+  403: errorResponse('A sandbox key used for a write (a live key is needed), or a resource of another organization.'),
 } as const;
 
 /** Declared by every route that takes a body: one of another type than the route declares is refused. */
@@ -57,6 +65,7 @@ const MISSING_KEY_FORBIDDEN_ERRORS = {
 
 export const extraErrors = {
   402: errorResponse('Insufficient token balance or funds.'),
+  403: errorResponse('The resource belongs to another organization: read it with a key of the organization that created it.'),
   404: errorResponse('The referenced resource does not exist in the organization.'),
   409: errorResponse('The resource is in a state that does not allow this (for example a terminal session).'),
   503: errorResponse('An upstream provider is unavailable; nothing was billed. Retry later.'),
@@ -68,17 +77,23 @@ export type ApiRouteConfig = RouteConfig & { guard?: Pick<GuardPolicy, 'allowSan
  * A /v1 route: API-key guard, `x-api-key` security and the shared error responses. The missing-key
  * status comes from the path (`missingKeyStatusFor`); whether the operation may refuse for funds comes
  * from its declared responses: list `402: extraErrors[402]` exactly where the spec's error list has 402,
- * and the billing helper refuses there and nowhere else.
+ * and the billing helper refuses there and nowhere else. 400 is declared where the route takes input
+(an operation without any, such as GET /v1/auth/verify, cannot fail validation). 403 is declared where the route can answer it:
+ * on writes (a sandbox key), on the "403 key missing" paths, and on reads of one resource by id that
+ * list `403: extraErrors[403]` (another organization's); a list of the caller's own organization has none.
  */
 export function apiRoute<R extends ApiRouteConfig>({ guard, ...config }: R) {
   const missingKeyStatus = missingKeyStatusFor(config.path);
   const refusesForFunds = 402 in config.responses;
+  const refusesSandboxKeys = config.method !== 'get' && !guard?.allowSandboxWrites;
   return createRoute({
     ...config,
     security: [{ ApiKeyAuth: [] }],
     middleware: [apiKeyGuard({ ...guard, missingKeyStatus, refusesForFunds }), ...(config.middleware ? [config.middleware].flat() : [])],
     responses: {
+      ...(config.request ? INVALID_REQUEST_ERROR : {}),
       ...STANDARD_ERRORS,
+      ...(refusesSandboxKeys ? SANDBOX_WRITE_ERROR : {}),
       ...(missingKeyStatus === 403 ? MISSING_KEY_FORBIDDEN_ERRORS : {}),
       ...(config.request?.body ? UNSUPPORTED_BODY_ERROR : {}),
       ...config.responses,

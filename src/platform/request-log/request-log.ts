@@ -5,8 +5,12 @@
  * shortened, each body capped), the X-Sandbox-Explain text and the scenario rules that fired.
  *
  * Bounded twice: at most `entries` entries and `bytes` bytes per namespace, oldest dropped first.
- * Secrets are never stored: no API key (only its id), no Authorization header or cookie, no upload-URL
+ * Secrets never leave it: no API key (only its id), no Authorization header or cookie, no upload-URL
  * signature (in the query, in headers or inside a body), no member named like a key, token or password.
+ *
+ * Most entries are never read, so a JSON body waits as the text that was sent (held in memory only, and
+ * counted as those bytes): it is parsed, redacted and shortened the first time its entry is read, and the
+ * entry is counted again at its kept size then.
  */
 import type { HonoRequest } from 'hono';
 
@@ -68,27 +72,49 @@ export interface RequestLogFilter {
   keyId?: string;
 }
 
+/**
+ * A JSON body as it was sent, not yet parsed: what the journal holds until its entry is read. Private to
+ * this module, so nothing outside can reach the text before its secrets are redacted.
+ */
+class UnreadBody {
+  constructor(
+    readonly text: string,
+    readonly contentType: string,
+  ) {}
+}
+
+interface Held {
+  entry: RequestLogEntry;
+  bytes: number;
+  /** Whether a body still waits as sent text (the entry is made readable first). */
+  unread: boolean;
+}
+
 export class RequestLog {
-  private entries: { entry: RequestLogEntry; bytes: number }[] = [];
+  private entries: Held[] = [];
   private totalBytes = 0;
 
   constructor(readonly limits: RequestLogLimits = DEFAULT_REQUEST_LOG_LIMITS) {}
 
   add(entry: RequestLogEntry): void {
     const bytes = entryBytes(entry);
-    this.entries.push({ entry, bytes });
+    this.entries.push({ entry, bytes, unread: entry.requestBody instanceof UnreadBody || entry.responseBody instanceof UnreadBody });
     this.totalBytes += bytes;
-    while (this.entries.length > 1 && (this.entries.length > this.limits.entries || this.totalBytes > this.limits.bytes)) {
-      this.totalBytes -= this.entries.shift()?.bytes ?? 0;
-    }
+    this.dropOldest();
   }
 
   get(requestId: string): RequestLogEntry | undefined {
-    return this.entries.find(({ entry }) => entry.requestId === requestId)?.entry;
+    const held = this.entries.find(({ entry }) => entry.requestId === requestId);
+    if (!held) return undefined;
+    this.makeReadable(held);
+    this.dropOldest(held);
+    return held.entry;
   }
 
   /** Oldest first. `path` matches exactly or, when it ends in `*`, as a prefix. */
   list(filter: RequestLogFilter = {}): RequestLogEntry[] {
+    for (const held of this.entries) this.makeReadable(held);
+    this.dropOldest();
     return this.entries
       .map(({ entry }) => entry)
       .filter(
@@ -111,6 +137,38 @@ export class RequestLog {
     this.totalBytes = 0;
     return count;
   }
+
+  /** Oldest entries out until both bounds hold; the newest (or `kept`, being read) always stays. */
+  private dropOldest(kept?: Held): void {
+    while (this.entries.length > 1 && (this.entries.length > this.limits.entries || this.totalBytes > this.limits.bytes)) {
+      const oldest = this.entries[0] === kept ? this.entries.splice(1, 1)[0] : this.entries.shift();
+      this.totalBytes -= oldest?.bytes ?? 0;
+    }
+  }
+
+  /** Parses, redacts and shortens the bodies an entry holds as sent text, and counts it at its kept size. */
+  private makeReadable(held: Held): void {
+    if (!held.unread) return;
+    const { requestBody, responseBody } = held.entry;
+    held.entry = { ...held.entry, requestBody: readableBody(requestBody, this.limits), responseBody: readableBody(responseBody, this.limits) };
+    held.unread = false;
+    const bytes = entryBytes(held.entry);
+    this.totalBytes += bytes - held.bytes;
+    held.bytes = bytes;
+  }
+}
+
+function readableBody(body: unknown, limits: RequestLogLimits): unknown {
+  return body instanceof UnreadBody ? keptBody(body.text, body.contentType, limits) : body;
+}
+
+/**
+ * A body to journal: JSON up to four times the body cap waits as sent (made readable when its entry is
+ * read); a larger one, or any other text, is kept at once, so one answer never holds much of the journal.
+ */
+function journaledBody(text: string, contentType: string, limits: RequestLogLimits): unknown {
+  if (/json/i.test(contentType) && text.length <= 4 * limits.bodyBytes) return new UnreadBody(text, contentType);
+  return keptBody(text, contentType, limits);
 }
 
 /** JSON sizes of kept bodies, measured once when they are kept: an entry's size reuses them. */
@@ -125,6 +183,7 @@ function entryBytes(entry: RequestLogEntry): number {
 /** Bytes of `,"name":value` in an object's JSON; nothing for an undefined value (left out). */
 function memberBytes(name: string, value: unknown): number {
   if (value === undefined) return 0;
+  if (value instanceof UnreadBody) return name.length + 4 + Buffer.byteLength(value.text);
   const measured = typeof value === 'object' && value !== null ? keptBodyBytes.get(value) : undefined;
   return name.length + 4 + (measured ?? Buffer.byteLength(JSON.stringify(value)));
 }
@@ -210,29 +269,46 @@ async function readReceivedBody(request: HonoRequest, limits: RequestLogLimits):
     });
     return fields;
   }
-  if (cache.text) return keptBody(await cache.text, contentType, limits);
+  if (cache.text) return journaledBody(await cache.text, contentType, limits);
   if (cache.arrayBuffer) {
     const buffer = await cache.arrayBuffer;
     if (buffer.byteLength === 0) return undefined;
-    return isText(contentType) ? keptBody(new TextDecoder().decode(buffer), contentType, limits) : binarySummary(contentType, buffer.byteLength);
+    return isText(contentType) ? journaledBody(new TextDecoder().decode(buffer), contentType, limits) : binarySummary(contentType, buffer.byteLength);
   }
   const length = Number(request.header('content-length') ?? 0);
   if (!(length > 0) || request.raw.bodyUsed) return undefined;
   if (length > limits.bodyBytes || !isText(contentType)) return `[${length} bytes of ${contentType || 'data'}, not read]`;
-  return keptBody(await request.text(), contentType, limits);
+  return journaledBody(await request.text(), contentType, limits);
 }
 
 /**
- * The response body as sent, and the response to send in its place: a text body is read once and the
- * response rebuilt from those bytes (cheaper than a clone, and the server writes them out directly).
- * Binary bodies only as a summary, never read.
+ * The string a response was built from (`c.json`, `c.text`), when the server's lightweight Response holds
+ * one: @hono/node-server keeps `[status, body, headers]` under its `cache` symbol and writes that string
+ * out itself, so reading it here costs nothing. Undefined for any other response.
+ */
+function builtFromString(response: Response): string | undefined {
+  for (const symbol of Object.getOwnPropertySymbols(response)) {
+    if (symbol.description !== 'cache') continue;
+    const cached = (response as unknown as Record<symbol, unknown>)[symbol];
+    const body = Array.isArray(cached) ? cached[1] : undefined;
+    return typeof body === 'string' ? body : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The response body as sent, and the response to send in its place. A body built from a string is taken
+ * as it is; another text body is read once and the response rebuilt from those bytes (cheaper than a
+ * clone, and the server writes them out directly). Binary bodies only as a summary, never read.
  */
 export async function sentBody(response: Response, limits: RequestLogLimits): Promise<{ body: unknown; response: Response }> {
   const contentType = response.headers.get('content-type') ?? '';
   if (!isText(contentType))
     return { body: response.body ? binarySummary(contentType, Number(response.headers.get('content-length') ?? 0)) : undefined, response };
+  const text = builtFromString(response);
+  if (text !== undefined) return { body: text === '' ? undefined : journaledBody(text, contentType, limits), response };
   // The bytes go out as they came (whatever their encoding); the journal keeps their text.
   const bytes = new Uint8Array(await response.arrayBuffer());
   const rebuilt = new Response(bytes.byteLength === 0 ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
-  return { body: bytes.byteLength === 0 ? undefined : keptBody(new TextDecoder().decode(bytes), contentType, limits), response: rebuilt };
+  return { body: bytes.byteLength === 0 ? undefined : journaledBody(new TextDecoder().decode(bytes), contentType, limits), response: rebuilt };
 }
