@@ -1,10 +1,65 @@
 // `npm run build` (and `prepare`, so `npm install` builds): compiles src/ into dist/ with type
-// declarations, then copies the hand-written JavaScript modules of src/ (and their declarations) as they are.
+// declarations, copies the hand-written JavaScript modules of src/ (and their declarations) as they are,
+// then bundles the server entry (src/main.ts, what `npm start`, the bin and the Docker image run) into
+// the single file dist/main.js, so start-up reads one file instead of resolving hundreds of modules.
+// The per-file modules stay for the package's `exports` (the programmatic API) and the decode worker.
 import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { dirname, relative, resolve } from 'node:path';
+import { build } from 'esbuild';
+
+const SERVER_BUNDLE = 'dist/main.js';
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 rmSync('dist', { recursive: true, force: true });
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 cpSync('src', 'dist', { recursive: true, filter: (path) => !path.endsWith('.ts') || path.endsWith('.d.mts') });
+
+const source = resolve('src');
+const bundleDir = dirname(resolve(SERVER_BUNDLE));
+/** Where a source file's compiled module sits in dist/, relative to the bundle. */
+const compiledPath = (path) => relative(bundleDir, resolve('dist', relative(source, path))).replace(/\.ts$/, '.js');
+
+// A source file finds its fixtures, its worker and its packages relative to `import.meta.url`; inside the
+// bundle every file would share the bundle's URL, so each gets the URL its compiled module has in dist/.
+const importMetaUrlPerFile = {
+  name: 'import-meta-url-per-file',
+  setup(bundler) {
+    bundler.onLoad({ filter: /\.(ts|mjs)$/ }, async ({ path }) => {
+      if (!path.startsWith(source)) return undefined;
+      const text = await readFile(path, 'utf8');
+      return {
+        contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(compiledPath(path))}, import.meta.url).href`),
+        loader: path.endsWith('.ts') ? 'ts' : 'js',
+      };
+    });
+  },
+};
+
+// The image codecs (jimp and its dependency tree) are imported on first use only: they stay the per-file
+// module of dist/ (the one the decode worker loads too) instead of joining the bundle.
+const codecsOnFirstUse = {
+  name: 'codecs-on-first-use',
+  setup(bundler) {
+    bundler.onResolve({ filter: /\/codecs\.mjs$/ }, ({ path, resolveDir, kind }) =>
+      kind === 'dynamic-import' ? { path: `./${compiledPath(resolve(resolveDir, path))}`, external: true } : undefined,
+    );
+  },
+};
+
+await build({
+  entryPoints: ['src/main.ts'],
+  outfile: SERVER_BUNDLE,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  // Bundled CommonJS packages call require() for Node's built-ins: give the ES module bundle one.
+  banner: { js: "import { createRequire as createBundleRequire } from 'node:module'; const require = createBundleRequire(import.meta.url);" },
+  plugins: [importMetaUrlPerFile, codecsOnFirstUse],
+  sourcemap: true,
+  sourcesContent: false,
+  logLevel: 'warning',
+});

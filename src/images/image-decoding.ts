@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { decodeToWorking, type RgbImage, type WorkingDecode } from './codecs.mjs';
+import type { RgbImage, WorkingDecode } from './codecs.mjs';
 import { describeUnsupportedBytes, mimeOf, readImageHeader, sniffImageFormat, type ImageFormat } from './image-format.ts';
 import { ImageInputError, SUPPORTED_FORMATS_HINT } from './image-input-error.ts';
 import { IMAGE_MAX_BYTES } from '../platform/spec-limits.ts';
@@ -269,6 +269,8 @@ export function createImageDecoder(options: ImageDecoderOptions = {}): ImageDeco
         throw undecodable(field, format, message);
       }
     }
+    // The codecs (jimp and its dependency tree) load on the first inline decode; a pool loads them in its workers.
+    const { decodeToWorking } = await import('./codecs.mjs');
     const started = performance.now();
     let result: WorkingDecode;
     try {

@@ -11,7 +11,7 @@
  *   400.
  */
 import { z } from '@hono/zod-openapi';
-import countries from 'i18n-iso-countries';
+import { countries } from './countries.ts';
 import { normalizePhone } from './phone-numbers.ts';
 
 function requiredOrType(field: string, fix: string) {

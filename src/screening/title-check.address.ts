@@ -14,7 +14,7 @@
  * - No geocoding: a US address without a state and ZIP is never located; territories (PR, GU, ...)
  *   are not treated as US.
  */
-import countries from 'i18n-iso-countries';
+import { countries } from './countries.ts';
 
 export const US_STATES: Readonly<Record<string, string>> = {
   AL: 'Alabama',

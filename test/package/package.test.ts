@@ -1,13 +1,14 @@
 /**
  * The package as users get it: `npm run build` compiles src/ to dist/ with declarations, another project
  * that installed the package imports it in plain Node, and `npm start` runs the compiled code so SIGTERM
- * reaches the server (port freed, store flushed to the JSON file).
+ * reaches the server (port freed, store flushed to the JSON file). The server entry is one bundled file that
+ * loads the image codecs only when an image arrives.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { temporaryDirectory } from '../helpers/temporary-directory.ts';
 
@@ -20,6 +21,26 @@ const portIsFree = (port: number) =>
     probe.once('error', () => resolve(false));
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
+
+/** Spawns a server command and resolves once it printed the address it listens on (killed after the test). */
+async function startServer(command: string, args: string[]) {
+  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += String(chunk)));
+  child.stderr.on('data', (chunk) => (output += String(chunk)));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  onTestFinished(() => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    });
+    void exited.then((code) => reject(new Error(`${[command, ...args].join(' ')} exited with ${code}:\n${output}`)));
+  });
+  return { child, url, output: () => output, exited };
+}
 
 describe('the compiled package', () => {
   beforeAll(() => {
@@ -53,21 +74,7 @@ describe('the compiled package', () => {
 
   it('stops `npm start` on SIGTERM: the port is freed and the data file holds the last write', async () => {
     const data = join(temporaryDirectory('idv-sandbox-start-'), 'sandbox.json');
-    const child = spawn(NPM, ['start', '--', '--port', '0', '--data', data], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += String(chunk)));
-    child.stderr.on('data', (chunk) => (output += String(chunk)));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    onTestFinished(() => {
-      if (child.exitCode === null) child.kill('SIGTERM');
-    });
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', () => {
-        const match = /listening on (http:\/\/\S+)/.exec(output);
-        if (match?.[1]) resolve(match[1]);
-      });
-      void exited.then((code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
-    });
+    const { child, url, output, exited } = await startServer(NPM, ['start', '--', '--port', '0', '--data', data]);
 
     const write = await fetch(`${url}/__sandbox/organizations/org_demo/balance`, {
       method: 'PUT',
@@ -78,9 +85,34 @@ describe('the compiled package', () => {
 
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    expect(output).toContain('SIGTERM received');
+    expect(output()).toContain('SIGTERM received');
     expect(await portIsFree(Number(new URL(url).port))).toBe(true);
     const snapshot = readFileSync(data, 'utf8');
     expect(snapshot).toMatch(/"balance":\s*4321/);
+  }, 120_000);
+
+  it('starts the server from the one bundled file and loads the image codecs on the first image only', async () => {
+    // A module hook that prints every file the process (and its worker threads) loads.
+    const hook = join(temporaryDirectory('idv-sandbox-bundle-'), 'print-loads.mjs');
+    const printLoads =
+      "export async function load(url, context, next) { if (url.startsWith('file:')) process.stderr.write('loaded ' + url + '\\n'); return next(url, context); }";
+    writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(printLoads)}`)});\n`);
+    const { url, output } = await startServer(process.execPath, ['--import', pathToFileURL(hook).href, 'dist/main.js', '--port', '0', '--memory']);
+    const loaded = () => [...new Set([...output().matchAll(/^loaded (\S+)$/gm)].map((match) => fileURLToPath(match[1] as string).slice(ROOT.length)))];
+
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect(loaded()).toEqual(['dist/main.js']);
+    // Nor did the bundle take the codecs in (esbuild marks each bundled file with its path).
+    expect(readFileSync(join(ROOT, 'dist/main.js'), 'utf8')).not.toMatch(/node_modules\/(jimp|@jimp|@jsquash)\//);
+
+    const image = (name: string) => readFileSync(join(ROOT, 'fixtures/images', name)).toString('base64');
+    const compared = await fetch(`${url}/v1/face/compare`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'sk_live_demo' },
+      body: JSON.stringify({ source: image('face.jpg'), target: image('face-cropped.jpg') }),
+    });
+    expect(compared.status).toBe(200);
+    expect(await compared.json()).toMatchObject({ isMatch: true, sourceFaceDetected: true, targetFaceDetected: true });
+    expect(loaded()).toEqual(expect.arrayContaining(['dist/images/decode-worker.mjs', 'dist/images/codecs.mjs', 'node_modules/jimp/dist/esm/index.js']));
   }, 120_000);
 });
