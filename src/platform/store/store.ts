@@ -45,6 +45,24 @@ import {
 export { StoreOpenError };
 
 const DEFAULT_COMPACT_AFTER_BYTES = 8 * 1024 * 1024;
+/**
+ * Characters of journal text written per append: the changes queued behind one flush can add up to more
+ * than the longest string V8 holds (about 512 MB), so they are joined and written in pieces of this size.
+ */
+const JOURNAL_CHUNK_CHARS = 32 * 1024 * 1024;
+
+/** The queued journal lines as newline-terminated texts of at most JOURNAL_CHUNK_CHARS (or one longer line). */
+function* journalChunks(lines: readonly string[]): Generator<string> {
+  let start = 0;
+  while (start < lines.length) {
+    let end = start;
+    let chars = 0;
+    do chars += (lines[end++] as string).length + 1;
+    while (end < lines.length && chars + (lines[end] as string).length + 1 <= JOURNAL_CHUNK_CHARS);
+    yield `${lines.slice(start, end).join('\n')}\n`;
+    start = end;
+  }
+}
 
 export interface StoreOptions {
   /** JSON file; omit for a memory-only store. */
@@ -254,11 +272,12 @@ export class Store {
       const lines = this.pending;
       this.pending = [];
       if (lines.length === 0) return;
-      const data = lines.join('\n') + '\n';
       const handle = await this.journalHandle();
-      await handle.appendFile(data, 'utf8');
+      for (const data of journalChunks(lines)) {
+        await handle.appendFile(data, 'utf8');
+        this.journalBytes += Buffer.byteLength(data);
+      }
       await handle.datasync();
-      this.journalBytes += Buffer.byteLength(data);
       if (this.journalBytes >= this.compactionThreshold() && !this.compacting) void this.compactInBackground();
     });
     this.pendingFlush = flush;
