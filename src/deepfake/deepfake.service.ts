@@ -47,6 +47,7 @@ import {
   type UploadUrlsBody,
   type UploadUrlsResponse,
 } from './deepfake.schemas.ts';
+import { round } from '../platform/numbers.ts';
 
 export const FRAME_CONTENT_TYPE = 'image/jpeg';
 export const AUDIO_CONTENT_TYPE = 'audio/webm';
@@ -246,7 +247,6 @@ export interface ScanJudgement {
   explanation: string;
 }
 
-const round1 = (value: number) => Math.round(value * 10) / 10;
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
 
 /** Does the frame's measured pose fit its action? Returns the mismatch, or undefined. */
@@ -269,7 +269,7 @@ export function actionMismatch(meta: FrameMeta): string | undefined {
 }
 
 function layer(passed: boolean, confidence: number, detail: string): Layer {
-  return { passed, confidence: round1(clamp(confidence, 0, 100)), detail };
+  return { passed, confidence: round(clamp(confidence, 0, 100), 1), detail };
 }
 
 /** The verdict and scores of a scan, from its pixels and metadata (pure, deterministic). */
@@ -343,7 +343,7 @@ export function judgeScan(evidence: ScanEvidence): ScanJudgement {
   if (evidence.videoUploaded) layers.video = layer(true, 85, 'video clip received');
 
   const values = Object.values(layers);
-  const avgLayerConfidence = round1(values.reduce((sum, entry) => sum + entry.confidence, 0) / values.length);
+  const avgLayerConfidence = round(values.reduce((sum, entry) => sum + entry.confidence, 0) / values.length, 1);
 
   let verdict: DeepfakeVerdict;
   if (missingFaces >= 3) verdict = 'INCONCLUSIVE';
@@ -352,7 +352,7 @@ export function judgeScan(evidence: ScanEvidence): ScanJudgement {
   else verdict = 'LIVE';
 
   const trustBreakdown: Record<string, number> = {
-    liveness: round1((vision.confidence + motion.confidence) / 2),
+    liveness: round((vision.confidence + motion.confidence) / 2, 1),
     consistency: consistency.confidence,
     metadata: metadata.confidence,
     ...(layers.challenge ? { challenge: layers.challenge.confidence } : {}),
@@ -378,21 +378,21 @@ export function judgeScan(evidence: ScanEvidence): ScanJudgement {
 /** Scores that agree with the verdict: LIVE is low risk, DEEPFAKE high, INCONCLUSIVE in between. */
 function scoresFor(verdict: DeepfakeVerdict, average: number, rawTrust: number, weakest: number) {
   if (verdict === 'LIVE') {
-    const trustScore = round1(clamp(rawTrust, 70, 100));
-    return { confidence: average, riskScore: round1(clamp(100 - average, 0, 34)), trustScore, trustVerdict: 'PASS' as const };
+    const trustScore = round(clamp(rawTrust, 70, 100), 1);
+    return { confidence: average, riskScore: round(clamp(100 - average, 0, 34), 1), trustScore, trustVerdict: 'PASS' as const };
   }
   if (verdict === 'DEEPFAKE') {
     return {
-      confidence: round1(clamp(100 - weakest, 60, 99)),
-      riskScore: round1(clamp(100 - weakest, 70, 100)),
-      trustScore: round1(clamp(rawTrust, 0, 39)),
+      confidence: round(clamp(100 - weakest, 60, 99), 1),
+      riskScore: round(clamp(100 - weakest, 70, 100), 1),
+      trustScore: round(clamp(rawTrust, 0, 39), 1),
       trustVerdict: 'REJECT' as const,
     };
   }
   return {
-    confidence: round1(clamp(average, 30, 69)),
-    riskScore: round1(clamp(100 - average, 35, 69)),
-    trustScore: round1(clamp(rawTrust, 40, 69)),
+    confidence: round(clamp(average, 30, 69), 1),
+    riskScore: round(clamp(100 - average, 35, 69), 1),
+    trustScore: round(clamp(rawTrust, 40, 69), 1),
     trustVerdict: 'REVIEW' as const,
   };
 }

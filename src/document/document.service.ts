@@ -16,11 +16,12 @@
  * - Every document is valid on DOCUMENT_REFERENCE_DATE; there are no expired documents.
  */
 import type { AnalysedImage } from '../images/image-analysis.ts';
-import { clamp, round } from '../images/pixel-ops.ts';
+import { clamp } from '../images/pixel-ops.ts';
 import { rngFrom } from '../platform/random/random.ts';
 import type { DocumentScanResponse } from './document.schemas.ts';
 import { resolveDocumentType, type DocumentType, type DocumentTypeInput } from './document-type.ts';
 import { DOCUMENT_REFERENCE_DATE, syntheticDocument, type SyntheticDocument } from './synthetic-identity.ts';
+import { round } from '../platform/numbers.ts';
 
 export interface DocumentScanOutcome {
   response: DocumentScanResponse;

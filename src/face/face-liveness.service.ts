@@ -19,6 +19,7 @@ import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { hashParts, rngFrom } from '../platform/random/random.ts';
 import type { CreateLivenessSessionRequest, LivenessChallengeType, LivenessResult, LivenessSession } from './face-liveness.schemas.ts';
+import { round } from '../platform/numbers.ts';
 
 export const LIVENESS_ENDPOINTS = {
   create: 'POST /v1/face/liveness/sessions',
@@ -149,7 +150,7 @@ export function createLivenessSession(
 /** The ordinary session's confidence: fixed by its id. */
 export function livenessConfidence(id: string): number {
   const rng = rngFrom('face-liveness-confidence', id);
-  return Math.round(rng.float(LIVENESS_CONFIDENCE_RANGE.min, LIVENESS_CONFIDENCE_RANGE.max) * 100) / 100;
+  return round(rng.float(LIVENESS_CONFIDENCE_RANGE.min, LIVENESS_CONFIDENCE_RANGE.max), 2);
 }
 
 /** The result at `nowMs`. Pure. */

@@ -16,7 +16,7 @@ import { scanDocument } from '../document/document.service.ts';
 import type { DocumentTypeInput } from '../document/document-type.ts';
 import { compareFaces, detectFace, FACE_MATCH_THRESHOLD, type Outcome } from '../face/face.service.ts';
 import type { AnalysedImage } from '../images/image-analysis.ts';
-import { round } from '../images/pixel-ops.ts';
+import { round } from '../platform/numbers.ts';
 import type { IdentityVerifyResponse } from './identity.schemas.ts';
 
 export const IDENTITY_WEIGHTS = { document: 0.3, faceDetection: 0.2, faceMatch: 0.5 } as const;

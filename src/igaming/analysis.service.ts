@@ -29,6 +29,7 @@ import { registerAnalysedFace } from '../face-registry/face-registry.ts';
 import type { Explained } from '../platform/http/explained.ts';
 import { INJECTION_SIGNALS, type AntiCheatResponse, type InjectionBody, type InjectionResponse, type IpCheckResponse } from './igaming.schemas.ts';
 import { firstRange, ipFamily, isNonPublic, JURISDICTION_RANGES, ordinaryCountry, RESTRICTED_JURISDICTIONS, VPN_RANGES, type IpFamily } from './ip-ranges.ts';
+import { round } from '../platform/numbers.ts';
 
 /** A capture signal scoring below this fails, even when its `pass` says true. */
 export const INJECTION_PASS_SCORE = 50;
@@ -60,7 +61,7 @@ export function analyzeInjection(body: InjectionBody): Explained<InjectionRespon
       value: {
         verdict: 'HIT',
         action: ACTIONS.HIT,
-        confidence: Math.round((100 - lowest) * 100) / 100,
+        confidence: round(100 - lowest, 2),
         escalation: { type: INJECTION_ESCALATION_TYPE, check: 'injection-detection' },
       },
       explanations: [`failing signal(s) ${failing.map((s) => `${s.name} (pass ${s.pass}, score ${s.score})`).join(', ')} -> HIT`],

@@ -19,8 +19,9 @@
 import type { RgbImage } from './codecs.mjs';
 import { labelComponents } from './document-layout.ts';
 import type { ImageSignature } from './perceptual-hash.ts';
-import { clamp, round, type NormRect } from './pixel-ops.ts';
+import { clamp, type NormRect } from './pixel-ops.ts';
 import { rngFrom } from '../platform/random/random.ts';
+import { round } from '../platform/numbers.ts';
 
 export const LANDMARK_TYPES = ['eyeLeft', 'eyeRight', 'nose', 'mouthLeft', 'mouthRight'] as const;
 export type LandmarkType = (typeof LANDMARK_TYPES)[number];

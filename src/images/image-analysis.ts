@@ -19,7 +19,8 @@ import {
   type PictureQuality,
 } from './face-analysis.ts';
 import { computeSignature, type ImageSignature } from './perceptual-hash.ts';
-import { FULL_FRAME, luminance, meanAbsLaplacian, resampleRegion, round, standardDeviation, type NormRect } from './pixel-ops.ts';
+import { FULL_FRAME, luminance, meanAbsLaplacian, resampleRegion, standardDeviation, type NormRect } from './pixel-ops.ts';
+import { round } from '../platform/numbers.ts';
 
 export interface AnalysedImage {
   /** What was decoded (format from the bytes, size, SHA-256 of the bytes, working pixels). */

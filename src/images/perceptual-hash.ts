@@ -22,7 +22,8 @@
  *   and a photo mirrored, rotated or converted to grey does not match itself.
  */
 import type { RgbImage } from './codecs.mjs';
-import { FULL_FRAME, luminance, resampleRegion, round, type NormRect } from './pixel-ops.ts';
+import { FULL_FRAME, luminance, resampleRegion, type NormRect } from './pixel-ops.ts';
+import { round } from '../platform/numbers.ts';
 
 const N = 32;
 const K = 8;

@@ -97,9 +97,3 @@ export function meanAbsLaplacian(plane: ArrayLike<number>, w: number, h: number)
 export function clamp(value: number, min: number, max: number): number {
   return value < min ? min : value > max ? max : value;
 }
-
-/** Rounds to `digits` decimals (half away from zero), giving stable JSON numbers. */
-export function round(value: number, digits: number): number {
-  const f = 10 ** digits;
-  return Math.round(value * f) / f;
-}

@@ -45,6 +45,7 @@ import {
   type UploadUrlBody,
   type UploadUrlResponse,
 } from './re-verifications.schemas.ts';
+import { round } from '../platform/numbers.ts';
 
 export const DEFAULT_CHALLENGE_TYPE: ChallengeType = 'FaceMovementAndLightChallenge';
 export const DEFAULT_CONFIDENCE_THRESHOLD = 70;
@@ -255,8 +256,6 @@ interface LivenessResult {
   reason: string;
 }
 
-const round1 = (value: number) => Math.round(value * 10) / 10;
-
 /** POST /v1/re-verifications/{id}/liveness/complete: the decision of the attempt; charges one token. */
 export async function completeLiveness(
   world: World,
@@ -352,16 +351,16 @@ async function judgeLiveness(world: World, stored: StoredReVerification, issued:
   if (findings.framesWithFace < findings.frames) {
     return {
       status: 'FAILED',
-      confidence: findings.framesWithFace === 0 ? null : round1(100 * findings.meanFaceConfidence * (findings.framesWithFace / findings.frames)),
+      confidence: findings.framesWithFace === 0 ? null : round(100 * findings.meanFaceConfidence * (findings.framesWithFace / findings.frames), 1),
       captureProblem: true,
       reason: `${findings.frames - findings.framesWithFace} of ${findings.frames} frames show no face`,
     };
   }
-  const confidence = round1((100 * findings.meanFaceConfidence + findings.lowestSimilarity) / 2);
+  const confidence = round((100 * findings.meanFaceConfidence + findings.lowestSimilarity) / 2, 1);
   if (findings.distinctPictures < 2)
     return {
       status: 'FAILED',
-      confidence: round1(Math.min(confidence, 20)),
+      confidence: round(Math.min(confidence, 20), 1),
       captureProblem: false,
       reason: 'every frame is the same picture (a replayed still)',
     };

@@ -35,6 +35,7 @@ import { CATEGORIES_BY_SEVERITY, CATEGORY_LABELS, FINDING_TEMPLATES, PLACES, SOU
 import { asciiExplanation } from './explain.ts';
 import { ADVERSE_MEDIA_MAGIC_NAMES, type AdverseMediaMagicName } from './magic-values.ts';
 import { normalizeName } from './name-similarity.ts';
+import { round } from '../platform/numbers.ts';
 
 export interface AdverseMediaPerson {
   firstName: string;
@@ -104,7 +105,6 @@ export function computeAdverseMediaResult(person: AdverseMediaPerson): AdverseMe
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
-const round2 = (value: number) => Math.round(value * 100) / 100;
 
 function severitiesFor(level: RiskLevel, rng: Rng): FindingSeverity[] {
   switch (level) {
@@ -178,7 +178,7 @@ function buildFinding(person: AdverseMediaPerson, displayName: string, severity:
     sourceUrl: primaryLink.url,
     sourceName: primaryLink.name,
     articleDate,
-    confidence: round2(rng.float(severity === 'MEDIUM' ? 0.55 : 0.7, 0.98)),
+    confidence: round(rng.float(severity === 'MEDIUM' ? 0.55 : 0.7, 0.98), 2),
     confirmedBy: [...confirmedBy],
   };
   const articles = confirmedBy.map(

@@ -28,6 +28,7 @@ import { asciiExplanation } from './explain.ts';
 import { PEP_SANCTIONS_MAGIC_NAMES } from './magic-values.ts';
 import { nameSimilarity, nameTokens, normalizeName } from './name-similarity.ts';
 import type { PepSanctionsMatch, PepSanctionsResponse, Watchlist, WatchlistEntry } from './pep-sanctions.schemas.ts';
+import { round } from '../platform/numbers.ts';
 
 export const MIN_NAME_SIMILARITY = 0.8;
 export const MATCH_THRESHOLD = 0.85;
@@ -81,7 +82,7 @@ export function scoreEntry(person: PepSanctionsPerson, entry: WatchlistEntry): S
   }
   if (nameScore < MIN_NAME_SIMILARITY) return undefined;
   const agreement = dateOfBirthAgreement(person.dateOfBirth, entry.dateOfBirth);
-  return { entry, nameScore, agreement, confidence: Math.round(confidenceFor(nameScore, agreement) * 100) / 100 };
+  return { entry, nameScore, agreement, confidence: round(confidenceFor(nameScore, agreement), 2) };
 }
 
 export interface PepSanctionsScreening {

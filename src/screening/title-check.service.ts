@@ -22,6 +22,7 @@ import { asciiExplanation } from './explain.ts';
 import { TITLE_CHECK_MAGIC_ADDRESSES } from './magic-values.ts';
 import { classifyAddress, type UsAddress } from './title-check.address.ts';
 import type { TitleCheckFound, TitleCheckResponse } from './title-check.schemas.ts';
+import { round } from '../platform/numbers.ts';
 
 export const TITLE_MESSAGES = {
   notFound: 'No matching property found.',
@@ -104,7 +105,6 @@ function multipleProperties(key: string, units: readonly string[]): TitleCheckRe
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;
 
 function dateIn(rng: Rng, fromYear: number, toYear: number): string {
   return `${rng.int(fromYear, toYear)}-${pad(rng.int(1, 12))}-${pad(rng.int(1, 28))}`;

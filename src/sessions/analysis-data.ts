@@ -21,6 +21,7 @@
 import { fakerFrom, rngFrom, type Rng } from '../platform/random/random.ts';
 import { applicantPlaceFor, FACE_MATCH_THRESHOLD, type ApplicantPlace } from './meta-data.ts';
 import { ADVERSE_MEDIA_CATEGORIES, type AnalysisData, type ExtractedText, type IdAnalysisData, type TitleCheckFound } from './sessions.schemas.ts';
+import { round } from '../platform/numbers.ts';
 
 export type AnalysisOutcome = 'pass' | 'low_face_match';
 
@@ -52,8 +53,6 @@ export interface AnalysisOptions {
   };
 }
 
-const round1 = (value: number): number => Math.round(value * 10) / 10;
-const round2 = (value: number): number => Math.round(value * 100) / 100;
 const isoDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 const DAY = 86_400_000;
 
@@ -109,7 +108,7 @@ export interface HomeAddress {
 }
 
 function idAnalysis(facts: DocumentFacts, rng: Rng, home: HomeAddress): IdAnalysisData {
-  const confidence = (): number => round2(facts.quality === 'good' ? rng.float(93, 99.9) : rng.float(71, 92));
+  const confidence = (): number => round(facts.quality === 'good' ? rng.float(93, 99.9) : rng.float(71, 92), 2);
   const expiry = facts.expiryPass ? facts.atMs + rng.int(200, 6 * 365) * DAY : facts.atMs - rng.int(30, 700) * DAY;
   const issued = Math.min(expiry, facts.atMs) - rng.int(3, 8) * 365 * DAY;
   const state = facts.validStatePass
@@ -146,12 +145,12 @@ function idAnalysis(facts: DocumentFacts, rng: Rng, home: HomeAddress): IdAnalys
       text('ID_TYPE', facts.kind === 'driver-license-us' ? 'DRIVER LICENSE FRONT' : 'STATE IDENTIFICATION CARD'),
     ];
   }
-  const width = round2(rng.float(0.18, 0.26));
+  const width = round(rng.float(0.18, 0.26), 2);
   return {
     detect_face_data: {
       face_detected: true,
-      confidence: round2(facts.quality === 'good' ? rng.float(98, 99.99) : rng.float(90, 97.5)),
-      bounding_box: { top: round2(rng.float(0.2, 0.35)), left: round2(rng.float(0.05, 0.12)), width, height: round2(width * rng.float(1.25, 1.4)) },
+      confidence: round(facts.quality === 'good' ? rng.float(98, 99.99) : rng.float(90, 97.5), 2),
+      bounding_box: { top: round(rng.float(0.2, 0.35), 2), left: round(rng.float(0.05, 0.12), 2), width, height: round(width * rng.float(1.25, 1.4), 2) },
     },
     id_extracted_text: fields,
     expiry_date_pass: facts.expiryPass,
@@ -180,8 +179,8 @@ export function buildAnalysisData(
   const overrides = options.overrides ?? {};
   const home: HomeAddress = { street: faker.location.streetAddress(), zip: `${place.zipPrefix}${String(rng.int(10, 99))}` };
 
-  const faceMatch = overrides.faceMatchConfidence ?? round1(passes ? rng.float(86, 99.4) : rng.float(18, 64));
-  const liveness = overrides.facelivenessScore ?? round1(passes ? rng.float(84, 99.2) : rng.float(72, 94));
+  const faceMatch = overrides.faceMatchConfidence ?? round(passes ? rng.float(86, 99.4) : rng.float(18, 64), 1);
+  const liveness = overrides.facelivenessScore ?? round(passes ? rng.float(84, 99.2) : rng.float(72, 94), 1);
   const kinds = documentKinds(rng, options.documents ?? 1);
   const docs = kinds.map((kind, index) =>
     idAnalysis(
@@ -281,7 +280,7 @@ export function buildTitleSearchFound(
   const { street, zip } = home;
   const county = place.county;
   const apn = `${rng.int(100, 999)}${rng.int(100, 999)}${rng.int(10, 99)}${rng.int(100, 999)}`;
-  const acres = round2(rng.float(0.08, 0.6));
+  const acres = round(rng.float(0.08, 0.6), 2);
   const area = rng.int(900, 3600);
   const saleMs = Date.parse(atIso) - rng.int(400, 5000) * DAY;
   const saleDate = isoDate(saleMs);
@@ -353,7 +352,7 @@ export function buildTitleSearchFound(
       Buyer: owner,
       Seller: seller,
       SalePrice: price,
-      PricePerSqFt: round2(price / area),
+      PricePerSqFt: round(price / area, 2),
     },
   };
 }

@@ -13,7 +13,7 @@
  *   image/jpeg).
  */
 import { createLivenessSession, livenessConfidence } from '../face/face-liveness.service.ts';
-import { round } from '../images/pixel-ops.ts';
+import { round } from '../platform/numbers.ts';
 import { loadImages } from '../images/image-loading.ts';
 import { imageApiError } from '../images/image-request.ts';
 import { ApiError, describeZodError } from '../platform/errors/api-error.ts';

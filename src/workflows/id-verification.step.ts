@@ -21,7 +21,7 @@
 import { scanDocument } from '../document/document.service.ts';
 import { compareFaces, FACE_MATCH_THRESHOLD } from '../face/face.service.ts';
 import type { AnalysedImage } from '../images/image-analysis.ts';
-import { round } from '../images/pixel-ops.ts';
+import { round } from '../platform/numbers.ts';
 import { loadImages, type LoadedImage } from '../images/image-loading.ts';
 import { imageApiError } from '../images/image-request.ts';
 import { ApiError } from '../platform/errors/api-error.ts';

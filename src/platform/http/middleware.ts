@@ -11,6 +11,7 @@ import { hashParts } from '../random/random.ts';
 import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/world.ts';
 import { keptHeaders, keptQuery, receivedBody, sentBody } from '../request-log/request-log.ts';
 import { explain, type AppContext, type AppEnv, type Platform } from './context.ts';
+import { round } from '../numbers.ts';
 
 /** Paths that are not recorded in the request journal (the sandbox's own surfaces). */
 const UNJOURNALED = /^\/(__sandbox|console|docs|openapi\.json|favicon\.ico|healthz)(\/|$)/;
@@ -74,7 +75,7 @@ export function requestContext(platform: Platform) {
           keyId: c.get('principal')?.keyId ?? null,
           scenarios: world.scenarios.effectiveNames(c.get('requestScenarios')),
           firedRules: c.get('firedRules'),
-          durationMs: Math.round((performance.now() - started) * 100) / 100,
+          durationMs: round(performance.now() - started, 2),
           startedAt,
           finishedAt: world.clock.iso(),
         });
