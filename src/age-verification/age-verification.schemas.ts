@@ -4,7 +4,7 @@
  * answer snake_case; a Parent Connect request has every key present (null where not known yet).
  */
 import { z } from '@hono/zod-openapi';
-import { e164Phone, email, flag, httpsUrl, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
+import { e164Phone, email, expiresInHours, flag, httpsUrl, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
 import { PARENT_CONNECT_EVENTS, PARENT_CONNECT_STATUSES } from './age-verification.machine.ts';
 
 export const AGE_METHODS = ['quiz', 'credit-card', 'parent-connect'] as const;
@@ -56,12 +56,7 @@ export const CreateAgeVerificationBodySchema = z
     sendEmailInvite: flag('sendEmailInvite').default(true),
     sendPhoneInvite: flag('sendPhoneInvite').default(true),
     redirectUrl: httpsUrl('redirectUrl').optional(),
-    expiresInHours: z
-      .number({ error: mustBe('expiresInHours', 'a whole number of hours, 1-8760') })
-      .int({ error: mustBe('expiresInHours', 'a whole number of hours, 1-8760') })
-      .min(1, { error: mustBe('expiresInHours', 'at least 1') })
-      .max(8760, { error: mustBe('expiresInHours', 'at most 8760 (a year)') })
-      .optional(),
+    expiresInHours: expiresInHours('expiresInHours').optional(),
     ageBand: z
       .string({ error: mustBe('ageBand', 'a string such as 13-17') })
       .min(1)

@@ -121,7 +121,7 @@ describe('aliasedBody', () => {
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
   });
 
-  it('appears in the OpenAPI document as one component with both spellings and the aliasing rule', () => {
+  it('appears in the OpenAPI document as one component with both spellings, either one required, and the aliasing rule', () => {
     const app = new OpenAPIHono();
     app.openapi(
       createRoute({
@@ -137,7 +137,7 @@ describe('aliasedBody', () => {
       required: true,
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ExampleAliasedBody' } } },
     });
-    const component = doc.components?.schemas?.ExampleAliasedBody as { properties: Record<string, unknown>; required: string[]; description: string };
+    const component = doc.components?.schemas?.ExampleAliasedBody as { properties: Record<string, unknown>; required: string[]; allOf: unknown; description: string };
     expect(Object.keys(component.properties)).toEqual([
       'first_name',
       'firstName',
@@ -153,6 +153,7 @@ describe('aliasedBody', () => {
       'note',
     ]);
     expect(component.required).toEqual(['email']);
+    expect(component.allOf).toEqual([{ anyOf: [{ required: ['first_name'] }, { required: ['firstName'] }] }]);
     expect(component.description).toBe(
       'An example. Each snake_case key also accepts its camelCase alias (first_name/firstName, external_id/externalId, redirect_url/redirectUrl, send_email_invite/sendEmailInvite, note_text/note); when both spellings of a field are sent the camelCase value wins and the snake_case one is ignored. Required: first_name (or firstName) and email.',
     );

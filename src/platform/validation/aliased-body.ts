@@ -11,9 +11,9 @@
  *   `default` fills a key that neither spelling sent;
  * - unknown keys are dropped.
  *
- * LIMITATIONS:
- * - OpenAPI cannot say "one of these two keys is required", so both spellings are optional in the document
- *   and the schema description lists what is required.
+ * In the OpenAPI document both spellings are optional properties; each required pair is stated as
+ * `anyOf: [{ required: [snake] }, { required: [camel] }]` (inside one `allOf`), so a generator or validator
+ * reading the document requires what the server requires. The description lists the required keys too.
  */
 import { z } from '@hono/zod-openapi';
 
@@ -139,6 +139,9 @@ export function aliasedBody<const F extends Record<string, AliasedField>>(fields
         return out as AliasedBody<F>;
       })
       // Named on the outside so the document gets one component; it renders the wire object (both spellings).
-      .openapi(options.name, { description })
+      .openapi(options.name, {
+        description,
+        ...(eitherRequired.length > 0 ? { allOf: eitherRequired.map(({ snake, camel }) => ({ anyOf: [{ required: [snake] }, { required: [camel] }] })) } : {}),
+      })
   );
 }
