@@ -101,6 +101,7 @@ export const AddIdentityBodySchema = snakeCaseBody({
   })
   .openapi('AddSelfExclusionIdentityBody', {
     description: 'Exactly one of document_number or document_numbers (non-empty). Numbers are trimmed and upper-cased.',
+    oneOf: [{ required: ['document_number'] }, { required: ['document_numbers'] }],
   });
 export type AddIdentityBody = z.infer<typeof AddIdentityBodySchema>;
 

@@ -22,7 +22,7 @@ export const CarrierAgeGateRequestSchema = z
       });
     }
   })
-  .openapi('CarrierAgeGateRequest');
+  .openapi('CarrierAgeGateRequest', { anyOf: [{ required: ['phone'] }, { required: ['sessionId'] }] });
 export type CarrierAgeGateRequest = z.infer<typeof CarrierAgeGateRequestSchema>;
 
 export const CarrierAgeGateResponseSchema = z

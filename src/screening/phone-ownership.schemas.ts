@@ -40,7 +40,9 @@ export const PhoneOwnershipRequestSchema = z
       });
     }
   })
-  .openapi('PhoneOwnershipRequest');
+  .openapi('PhoneOwnershipRequest', {
+    anyOf: [{ required: ['sessionId'] }, { required: ['phone'], anyOf: [{ required: ['firstName'] }, { required: ['lastName'] }] }],
+  });
 export type PhoneOwnershipRequest = z.infer<typeof PhoneOwnershipRequestSchema>;
 
 const ScoreSchema = z.number().int().min(-1).max(100);

@@ -37,7 +37,7 @@ export const PhoneTrustRequestSchema = z
       ctx.addIssue({ code: 'custom', path: ['phone'], message: 'phone is required unless sessionId is given: send an E.164 number such as +447700900003' });
     }
   })
-  .openapi('PhoneTrustRequest');
+  .openapi('PhoneTrustRequest', { anyOf: [{ required: ['phone'] }, { required: ['sessionId'] }] });
 export type PhoneTrustRequest = z.infer<typeof PhoneTrustRequestSchema>;
 
 export const PhoneTrustResponseSchema = z
