@@ -11,6 +11,9 @@
  *   npm run bench -- read list            (only the cases whose name contains one of the words;
  *   npm run bench -- --case list             `--case <word>` and `--case=<word>` say the same)
  *   BENCH_JSON=out.json npm run bench     (where the JSON goes; default bench-results.json)
+ *   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" npm run bench -- create
+ *                                         (Node flags for the sandbox processes; they then stop with SIGTERM,
+ *                                          so a profile is written)
  *
  * No test asserts on these figures: speed targets live here.
  */
@@ -25,6 +28,7 @@ import { BENCH_EXTERNAL_ID, BENCH_LIVE_KEY, BENCH_ORGANIZATIONS, PREFILL_SPACING
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const JSON_OUT = process.env.BENCH_JSON ?? 'bench-results.json';
+const SANDBOX_NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 const ROOT = new URL('..', import.meta.url).pathname;
 const LIVE = { 'x-api-key': BENCH_LIVE_KEY };
 const SANDBOX_KEY = { 'x-api-key': 'sk_test_demo' };
@@ -91,6 +95,7 @@ async function startServer(args: (port: number) => string[], options: { allCores
 function startSandbox(data: string | 'memory', options: { allCores?: boolean } = {}): Promise<Server> {
   return startServer(
     (port) => [
+      ...SANDBOX_NODE_ARGS,
       'bin/idv-sandbox.js',
       '--port',
       String(port),
@@ -110,7 +115,8 @@ function startBaseline(script: string, bodyFile: string): Promise<Server> {
 async function stop(server: Server): Promise<void> {
   if (server.child.exitCode !== null) return;
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
-  server.child.kill('SIGKILL');
+  // A profiled sandbox shuts down cleanly so Node writes the profile; otherwise nothing is worth waiting for.
+  server.child.kill(SANDBOX_NODE_ARGS.length > 0 ? 'SIGTERM' : 'SIGKILL');
   await exited;
 }
 
