@@ -7,7 +7,8 @@
  * so the sizes match. Stores of 10k and 100k sessions are prefilled in bulk through the store's own write
  * path (bench/prefill.ts). Prints a markdown table with ratios and targets, and writes the figures as JSON.
  *
- *   npm run bench                         (BENCH_SECONDS per case, default 5; BENCH_CONNECTIONS, default 20)
+ *   npm run bench                         (BENCH_SECONDS per case, default 5, after BENCH_WARMUP_REQUESTS
+ *                                          untimed ones, default 1000; BENCH_CONNECTIONS, default 20)
  *   npm run bench -- read list            (only the cases whose name contains one of the words;
  *   npm run bench -- --case list             `--case <word>` and `--case=<word>` say the same)
  *   BENCH_JSON=out.json npm run bench     (where the JSON goes; default bench-results.json)
@@ -27,8 +28,16 @@ import { BENCH_EXTERNAL_ID, BENCH_LIVE_KEY, BENCH_ORGANIZATIONS, PREFILL_SPACING
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+/**
+ * Untimed requests before each case, all answered before timing starts: a server measured first after
+ * start-up would otherwise be compared, cold (unoptimized code, a heap still growing), with one warmed by
+ * earlier cases.
+ */
+const WARMUP_REQUESTS = Number(process.env.BENCH_WARMUP_REQUESTS ?? 1000);
 const JSON_OUT = process.env.BENCH_JSON ?? 'bench-results.json';
 const SANDBOX_NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+/** The Node flags of the bin's first line (`#!/usr/bin/env -S node …`), which `npm start` and Docker use too. */
+const BIN_NODE_FLAGS = (readFileSync(new URL('../bin/idv-sandbox.js', import.meta.url), 'utf8').split('\n')[0] ?? '').split(' ').slice(3);
 const ROOT = new URL('..', import.meta.url).pathname;
 const LIVE = { 'x-api-key': BENCH_LIVE_KEY };
 const SANDBOX_KEY = { 'x-api-key': 'sk_test_demo' };
@@ -95,6 +104,7 @@ async function startServer(args: (port: number) => string[], options: { allCores
 function startSandbox(data: string | 'memory', options: { allCores?: boolean } = {}): Promise<Server> {
   return startServer(
     (port) => [
+      ...BIN_NODE_FLAGS,
       ...SANDBOX_NODE_ARGS,
       'bin/idv-sandbox.js',
       '--port',
@@ -118,6 +128,25 @@ async function stop(server: Server): Promise<void> {
   // A profiled sandbox shuts down cleanly so Node writes the profile; otherwise nothing is worth waiting for.
   server.child.kill(SANDBOX_NODE_ARGS.length > 0 ? 'SIGTERM' : 'SIGKILL');
   await exited;
+}
+
+/** CPU time a process has used, user and system, in ms (Linux /proc; 0 elsewhere). */
+function cpuMs(child: ChildProcess): number {
+  try {
+    // utime and stime are the 14th and 15th fields, counted after the parenthesized command name.
+    const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+const CLOCK_TICKS = clockTicks();
+function clockTicks(): number {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
 }
 
 /** Resident set size of a process, in MB (Linux /proc; 0 elsewhere). */
@@ -153,17 +182,19 @@ interface Figures {
   max: number;
   failures: number;
   peakRssMb: number;
+  /** The server's own CPU time (every thread) per answered request: steadier than rates on a shared machine. */
+  cpuMsPerRequest: number;
 }
 
-async function load(server: Server, request: Request, connections = CONNECTIONS): Promise<Figures> {
+async function load(server: Server, request: Request, connections = CONNECTIONS, warmupRequests = WARMUP_REQUESTS): Promise<Figures> {
   let peakRssMb = rssMb(server.child);
   const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, rssMb(server.child))), 200);
-  const result = await autocannon({
-    url: server.url,
-    connections,
-    duration: SECONDS,
-    requests: [{ ...request, headers: { ...request.headers, ...(request.body ? { 'content-type': 'application/json' } : {}) } }],
-  });
+  const requests = [{ ...request, headers: { ...request.headers, ...(request.body ? { 'content-type': 'application/json' } : {}) } }];
+  // A run of a number of requests ends when the last is answered, so none spills into the timed run.
+  if (warmupRequests > 0) await autocannon({ url: server.url, connections, amount: Math.max(connections, warmupRequests), requests });
+  const cpuBefore = cpuMs(server.child);
+  const result = await autocannon({ url: server.url, connections, duration: SECONDS, requests });
+  const cpuUsed = cpuMs(server.child) - cpuBefore;
   clearInterval(sampler);
   return {
     // Completed requests over the case's duration (autocannon's per-second average rounds slow cases to 0).
@@ -173,6 +204,7 @@ async function load(server: Server, request: Request, connections = CONNECTIONS)
     max: result.latency.max,
     failures: result.non2xx + result.errors + result.timeouts,
     peakRssMb,
+    cpuMsPerRequest: result.requests.total === 0 ? 0 : Math.round((cpuUsed / result.requests.total) * 1000) / 1000,
   };
 }
 
@@ -204,7 +236,7 @@ const rows: Row[] = [];
 const record = (row: Row) => {
   rows.push(row);
   console.error(
-    `  ${row.name}: ${row.figures ? `${row.figures.rps} req/s, p50 ${row.figures.p50} ms, p99 ${row.figures.p99} ms, max ${row.figures.max} ms${row.figures.failures ? `, ${row.figures.failures} failures` : ''}` : row.value}${row.ratio === undefined ? '' : `, ratio ${row.ratio.toFixed(2)}`} [${row.met ? 'met' : 'NOT met'}]`,
+    `  ${row.name}: ${row.figures ? `${row.figures.rps} req/s, p50 ${row.figures.p50} ms, p99 ${row.figures.p99} ms, max ${row.figures.max} ms, CPU ${row.figures.cpuMsPerRequest} ms/request${row.figures.failures ? `, ${row.figures.failures} failures` : ''}` : row.value}${row.ratio === undefined ? '' : `, ratio ${row.ratio.toFixed(2)}`} [${row.met ? 'met' : 'NOT met'}]`,
   );
 };
 const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
@@ -380,10 +412,10 @@ async function main() {
     if (wanted('face')) {
       const compare = await faceCompareRequest();
       const server = await startSandbox('memory', { allCores: true });
-      await fetchJson(server, compare); // the decoder pool starts on first use
-      const one = await load(server, compare, 1);
+      // The decoder pool starts on first use; then each connection's first requests warm the workers.
+      const one = await load(server, compare, 1, 2);
       record({ name: 'face compare, two 1-MP JPEGs, 1 connection', figures: one, target: 'p50 ≤ 200 ms', met: okLoad(one) && one.p50 <= 200 });
-      const four = await load(server, compare, 4);
+      const four = await load(server, compare, 4, 8);
       const r = ratio(four.rps, one.rps);
       record({
         name: 'face compare, two 1-MP JPEGs, 4 connections',
@@ -426,7 +458,7 @@ function table(totalSeconds: number): string {
   ];
   for (const row of rows) {
     const sandbox = row.figures
-      ? `${row.figures.rps.toLocaleString('en-US')} req/s, p50 ${row.figures.p50} ms, p99 ${row.figures.p99} ms, max ${row.figures.max} ms${row.figures.failures ? `, ${row.figures.failures} failures` : ''}`
+      ? `${row.figures.rps.toLocaleString('en-US')} req/s, p50 ${row.figures.p50} ms, p99 ${row.figures.p99} ms, max ${row.figures.max} ms, CPU ${row.figures.cpuMsPerRequest} ms/req${row.figures.failures ? `, ${row.figures.failures} failures` : ''}`
       : (row.value ?? '');
     lines.push(
       `| ${row.name} | ${sandbox} | ${row.baseline ?? ''} | ${row.ratio === undefined ? '' : row.ratio.toFixed(2)} | ${row.target} | ${row.met ? 'yes' : '**no**'} |`,
