@@ -31,4 +31,5 @@ EXPOSE 4010
 # however the port was given (PORT, --port in a command of your own, or 0).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "dist/health-check.js"]
-CMD ["node", "bin/idv-sandbox.js"]
+# The bin's first line holds the Node flags (env -S), the same for `npm start` and `npx idv-sandbox`.
+CMD ["bin/idv-sandbox.js"]

@@ -5,7 +5,7 @@
  * loads the image codecs only when an image arrives.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -21,6 +21,25 @@ const portIsFree = (port: number) =>
     probe.once('error', () => resolve(false));
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
+
+/** The command lines of a process's descendants (Linux /proc), e.g. the node that `npm start` runs. */
+function descendantCommandLines(pid: number): string[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // The parent pid is the second field after the parenthesized command name.
+      parents.set(Number(entry), Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]));
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  const isDescendant = (candidate: number): boolean => {
+    const parent = parents.get(candidate);
+    return parent === pid || (parent !== undefined && parent > 1 && isDescendant(parent));
+  };
+  return [...parents.keys()].filter(isDescendant).map((child) => readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').join(' '));
+}
 
 /** Spawns a server command and resolves once it printed the address it listens on (killed after the test). */
 async function startServer(command: string, args: string[]) {
@@ -75,6 +94,14 @@ describe('the compiled package', () => {
   it('stops `npm start` on SIGTERM: the port is freed and the data file holds the last write', async () => {
     const data = join(temporaryDirectory('idv-sandbox-start-'), 'sandbox.json');
     const { child, url, output, exited } = await startServer(NPM, ['start', '--', '--port', '0', '--data', data]);
+    if (existsSync('/proc/self/stat')) {
+      // `npm start` runs the bin, whose first line gives node its flags (the Docker image runs it too).
+      const flags = (readFileSync(join(ROOT, 'bin/idv-sandbox.js'), 'utf8').split('\n')[0] ?? '').split(' ').slice(3);
+      expect(flags).toContain('--max-semi-space-size=4');
+      expect(descendantCommandLines(child.pid ?? 0).filter((line) => line.includes('bin/idv-sandbox.js'))).toEqual([
+        expect.stringContaining(`node ${flags.join(' ')} `),
+      ]);
+    }
 
     const write = await fetch(`${url}/__sandbox/organizations/org_demo/balance`, {
       method: 'PUT',
