@@ -3,6 +3,7 @@
  * snake_case in and out; the result is camelCase. Datetimes end in Z (the client checks).
  */
 import { z } from '@hono/zod-openapi';
+import { identifier } from '../platform/validation/request-fields.ts';
 
 export const LIVENESS_CHALLENGE_TYPES = ['FaceMovementChallenge', 'FaceMovementAndLightChallenge'] as const;
 export type LivenessChallengeType = (typeof LIVENESS_CHALLENGE_TYPES)[number];
@@ -42,14 +43,16 @@ export const LivenessSessionSchema = z
   .openapi('LivenessSession');
 
 export const LivenessSessionParamsSchema = z.object({
-  lid: z
-    .string()
-    .min(1)
-    .openapi({ param: { name: 'lid', in: 'path' }, description: 'liveness_session_id' }),
+  lid: identifier('lid', 'the liveness_session_id from POST /v1/face/liveness/sessions').openapi({
+    param: { name: 'lid', in: 'path' },
+    description: 'liveness_session_id',
+  }),
 });
 
 export const LivenessResultQuerySchema = z.object({
-  session_id: z.string().min(1).max(255).optional().openapi({ description: 'When given, must be the session_id the liveness session was created with.' }),
+  session_id: identifier('session_id', 'the session_id the liveness session was created with')
+    .optional()
+    .openapi({ description: 'When given, must be the session_id the liveness session was created with.' }),
   confidence_threshold: z.coerce
     .number()
     .int('confidence_threshold must be an integer from 1 to 100')

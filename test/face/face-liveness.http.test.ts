@@ -96,6 +96,12 @@ describe('face liveness sessions', () => {
     const wrongSession = await result(sandbox, lid, '?session_id=sess_2');
     expect(wrongSession.status).toBe(400);
     expect(wrongSession.body.hints).toEqual(['Send session_id=sess_1, or leave it out.']);
+    const emptySession = await result(sandbox, lid, '?session_id=');
+    expect(emptySession.status).toBe(400);
+    expect(emptySession.body.error).toMatch(/session_id must not be empty: omit it or send the session_id/);
+    const longId = await result(sandbox, 'l'.repeat(256));
+    expect(longId.status).toBe(400);
+    expect(longId.body.error).toMatch(/lid must be at most 255 characters long/);
     for (const threshold of ['0', '101', '7.5', 'abc']) {
       const response = await result(sandbox, lid, `?confidence_threshold=${threshold}`);
       expect(response.status, threshold).toBe(400);
