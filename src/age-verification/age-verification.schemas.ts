@@ -134,10 +134,7 @@ export const ParentConnectListQuerySchema = z.object({
     .min(1)
     .optional()
     .openapi({ param: { name: 'next_token', in: 'query' } }),
-  child_session_id: z
-    .string()
-    .min(1)
-    .max(255)
+  child_session_id: identifier('child_session_id', "the child's age verification session id")
     .optional()
     .openapi({ param: { name: 'child_session_id', in: 'query' } }),
   status: z
@@ -151,11 +148,7 @@ export const ParentConnectListResponseSchema = z
   .openapi('ParentConnectRequestList');
 
 export const ParentConnectIdParamsSchema = z.object({
-  id: z
-    .string()
-    .min(1)
-    .max(255)
-    .openapi({ param: { name: 'id', in: 'path' } }),
+  id: identifier('id', 'a parent_connect_id').openapi({ param: { name: 'id', in: 'path' } }),
 });
 
 export const BoundariesResponseSchema = z

@@ -13,10 +13,7 @@ export type LivenessStatus = (typeof LIVENESS_STATUSES)[number];
 
 export const CreateLivenessSessionRequestSchema = z
   .object({
-    session_id: z
-      .string()
-      .min(1)
-      .max(255)
+    session_id: identifier('session_id', 'the id of the verification session this check belongs to')
       .optional()
       .openapi({
         description: 'The verification session this liveness check belongs to. Magic values force results (GET /__sandbox/catalog).',

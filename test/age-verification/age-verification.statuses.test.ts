@@ -33,11 +33,14 @@ describe('Parent Connect reads: statuses', () => {
     expect(own.body).toMatchObject({ child_attestation_id: request.child_attestation_id, parent_connect_id: request.id, parental_consent: false });
   });
 
-  it('answers 400 naming the id for a Parent Connect id over 255 characters, and 404 for one of 255', async () => {
+  it('answers 400 naming the id for a Parent Connect id or child_session_id over 255 characters, and 404 for an id of 255', async () => {
     const sandbox = await testSandbox();
     const tooLong = await sandbox.call('GET', `/v1/age-verification/parent-connect/${'p'.repeat(256)}`);
     expect(tooLong.status).toBe(400);
-    expect(tooLong.body.error).toMatch(/\bid\b.*255/);
+    expect(tooLong.body.error).toBe('Invalid request: path parameter id must be at most 255 characters long; got 256 characters.');
     expect((await sandbox.call('GET', `/v1/age-verification/parent-connect/${'p'.repeat(255)}`)).status).toBe(404);
+    const longChild = await sandbox.call('GET', `/v1/age-verification/parent-connect?child_session_id=${'c'.repeat(256)}`);
+    expect(longChild.status).toBe(400);
+    expect(longChild.body.error).toBe('Invalid request: query parameter child_session_id must be at most 255 characters long; got 256 characters.');
   });
 });

@@ -41,6 +41,11 @@ describe('face liveness sessions', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe('Invalid request: body field "challenge_type" must be one of "FaceMovementChallenge", "FaceMovementAndLightChallenge".');
     expect(bad.body.hints).toEqual([LIVENESS_HINTS.body]);
+    const empty = await sandbox.call('POST', '/v1/face/liveness/sessions', { body: { session_id: '' } });
+    expect(empty.status).toBe(400);
+    expect(empty.body.error).toBe(
+      'Invalid request: body field session_id must not be empty: omit it or send the id of the verification session this check belongs to.',
+    );
   });
 
   it('is IN_PROGRESS for 5 s on the sandbox clock, then SUCCEEDED with the confidence fixed by the id; passed follows confidence_threshold', async () => {
