@@ -4,6 +4,7 @@
  * through HTTP. Every session has the same external_id and they are one second apart on a frozen clock,
  * so the list cases have 100% matches for external_id and a known number inside a date window.
  */
+import { REFUSES_FOR_FUNDS } from '../src/platform/billing/billing.ts';
 import { createSandbox } from '../src/sandbox.ts';
 import { createSession } from '../src/sessions/sessions.service.ts';
 
@@ -39,6 +40,7 @@ export async function prefill(dataFile: string, count: number): Promise<void> {
         sendPhoneInvite: false,
       },
       links,
+      REFUSES_FOR_FUNDS,
     );
     world.clock.advance(PREFILL_SPACING_MS);
     if (i % 5000 === 4999) await sandbox.platform.store.durable();

@@ -3,7 +3,6 @@
  * plane) plus the docs. No side effects on import; only the CLI listens.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { contextStorage } from 'hono/context-storage';
 import { consoleGuard, controlPlaneGuard } from './platform/admin/admin-guard.ts';
 import { errorBody } from './platform/errors/api-error.ts';
 import { RouteFamilies } from './platform/http/body-limits.ts';
@@ -26,8 +25,6 @@ export const API_VERSION = '0.1.0';
 export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
 
-  // Lets the billing helper see the operation's funds policy without every service taking the context.
-  app.use('*', contextStorage());
   if (platform.cors) for (const path of CORS_PATHS) app.use(path, corsMiddleware(platform.cors));
   if (platform.logRequests) app.use('*', requestLogLines(platform));
   app.use('*', requestContext(platform));

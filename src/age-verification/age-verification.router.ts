@@ -1,3 +1,4 @@
+import { fundsPolicyOf } from '../platform/billing/billing.ts';
 import { explain, principalOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
@@ -25,7 +26,13 @@ import { parentConnectNotFoundPage, parentConnectPage } from './parent-connect-p
 
 export const ageVerificationRouter = newRouter()
   .openapi(createAgeVerificationRoute, (c) => {
-    const { body, explanation } = createAgeVerification(c.get('world'), principalOf(c).organization, c.req.valid('json'), c.get('platform').urls);
+    const { body, explanation } = createAgeVerification(
+      c.get('world'),
+      principalOf(c).organization,
+      c.req.valid('json'),
+      c.get('platform').urls,
+      fundsPolicyOf(c),
+    );
     explain(c, explanation);
     return c.json(body, 200);
   })

@@ -15,7 +15,7 @@
  * - boundaries_match_attestation is true while consent is given and has not expired.
  */
 import type { OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
-import { charge, requireFunds } from '../platform/billing/billing.ts';
+import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { PublicUrls } from '../platform/http/context.ts';
 import { namespacedUrl, type World } from '../platform/namespaces/world.ts';
@@ -73,8 +73,9 @@ export function createAgeVerification(
   organization: OrganizationFixture,
   body: CreateAgeVerificationBody,
   urls: Pick<PublicUrls, 'base' | 'verify' | 'console'>,
+  funds: FundsPolicy,
 ): { body: CreateAgeVerificationResponse; explanation: string } {
-  requireFunds(world, organization);
+  requireFunds(world, organization, funds);
   const nowIso = world.clock.iso();
   const session = createSessionRecord(world, {
     organization,
@@ -111,7 +112,7 @@ export function createAgeVerification(
     });
     explanation += `; Parent Connect request ${request.id} PENDING`;
   }
-  const remaining = charge(world, organization);
+  const remaining = charge(world, organization, funds);
   return {
     body: {
       id: record.id,

@@ -1,3 +1,4 @@
+import { fundsPolicyOf } from '../platform/billing/billing.ts';
 import { explain, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { createHardCreditCheckRoute, createSoftCreditCheckRoute } from './credit-check.routes.ts';
@@ -5,10 +6,14 @@ import type { CreditCheckBody, CreditCheckKind } from './credit-check.schemas.ts
 import { createCreditCheck } from './credit-check.service.ts';
 
 function handle(c: AppContext, kind: CreditCheckKind, body: CreditCheckBody) {
-  const answer = createCreditCheck(c.get('world'), principalOf(c).organization, kind, body, {
-    urls: publicUrlsOf(c),
-    namespace: c.get('world').namespace,
-  });
+  const answer = createCreditCheck(
+    c.get('world'),
+    principalOf(c).organization,
+    kind,
+    body,
+    { urls: publicUrlsOf(c), namespace: c.get('world').namespace },
+    fundsPolicyOf(c),
+  );
   for (const reason of answer.explanations) explain(c, reason);
   return answer.body;
 }

@@ -23,7 +23,7 @@
  *   read from the session (GET /v1/sessions/{id}).
  */
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
-import { charge, requireFunds } from '../platform/billing/billing.ts';
+import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { adminConsoleUrl, buildSessionUrl, sessionDetailsUrl, type SessionUrls } from '../sessions/session-record.ts';
 import { createSessionRecord, saveSession } from '../sessions/sessions.store.ts';
@@ -134,8 +134,9 @@ export function createCreditCheck(
   kind: CreditCheckKind,
   body: CreditCheckBody,
   links: CreditCheckLinks,
+  funds: FundsPolicy,
 ): { body: CreditCheckCreateResponse; explanations: string[] } {
-  requireFunds(world, organization, CREDIT_CHECK_PRICE_TOKENS);
+  requireFunds(world, organization, funds, CREDIT_CHECK_PRICE_TOKENS);
   const nowIso = world.clock.iso();
   const input = {
     firstName: body.firstName,
@@ -151,7 +152,7 @@ export function createCreditCheck(
   // The persona and the report are seeded by the session id, known only once the session exists.
   const result = creditCheckAnalysisData({ kind, body, sessionId: created.id, nowIso });
   const stored = saveSession(world, { ...created, finishAnalysis: result.analysisData });
-  const remaining = charge(world, organization, CREDIT_CHECK_PRICE_TOKENS);
+  const remaining = charge(world, organization, funds, CREDIT_CHECK_PRICE_TOKENS);
 
   const record = stored.record;
   const response = toCreditCheckCreateJson({

@@ -10,7 +10,7 @@
  * - A sandbox key reads the organization's records like a live key (there are no synthetic records).
  */
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
-import { charge, requireFunds } from '../platform/billing/billing.ts';
+import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { PublicUrls } from '../platform/http/context.ts';
 import { namespacedUrl, sandboxLink, type World } from '../platform/namespaces/world.ts';
@@ -53,8 +53,9 @@ export function createCreditTerms(
   organization: OrganizationFixture,
   body: CreateCreditTermsBody,
   urls: Pick<PublicUrls, 'base' | 'verify' | 'console'>,
+  funds: FundsPolicy,
 ): { body: CreateCreditTermsResponse; explanation: string } {
-  requireFunds(world, organization);
+  requireFunds(world, organization, funds);
   const now = world.clock.iso();
   const stored: StoredCreditTerms = {
     id: world.uuid(),
@@ -78,7 +79,7 @@ export function createCreditTerms(
     sendEmailInvite: body.sendEmailInvite,
   };
   creditTerms(world).put(stored);
-  const remaining = charge(world, organization);
+  const remaining = charge(world, organization, funds);
   return {
     body: {
       creditTermsId: stored.id,

@@ -1,3 +1,4 @@
+import { fundsPolicyOf } from '../platform/billing/billing.ts';
 import { explain, publicUrlsOf, principalOf } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { analyzeRoute, createUploadUrlsRoute, getChallengeRoute } from './deepfake.routes.ts';
@@ -22,7 +23,13 @@ export const deepfakeRouter = newRouter()
     return c.json(body, 200);
   })
   .openapi(analyzeRoute, async (c) => {
-    const { body, explanations } = await analyzeScan(c.get('world'), c.get('platform').uploads, principalOf(c).organization, c.req.valid('json'));
+    const { body, explanations } = await analyzeScan(
+      c.get('world'),
+      c.get('platform').uploads,
+      principalOf(c).organization,
+      c.req.valid('json'),
+      fundsPolicyOf(c),
+    );
     for (const explanation of explanations) explain(c, explanation);
     return c.json(body, 200);
   });

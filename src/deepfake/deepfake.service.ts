@@ -26,7 +26,7 @@ import { examineFrames } from '../images/frame-sequence.ts';
 import { loadImages, type LoadedImage } from '../images/image-loading.ts';
 import { imageApiError } from '../images/image-request.ts';
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
-import { charge, requireFunds } from '../platform/billing/billing.ts';
+import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { FACE_MATCH_THRESHOLD } from '../face/face.service.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
@@ -461,8 +461,9 @@ export async function analyzeScan(
   uploads: UploadStore,
   organization: OrganizationFixture,
   body: AnalyzeBody,
+  funds: FundsPolicy,
 ): Promise<{ body: AnalyzeResponse; explanations: string[] }> {
-  requireFunds(world, organization);
+  requireFunds(world, organization, funds);
   const owners = new Map<string, string>();
   const readStorageKey = async (key: string) => {
     try {
@@ -505,7 +506,7 @@ export async function analyzeScan(
   });
   const magic = findMagicWord(body.challengeWord);
   const judgement = magic ? applyMagicWord(derived, magic) : derived;
-  const remaining = charge(world, organization);
+  const remaining = charge(world, organization, funds);
   return {
     body: toAnalyzeJson(judgement, world.uuid(), world.clock.iso(), body.challengeWord),
     explanations: [

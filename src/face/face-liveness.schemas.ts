@@ -13,12 +13,10 @@ export type LivenessStatus = (typeof LIVENESS_STATUSES)[number];
 
 export const CreateLivenessSessionRequestSchema = z
   .object({
-    session_id: identifier('session_id', 'the id of the verification session this check belongs to')
-      .optional()
-      .openapi({
-        description: 'The verification session this liveness check belongs to. Magic values force results (GET /__sandbox/catalog).',
-        example: 'test_liveness_spoof',
-      }),
+    session_id: identifier('session_id', 'the id of the verification session this check belongs to').optional().openapi({
+      description: 'The verification session this liveness check belongs to. Magic values force results (GET /__sandbox/catalog).',
+      example: 'test_liveness_spoof',
+    }),
     challenge_type: z.enum(LIVENESS_CHALLENGE_TYPES).optional().openapi({ description: 'Default FaceMovementChallenge.' }),
   })
   .openapi('CreateLivenessSessionRequest');

@@ -1,3 +1,4 @@
+import { fundsPolicyOf } from '../platform/billing/billing.ts';
 import { explain, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { DEFAULT_NAMESPACE } from '../platform/namespaces/world.ts';
@@ -15,7 +16,7 @@ import {
 
 export const financialRouter = newRouter()
   .openapi(createFinancialRoute, (c) => {
-    const { body, explanation } = requestBankStatements(c.get('world'), principalOf(c).organization, c.req.valid('json'), publicUrlsOf(c));
+    const { body, explanation } = requestBankStatements(c.get('world'), principalOf(c).organization, c.req.valid('json'), publicUrlsOf(c), fundsPolicyOf(c));
     explain(c, explanation);
     return c.json(body, 200);
   })

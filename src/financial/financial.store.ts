@@ -9,7 +9,7 @@
  *   sessions), so one applicant has one user id across sessions and bank statements.
  */
 import type { OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
-import { charge, requireFunds } from '../platform/billing/billing.ts';
+import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { PublicUrls } from '../platform/http/context.ts';
 import type { PageRequest } from '../platform/paging/keyset-paging.ts';
@@ -84,10 +84,11 @@ export function requestBankStatements(
   organization: OrganizationFixture,
   body: CreateFinancialBody,
   urls: Pick<PublicUrls, 'base' | 'verify' | 'console'>,
+  funds: FundsPolicy,
 ): { body: CreateFinancialResponse; explanation: string } {
-  requireFunds(world, organization);
+  requireFunds(world, organization, funds);
   const { record, explanation } = createBankStatement(world, organization.id, body);
-  charge(world, organization);
+  charge(world, organization, funds);
   return {
     body: toCreateFinancialJson({
       record,

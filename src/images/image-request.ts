@@ -15,7 +15,7 @@
 import type { z } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
 import { createMiddleware } from 'hono/factory';
-import { charge, requireFunds } from '../platform/billing/billing.ts';
+import { charge, fundsPolicyOf, requireFunds } from '../platform/billing/billing.ts';
 import { ApiError, describeZodError } from '../platform/errors/api-error.ts';
 import { explain, principalOf, type AppContext, type AppEnv, type Platform } from '../platform/http/context.ts';
 import { holdDefaultImageDecoder } from './image-decoding.ts';
@@ -171,7 +171,7 @@ export function storageKeyReader(c: AppContext): StorageKeyReader {
 
 /** 402 unless the organization can pay `price` tokens; call before loading images. */
 function requireImageFunds(c: AppContext, price: number): void {
-  requireFunds(c.get('world'), principalOf(c).organization, price);
+  requireFunds(c.get('world'), principalOf(c).organization, fundsPolicyOf(c), price);
 }
 
 /**
@@ -223,7 +223,7 @@ export async function runImageOperation<N extends string, K extends N, P, R>(
 
 /** Charges the call after it succeeded and says so in X-Sandbox-Explain. */
 function chargeImageOperation(c: AppContext, price: number): void {
-  const remaining = charge(c.get('world'), principalOf(c).organization, price);
+  const remaining = charge(c.get('world'), principalOf(c).organization, fundsPolicyOf(c), price);
   explain(c, `billing: charged ${price} token${price === 1 ? '' : 's'} (balance ${remaining})`);
 }
 

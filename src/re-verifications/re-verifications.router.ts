@@ -1,3 +1,4 @@
+import { fundsPolicyOf } from '../platform/billing/billing.ts';
 import { explain, principalOf } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { completeLivenessRoute, createReVerificationRoute, livenessUploadUrlRoute, startLivenessRoute } from './re-verifications.routes.ts';
@@ -28,7 +29,13 @@ export const reVerificationsRouter = newRouter()
     return c.json(body, 200);
   })
   .openapi(completeLivenessRoute, async (c) => {
-    const { body, explanation } = await completeLiveness(c.get('world'), c.get('platform').uploads, principalOf(c).organization, c.req.valid('param').id);
+    const { body, explanation } = await completeLiveness(
+      c.get('world'),
+      c.get('platform').uploads,
+      principalOf(c).organization,
+      c.req.valid('param').id,
+      fundsPolicyOf(c),
+    );
     explain(c, explanation);
     return c.json(body, 200);
   });

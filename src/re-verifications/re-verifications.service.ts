@@ -19,7 +19,7 @@ import { examineFrames } from '../images/frame-sequence.ts';
 import { loadImages } from '../images/image-loading.ts';
 import { imageApiError } from '../images/image-request.ts';
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
-import { balanceOf, charge } from '../platform/billing/billing.ts';
+import { balanceOf, charge, type FundsPolicy } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { rngFrom, uuidFrom } from '../platform/random/random.ts';
@@ -262,6 +262,7 @@ export async function completeLiveness(
   uploads: UploadStore,
   organization: OrganizationFixture,
   id: string,
+  funds: FundsPolicy,
 ): Promise<{ body: CompleteLivenessResponse; explanation: string }> {
   const stored = requireOpen(world, organization.id, id, 'complete');
   requireBalance(world, organization);
@@ -301,7 +302,7 @@ export async function completeLiveness(
   const state: ReVerificationState = decision === 'verified' ? 'COMPLETED' : decision === 'failed' ? 'FAILED' : 'PENDING';
   const { uploads: _used, ...rest } = stored;
   reVerifications(world).put({ ...rest, state, failedAttempts });
-  const remaining = charge(world, organization);
+  const remaining = charge(world, organization, funds);
   return {
     body: {
       decision,

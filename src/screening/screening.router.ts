@@ -1,10 +1,11 @@
+import { fundsPolicyOf } from '../platform/billing/billing.ts';
 import { explain, jobFateFor, principalOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { adverseMediaRoute, carrierAgeGateRoute, pepSanctionsRoute, phoneOwnershipRoute, phoneTrustRoute, titleCheckRoute } from './screening.routes.ts';
 import { checkAgeGate, checkOwnership, checkTrust, queueAdverseMedia, runTitleCheck, screenPepAndSanctions, type ScreeningCall } from './screening.service.ts';
 
 function screeningCall(c: AppContext): ScreeningCall {
-  return { world: c.get('world'), organization: principalOf(c).organization, note: (reason) => explain(c, reason) };
+  return { world: c.get('world'), organization: principalOf(c).organization, funds: fundsPolicyOf(c), note: (reason) => explain(c, reason) };
 }
 
 export const screeningRouter = newRouter()

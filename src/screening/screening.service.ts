@@ -32,7 +32,7 @@
  *   sandbox choice mirroring the two phone checks the spec names.
  */
 import { ApiError } from '../platform/errors/api-error.ts';
-import { charge, requireFunds } from '../platform/billing/billing.ts';
+import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import type { JobEngine, JobFate, JobKind, StoredJob } from '../platform/jobs/jobs.ts';
 import type { World } from '../platform/namespaces/world.ts';
@@ -58,6 +58,8 @@ import { checkTitle } from './title-check.service.ts';
 export interface ScreeningCall {
   world: World;
   organization: OrganizationFixture;
+  /** Whether a short balance refuses (the route declares 402) or is served anyway. */
+  funds: FundsPolicy;
   /** Records why an outcome happened (the route puts it in X-Sandbox-Explain). */
   note(reason: string): void;
 }
@@ -66,7 +68,7 @@ const PRICE = 1;
 export const CARRIER_UNAVAILABLE_MESSAGE = 'Service temporarily unavailable.';
 
 function bill(call: ScreeningCall, what: string): void {
-  const remaining = charge(call.world, call.organization, PRICE);
+  const remaining = charge(call.world, call.organization, call.funds, PRICE);
   call.note(`billing: ${what} charged ${PRICE} token (balance ${remaining})`);
 }
 
@@ -131,7 +133,7 @@ export function queueAdverseMedia(
     }
   }
 
-  requireFunds(world, organization, PRICE);
+  requireFunds(world, organization, call.funds, PRICE);
   const predicted = computeAdverseMediaResult(body);
   const job = jobs.create(world, {
     organizationId: organization.id,
@@ -156,7 +158,7 @@ function queuedView(jobs: JobEngine, world: World, job: StoredJob, message: stri
 // ─── PEP and sanctions, title check ─────────────────────────────────────────────────────────────────
 
 export function screenPepAndSanctions(call: ScreeningCall, body: PepSanctionsRequest): PepSanctionsResponse {
-  requireFunds(call.world, call.organization, PRICE);
+  requireFunds(call.world, call.organization, call.funds, PRICE);
   const screening = screenPepSanctions(body, defaultWatchlist());
   call.note(screening.explanation);
   bill(call, 'PEP and sanctions screening');
@@ -164,7 +166,7 @@ export function screenPepAndSanctions(call: ScreeningCall, body: PepSanctionsReq
 }
 
 export function runTitleCheck(call: ScreeningCall, body: TitleCheckRequest): TitleCheckResponse {
-  requireFunds(call.world, call.organization, PRICE);
+  requireFunds(call.world, call.organization, call.funds, PRICE);
   const outcome = checkTitle(body);
   call.note(outcome.explanation);
   bill(call, 'title check');
@@ -230,7 +232,7 @@ function runPhoneCheck<TResponse extends { sessionId?: string }>(
   }
 
   const covered = session !== undefined && sessionStepCodes(world, organization.id, session).includes(check.step);
-  if (!covered) requireFunds(world, organization, PRICE);
+  if (!covered) requireFunds(world, organization, call.funds, PRICE);
   if (result.status === 'carrier-unavailable') {
     call.note('billing: nothing charged (carrier unavailable)');
     throw new ApiError(503, CARRIER_UNAVAILABLE_MESSAGE, {}, { 'Retry-After': '0' });

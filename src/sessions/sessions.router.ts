@@ -1,3 +1,4 @@
+import { fundsPolicyOf } from '../platform/billing/billing.ts';
 import { behaviourOn, explain, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
@@ -32,7 +33,7 @@ function explainAll<T>(c: AppContext, answer: { value: T; explanations: string[]
 export const sessionsRouter = newRouter()
   .openapi(createSessionRoute, (c) => {
     const { organization } = principalOf(c);
-    return c.json(explainAll(c, createSession(c.get('world'), organization, c.req.valid('json'), linksOf(c))), 200);
+    return c.json(explainAll(c, createSession(c.get('world'), organization, c.req.valid('json'), linksOf(c), fundsPolicyOf(c))), 200);
   })
   .openapi(listSessionsRoute, (c) => {
     const { kind, organization } = principalOf(c);

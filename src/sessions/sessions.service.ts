@@ -14,7 +14,7 @@
  *   (PHONE_VERIFICATION, PHONE_OWNERSHIP_MATCH, PHONE_TRUST_CHECK, CARRIER_AGE_GATE).
  */
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
-import { charge, requireFunds } from '../platform/billing/billing.ts';
+import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { UploadStore } from '../platform/uploads/uploads.ts';
@@ -79,6 +79,7 @@ export function createSession(
   organization: OrganizationFixture,
   input: CreateSessionInput,
   links: LinkContext,
+  funds: FundsPolicy,
 ): Explained<CreateSessionResponse> {
   const explanations: string[] = [];
   let workflow: WorkflowRecord | undefined;
@@ -99,7 +100,7 @@ export function createSession(
       );
     }
   }
-  requireFunds(world, organization, SESSION_PRICE_TOKENS);
+  requireFunds(world, organization, funds, SESSION_PRICE_TOKENS);
 
   const nowIso = world.clock.iso();
   const bankStatement =
@@ -115,7 +116,7 @@ export function createSession(
   if (bankStatement !== undefined) {
     explanations.push(`workflow has BANK_STATEMENT_UPLOAD: bank statement request ${bankStatement.id} created (bank_statement_request_id), no extra charge`);
   }
-  const remaining = charge(world, organization, SESSION_PRICE_TOKENS);
+  const remaining = charge(world, organization, funds, SESSION_PRICE_TOKENS);
 
   if (workflow !== undefined) {
     const limit = stored.maxFailedAttempts === undefined ? 'default 3' : String(stored.maxFailedAttempts);

@@ -23,7 +23,7 @@
  */
 import { enrolSessionSelfie } from '../face-registry/face-registry.ts';
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
-import { charge, requireFunds } from '../platform/billing/billing.ts';
+import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { ApiError, describeZodError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { applyWorkflowSessionEvent, SESSION_PRICE_TOKENS } from '../sessions/sessions.service.ts';
@@ -89,6 +89,7 @@ export function createWorkflowSession(
   organization: OrganizationFixture,
   workflowId: string,
   input: CreateWorkflowSessionInput,
+  funds: FundsPolicy,
 ): Explained<WorkflowSession> {
   const workflow = requireOwnWorkflow(world, organization.id, workflowId);
   const invalidSteps = workflow.steps.map((step) => stepCode(step.id)).filter((code) => !isHeadlessStep(code));
@@ -100,7 +101,7 @@ export function createWorkflowSession(
     );
   }
   requireActiveWorkflow(workflow);
-  requireFunds(world, organization, SESSION_PRICE_TOKENS);
+  requireFunds(world, organization, funds, SESSION_PRICE_TOKENS);
   const nowIso = world.clock.iso();
   const stored = createSessionRecord(world, {
     organization,
@@ -129,7 +130,7 @@ export function createWorkflowSession(
     }),
   };
   headlessSessions(world).put(record);
-  const remaining = charge(world, organization, SESSION_PRICE_TOKENS);
+  const remaining = charge(world, organization, funds, SESSION_PRICE_TOKENS);
   return {
     value: {
       session_id: stored.id,

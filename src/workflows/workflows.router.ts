@@ -1,3 +1,4 @@
+import { fundsPolicyOf } from '../platform/billing/billing.ts';
 import { explain, principalOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
@@ -58,7 +59,10 @@ export const workflowsRouter = newRouter()
   })
   .openapi(createWorkflowSessionRoute, (c) => {
     const { organization } = principalOf(c);
-    return c.json(explainAll(c, createWorkflowSession(c.get('world'), organization, c.req.valid('param').workflow_id, c.req.valid('json'))), 200);
+    return c.json(
+      explainAll(c, createWorkflowSession(c.get('world'), organization, c.req.valid('param').workflow_id, c.req.valid('json'), fundsPolicyOf(c))),
+      200,
+    );
   })
   .openapi(getWorkflowStateRoute, (c) => {
     const { kind, organization } = principalOf(c);

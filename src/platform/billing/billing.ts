@@ -4,9 +4,8 @@
  * is short (its route declares 402, see `apiRoute`); any other billable operation is served and spends
  * what is left, since the real service never answers it with a status its contract does not list.
  */
-import { tryGetContext } from 'hono/context-storage';
 import { ApiError } from '../errors/api-error.ts';
-import { explain, type AppEnv } from '../http/context.ts';
+import { explain, type AppContext } from '../http/context.ts';
 import type { OrganizationFixture } from '../auth/organizations.ts';
 import type { World } from '../namespaces/world.ts';
 
@@ -26,22 +25,40 @@ export function setBalance(world: World, organizationId: string, balance: number
 }
 
 /**
- * Throws 402 unless the organization can pay `units` tokens, on operations that may refuse for funds.
- * Call before doing billable work. Outside a request (a service called directly) it always may.
+ * How the operation being served answers a short balance. Its route decides (`apiRoute`: 402 declared
+ * or not); handlers pass `fundsPolicyOf(c)` down to the service that bills.
  */
-export function requireFunds(world: World, organization: OrganizationFixture, units = 1): void {
+export interface FundsPolicy {
+  /** 402 when the balance is short; otherwise the operation is served and spends what is left. */
+  refusesForFunds: boolean;
+  /** Where "served anyway" is said (X-Sandbox-Explain). */
+  explain(reason: string): void;
+}
+
+/** A service called outside a request (tests, the bench's prefill): a short balance refuses. */
+export const REFUSES_FOR_FUNDS: FundsPolicy = { refusesForFunds: true, explain: () => undefined };
+
+/** The funds policy of the request's operation (set by its API-key guard). */
+export function fundsPolicyOf(c: AppContext): FundsPolicy {
+  return { refusesForFunds: c.get('refusesForFunds') !== false, explain: (reason) => explain(c, reason) };
+}
+
+/**
+ * Throws 402 unless the organization can pay `units` tokens, on operations that may refuse for funds.
+ * Call before doing billable work.
+ */
+export function requireFunds(world: World, organization: OrganizationFixture, funds: FundsPolicy, units = 1): void {
   if (balanceOf(world, organization) >= units) return;
-  const request = tryGetContext<AppEnv>();
-  if (request?.var.refusesForFunds === false) {
-    explain(request, `billing: balance ${balanceOf(world, organization)} < ${units}, served anyway: this operation's spec lists no 402`);
+  if (!funds.refusesForFunds) {
+    funds.explain(`billing: balance ${balanceOf(world, organization)} < ${units}, served anyway: this operation's spec lists no 402`);
     return;
   }
   throw new ApiError(402, INSUFFICIENT);
 }
 
 /** Spends `units` tokens (after the work succeeded), never below zero; refuses as `requireFunds` does. */
-export function charge(world: World, organization: OrganizationFixture, units = 1): number {
-  requireFunds(world, organization, units);
+export function charge(world: World, organization: OrganizationFixture, funds: FundsPolicy, units = 1): number {
+  requireFunds(world, organization, funds, units);
   const remaining = Math.max(0, balanceOf(world, organization) - units);
   setBalance(world, organization.id, remaining);
   return remaining;
