@@ -4,7 +4,9 @@
  * declares 400 and 403, and the sandbox key refused on every write. A new route without a row fails here
  * with the row to add.
  */
+import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../../src/sandbox.ts';
 import { apiOperations, callOperation, type ApiOperation } from '../helpers/api-operations.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { SPEC_ROUTES } from './spec-route-table.ts';
@@ -47,8 +49,42 @@ describe('the route table covers every /v1 operation', () => {
       expect(operation.responses.includes('403'), `${operation.name}: 403 listed (${facts.source})`).toBe(answers403);
       // Only an operation that takes input can fail its validation.
       expect(operation.responses.includes('400'), `${operation.name}: 400 listed`).toBe(operation.takesInput);
+      // The body limit reads the body of every method but GET (whose body is never read).
+      expect(operation.responses.includes('413'), `${operation.name}: 413 listed`).toBe(operation.method !== 'GET');
       expect(operation.responses, operation.name).toEqual(expect.arrayContaining(['401', '429', '500']));
       expect(operation.security, operation.name).toEqual([{ ApiKeyAuth: [] }]);
+    }
+  });
+
+  it('declares 413 on every operation but GET ones, whose bodies are never read', async () => {
+    const sandbox = await testSandbox();
+    const document = (await sandbox.call('GET', '/openapi.json', { key: null })).body as { paths: Record<string, Record<string, { responses: object }>> };
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        expect(Object.hasOwn(operation.responses, '413'), `${method.toUpperCase()} ${path}: 413 listed`).toBe(method !== 'get');
+      }
+    }
+    const overLimit = { pad: 'a'.repeat(1024 * 1024) };
+    expect((await sandbox.call('DELETE', '/v1/igaming/anti-cheat/session-1', { body: overLimit })).status).toBe(413);
+    expect((await sandbox.call('DELETE', '/__sandbox/requests', { key: null, body: overLimit })).status).toBe(413);
+    // A GET body can only come over a socket (fetch refuses one); the server answers without reading it.
+    const server = await createSandbox({ port: 0, memory: true, logger: { info: () => undefined, warn: () => undefined, error: () => undefined } });
+    try {
+      const text = JSON.stringify(overLimit);
+      const get = (path: string) =>
+        new Promise<number>((resolve, reject) => {
+          const headers = { 'x-api-key': KEYS.live, 'content-type': 'application/json', 'content-length': String(text.length) };
+          const request = httpRequest(`${server.url}${path}`, { method: 'GET', headers }, (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          });
+          request.on('error', reject);
+          request.end(text);
+        });
+      expect(await get('/v1/sessions')).toBe(200);
+      expect(await get('/__sandbox/clock')).toBe(200);
+    } finally {
+      await server.close();
     }
   });
 

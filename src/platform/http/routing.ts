@@ -37,7 +37,6 @@ const errorResponse = (description: string) => jsonResponse(ErrorSchema, descrip
 
 export const STANDARD_ERRORS = {
   401: errorResponse('API key missing, invalid or revoked; `detail` says what to fix.'),
-  413: errorResponse('The request body is over the route family’s limit (1 MB; image operations 15 MB per image, as base64).'),
   429: errorResponse('Rate limit (25/s, burst 35) or daily quota (10,000) exceeded; see Retry-After.'),
   500: errorResponse('Unexpected server error; safe to retry with backoff.'),
 } as const;
@@ -50,6 +49,11 @@ const INVALID_REQUEST_ERROR = {
 /** Declared by every write a sandbox key may not make (spec: Authentication 4). */
 const SANDBOX_WRITE_ERROR = {
   403: errorResponse('A sandbox key used for a write (a live key is needed), or a resource of another organization.'),
+} as const;
+
+/** Declared by every method but GET: the body limit reads whatever body such a request carries (GET's is never read). */
+const BODY_TOO_LARGE_ERROR = {
+  413: errorResponse('The request body is over the route family’s limit (1 MB; image operations 15 MB per image, as base64).'),
 } as const;
 
 /** Declared by every route that takes a body: one of another type than the route declares is refused. */
@@ -95,6 +99,7 @@ export function apiRoute<R extends ApiRouteConfig>({ guard, ...config }: R) {
       ...STANDARD_ERRORS,
       ...(refusesSandboxKeys ? SANDBOX_WRITE_ERROR : {}),
       ...(missingKeyStatus === 403 ? MISSING_KEY_FORBIDDEN_ERRORS : {}),
+      ...(config.method !== 'get' ? BODY_TOO_LARGE_ERROR : {}),
       ...(config.request?.body ? UNSUPPORTED_BODY_ERROR : {}),
       ...config.responses,
     },
@@ -105,7 +110,6 @@ const CONTROL_ERRORS = {
   400: errorResponse('Invalid request'),
   401: errorResponse('Admin token required (only when the sandbox runs with --admin-token)'),
   403: errorResponse('Cross-site request refused: a browser write from another origin'),
-  413: errorResponse('The request body is over 1 MB'),
   415: errorResponse('A form or text body: control-plane calls take application/json or no body'),
   500: errorResponse('Unexpected server error'),
 } as const;
@@ -116,7 +120,7 @@ export function controlRoute<R extends RouteConfig>(config: R) {
     ...config,
     tags: ['Sandbox control plane'],
     security: [{ AdminToken: [] }],
-    responses: { ...CONTROL_ERRORS, ...config.responses },
+    responses: { ...CONTROL_ERRORS, ...(config.method !== 'get' ? { 413: errorResponse('The request body is over 1 MB') } : {}), ...config.responses },
   });
 }
 
