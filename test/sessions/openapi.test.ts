@@ -80,8 +80,8 @@ describe('sessions schemas in the OpenAPI document', () => {
     const doc = (await sandbox.call('GET', '/openapi.json', { key: null })).body;
     const operations: Record<string, [string, string[], string[]]> = {
       'post /v1/sessions': ['createSession', ['200', '400', '401', '402', '403', '404', '413', '415', '429', '500'], ['ApiKeyAuth']],
-      'get /v1/sessions': ['listSessions', ['200', '400', '401', '413', '429', '500'], ['ApiKeyAuth']],
-      'get /v1/sessions/{id}': ['getSession', ['200', '400', '401', '403', '404', '413', '429', '500'], ['ApiKeyAuth']],
+      'get /v1/sessions': ['listSessions', ['200', '400', '401', '429', '500'], ['ApiKeyAuth']],
+      'get /v1/sessions/{id}': ['getSession', ['200', '400', '401', '403', '404', '429', '500'], ['ApiKeyAuth']],
       'patch /v1/sessions/{id}/update-status': ['updateSessionStatus', ['200', '400', '401', '403', '404', '409', '413', '415', '429', '500'], ['ApiKeyAuth']],
       'post /v1/sessions/{id}/uploads': ['createSessionUploads', ['200', '400', '401', '403', '404', '409', '413', '415', '429', '500'], ['ApiKeyAuth']],
       'post /__sandbox/sessions/{id}/outcome': ['sandboxDriveSessionOutcome', ['200', '400', '401', '403', '404', '409', '413', '415', '500'], ['AdminToken']],
