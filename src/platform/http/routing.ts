@@ -51,10 +51,9 @@ const SANDBOX_WRITE_ERROR = {
   403: errorResponse('A sandbox key used for a write (a live key is needed), or a resource of another organization.'),
 } as const;
 
-/** Declared by every method but GET: the body limit reads whatever body such a request carries (GET's is never read). */
-const BODY_TOO_LARGE_ERROR = {
-  413: errorResponse('The request body is over the route family’s limit (1 MB; image operations 15 MB per image, as base64).'),
-} as const;
+/** 413 on every method but GET: the body limit reads whatever body such a request carries (a GET's is never read). */
+const bodyTooLargeError = (method: string, description: string): Record<number, ReturnType<typeof errorResponse>> =>
+  method === 'get' ? {} : { 413: errorResponse(description) };
 
 /** Declared by every route that takes a body: one of another type than the route declares is refused. */
 const UNSUPPORTED_BODY_ERROR = {
@@ -99,7 +98,7 @@ export function apiRoute<R extends ApiRouteConfig>({ guard, ...config }: R) {
       ...STANDARD_ERRORS,
       ...(refusesSandboxKeys ? SANDBOX_WRITE_ERROR : {}),
       ...(missingKeyStatus === 403 ? MISSING_KEY_FORBIDDEN_ERRORS : {}),
-      ...(config.method !== 'get' ? BODY_TOO_LARGE_ERROR : {}),
+      ...bodyTooLargeError(config.method, 'The request body is over the route family’s limit (1 MB; image operations 15 MB per image, as base64).'),
       ...(config.request?.body ? UNSUPPORTED_BODY_ERROR : {}),
       ...config.responses,
     },
@@ -120,7 +119,7 @@ export function controlRoute<R extends RouteConfig>(config: R) {
     ...config,
     tags: ['Sandbox control plane'],
     security: [{ AdminToken: [] }],
-    responses: { ...CONTROL_ERRORS, ...(config.method !== 'get' ? { 413: errorResponse('The request body is over 1 MB') } : {}), ...config.responses },
+    responses: { ...CONTROL_ERRORS, ...bodyTooLargeError(config.method, 'The request body is over 1 MB'), ...config.responses },
   });
 }
 
