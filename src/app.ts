@@ -13,6 +13,7 @@ import { readOperationExamples, withOperationExamples } from './platform/docs/op
 import { CORS_PATHS, corsMiddleware } from './platform/http/cors.ts';
 import { requestContext } from './platform/http/middleware.ts';
 import { ResponseConformance } from './platform/http/response-conformance.ts';
+import { refuseUnparseableStubs } from './platform/scenarios/stub-answers.ts';
 import { requestLogLines } from './platform/request-log/request-log-line.ts';
 import { allowedMethods } from './platform/http/method-not-allowed.ts';
 import { handleError } from './platform/http/routing.ts';
@@ -29,7 +30,7 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   if (platform.logRequests) app.use('*', requestLogLines(platform));
   app.use('*', requestContext(platform));
   // Inside the request context, so the journal and the explain header see the 500 of a mismatch.
-  const conformance = platform.strictResponses ? new ResponseConformance(platform.responseRecorder) : undefined;
+  const conformance = platform.strictResponses ? new ResponseConformance(platform.responseRecorder, platform.operations) : undefined;
   if (conformance) app.use('*', conformance.middleware());
   // Learnt below, once every route is mounted: which routes take images, hence their body limits and the
   // concurrency gate they pass.
@@ -50,7 +51,9 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   app.route('/', consoleRouter);
 
   families.learn(app.openAPIRegistry.definitions);
-  conformance?.learn(app.openAPIRegistry.definitions);
+  platform.operations.learn(app.openAPIRegistry.definitions);
+  // Stubs in scenario files answer for operations: now that they are known, a body their clients could not parse stops start-up.
+  refuseUnparseableStubs(platform.scenarios.all(), platform.operations);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', {
     type: 'apiKey',

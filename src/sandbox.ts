@@ -26,7 +26,7 @@ import { DEFAULT_INVALID_KEYS_PER_MINUTE, InvalidKeyLimiter } from './platform/r
 import { loadScenarioDirectory, parseScenarioFile, ScenarioRegistry } from './platform/scenarios/scenarios.ts';
 import { DEFAULT_REQUEST_LOG_LIMITS, type RequestLogLimits } from './platform/request-log/request-log.ts';
 import { Store } from './platform/store/store.ts';
-import type { ResponseRecorder } from './platform/http/response-conformance.ts';
+import { DeclaredOperations, type ResponseRecorder } from './platform/http/response-conformance.ts';
 import type { CorsSetting } from './platform/http/cors.ts';
 import { FileBlobStore, MemoryBlobStore } from './platform/uploads/blob-store.ts';
 import { UploadStore } from './platform/uploads/uploads.ts';
@@ -167,6 +167,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     logRequests: options.logRequests ?? false,
     strictResponses: options.strictResponses ?? false,
     responseRecorder: options.responseRecorder,
+    operations: new DeclaredOperations(),
     invalidKeys: new InvalidKeyLimiter(options.invalidKeysPerMinute ?? DEFAULT_INVALID_KEYS_PER_MINUTE),
     imageRequests: new ConcurrencyGate({ ...DEFAULT_IMAGE_CONCURRENCY, ...options.imageConcurrency }),
     closers: [],
@@ -192,7 +193,15 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     if (listener) await new Promise<void>((resolve) => listener.server.close(() => resolve()));
     throw error;
   }
-  const app = buildApp(platform);
+  let app: OpenAPIHono<AppEnv>;
+  try {
+    app = buildApp(platform);
+  } catch (error) {
+    // A scenario file's stub that fits no operation: nothing served, the store's lock released.
+    await platform.store.closeWithoutCompaction();
+    if (listener) await new Promise<void>((resolve) => listener.server.close(() => resolve()));
+    throw error;
+  }
   let url = platform.urls.base;
   if (listener) {
     handle = app.fetch;

@@ -48,7 +48,7 @@ export const controlRouter = newRouter()
     const world = c.get('world');
     return c.json({ namespace: world.namespace, scenarios: world.scenarios.names().map((name) => scenarioView(world, name)) }, 200);
   })
-  .openapi(addScenarioRoute, (c) => c.json(addScenario(c.get('world'), c.req.valid('json')), 201))
+  .openapi(addScenarioRoute, (c) => c.json(addScenario(c.get('platform'), c.get('world'), c.req.valid('json')), 201))
   .openapi(removeScenarioRoute, (c) => c.json(removeScenario(c.get('world'), c.req.valid('param').name), 200))
   .openapi(toggleScenarioRoute, (c) => {
     const { name, action } = c.req.valid('param');

@@ -10,6 +10,7 @@ import type { Platform } from '../platform/http/context.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { JobFate } from '../platform/jobs/jobs.ts';
 import type { Scenario } from '../platform/scenarios/scenario.schema.ts';
+import { stubProblem } from '../platform/scenarios/stub-answers.ts';
 import type { ClockChangeSchema, TestJobBodySchema } from './control.schemas.ts';
 
 export const TEST_JOB_KIND = 'sandbox.echo';
@@ -69,8 +70,10 @@ export function toggleScenario(world: World, name: string, action: 'activate' | 
   return scenarioView(world, name);
 }
 
-/** Adds a scenario (already validated against the file schema) to the namespace, inactive. */
-export function addScenario(world: World, scenario: Scenario) {
+/** Adds a scenario (already validated against the file schema) to the namespace, inactive; its 2xx stubs must fit their operations. */
+export function addScenario(platform: Platform, world: World, scenario: Scenario) {
+  const stubs = stubProblem(scenario, platform.operations);
+  if (stubs) throw new ApiError(400, `Invalid scenario: ${stubs}. Nothing was added.`);
   if (world.scenarios.get(scenario.name)) {
     throw new ApiError(
       409,

@@ -46,7 +46,7 @@ describe('scenarios from a user directory', () => {
     );
     const invalid = temporaryDirectory('idv-user-scenarios-');
     mkdirSync(invalid, { recursive: true });
-    writeFileSync(join(invalid, 'broken.json'), JSON.stringify({ name: 'broken', description: 'x', rules: [{ respond: { status: 200, error: 'x' } }] }));
+    writeFileSync(join(invalid, 'broken.json'), JSON.stringify({ name: 'broken', description: 'x', rules: [{ respond: { status: 302, error: 'x' } }] }));
     await expect(createSandbox({ port: null, memory: true, logger: silentLogger, extraScenariosDirs: [invalid] })).rejects.toThrow(
       `Scenario file ${join(invalid, 'broken.json')} is invalid at "rules.0.respond.status"`,
     );

@@ -17,7 +17,7 @@ import type { CorsSetting } from './cors.ts';
 import type { ConcurrencyGate } from './image-concurrency.ts';
 import type { InvalidKeyLimiter } from '../rate-limit/invalid-key-limiter.ts';
 import type { FiredScenarioRule } from '../request-log/request-log.ts';
-import type { ResponseRecorder } from './response-conformance.ts';
+import type { DeclaredOperations, ResponseRecorder } from './response-conformance.ts';
 
 export interface PublicUrls {
   /** {base_url}: what links in responses use (`--public-url`). */
@@ -59,6 +59,8 @@ export interface Platform {
   logRequests: boolean;
   /** `--strict-responses`: an answer that does not match its route's declared response becomes a 500. */
   strictResponses: boolean;
+  /** The documented operations (learnt when the app is built): what scenario stubs are checked against. */
+  operations: DeclaredOperations;
   /** Told of every answer the strict check passed (the test suite records the statuses it reached). */
   responseRecorder: ResponseRecorder | undefined;
   /** Wrong API keys counted per client address, across namespaces. */

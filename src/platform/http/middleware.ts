@@ -210,9 +210,11 @@ export function apiKeyGuard(policy: GuardPolicy) {
     if (skipped) c.get('explanations').push(`scenario ${skipped.scenario}: no 402 here, the spec lists none for this operation`);
     if (answer?.rule.respond) {
       c.get('explanations').push(`scenario ${answer.scenario}`);
-      const { status, error, headers, extras } = answer.rule.respond;
+      const { status, error, body, headers, extras } = answer.rule.respond;
       c.set('answeredByScenario', true);
-      throw new ApiError(status as ApiError['status'], error, extras, headers);
+      // A 2xx stub's body was checked against the operation's response when the scenario came in.
+      if (status < 300) return c.json(body as object, status as 200, headers);
+      throw new ApiError(status as ApiError['status'], error as string, extras, headers);
     }
     await next();
   });

@@ -16,10 +16,20 @@ import type { AppEnv } from './context.ts';
 /** Called with each answer that conformed (the test suite records which statuses its tests reached). */
 export type ResponseRecorder = (operationId: string, status: number) => void;
 
-interface DeclaredRoute {
+export interface DeclaredRoute {
   operationId: string;
+  /** `GET /v1/sessions/{id}`. */
   name: string;
   responses: RouteConfig['responses'];
+}
+
+/** A documented operation, as its route declares it. */
+export interface DeclaredOperation extends DeclaredRoute {
+  method: string;
+  /** The OpenAPI path template, `/v1/sessions/{id}`. */
+  path: string;
+  /** Behind the API-key guard (a /v1 operation), where scenario rules act. */
+  apiKey: boolean;
 }
 
 /** An entry of the OpenAPI registry (routes, schemas, parameters…). */
@@ -32,8 +42,11 @@ interface DeclaredContent {
   schema?: unknown;
 }
 
-/** The problem with one answer, or undefined when it conforms. */
-export function responseMismatch(route: DeclaredRoute, status: number, contentType: string, body: unknown): string | undefined {
+/**
+ * The problem with one answer, or undefined when it conforms. Field paths are written after `bodyPath`
+ * (a scenario stub names them from the top of the scenario it sits in).
+ */
+export function responseMismatch(route: DeclaredRoute, status: number, contentType: string, body: unknown, bodyPath = ''): string | undefined {
   const declared = route.responses[status] as { content?: Record<string, DeclaredContent> } | undefined;
   if (!declared) return `status ${status} is not declared (declared: ${Object.keys(route.responses).join(', ')})`;
   const content = declared.content ?? {};
@@ -51,10 +64,10 @@ export function responseMismatch(route: DeclaredRoute, status: number, contentTy
   if (!parsed.success) {
     return parsed.error.issues
       .slice(0, 5)
-      .map((issue) => `${issue.path.map(String).join('.') || '(body)'}: ${issue.message}`)
+      .map((issue) => `${[bodyPath.replace(/\.$/, ''), ...issue.path.map(String)].filter(Boolean).join('.') || '(body)'}: ${issue.message}`)
       .join('; ');
   }
-  const extra = undeclaredKeys(body, parsed.data, '');
+  const extra = undeclaredKeys(body, parsed.data, bodyPath);
   if (extra.length > 0) return `undeclared key${extra.length > 1 ? 's' : ''} ${extra.slice(0, 5).join(', ')}`;
   return undefined;
 }
@@ -73,30 +86,53 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The documented routes of an app, learnt from its OpenAPI registry once every router is mounted. */
-export class ResponseConformance {
-  private routes = new Map<string, DeclaredRoute>();
-
-  constructor(private readonly recorder?: ResponseRecorder) {}
+/** The documented operations of an app, learnt from its OpenAPI registry once every router is mounted. */
+export class DeclaredOperations {
+  private readonly byRoutingKey = new Map<string, DeclaredOperation>();
 
   learn(definitions: readonly RegistryDefinition[]): void {
     for (const { type, route } of definitions) {
       if (type !== 'route' || !route?.operationId) continue;
+      const method = route.method.toUpperCase();
       // The path Hono routes on, as @hono/zod-openapi registers it: `{id}` → `:id`.
       const routingPath = route.path.replaceAll(/\/{(.+?)}/g, '/:$1');
-      this.routes.set(`${route.method.toUpperCase()} ${routingPath}`, {
+      this.byRoutingKey.set(`${method} ${routingPath}`, {
         operationId: route.operationId,
-        name: `${route.method.toUpperCase()} ${route.path}`,
+        name: `${method} ${route.path}`,
         responses: route.responses,
+        method,
+        path: route.path,
+        apiKey: (route.security ?? []).some((requirement) => 'ApiKeyAuth' in requirement),
       });
     }
+  }
+
+  /** The operation Hono matched as `METHOD /routing/:path`. */
+  at(routingKey: string): DeclaredOperation | undefined {
+    return this.byRoutingKey.get(routingKey);
+  }
+
+  all(): DeclaredOperation[] {
+    return [...this.byRoutingKey.values()];
+  }
+}
+
+/** Checks the answers of the documented operations. */
+export class ResponseConformance {
+  constructor(
+    private readonly recorder?: ResponseRecorder,
+    private readonly routes = new DeclaredOperations(),
+  ) {}
+
+  learn(definitions: readonly RegistryDefinition[]): void {
+    this.routes.learn(definitions);
   }
 
   middleware() {
     return createMiddleware<AppEnv>(async (c, next) => {
       await next();
       const route = matchedRoutes(c)
-        .map(({ method, path }) => this.routes.get(`${method} ${path}`))
+        .map(({ method, path }) => this.routes.at(`${method} ${path}`))
         .find((declared) => declared !== undefined);
       if (!route || !c.res) return;
       const status = c.res.status;

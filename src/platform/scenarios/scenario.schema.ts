@@ -12,6 +12,24 @@ export const BEHAVIOURS = {
 } as const;
 export type Behaviour = keyof typeof BEHAVIOURS;
 
+/** What a `respond` lacks or has too much of for its status class, if anything. */
+function respondProblem(respond: { status: number; error?: string; body?: unknown; extras: Record<string, unknown> }) {
+  const { status } = respond;
+  if (status >= 300 && status < 400) return { field: 'status', message: 'a stub answers a 2xx (with "body") or a 4xx/5xx (with "error"), not a 3xx' };
+  if (status < 300) {
+    if (respond.body === undefined) return { field: 'body', message: `a ${status} answer needs "body": the operation's answer at that status` };
+    if (respond.error !== undefined || Object.keys(respond.extras).length > 0)
+      return {
+        field: respond.error !== undefined ? 'error' : 'extras',
+        message: `"error" and "extras" make error answers; a ${status} answer gives "body" alone`,
+      };
+    return undefined;
+  }
+  if (respond.body !== undefined) return { field: 'body', message: `"body" is for 2xx answers; a ${status} answer gives "error" (and "extras")` };
+  if (respond.error === undefined) return { field: 'error', message: `a ${status} answer needs "error": the sentence the client shows` };
+  return undefined;
+}
+
 const MethodSchema = z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 export const ScenarioRuleSchema = z
@@ -30,16 +48,26 @@ export const ScenarioRuleSchema = z
       })
       .strict()
       .default({ path: '/v1/**' }),
-    /** Answer with this status instead of running the endpoint; the body is the route's error shape. */
+    /**
+     * Answer with this status instead of running the endpoint: a 4xx/5xx with the route's error shape
+     * (`error`, `extras`), or a 2xx with `body`, which must be what the operation answers at that status
+     * (checked against its response schema when the scenario is loaded or added).
+     */
     respond: z
       .object({
-        status: z.number().int().min(400).max(599),
-        error: z.string().min(1),
+        status: z.number().int().min(200).max(599),
+        error: z.string().min(1).optional(),
+        /** The whole JSON body of a 2xx answer. */
+        body: z.unknown().optional(),
         headers: z.record(z.string(), z.string()).default({}),
-        /** Extra body members, e.g. `{ "code": "QUOTA_EXCEEDED" }`. */
+        /** Extra body members of an error, e.g. `{ "code": "QUOTA_EXCEEDED" }`. */
         extras: z.record(z.string(), z.unknown()).default({}),
       })
       .strict()
+      .superRefine((respond, context) => {
+        const problem = respondProblem(respond);
+        if (problem) context.addIssue({ code: 'custom', path: [problem.field], message: problem.message });
+      })
       .optional(),
     /** Delay before the endpoint runs (or before the scenario's answer). */
     latencyMs: z.number().int().min(0).max(120_000).default(0),
