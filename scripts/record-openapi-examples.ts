@@ -363,6 +363,9 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
   const verify = await sandbox.app.request('/v1/auth/verify', { headers: { 'x-api-key': 'sk_live_demo' } });
   await control('sandboxGetRequest', 'GET', `/__sandbox/requests/${verify.headers.get('x-request-id')}`);
   await control('sandboxListRequests', 'GET', '/__sandbox/requests?path=/v1/auth/verify&key=sk_live_demo');
+  await control('sandboxFindRequests', 'POST', '/__sandbox/requests/find', { method: 'GET', path: '/v1/auth/verify' });
+  await control('sandboxCountRequests', 'POST', '/__sandbox/requests/count', { path: '/v1/**', status: 200 });
+  await control('sandboxVerifyRequests', 'POST', '/__sandbox/requests/verify', { method: 'GET', path: '/v1/auth/verify', atLeast: 1 });
   await control('sandboxListOrganizations', 'GET', '/__sandbox/organizations');
   await control('sandboxSetBalance', 'PUT', '/__sandbox/organizations/org_demo/balance', { balance: 1000 });
   await control('sandboxListMonitoredUsers', 'GET', '/__sandbox/organizations/org_demo/aml/monitored-users');

@@ -5,6 +5,9 @@ import {
   catalogRoute,
   changeClockRoute,
   clearRequestsRoute,
+  countRequestsRoute,
+  findRequestsRoute,
+  verifyRequestsRoute,
   createTestJobRoute,
   getClockRoute,
   getRequestRoute,
@@ -22,7 +25,9 @@ import {
   changeClock,
   clockView,
   createTestJob,
+  findRequests,
   listRequests,
+  verifyRequests,
   organizationView,
   removeScenario,
   requestEntry,
@@ -59,6 +64,12 @@ export const controlRouter = newRouter()
     return c.json(listRequests(c.get('platform'), c.get('world'), { method, path, status, key }), 200);
   })
   .openapi(getRequestRoute, (c) => c.json(requestEntry(c.get('world'), c.req.valid('param').id) as never, 200))
+  .openapi(findRequestsRoute, (c) => c.json(findRequests(c.get('platform'), c.get('world'), c.req.valid('json')), 200))
+  .openapi(countRequestsRoute, (c) => {
+    const { namespace, count } = findRequests(c.get('platform'), c.get('world'), c.req.valid('json'));
+    return c.json({ namespace, count }, 200);
+  })
+  .openapi(verifyRequestsRoute, (c) => c.json(verifyRequests(c.get('platform'), c.get('world'), c.req.valid('json')), 200))
   .openapi(clearRequestsRoute, (c) => c.json({ cleared: c.get('world').requestLog.clear() }, 200))
   .openapi(listOrganizationsRoute, (c) => {
     const platform = c.get('platform');

@@ -12,6 +12,12 @@ import {
   RequestLogEntrySchema,
   RequestLogQuerySchema,
   RequestLogSchema,
+  RequestCountSchema,
+  RequestMatchesSchema,
+  RequestPatternSchema,
+  RequestVerificationSchema,
+  VerificationFailedSchema,
+  VerificationHeldSchema,
   ResetBodySchema,
   ResetResponseSchema,
   ScenarioListSchema,
@@ -116,6 +122,36 @@ export const getRequestRoute = controlRoute({
   summary: 'One journal entry, whole (by its X-Request-Id)',
   request: { query: NamespaceQuerySchema, params: RequestIdParamsSchema },
   responses: { 200: json(RequestLogEntrySchema, 'The entry'), 404: json(ErrorSchema, 'No such entry in the namespace journal') },
+});
+
+export const findRequestsRoute = controlRoute({
+  method: 'post',
+  path: '/__sandbox/requests/find',
+  operationId: 'sandboxFindRequests',
+  summary: 'Journal entries that match a pattern (oldest first)',
+  description: 'Method, path glob, query and body members, status, key: every member given must match. Requests of the namespace only.',
+  request: { query: NamespaceQuerySchema, body: jsonBody(RequestPatternSchema) },
+  responses: { 200: json(RequestMatchesSchema, 'The matching entries') },
+});
+
+export const countRequestsRoute = controlRoute({
+  method: 'post',
+  path: '/__sandbox/requests/count',
+  operationId: 'sandboxCountRequests',
+  summary: 'How many journal entries match a pattern',
+  request: { query: NamespaceQuerySchema, body: jsonBody(RequestPatternSchema) },
+  responses: { 200: json(RequestCountSchema, 'The count') },
+});
+
+export const verifyRequestsRoute = controlRoute({
+  method: 'post',
+  path: '/__sandbox/requests/verify',
+  operationId: 'sandboxVerifyRequests',
+  summary: 'Assert how many requests matched a pattern',
+  description:
+    '200 when the count holds (default: at least 1); 409 with the count and the nearest requests that did not match, and what differed, when it does not.',
+  request: { query: NamespaceQuerySchema, body: jsonBody(RequestVerificationSchema) },
+  responses: { 200: json(VerificationHeldSchema, 'The expectation holds'), 409: json(VerificationFailedSchema, 'The expectation does not hold') },
 });
 
 export const clearRequestsRoute = controlRoute({

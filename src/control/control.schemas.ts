@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { ErrorSchema } from '../platform/http/routing.ts';
 import { DurationSchema } from '../platform/clock/virtual-clock.ts';
 
 export const NamespaceQuerySchema = z.object({
@@ -75,13 +76,10 @@ export const RequestLogEntrySchema = z
     path: z.string(),
     query: z.record(z.string(), z.string()),
     headers: z.record(z.string(), z.string()).openapi({ description: 'Request headers; x-api-key, Authorization and cookies are never stored.' }),
-    requestBody: z
-      .unknown()
-      .optional()
-      .openapi({
-        description:
-          'JSON bodies as values, text as a string, files and binary bodies as a summary; long strings shortened, secrets and upload signatures redacted.',
-      }),
+    requestBody: z.unknown().optional().openapi({
+      description:
+        'JSON bodies as values, text as a string, files and binary bodies as a summary; long strings shortened, secrets and upload signatures redacted.',
+    }),
     status: z.number().int(),
     responseBody: z.unknown().optional(),
     explain: z.string().optional().openapi({ description: 'The X-Sandbox-Explain header of the response.' }),
@@ -142,3 +140,64 @@ export const TestJobBodySchema = z
   })
   .strict()
   .openapi('SandboxTestJobRequest');
+
+export const RequestPatternSchema = z
+  .object({
+    method: z
+      .string()
+      .regex(/^[A-Za-z]+$/, 'method is an HTTP method such as GET or POST')
+      .optional(),
+    path: z
+      .string()
+      .startsWith('/', 'path starts with "/"')
+      .optional()
+      .openapi({ description: 'Exact path, or a glob: `*` one segment, `**` any number of segments (as in scenario rules).', example: '/v1/sessions/*' }),
+    query: z.record(z.string(), z.string()).optional().openapi({ description: 'Query parameters the request had, with these values; others are ignored.' }),
+    body: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({
+        description:
+          'Members the JSON request body holds, at any depth; other members are ignored, arrays compare item by item. Matched against the journal’s copy (secrets redacted).',
+        example: { firstName: 'Jane' },
+      }),
+    status: z.number().int().min(100).max(599).optional(),
+    key: z.string().optional().openapi({ description: 'API key id (key_live_demo) or the API key itself, mapped to its id.' }),
+  })
+  .strict()
+  .openapi('SandboxRequestPattern');
+
+export const RequestVerificationSchema = RequestPatternSchema.extend({
+  count: z.number().int().min(0).optional().openapi({ description: 'Exactly this many matching requests.' }),
+  atLeast: z.number().int().min(0).optional(),
+  atMost: z.number().int().min(0).optional(),
+})
+  .strict()
+  .refine((expectation) => expectation.count === undefined || (expectation.atLeast === undefined && expectation.atMost === undefined), {
+    message: 'give "count", or "atLeast" and/or "atMost", not both',
+  })
+  .refine((expectation) => expectation.atLeast === undefined || expectation.atMost === undefined || expectation.atLeast <= expectation.atMost, {
+    message: '"atLeast" is above "atMost": no count satisfies both',
+  })
+  .openapi('SandboxRequestVerification', { description: 'A request pattern and how many requests should match it (default: at least 1).' });
+
+export const RequestCountSchema = z.object({ namespace: z.string(), count: z.number().int() }).openapi('SandboxRequestCount');
+
+export const RequestMatchesSchema = RequestCountSchema.extend({ requests: z.array(RequestLogEntrySchema) }).openapi('SandboxRequestMatches');
+
+const NearMissSchema = z.object({
+  requestId: z.string(),
+  method: z.string(),
+  path: z.string(),
+  status: z.number().int(),
+  differences: z.array(z.string()).openapi({ description: 'What differs from the pattern, one sentence each.' }),
+});
+
+export const VerificationHeldSchema = RequestCountSchema.extend({ expected: z.string().openapi({ example: 'exactly 3' }) }).openapi('SandboxVerificationHeld');
+
+export const VerificationFailedSchema = ErrorSchema.extend({
+  namespace: z.string(),
+  count: z.number().int(),
+  expected: z.string(),
+  nearMisses: z.array(NearMissSchema).openapi({ description: 'The journal’s requests nearest the pattern (fewest differences, newest first), at most 3.' }),
+}).openapi('SandboxVerificationFailed');

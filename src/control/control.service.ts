@@ -11,7 +11,8 @@ import type { World } from '../platform/namespaces/world.ts';
 import type { JobFate } from '../platform/jobs/jobs.ts';
 import type { Scenario } from '../platform/scenarios/scenario.schema.ts';
 import { stubProblem } from '../platform/scenarios/stub-answers.ts';
-import type { ClockChangeSchema, TestJobBodySchema } from './control.schemas.ts';
+import { describePattern, matchingEntries, nearMisses, type RequestPattern } from '../platform/request-log/request-matching.ts';
+import type { ClockChangeSchema, RequestPatternSchema, RequestVerificationSchema, TestJobBodySchema } from './control.schemas.ts';
 
 export const TEST_JOB_KIND = 'sandbox.echo';
 
@@ -98,6 +99,42 @@ export function listRequests(platform: Platform, world: World, filter: { method?
   const { key, ...rest } = filter;
   const keyId = key === undefined ? undefined : (platform.keyRing.identify(key)?.keyId ?? key);
   return { namespace: world.namespace, requests: world.requestLog.list({ ...rest, keyId }) };
+}
+
+/** A pattern of the control plane (`key` an API key or its id) as the journal matches it. */
+function journalPattern(platform: Platform, { key, ...pattern }: z.infer<typeof RequestPatternSchema>): RequestPattern {
+  return { ...pattern, ...(key === undefined ? {} : { keyId: platform.keyRing.identify(key)?.keyId ?? key }) };
+}
+
+/** The requests of the namespace's journal that match the pattern, oldest first. */
+export function findRequests(platform: Platform, world: World, pattern: z.infer<typeof RequestPatternSchema>) {
+  const requests = matchingEntries(world.requestLog.list(), journalPattern(platform, pattern));
+  return { namespace: world.namespace, count: requests.length, requests };
+}
+
+/** 200 when as many requests matched as expected (default: at least one); else 409 with the nearest misses. */
+export function verifyRequests(platform: Platform, world: World, verification: z.infer<typeof RequestVerificationSchema>) {
+  const { count: exactly, atLeast, atMost, ...rest } = verification;
+  const pattern = journalPattern(platform, rest);
+  const entries = world.requestLog.list();
+  const count = matchingEntries(entries, pattern).length;
+  const low = exactly ?? atLeast ?? (atMost === undefined ? 1 : 0);
+  const high = exactly ?? atMost ?? Number.POSITIVE_INFINITY;
+  const expected =
+    exactly !== undefined
+      ? `exactly ${exactly}`
+      : [low > 0 ? `at least ${low}` : '', high < Number.POSITIVE_INFINITY ? `at most ${high}` : ''].filter(Boolean).join(' and ');
+  if (count >= low && count <= high) return { namespace: world.namespace, count, expected };
+  const misses = nearMisses(entries, pattern, 3);
+  const nearest = misses[0];
+  throw new ApiError(
+    409,
+    `Expected ${expected} request${(exactly ?? (low > 0 ? low : high)) === 1 ? '' : 's'} matching ${describePattern(pattern)} in namespace "${world.namespace}", found ${count}.` +
+      (nearest
+        ? ` Nearest other request: ${nearest.method} ${nearest.path} (${nearest.requestId}): ${nearest.differences.join('; ')}.`
+        : ' The journal holds no other request.'),
+    { namespace: world.namespace, count, expected, nearMisses: misses },
+  );
 }
 
 export function requestEntry(world: World, requestId: string) {
