@@ -23,7 +23,8 @@ import { answerParserRefusal } from './platform/http/parser-refusals.ts';
 import { hashParts } from './platform/random/random.ts';
 import { SPEC_RATE_LIMITS, type RateLimits } from './platform/rate-limit/rate-limiter.ts';
 import { DEFAULT_INVALID_KEYS_PER_MINUTE, InvalidKeyLimiter } from './platform/rate-limit/invalid-key-limiter.ts';
-import { loadScenarioDirectory, parseScenarioFile, ScenarioRegistry } from './platform/scenarios/scenarios.ts';
+import { ScenarioRegistry } from './platform/scenarios/scenarios.ts';
+import { ScenarioFiles } from './platform/scenarios/scenario-files.ts';
 import { DEFAULT_REQUEST_LOG_LIMITS, type RequestLogLimits } from './platform/request-log/request-log.ts';
 import { Store } from './platform/store/store.ts';
 import { DeclaredOperations, type ResponseRecorder } from './platform/http/response-conformance.ts';
@@ -84,6 +85,8 @@ export interface SandboxOptions {
   responseRecorder?: ResponseRecorder;
   /** How long close() lets in-flight requests finish before it cuts their connections (default 5000). */
   shutdownTimeoutMs?: number;
+  /** Reload scenario files when they change on disk (default: when listening). */
+  watchScenarios?: boolean;
   /** How scenario latency waits; tests inject a recorder instead of real sleeping. */
   sleep?: (ms: number) => Promise<void>;
   logger?: Logger;
@@ -120,11 +123,12 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     options.apiKeys ?? '',
     [options.organizationsFile ?? `${PACKAGE_ROOT}fixtures/organizations.json`, ...(options.extraOrganizationsFiles ?? [])].flatMap(readOrganizationsFile),
   );
-  const scenarios = new ScenarioRegistry([
-    ...loadScenarioDirectory(options.scenariosDir ?? `${PACKAGE_ROOT}scenarios`),
-    ...(options.extraScenariosDirs ?? []).flatMap(loadScenarioDirectory),
-    ...(options.scenarioFiles ?? []).map(parseScenarioFile),
-  ]);
+  const scenarioFiles = new ScenarioFiles({
+    directories: [options.scenariosDir ?? `${PACKAGE_ROOT}scenarios`, ...(options.extraScenariosDirs ?? [])],
+    files: options.scenarioFiles ?? [],
+    activeFromStart: options.scenarios ?? [],
+  });
+  const scenarios = new ScenarioRegistry(scenarioFiles.read());
   for (const name of options.scenarios ?? []) {
     if (!scenarios.get(name)) throw new Error(`Unknown scenario "${name}" (--scenario). Known: ${scenarios.names().join(', ')}.`);
   }
@@ -152,6 +156,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     store,
     keyRing: new KeyRing(organizations, hashParts('keys', seed).toString('hex')),
     scenarios,
+    scenarioFiles,
     worlds,
     jobs: new JobEngine({ ...DEFAULT_JOB_TIMINGS, ...options.jobTimings }),
     catalog: new Catalog(),
@@ -201,6 +206,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     await platform.store.closeWithoutCompaction();
     if (listener) await new Promise<void>((resolve) => listener.server.close(() => resolve()));
     throw error;
+  }
+  if (options.watchScenarios ?? listener !== undefined) {
+    platform.scenarioFiles.watch(platform);
+    platform.closers.push(async () => platform.scenarioFiles.close());
   }
   let url = platform.urls.base;
   if (listener) {

@@ -9,6 +9,7 @@ import type { ErrorFamily } from '../errors/api-error.ts';
 import type { JobEngine, JobFate } from '../jobs/jobs.ts';
 import type { World, Worlds } from '../namespaces/world.ts';
 import type { ScenarioRegistry } from '../scenarios/scenarios.ts';
+import type { ScenarioFiles } from '../scenarios/scenario-files.ts';
 import type { Behaviour } from '../scenarios/scenario.schema.ts';
 import type { Store } from '../store/store.ts';
 import type { Catalog } from '../catalog/catalog.ts';
@@ -39,6 +40,8 @@ export interface Platform {
   store: Store;
   keyRing: KeyRing;
   scenarios: ScenarioRegistry;
+  /** Where the scenarios come from, reloaded when they change. */
+  scenarioFiles: ScenarioFiles;
   worlds: Worlds;
   jobs: JobEngine;
   catalog: Catalog;

@@ -114,6 +114,11 @@ export class Worlds {
     return world;
   }
 
+  /** The namespaces in memory now. */
+  loaded(): World[] {
+    return [...this.worlds.values()];
+  }
+
   /** Namespaces that exist in memory or in the store. */
   names(): string[] {
     return [...new Set([DEFAULT_NAMESPACE, ...this.worlds.keys(), ...this.store.namespaces()])];

@@ -32,13 +32,20 @@ export function parseScenarioFile(path: string): Scenario {
 }
 
 export class ScenarioRegistry {
-  private readonly byName = new Map<string, Scenario>();
+  private byName = new Map<string, Scenario>();
 
   constructor(scenarios: Scenario[]) {
+    this.replace(scenarios);
+  }
+
+  /** All scenarios at once (a reload of the files); two of one name leave the registry as it was. */
+  replace(scenarios: readonly Scenario[]): void {
+    const byName = new Map<string, Scenario>();
     for (const scenario of scenarios) {
-      if (this.byName.has(scenario.name)) throw new Error(`Scenario "${scenario.name}" is defined twice: rename one of the files' scenarios.`);
-      this.byName.set(scenario.name, scenario);
+      if (byName.has(scenario.name)) throw new Error(`Scenario "${scenario.name}" is defined twice: rename one of the files' scenarios.`);
+      byName.set(scenario.name, scenario);
     }
+    this.byName = byName;
   }
 
   get(name: string): Scenario | undefined {
@@ -101,7 +108,8 @@ export class ScenarioState {
   }
 
   names(): string[] {
-    return [...this.registry.names(), ...this.added.keys()];
+    // A file scenario reloaded under the name of one added here is shadowed by it, and listed once.
+    return [...new Set([...this.registry.names(), ...this.added.keys()])];
   }
 
   /** Whether the scenario was added at run time (and so can be removed). */
@@ -136,6 +144,20 @@ export class ScenarioState {
     this.active.add(name);
     this.resetCounters(name);
     this.forgetFires(name);
+  }
+
+  /** After the files changed: a scenario gone is deactivated, a changed one restarts its counters. */
+  filesChanged(changed: readonly string[], removed: readonly string[]): void {
+    for (const name of removed) {
+      if (this.get(name)) continue;
+      this.deactivate(name);
+      this.forgetFires(name);
+    }
+    for (const name of changed) {
+      if (this.added.has(name)) continue;
+      this.resetCounters(name);
+      this.forgetFires(name);
+    }
   }
 
   /** Fire counts stay readable after deactivation. */
