@@ -1,16 +1,20 @@
 /**
- * README's curl examples, run: every ```sh block of README.md, in order, against one fresh sandbox, each
- * curl command line turned into the request curl would send. Each command must answer the status its
+ * The curl examples of README.md and docs/*.md, run: every ```sh block of a document, in order, against
+ * one fresh sandbox per document, each curl command line turned into the request curl would send. Each command must answer the status its
  * `# → NNN` line documents and the block's last answer must contain the ```json excerpt shown after it.
  * Variables set with NAME=$(…) carry ids from one example to the next, as in a shell session.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { testSandbox } from '../helpers/sandbox.ts';
 import { curlRequest, jqRaw, parseCommand, projectOnto, readmeExamples } from './readme-curl.ts';
 
 const ROOT = new URL('../../', import.meta.url);
-const README = readFileSync(new URL('README.md', ROOT), 'utf8');
+/** README.md, then the docs pages that hold curl examples. */
+const DOCUMENTS = ['README.md', ...readdirSync(new URL('docs/', ROOT)).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)]
+  .map((path) => ({ path, text: readFileSync(new URL(path, ROOT), 'utf8') }))
+  .map((document) => ({ ...document, examples: readmeExamples(document.text) }))
+  .filter((document) => document.examples.length > 0);
 const BASE = 'http://127.0.0.1:4010';
 
 /** The main jobs a newcomer looks for, each with at least one example under a heading naming it. */
@@ -29,28 +33,29 @@ const JOBS = [
   'Control plane',
 ];
 
-describe('README curl examples', () => {
-  const examples = readmeExamples(README);
-
+describe('curl examples of README.md and docs/', () => {
   it('has an example for every main job, each against 127.0.0.1:4010 with a fixture key', () => {
-    const headings = new Set(examples.map((example) => example.heading));
+    expect(DOCUMENTS.map((document) => document.path)).toEqual(expect.arrayContaining(['README.md', 'docs/examples.md']));
+    const headings = new Set(DOCUMENTS.flatMap((document) => document.examples.map((example) => example.heading)));
     expect(JOBS.filter((job) => !headings.has(job))).toEqual([]);
-    for (const example of examples) {
-      for (const command of example.commands.filter((c) => c.status !== undefined)) {
-        expect(command.text, `README.md:${example.line}`).toMatch(/(http:\/\/127\.0\.0\.1:4010\/|"\$[A-Z_]+")/);
+    for (const { path, examples } of DOCUMENTS) {
+      for (const example of examples) {
+        for (const command of example.commands.filter((c) => c.status !== undefined)) {
+          expect(command.text, `${path}:${example.line}`).toMatch(/(http:\/\/127\.0\.0\.1:4010\/|"\$[A-Z_]+")/);
+        }
       }
     }
-    const keys = new Set([...README.matchAll(/x-api-key: (\w+)/g)].map((match) => match[1]));
+    const keys = new Set(DOCUMENTS.flatMap((document) => [...document.text.matchAll(/x-api-key: (\w+)/g)].map((match) => match[1])));
     expect([...keys].sort()).toEqual(['sk_live_demo', 'sk_test_demo']);
   });
 
-  it('answers every example as documented: status of each command, excerpt of the last answer', async () => {
+  it.each(DOCUMENTS)('answers every example of $path as documented: status of each command, excerpt of the last answer', async ({ path, examples }) => {
     // Rate limits off: the whole tour runs on one frozen clock, where a bucket never refills.
     const sandbox = await testSandbox({ rateLimit: false });
     const variables: Record<string, string> = {};
     let commandsRun = 0;
     for (const example of examples) {
-      const where = `README.md:${example.line} (${example.heading})`;
+      const where = `${path}:${example.line} (${example.heading})`;
       let lastAnswer: unknown;
       for (const command of example.commands) {
         const step = parseCommand(command.text, variables);
@@ -81,7 +86,7 @@ describe('README curl examples', () => {
         expect(projectOnto(answer, example.excerpt), `${where}: the answer no longer contains the excerpt shown`).toStrictEqual(example.excerpt);
       }
     }
-    console.log(`README examples: ${examples.length} blocks, ${commandsRun} curl commands`);
+    console.log(`${path} examples: ${examples.length} blocks, ${commandsRun} curl commands`);
     await sandbox.close();
   }, 60_000);
 });
