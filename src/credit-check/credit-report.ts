@@ -1231,5 +1231,5 @@ function count(text: string, char: string): number {
   return n;
 }
 
-/** Severity bands are re-exported for the README table. */
+/** Severity bands are re-exported for the reference table. */
 export { SEVERITY_SCORE_BANDS };

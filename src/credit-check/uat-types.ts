@@ -1,7 +1,7 @@
 /**
  * The credit bureau's test personas (spec: POST /v1/credit-check/hard, "Test mode"): the 30 uat_type values,
  * grouped as the spec lists them, each with what its report contains and the score range it lands in. The
- * report generator, the README table and GET /__sandbox/catalog all read this one table.
+ * report generator, the docs/reference.md table and GET /__sandbox/catalog all read this one table.
  *
  * LIMITATIONS:
  * - The real bureau's personas are fixed people; here the persona's content is fixed by the uat_type and the

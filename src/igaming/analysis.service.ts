@@ -4,7 +4,7 @@
  * of ip-ranges.ts, and anti-cheat analyze, which offers the selfie to the shared face registry (the one
  * the self-exclusion area reads) and reports what it found.
  *
- * Rules (the catalog lists them; README's magic-value table is generated from it):
+ * Rules (the catalog lists them; docs/reference.md's magic-value table is generated from it):
  * - Injection: a signal fails when `pass` is false or its score is below INJECTION_PASS_SCORE. Any failing
  *   signal → HIT (block), confidence 100 minus the lowest failing score; all sent signals passing →
  *   CLEAR (allow), confidence the lowest score; no signal sent → UNAVAILABLE (manual-review), confidence

@@ -1,4 +1,4 @@
-/** The iGaming magic values for GET /__sandbox/catalog (and README), built from the tables the code reads. */
+/** The iGaming magic values for GET /__sandbox/catalog (and docs/reference.md), built from the tables the code reads. */
 import type { CatalogEntry } from '../platform/catalog/catalog.ts';
 import { INJECTION_PASS_SCORE } from './analysis.service.ts';
 import { JURISDICTION_RANGES, RESTRICTED_JURISDICTIONS, VPN_RANGES } from './ip-ranges.ts';

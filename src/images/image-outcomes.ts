@@ -1,7 +1,7 @@
 /**
  * The documented outcomes of the image operations, as data: the rules the analysis applies
  * (IMAGE_OUTCOME_RULES) and the fixture files that demonstrate them (IMAGE_FIXTURES). The fixture
- * script, the tests, the README and GET /__sandbox/catalog all read these tables.
+ * script, the tests, docs/reference.md and GET /__sandbox/catalog all read these tables.
  */
 import { FACE_MATCH_THRESHOLD } from '../face/face.service.ts';
 import { IMAGE_LIMITS } from './image-decoding.ts';

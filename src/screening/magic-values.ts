@@ -1,7 +1,7 @@
 /**
  * Magic values of the screening endpoints: documented inputs that force an outcome, like a payment
  * sandbox's test card numbers. These tables are the single source: the services look inputs up here,
- * the watchlist generator writes the listed persons from here, and the catalog / README rows come from
+ * the watchlist generator writes the listed persons from here, and the catalog / docs/reference.md rows come from
  * `SCREENING_MAGIC_VALUES` (each row { endpoint, input, outcome, description }).
  *
  * Phone numbers are in Ofcom's drama range +44 7700 900000-900999, reserved for fiction, so no real

@@ -50,7 +50,7 @@ export interface SandboxTestIdentifier {
   description: string;
 }
 
-/** The test identifiers of Authentication 5. The catalog and README are generated from this table. */
+/** The test identifiers of Authentication 5. The catalog and docs/reference.md are generated from this table. */
 export const SANDBOX_SESSION_TEST_IDENTIFIERS: readonly SandboxTestIdentifier[] = [
   {
     endpoint: 'GET /v1/sessions/{id}',

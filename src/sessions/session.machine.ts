@@ -84,7 +84,7 @@ export interface SessionTransition {
   to: readonly SessionStatus[];
   /** Refused once the session has expired (the applicant's window is over). */
   needsOpenWindow: boolean;
-  /** What the move does besides the status, for the README and the catalog. */
+  /** What the move does besides the status, for the docs and the catalog. */
   effects: string;
   /** Completes "it cannot ..." in a refusal message when the target equals the current status. */
   refusalPhrase: string;

@@ -1,6 +1,6 @@
 /**
  * The documented inputs that force each outcome of a headless step, as catalog rows (GET
- * /__sandbox/catalog and README's generated tables read them). The last-name rows come from the table
+ * /__sandbox/catalog and docs/reference.md's generated tables read them). The last-name rows come from the table
  * the ID_VERIFICATION step itself reads.
  */
 import type { CatalogEntry } from '../platform/catalog/catalog.ts';

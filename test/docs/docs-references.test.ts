@@ -1,12 +1,18 @@
 /**
- * README.md and docs/ stand on their own: every relative link resolves to a file of the repository, and no
- * text points at a machine path or a document outside it.
+ * README.md and docs/ stand on their own: every relative link resolves to a file of the repository (and
+ * its `#anchor`, when it names one, to a heading of that file), and no text points at a machine path or a
+ * document outside it.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('../../', import.meta.url);
-const DOCUMENTS = ['README.md', ...readdirSync(new URL('docs/', ROOT)).map((name) => `docs/${name}`)];
+const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(new URL('docs/', ROOT))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 const MACHINE_PATHS = /(^|[\s`'"(])(\/work\/|\/tmp\/|\/home\/|\/Users\/|[A-Z]:\\|\.\.\/shared\b|~\/)/;
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces as dashes, repeats numbered. */
@@ -42,9 +48,15 @@ describe.each(DOCUMENTS)('%s', (document) => {
     expect(broken).toEqual([]);
   });
 
-  it('links to headings that exist', () => {
-    const anchors = headingAnchors(text);
-    const missing = [...text.matchAll(/\]\(#([^)\s]+)\)/g)].map((match) => match[1] as string).filter((anchor) => !anchors.has(anchor));
+  it('links to headings that exist, in this document and in the others', () => {
+    const missing: string[] = [];
+    for (const [, target] of text.matchAll(/\]\(([^)\s]*#[^)\s]+)\)/g)) {
+      const [path, anchor] = (target as string).split('#') as [string, string];
+      if (/^[a-z]+:/.test(path)) continue;
+      const file = path === '' ? new URL(document, ROOT) : new URL(path, new URL(document, ROOT));
+      if (!file.pathname.endsWith('.md') || !existsSync(file)) continue;
+      if (!headingAnchors(readFileSync(file, 'utf8')).has(anchor)) missing.push(target as string);
+    }
     expect(missing).toEqual([]);
   });
 

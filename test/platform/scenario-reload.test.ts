@@ -98,3 +98,19 @@ describe('scenario files reloaded', () => {
     await sandbox.close();
   });
 });
+
+describe('reloads in request verification', () => {
+  it('are left out of counts and near misses unless the pattern asks for RELOAD', async () => {
+    const { directory, file } = scenarioDirectory(verifyDown(503));
+    const sandbox = await testSandbox({ extraScenariosDirs: [directory] });
+    await sandbox.call('GET', '/v1/auth/verify');
+    writeFileSync(file, JSON.stringify(verifyDown(502)));
+    sandbox.platform.scenarioFiles.reload(sandbox.platform);
+    const all = await sandbox.call('POST', '/__sandbox/requests/count', { key: null, body: {} });
+    expect(all.body.count).toBe(1);
+    const missed = await sandbox.call('POST', '/__sandbox/requests/verify', { key: null, body: { path: '/v1/sessions' } });
+    expect(missed.body.nearMisses.map((miss: { method: string }) => miss.method)).toEqual(['GET']);
+    const reloads = await sandbox.call('POST', '/__sandbox/requests/count', { key: null, body: { method: 'reload' } });
+    expect(reloads.body.count).toBe(1);
+  });
+});

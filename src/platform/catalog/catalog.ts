@@ -1,7 +1,7 @@
 /**
  * The catalog of everything a user can trigger on purpose: scenarios, fixture keys, magic values and
  * test identifiers. Areas register the same tables their code reads, so GET /__sandbox/catalog (and the
- * README tables built from it) cannot drift from behaviour.
+ * docs/reference.md tables built from it) cannot drift from behaviour.
  */
 
 export interface CatalogEntry {

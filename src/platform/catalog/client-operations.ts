@@ -2,7 +2,7 @@
  * Operations the service's own TypeScript client calls that the API spec does not describe. They are
  * declared with `clientRoute` instead of `apiRoute`, which marks them the same way everywhere they are
  * listed: in /openapi.json (`x-source: real-client` and `x-client-method`, plus a sentence in the
- * description), in GET /__sandbox/catalog (`clientOperations`) and in README's table generated from it.
+ * description), in GET /__sandbox/catalog (`clientOperations`) and in docs/reference.md's table generated from it.
  * One list per area (its routes) feeds all three, so the listing cannot drift from what is mounted.
  */
 import { apiRoute, type ApiRouteConfig } from '../http/routing.ts';

@@ -35,6 +35,9 @@ const SIGNATURE_PARAMETER = /([?&]signature=)[^&#\s"']*/gi;
 /** Whether a string may hold an upload signature at all (most do not: no replace, no copy). */
 const MENTIONS_SIGNATURE = /signature=/i;
 
+/** The method of the entries the sandbox writes itself when scenario files are reloaded (not requests). */
+export const RELOAD_METHOD = 'RELOAD';
+
 export interface FiredScenarioRule {
   scenario: string;
   /** Index of the rule in the scenario's `rules`; absent for a behaviour. */

@@ -5,7 +5,7 @@
  * redacted, long strings shortened).
  */
 import { pathPattern } from '../scenarios/scenarios.ts';
-import type { RequestLogEntry } from './request-log.ts';
+import { RELOAD_METHOD, type RequestLogEntry } from './request-log.ts';
 
 export interface RequestPattern {
   method?: string;
@@ -58,14 +58,18 @@ function bodyDifferences(actual: unknown, expected: unknown, where: string): str
   return actual === expected ? [] : [`${where} is ${shown(actual)}, expected ${shown(expected)}`];
 }
 
+/** The entries a pattern looks at: requests, and the journaled reloads only when it asks for them by method. */
+const considered = (entries: readonly RequestLogEntry[], pattern: RequestPattern) =>
+  pattern.method?.toUpperCase() === RELOAD_METHOD ? entries : entries.filter((entry) => entry.method !== RELOAD_METHOD);
+
 /** Entries that match, oldest first. */
 export function matchingEntries(entries: readonly RequestLogEntry[], pattern: RequestPattern): RequestLogEntry[] {
-  return entries.filter((entry) => differences(entry, pattern).length === 0);
+  return considered(entries, pattern).filter((entry) => differences(entry, pattern).length === 0);
 }
 
 /** The entries that do not match, fewest differences first (the newest first among equals), at most `limit`. */
 export function nearMisses(entries: readonly RequestLogEntry[], pattern: RequestPattern, limit: number): NearMiss[] {
-  return entries
+  return considered(entries, pattern)
     .map((entry, order) => ({ entry, order, differences: differences(entry, pattern) }))
     .filter((candidate) => candidate.differences.length > 0)
     .sort((a, b) => a.differences.length - b.differences.length || b.order - a.order)

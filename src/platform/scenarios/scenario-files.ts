@@ -12,6 +12,7 @@ import { dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Platform } from '../http/context.ts';
 import { DEFAULT_NAMESPACE } from '../namespaces/world.ts';
+import { RELOAD_METHOD } from '../request-log/request-log.ts';
 import type { Scenario } from './scenario.schema.ts';
 import { loadScenarioDirectory, parseScenarioFile } from './scenarios.ts';
 import { refuseUnparseableStubs } from './stub-answers.ts';
@@ -113,7 +114,7 @@ export class ScenarioFiles {
       const now = world.nowIso();
       world.requestLog.add({
         requestId: `reload_${this.reloads}`,
-        method: 'RELOAD',
+        method: RELOAD_METHOD,
         path: RELOAD_PATH,
         query: {},
         headers: {},
