@@ -55,17 +55,11 @@ export function documentedOperations(document: OpenApiDocument): DocumentedOpera
   );
 }
 
-const controlPlaneTable = (operations: readonly DocumentedOperation[]) =>
-  '| call | what | statuses |\n| --- | --- | --- |\n' +
+/** The operations under a path prefix with what they do and every status they declare. */
+const operationTable = (operations: readonly DocumentedOperation[], prefix: string, firstColumn: string) =>
+  `| ${firstColumn} | what | statuses |\n| --- | --- | --- |\n` +
   operations
-    .filter((operation) => operation.path.startsWith('/__sandbox/'))
-    .map((operation) => `| \`${operation.method} ${operation.path}\` | ${cell(operation.summary)} | ${operation.statuses.join(', ')} |`)
-    .join('\n');
-
-const statusTable = (operations: readonly DocumentedOperation[]) =>
-  '| operation | what | statuses |\n| --- | --- | --- |\n' +
-  operations
-    .filter((operation) => operation.path.startsWith('/v1/'))
+    .filter((operation) => operation.path.startsWith(prefix))
     .map((operation) => `| \`${operation.method} ${operation.path}\` | ${cell(operation.summary)} | ${operation.statuses.join(', ')} |`)
     .join('\n');
 
@@ -93,11 +87,11 @@ export function referenceMarkdown(sources: ReferenceSources): string {
     '',
     '## Control plane',
     '',
-    controlPlaneTable(sources.operations),
+    operationTable(sources.operations, '/__sandbox/', 'call'),
     '',
     '## Statuses of each operation',
     '',
-    statusTable(sources.operations),
+    operationTable(sources.operations, '/v1/', 'operation'),
     '',
     '## Endpoints from the real client (not in the spec)',
     '',
