@@ -243,7 +243,7 @@ async function listen(
 }
 
 /** The address a client on this machine opens: a wildcard interface (0.0.0.0, ::) is reached on loopback. */
-function reachableHost(host: string): string {
+export function reachableHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;
