@@ -72,7 +72,7 @@ run_documented() {
     echo "docker-ci: $1 block $count:"
     echo "$block" | sed 's/^/    /'
     # `docker compose` through Debian's docker-compose when the plugin is missing.
-    timeout 900 bash -euo pipefail -c '
+    timeout 2400 bash -euo pipefail -c '
       if ! command docker compose version >/dev/null 2>&1; then
         docker() { if [ "$1" = compose ]; then shift; docker-compose "$@"; else command docker "$@"; fi; }
       fi
