@@ -1,35 +1,38 @@
-# syntax=docker/dockerfile:1
-# Stage 1: compile src/ to dist/ (npm ci runs the prepare script, which builds).
-FROM node:20-bookworm-slim AS build
-WORKDIR /app
-COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
-COPY scripts/build.mjs ./scripts/
-COPY src ./src
-RUN npm ci --no-audit --no-fund
+# The sandbox as a container: `docker build -t idv-sandbox .` then `docker run -p 127.0.0.1:4010:4010 idv-sandbox`
+# (flags pass through: `docker run … idv-sandbox --seed 7`); docs/docker.md has the rest. Without a registry,
+# scripts/docker/base-image.sh assembles the FROM image locally. Every file the build reads must be copied
+# into the build stage: test/docker/build-context.test.ts checks these COPY lines against what src/ imports.
+# Few instructions: each one is a full copy of the file system on the vfs storage driver CI runs.
 
-# Stage 2: production dependencies only (no build tools).
-FROM node:20-bookworm-slim AS deps
+# Stage 1: compile src/ to dist/, then keep the production dependencies only. Dependencies are installed
+# first, so a source change reuses that layer.
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build.mjs ./scripts/
+COPY fixtures/watchlists.json ./fixtures/
+COPY src ./src
+RUN npm run build && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
+  && mkdir -p /image/app /image/data && mv package.json dist node_modules /image/app/
 
-# Stage 3: the runtime image, as a non-root user.
-FROM node:20-bookworm-slim
+# Stage 2: the runtime image, as the non-root `node` user (uid 1000) of the base image.
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4010 IDV_SANDBOX_DATA=/data/idv-sandbox.json IDV_SANDBOX_PORT_FILE=/tmp/idv-sandbox.port
 WORKDIR /app
-COPY --from=deps /app/node_modules ./node_modules
-COPY package.json ./
+COPY --from=build /image/app ./
 COPY bin ./bin
-COPY --from=build /app/dist ./dist
 COPY fixtures ./fixtures
 COPY scenarios ./scenarios
-RUN mkdir -p /data && chown node:node /data
+COPY --from=build --chown=node:node /image/data /data
 USER node
 VOLUME ["/data"]
 EXPOSE 4010
 # The server writes the address it listens on to IDV_SANDBOX_PORT_FILE; the check reads it, so it holds
-# however the port was given (PORT, --port in a command of your own, or 0).
-HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
+# however the port was given (PORT, --port, or 0).
+HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "dist/health-check.js"]
-# The bin's first line holds the Node flags (env -S), the same for `npm start` and `npx idv-sandbox`.
-CMD ["bin/idv-sandbox.js"]
+# The bin's first line holds the Node flags (env -S), the same for `npm start` and `npx idv-sandbox`; env
+# execs node, so node is PID 1 and gets the SIGTERM of `docker stop`. Arguments of `docker run` are flags.
+ENTRYPOINT ["/app/bin/idv-sandbox.js"]

@@ -7,7 +7,7 @@ import { consoleGuard, controlPlaneGuard } from './platform/admin/admin-guard.ts
 import { errorBody } from './platform/errors/api-error.ts';
 import { RouteFamilies } from './platform/http/body-limits.ts';
 import { limitImageConcurrency } from './platform/http/image-concurrency.ts';
-import type { AppEnv, Platform } from './platform/http/context.ts';
+import { publicUrlsOf, type AppEnv, type Platform } from './platform/http/context.ts';
 import { apiReferenceRouter } from './platform/docs/api-reference.ts';
 import { readOperationExamples, withOperationExamples } from './platform/docs/openapi-examples.ts';
 import { CORS_PATHS, corsMiddleware } from './platform/http/cors.ts';
@@ -66,7 +66,8 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
     scheme: 'bearer',
     description: 'Only when the sandbox was started with --admin-token.',
   });
-  // Generated once, on first request (after every route is registered and the port is known).
+  // Generated once, on first request (after every route is registered); the server is the URL the client
+  // used (or --public-url), so "try it" works through a port map.
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   app.get('/openapi.json', (c) => {
     document ??= withOperationExamples(
@@ -77,11 +78,10 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
           version: API_VERSION,
           description: 'A stateful sandbox of the identity-verification and screening API. /v1 is the API; /__sandbox is the control plane.',
         },
-        servers: [{ url: platform.urls.base }],
       }),
       readOperationExamples(),
     );
-    return c.json(document, 200);
+    return c.json({ ...document, servers: [{ url: publicUrlsOf(c).base }] }, 200);
   });
   app.route('/', apiReferenceRouter('idv-sandbox API reference'));
   app.get('/healthz', (c) => c.json({ status: 'ok' }, 200));
@@ -92,7 +92,7 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
       c.header('Allow', allowed.join(', '));
       return c.json(errorBody('default', `Method ${c.req.method} is not allowed on ${c.req.path}: use ${allowed.join(', ')}.`), 405);
     }
-    return c.json(errorBody('default', `No route ${c.req.method} ${c.req.path}. The endpoints are listed at ${platform.urls.docs}.`), 404);
+    return c.json(errorBody('default', `No route ${c.req.method} ${c.req.path}. The endpoints are listed at ${publicUrlsOf(c).docs}.`), 404);
   });
   app.onError(handleError);
   return app;

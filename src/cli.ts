@@ -1,10 +1,13 @@
 /**
- * The `idv-sandbox` command (and `npm start`). Flags win over env variables.
+ * The `idv-sandbox` command (and `npm start`). Flags win over env variables, env over the config file
+ * (the settings table is in cli-settings.ts).
  */
-import { parseArgs } from 'node:util';
+import packageJson from '../package.json' with { type: 'json' };
+import { parseFlags, readConfigFile, resolveSettings } from './cli-settings.ts';
 import { createSandbox, DEFAULT_DATA_FILE, DEFAULT_SHUTDOWN_TIMEOUT_MS, type Sandbox, type SandboxOptions } from './sandbox.ts';
 import { parseCorsSetting } from './platform/http/cors.ts';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './platform/http/connection-limits.ts';
+import type { LogFormat } from './platform/http/context.ts';
 import { DEFAULT_INVALID_KEYS_PER_MINUTE } from './platform/rate-limit/invalid-key-limiter.ts';
 import { StoreOpenError } from './platform/store/store.ts';
 import { writePortFile } from './port-file.ts';
@@ -15,23 +18,30 @@ export interface CliOptions extends SandboxOptions {
   portFile?: string;
 }
 
-const HELP = `idv-sandbox — a stateful sandbox of the identity-verification and screening API
+export const HELP = `idv-sandbox — a stateful sandbox of the identity-verification and screening API
 
 Usage: idv-sandbox [options]
 
+Each option may also be set in a config file (--config), under its flag's name; a flag wins over its env
+variable, which wins over the config file.
+
+  --config <file>       JSON config file: { "port": 4010, "seed": 7, "scenario": ["slow"], ... } (env IDV_SANDBOX_CONFIG);
+                        a key that is not a flag, or a value of the wrong kind, stops the start with the key and the reason
   --port <n>            port (env PORT, default 4010; 0 = any free port)
   --host <addr>         interface (env HOST, default 127.0.0.1)
   --data <file>         JSON data file (env IDV_SANDBOX_DATA, default ${DEFAULT_DATA_FILE})
   --memory              keep everything in memory, no file
   --seed <n>            seed for ids and synthetic data (env IDV_SANDBOX_SEED, default 42)
   --clock <mode>        real | frozen | frozen@<ISO 8601> (env IDV_SANDBOX_CLOCK, default real)
-  --scenarios-dir <d>   load your scenario files from this directory too (repeatable; env IDV_SANDBOX_SCENARIOS_DIR)
+  --scenarios-dir <d>   load your scenario files from this directory too (repeatable; env IDV_SANDBOX_SCENARIOS_DIR=d1,d2)
   --scenario <name>     activate a scenario in every namespace (repeatable; env IDV_SANDBOX_SCENARIOS=a,b)
   --no-rate-limit       turn off the 25/s, burst 35, 10,000/day limits
   --public-url <url>    base URL used in links (env IDV_SANDBOX_PUBLIC_URL; for Docker port maps)
   --admin-token <t>     require "Authorization: Bearer <t>" on /__sandbox and /console (env IDV_SANDBOX_ADMIN_TOKEN)
   --cors [origins]      answer CORS on /v1 for browser tools: any origin, or a comma-separated list (env IDV_SANDBOX_CORS)
   --log-requests        print one line per request (env IDV_SANDBOX_LOG_REQUESTS=1)
+  --log-format <f>      text | json: json prints one JSON object per line (the start too, and every request:
+                        namespace, operation, status, duration, fired scenario rules) (env IDV_SANDBOX_LOG_FORMAT, default text)
   --strict-responses    check every answer against its route's declared response; a mismatch answers 500
                         naming the operation, the status and the problem (env IDV_SANDBOX_STRICT_RESPONSES=1)
   --shutdown-timeout <ms>  bound of the stop on SIGTERM/SIGINT: in-flight requests finish and the snapshot
@@ -45,6 +55,7 @@ Usage: idv-sandbox [options]
   --keep-alive-timeout <ms>  idle time before a keep-alive connection is closed (env IDV_SANDBOX_KEEP_ALIVE_TIMEOUT, default ${DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs})
   --organizations <f>   extra organizations file, merged with fixtures/organizations.json (repeatable; env IDV_SANDBOX_ORGANIZATIONS=f1,f2)
   --port-file <f>       once listening, write {"url","pid"} here for health checks and scripts (env IDV_SANDBOX_PORT_FILE)
+  --version             the version
   --help                this text
 
 Env IDV_SANDBOX_API_KEYS="<key>=<org>:<live|sandbox|revoked>,..." adds API keys.`;
@@ -53,82 +64,53 @@ Env IDV_SANDBOX_API_KEYS="<key>=<org>:<live|sandbox|revoked>,..." adds API keys.
 const withCorsValue = (argv: string[]) =>
   argv.flatMap((arg, i) => (arg === '--cors' && (argv[i + 1] === undefined || argv[i + 1]?.startsWith('--')) ? ['--cors=*'] : [arg]));
 
-export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | 'help' {
-  const { values } = parseArgs({
-    args: withCorsValue(argv),
-    options: {
-      port: { type: 'string' },
-      host: { type: 'string' },
-      data: { type: 'string' },
-      memory: { type: 'boolean' },
-      seed: { type: 'string' },
-      clock: { type: 'string' },
-      scenario: { type: 'string', multiple: true },
-      'scenarios-dir': { type: 'string', multiple: true },
-      'no-rate-limit': { type: 'boolean' },
-      'public-url': { type: 'string' },
-      'admin-token': { type: 'string' },
-      organizations: { type: 'string', multiple: true },
-      cors: { type: 'string' },
-      'log-requests': { type: 'boolean' },
-      'strict-responses': { type: 'boolean' },
-      'shutdown-timeout': { type: 'string' },
-      'invalid-keys-per-minute': { type: 'string' },
-      'max-connections': { type: 'string' },
-      'headers-timeout': { type: 'string' },
-      'request-timeout': { type: 'string' },
-      'keep-alive-timeout': { type: 'string' },
-      'port-file': { type: 'string' },
-      help: { type: 'boolean' },
-    },
-    strict: true,
-  });
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | 'help' | 'version' {
+  const values = parseFlags(withCorsValue(argv));
   if (values.help) return 'help';
-  const list = (value: string | undefined) =>
-    value
-      ? value
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : undefined;
+  if (values.version) return 'version';
+  const configFile = values.config ?? env.IDV_SANDBOX_CONFIG;
+  // Flag > env > config file > default.
+  const s = resolveSettings(values, env, configFile === undefined ? {} : readConfigFile(configFile));
   const integer = (name: string, value: string | undefined) => {
     if (value === undefined) return undefined;
     if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number, got "${value}"`);
     return Number(value);
   };
+  const logFormat = s['log-format'] as LogFormat | undefined;
   const connections: Partial<ConnectionLimits> = {};
   const connectionSettings = [
-    ['max-connections', 'maxConnections', env.IDV_SANDBOX_MAX_CONNECTIONS],
-    ['headers-timeout', 'headersTimeoutMs', env.IDV_SANDBOX_HEADERS_TIMEOUT],
-    ['request-timeout', 'requestTimeoutMs', env.IDV_SANDBOX_REQUEST_TIMEOUT],
-    ['keep-alive-timeout', 'keepAliveTimeoutMs', env.IDV_SANDBOX_KEEP_ALIVE_TIMEOUT],
+    ['max-connections', 'maxConnections'],
+    ['headers-timeout', 'headersTimeoutMs'],
+    ['request-timeout', 'requestTimeoutMs'],
+    ['keep-alive-timeout', 'keepAliveTimeoutMs'],
   ] as const;
-  for (const [flag, setting, fromEnv] of connectionSettings) {
-    const value = integer(`--${flag}`, values[flag] ?? fromEnv);
+  for (const [flag, setting] of connectionSettings) {
+    const value = integer(`--${flag}`, s[flag]);
     if (value === 0) throw new Error(`--${flag} must be at least 1`);
     if (value !== undefined) connections[setting] = value;
   }
   return {
-    port: integer('--port', values.port ?? env.PORT) ?? 4010,
-    host: values.host ?? env.HOST ?? '127.0.0.1',
-    data: values.data ?? env.IDV_SANDBOX_DATA,
-    memory: values.memory ?? false,
-    seed: integer('--seed', values.seed ?? env.IDV_SANDBOX_SEED),
-    clock: values.clock ?? env.IDV_SANDBOX_CLOCK,
-    scenarios: values.scenario ?? list(env.IDV_SANDBOX_SCENARIOS),
-    extraScenariosDirs: values['scenarios-dir'] ?? (env.IDV_SANDBOX_SCENARIOS_DIR ? [env.IDV_SANDBOX_SCENARIOS_DIR] : undefined),
-    rateLimit: !values['no-rate-limit'],
-    publicUrl: values['public-url'] ?? env.IDV_SANDBOX_PUBLIC_URL,
-    adminToken: values['admin-token'] ?? env.IDV_SANDBOX_ADMIN_TOKEN,
-    extraOrganizationsFiles: values.organizations ?? list(env.IDV_SANDBOX_ORGANIZATIONS),
+    port: integer('--port', s.port) ?? 4010,
+    host: s.host ?? '127.0.0.1',
+    data: s.data,
+    memory: s.memory ?? false,
+    seed: integer('--seed', s.seed),
+    clock: s.clock,
+    scenarios: s.scenario,
+    extraScenariosDirs: s['scenarios-dir'],
+    rateLimit: !s['no-rate-limit'],
+    publicUrl: s['public-url'],
+    adminToken: s['admin-token'],
+    extraOrganizationsFiles: s.organizations,
     apiKeys: env.IDV_SANDBOX_API_KEYS,
-    cors: (values.cors ?? env.IDV_SANDBOX_CORS) === undefined ? undefined : parseCorsSetting(values.cors ?? env.IDV_SANDBOX_CORS ?? '*'),
-    logRequests: values['log-requests'] ?? ['1', 'true'].includes(env.IDV_SANDBOX_LOG_REQUESTS ?? ''),
-    strictResponses: values['strict-responses'] ?? ['1', 'true'].includes(env.IDV_SANDBOX_STRICT_RESPONSES ?? ''),
-    shutdownTimeoutMs: integer('--shutdown-timeout', values['shutdown-timeout'] ?? env.IDV_SANDBOX_SHUTDOWN_TIMEOUT),
-    invalidKeysPerMinute: integer('--invalid-keys-per-minute', values['invalid-keys-per-minute'] ?? env.IDV_SANDBOX_INVALID_KEYS_PER_MINUTE),
+    cors: s.cors === undefined ? undefined : parseCorsSetting(s.cors),
+    logRequests: (s['log-requests'] ?? false) || logFormat === 'json',
+    logFormat,
+    strictResponses: s['strict-responses'] ?? false,
+    shutdownTimeoutMs: integer('--shutdown-timeout', s['shutdown-timeout']),
+    invalidKeysPerMinute: integer('--invalid-keys-per-minute', s['invalid-keys-per-minute']),
     connections,
-    portFile: values['port-file'] ?? env.IDV_SANDBOX_PORT_FILE,
+    portFile: s['port-file'],
   };
 }
 
@@ -164,16 +146,35 @@ export function banner(sandbox: Sandbox): string {
   ].join('\n');
 }
 
+/** The start as one JSON object, for `--log-format json` (a log collector reads it like the request lines). */
+export function startLine(sandbox: Sandbox) {
+  const { urls, store, worlds } = sandbox.platform;
+  const world = worlds.get();
+  return {
+    event: 'listening',
+    version: packageJson.version,
+    url: sandbox.url,
+    api: `${urls.base}/v1`,
+    docs: urls.docs,
+    console: urls.console,
+    controlPlane: `${urls.base}/__sandbox`,
+    store: store.file ?? 'memory',
+    seed: world.seed,
+    clock: world.clock.state(),
+    scenarios: world.scenarios.activeNames(),
+  };
+}
+
 export async function main(): Promise<void> {
-  let options: CliOptions | 'help';
+  let options: ReturnType<typeof parseCli>;
   try {
     options = parseCli(process.argv.slice(2), process.env);
   } catch (error) {
     console.error(`idv-sandbox: ${(error as Error).message}\nRun idv-sandbox --help for the options.`);
     process.exit(2);
   }
-  if (options === 'help') {
-    console.log(HELP);
+  if (options === 'help' || options === 'version') {
+    console.log(options === 'help' ? HELP : packageJson.version);
     return;
   }
   let sandbox;
@@ -192,7 +193,7 @@ export async function main(): Promise<void> {
       console.error(`idv-sandbox: could not write the port file (--port-file): ${(error as Error).message}; a health check reading it will fail.`);
     }
   }
-  console.log(banner(sandbox));
+  console.log(options.logFormat === 'json' ? JSON.stringify(startLine(sandbox)) : banner(sandbox));
   // The image decoder's worker pool starts on the first image request: a sandbox that never sees an image
   // keeps its start-up time and memory free of it.
   const warning = exposureWarning(options.host ?? '127.0.0.1', options.adminToken);

@@ -2,8 +2,7 @@
  * Every resource area of the API, mounted by app.ts from this one list. Adding an area = one folder +
  * one line here.
  */
-import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { AppEnv, Platform } from './platform/http/context.ts';
+import type { SandboxModule } from './platform/sandbox-module.ts';
 import { ageVerificationModule } from './age-verification/index.ts';
 import { amlModule } from './aml/index.ts';
 import { asyncJobsModule } from './async-jobs/index.ts';
@@ -20,14 +19,6 @@ import { screeningModule } from './screening/index.ts';
 import { sessionsModule } from './sessions/index.ts';
 import { documentModule, faceModule, identityModule } from './images/modules.ts';
 import { workflowsModule } from './workflows/index.ts';
-
-export interface SandboxModule {
-  name: string;
-  /** The area's routes (an OpenAPIHono, so they reach /openapi.json). */
-  router: (platform: Platform) => OpenAPIHono<AppEnv>;
-  /** Registers job kinds and catalog entries. */
-  setup?: (platform: Platform) => void;
-}
 
 export const MODULES: readonly SandboxModule[] = [
   authModule,

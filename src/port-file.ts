@@ -1,8 +1,8 @@
 /**
  * The port file: where a listening sandbox says which address it is on (`--port-file`, env
  * IDV_SANDBOX_PORT_FILE), for tools that did not choose the port themselves (the container health check,
- * a CI script that started it with --port 0). JSON `{ "url": "http://127.0.0.1:4010", "pid": 7 }`, with a
- * wildcard host (0.0.0.0, ::) replaced by the loopback address a local client can reach.
+ * a CI script that started it with --port 0). JSON `{ "url": "http://127.0.0.1:4010", "pid": 7 }`: the
+ * sandbox's URL, which names the loopback address when it listens on every interface (0.0.0.0, ::).
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 
@@ -13,8 +13,6 @@ export interface PortFile {
 
 export function writePortFile(path: string, listeningUrl: string, pid: number): void {
   const url = new URL(listeningUrl);
-  if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
-  if (url.hostname === '[::]') url.hostname = '[::1]';
   // Written beside, then renamed: a reader never sees half a file.
   const partial = `${path}.${pid}.partial`;
   writeFileSync(partial, `${JSON.stringify({ url: url.origin, pid } satisfies PortFile)}\n`);

@@ -13,7 +13,7 @@ import { AdminSessions } from './platform/admin/admin-guard.ts';
 import { KeyRing, parseKeysEnv, readOrganizationsFile } from './platform/auth/organizations.ts';
 import { Catalog } from './platform/catalog/catalog.ts';
 import { parseClockSetting, systemTime, type ClockSetting, type VirtualClock } from './platform/clock/virtual-clock.ts';
-import { publicUrls, type AppEnv, type Logger, type Platform } from './platform/http/context.ts';
+import { publicUrls, type AppEnv, type LogFormat, type Logger, type Platform } from './platform/http/context.ts';
 import { DEFAULT_JOB_TIMINGS, JobEngine, type JobTimings } from './platform/jobs/jobs.ts';
 import { capConnections, DEFAULT_CONNECTION_LIMITS, serverOptionsFor, type ConnectionLimits } from './platform/http/connection-limits.ts';
 import { drainable, type Drainable } from './platform/http/drain.ts';
@@ -79,6 +79,8 @@ export interface SandboxOptions {
   cors?: CorsSetting;
   /** One line per request through the logger. */
   logRequests?: boolean;
+  /** The request lines as text (default) or as one JSON object each. */
+  logFormat?: LogFormat;
   /** Check every answer of a documented route against its declared response; a mismatch becomes a 500 (default off). */
   strictResponses?: boolean;
   /** With strictResponses: told of each answer that conformed (operationId, status). */
@@ -93,7 +95,7 @@ export interface SandboxOptions {
 }
 
 export interface Sandbox {
-  /** Base URL when listening (else the public URL or http://127.0.0.1). */
+  /** Base URL when listening, on loopback for a wildcard interface (else the public URL or http://127.0.0.1). */
   url: string;
   app: OpenAPIHono<AppEnv>;
   platform: Platform;
@@ -170,6 +172,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     log,
     cors: options.cors,
     logRequests: options.logRequests ?? false,
+    logFormat: options.logFormat ?? 'text',
     strictResponses: options.strictResponses ?? false,
     responseRecorder: options.responseRecorder,
     operations: new DeclaredOperations(),
@@ -254,5 +257,12 @@ async function listen(
     server.on('clientError', answerParserRefusal);
     capConnections(server as HttpServer, limits.maxConnections, (options.logger ?? consoleLogger).warn);
   });
-  return { server: server as ServerType, connections: drainable(server as HttpServer), port, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
+  return { server: server as ServerType, connections: drainable(server as HttpServer), port, url: `http://${reachableHost(host)}:${port}` };
+}
+
+/** The address a client on this machine opens: a wildcard interface (0.0.0.0, ::) is reached on loopback. */
+export function reachableHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
 }

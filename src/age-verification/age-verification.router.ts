@@ -1,5 +1,5 @@
 import { fundsPolicyOf } from '../platform/billing/billing.ts';
-import { explain, principalOf, type AppContext } from '../platform/http/context.ts';
+import { explain, principalOf, publicUrlsOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { DEFAULT_NAMESPACE } from '../platform/namespaces/world.ts';
@@ -26,13 +26,7 @@ import { parentConnectNotFoundPage, parentConnectPage } from './parent-connect-p
 
 export const ageVerificationRouter = newRouter()
   .openapi(createAgeVerificationRoute, (c) => {
-    const { body, explanation } = createAgeVerification(
-      c.get('world'),
-      principalOf(c).organization,
-      c.req.valid('json'),
-      c.get('platform').urls,
-      fundsPolicyOf(c),
-    );
+    const { body, explanation } = createAgeVerification(c.get('world'), principalOf(c).organization, c.req.valid('json'), publicUrlsOf(c), fundsPolicyOf(c));
     explain(c, explanation);
     return c.json(body, 200);
   })
@@ -58,7 +52,7 @@ ageVerificationRouter.get('/verify/deep-age/:id', (c) => {
   if (!stored || stored.record.type !== 'age-verification')
     return c.json({ error: `There is no age verification session ${c.req.param('id')} in this namespace.` }, 404);
   const url = new URL(
-    buildSessionUrl(c.get('platform').urls.verify, stored.id, stored.record.organization_id, stored.record.redirect_url, {
+    buildSessionUrl(publicUrlsOf(c).verify, stored.id, stored.record.organization_id, stored.record.redirect_url, {
       namespace: c.get('world').namespace,
     }),
   );

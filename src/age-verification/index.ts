@@ -1,4 +1,4 @@
-import type { SandboxModule } from '../modules.ts';
+import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { clientOperationEntries } from '../platform/catalog/client-operations.ts';
 import { ageVerificationRouter } from './age-verification.router.ts';
 import { AGE_VERIFICATION_ROUTES } from './age-verification.routes.ts';

@@ -4,6 +4,7 @@
  * (checkbox, number or select), prefilled with its default.
  */
 import { html } from 'hono/html';
+import { hostedPage } from '../platform/hosted-pages/hosted-page-layout.ts';
 import { PARENT_CONNECT_MACHINE, type ParentConnectStatus } from './age-verification.machine.ts';
 import type { ParentConnectRequest, PlatformRestriction } from './age-verification.schemas.ts';
 
@@ -23,12 +24,9 @@ export function parentConnectPage(model: { record: ParentConnectRequest; formAct
     (move.from as readonly ParentConnectStatus[]).includes(record.status as ParentConnectStatus),
   );
   const asksBoundaries = moves.some((move) => move.event === 'give_consent' || move.event === 'update_boundaries');
-  return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Parent Connect</title>
-<style>body { font: 15px/1.5 system-ui, sans-serif; margin: 2rem auto; max-width: 40rem; padding: 0 1rem; } label { display: block; margin: .3rem 0; } .error { background: #fdecec; padding: .5rem; } button { margin: .4rem .4rem 0 0; padding: .4rem .9rem; }</style>
-</head><body>
-<h1>Parent Connect</h1>
+  return hostedPage(
+    'Parent Connect',
+    html`<h1>Parent Connect</h1>
 <p>A child (age band ${record.age_band ?? 'not given'}) asks for a parent's consent.</p>
 <p>Status: <strong id="status">${record.status}</strong> <small>(as of ${model.nowIso}, sandbox clock)</small></p>
 ${model.error === undefined ? '' : html`<p class="error" role="alert">${model.error}</p>`}
@@ -40,11 +38,15 @@ ${asksBoundaries ? record.platform_restrictions.map((restriction) => restriction
 ${record.eula_url !== null && moves.some((move) => move.event === 'give_consent') ? html`<label><input type="checkbox" name="accept_eula" checked> I accept the <a href="${record.eula_url}">EULA</a></label>` : ''}
 ${moves.map((move) => html`<button name="event" value="${move.event}">${move.label}</button>`)}
 </form>`
-}
-</body></html>`;
+}`,
+    html`idv-sandbox hosted page · request <code>${record.id}</code>`,
+  );
 }
 
 export function parentConnectNotFoundPage(id: string) {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head>
-<body><h1>No such Parent Connect request</h1><p>There is no Parent Connect request ${id} in this namespace.</p></body></html>`;
+  return hostedPage(
+    'Not found',
+    html`<h1>No such Parent Connect request</h1><p>There is no Parent Connect request ${id} in this namespace.</p>`,
+    'idv-sandbox hosted page',
+  );
 }

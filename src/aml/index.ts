@@ -3,7 +3,7 @@
  * (Save transactions, which enrols subjects on first sight), and the control plane's enrolment listing,
  * removal and quota calls under /__sandbox/organizations/{id}/aml/.
  */
-import type { SandboxModule } from '../modules.ts';
+import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { amlRouter } from './aml.router.ts';
 
 export const amlModule: SandboxModule = { name: 'aml', router: () => amlRouter };

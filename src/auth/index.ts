@@ -2,7 +2,7 @@
  * GET /v1/auth/verify (the real client's auth.verify): tells whether the key is valid and whose it is.
  * Invalid, revoked or missing keys never reach the handler (401 from the guard).
  */
-import type { SandboxModule } from '../modules.ts';
+import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { principalOf } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { verifyKeyRoute } from './auth.routes.ts';

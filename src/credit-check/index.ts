@@ -2,7 +2,7 @@
  * Credit checks: POST /v1/credit-check/hard and /soft create sessions of type credit-check-hard / -soft in
  * the sessions area; the 30 uat_type personas are registered in the catalog from UAT_TYPE_TABLE.
  */
-import type { SandboxModule } from '../modules.ts';
+import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { creditCheckRouter } from './credit-check.router.ts';
 import { UAT_TYPE_TABLE } from './uat-types.ts';
 

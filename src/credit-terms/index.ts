@@ -1,4 +1,4 @@
-import type { SandboxModule } from '../modules.ts';
+import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { clientOperationEntries } from '../platform/catalog/client-operations.ts';
 import { creditTermsRouter } from './credit-terms.router.ts';
 import { CREDIT_TERMS_ROUTES } from './credit-terms.routes.ts';

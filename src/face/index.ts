@@ -2,7 +2,7 @@
  * POST /v1/face/detect, /v1/face/compare, /v1/face/estimate-age (answers from the pixels) and the face
  * liveness sessions of the real client (POST /v1/face/liveness/sessions, GET .../{lid}/result).
  */
-import type { SandboxModule } from '../modules.ts';
+import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { setupImageOperations } from '../images/image-catalog.ts';
 import { LIVENESS_CATALOG } from './face-liveness.service.ts';
 import { faceRouter } from './face.router.ts';

@@ -5,22 +5,10 @@
  * the accounts the statement holds.
  */
 import { html } from 'hono/html';
+import { hostedPage } from '../platform/hosted-pages/hosted-page-layout.ts';
 import { financialTimeline } from './financial.machine.ts';
 import type { FinancialRecord, StoredFinancialRecord } from './financial.schemas.ts';
 import { SANDBOX_BANKS } from './sandbox-banks.ts';
-
-const STYLE = html`<style>
-  body { font: 15px/1.5 system-ui, sans-serif; margin: 2rem auto; max-width: 42rem; padding: 0 1rem; color: #1d2330; }
-  h1 { font-size: 1.35rem; } h2 { font-size: 1.05rem; margin-top: 1.6rem; }
-  .status { display: inline-block; padding: .1rem .5rem; border-radius: 4px; background: #eef1f8; font-weight: 600; }
-  .error { background: #fdecec; border: 1px solid #f3b7b7; padding: .5rem .75rem; border-radius: 4px; }
-  label.bank { display: block; padding: .35rem .5rem; border: 1px solid #dde; border-radius: 4px; margin: .3rem 0; }
-  label.bank small { color: #667; }
-  button { cursor: pointer; padding: .4rem .9rem; margin: .5rem .4rem 0 0; }
-  table { border-collapse: collapse; width: 100%; } td, th { text-align: left; padding: .25rem .5rem; border-bottom: 1px solid #eef; }
-  td.num, th.num { text-align: right; }
-  footer { margin-top: 2rem; color: #5a6275; font-size: .85rem; }
-</style>`;
 
 export interface BankStatementPageModel {
   stored: StoredFinancialRecord;
@@ -40,17 +28,15 @@ export function bankStatementPage(model: BankStatementPageModel) {
   const applicant = `${stored.applicant.firstName} ${stored.applicant.lastName}`;
   const linked = stored.linkedAt !== undefined;
   const timeline = financialTimeline(stored);
-  return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Share your bank statements</title>${STYLE}</head>
-<body>
-<h1>Share your bank statements</h1>
-<p>Hello ${applicant}. <strong>${model.organizationName}</strong> asks for ${record.Config.period} months of bank statements.</p>
+  return hostedPage(
+    'Share your bank statements',
+    html`<h1>Share your bank statements</h1>
+<p class="org">Hello ${applicant}. <strong>${model.organizationName}</strong> asks for ${record.Config.period} months of bank statements.</p>
 <p>Status: <span class="status" id="status">${record.status}</span> <small>(as of ${model.nowIso}, sandbox clock)</small></p>
 ${model.error === undefined ? '' : html`<p class="error" role="alert">${model.error}</p>`}
-${linked ? progressSection(model, timeline) : chooseSection(model)}
-<footer>idv-sandbox hosted page · request <code>${stored.id}</code> · no real bank is contacted.</footer>
-</body></html>`;
+${linked ? progressSection(model, timeline) : chooseSection(model)}`,
+    html`idv-sandbox hosted page · request <code>${stored.id}</code> · no real bank is contacted.`,
+  );
 }
 
 function chooseSection(model: BankStatementPageModel) {
@@ -58,10 +44,10 @@ function chooseSection(model: BankStatementPageModel) {
   return html`<h2>Connect your bank</h2>
 <form method="post" action="${model.formAction}">
 ${SANDBOX_BANKS.map(
-  (bank) => html`<label class="bank"><input type="radio" name="bank" value="${bank.input}"${bank.input === picked ? html` checked` : ''}> ${bank.name}
+  (bank) => html`<label class="choice"><input type="radio" name="bank" value="${bank.input}"${bank.input === picked ? html` checked` : ''}> ${bank.name}
   <small>— ${bank.outcome}</small></label>`,
 )}
-<button type="submit" name="action" value="complete">Connect and share</button>
+<button type="submit" name="action" value="complete" class="primary">Connect and share</button>
 <button type="submit" name="action" value="start">Select bank only (stay in progress)</button>
 </form>
 <h2>Or upload statements</h2>
@@ -96,9 +82,10 @@ ${record.statement.Accounts.map(
 }
 
 export function bankStatementNotFoundPage(id: string) {
-  return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Bank statement request not found</title>${STYLE}</head>
-<body><h1>Bank statement request not found</h1>
-<p>There is no bank statement request <code>${id}</code> in this namespace. Check the link you received (it carries <code>?namespace=</code> outside the default namespace).</p>
-</body></html>`;
+  return hostedPage(
+    'Bank statement request not found',
+    html`<h1>Bank statement request not found</h1>
+<p>There is no bank statement request <code>${id}</code> in this namespace. Check the link you received (it carries <code>?namespace=</code> outside the default namespace).</p>`,
+    'idv-sandbox hosted page',
+  );
 }

@@ -2,7 +2,7 @@
  * Bank statements: POST /v1/financial, GET /v1/financial, GET /v1/financial/externalId/{externalId},
  * GET /v1/financial/{id}, and the applicant's hosted page under /verify/bank-statements/.
  */
-import type { SandboxModule } from '../modules.ts';
+import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { financialRouter } from './financial.router.ts';
 import { FINANCIAL_TEST_IDENTIFIERS } from './financial.service.ts';
 import { SANDBOX_BANKS } from './sandbox-banks.ts';

@@ -1,5 +1,5 @@
 /** POST /v1/identity/verify: document scan, face detect and face compare on two pictures, aggregated. */
-import type { SandboxModule } from '../modules.ts';
+import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { setupImageOperations } from '../images/image-catalog.ts';
 import { identityRouter } from './identity.router.ts';
 

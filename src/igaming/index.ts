@@ -3,7 +3,7 @@
  * real client's injection, VPN, IP-jurisdiction and anti-cheat analyses. Faces live in the shared face
  * registry (src/face-registry), which hosted sessions and workflow steps enrol into too.
  */
-import type { SandboxModule } from '../modules.ts';
+import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { IGAMING_MAGIC_VALUES } from './igaming.catalog.ts';
 import { clientOperationEntries } from '../platform/catalog/client-operations.ts';
 import { igamingRouter } from './igaming.router.ts';

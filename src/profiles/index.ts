@@ -1,4 +1,4 @@
-import type { SandboxModule } from '../modules.ts';
+import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { clientOperationEntries } from '../platform/catalog/client-operations.ts';
 import { profilesRouter } from './profiles.router.ts';
 import { PROFILE_ROUTES } from './profiles.routes.ts';

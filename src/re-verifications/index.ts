@@ -1,4 +1,4 @@
-import type { SandboxModule } from '../modules.ts';
+import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { clientOperationEntries } from '../platform/catalog/client-operations.ts';
 import { reVerificationsRouter } from './re-verifications.router.ts';
 import { RE_VERIFICATION_ROUTES } from './re-verifications.routes.ts';

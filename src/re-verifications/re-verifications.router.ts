@@ -1,5 +1,5 @@
 import { fundsPolicyOf } from '../platform/billing/billing.ts';
-import { explain, principalOf } from '../platform/http/context.ts';
+import { explain, principalOf, publicUrlsOf } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { completeLivenessRoute, createReVerificationRoute, livenessUploadUrlRoute, startLivenessRoute } from './re-verifications.routes.ts';
 import { completeLiveness, createLivenessUploadUrl, createReVerification, startLiveness } from './re-verifications.service.ts';
@@ -23,7 +23,7 @@ export const reVerificationsRouter = newRouter()
       principalOf(c).organization.id,
       c.req.valid('param').id,
       c.req.valid('json'),
-      platform.urls.base,
+      publicUrlsOf(c).base,
     );
     explain(c, explanation);
     return c.json(body, 200);

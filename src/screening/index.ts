@@ -3,7 +3,7 @@
  * ownership, phone trust, carrier age gate). Outcomes come from the inputs, deterministically, and every
  * outcome can be forced by a magic value listed in GET /__sandbox/catalog (magic-values.ts).
  */
-import type { SandboxModule } from '../modules.ts';
+import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { SCREENING_MAGIC_VALUES } from './magic-values.ts';
 import { screeningRouter } from './screening.router.ts';
 import { adverseMediaJobKind } from './screening.service.ts';

@@ -7,31 +7,11 @@
  * buttons stand for what the applicant would do.
  */
 import { html } from 'hono/html';
+import { hostedPage } from '../platform/hosted-pages/hosted-page-layout.ts';
 import { APPLICANT_OUTCOME_TABLE, type RedirectReason, type RedirectStatus } from './redirect-callback.ts';
 
-const STYLE = html`<style>
-  body { font: 15px/1.5 system-ui, sans-serif; margin: 0; background: #f4f5f8; color: #1d2330; }
-  main { max-width: 34rem; margin: 3rem auto; background: #fff; padding: 2rem 2.25rem; border-radius: 10px; box-shadow: 0 1px 4px rgba(0,0,0,.08); }
-  h1 { font-size: 1.35rem; margin: 0 0 .25rem; } .org { color: #5a6275; margin: 0 0 1.5rem; }
-  .status { display: inline-block; padding: .1rem .5rem; border-radius: 4px; background: #eef0f6; font-weight: 600; }
-  .warn { background: #fff4e0; border: 1px solid #f0c36d; padding: .6rem .8rem; border-radius: 6px; }
-  ul { list-style: none; padding: 0; } li { margin: .6rem 0; } form { margin: 0; }
-  button { width: 100%; text-align: left; padding: .6rem .8rem; border: 1px solid #c9cedb; border-radius: 6px; background: #fafbfd; cursor: pointer; font: inherit; }
-  button:hover { background: #eef2ff; } button.primary { background: #1f4fd1; color: #fff; border-color: #1f4fd1; }
-  button.primary:hover { background: #1a42b0; } button.primary small { color: #fff; }
-  button:focus-visible { outline: 3px solid #f5b700; outline-offset: 1px; }
-  small { display: block; color: #5a6275; margin-top: .2rem; } code { background: #f3f4f8; padding: 0 .25rem; border-radius: 3px; }
-  footer { color: #5a6275; font-size: .8rem; margin-top: 2rem; }
-</style>`;
-
-function layout(title: string, body: ReturnType<typeof html>) {
-  return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>${STYLE}</head>
-<body><main>
-${body}
-<footer>idv-sandbox hosted page: the buttons stand for what the applicant does.</footer>
-</main></body></html>`;
-}
+const layout = (title: string, body: ReturnType<typeof html>) =>
+  hostedPage(title, body, 'idv-sandbox hosted page: the buttons stand for what the applicant does.');
 
 export interface SessionPageModel {
   sessionId: string;

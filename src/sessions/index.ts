@@ -3,7 +3,7 @@
  * POST uploads, the applicant's hosted page under /verify, and the control plane's
  * POST /__sandbox/sessions/{id}/outcome. Other areas use the stored state through sessions.store.ts.
  */
-import type { SandboxModule } from '../modules.ts';
+import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { SANDBOX_SESSION_TEST_IDENTIFIERS } from './sandbox-sessions.ts';
 import { sessionsRouter } from './sessions.router.ts';
 

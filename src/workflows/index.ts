@@ -5,7 +5,7 @@
  * workflows up through workflows.store.ts.
  */
 import { setupImageOperations } from '../images/image-catalog.ts';
-import type { SandboxModule } from '../modules.ts';
+import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { WORKFLOW_MAGIC_VALUES } from './workflow-catalog.ts';
 import { workflowsRouter } from './workflows.router.ts';
 

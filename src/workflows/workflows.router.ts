@@ -1,5 +1,5 @@
 import { fundsPolicyOf } from '../platform/billing/billing.ts';
-import { explain, principalOf, type AppContext } from '../platform/http/context.ts';
+import { explain, principalOf, publicUrlsOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
 import { createWorkflowSession, getWorkflowState, startWorkflow, submitStep, syntheticWorkflowState, type StepDeps } from './workflow-sessions.service.ts';
@@ -28,7 +28,7 @@ function stepDeps(c: AppContext): StepDeps {
   const organizationId = principalOf(c).organization.id;
   return {
     readUpload: async (fileKey) => (await platform.uploads.read(world, organizationId, fileKey)).bytes,
-    presign: (request) => platform.uploads.presign(world, organizationId, { ...request, byteLength: MAX_UPLOAD_BYTES }, platform.urls.base),
+    presign: (request) => platform.uploads.presign(world, organizationId, { ...request, byteLength: MAX_UPLOAD_BYTES }, publicUrlsOf(c).base),
   };
 }
 

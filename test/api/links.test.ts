@@ -81,4 +81,21 @@ describe('links without a public URL', () => {
     for (const link of await handedOutLinks(fixed, 'default', { host: 'localhost:32768' }))
       expect(link.startsWith('https://sandbox.example.com/'), link).toBe(true);
   });
+
+  it('are built on that Host in the age-verification session URL, the OpenAPI server and the 404 message too', async () => {
+    const sandbox = await testSandbox();
+    const headers = { host: 'localhost:32768' };
+    const age = await sandbox.call('POST', '/v1/age-verification', {
+      headers,
+      body: { email: 'kid@example.com', firstName: 'Sam', lastName: 'Lee', phone: '+14155550123', method: 'quiz' },
+    });
+    expect(age.status, age.text).toBe(200);
+    expect(age.body.session_url).toMatch(/^http:\/\/localhost:32768\/verify\/deep-age\//);
+    const followed = await sandbox.call('GET', new URL(age.body.session_url).pathname, { key: null, headers });
+    expect(followed.headers.get('location')).toMatch(/^\/verify\//);
+    expect((await sandbox.call('GET', '/openapi.json', { key: null, headers })).body.servers).toEqual([{ url: 'http://localhost:32768' }]);
+    expect((await sandbox.call('GET', '/v1/no-such-route', { headers })).body.error).toBe(
+      'No route GET /v1/no-such-route. The endpoints are listed at http://localhost:32768/docs.',
+    );
+  });
 });

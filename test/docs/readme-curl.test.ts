@@ -37,6 +37,12 @@ describe('reading README examples', () => {
     });
   });
 
+  it('leaves a block marked for the Docker CI to it: its curl runs against the image, not in-process', () => {
+    const docker = '```sh\ndocker run -d -p 127.0.0.1:4010:4010 idv-sandbox\ncurl -s http://127.0.0.1:4010/healthz\n```';
+    expect(readmeExamples(`<!-- ci: docker-example -->\n${docker}`)).toEqual([]);
+    expect(() => readmeExamples(docker)).toThrow('has no "# → <status>" line');
+  });
+
   it('refuses a curl command without its status line', () => {
     expect(() => readmeExamples('```sh\ncurl -s http://127.0.0.1:4010/healthz\n```')).toThrow('has no "# → <status>" line');
   });

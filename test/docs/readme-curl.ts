@@ -6,7 +6,8 @@
  * - an example is a ```sh block; each command is followed by `# → <status>`; other `#` lines are comments;
  * - `NAME=$(curl …)` keeps the answer in a variable, `NAME=$(curl … | jq -r '.path')` or
  *   `NAME=$(echo "$OTHER" | jq -r '.path')` one member of it; later commands use `$NAME`;
- * - a ```json block right after a ```sh block is an excerpt of the answer of the block's last command.
+ * - a ```json block right after a ```sh block is an excerpt of the answer of the block's last command;
+ * - a block right after a `<!-- ci: <name> -->` line is run by the Docker CI script, against the image.
  */
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
@@ -40,6 +41,8 @@ export function readmeExamples(markdown: string): ReadmeExample[] {
     const line = lines[index] as string;
     if (/^#{1,6} /.test(line)) heading = line.replace(/^#+ /, '');
     if (line.trim() !== '```sh') continue;
+    // A block marked <!-- ci: … --> runs against the Docker image in .ci/run (scripts/docker/ci-test.sh), not in-process.
+    if (/^<!-- ci: [\w-]+ -->$/.test(lines[index - 1]?.trim() ?? '')) continue;
     const start = index;
     const body: string[] = [];
     while (lines[++index]?.trim() !== '```') {

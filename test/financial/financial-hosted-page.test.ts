@@ -27,6 +27,20 @@ describe('the applicant hosted page of a bank statement request', () => {
     expect(shown.html).not.toContain('<script');
   });
 
+  it('wears the frame and styles of the other hosted pages (the session page, credit terms), not a copy of its own', async () => {
+    const sandbox = await testSandbox();
+    const id = await createBankStatementRequest(sandbox, {});
+    const frameOf = (html: string) => ({
+      style: /<style>[\s\S]*?<\/style>/.exec(html)?.[0],
+      framed: /<body><main>[\s\S]*<footer>[\s\S]*<\/main><\/body><\/html>$/.test(html),
+    });
+    const bankPage = frameOf((await page(sandbox, `/verify/bank-statements/${id}`)).html);
+    expect(bankPage.style).toContain('main { max-width: 34rem;');
+    expect(bankPage.framed).toBe(true);
+    for (const other of ['/verify/no-such-session', '/verify/credit-terms/no-such-request', `/verify/bank-statements/no-such-request`])
+      expect(frameOf((await page(sandbox, other)).html), other).toEqual(bankPage);
+  });
+
   it('links the picked bank, redirects back with 303, and the record then advances on the clock: IN_PROGRESS, FLINKS_IN_PROGRESS at +2 s, COMPLETED at +5 s', async () => {
     const sandbox = await testSandbox();
     const id = await createBankStatementRequest(sandbox);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { banner, parseCli } from '../../src/cli.ts';
+import { reachableHost } from '../../src/sandbox.ts';
 import { FROZEN_AT, testSandbox } from '../helpers/sandbox.ts';
 
 describe('405 for a known path with the wrong method', () => {
@@ -87,6 +88,14 @@ describe('--log-requests', () => {
 });
 
 describe('the start banner', () => {
+  it('names a wildcard interface by the loopback address a browser opens, never 0.0.0.0 or ::', () => {
+    // The sandbox's url, hence the banner, the port file and every default link, come from this.
+    expect(reachableHost('0.0.0.0')).toBe('127.0.0.1');
+    expect(reachableHost('::')).toBe('[::1]');
+    expect(reachableHost('::1')).toBe('[::1]');
+    expect(reachableHost('127.0.0.2')).toBe('127.0.0.2');
+  });
+
   it('shows the seed, the clock mode and the active scenarios', async () => {
     const sandbox = await testSandbox({ seed: 7, scenarios: ['slow', 'flaky'], cors: '*' });
     const text = banner(sandbox);

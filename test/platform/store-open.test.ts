@@ -1,9 +1,9 @@
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Store } from '../../src/platform/store/store.ts';
-import { deadPid, tempDataFile } from '../helpers/data-dir.ts';
+import { crash, tempDataFile } from '../helpers/data-dir.ts';
 
 type Thing = { id: string; n: number };
 const things = (store: Store) => store.partition('default').collection<Thing>('things');
@@ -11,8 +11,6 @@ const journals = (file: string) =>
   readdirSync(dirname(file))
     .filter((name) => name.includes('.journal-'))
     .sort();
-/** What a crash leaves for the next process: the lock of a pid that no longer runs. */
-const crash = (file: string) => writeFileSync(`${file}.lock`, JSON.stringify({ pid: deadPid(), host: hostname(), port: null }));
 const fileState = (file: string) => {
   const { ino, mtimeMs, size } = statSync(file);
   return { ino, mtimeMs, size, bytes: readFileSync(file, 'utf8') };
@@ -52,7 +50,7 @@ describe('opening a store', () => {
     const store = await Store.open({ file });
     things(store).put({ id: 'journaled', n: 1 });
     await store.durable();
-    crash(file);
+    await crash(store, file);
     const before = fileState(file);
 
     const reopened = await Store.open({ file });
@@ -72,7 +70,7 @@ describe('opening a store', () => {
     const store = await Store.open({ file });
     things(store).put({ id: 'acknowledged', n: 1 });
     await store.durable();
-    crash(file);
+    await crash(store, file);
     const [journal] = journals(file) as [string];
     const journalPath = join(dirname(file), journal);
     const complete = readFileSync(journalPath, 'utf8');

@@ -1,15 +1,12 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Store, StoreOpenError } from '../../src/platform/store/store.ts';
 import { runCli, startCli } from '../helpers/cli-process.ts';
-import { deadPid } from '../helpers/data-dir.ts';
+import { crash } from '../helpers/data-dir.ts';
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'idv-store-')), 'store.json');
-
-/** What a crash leaves for the next process: the lock of a pid that no longer runs. */
-const crash = (file: string) => writeFileSync(`${file}.lock`, JSON.stringify({ pid: deadPid(), host: hostname(), port: null }));
 
 describe('store', () => {
   it('replays the journal after a crash that left no snapshot of the latest writes', async () => {
@@ -23,7 +20,7 @@ describe('store', () => {
     await store.durable();
     // No close(): as if the process died here. The snapshot on disk predates the writes.
     expect(JSON.parse(readFileSync(file, 'utf8')).namespaces).toEqual({});
-    crash(file);
+    await crash(store, file);
 
     const reopened = await Store.open({ file });
     expect(reopened.partition('default').collection('things').all()).toEqual([{ id: 'a', n: 3 }]);
@@ -49,7 +46,7 @@ describe('store', () => {
       await store.durable();
     }
     await store.durable();
-    crash(file);
+    await crash(store, file);
     const reopened = await Store.open({ file });
     expect(reopened.partition('default').collection('things').size).toBe(200);
     await reopened.close();
@@ -75,7 +72,7 @@ describe('store', () => {
     await store.durable();
     const journal = readdirSync(join(file, '..')).find((name) => name.includes('journal')) as string;
     writeFileSync(join(file, '..', journal), readFileSync(join(file, '..', journal), 'utf8') + '{"ns":"default","op":"put","c":"thi');
-    crash(file);
+    await crash(store, file);
     const reopened = await Store.open({ file });
     expect(reopened.partition('default').collection('things').all()).toEqual([{ id: 'ok' }]);
     await reopened.close();

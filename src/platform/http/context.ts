@@ -60,6 +60,8 @@ export interface Platform {
   cors: CorsSetting | undefined;
   /** `--log-requests`: one log line per request. */
   logRequests: boolean;
+  /** `--log-format`: the request lines as text or as one JSON object each. */
+  logFormat: LogFormat;
   /** `--strict-responses`: an answer that does not match its route's declared response becomes a 500. */
   strictResponses: boolean;
   /** The documented operations (learnt when the app is built): what scenario stubs are checked against. */
@@ -98,6 +100,10 @@ export interface AppEnv {
 }
 
 export type AppContext = Context<AppEnv>;
+
+/** How request lines are written (`--log-format`). */
+export const LOG_FORMATS = ['text', 'json'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** Adds a reason to the X-Sandbox-Explain header (ASCII only: header values must be). */
 export function explain(c: AppContext, reason: string): void {

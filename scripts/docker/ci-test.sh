@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# CI (.ci/run): builds the Docker image with a real engine and tests it as users run it. Starts dockerd
+# (vfs storage) when no engine answers, assembles the FROM image when it is missing (base-image.sh), then:
+#   1. runs the Docker blocks of README.md and docs/docker.md (each ```sh block after a
+#      `<!-- ci: docker-… -->` line), so the documented commands are the ones CI ran;
+#   2. checks the image itself: flags pass through the ENTRYPOINT, health, no 0.0.0.0 links, links that
+#      follow the Host of a port map or --public-url, exit 0 on SIGTERM, and an acknowledged write kept
+#      in the volume across a restart of the container and across a new container.
+# Run as root (dockerd, apt-get). Prints the time of each part and the image size.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+export DOCKER_BUILDKIT=${DOCKER_BUILDKIT:-0}
+IMAGE=idv-sandbox
+CHECK=idv-sandbox-ci
+VOLUME=idv-sandbox-ci-data
+work=$(mktemp -d /tmp/idv-sandbox-docker-ci.XXXXXX)
+began=$SECONDS
+step_name=
+step_began=$SECONDS
+# Names the next part, after the time the previous one took.
+step() {
+  [ -z "$step_name" ] || echo "docker-ci: $step_name: $((SECONDS - step_began)) s"
+  step_name=$*
+  step_began=$SECONDS
+  echo "docker-ci: --- $*"
+}
+fail() {
+  echo "docker-ci: FAILED: $*" >&2
+  docker logs "$CHECK" 2>&1 | tail -20 >&2 || true
+  exit 1
+}
+
+dockerd_pid=
+cleanup() {
+  docker rm -f "$CHECK" idv-sandbox idv-sandbox-public >/dev/null 2>&1 || true
+  docker volume rm "$VOLUME" >/dev/null 2>&1 || true
+  if [ -n "$dockerd_pid" ]; then kill "$dockerd_pid" && wait "$dockerd_pid" || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+step "engine"
+if ! command -v dockerd >/dev/null || ! command -v docker >/dev/null; then apt-get update -qq && apt-get install -y -qq docker.io; fi
+if ! docker info >/dev/null 2>&1; then
+  dockerd --storage-driver=vfs >"$work/dockerd.log" 2>&1 &
+  dockerd_pid=$!
+  for _ in $(seq 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
+  docker info >/dev/null 2>&1 || { tail -20 "$work/dockerd.log"; fail "dockerd did not start"; }
+fi
+# Debian's docker.io has no compose plugin: Debian's docker-compose runs the documented `docker compose`.
+if ! docker compose version >/dev/null 2>&1 && ! command -v docker-compose >/dev/null; then
+  apt-get update -qq && apt-get install -y -qq docker-compose
+fi
+docker rm -f "$CHECK" idv-sandbox idv-sandbox-public >/dev/null 2>&1 || true
+
+step "base image"
+scripts/docker/base-image.sh
+
+# The ```sh block after each `<!-- ci: docker-… -->` line of a markdown file, one block per NUL-ended record.
+documented_blocks() {
+  awk '/^<!-- ci: docker-[a-z-]+ -->$/ { marked = 1; next }
+       marked && /^```sh$/ { inside = 1; marked = 0; next }
+       inside && /^```$/ { inside = 0; printf "%c", 0; next }
+       inside { print }
+       { marked = 0 }' "$1"
+}
+run_documented() {
+  local count=0
+  while IFS= read -r -d '' block; do
+    count=$((count + 1))
+    echo "docker-ci: $1 block $count:"
+    echo "$block" | sed 's/^/    /'
+    # `docker compose` through Debian's docker-compose when the plugin is missing.
+    timeout 2400 bash -euo pipefail -c '
+      if ! command docker compose version >/dev/null 2>&1; then
+        docker() { if [ "$1" = compose ]; then shift; docker-compose "$@"; else command docker "$@"; fi; }
+      fi
+      '"$block" || fail "$1 block $count"
+  done < <(documented_blocks "$1")
+  [ "$count" -gt 0 ] || fail "$1 has no <!-- ci: docker-… --> block"
+}
+# docs/docker.md shows no command CI does not run.
+[ "$(grep -c '^```sh$' docs/docker.md)" = "$(grep -c '^<!-- ci: docker-[a-z-]* -->$' docs/docker.md)" ] ||
+  fail "docs/docker.md has a \`\`\`sh block without a <!-- ci: docker-… --> line before it"
+
+
+step "README.md Docker example (builds the image)"
+run_documented README.md
+echo "docker-ci: image size $(docker image inspect -f '{{.Size}}' "$IMAGE" | awk '{ printf "%.0f MB", $1 / 1000000 }')"
+
+step "docs/docker.md examples (public URL, compose)"
+run_documented docs/docker.md
+
+# ---- the image itself, on a host port Docker picks (never one in use)
+wait_healthy() {
+  for _ in $(seq 90); do
+    case "$(docker inspect -f '{{.State.Health.Status}}' "$CHECK")" in
+      healthy) return 0 ;;
+      unhealthy) fail "the container is unhealthy" ;;
+    esac
+    [ "$(docker inspect -f '{{.State.Running}}' "$CHECK")" = true ] || fail "the container stopped"
+    sleep 1
+  done
+  fail "the container was not healthy within 90 s"
+}
+base_url() { echo "http://$(docker port "$CHECK" 4010/tcp | head -1)"; }
+# A value of the JSON on stdin, by a JavaScript accessor (`.servers[0].url`).
+json() { node -e 'let s = ""; process.stdin.on("data", (c) => (s += c)).on("end", () => console.log(new Function("v", `return v${process.argv[1]}`)(JSON.parse(s))));' "$1"; }
+expect_equal() { [ "$1" = "$2" ] || fail "$3: expected \"$2\", got \"$1\""; }
+session_url() {
+  curl -fsS -X POST "$1/v1/sessions" -H 'x-api-key: sk_live_demo' -H 'content-type: application/json' \
+    -d '{"email": "jane.doe@example.com", "first_name": "Jane", "last_name": "Doe"}' | json .session_url
+}
+
+step "flags, health, links through a port map"
+docker run -d --name "$CHECK" -p 127.0.0.1::4010 -v "$VOLUME:/data" "$IMAGE" --seed 7 >/dev/null
+wait_healthy
+url=$(base_url)
+docker logs "$CHECK" 2>&1 | grep -q '^  Seed                7$' || fail "--seed 7 did not reach the server"
+if docker logs "$CHECK" 2>&1 | grep -q 'http://0\.0\.0\.0'; then fail "the banner prints a 0.0.0.0 link"; fi
+expect_equal "$(curl -fsS "$url/openapi.json" | json '.servers[0].url')" "$url" "openapi.json server"
+expect_equal "$(curl -sS "$url/v1/no-such-route" | json .error)" "No route GET /v1/no-such-route. The endpoints are listed at $url/docs." "404 link"
+case "$(session_url "$url")" in "$url/verify/"*) ;; *) fail "session_url is not on $url" ;; esac
+
+step "acknowledged write, SIGTERM exit 0, kept across a restart and a new container"
+expect_equal "$(curl -fsS -X PUT "$url/__sandbox/organizations/org_demo/balance" -H 'content-type: application/json' -d '{"balance": 4321}' -o /dev/null -w '%{http_code}')" 200 "balance write"
+docker stop -t 30 "$CHECK" >/dev/null
+expect_equal "$(docker inspect -f '{{.State.ExitCode}}' "$CHECK")" 0 "exit code after SIGTERM"
+docker logs "$CHECK" 2>&1 | grep -q 'SIGTERM received' || fail "the server did not see SIGTERM"
+balance() { curl -fsS "$(base_url)/__sandbox/organizations" | json '.organizations.find((o) => o.id === "org_demo").balance'; }
+docker start "$CHECK" >/dev/null
+wait_healthy
+expect_equal "$(balance)" 4321 "balance after a restart"
+docker rm -f "$CHECK" >/dev/null
+docker run -d --name "$CHECK" -p 127.0.0.1::4010 -v "$VOLUME:/data" "$IMAGE" >/dev/null
+wait_healthy
+expect_equal "$(balance)" 4321 "balance in a new container on the same volume"
+docker rm -f "$CHECK" >/dev/null
+
+step "--public-url"
+docker run -d --name "$CHECK" -p 127.0.0.1::4010 "$IMAGE" --memory --public-url https://sandbox.example.test:8443 >/dev/null
+wait_healthy
+case "$(session_url "$(base_url)")" in https://sandbox.example.test:8443/verify/*) ;; *) fail "session_url does not follow --public-url" ;; esac
+docker logs "$CHECK" 2>&1 | grep -q '^  Console             https://sandbox.example.test:8443/console$' || fail "the banner does not print the public URL"
+docker rm -f "$CHECK" >/dev/null
+
+step "end"
+echo "docker-ci: passed in $((SECONDS - began)) s"
