@@ -129,10 +129,10 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     if (!scenarios.get(name)) throw new Error(`Unknown scenario "${name}" (--scenario). Known: ${scenarios.names().join(', ')}.`);
   }
   const dataFile = options.data ?? DEFAULT_DATA_FILE;
-  const store = await Store.open(options.memory ? {} : { file: dataFile, port: options.port ?? null });
+  const log = options.logger ?? consoleLogger;
+  const store = await Store.open(options.memory ? {} : { file: dataFile, port: options.port ?? null, warn: log.warn });
   const signingSecret = hashParts('signing', seed).toString('hex');
   const uploads = new UploadStore(options.memory ? new MemoryBlobStore() : new FileBlobStore(`${dataFile}.uploads`), signingSecret);
-  const log = options.logger ?? consoleLogger;
   const worlds = new Worlds(
     {
       seed,

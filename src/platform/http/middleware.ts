@@ -12,6 +12,7 @@ import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/
 import { keptHeaders, keptQuery, receivedBody, sentBody } from '../request-log/request-log.ts';
 import { explain, type AppContext, type AppEnv, type Platform } from './context.ts';
 import { round } from '../numbers.ts';
+import { StorageError } from '../store/store.ts';
 
 /** Paths that are not recorded in the request journal (the sandbox's own surfaces). */
 const UNJOURNALED = /^\/(__sandbox|console|docs|openapi\.json|favicon\.ico|healthz)(\/|$)/;
@@ -36,6 +37,7 @@ export function requestContext(platform: Platform) {
     const world = c.get('world');
     c.set('requestId', `req_${hashParts(platform.signingSecret, world.namespace, world.nextRequestNumber()).toString('hex').slice(0, 20)}`);
     const startedAt = world.clock.iso();
+    const changesBefore = platform.store.changeCount;
 
     try {
       const refusal = requestRefusal(world, namespace, c.req.header('x-sandbox-scenario'));
@@ -45,7 +47,11 @@ export function requestContext(platform: Platform) {
         return;
       }
       c.set('requestScenarios', refusal.scenarios);
+      // While the disk is full, a write first retries the changes still waiting, and is refused if they fail.
+      if (platform.store.problem && !READ_METHODS.has(c.req.method) && !(await saved(c, platform.store.durable()))) return;
       await next();
+      // The answer leaves only once the writes it reports are on disk.
+      await saved(c, platform.store.durable(changesBefore));
     } finally {
       // Runs for successes and for errors turned into responses by onError alike.
       const explanations = c.get('explanations');
@@ -81,9 +87,21 @@ export function requestContext(platform: Platform) {
         });
       }
     }
-    // The answer leaves only once the writes it reports are on disk.
-    await platform.store.durable();
   });
+}
+
+/** Whether the store's changes are on disk; if not, the answer becomes the 507 that says why and what to do. */
+async function saved(c: AppContext, durable: Promise<void>): Promise<boolean> {
+  try {
+    await durable;
+    return true;
+  } catch (error) {
+    if (!(error instanceof StorageError)) throw error;
+    explain(c, `507: ${error.message}`);
+    c.res = undefined;
+    c.res = c.json(errorBody(c.get('errorFamily'), error.message), 507);
+    return false;
+  }
 }
 
 /** A message refusing the namespace or scenario headers, or the request's scenarios. */

@@ -5,7 +5,7 @@
  * the newest journal refuses start-up with a message naming the file, the place and the fix.
  */
 import { createReadStream, existsSync } from 'node:fs';
-import { open, readFile, rename } from 'node:fs/promises';
+import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Adapter } from 'lowdb';
@@ -38,8 +38,8 @@ function isStoredRecord(value: unknown): value is { id: string } {
   return typeof id === 'string' && id.length > 0;
 }
 const Snapshot = SnapshotHeader.extend({ namespaces: z.record(Name, z.record(Name, z.array(StoredRecord))) });
-/** namespace → collection → records. */
-export type Snapshot = z.infer<typeof SnapshotHeader> & { namespaces: Record<string, Record<string, { id: string }[]>> };
+/** namespace → collection → records, in Maps: a namespace may be called `__proto__` or `constructor`. */
+export type Snapshot = z.infer<typeof SnapshotHeader> & { namespaces: Map<string, Map<string, { id: string }[]>> };
 
 export const JournalEntry = z.discriminatedUnion('op', [
   z.object({ op: z.literal('put'), ns: Name, c: Name, id: Name, v: StoredRecord }).refine((entry) => entry.v.id === entry.id, {
@@ -52,7 +52,7 @@ export const JournalEntry = z.discriminatedUnion('op', [
 export type JournalEntry = z.infer<typeof JournalEntry>;
 
 export function emptySnapshot(generation: number): Snapshot {
-  return { format: STORE_FORMAT, version: STORE_VERSION, generation, namespaces: {} };
+  return { format: STORE_FORMAT, version: STORE_VERSION, generation, namespaces: new Map() };
 }
 
 /** Where a write may stop so the fault tests can SIGKILL it there (env IDV_SANDBOX_FAULT_PAUSE). */
@@ -80,6 +80,19 @@ export class SnapshotFile implements Adapter<Snapshot> {
 
   async write(data: Snapshot): Promise<void> {
     const temp = `${this.file}.tmp`;
+    try {
+      await this.writeTemp(temp, data);
+      await rename(temp, this.file);
+    } catch (error) {
+      // A full disk or any other failure: the old snapshot stays as it was, and no temporary file is left.
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    }
+    await this.pauseAt('snapshot-renamed');
+    await syncDirectory(this.file);
+  }
+
+  private async writeTemp(temp: string, data: Snapshot): Promise<void> {
     const handle = await open(temp, 'w');
     try {
       let chunk = '';
@@ -94,10 +107,10 @@ export class SnapshotFile implements Adapter<Snapshot> {
       };
       const { namespaces, ...header } = data;
       await put(`${JSON.stringify(header).slice(0, -1)}${HEADER_END}\n`);
-      const spaces = Object.entries(namespaces);
+      const spaces = [...namespaces];
       for (const [n, [ns, collections]] of spaces.entries()) {
         await put(`${JSON.stringify(ns)}:{\n`);
-        const named = Object.entries(collections);
+        const named = [...collections];
         for (const [c, [name, records]] of named.entries()) {
           await put(`${JSON.stringify(name)}:[\n`);
           for (let i = 0; i < records.length; i++) await put(`${JSON.stringify(records[i])}${i < records.length - 1 ? ',' : ''}\n`);
@@ -110,9 +123,6 @@ export class SnapshotFile implements Adapter<Snapshot> {
     } finally {
       await handle.close();
     }
-    await rename(temp, this.file);
-    await this.pauseAt('snapshot-renamed');
-    await syncDirectory(this.file);
   }
 }
 
@@ -185,8 +195,8 @@ async function* readLines(path: string): AsyncGenerator<{ text: string; number: 
 
 /** The layout `write` produces: header line, then `"ns":{`, `"collection":[`, one record per line, closers. */
 async function readStreamedLayout(file: string, headerLine: string, lines: AsyncGenerator<{ text: string; number: number }>): Promise<Snapshot> {
-  const snapshot: Snapshot = { ...checkHeader(file, parseLine(file, 1, `${headerLine.slice(0, -HEADER_END.length)}}`)), namespaces: {} };
-  let namespace: Record<string, { id: string }[]> | undefined;
+  const snapshot: Snapshot = { ...checkHeader(file, parseLine(file, 1, `${headerLine.slice(0, -HEADER_END.length)}}`)), namespaces: new Map() };
+  let namespace: Map<string, { id: string }[]> | undefined;
   let records: { id: string }[] | undefined;
   let place = 'namespaces';
   let ended = false;
@@ -214,14 +224,16 @@ async function readStreamedLayout(file: string, headerLine: string, lines: Async
         place = 'namespaces';
       } else if (text.endsWith(':[')) {
         const name = memberName(file, number, at, text);
-        records = namespace[name] = [];
+        records = [];
+        namespace.set(name, records);
         place += `.${name}`;
       } else throw damaged(file, at, `expected a collection ("name":[) or the end of the namespace, found ${preview(text)}`);
     } else if (text === '}}') {
       ended = true;
     } else if (text.endsWith(':{')) {
       const name = memberName(file, number, at, text);
-      namespace = snapshot.namespaces[name] = {};
+      namespace = new Map();
+      snapshot.namespaces.set(name, namespace);
       place = `namespaces.${name}`;
     } else throw damaged(file, at, `expected a namespace ("name":{) or the end of the document, found ${preview(text)}`);
   }
@@ -234,7 +246,10 @@ function parseWholeDocument(file: string, text: string): Snapshot {
   checkHeader(file, parsed);
   const snapshot = Snapshot.safeParse(parsed);
   if (!snapshot.success) throw damaged(file, pathOf(snapshot.error.issues[0]?.path).slice(1) || 'its top level', describe(snapshot.error));
-  return snapshot.data;
+  // From the parsed JSON, not zod's copy: its plain objects would turn a `__proto__` key into a prototype.
+  const raw = parsed as { namespaces: Record<string, Record<string, { id: string }[]>> };
+  const namespaces = new Map(Object.entries(raw.namespaces).map(([ns, collections]) => [ns, new Map(Object.entries(collections))]));
+  return { ...snapshot.data, namespaces };
 }
 
 /** Format first (a foreign file), then version (a newer sandbox), then the rest. */

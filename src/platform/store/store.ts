@@ -45,6 +45,8 @@ import {
 export { StoreOpenError };
 
 const DEFAULT_COMPACT_AFTER_BYTES = 8 * 1024 * 1024;
+/** How long a failed background compaction waits before it is tried again. */
+const COMPACTION_RETRY_MS = 30_000;
 /**
  * Characters of journal text written per append: the changes queued behind one flush can add up to more
  * than the longest string V8 holds (about 512 MB), so they are joined and written in pieces of this size.
@@ -65,6 +67,8 @@ function* journalChunks(lines: readonly string[]): Generator<string> {
 }
 
 export interface StoreOptions {
+  /** Told once when a background compaction fails (and once when it works again). */
+  warn?: (message: string) => void;
   /** JSON file; omit for a memory-only store. */
   file?: string;
   /** Journal size that starts a compaction (env IDV_SANDBOX_COMPACT_AFTER_BYTES; default 8 MB or half the snapshot, whichever is larger). */
@@ -92,18 +96,27 @@ export class Partition {
   }
 
   /** name → records, for the snapshot. */
-  dump(): Record<string, Identified[]> {
-    const out: Record<string, Identified[]> = {};
-    for (const [name, collection] of this.collections) if (collection.size > 0) out[name] = collection.all();
+  dump(): Map<string, Identified[]> {
+    const out = new Map<string, Identified[]>();
+    for (const [name, collection] of this.collections) if (collection.size > 0) out.set(name, collection.all());
     return out;
   }
 }
 
 export class Store {
   private readonly partitionsByName = new Map<string, Partition>();
+  /** Lines not yet on disk, oldest first: those of a failed append stay at the front and go with the next one. */
   private pending: string[] = [];
   private pendingFlush: Promise<void> | null = null;
+  /** The chain of flushes and rotations (never rejects), and the last flush as it ends (may reject). */
   private flushing: Promise<void> = Promise.resolve();
+  private lastFlush: Promise<void> = Promise.resolve();
+  /** Lines queued since open. */
+  private queued = 0;
+  /** Why the last append failed (a full disk): writes are answered 507 until an append succeeds. */
+  private writeProblem: StorageError | null = null;
+  private compactionProblem: string | null = null;
+  private compactionRetry: NodeJS.Timeout | null = null;
   private journal: FileHandle | null = null;
   private journalBytes = 0;
   private snapshotBytes = 0;
@@ -112,7 +125,6 @@ export class Store {
   /** Changes journaled since open (replayed journals count as one), and how many the snapshot holds. */
   private changes = 0;
   private snapshotChanges = 0;
-  private failure: Error | null = null;
   private closed = false;
 
   private constructor(
@@ -120,6 +132,7 @@ export class Store {
     private readonly db: Low<Snapshot> | undefined,
     private readonly compactAfterBytes: number | undefined,
     private readonly lock: DataLock | undefined,
+    private readonly warn: (message: string) => void = (message) => console.warn(message),
   ) {}
 
   /** Takes the data file's lock before anything else touches it; a refused open leaves no trace. */
@@ -139,15 +152,15 @@ export class Store {
   private static async load(file: string, options: StoreOptions, lock: DataLock): Promise<Store> {
     const snapshotFile = new SnapshotFile(file, (point: PausePoint): Promise<void> => (store.compacting ? pauseForFaultTests(point) : Promise.resolve()));
     const db = new Low<Snapshot>(snapshotFile, emptySnapshot(0));
-    const store = new Store(file, db, options.compactAfterBytes ?? envBytes('IDV_SANDBOX_COMPACT_AFTER_BYTES'), lock);
+    const store = new Store(file, db, options.compactAfterBytes ?? envBytes('IDV_SANDBOX_COMPACT_AFTER_BYTES'), lock, options.warn);
     const stored = await snapshotFile.read();
     const snapshot = stored ?? emptySnapshot(0);
     if (stored) store.snapshotBytes = (await stat(file)).size;
     const journals = journalsToReplay(file, snapshot.generation);
     store.generation = snapshot.generation;
-    for (const [ns, collections] of Object.entries(snapshot.namespaces)) {
+    for (const [ns, collections] of snapshot.namespaces) {
       const partition = store.partition(ns);
-      for (const [name, records] of Object.entries(collections)) {
+      for (const [name, records] of collections) {
         const collection = partition.collection(name);
         for (const record of records) collection.apply(record);
       }
@@ -194,16 +207,40 @@ export class Store {
     this.appendLine(JSON.stringify({ ns: namespace, op: 'drop' }));
   }
 
-  /** Resolves once every change made so far is on disk. */
-  durable(): Promise<void> {
-    if (this.failure) return Promise.reject(this.failure);
+  /** How many changes were queued so far: what `durable(since)` compares with. */
+  get changeCount(): number {
+    return this.queued;
+  }
+
+  /**
+   * Why writes cannot be made durable right now (a full disk), or null. Writes are refused with it until
+   * a retried append succeeds; reads go on.
+   */
+  get problem(): StorageError | null {
+    return this.writeProblem;
+  }
+
+  /** Why the last background compaction failed (it is retried later), or null. */
+  get compactionFailure(): string | null {
+    return this.compactionProblem;
+  }
+
+  /**
+   * Resolves once every change made so far is on disk; rejects with a StorageError (507) when the append
+   * that carries them failed (nothing of it stays in the journal; its lines are retried with the next one).
+   * `since`: the `changeCount` a request started at; when nothing was queued since, it waits for the
+   * running flush without failing (a read answers even while the disk is full).
+   */
+  durable(since?: number): Promise<void> {
+    if (since !== undefined && this.queued === since) return this.flushing;
     if (this.pending.length > 0) return this.scheduleFlush();
-    return this.flushing;
+    return this.lastFlush;
   }
 
   /** Flushes, writes the whole state as the snapshot, removes the journals, then releases the lock. */
   async close(): Promise<void> {
     if (this.closed) return;
+    this.stopCompactionRetry();
     try {
       await this.durable().catch(() => undefined);
       // A background compaction writes the same temporary file: let it finish before the last one.
@@ -221,6 +258,7 @@ export class Store {
   async closeWithoutCompaction(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.stopCompactionRetry();
     // Every acknowledged write waited for its fdatasync; this also writes what was not yet acknowledged.
     await this.flushing;
     if (this.pending.length > 0) await this.scheduleFlush().catch(() => undefined);
@@ -250,6 +288,7 @@ export class Store {
     if (!this.persistent) return;
     if (this.closed) throw new Error('the store is closed');
     this.pending.push(line);
+    this.queued += 1;
     this.changes += 1;
     void this.scheduleFlush();
   }
@@ -272,19 +311,40 @@ export class Store {
       const lines = this.pending;
       this.pending = [];
       if (lines.length === 0) return;
-      const handle = await this.journalHandle();
+      try {
+        await this.append(lines);
+      } catch (error) {
+        // In memory already: they go first in the next append, so memory and journal keep one order.
+        this.pending = [...lines, ...this.pending];
+        this.writeProblem = storageError(error, this.file as string, journalPath(this.file as string, this.generation));
+        throw this.writeProblem;
+      }
+      this.writeProblem = null;
+      if (this.journalBytes >= this.compactionThreshold() && !this.compacting && !this.compactionRetry) void this.compactInBackground();
+    });
+    this.pendingFlush = flush;
+    this.lastFlush = flush;
+    this.flushing = flush.catch(() => undefined);
+    return flush;
+  }
+
+  /** Appends whole lines and fdatasyncs; on any failure the journal is cut back to its last whole line. */
+  private async append(lines: readonly string[]): Promise<void> {
+    const handle = await this.journalHandle();
+    const before = this.journalBytes;
+    try {
+      // A cut that failed last time (the disk refused even that) comes first.
+      if ((await handle.stat()).size !== before) await handle.truncate(before);
       for (const data of journalChunks(lines)) {
         await handle.appendFile(data, 'utf8');
         this.journalBytes += Buffer.byteLength(data);
       }
       await handle.datasync();
-      if (this.journalBytes >= this.compactionThreshold() && !this.compacting) void this.compactInBackground();
-    });
-    this.pendingFlush = flush;
-    this.flushing = flush.catch((error: unknown) => {
-      this.failure = error instanceof Error ? error : new Error(String(error));
-    });
-    return flush;
+    } catch (error) {
+      this.journalBytes = before;
+      await handle.truncate(before).catch(() => undefined);
+      throw error;
+    }
   }
 
   private compactionThreshold(): number {
@@ -293,17 +353,41 @@ export class Store {
 
   private async journalHandle(): Promise<FileHandle> {
     if (!this.journal) {
-      this.journal = await open(journalPath(this.file as string, this.generation), 'a');
-      this.journalBytes = 0;
+      const handle = await open(journalPath(this.file as string, this.generation), 'a');
+      this.journalBytes = (await handle.stat()).size;
+      this.journal = handle;
     }
     return this.journal;
   }
 
+  /**
+   * A compaction that fails (a full disk) removes its temporary file, keeps the old snapshot and the
+   * journals (they hold every change), says so once, and is tried again after COMPACTION_RETRY_MS.
+   */
   private compactInBackground(): Promise<void> {
-    this.compacting = this.compact().finally(() => {
-      this.compacting = null;
-    });
+    this.stopCompactionRetry();
+    this.compacting = this.compact()
+      .then(
+        () => {
+          if (this.compactionProblem) this.warn(`idv-sandbox: compacting the store ${this.file} works again.`);
+          this.compactionProblem = null;
+        },
+        (error: unknown) => {
+          const problem = storageError(error, this.file as string, `${this.file}.tmp`).message;
+          if (!this.compactionProblem) this.warn(`idv-sandbox: ${problem} (background compaction; the journal keeps every change, retried every ${COMPACTION_RETRY_MS / 1000} s)`);
+          this.compactionProblem = problem;
+          if (!this.closed) this.compactionRetry = setTimeout(() => void this.compactInBackground(), COMPACTION_RETRY_MS).unref();
+        },
+      )
+      .finally(() => {
+        this.compacting = null;
+      });
     return this.compacting;
+  }
+
+  private stopCompactionRetry(): void {
+    if (this.compactionRetry) clearTimeout(this.compactionRetry);
+    this.compactionRetry = null;
   }
 
   /**
@@ -313,26 +397,63 @@ export class Store {
    */
   private async compact(): Promise<void> {
     if (!this.db || !this.file) return;
-    await this.flushing;
+    const file = this.file;
+    // Counted now: changes made while the rotation waits may be in the snapshot too, and count as unsaved.
     const changes = this.changes;
-    const oldJournal = this.journal;
-    const oldGeneration = this.generation;
-    this.generation += 1;
-    this.journal = null;
-    // References to the records of this instant (records are immutable): the writer streams them later.
-    const namespaces: Snapshot['namespaces'] = {};
-    for (const [ns, partition] of this.partitionsByName) namespaces[ns] = partition.dump();
+    // In the flush chain, so no append runs while the journal changes. The current generation's journal is
+    // created if nothing was written to it (an empty one): should this compaction fail, the journals on
+    // disk still follow on one from another.
+    const rotation = this.flushing.then(async () => {
+      const oldJournal = this.journal ?? (await open(journalPath(file, this.generation), 'a'));
+      const oldGeneration = this.generation;
+      this.generation += 1;
+      this.journal = null;
+      // References to the records of this instant (records are immutable): the writer streams them later.
+      const namespaces: Snapshot['namespaces'] = new Map();
+      for (const [ns, partition] of this.partitionsByName) namespaces.set(ns, partition.dump());
+      await oldJournal.close().catch(() => undefined);
+      return { oldGeneration, namespaces };
+    });
+    this.flushing = rotation.then(
+      () => undefined,
+      () => undefined,
+    );
+    const { oldGeneration, namespaces } = await rotation;
     this.db.data = { format: STORE_FORMAT, version: STORE_VERSION, generation: this.generation, namespaces };
-    await oldJournal?.close();
-    await this.db.write();
-    this.snapshotBytes = (await stat(this.file)).size;
-    this.db.data = emptySnapshot(this.generation);
+    try {
+      await this.db.write();
+    } finally {
+      this.db.data = emptySnapshot(this.generation);
+    }
+    this.snapshotBytes = (await stat(file)).size;
     this.snapshotChanges = changes;
-    for (const { generation, path } of journalFiles(this.file)) {
+    for (const { generation, path } of journalFiles(file)) {
       if (generation <= oldGeneration) await unlink(path).catch(() => undefined);
     }
-    await syncDirectory(this.file);
+    await syncDirectory(file);
   }
+}
+
+/** A change that could not be made durable: 507 with a sentence naming the data file and the fix. */
+export class StorageError extends ApiError {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(507, message);
+  }
+}
+
+const DISK_FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
+
+function storageError(error: unknown, file: string, path: string): StorageError {
+  if (error instanceof StorageError) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? 'EUNKNOWN';
+  const where = `the data directory ${dirname(file)} (data file ${basename(file)})`;
+  const message = DISK_FULL.has(code)
+    ? `The sandbox could not save this change: the disk holding ${where} is full (${code} writing ${basename(path)}). Free space on that disk or give it a larger quota; writes work again as soon as there is room, without a restart, and reads go on meanwhile.`
+    : `The sandbox could not save this change: writing ${path} failed (${code}: ${(error as Error | undefined)?.message ?? String(error)}). Check the disk holding ${where}; writes are tried again with the next request.`;
+  return new StorageError(message, code);
 }
 
 function journalPath(file: string, generation: number): string {
