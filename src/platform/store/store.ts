@@ -374,7 +374,8 @@ export class Store {
         },
         (error: unknown) => {
           const problem = storageError(error, this.file as string, `${this.file}.tmp`).message;
-          if (!this.compactionProblem) this.warn(`idv-sandbox: ${problem} (background compaction; the journal keeps every change, retried every ${COMPACTION_RETRY_MS / 1000} s)`);
+          if (!this.compactionProblem)
+            this.warn(`idv-sandbox: ${problem} (background compaction; the journal keeps every change, retried every ${COMPACTION_RETRY_MS / 1000} s)`);
           this.compactionProblem = problem;
           if (!this.closed) this.compactionRetry = setTimeout(() => void this.compactInBackground(), COMPACTION_RETRY_MS).unref();
         },
