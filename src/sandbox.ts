@@ -64,7 +64,7 @@ export interface SandboxOptions {
   /** Extra scenario files outside scenariosDir. */
   scenarioFiles?: string[];
   jobTimings?: Partial<JobTimings>;
-  /** Namespaces kept at once (default 1000); a new one evicts the least recently used. */
+  /** Namespaces kept at once (default 1000); past it a new one is refused with 507, none is evicted. */
   maxNamespaces?: number;
   /** Journal bounds per namespace (default 1,000 entries, 2 MiB, 16 KiB per body). */
   requestLog?: Partial<RequestLogLimits>;
@@ -144,8 +144,6 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     },
     store,
     scenarios,
-    (evicted) =>
-      void uploads.dropNamespace(evicted).catch((error: unknown) => log.error(`could not delete the uploads of evicted namespace ${evicted}`, error)),
   );
   const base = (options.publicUrl ?? `http://${options.host ?? '127.0.0.1'}:${options.port ?? 4010}`).replace(/\/+$/, '');
   return {

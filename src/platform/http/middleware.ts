@@ -10,7 +10,7 @@ import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
 import { hashParts } from '../random/random.ts';
 import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/world.ts';
 import { keptHeaders, keptQuery, receivedBody, sentBody } from '../request-log/request-log.ts';
-import { explain, type AppContext, type AppEnv, type Platform } from './context.ts';
+import { admitNamespace, explain, type AppContext, type AppEnv, type Platform } from './context.ts';
 import { round } from '../numbers.ts';
 import { StorageError } from '../store/store.ts';
 
@@ -32,8 +32,10 @@ export function requestContext(platform: Platform) {
     c.set('answeredByScenario', false);
 
     const namespace = c.req.header('x-sandbox-namespace') ?? c.req.query('namespace') ?? DEFAULT_NAMESPACE;
-    // A world must exist for the error handler even when the namespace is refused.
-    c.set('world', platform.worlds.get(NAMESPACE_PATTERN.test(namespace) ? namespace : DEFAULT_NAMESPACE));
+    // A world must exist for the error handler even when the namespace is refused. A new namespace is a
+    // visitor until the request is authenticated (admitNamespace): a request without a key creates none.
+    const named = NAMESPACE_PATTERN.test(namespace) ? namespace : DEFAULT_NAMESPACE;
+    c.set('world', platform.worlds.existing(named) ?? platform.worlds.visitor(named));
     const world = c.get('world');
     c.set('requestId', `req_${hashParts(platform.signingSecret, world.namespace, world.nextRequestNumber()).toString('hex').slice(0, 20)}`);
     const startedAt = world.clock.iso();
@@ -55,6 +57,8 @@ export function requestContext(platform: Platform) {
     } finally {
       // Runs for successes and for errors turned into responses by onError alike.
       const explanations = c.get('explanations');
+      // The admitted world when the request created its namespace: the same object as the visitor, kept.
+      const world = c.get('world');
       if (c.res) {
         c.res.headers.set('X-Request-Id', c.get('requestId'));
         if (explanations.length > 0) c.res.headers.set('X-Sandbox-Explain', explanations.join('; '));
@@ -160,7 +164,6 @@ function clientAddress(c: AppContext): string | undefined {
 export function apiKeyGuard(policy: GuardPolicy) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const platform = c.get('platform');
-    const world = c.get('world');
     c.set('errorFamily', policy.errorFamily ?? 'default');
     c.set('refusesForFunds', policy.refusesForFunds);
 
@@ -190,6 +193,8 @@ export function apiKeyGuard(policy: GuardPolicy) {
       throw new ApiError(401, 'API key revoked', { detail: 'This API key was revoked. Use an active key of the organization.' });
     }
     c.set('principal', principal);
+    admitNamespace(c);
+    const world = c.get('world');
 
     if (principal.kind === 'sandbox' && !READ_METHODS.has(c.req.method) && !policy.allowSandboxWrites) {
       throw new ApiError(403, 'Sandbox API keys are read-only: a live API key is needed to create or modify resources.');

@@ -83,8 +83,15 @@ export class Partition {
 
   constructor(
     readonly namespace: string,
-    private readonly sink: (ns: string, change: CollectionChange) => void,
+    private sink: (ns: string, change: CollectionChange) => void,
+    /** Set on a detached partition: joins the store and gives the sink that keeps its writes. */
+    private readonly joinStore?: (partition: Partition) => (ns: string, change: CollectionChange) => void,
   ) {}
+
+  /** A detached partition (of a namespace that did not exist) joins the store: from now on its writes are kept. */
+  attach(): void {
+    if (this.joinStore) this.sink = this.joinStore(this);
+  }
 
   collection<T extends Identified>(name: string): Collection<T> {
     let collection = this.collections.get(name);
@@ -199,6 +206,24 @@ export class Store {
 
   namespaces(): string[] {
     return [...this.partitionsByName.keys()];
+  }
+
+  hasPartition(namespace: string): boolean {
+    return this.partitionsByName.has(namespace);
+  }
+
+  /**
+   * The partition of a namespace that does not exist, outside the store: reads find nothing and a write is
+   * refused until `attach()` makes it the namespace's partition.
+   */
+  detachedPartition(namespace: string): Partition {
+    const refuse = () => {
+      throw new ApiError(404, `Namespace "${namespace}" does not exist: a request with an API key (or the control plane) creates it.`);
+    };
+    return new Partition(namespace, refuse, (partition) => {
+      this.partitionsByName.set(namespace, partition);
+      return (ns, change) => this.record(ns, change);
+    });
   }
 
   /** Removes every collection of a namespace (reset). */
