@@ -6,6 +6,7 @@ import { createSandbox, DEFAULT_DATA_FILE, DEFAULT_SHUTDOWN_TIMEOUT_MS, type San
 import { parseCorsSetting } from './platform/http/cors.ts';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './platform/http/connection-limits.ts';
 import { DEFAULT_INVALID_KEYS_PER_MINUTE } from './platform/rate-limit/invalid-key-limiter.ts';
+import { DEFAULT_MAX_NAMESPACES } from './platform/namespaces/world.ts';
 import { StoreOpenError } from './platform/store/store.ts';
 import { writePortFile } from './port-file.ts';
 
@@ -23,6 +24,10 @@ Usage: idv-sandbox [options]
   --host <addr>         interface (env HOST, default 127.0.0.1)
   --data <file>         JSON data file (env IDV_SANDBOX_DATA, default ${DEFAULT_DATA_FILE})
   --memory              keep everything in memory, no file
+  --repair              start from a damaged data file: set aside what cannot be read (journal lines, records,
+                        an unreadable snapshot), keeping a copy of every file it changes (<file>.before-repair)
+  --max-namespaces <n>  namespaces at once; past it a new one is refused with 507, none is evicted
+                        (env IDV_SANDBOX_MAX_NAMESPACES, default ${DEFAULT_MAX_NAMESPACES})
   --seed <n>            seed for ids and synthetic data (env IDV_SANDBOX_SEED, default 42)
   --clock <mode>        real | frozen | frozen@<ISO 8601> (env IDV_SANDBOX_CLOCK, default real)
   --scenarios-dir <d>   load your scenario files from this directory too (repeatable; env IDV_SANDBOX_SCENARIOS_DIR)
@@ -61,6 +66,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | '
       host: { type: 'string' },
       data: { type: 'string' },
       memory: { type: 'boolean' },
+      repair: { type: 'boolean' },
+      'max-namespaces': { type: 'string' },
       seed: { type: 'string' },
       clock: { type: 'string' },
       scenario: { type: 'string', multiple: true },
@@ -108,11 +115,15 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | '
     if (value === 0) throw new Error(`--${flag} must be at least 1`);
     if (value !== undefined) connections[setting] = value;
   }
+  const maxNamespaces = integer('--max-namespaces', values['max-namespaces'] ?? env.IDV_SANDBOX_MAX_NAMESPACES);
+  if (maxNamespaces === 0) throw new Error('--max-namespaces must be at least 1 (the default namespace always exists)');
   return {
     port: integer('--port', values.port ?? env.PORT) ?? 4010,
     host: values.host ?? env.HOST ?? '127.0.0.1',
     data: values.data ?? env.IDV_SANDBOX_DATA,
     memory: values.memory ?? false,
+    repair: values.repair ?? false,
+    maxNamespaces,
     seed: integer('--seed', values.seed ?? env.IDV_SANDBOX_SEED),
     clock: values.clock ?? env.IDV_SANDBOX_CLOCK,
     scenarios: values.scenario ?? list(env.IDV_SANDBOX_SCENARIOS),

@@ -3,6 +3,7 @@
  * one line here.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { z } from 'zod';
 import type { AppEnv, Platform } from './platform/http/context.ts';
 import { ageVerificationModule } from './age-verification/index.ts';
 import { amlModule } from './aml/index.ts';
@@ -27,6 +28,16 @@ export interface SandboxModule {
   router: (platform: Platform) => OpenAPIHono<AppEnv>;
   /** Registers job kinds and catalog entries. */
   setup?: (platform: Platform) => void;
+  /**
+   * collection → the shape its stored records must have to be served: a data file holding another is
+   * refused at start-up (naming the file and the place), never answered with 500s.
+   */
+  storedRecords?: Readonly<Record<string, z.ZodType>>;
+}
+
+/** Every area's stored-record shapes, for the store to check at start-up. */
+export function storedRecordShapes(): Map<string, z.ZodType> {
+  return new Map(MODULES.flatMap((module) => Object.entries(module.storedRecords ?? {})));
 }
 
 export const MODULES: readonly SandboxModule[] = [

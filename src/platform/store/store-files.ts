@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Adapter } from 'lowdb';
 import { z } from 'zod';
-import { StoreOpenError } from './errors.ts';
+import { DamagedFileError, StoreOpenError } from './errors.ts';
 
 export const STORE_FORMAT = 'idv-sandbox-store';
 export const STORE_VERSION = 1;
@@ -19,6 +19,8 @@ export const STORE_VERSION = 1;
 export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
 
 const FIX = 'Point --data (IDV_SANDBOX_DATA) at another file, use --memory, or move the file away to start fresh.';
+const REPAIR =
+  'Restore the data directory from a backup, or start once with --repair: it sets aside what cannot be read and keeps a copy of every file it changes (<file>.before-repair).';
 
 const Name = z.string().min(1);
 const StoredRecord = z.looseObject({ id: Name });
@@ -72,7 +74,8 @@ export class SnapshotFile implements Adapter<Snapshot> {
     if (!existsSync(this.file)) return null;
     const lines = readLines(this.file);
     const first = await lines.next();
-    if (first.done) return null;
+    // Never read as an empty store: the next compaction would then overwrite what the journals hold.
+    if (first.done) throw damaged(this.file, 'its start', 'the file is empty (0 bytes), as a crash or a full disk can leave it');
     if (first.value.text.endsWith(HEADER_END)) return readStreamedLayout(this.file, first.value.text, lines);
     await lines.return(undefined);
     return parseWholeDocument(this.file, await readFile(this.file, 'utf8'));
@@ -130,10 +133,28 @@ export class SnapshotFile implements Adapter<Snapshot> {
  * Every entry of a journal; `newest` tolerates a torn last line (a crash mid-append, never acknowledged),
  * whose size in bytes goes to `onTornTail` so the caller can cut it off.
  */
-export async function* readJournal(path: string, newest: boolean, onTornTail: (bytes: number) => void = () => undefined): AsyncGenerator<JournalEntry> {
+export interface JournalReading {
+  /** Tolerates a torn last line (the newest journal), whose size goes to `onTornTail`. */
+  newest: boolean;
+  onTornTail?: (bytes: number) => void;
+  /** The shapes records must have (a put of another shape is damage). */
+  shapes?: RecordShapes;
+  /** `--repair`: a damaged line is told here and skipped instead of refusing the file. */
+  onDamage?: (error: DamagedFileError) => void;
+}
+
+export async function* readJournal(path: string, reading: JournalReading): AsyncGenerator<JournalEntry> {
+  const { newest, onTornTail = () => undefined, shapes, onDamage } = reading;
+  const refuse = (error: DamagedFileError) => {
+    if (!onDamage) throw error;
+    onDamage(error);
+  };
   let torn: { number: number; reason: string; bytes: number } | undefined;
   for await (const { text, number, terminated } of readLines(path)) {
-    if (torn) throw damaged(path, `line ${torn.number}`, torn.reason);
+    if (torn) {
+      refuse(damaged(path, `line ${torn.number}`, torn.reason));
+      torn = undefined;
+    }
     if (text.trim() === '') continue;
     let parsed: unknown;
     try {
@@ -143,7 +164,8 @@ export async function* readJournal(path: string, newest: boolean, onTornTail: (b
         torn = { number, reason: (error as Error).message, bytes: Buffer.byteLength(text) };
         continue;
       }
-      throw damaged(path, `line ${number}`, `not JSON (${(error as Error).message})`);
+      refuse(damaged(path, `line ${number}`, `not JSON (${(error as Error).message})`));
+      continue;
     }
     const entry = JournalEntry.safeParse(parsed);
     if (!entry.success) {
@@ -151,7 +173,13 @@ export async function* readJournal(path: string, newest: boolean, onTornTail: (b
         torn = { number, reason: 'incomplete', bytes: Buffer.byteLength(text) };
         continue;
       }
-      throw damaged(path, `line ${number}${pathOf(entry.error.issues[0]?.path)}`, describe(entry.error));
+      refuse(damaged(path, `line ${number}${pathOf(entry.error.issues[0]?.path)}`, describe(entry.error)));
+      continue;
+    }
+    const wrongShape = entry.data.op === 'put' ? recordProblem(shapes, entry.data.c, entry.data.v) : undefined;
+    if (wrongShape) {
+      refuse(damaged(path, `line ${number}.v${wrongShape.path}`, `not a stored ${(entry.data as { c: string }).c} record (${wrongShape.problem})`));
+      continue;
     }
     yield entry.data;
   }
@@ -168,8 +196,19 @@ export async function syncDirectory(file: string): Promise<void> {
   }
 }
 
-export function damaged(file: string, place: string, problem: string): StoreOpenError {
-  return new StoreOpenError(`The store file ${file} is damaged at ${place}: ${problem}; it was left untouched. ${FIX}`);
+export function damaged(file: string, place: string, problem: string): DamagedFileError {
+  return new DamagedFileError(`The store file ${file} is damaged at ${place}: ${problem}; it was left untouched. ${REPAIR} ${FIX}`, file, place, problem);
+}
+
+/** The shape a collection's stored records must have to be served (declared by the area that owns it). */
+export type RecordShapes = ReadonlyMap<string, z.ZodType>;
+
+/** Why a record does not fit its collection's declared shape, or undefined. */
+export function recordProblem(shapes: RecordShapes | undefined, collection: string, record: unknown): { path: string; problem: string } | undefined {
+  const shape = shapes?.get(collection);
+  if (!shape) return undefined;
+  const checked = shape.safeParse(record);
+  return checked.success ? undefined : { path: pathOf(checked.error.issues[0]?.path), problem: describe(checked.error) };
 }
 
 const HEADER_END = ',"namespaces":{';

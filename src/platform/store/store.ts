@@ -26,19 +26,22 @@ import { basename, dirname, join } from 'node:path';
 import { Low } from 'lowdb';
 import { ApiError } from '../errors/api-error.ts';
 import { Collection, type CollectionChange, type Identified } from './collection.ts';
-import { StoreOpenError } from './errors.ts';
+import { DamagedFileError, StoreOpenError } from './errors.ts';
+import { Repair } from './repair.ts';
 import { DataLock } from './lock.ts';
 import {
   damaged,
   emptySnapshot,
   MAX_RECORD_BYTES,
   readJournal,
+  recordProblem,
   SnapshotFile,
   STORE_FORMAT,
   STORE_VERSION,
   syncDirectory,
   type JournalEntry,
   type PausePoint,
+  type RecordShapes,
   type Snapshot,
 } from './store-files.ts';
 
@@ -75,6 +78,10 @@ export interface StoreOptions {
   compactAfterBytes?: number;
   /** The HTTP port this process serves, written into the lock file for whoever is refused. */
   port?: number | null;
+  /** The shape each collection's stored records must have; a file holding another is refused at start-up. */
+  recordShapes?: RecordShapes;
+  /** Set aside what cannot be read instead of refusing to start, keeping a copy of every file it changes. */
+  repair?: boolean;
 }
 
 /** The collections of one namespace. */
@@ -160,8 +167,19 @@ export class Store {
     const snapshotFile = new SnapshotFile(file, (point: PausePoint): Promise<void> => (store.compacting ? pauseForFaultTests(point) : Promise.resolve()));
     const db = new Low<Snapshot>(snapshotFile, emptySnapshot(0));
     const store = new Store(file, db, options.compactAfterBytes ?? envBytes('IDV_SANDBOX_COMPACT_AFTER_BYTES'), lock, options.warn);
-    const stored = await snapshotFile.read();
-    const snapshot = stored ?? emptySnapshot(0);
+    const repair = options.repair ? new Repair() : undefined;
+    const setAside = (error: unknown) => {
+      if (!repair || !(error instanceof DamagedFileError)) throw error;
+      repair.note(error);
+    };
+    let stored: Snapshot | null = null;
+    try {
+      stored = await snapshotFile.read();
+    } catch (error) {
+      setAside(error);
+    }
+    // A snapshot set aside by --repair: the journals beside it are replayed from the oldest one.
+    const snapshot = stored ?? emptySnapshot(repair?.touches(file) ? (journalFiles(file)[0]?.generation ?? 0) : 0);
     if (stored) store.snapshotBytes = (await stat(file)).size;
     const journals = journalsToReplay(file, snapshot.generation);
     store.generation = snapshot.generation;
@@ -169,18 +187,33 @@ export class Store {
       const partition = store.partition(ns);
       for (const [name, records] of collections) {
         const collection = partition.collection(name);
-        for (const record of records) collection.apply(record);
+        for (const [index, record] of records.entries()) {
+          const wrong = recordProblem(options.recordShapes, name, record);
+          if (wrong) setAside(damaged(file, `namespaces.${ns}.${name}[${index}]${wrong.path}`, `not a stored ${name} record (${wrong.problem})`));
+          else collection.apply(record);
+        }
       }
     }
     db.data = emptySnapshot(snapshot.generation);
     for (const [index, { generation, path }] of journals.entries()) {
       let tornBytes = 0;
-      for await (const entry of readJournal(path, index === journals.length - 1, (bytes) => (tornBytes = bytes))) store.replay(entry);
+      const reading = {
+        newest: index === journals.length - 1,
+        onTornTail: (bytes: number) => (tornBytes = bytes),
+        shapes: options.recordShapes,
+        onDamage: repair && setAside,
+      };
+      for await (const entry of readJournal(path, reading)) store.replay(entry);
       // Cut now: should the fold below be interrupted, this journal is no longer the newest one.
       if (tornBytes > 0) await truncate(path, (await stat(path)).size - tornBytes);
       store.generation = generation;
     }
-    if (journals.length > 0) {
+    if (repair?.needed) {
+      const report = repair.keepCopies();
+      store.changes = 1;
+      await store.compact();
+      store.warn(report);
+    } else if (journals.length > 0) {
       store.changes = 1;
       // No flush is pending yet, so the fold moves appends to the next generation before any request writes.
       void store.compactInBackground();
