@@ -7,12 +7,13 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Logger } from '../../src/platform/http/context.ts';
 import { StoreOpenError } from '../../src/platform/store/store.ts';
 import { directoryState, tempDataFile } from '../helpers/data-dir.ts';
 import { silentLogger, testSandbox } from '../helpers/sandbox.ts';
 
 const JANE = { firstName: 'Jane', lastName: 'Doe', email: 'jane@example.com' };
-const fileSandbox = (file: string, options: { repair?: boolean; logger?: typeof silentLogger } = {}) =>
+const fileSandbox = (file: string, options: { repair?: boolean; logger?: Logger } = {}) =>
   testSandbox({ memory: false, data: file, logger: silentLogger, ...options });
 
 /** A data directory whose snapshot holds one session and whose journal holds another. */
@@ -83,10 +84,10 @@ describe('files that cannot be trusted', () => {
     const files = await storeWithJournal();
     writeFileSync(files.file, '');
     const warnings: string[] = [];
-    const repaired = await fileSandbox(files.file, { repair: true, logger: { ...silentLogger, warn: (message: string) => warnings.push(message) } });
+    const repaired = await fileSandbox(files.file, { repair: true, logger: { ...silentLogger, warn: (message: string) => void warnings.push(message) } });
     expect((await repaired.call('GET', `/v1/sessions/${files.inJournal}`)).status).toBe(200);
     expect(warnings.join('\n')).toMatch(
-      /--repair set aside 1 damaged place.*\n.*at its start: the file is empty[^]*Copies of the files as they were: .*store\.json\.before-repair/,
+      /--repair set aside 1 damaged place.*\n.*at its start: the file is empty[\s\S]*Copies of the files as they were: .*store\.json\.before-repair/,
     );
     expect(readFileSync(`${files.file}.before-repair`, 'utf8')).toBe('');
     await repaired.close();
