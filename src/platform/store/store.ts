@@ -377,8 +377,10 @@ export class Store {
         this.writeProblem = storageError(error, this.file as string, journalPath(this.file as string, this.generation));
         throw this.writeProblem;
       }
+      // Room again after a full disk: a compaction waiting for its retry goes now.
+      const retryNow = this.writeProblem !== null && this.compactionRetry !== null;
       this.writeProblem = null;
-      if (this.journalBytes >= this.compactionThreshold() && !this.compacting && !this.compactionRetry) void this.compactInBackground();
+      if (!this.compacting && (retryNow || (this.journalBytes >= this.compactionThreshold() && !this.compactionRetry))) void this.compactInBackground();
     });
     this.pendingFlush = flush;
     this.lastFlush = flush;
