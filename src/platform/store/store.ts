@@ -13,7 +13,11 @@
  *   into a new snapshot in the background while requests are served (a torn, never acknowledged last line
  *   is cut off first); an unchanged snapshot is never rewritten. A clean close compacts when anything
  *   changed, so the JSON file alone then holds the whole state.
- * - A corrupt, foreign or newer-version file stops start-up and is never overwritten.
+ * - A corrupt, foreign or newer-version file stops start-up and is never overwritten; so does a 0-byte
+ *   snapshot or a record of the wrong shape (`recordShapes`). `repair` sets damage aside (repair.ts).
+ * - A full disk: a failed append is cut back to the last whole line and answered 507 (StorageError); its
+ *   lines go first with the next append, which every write retries before it runs. A failed compaction
+ *   removes its temporary file, keeps the journals and is retried.
  *
  * - One process per data file: `<file>.lock` (see lock.ts) is taken before the file is read.
  *
