@@ -84,7 +84,11 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
     return c.json({ ...document, servers: [{ url: publicUrlsOf(c).base }] }, 200);
   });
   app.route('/', apiReferenceRouter('idv-sandbox API reference'));
-  app.get('/healthz', (c) => c.json({ status: 'ok' }, 200));
+  // Up while the disk is full: reads are served; `problem` says why writes are refused and what to do.
+  app.get('/healthz', (c) => {
+    const problem = platform.store.problem?.message ?? platform.store.compactionFailure;
+    return c.json(problem ? { status: 'degraded', problem } : { status: 'ok' }, 200);
+  });
 
   app.notFound((c) => {
     const allowed = allowedMethods(app.routes, c.req.path);

@@ -28,6 +28,8 @@ export const SETTINGS = {
   host: { kind: 'text', env: 'HOST' },
   data: { kind: 'path', env: 'IDV_SANDBOX_DATA' },
   memory: { kind: 'switch' },
+  repair: { kind: 'switch' },
+  'max-namespaces': { kind: 'integer', env: 'IDV_SANDBOX_MAX_NAMESPACES' },
   seed: { kind: 'integer', env: 'IDV_SANDBOX_SEED' },
   clock: { kind: 'text', env: 'IDV_SANDBOX_CLOCK' },
   'scenarios-dir': { kind: 'paths', env: 'IDV_SANDBOX_SCENARIOS_DIR' },

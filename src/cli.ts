@@ -9,6 +9,7 @@ import { parseCorsSetting } from './platform/http/cors.ts';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './platform/http/connection-limits.ts';
 import type { LogFormat } from './platform/http/context.ts';
 import { DEFAULT_INVALID_KEYS_PER_MINUTE } from './platform/rate-limit/invalid-key-limiter.ts';
+import { DEFAULT_MAX_NAMESPACES } from './platform/namespaces/world.ts';
 import { StoreOpenError } from './platform/store/store.ts';
 import { writePortFile } from './port-file.ts';
 
@@ -31,6 +32,10 @@ variable, which wins over the config file.
   --host <addr>         interface (env HOST, default 127.0.0.1)
   --data <file>         JSON data file (env IDV_SANDBOX_DATA, default ${DEFAULT_DATA_FILE})
   --memory              keep everything in memory, no file
+  --repair              start from a damaged data file: set aside what cannot be read (journal lines, records,
+                        an unreadable snapshot), keeping a copy of every file it changes (<file>.before-repair)
+  --max-namespaces <n>  namespaces at once; past it a new one is refused with 507, none is evicted
+                        (env IDV_SANDBOX_MAX_NAMESPACES, default ${DEFAULT_MAX_NAMESPACES})
   --seed <n>            seed for ids and synthetic data (env IDV_SANDBOX_SEED, default 42)
   --clock <mode>        real | frozen | frozen@<ISO 8601> (env IDV_SANDBOX_CLOCK, default real)
   --scenarios-dir <d>   load your scenario files from this directory too (repeatable; env IDV_SANDBOX_SCENARIOS_DIR=d1,d2)
@@ -89,11 +94,15 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | '
     if (value === 0) throw new Error(`--${flag} must be at least 1`);
     if (value !== undefined) connections[setting] = value;
   }
+  const maxNamespaces = integer('--max-namespaces', s['max-namespaces']);
+  if (maxNamespaces === 0) throw new Error('--max-namespaces must be at least 1 (the default namespace always exists)');
   return {
     port: integer('--port', s.port) ?? 4010,
     host: s.host ?? '127.0.0.1',
     data: s.data,
     memory: s.memory ?? false,
+    repair: s.repair ?? false,
+    maxNamespaces,
     seed: integer('--seed', s.seed),
     clock: s.clock,
     scenarios: s.scenario,

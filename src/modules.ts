@@ -2,6 +2,7 @@
  * Every resource area of the API, mounted by app.ts from this one list. Adding an area = one folder +
  * one line here.
  */
+import type { z } from 'zod';
 import type { SandboxModule } from './platform/sandbox-module.ts';
 import { ageVerificationModule } from './age-verification/index.ts';
 import { amlModule } from './aml/index.ts';
@@ -19,6 +20,11 @@ import { screeningModule } from './screening/index.ts';
 import { sessionsModule } from './sessions/index.ts';
 import { documentModule, faceModule, identityModule } from './images/modules.ts';
 import { workflowsModule } from './workflows/index.ts';
+
+/** Every area's stored-record shapes, for the store to check at start-up. */
+export function storedRecordShapes(): Map<string, z.ZodType> {
+  return new Map(MODULES.flatMap((module) => Object.entries(module.storedRecords ?? {})));
+}
 
 export const MODULES: readonly SandboxModule[] = [
   authModule,

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { buildApp } from './app.ts';
+import { storedRecordShapes } from './modules.ts';
 import { resetSandbox } from './control/control.service.ts';
 import { AdminSessions } from './platform/admin/admin-guard.ts';
 import { KeyRing, parseKeysEnv, readOrganizationsFile } from './platform/auth/organizations.ts';
@@ -65,8 +66,10 @@ export interface SandboxOptions {
   /** Extra scenario files outside scenariosDir. */
   scenarioFiles?: string[];
   jobTimings?: Partial<JobTimings>;
-  /** Namespaces kept at once (default 1000); a new one evicts the least recently used. */
+  /** Namespaces kept at once (default 1000); past it a new one is refused with 507, none is evicted. */
   maxNamespaces?: number;
+  /** Start from a damaged data file: set aside what cannot be read, keeping a copy of every file changed. */
+  repair?: boolean;
   /** Journal bounds per namespace (default 1,000 entries, 2 MiB, 16 KiB per body). */
   requestLog?: Partial<RequestLogLimits>;
   /** Wrong API keys one client address may send per minute before 429 (default 30; 0 = no limit). */
@@ -135,10 +138,12 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     if (!scenarios.get(name)) throw new Error(`Unknown scenario "${name}" (--scenario). Known: ${scenarios.names().join(', ')}.`);
   }
   const dataFile = options.data ?? DEFAULT_DATA_FILE;
-  const store = await Store.open(options.memory ? {} : { file: dataFile, port: options.port ?? null });
+  const log = options.logger ?? consoleLogger;
+  const store = await Store.open(
+    options.memory ? {} : { file: dataFile, port: options.port ?? null, warn: log.warn, recordShapes: storedRecordShapes(), repair: options.repair },
+  );
   const signingSecret = hashParts('signing', seed).toString('hex');
   const uploads = new UploadStore(options.memory ? new MemoryBlobStore() : new FileBlobStore(`${dataFile}.uploads`), signingSecret);
-  const log = options.logger ?? consoleLogger;
   const worlds = new Worlds(
     {
       seed,
@@ -150,8 +155,6 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     },
     store,
     scenarios,
-    (evicted) =>
-      void uploads.dropNamespace(evicted).catch((error: unknown) => log.error(`could not delete the uploads of evicted namespace ${evicted}`, error)),
   );
   const base = (options.publicUrl ?? `http://${options.host ?? '127.0.0.1'}:${options.port ?? 4010}`).replace(/\/+$/, '');
   return {

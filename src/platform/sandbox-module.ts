@@ -4,6 +4,7 @@
  * mounts) depends on the areas without the areas depending back on it.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { z } from 'zod';
 import type { AppEnv, Platform } from './http/context.ts';
 
 export interface SandboxModule {
@@ -12,4 +13,9 @@ export interface SandboxModule {
   router: (platform: Platform) => OpenAPIHono<AppEnv>;
   /** Registers job kinds and catalog entries. */
   setup?: (platform: Platform) => void;
+  /**
+   * collection → the shape its stored records must have to be served: a data file holding another is
+   * refused at start-up (naming the file and the place), never answered with 500s.
+   */
+  storedRecords?: Readonly<Record<string, z.ZodType>>;
 }

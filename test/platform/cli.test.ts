@@ -51,6 +51,14 @@ describe('CLI options', () => {
     expect(parseCli([], {})).toMatchObject({ port: 4010, host: '127.0.0.1', memory: false, rateLimit: true });
   });
 
+  it('takes --max-namespaces (flag over IDV_SANDBOX_MAX_NAMESPACES) and --repair, and refuses a limit of 0', () => {
+    expect(parseCli(['--max-namespaces', '20', '--repair'], { IDV_SANDBOX_MAX_NAMESPACES: '7' })).toMatchObject({ maxNamespaces: 20, repair: true });
+    expect(parseCli([], { IDV_SANDBOX_MAX_NAMESPACES: '7' })).toMatchObject({ maxNamespaces: 7, repair: false });
+    expect(parseCli([], {})).toMatchObject({ maxNamespaces: undefined });
+    expect(() => parseCli(['--max-namespaces', '0'], {})).toThrow('--max-namespaces must be at least 1 (the default namespace always exists)');
+    expect(() => parseCli(['--max-namespaces', 'many'], {})).toThrow('--max-namespaces must be a whole number, got "many"');
+  });
+
   it('refuses a non-numeric port with a message naming the flag', () => {
     expect(() => parseCli(['--port', 'abc'], {})).toThrow('--port must be a whole number, got "abc"');
   });

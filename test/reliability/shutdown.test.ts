@@ -1,9 +1,11 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { Agent } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli-process.ts';
 import { tempDataFile } from '../helpers/data-dir.ts';
-import { countFound, heldCreate, outputMatches, streamOfCreates, untilAcknowledged } from '../helpers/keep-alive-traffic.ts';
+import { countFound, heldCreate, outputMatches, postJob, streamOfCreates, untilAcknowledged } from '../helpers/keep-alive-traffic.ts';
 
 describe('a shutdown that ends (the real CLI)', { timeout: 120_000 }, () => {
   it('on SIGTERM with keep-alive clients sending: answers in-flight requests with Connection: close, then exits 0 with every acknowledged write kept', async () => {
@@ -69,5 +71,35 @@ describe('a shutdown that ends (the real CLI)', { timeout: 120_000 }, () => {
     const found = await countFound(file, stream.acknowledged);
     console.log(`second signal: acknowledged ${stream.acknowledged.length}, found ${found}`);
     expect(found).toBe(stream.acknowledged.length);
+  });
+
+  it('on SIGTERM with an idle keep-alive and a half-sent-header connection open: closes both at once, writes the snapshot and exits 0 within 1 s', async () => {
+    const file = tempDataFile();
+    const cli = await startCli(['--data', file]);
+    const acknowledged: string[] = [];
+    for (let n = 0; n < 3; n++) acknowledged.push((JSON.parse((await postJob(cli.url, new Agent(), n)).body) as { jobId: string }).jobId);
+    const { port } = new URL(cli.url);
+    const open = (text: string) =>
+      new Promise<Socket>((resolve) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(text, () => resolve(socket)));
+        socket.on('error', () => undefined);
+      });
+    const idle = await open('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
+    await new Promise((resolve) => idle.once('data', resolve));
+    const halfHeader = await open('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Half: ');
+    const ended = [idle, halfHeader].map((socket) => new Promise((resolve) => socket.once('close', resolve)));
+
+    const started = performance.now();
+    cli.child.kill('SIGTERM');
+    const code = await cli.exited;
+    const elapsedMs = performance.now() - started;
+    await Promise.all(ended);
+    console.log(`SIGTERM with an idle and a half-header connection: exit ${code} after ${elapsedMs.toFixed(0)} ms`);
+    expect(code).toBe(0);
+    expect(elapsedMs).toBeLessThan(1000);
+    expect(existsSync(`${file}.lock`)).toBe(false);
+    expect(readdirSync(dirname(file)).filter((name) => name.includes('journal'))).toEqual([]);
+    const snapshot = readFileSync(file, 'utf8');
+    for (const id of acknowledged) expect(snapshot).toContain(id);
   });
 });

@@ -19,7 +19,7 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { ApiError } from '../errors/api-error.ts';
 import { hashParts } from '../random/random.ts';
-import type { AppContext, AppEnv } from '../http/context.ts';
+import { admitNamespace, type AppContext, type AppEnv } from '../http/context.ts';
 
 export const ADMIN_SESSION_COOKIE = 'idv_sandbox_session';
 /** The form field (or `X-CSRF-Token` header) that carries a console session's CSRF token. */
@@ -141,6 +141,7 @@ export function controlPlaneGuard() {
         `Unsupported Content-Type "${contentType.slice(0, 80)}": control-plane calls take application/json or no body (form and text bodies are refused, so that no web page can forge them).`,
       );
     }
+    admitNamespace(c);
     return next();
   });
 }
@@ -174,6 +175,7 @@ export function consoleGuard() {
       }
     }
     c.set('adminSession', session);
+    admitNamespace(c);
     return next();
   });
 }

@@ -8,7 +8,7 @@ import type { ZodError } from 'zod';
 /** Which error body a route family answers with. */
 export type ErrorFamily = 'default' | 'image';
 
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 501 | 502 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 501 | 502 | 503 | 504 | 507;
 
 export interface ErrorExtras {
   hints?: string[];

@@ -155,3 +155,11 @@ export function jobFateFor(c: AppContext): JobFate {
   if (behaviourOn(c, 'async-jobs-fail')) return 'fail';
   return 'normal';
 }
+
+/**
+ * The request is authenticated (an API key, or the operator's control plane and console): its namespace
+ * may now be created. Until then a new namespace is only a visitor world that nothing keeps.
+ */
+export function admitNamespace(c: AppContext): void {
+  c.set('world', c.get('platform').worlds.admit(c.get('world')));
+}

@@ -1,7 +1,8 @@
 /**
- * A stop that ends, for a node HTTP server with keep-alive clients: stop accepting, let in-flight requests
- * finish with `Connection: close` (so each client drops its socket after its answer), close idle sockets at
- * once, and cut whatever is still open when the bound passes.
+ * A stop that ends, for a node HTTP server with keep-alive clients: stop accepting, close at once every
+ * connection without a request being answered (idle keep-alive, connected but silent, headers half sent),
+ * let in-flight requests finish with `Connection: close` (so each client drops its socket after its
+ * answer), and cut whatever is still open when the bound passes.
  */
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -14,18 +15,25 @@ export interface Drainable {
 }
 
 export function drainable(server: Server): Drainable {
-  const inFlight = new Map<Socket, Set<ServerResponse>>();
+  /** Every open connection, with the responses it is answering (none: nothing to wait for). */
+  const connections = new Map<Socket, Set<ServerResponse>>();
   let draining: Promise<'drained' | 'cut'> | null = null;
+
+  server.on('connection', (socket: Socket) => {
+    connections.set(socket, new Set());
+    socket.once('close', () => connections.delete(socket));
+  });
 
   server.prependListener('request', (request, response) => {
     const socket = request.socket;
-    let responses = inFlight.get(socket);
-    if (!responses) {
-      inFlight.set(socket, (responses = new Set()));
-      socket.once('close', () => inFlight.delete(socket));
-    }
+    const responses = connections.get(socket);
+    if (!responses) return;
     responses.add(response);
-    response.once('close', () => responses.delete(response));
+    response.once('close', () => {
+      responses.delete(response);
+      // Answered in full (the bytes are queued): the socket ends once they are out.
+      if (draining && responses.size === 0) socket.end();
+    });
     if (draining) response.setHeader('connection', 'close');
   });
 
@@ -33,17 +41,17 @@ export function drainable(server: Server): Drainable {
     drain(timeoutMs) {
       if (draining) return draining;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const [socket, responses] of inFlight) {
+      for (const [socket, responses] of connections) {
+        // Nothing being answered: an idle keep-alive, a silent or a half-sent request. Nothing to wait for.
+        if (responses.size === 0) socket.destroy();
         for (const response of responses) {
           if (!response.headersSent) response.setHeader('connection', 'close');
-          // Headers already out without the close: end the socket once this answer is complete.
-          else response.once('finish', () => socket.end());
         }
       }
-      server.closeIdleConnections();
       draining = new Promise((resolve) => {
         const timer = setTimeout(() => {
           server.closeAllConnections();
+          for (const socket of connections.keys()) socket.destroy();
           resolve('cut');
         }, timeoutMs);
         void closed.then(() => {
@@ -56,6 +64,7 @@ export function drainable(server: Server): Drainable {
     cut() {
       server.close();
       server.closeAllConnections();
+      for (const socket of connections.keys()) socket.destroy();
     },
   };
 }

@@ -10,8 +10,9 @@ import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
 import { hashParts } from '../random/random.ts';
 import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/world.ts';
 import { keptHeaders, keptQuery, receivedBody, sentBody } from '../request-log/request-log.ts';
-import { explain, type AppContext, type AppEnv, type Platform } from './context.ts';
+import { admitNamespace, explain, type AppContext, type AppEnv, type Platform } from './context.ts';
 import { round } from '../numbers.ts';
+import { StorageError } from '../store/store.ts';
 
 /** Paths that are not recorded in the request journal (the sandbox's own surfaces). */
 const UNJOURNALED = /^\/(__sandbox|console|docs|openapi\.json|favicon\.ico|healthz)(\/|$)/;
@@ -31,11 +32,14 @@ export function requestContext(platform: Platform) {
     c.set('answeredByScenario', false);
 
     const namespace = c.req.header('x-sandbox-namespace') ?? c.req.query('namespace') ?? DEFAULT_NAMESPACE;
-    // A world must exist for the error handler even when the namespace is refused.
-    c.set('world', platform.worlds.get(NAMESPACE_PATTERN.test(namespace) ? namespace : DEFAULT_NAMESPACE));
+    // A world must exist for the error handler even when the namespace is refused. A new namespace is a
+    // visitor until the request is authenticated (admitNamespace): a request without a key creates none.
+    const named = NAMESPACE_PATTERN.test(namespace) ? namespace : DEFAULT_NAMESPACE;
+    c.set('world', platform.worlds.existing(named) ?? platform.worlds.visitor(named));
     const world = c.get('world');
     c.set('requestId', `req_${hashParts(platform.signingSecret, world.namespace, world.nextRequestNumber()).toString('hex').slice(0, 20)}`);
     const startedAt = world.clock.iso();
+    const changesBefore = platform.store.changeCount;
 
     try {
       const refusal = requestRefusal(world, namespace, c.req.header('x-sandbox-scenario'));
@@ -45,10 +49,16 @@ export function requestContext(platform: Platform) {
         return;
       }
       c.set('requestScenarios', refusal.scenarios);
+      // While the disk is full, a write first retries the changes still waiting, and is refused if they fail.
+      if (platform.store.problem && !READ_METHODS.has(c.req.method) && !(await saved(c, platform.store.durable()))) return;
       await next();
+      // The answer leaves only once the writes it reports are on disk.
+      await saved(c, platform.store.durable(changesBefore));
     } finally {
       // Runs for successes and for errors turned into responses by onError alike.
       const explanations = c.get('explanations');
+      // The admitted world when the request created its namespace: the same object as the visitor, kept.
+      const world = c.get('world');
       if (c.res) {
         c.res.headers.set('X-Request-Id', c.get('requestId'));
         if (explanations.length > 0) c.res.headers.set('X-Sandbox-Explain', explanations.join('; '));
@@ -81,9 +91,21 @@ export function requestContext(platform: Platform) {
         });
       }
     }
-    // The answer leaves only once the writes it reports are on disk.
-    await platform.store.durable();
   });
+}
+
+/** Whether the store's changes are on disk; if not, the answer becomes the 507 that says why and what to do. */
+async function saved(c: AppContext, durable: Promise<void>): Promise<boolean> {
+  try {
+    await durable;
+    return true;
+  } catch (error) {
+    if (!(error instanceof StorageError)) throw error;
+    explain(c, `507: ${error.message}`);
+    c.res = undefined;
+    c.res = c.json(errorBody(c.get('errorFamily'), error.message), 507);
+    return false;
+  }
 }
 
 /** A message refusing the namespace or scenario headers, or the request's scenarios. */
@@ -142,7 +164,6 @@ function clientAddress(c: AppContext): string | undefined {
 export function apiKeyGuard(policy: GuardPolicy) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const platform = c.get('platform');
-    const world = c.get('world');
     c.set('errorFamily', policy.errorFamily ?? 'default');
     c.set('refusesForFunds', policy.refusesForFunds);
 
@@ -172,6 +193,8 @@ export function apiKeyGuard(policy: GuardPolicy) {
       throw new ApiError(401, 'API key revoked', { detail: 'This API key was revoked. Use an active key of the organization.' });
     }
     c.set('principal', principal);
+    admitNamespace(c);
+    const world = c.get('world');
 
     if (principal.kind === 'sandbox' && !READ_METHODS.has(c.req.method) && !policy.allowSandboxWrites) {
       throw new ApiError(403, 'Sandbox API keys are read-only: a live API key is needed to create or modify resources.');

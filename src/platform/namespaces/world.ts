@@ -8,6 +8,7 @@ import { uuidFrom } from '../random/random.ts';
 import { RateLimiter, type RateLimits } from '../rate-limit/rate-limiter.ts';
 import { RequestLog, type RequestLogLimits } from '../request-log/request-log.ts';
 import { ScenarioState, type ScenarioRegistry } from '../scenarios/scenarios.ts';
+import { ApiError } from '../errors/api-error.ts';
 import type { Partition, Store } from '../store/store.ts';
 
 export const DEFAULT_NAMESPACE = 'default';
@@ -37,7 +38,7 @@ export interface WorldSettings {
   scenarios: readonly string[];
   rateLimits: RateLimits | null;
   requestLog: RequestLogLimits;
-  /** At most this many namespaces at once; a new one evicts the least recently used (never the default). */
+  /** At most this many namespaces at once; past it a new one is refused (507), never made room for. */
   maxNamespaces: number;
 }
 
@@ -60,14 +61,14 @@ export class World {
     readonly namespace: string,
     readonly seed: number,
     settings: WorldSettings,
-    store: Store,
+    data: Partition,
     registry: ScenarioRegistry,
   ) {
     this.clock = new VirtualClock(settings.clock);
     this.requestLog = new RequestLog(settings.requestLog);
     this.rateLimiter = settings.rateLimits ? new RateLimiter(settings.rateLimits) : null;
     this.scenarios = new ScenarioState(registry, seed, namespace, settings.scenarios);
-    this.data = store.partition(namespace);
+    this.data = data;
   }
 
   /** The next id of this namespace: a UUID v4 fixed by the seed, the namespace and a persisted counter. */
@@ -89,8 +90,14 @@ export class World {
   }
 }
 
+/**
+ * The namespaces. Only an authenticated request (an API key, or the operator's control plane and console)
+ * creates one (`admit`); any other request naming a new namespace is served by a visitor world that is
+ * never kept and whose data refuses writes, so a flood of made-up names changes nothing. Past
+ * `maxNamespaces` a new namespace is refused; none is ever evicted: a namespace leaves only by a reset.
+ */
 export class Worlds {
-  /** In least-recently-used order: `get` moves a namespace to the end. */
+  /** Keyed by a Map, never a plain object: `__proto__` or `constructor` is a namespace like any other. */
   private readonly worlds = new Map<string, World>();
   private readonly seeds = new Map<string, number>();
 
@@ -98,20 +105,42 @@ export class Worlds {
     private readonly settings: WorldSettings,
     private readonly store: Store,
     private readonly registry: ScenarioRegistry,
-    /** Told when a namespace is evicted to make room, so its uploads go with it. */
-    private readonly onEvict: (namespace: string) => void = () => undefined,
   ) {}
 
+  /** The namespace's world, created if it does not exist yet (the embedding code and the operator's surfaces). */
   get(namespace: string = DEFAULT_NAMESPACE): World {
-    let world = this.worlds.get(namespace);
-    if (world) {
-      this.worlds.delete(namespace);
-    } else {
-      this.makeRoomFor(namespace);
-      world = new World(namespace, this.seeds.get(namespace) ?? this.settings.seed, this.settings, this.store, this.registry);
+    return this.existing(namespace) ?? this.admit(this.visitor(namespace));
+  }
+
+  /** The world of a namespace that exists (in memory, or in the store: built again from its data), or undefined. */
+  existing(namespace: string): World | undefined {
+    const world = this.worlds.get(namespace);
+    if (world) return world;
+    if (namespace !== DEFAULT_NAMESPACE && !this.store.hasPartition(namespace)) return undefined;
+    return this.keep(new World(namespace, this.seedOf(namespace), this.settings, this.store.partition(namespace), this.registry));
+  }
+
+  /** A world for a request that may not create its namespace: kept nowhere; a write to it is refused. */
+  visitor(namespace: string): World {
+    return new World(namespace, this.seedOf(namespace), this.settings, this.store.detachedPartition(namespace), this.registry);
+  }
+
+  /**
+   * Makes a visitor world's namespace exist (the request was authenticated), or refuses it with a 507
+   * past maxNamespaces. A world that exists already is returned as it is.
+   */
+  admit(world: World): World {
+    const existing = this.existing(world.namespace);
+    if (existing) return existing;
+    const count = this.names().length;
+    if (count >= this.settings.maxNamespaces) {
+      throw new ApiError(
+        507,
+        `The sandbox holds ${count} namespaces, its limit (--max-namespaces ${this.settings.maxNamespaces}): namespace "${world.namespace}" was not created. Reset the namespaces you no longer need (POST /__sandbox/reset with X-Sandbox-Namespace) or start the sandbox with a higher --max-namespaces.`,
+      );
     }
-    this.worlds.set(namespace, world);
-    return world;
+    world.data.attach();
+    return this.keep(world);
   }
 
   /** The namespaces in memory now. */
@@ -129,26 +158,18 @@ export class Worlds {
    * seed. Its memory is freed: the namespace is built again, from the fixtures, when next used.
    */
   reset(namespace: string, seed?: number): void {
-    this.drop(namespace);
-    if (seed !== undefined) this.seeds.set(namespace, seed);
-  }
-
-  /** Evicts the least recently used namespaces (those only in the store first) until a new one fits. */
-  private makeRoomFor(namespace: string): void {
-    for (;;) {
-      const names = this.names().filter((name) => name !== namespace);
-      if (names.length < this.settings.maxNamespaces) return;
-      const storeOnly = this.store.namespaces().find((name) => name !== DEFAULT_NAMESPACE && !this.worlds.has(name));
-      const oldest = storeOnly ?? [...this.worlds.keys()].find((name) => name !== DEFAULT_NAMESPACE);
-      if (oldest === undefined) return;
-      this.drop(oldest);
-      this.onEvict(oldest);
-    }
-  }
-
-  private drop(namespace: string): void {
     this.store.dropPartition(namespace);
     this.worlds.delete(namespace);
     this.seeds.delete(namespace);
+    if (seed !== undefined) this.seeds.set(namespace, seed);
+  }
+
+  private seedOf(namespace: string): number {
+    return this.seeds.get(namespace) ?? this.settings.seed;
+  }
+
+  private keep(world: World): World {
+    this.worlds.set(world.namespace, world);
+    return world;
   }
 }

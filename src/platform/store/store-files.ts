@@ -5,12 +5,12 @@
  * the newest journal refuses start-up with a message naming the file, the place and the fix.
  */
 import { createReadStream, existsSync } from 'node:fs';
-import { open, readFile, rename } from 'node:fs/promises';
+import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { Adapter } from 'lowdb';
 import { z } from 'zod';
-import { StoreOpenError } from './errors.ts';
+import { DamagedFileError, StoreOpenError } from './errors.ts';
 
 export const STORE_FORMAT = 'idv-sandbox-store';
 export const STORE_VERSION = 1;
@@ -19,6 +19,8 @@ export const STORE_VERSION = 1;
 export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
 
 const FIX = 'Point --data (IDV_SANDBOX_DATA) at another file, use --memory, or move the file away to start fresh.';
+const REPAIR =
+  'Restore the data directory from a backup, or start once with --repair: it sets aside what cannot be read and keeps a copy of every file it changes (<file>.before-repair).';
 
 const Name = z.string().min(1);
 const StoredRecord = z.looseObject({ id: Name });
@@ -38,8 +40,8 @@ function isStoredRecord(value: unknown): value is { id: string } {
   return typeof id === 'string' && id.length > 0;
 }
 const Snapshot = SnapshotHeader.extend({ namespaces: z.record(Name, z.record(Name, z.array(StoredRecord))) });
-/** namespace → collection → records. */
-export type Snapshot = z.infer<typeof SnapshotHeader> & { namespaces: Record<string, Record<string, { id: string }[]>> };
+/** namespace → collection → records, in Maps: a namespace may be called `__proto__` or `constructor`. */
+export type Snapshot = z.infer<typeof SnapshotHeader> & { namespaces: Map<string, Map<string, { id: string }[]>> };
 
 export const JournalEntry = z.discriminatedUnion('op', [
   z.object({ op: z.literal('put'), ns: Name, c: Name, id: Name, v: StoredRecord }).refine((entry) => entry.v.id === entry.id, {
@@ -52,7 +54,7 @@ export const JournalEntry = z.discriminatedUnion('op', [
 export type JournalEntry = z.infer<typeof JournalEntry>;
 
 export function emptySnapshot(generation: number): Snapshot {
-  return { format: STORE_FORMAT, version: STORE_VERSION, generation, namespaces: {} };
+  return { format: STORE_FORMAT, version: STORE_VERSION, generation, namespaces: new Map() };
 }
 
 /** Where a write may stop so the fault tests can SIGKILL it there (env IDV_SANDBOX_FAULT_PAUSE). */
@@ -72,7 +74,8 @@ export class SnapshotFile implements Adapter<Snapshot> {
     if (!existsSync(this.file)) return null;
     const lines = readLines(this.file);
     const first = await lines.next();
-    if (first.done) return null;
+    // Never read as an empty store: the next compaction would then overwrite what the journals hold.
+    if (first.done) throw damaged(this.file, 'its start', 'the file is empty (0 bytes), as a crash or a full disk can leave it');
     if (first.value.text.endsWith(HEADER_END)) return readStreamedLayout(this.file, first.value.text, lines);
     await lines.return(undefined);
     return parseWholeDocument(this.file, await readFile(this.file, 'utf8'));
@@ -80,6 +83,19 @@ export class SnapshotFile implements Adapter<Snapshot> {
 
   async write(data: Snapshot): Promise<void> {
     const temp = `${this.file}.tmp`;
+    try {
+      await this.writeTemp(temp, data);
+      await rename(temp, this.file);
+    } catch (error) {
+      // A full disk or any other failure: the old snapshot stays as it was, and no temporary file is left.
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    }
+    await this.pauseAt('snapshot-renamed');
+    await syncDirectory(this.file);
+  }
+
+  private async writeTemp(temp: string, data: Snapshot): Promise<void> {
     const handle = await open(temp, 'w');
     try {
       let chunk = '';
@@ -94,10 +110,10 @@ export class SnapshotFile implements Adapter<Snapshot> {
       };
       const { namespaces, ...header } = data;
       await put(`${JSON.stringify(header).slice(0, -1)}${HEADER_END}\n`);
-      const spaces = Object.entries(namespaces);
+      const spaces = [...namespaces];
       for (const [n, [ns, collections]] of spaces.entries()) {
         await put(`${JSON.stringify(ns)}:{\n`);
-        const named = Object.entries(collections);
+        const named = [...collections];
         for (const [c, [name, records]] of named.entries()) {
           await put(`${JSON.stringify(name)}:[\n`);
           for (let i = 0; i < records.length; i++) await put(`${JSON.stringify(records[i])}${i < records.length - 1 ? ',' : ''}\n`);
@@ -110,9 +126,6 @@ export class SnapshotFile implements Adapter<Snapshot> {
     } finally {
       await handle.close();
     }
-    await rename(temp, this.file);
-    await this.pauseAt('snapshot-renamed');
-    await syncDirectory(this.file);
   }
 }
 
@@ -120,10 +133,28 @@ export class SnapshotFile implements Adapter<Snapshot> {
  * Every entry of a journal; `newest` tolerates a torn last line (a crash mid-append, never acknowledged),
  * whose size in bytes goes to `onTornTail` so the caller can cut it off.
  */
-export async function* readJournal(path: string, newest: boolean, onTornTail: (bytes: number) => void = () => undefined): AsyncGenerator<JournalEntry> {
+export interface JournalReading {
+  /** Tolerates a torn last line (the newest journal), whose size goes to `onTornTail`. */
+  newest: boolean;
+  onTornTail?: (bytes: number) => void;
+  /** The shapes records must have (a put of another shape is damage). */
+  shapes?: RecordShapes;
+  /** `--repair`: a damaged line is told here and skipped instead of refusing the file. */
+  onDamage?: (error: DamagedFileError) => void;
+}
+
+export async function* readJournal(path: string, reading: JournalReading): AsyncGenerator<JournalEntry> {
+  const { newest, onTornTail = () => undefined, shapes, onDamage } = reading;
+  const refuse = (error: DamagedFileError) => {
+    if (!onDamage) throw error;
+    onDamage(error);
+  };
   let torn: { number: number; reason: string; bytes: number } | undefined;
   for await (const { text, number, terminated } of readLines(path)) {
-    if (torn) throw damaged(path, `line ${torn.number}`, torn.reason);
+    if (torn) {
+      refuse(damaged(path, `line ${torn.number}`, torn.reason));
+      torn = undefined;
+    }
     if (text.trim() === '') continue;
     let parsed: unknown;
     try {
@@ -133,7 +164,8 @@ export async function* readJournal(path: string, newest: boolean, onTornTail: (b
         torn = { number, reason: (error as Error).message, bytes: Buffer.byteLength(text) };
         continue;
       }
-      throw damaged(path, `line ${number}`, `not JSON (${(error as Error).message})`);
+      refuse(damaged(path, `line ${number}`, `not JSON (${(error as Error).message})`));
+      continue;
     }
     const entry = JournalEntry.safeParse(parsed);
     if (!entry.success) {
@@ -141,7 +173,13 @@ export async function* readJournal(path: string, newest: boolean, onTornTail: (b
         torn = { number, reason: 'incomplete', bytes: Buffer.byteLength(text) };
         continue;
       }
-      throw damaged(path, `line ${number}${pathOf(entry.error.issues[0]?.path)}`, describe(entry.error));
+      refuse(damaged(path, `line ${number}${pathOf(entry.error.issues[0]?.path)}`, describe(entry.error)));
+      continue;
+    }
+    const wrongShape = entry.data.op === 'put' ? recordProblem(shapes, entry.data.c, entry.data.v) : undefined;
+    if (wrongShape) {
+      refuse(damaged(path, `line ${number}.v${wrongShape.path}`, `not a stored ${(entry.data as { c: string }).c} record (${wrongShape.problem})`));
+      continue;
     }
     yield entry.data;
   }
@@ -158,8 +196,19 @@ export async function syncDirectory(file: string): Promise<void> {
   }
 }
 
-export function damaged(file: string, place: string, problem: string): StoreOpenError {
-  return new StoreOpenError(`The store file ${file} is damaged at ${place}: ${problem}; it was left untouched. ${FIX}`);
+export function damaged(file: string, place: string, problem: string): DamagedFileError {
+  return new DamagedFileError(`The store file ${file} is damaged at ${place}: ${problem}; it was left untouched. ${REPAIR} ${FIX}`, file, place, problem);
+}
+
+/** The shape a collection's stored records must have to be served (declared by the area that owns it). */
+export type RecordShapes = ReadonlyMap<string, z.ZodType>;
+
+/** Why a record does not fit its collection's declared shape, or undefined. */
+export function recordProblem(shapes: RecordShapes | undefined, collection: string, record: unknown): { path: string; problem: string } | undefined {
+  const shape = shapes?.get(collection);
+  if (!shape) return undefined;
+  const checked = shape.safeParse(record);
+  return checked.success ? undefined : { path: pathOf(checked.error.issues[0]?.path), problem: describe(checked.error) };
 }
 
 const HEADER_END = ',"namespaces":{';
@@ -185,8 +234,8 @@ async function* readLines(path: string): AsyncGenerator<{ text: string; number: 
 
 /** The layout `write` produces: header line, then `"ns":{`, `"collection":[`, one record per line, closers. */
 async function readStreamedLayout(file: string, headerLine: string, lines: AsyncGenerator<{ text: string; number: number }>): Promise<Snapshot> {
-  const snapshot: Snapshot = { ...checkHeader(file, parseLine(file, 1, `${headerLine.slice(0, -HEADER_END.length)}}`)), namespaces: {} };
-  let namespace: Record<string, { id: string }[]> | undefined;
+  const snapshot: Snapshot = { ...checkHeader(file, parseLine(file, 1, `${headerLine.slice(0, -HEADER_END.length)}}`)), namespaces: new Map() };
+  let namespace: Map<string, { id: string }[]> | undefined;
   let records: { id: string }[] | undefined;
   let place = 'namespaces';
   let ended = false;
@@ -214,14 +263,16 @@ async function readStreamedLayout(file: string, headerLine: string, lines: Async
         place = 'namespaces';
       } else if (text.endsWith(':[')) {
         const name = memberName(file, number, at, text);
-        records = namespace[name] = [];
+        records = [];
+        namespace.set(name, records);
         place += `.${name}`;
       } else throw damaged(file, at, `expected a collection ("name":[) or the end of the namespace, found ${preview(text)}`);
     } else if (text === '}}') {
       ended = true;
     } else if (text.endsWith(':{')) {
       const name = memberName(file, number, at, text);
-      namespace = snapshot.namespaces[name] = {};
+      namespace = new Map();
+      snapshot.namespaces.set(name, namespace);
       place = `namespaces.${name}`;
     } else throw damaged(file, at, `expected a namespace ("name":{) or the end of the document, found ${preview(text)}`);
   }
@@ -234,7 +285,10 @@ function parseWholeDocument(file: string, text: string): Snapshot {
   checkHeader(file, parsed);
   const snapshot = Snapshot.safeParse(parsed);
   if (!snapshot.success) throw damaged(file, pathOf(snapshot.error.issues[0]?.path).slice(1) || 'its top level', describe(snapshot.error));
-  return snapshot.data;
+  // From the parsed JSON, not zod's copy: its plain objects would turn a `__proto__` key into a prototype.
+  const raw = parsed as { namespaces: Record<string, Record<string, { id: string }[]>> };
+  const namespaces = new Map(Object.entries(raw.namespaces).map(([ns, collections]) => [ns, new Map(Object.entries(collections))]));
+  return { ...snapshot.data, namespaces };
 }
 
 /** Format first (a foreign file), then version (a newer sandbox), then the rest. */

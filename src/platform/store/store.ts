@@ -13,7 +13,11 @@
  *   into a new snapshot in the background while requests are served (a torn, never acknowledged last line
  *   is cut off first); an unchanged snapshot is never rewritten. A clean close compacts when anything
  *   changed, so the JSON file alone then holds the whole state.
- * - A corrupt, foreign or newer-version file stops start-up and is never overwritten.
+ * - A corrupt, foreign or newer-version file stops start-up and is never overwritten; so does a 0-byte
+ *   snapshot or a record of the wrong shape (`recordShapes`). `repair` sets damage aside (repair.ts).
+ * - A full disk: a failed append is cut back to the last whole line and answered 507 (StorageError); its
+ *   lines go first with the next append, which every write retries before it runs. A failed compaction
+ *   removes its temporary file, keeps the journals and is retried.
  *
  * - One process per data file: `<file>.lock` (see lock.ts) is taken before the file is read.
  *
@@ -26,25 +30,30 @@ import { basename, dirname, join } from 'node:path';
 import { Low } from 'lowdb';
 import { ApiError } from '../errors/api-error.ts';
 import { Collection, type CollectionChange, type Identified } from './collection.ts';
-import { StoreOpenError } from './errors.ts';
+import { DamagedFileError, StoreOpenError } from './errors.ts';
+import { Repair } from './repair.ts';
 import { DataLock } from './lock.ts';
 import {
   damaged,
   emptySnapshot,
   MAX_RECORD_BYTES,
   readJournal,
+  recordProblem,
   SnapshotFile,
   STORE_FORMAT,
   STORE_VERSION,
   syncDirectory,
   type JournalEntry,
   type PausePoint,
+  type RecordShapes,
   type Snapshot,
 } from './store-files.ts';
 
 export { StoreOpenError };
 
 const DEFAULT_COMPACT_AFTER_BYTES = 8 * 1024 * 1024;
+/** How long a failed background compaction waits before it is tried again. */
+const COMPACTION_RETRY_MS = 30_000;
 /**
  * Characters of journal text written per append: the changes queued behind one flush can add up to more
  * than the longest string V8 holds (about 512 MB), so they are joined and written in pieces of this size.
@@ -65,12 +74,18 @@ function* journalChunks(lines: readonly string[]): Generator<string> {
 }
 
 export interface StoreOptions {
+  /** Told once when a background compaction fails (and once when it works again). */
+  warn?: (message: string) => void;
   /** JSON file; omit for a memory-only store. */
   file?: string;
   /** Journal size that starts a compaction (env IDV_SANDBOX_COMPACT_AFTER_BYTES; default 8 MB or half the snapshot, whichever is larger). */
   compactAfterBytes?: number;
   /** The HTTP port this process serves, written into the lock file for whoever is refused. */
   port?: number | null;
+  /** The shape each collection's stored records must have; a file holding another is refused at start-up. */
+  recordShapes?: RecordShapes;
+  /** Set aside what cannot be read instead of refusing to start, keeping a copy of every file it changes. */
+  repair?: boolean;
 }
 
 /** The collections of one namespace. */
@@ -79,8 +94,15 @@ export class Partition {
 
   constructor(
     readonly namespace: string,
-    private readonly sink: (ns: string, change: CollectionChange) => void,
+    private sink: (ns: string, change: CollectionChange) => void,
+    /** Set on a detached partition: joins the store and gives the sink that keeps its writes. */
+    private readonly joinStore?: (partition: Partition) => (ns: string, change: CollectionChange) => void,
   ) {}
+
+  /** A detached partition (of a namespace that did not exist) joins the store: from now on its writes are kept. */
+  attach(): void {
+    if (this.joinStore) this.sink = this.joinStore(this);
+  }
 
   collection<T extends Identified>(name: string): Collection<T> {
     let collection = this.collections.get(name);
@@ -92,18 +114,27 @@ export class Partition {
   }
 
   /** name → records, for the snapshot. */
-  dump(): Record<string, Identified[]> {
-    const out: Record<string, Identified[]> = {};
-    for (const [name, collection] of this.collections) if (collection.size > 0) out[name] = collection.all();
+  dump(): Map<string, Identified[]> {
+    const out = new Map<string, Identified[]>();
+    for (const [name, collection] of this.collections) if (collection.size > 0) out.set(name, collection.all());
     return out;
   }
 }
 
 export class Store {
   private readonly partitionsByName = new Map<string, Partition>();
+  /** Lines not yet on disk, oldest first: those of a failed append stay at the front and go with the next one. */
   private pending: string[] = [];
   private pendingFlush: Promise<void> | null = null;
+  /** The chain of flushes and rotations (never rejects), and the last flush as it ends (may reject). */
   private flushing: Promise<void> = Promise.resolve();
+  private lastFlush: Promise<void> = Promise.resolve();
+  /** Lines queued since open. */
+  private queued = 0;
+  /** Why the last append failed (a full disk): writes are answered 507 until an append succeeds. */
+  private writeProblem: StorageError | null = null;
+  private compactionProblem: string | null = null;
+  private compactionRetry: NodeJS.Timeout | null = null;
   private journal: FileHandle | null = null;
   private journalBytes = 0;
   private snapshotBytes = 0;
@@ -112,7 +143,6 @@ export class Store {
   /** Changes journaled since open (replayed journals count as one), and how many the snapshot holds. */
   private changes = 0;
   private snapshotChanges = 0;
-  private failure: Error | null = null;
   private closed = false;
 
   private constructor(
@@ -120,6 +150,7 @@ export class Store {
     private readonly db: Low<Snapshot> | undefined,
     private readonly compactAfterBytes: number | undefined,
     private readonly lock: DataLock | undefined,
+    private readonly warn: (message: string) => void = (message) => console.warn(message),
   ) {}
 
   /** Takes the data file's lock before anything else touches it; a refused open leaves no trace. */
@@ -139,28 +170,54 @@ export class Store {
   private static async load(file: string, options: StoreOptions, lock: DataLock): Promise<Store> {
     const snapshotFile = new SnapshotFile(file, (point: PausePoint): Promise<void> => (store.compacting ? pauseForFaultTests(point) : Promise.resolve()));
     const db = new Low<Snapshot>(snapshotFile, emptySnapshot(0));
-    const store = new Store(file, db, options.compactAfterBytes ?? envBytes('IDV_SANDBOX_COMPACT_AFTER_BYTES'), lock);
-    const stored = await snapshotFile.read();
-    const snapshot = stored ?? emptySnapshot(0);
+    const store = new Store(file, db, options.compactAfterBytes ?? envBytes('IDV_SANDBOX_COMPACT_AFTER_BYTES'), lock, options.warn);
+    const repair = options.repair ? new Repair() : undefined;
+    const setAside = (error: unknown) => {
+      if (!repair || !(error instanceof DamagedFileError)) throw error;
+      repair.note(error);
+    };
+    let stored: Snapshot | null = null;
+    try {
+      stored = await snapshotFile.read();
+    } catch (error) {
+      setAside(error);
+    }
+    // A snapshot set aside by --repair: the journals beside it are replayed from the oldest one.
+    const snapshot = stored ?? emptySnapshot(repair?.touches(file) ? (journalFiles(file)[0]?.generation ?? 0) : 0);
     if (stored) store.snapshotBytes = (await stat(file)).size;
     const journals = journalsToReplay(file, snapshot.generation);
     store.generation = snapshot.generation;
-    for (const [ns, collections] of Object.entries(snapshot.namespaces)) {
+    for (const [ns, collections] of snapshot.namespaces) {
       const partition = store.partition(ns);
-      for (const [name, records] of Object.entries(collections)) {
+      for (const [name, records] of collections) {
         const collection = partition.collection(name);
-        for (const record of records) collection.apply(record);
+        for (const [index, record] of records.entries()) {
+          const wrong = recordProblem(options.recordShapes, name, record);
+          if (wrong) setAside(damaged(file, `namespaces.${ns}.${name}[${index}]${wrong.path}`, `not a stored ${name} record (${wrong.problem})`));
+          else collection.apply(record);
+        }
       }
     }
     db.data = emptySnapshot(snapshot.generation);
     for (const [index, { generation, path }] of journals.entries()) {
       let tornBytes = 0;
-      for await (const entry of readJournal(path, index === journals.length - 1, (bytes) => (tornBytes = bytes))) store.replay(entry);
+      const reading = {
+        newest: index === journals.length - 1,
+        onTornTail: (bytes: number) => (tornBytes = bytes),
+        shapes: options.recordShapes,
+        onDamage: repair && setAside,
+      };
+      for await (const entry of readJournal(path, reading)) store.replay(entry);
       // Cut now: should the fold below be interrupted, this journal is no longer the newest one.
       if (tornBytes > 0) await truncate(path, (await stat(path)).size - tornBytes);
       store.generation = generation;
     }
-    if (journals.length > 0) {
+    if (repair?.needed) {
+      const report = repair.keepCopies();
+      store.changes = 1;
+      await store.compact();
+      store.warn(report);
+    } else if (journals.length > 0) {
       store.changes = 1;
       // No flush is pending yet, so the fold moves appends to the next generation before any request writes.
       void store.compactInBackground();
@@ -188,22 +245,64 @@ export class Store {
     return [...this.partitionsByName.keys()];
   }
 
+  hasPartition(namespace: string): boolean {
+    return this.partitionsByName.has(namespace);
+  }
+
+  /**
+   * The partition of a namespace that does not exist, outside the store: reads find nothing and a write is
+   * refused until `attach()` makes it the namespace's partition.
+   */
+  detachedPartition(namespace: string): Partition {
+    const refuse = () => {
+      throw new ApiError(404, `Namespace "${namespace}" does not exist: a request with an API key (or the control plane) creates it.`);
+    };
+    return new Partition(namespace, refuse, (partition) => {
+      this.partitionsByName.set(namespace, partition);
+      return (ns, change) => this.record(ns, change);
+    });
+  }
+
   /** Removes every collection of a namespace (reset). */
   dropPartition(namespace: string): void {
     if (!this.partitionsByName.delete(namespace)) return;
     this.appendLine(JSON.stringify({ ns: namespace, op: 'drop' }));
   }
 
-  /** Resolves once every change made so far is on disk. */
-  durable(): Promise<void> {
-    if (this.failure) return Promise.reject(this.failure);
+  /** How many changes were queued so far: what `durable(since)` compares with. */
+  get changeCount(): number {
+    return this.queued;
+  }
+
+  /**
+   * Why writes cannot be made durable right now (a full disk), or null. Writes are refused with it until
+   * a retried append succeeds; reads go on.
+   */
+  get problem(): StorageError | null {
+    return this.writeProblem;
+  }
+
+  /** Why the last background compaction failed (it is retried later), or null. */
+  get compactionFailure(): string | null {
+    return this.compactionProblem;
+  }
+
+  /**
+   * Resolves once every change made so far is on disk; rejects with a StorageError (507) when the append
+   * that carries them failed (nothing of it stays in the journal; its lines are retried with the next one).
+   * `since`: the `changeCount` a request started at; when nothing was queued since, it waits for the
+   * running flush without failing (a read answers even while the disk is full).
+   */
+  durable(since?: number): Promise<void> {
+    if (since !== undefined && this.queued === since) return this.flushing;
     if (this.pending.length > 0) return this.scheduleFlush();
-    return this.flushing;
+    return this.lastFlush;
   }
 
   /** Flushes, writes the whole state as the snapshot, removes the journals, then releases the lock. */
   async close(): Promise<void> {
     if (this.closed) return;
+    this.stopCompactionRetry();
     try {
       await this.durable().catch(() => undefined);
       // A background compaction writes the same temporary file: let it finish before the last one.
@@ -221,6 +320,7 @@ export class Store {
   async closeWithoutCompaction(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.stopCompactionRetry();
     // Every acknowledged write waited for its fdatasync; this also writes what was not yet acknowledged.
     await this.flushing;
     if (this.pending.length > 0) await this.scheduleFlush().catch(() => undefined);
@@ -250,6 +350,7 @@ export class Store {
     if (!this.persistent) return;
     if (this.closed) throw new Error('the store is closed');
     this.pending.push(line);
+    this.queued += 1;
     this.changes += 1;
     void this.scheduleFlush();
   }
@@ -272,19 +373,42 @@ export class Store {
       const lines = this.pending;
       this.pending = [];
       if (lines.length === 0) return;
-      const handle = await this.journalHandle();
+      try {
+        await this.append(lines);
+      } catch (error) {
+        // In memory already: they go first in the next append, so memory and journal keep one order.
+        this.pending = [...lines, ...this.pending];
+        this.writeProblem = storageError(error, this.file as string, journalPath(this.file as string, this.generation));
+        throw this.writeProblem;
+      }
+      // Room again after a full disk: a compaction waiting for its retry goes now.
+      const retryNow = this.writeProblem !== null && this.compactionRetry !== null;
+      this.writeProblem = null;
+      if (!this.compacting && (retryNow || (this.journalBytes >= this.compactionThreshold() && !this.compactionRetry))) void this.compactInBackground();
+    });
+    this.pendingFlush = flush;
+    this.lastFlush = flush;
+    this.flushing = flush.catch(() => undefined);
+    return flush;
+  }
+
+  /** Appends whole lines and fdatasyncs; on any failure the journal is cut back to its last whole line. */
+  private async append(lines: readonly string[]): Promise<void> {
+    const handle = await this.journalHandle();
+    const before = this.journalBytes;
+    try {
+      // A cut that failed last time (the disk refused even that) comes first.
+      if ((await handle.stat()).size !== before) await handle.truncate(before);
       for (const data of journalChunks(lines)) {
         await handle.appendFile(data, 'utf8');
         this.journalBytes += Buffer.byteLength(data);
       }
       await handle.datasync();
-      if (this.journalBytes >= this.compactionThreshold() && !this.compacting) void this.compactInBackground();
-    });
-    this.pendingFlush = flush;
-    this.flushing = flush.catch((error: unknown) => {
-      this.failure = error instanceof Error ? error : new Error(String(error));
-    });
-    return flush;
+    } catch (error) {
+      this.journalBytes = before;
+      await handle.truncate(before).catch(() => undefined);
+      throw error;
+    }
   }
 
   private compactionThreshold(): number {
@@ -293,17 +417,42 @@ export class Store {
 
   private async journalHandle(): Promise<FileHandle> {
     if (!this.journal) {
-      this.journal = await open(journalPath(this.file as string, this.generation), 'a');
-      this.journalBytes = 0;
+      const handle = await open(journalPath(this.file as string, this.generation), 'a');
+      this.journalBytes = (await handle.stat()).size;
+      this.journal = handle;
     }
     return this.journal;
   }
 
+  /**
+   * A compaction that fails (a full disk) removes its temporary file, keeps the old snapshot and the
+   * journals (they hold every change), says so once, and is tried again after COMPACTION_RETRY_MS.
+   */
   private compactInBackground(): Promise<void> {
-    this.compacting = this.compact().finally(() => {
-      this.compacting = null;
-    });
+    this.stopCompactionRetry();
+    this.compacting = this.compact()
+      .then(
+        () => {
+          if (this.compactionProblem) this.warn(`idv-sandbox: compacting the store ${this.file} works again.`);
+          this.compactionProblem = null;
+        },
+        (error: unknown) => {
+          const problem = storageError(error, this.file as string, `${this.file}.tmp`).message;
+          if (!this.compactionProblem)
+            this.warn(`idv-sandbox: ${problem} (background compaction; the journal keeps every change, retried every ${COMPACTION_RETRY_MS / 1000} s)`);
+          this.compactionProblem = problem;
+          if (!this.closed) this.compactionRetry = setTimeout(() => void this.compactInBackground(), COMPACTION_RETRY_MS).unref();
+        },
+      )
+      .finally(() => {
+        this.compacting = null;
+      });
     return this.compacting;
+  }
+
+  private stopCompactionRetry(): void {
+    if (this.compactionRetry) clearTimeout(this.compactionRetry);
+    this.compactionRetry = null;
   }
 
   /**
@@ -313,26 +462,63 @@ export class Store {
    */
   private async compact(): Promise<void> {
     if (!this.db || !this.file) return;
-    await this.flushing;
+    const file = this.file;
+    // Counted now: changes made while the rotation waits may be in the snapshot too, and count as unsaved.
     const changes = this.changes;
-    const oldJournal = this.journal;
-    const oldGeneration = this.generation;
-    this.generation += 1;
-    this.journal = null;
-    // References to the records of this instant (records are immutable): the writer streams them later.
-    const namespaces: Snapshot['namespaces'] = {};
-    for (const [ns, partition] of this.partitionsByName) namespaces[ns] = partition.dump();
+    // In the flush chain, so no append runs while the journal changes. The current generation's journal is
+    // created if nothing was written to it (an empty one): should this compaction fail, the journals on
+    // disk still follow on one from another.
+    const rotation = this.flushing.then(async () => {
+      const oldJournal = this.journal ?? (await open(journalPath(file, this.generation), 'a'));
+      const oldGeneration = this.generation;
+      this.generation += 1;
+      this.journal = null;
+      // References to the records of this instant (records are immutable): the writer streams them later.
+      const namespaces: Snapshot['namespaces'] = new Map();
+      for (const [ns, partition] of this.partitionsByName) namespaces.set(ns, partition.dump());
+      await oldJournal.close().catch(() => undefined);
+      return { oldGeneration, namespaces };
+    });
+    this.flushing = rotation.then(
+      () => undefined,
+      () => undefined,
+    );
+    const { oldGeneration, namespaces } = await rotation;
     this.db.data = { format: STORE_FORMAT, version: STORE_VERSION, generation: this.generation, namespaces };
-    await oldJournal?.close();
-    await this.db.write();
-    this.snapshotBytes = (await stat(this.file)).size;
-    this.db.data = emptySnapshot(this.generation);
+    try {
+      await this.db.write();
+    } finally {
+      this.db.data = emptySnapshot(this.generation);
+    }
+    this.snapshotBytes = (await stat(file)).size;
     this.snapshotChanges = changes;
-    for (const { generation, path } of journalFiles(this.file)) {
+    for (const { generation, path } of journalFiles(file)) {
       if (generation <= oldGeneration) await unlink(path).catch(() => undefined);
     }
-    await syncDirectory(this.file);
+    await syncDirectory(file);
   }
+}
+
+/** A change that could not be made durable: 507 with a sentence naming the data file and the fix. */
+export class StorageError extends ApiError {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(507, message);
+  }
+}
+
+const DISK_FULL = new Set(['ENOSPC', 'EDQUOT', 'EFBIG']);
+
+function storageError(error: unknown, file: string, path: string): StorageError {
+  if (error instanceof StorageError) return error;
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? 'EUNKNOWN';
+  const where = `the data directory ${dirname(file)} (data file ${basename(file)})`;
+  const message = DISK_FULL.has(code)
+    ? `The sandbox could not save this change: the disk holding ${where} is full (${code} writing ${basename(path)}). Free space on that disk or give it a larger quota; writes work again as soon as there is room, without a restart, and reads go on meanwhile.`
+    : `The sandbox could not save this change: writing ${path} failed (${code}: ${(error as Error | undefined)?.message ?? String(error)}). Check the disk holding ${where}; writes are tried again with the next request.`;
+  return new StorageError(message, code);
 }
 
 function journalPath(file: string, generation: number): string {
