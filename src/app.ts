@@ -51,6 +51,10 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
 
   families.learn(app.openAPIRegistry.definitions);
   conformance?.learn(app.openAPIRegistry.definitions);
+  platform.coverage.learn(app.openAPIRegistry.definitions, readOperationExamples(), {
+    scenarios: platform.scenarios.all(),
+    catalogEntries: (section) => platform.catalog.list(section),
+  });
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', {
     type: 'apiKey',

@@ -75,13 +75,10 @@ export const RequestLogEntrySchema = z
     path: z.string(),
     query: z.record(z.string(), z.string()),
     headers: z.record(z.string(), z.string()).openapi({ description: 'Request headers; x-api-key, Authorization and cookies are never stored.' }),
-    requestBody: z
-      .unknown()
-      .optional()
-      .openapi({
-        description:
-          'JSON bodies as values, text as a string, files and binary bodies as a summary; long strings shortened, secrets and upload signatures redacted.',
-      }),
+    requestBody: z.unknown().optional().openapi({
+      description:
+        'JSON bodies as values, text as a string, files and binary bodies as a summary; long strings shortened, secrets and upload signatures redacted.',
+    }),
     status: z.number().int(),
     responseBody: z.unknown().optional(),
     explain: z.string().optional().openapi({ description: 'The X-Sandbox-Explain header of the response.' }),
@@ -116,6 +113,19 @@ export const CatalogEntrySchema = z.object({
   input: z.string(),
   outcome: z.string(),
   description: z.string().optional(),
+  trigger: z
+    .object({
+      operation: z.string(),
+      path: z.string().optional(),
+      body: z.record(z.string(), z.unknown()).optional(),
+      key: z.enum(['live', 'sandbox', 'broke', 'revoked', 'other']).optional(),
+      status: z.number().int().optional(),
+    })
+    .optional()
+    .openapi({
+      description:
+        "The one request that forces the outcome: the operation, and the path, body members (over the operation's example body) and fixture key that carry the value.",
+    }),
 });
 
 export const CatalogSchema = z
@@ -142,3 +152,57 @@ export const TestJobBodySchema = z
   })
   .strict()
   .openapi('SandboxTestJobRequest');
+
+export const CoverageQuerySchema = z.object({
+  namespace: z.string().optional().openapi({ description: 'Namespace whose coverage to report (same as the X-Sandbox-Namespace header).' }),
+  scope: z.enum(['namespace', 'all']).default('namespace').openapi({ description: '`all`: every namespace together (what --coverage-out writes).' }),
+  key: z.string().optional().openapi({ description: 'Only the requests of this API key (the key or its key id).' }),
+  format: z.enum(['json', 'markdown', 'junit', 'html']).default('json'),
+});
+
+const OutcomeKindSchema = z.enum([
+  'status',
+  'validation',
+  'error-code',
+  'refusal',
+  'scenario',
+  'scenario-kind',
+  'magic-value',
+  'test-identifier',
+  'response-value',
+]);
+
+export const CoverageReportSchema = z
+  .object({
+    namespace: z.string().openapi({ description: 'The namespace, or `*` for every namespace together.' }),
+    keyId: z.string().optional(),
+    classes: z.number().int(),
+    hitCount: z.number().int(),
+    percent: z.number(),
+    operations: z.array(z.object({ operation: z.string(), classes: z.number().int(), hit: z.number().int(), percent: z.number() })),
+    hit: z.array(
+      z.object({
+        id: z.string(),
+        kind: OutcomeKindSchema,
+        operation: z.string().optional(),
+        title: z.string(),
+        count: z.number().int(),
+        firstRequestId: z.string(),
+        lastRequestId: z.string(),
+        byKey: z.record(z.string(), z.number().int()),
+      }),
+    ),
+    missed: z.array(
+      z.object({
+        id: z.string(),
+        kind: OutcomeKindSchema,
+        operation: z.string().optional(),
+        title: z.string(),
+        how: z.string(),
+        curl: z.string().optional(),
+      }),
+    ),
+  })
+  .openapi('SandboxCoverageReport');
+
+export const CoverageClearedSchema = z.object({ cleared: z.array(z.string()) }).openapi('SandboxCoverageCleared');

@@ -138,6 +138,18 @@ export function catalogView(platform: Platform) {
   };
 }
 
+/** The coverage report of the namespace (or of every namespace), optionally of one key (the key or its id). */
+export function coverageReport(platform: Platform, world: World, baseUrl: string, query: { scope: 'namespace' | 'all'; key?: string }) {
+  const keyId = query.key === undefined ? undefined : (platform.keyRing.identify(query.key)?.keyId ?? query.key);
+  return platform.coverage.report({ namespace: query.scope === 'all' ? undefined : world.namespace, keyId, baseUrl });
+}
+
+export function clearCoverage(platform: Platform, world: World, scope: 'namespace' | 'all') {
+  const cleared = scope === 'all' ? platform.coverage.recorder.namespaceNames() : [world.namespace];
+  platform.coverage.recorder.clear(scope === 'all' ? undefined : world.namespace);
+  return { cleared };
+}
+
 export function createTestJob(platform: Platform, world: World, body: z.infer<typeof TestJobBodySchema>, scenarioFate: JobFate) {
   organizationView(platform, world, body.organizationId);
   const job = platform.jobs.create(world, { organizationId: body.organizationId, kind: TEST_JOB_KIND, input: body.input, fate: body.fate ?? scenarioFate });

@@ -6,11 +6,13 @@
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { createMiddleware } from 'hono/factory';
+import { matchedRoutes } from 'hono/route';
 import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
 import { hashParts } from '../random/random.ts';
 import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/world.ts';
 import { keptHeaders, keptQuery, receivedBody, sentBody } from '../request-log/request-log.ts';
-import { explain, type AppContext, type AppEnv, type Platform } from './context.ts';
+import { explain, noteOutcome, type AppContext, type AppEnv, type Platform } from './context.ts';
+import { ruleKinds } from '../scenarios/scenario.schema.ts';
 import { round } from '../numbers.ts';
 
 /** Paths that are not recorded in the request journal (the sandbox's own surfaces). */
@@ -29,6 +31,7 @@ export function requestContext(platform: Platform) {
     c.set('requestScenarios', []);
     c.set('firedRules', []);
     c.set('answeredByScenario', false);
+    c.set('outcomeFacts', []);
 
     const namespace = c.req.header('x-sandbox-namespace') ?? c.req.query('namespace') ?? DEFAULT_NAMESPACE;
     // A world must exist for the error handler even when the namespace is refused.
@@ -79,10 +82,41 @@ export function requestContext(platform: Platform) {
           startedAt,
           finishedAt: world.clock.iso(),
         });
+        if (platform.coverage.recorder.enabled) await recordCoverage(c, world);
       }
     }
     // The answer leaves only once the writes it reports are on disk.
     await platform.store.durable();
+  });
+}
+
+/** Tells the coverage recorder which operation answered what, and the facts noted on the way. */
+async function recordCoverage(c: AppContext, world: World): Promise<void> {
+  const coverage = c.get('platform').coverage;
+  const facts = [...c.get('outcomeFacts')];
+  for (const fired of c.get('firedRules')) {
+    facts.push(`scenario:${fired.scenario}`);
+    const rule = fired.rule === undefined ? undefined : world.scenarios.get(fired.scenario)?.rules[fired.rule];
+    for (const kind of rule ? ruleKinds(rule) : ['behaviour']) facts.push(`scenario-kind:${kind}`);
+  }
+  const response = c.res;
+  await coverage.record(world.namespace, {
+    requestId: c.get('requestId'),
+    keyId: c.get('principal')?.keyId ?? null,
+    keyKind: c.get('principal')?.kind,
+    operation: coverage.operationOf(matchedRoutes(c)),
+    path: c.req.path,
+    status: response?.status ?? 500,
+    facts,
+    // The validator has parsed a JSON body already: Hono hands back the same parse.
+    requestBody: () => (/json/i.test(c.req.header('content-type') ?? '') ? c.req.json().catch(() => undefined) : Promise.resolve(undefined)),
+    responseBody: () =>
+      response
+        ? response
+            .clone()
+            .json()
+            .catch(() => undefined)
+        : Promise.resolve(undefined),
   });
 }
 
@@ -157,6 +191,7 @@ export function apiKeyGuard(policy: GuardPolicy) {
       const address = clientAddress(c);
       const limited = address === undefined ? undefined : platform.invalidKeys.fail(address, platform.worlds.get(DEFAULT_NAMESPACE).clock.now());
       if (limited) {
+        noteOutcome(c, 'refusal:invalid-keys');
         throw new ApiError(
           429,
           `Too many invalid API keys from your address: more than ${platform.invalidKeys.perMinute} in a minute. Retry after ${limited.retryAfterSeconds} s.`,
@@ -180,6 +215,7 @@ export function apiKeyGuard(policy: GuardPolicy) {
     if (world.rateLimiter) {
       const decision = world.rateLimiter.take(principal.keyId, world.clock.now());
       if (!decision.allowed) {
+        noteOutcome(c, `refusal:${decision.reason}`);
         throw new ApiError(
           429,
           decision.reason === 'rate'
