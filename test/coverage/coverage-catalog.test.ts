@@ -23,7 +23,11 @@ async function fire(sandbox: TestSandbox, outcome: OutcomeClass, namespace: stri
   const headers: Record<string, string> = { 'x-sandbox-namespace': namespace, ...request.headers };
   if (request.key !== null) headers['x-api-key'] = request.key;
   if (request.body !== undefined) headers['content-type'] = 'application/json';
-  const response = await sandbox.app.request(request.path, { method: request.method, headers, body: request.body === undefined ? undefined : JSON.stringify(request.body) });
+  const response = await sandbox.app.request(request.path, {
+    method: request.method,
+    headers,
+    body: request.body === undefined ? undefined : JSON.stringify(request.body),
+  });
   await response.text();
   return sandbox.coverage(namespace).hit.some((hit) => hit.id === outcome.id);
 }
@@ -72,11 +76,17 @@ describe('the coverage catalog and the tables the code reads', () => {
     const kinds = classesOf(sandbox, 'scenario-kind').map((c) => c.id);
     expect(kinds).toEqual(SCENARIO_RULE_KINDS.map(({ kind }) => `scenario-kind ${kind}`));
     const scenarios = classesOf(sandbox, 'scenario');
-    expect(scenarios.map((c) => c.id).sort()).toEqual(sandbox.platform.scenarios.names().map((name) => `scenario ${name}`).sort());
+    expect(scenarios.map((c) => c.id).sort()).toEqual(
+      sandbox.platform.scenarios
+        .names()
+        .map((name) => `scenario ${name}`)
+        .sort(),
+    );
     // auto-decline acts when a session finishes, not on one request: its trigger is a sentence.
     expect(scenarios.filter((c) => !c.trigger.request).map((c) => c.id)).toEqual(['scenario auto-decline']);
     let n = 0;
-    for (const outcome of scenarios.filter((c) => c.trigger.request)) expect(await fireUntilRecorded(sandbox, outcome, `scenario-${(n += 1)}`), outcome.id).toBe(true);
+    for (const outcome of scenarios.filter((c) => c.trigger.request))
+      expect(await fireUntilRecorded(sandbox, outcome, `scenario-${(n += 1)}`), outcome.id).toBe(true);
     await sandbox.close();
   });
 
@@ -88,7 +98,8 @@ describe('the coverage catalog and the tables the code reads', () => {
       expect((await sandbox.call('POST', '/__sandbox/scenarios', { key: null, namespace, body: scenario })).status).toBe(201);
       const header = { 'X-Sandbox-Scenario': scenario.name };
       const path = kind === 'behaviour' ? '/v1/screening/adverse-media' : '/v1/screening/phone-trust';
-      const body = kind === 'behaviour' ? sandbox.platform.coverage.catalog.operations.get('POST /v1/screening/adverse-media')?.exampleBody : { phone: '+447700900001' };
+      const body =
+        kind === 'behaviour' ? sandbox.platform.coverage.catalog.operations.get('POST /v1/screening/adverse-media')?.exampleBody : { phone: '+447700900001' };
       for (let i = 0; i < 30 && !sandbox.coverage(namespace).hit.some((h) => h.id === `scenario-kind ${kind}`); i += 1) {
         await sandbox.call('POST', path, { namespace, headers: header, body });
       }
@@ -111,7 +122,9 @@ describe('the coverage catalog and the tables the code reads', () => {
     // QUOTA_EXCEEDED takes two steps (a lowered quota, then a batch): its trigger says them.
     const quota = classes.find((c) => c.id === 'error-code QUOTA_EXCEEDED');
     expect(quota?.trigger.how).toContain('transaction-quota');
-    expect((await sandbox.call('PUT', '/__sandbox/organizations/org_demo/aml/transaction-quota', { key: null, namespace: 'quota', body: { quota: 0 } })).status).toBe(200);
+    expect(
+      (await sandbox.call('PUT', '/__sandbox/organizations/org_demo/aml/transaction-quota', { key: null, namespace: 'quota', body: { quota: 0 } })).status,
+    ).toBe(200);
     const batch = sandbox.platform.coverage.catalog.operations.get('POST /v1/aml/transactions')?.exampleBody;
     expect((await sandbox.call('POST', '/v1/aml/transactions', { namespace: 'quota', body: batch })).status).toBe(429);
     expect(sandbox.coverage('quota').hit.map((h) => h.id)).toContain('error-code QUOTA_EXCEEDED');
@@ -120,9 +133,7 @@ describe('the coverage catalog and the tables the code reads', () => {
 
   it('fires every other trigger request it lists and records its class', async () => {
     const sandbox = await testSandbox();
-    const fired = sandbox.platform.coverage.catalog.classes.filter(
-      (c) => c.trigger.request && ['validation', 'refusal', 'response-value'].includes(c.kind),
-    );
+    const fired = sandbox.platform.coverage.catalog.classes.filter((c) => c.trigger.request && ['validation', 'refusal', 'response-value'].includes(c.kind));
     expect(fired.length).toBeGreaterThan(10);
     let n = 0;
     for (const outcome of fired) expect(await fire(sandbox, outcome, `other-${(n += 1)}`), outcome.id).toBe(true);

@@ -19,7 +19,11 @@ async function knownTraffic(s: TestSandbox, namespace?: string): Promise<void> {
   const session = { firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com', redirect_url: 'https://example.com/done' };
   expect((await s.call('POST', '/v1/sessions', { body: session, namespace })).status).toBe(200);
   expect((await s.call('POST', '/v1/screening/phone-trust', { body: { phone: '+447700900003' }, namespace })).status).toBe(200);
-  const scenario = await s.call('POST', '/v1/screening/phone-trust', { body: { phone: '+447700900001' }, headers: { 'X-Sandbox-Scenario': 'server-error' }, namespace });
+  const scenario = await s.call('POST', '/v1/screening/phone-trust', {
+    body: { phone: '+447700900001' },
+    headers: { 'X-Sandbox-Scenario': 'server-error' },
+    namespace,
+  });
   expect(scenario.status).toBe(500);
   expect((await s.call('GET', '/v1/sessions/does-not-exist', { namespace })).status).toBe(404);
   const statuses: number[] = [];
@@ -57,7 +61,10 @@ describe('GET /__sandbox/coverage', () => {
     const verify = report.hit.find((h) => h.id === 'status GET /v1/auth/verify 200');
     expect(verify?.count).toBe(36);
     expect(verify?.byKey).toEqual({ key_live_demo: 1, key_live_other: 35 });
-    const journal = (await sandbox.call('GET', '/__sandbox/requests?path=/v1/auth/verify', { key: null })).body.requests as { requestId: string; status: number }[];
+    const journal = (await sandbox.call('GET', '/__sandbox/requests?path=/v1/auth/verify', { key: null })).body.requests as {
+      requestId: string;
+      status: number;
+    }[];
     const ok = journal.filter((entry) => entry.status === 200).map((entry) => entry.requestId);
     expect(ok).toContain(verify?.firstRequestId);
     expect(ok).toContain(verify?.lastRequestId);
@@ -96,14 +103,23 @@ describe('GET /__sandbox/coverage', () => {
     expect(markdown.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     expect(markdown.text).toContain(`**${json.percent}%** of outcome classes hit: 10 of ${json.classes}.`);
     expect(markdown.text).toContain('| `status GET /v1/auth/verify 200` | 36 |');
-    expect(markdown.text).toContain("| `scenario rate-limited` | header X-Sandbox-Scenario: rate-limited (or activate it in the namespace)<br>`curl -sS -X POST");
+    expect(markdown.text).toContain(
+      '| `scenario rate-limited` | header X-Sandbox-Scenario: rate-limited (or activate it in the namespace)<br>`curl -sS -X POST',
+    );
     for (const id of EXPECTED_HITS) expect(markdown.text).toContain(`| \`${id}\` |`);
 
     const junit = await sandbox.call('GET', '/__sandbox/coverage?format=junit', { key: null });
     expect(junit.headers.get('content-type')).toBe('application/xml; charset=utf-8');
     expect(XMLValidator.validate(junit.text)).toBe(true);
-    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testsuite' || name === 'testcase' }).parse(junit.text);
-    const suites = parsed.testsuites.testsuite as { name: string; tests: string; failures: string; testcase: { name: string; classname: string; failure?: { message: string; type: string; '#text': string } }[] }[];
+    const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testsuite' || name === 'testcase' }).parse(
+      junit.text,
+    );
+    const suites = parsed.testsuites.testsuite as {
+      name: string;
+      tests: string;
+      failures: string;
+      testcase: { name: string; classname: string; failure?: { message: string; type: string; '#text': string } }[];
+    }[];
     const cases = suites.flatMap((suite) => suite.testcase);
     expect(Number(parsed.testsuites.tests)).toBe(json.classes);
     expect(Number(parsed.testsuites.failures)).toBe(json.missed.length);
