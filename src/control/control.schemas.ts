@@ -113,19 +113,6 @@ export const CatalogEntrySchema = z.object({
   input: z.string(),
   outcome: z.string(),
   description: z.string().optional(),
-  trigger: z
-    .object({
-      operation: z.string(),
-      path: z.string().optional(),
-      body: z.record(z.string(), z.unknown()).optional(),
-      key: z.enum(['live', 'sandbox', 'broke', 'revoked', 'other']).optional(),
-      status: z.number().int().optional(),
-    })
-    .optional()
-    .openapi({
-      description:
-        "The one request that forces the outcome: the operation, and the path, body members (over the operation's example body) and fixture key that carry the value.",
-    }),
 });
 
 export const CatalogSchema = z
@@ -153,13 +140,6 @@ export const TestJobBodySchema = z
   .strict()
   .openapi('SandboxTestJobRequest');
 
-export const CoverageQuerySchema = z.object({
-  namespace: z.string().optional().openapi({ description: 'Namespace whose coverage to report (same as the X-Sandbox-Namespace header).' }),
-  scope: z.enum(['namespace', 'all']).default('namespace').openapi({ description: '`all`: every namespace together (what --coverage-out writes).' }),
-  key: z.string().optional().openapi({ description: 'Only the requests of this API key (the key or its key id).' }),
-  format: z.enum(['json', 'markdown', 'junit', 'html']).default('json'),
-});
-
 const OutcomeKindSchema = z.enum([
   'status',
   'validation',
@@ -171,6 +151,14 @@ const OutcomeKindSchema = z.enum([
   'test-identifier',
   'response-value',
 ]);
+
+export const CoverageQuerySchema = z.object({
+  namespace: z.string().optional().openapi({ description: 'Namespace whose coverage to report (same as the X-Sandbox-Namespace header).' }),
+  scope: z.enum(['namespace', 'all']).default('namespace').openapi({ description: '`all`: every namespace together (what --coverage-out writes).' }),
+  key: z.string().optional().openapi({ description: 'Only the requests of this API key (the key or its key id).' }),
+  kind: OutcomeKindSchema.optional().openapi({ description: 'Only the classes of this kind (`scenario`, `magic-value`, `error-code`…).' }),
+  format: z.enum(['json', 'markdown', 'junit', 'html']).default('json'),
+});
 
 export const CoverageReportSchema = z
   .object({

@@ -37,7 +37,10 @@ export function checkGate(report: CoverageReport, requirement: CoverageRequireme
   if ('percent' in requirement) {
     const met = report.percent >= requirement.percent;
     const verdict = `coverage ${report.percent}% (${report.hitCount} of ${report.classes} classes) ${met ? '>=' : '<'} required ${requirement.percent}%`;
-    return { met, lines: met ? [`${verdict}: gate met`] : [`${verdict}: gate not met. Classes never hit:`, ...report.missed.map((m) => `  - ${m.id}: ${m.how}`)] };
+    return {
+      met,
+      lines: met ? [`${verdict}: gate met`] : [`${verdict}: gate not met. Classes never hit:`, ...report.missed.map((m) => `  - ${m.id}: ${m.how}`)],
+    };
   }
   const known = new Set([...report.hit.map((h) => h.id), ...missed.keys()]);
   const unknown = requirement.classes.filter((id) => !known.has(id));

@@ -3,7 +3,7 @@
  * trigger them, a percentage per operation and overall; rendered as JSON, Markdown (a CI job summary),
  * JUnit XML (one test case per class, the missed ones failing) and HTML.
  */
-import type { ClassHits, CoverageCatalog } from './coverage.ts';
+import type { ClassHits } from './coverage.ts';
 import type { OutcomeClass, TriggerRequest } from './outcome-class.ts';
 
 export interface HitClass {
@@ -59,11 +59,15 @@ export function formatForFile(file: string): CoverageFormat {
 
 const percentOf = (hit: number, total: number) => (total === 0 ? 100 : Math.round((hit / total) * 1000) / 10);
 
-export function buildReport(catalog: CoverageCatalog, hits: Map<string, ClassHits>, scope: { namespace: string; keyId?: string; baseUrl: string }): CoverageReport {
+export function buildReport(
+  classes: readonly OutcomeClass[],
+  hits: Map<string, ClassHits>,
+  scope: { namespace: string; keyId?: string; baseUrl: string },
+): CoverageReport {
   const hit: HitClass[] = [];
   const missed: MissedClass[] = [];
   const perOperation = new Map<string, { classes: number; hit: number }>();
-  for (const outcome of catalog.classes) {
+  for (const outcome of classes) {
     const stat = hits.get(outcome.id);
     if (outcome.operation !== undefined) {
       const entry = perOperation.get(outcome.operation) ?? { classes: 0, hit: 0 };
@@ -81,10 +85,15 @@ export function buildReport(catalog: CoverageCatalog, hits: Map<string, ClassHit
   return {
     namespace: scope.namespace,
     ...(scope.keyId === undefined ? {} : { keyId: scope.keyId }),
-    classes: catalog.classes.length,
+    classes: classes.length,
     hitCount: hit.length,
-    percent: percentOf(hit.length, catalog.classes.length),
-    operations: [...perOperation].map(([operation, { classes, hit: hitCount }]) => ({ operation, classes, hit: hitCount, percent: percentOf(hitCount, classes) })),
+    percent: percentOf(hit.length, classes.length),
+    operations: [...perOperation].map(([operation, { classes, hit: hitCount }]) => ({
+      operation,
+      classes,
+      hit: hitCount,
+      percent: percentOf(hitCount, classes),
+    })),
     hit,
     missed,
   };
@@ -161,12 +170,20 @@ export function reportJunit(report: CoverageReport): string {
   const cases = new Map<string, string[]>();
   const failures = new Map<string, number>();
   for (const h of report.hit) {
-    pushCase(cases, h.kind, `    <testcase classname="${xml(`coverage.${h.kind}`)}" name="${xml(h.id)}" time="0">\n      <system-out>${xml(`hit ${h.count} time(s), first ${h.firstRequestId}, last ${h.lastRequestId}`)}</system-out>\n    </testcase>`);
+    pushCase(
+      cases,
+      h.kind,
+      `    <testcase classname="${xml(`coverage.${h.kind}`)}" name="${xml(h.id)}" time="0">\n      <system-out>${xml(`hit ${h.count} time(s), first ${h.firstRequestId}, last ${h.lastRequestId}`)}</system-out>\n    </testcase>`,
+    );
   }
   for (const m of report.missed) {
     failures.set(m.kind, (failures.get(m.kind) ?? 0) + 1);
     const text = m.curl === undefined ? m.how : `${m.how}\n${m.curl}`;
-    pushCase(cases, m.kind, `    <testcase classname="${xml(`coverage.${m.kind}`)}" name="${xml(m.id)}" time="0">\n      <failure message="${xml(`never hit: ${m.title}`)}" type="NotCovered">${xml(text)}</failure>\n    </testcase>`);
+    pushCase(
+      cases,
+      m.kind,
+      `    <testcase classname="${xml(`coverage.${m.kind}`)}" name="${xml(m.id)}" time="0">\n      <failure message="${xml(`never hit: ${m.title}`)}" type="NotCovered">${xml(text)}</failure>\n    </testcase>`,
+    );
   }
   const suites = [...cases].map(
     ([kind, list]) =>
@@ -206,7 +223,9 @@ export function reportHtmlSection(report: CoverageReport): string {
     '</tbody></table>',
     '<h2>Hit</h2>',
     '<table class="coverage-hit"><thead><tr><th>class</th><th>count</th><th>first request</th><th>last request</th></tr></thead><tbody>',
-    ...report.hit.map((h) => `<tr><td><code>${html(h.id)}</code></td><td>${h.count}</td><td>${html(h.firstRequestId)}</td><td>${html(h.lastRequestId)}</td></tr>`),
+    ...report.hit.map(
+      (h) => `<tr><td><code>${html(h.id)}</code></td><td>${h.count}</td><td>${html(h.firstRequestId)}</td><td>${html(h.lastRequestId)}</td></tr>`,
+    ),
     '</tbody></table>',
     '<h2>Per operation</h2>',
     '<table class="coverage-operations"><thead><tr><th>operation</th><th>hit</th><th>classes</th><th>%</th></tr></thead><tbody>',

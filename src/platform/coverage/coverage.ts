@@ -8,7 +8,7 @@
  * coverage); DELETE /__sandbox/coverage clears it.
  */
 import { buildReport, type CoverageReport } from './coverage-report.ts';
-import type { ClassSource, OperationInfo, OutcomeClass, SourceContext } from './outcome-class.ts';
+import type { ClassSource, OperationInfo, OutcomeClass, OutcomeKind, SourceContext } from './outcome-class.ts';
 
 /** What the recorder is told about one answered request. */
 export interface Observation {
@@ -194,7 +194,12 @@ export class CoverageRecorder {
       for (const [id, byKey] of hits) {
         for (const [key, stat] of byKey) {
           if (keyId !== undefined && key !== keyId) continue;
-          const entry = merged.get(id) ?? { count: 0, first: [stat.firstSeq, stat.firstRequestId] as [number, string], last: [stat.lastSeq, stat.lastRequestId] as [number, string], byKey: {} as Record<string, number> };
+          const entry = merged.get(id) ?? {
+            count: 0,
+            first: [stat.firstSeq, stat.firstRequestId] as [number, string],
+            last: [stat.lastSeq, stat.lastRequestId] as [number, string],
+            byKey: {} as Record<string, number>,
+          };
           entry.count += stat.count;
           entry.byKey[key] = (entry.byKey[key] ?? 0) + stat.count;
           if (stat.firstSeq < entry.first[0]) entry.first = [stat.firstSeq, stat.firstRequestId];
@@ -286,9 +291,10 @@ export class Coverage {
     return undefined;
   }
 
-  /** The report of one namespace, or of every namespace together when none is named (`*`). */
-  report(scope: { namespace?: string; keyId?: string; baseUrl: string }): CoverageReport {
-    return buildReport(this.catalog, this.recorder.hits(scope.namespace, scope.keyId), {
+  /** The report of one namespace, or of every namespace together when none is named (`*`); optionally of one kind of class. */
+  report(scope: { namespace?: string; keyId?: string; kind?: OutcomeKind; baseUrl: string }): CoverageReport {
+    const classes = scope.kind === undefined ? this.catalog.classes : this.catalog.classes.filter((outcome) => outcome.kind === scope.kind);
+    return buildReport(classes, this.recorder.hits(scope.namespace, scope.keyId), {
       namespace: scope.namespace ?? '*',
       ...(scope.keyId === undefined ? {} : { keyId: scope.keyId }),
       baseUrl: scope.baseUrl,

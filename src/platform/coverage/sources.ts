@@ -117,10 +117,25 @@ export const statusSource: ClassSource = {
  */
 export const VALIDATION_KINDS: readonly { kind: string; how: string; operation: string; body?: Record<string, unknown>; raw?: string }[] = [
   { kind: 'malformed_json', how: 'a body that is not JSON', operation: 'POST /v1/screening/phone-trust', raw: '{"phone":' },
-  { kind: 'invalid_type', how: 'a member of the wrong type (a number where a string is expected)', operation: 'POST /v1/screening/phone-trust', body: { phone: 7700900003 } },
-  { kind: 'invalid_value', how: 'a value outside an enum', operation: 'POST /v1/screening/phone-trust', body: { phone: '+447700900003', sensitivity: 'extreme' } },
+  {
+    kind: 'invalid_type',
+    how: 'a member of the wrong type (a number where a string is expected)',
+    operation: 'POST /v1/screening/phone-trust',
+    body: { phone: 7700900003 },
+  },
+  {
+    kind: 'invalid_value',
+    how: 'a value outside an enum',
+    operation: 'POST /v1/screening/phone-trust',
+    body: { phone: '+447700900003', sensitivity: 'extreme' },
+  },
   { kind: 'too_small', how: 'a string or number below its minimum', operation: 'POST /v1/credit-check/soft', body: { firstName: '' } },
-  { kind: 'custom', how: 'a value breaking a field rule (an invalid phone number)', operation: 'POST /v1/screening/phone-trust', body: { phone: 'not a phone' } },
+  {
+    kind: 'custom',
+    how: 'a value breaking a field rule (an invalid phone number)',
+    operation: 'POST /v1/screening/phone-trust',
+    body: { phone: 'not a phone' },
+  },
 ];
 
 export const validationSource: ClassSource = {
@@ -144,9 +159,21 @@ export const validationSource: ClassSource = {
 
 export const REFUSALS: readonly { refusal: string; title: string; how: string }[] = [
   { refusal: 'rate', title: '429: more than 25 requests a second (burst 35) with one key', how: 'send 36 requests within one second with one key' },
-  { refusal: 'quota', title: '429: the daily quota of 10,000 requests per key', how: 'send 10,001 requests with one key in one UTC day (advance the clock to go faster)' },
-  { refusal: 'funds', title: "402: the organization's token balance is too low", how: 'call a billable operation with sk_live_broke, or PUT /__sandbox/organizations/{id}/balance to 0' },
-  { refusal: 'invalid-keys', title: '429: too many wrong API keys from one address', how: 'send more than 30 requests with wrong keys in a minute from one address (over a socket)' },
+  {
+    refusal: 'quota',
+    title: '429: the daily quota of 10,000 requests per key',
+    how: 'send 10,001 requests with one key in one UTC day (advance the clock to go faster)',
+  },
+  {
+    refusal: 'funds',
+    title: "402: the organization's token balance is too low",
+    how: 'call a billable operation with sk_live_broke, or PUT /__sandbox/organizations/{id}/balance to 0',
+  },
+  {
+    refusal: 'invalid-keys',
+    title: '429: too many wrong API keys from one address',
+    how: 'send more than 30 requests with wrong keys in a minute from one address (over a socket)',
+  },
 ];
 
 export const refusalSource: ClassSource = {
@@ -202,7 +229,9 @@ export const scenarioSource: ClassSource = {
       };
     });
     const byKind = SCENARIO_RULE_KINDS.map(({ kind, title, example }) => {
-      const shipped = context.scenarios.find((s) => s.rules.some((rule) => ruleKinds(rule).includes(kind)) || (kind === 'behaviour' && s.behaviours.length > 0));
+      const shipped = context.scenarios.find(
+        (s) => s.rules.some((rule) => ruleKinds(rule).includes(kind)) || (kind === 'behaviour' && s.behaviours.length > 0),
+      );
       return {
         id: `scenario-kind ${kind}`,
         kind: 'scenario-kind' as const,
@@ -242,7 +271,10 @@ export function catalogEntryClass(context: SourceContext, entry: CatalogEntry, k
     kind,
     operation: trigger.operation,
     title: `${entry.input} -> ${entry.outcome}`,
-    trigger: { how: `${entry.endpoint}: ${entry.input}`, request: exampleRequest(context, operation, { path: trigger.path, key, body: trigger.body, omit: trigger.omit }) },
+    trigger: {
+      how: `${entry.endpoint}: ${entry.input}`,
+      request: exampleRequest(context, operation, { path: trigger.path, key, body: trigger.body, omit: trigger.omit }),
+    },
     recognizer: {
       by: 'request',
       operation: trigger.operation,
@@ -286,7 +318,12 @@ export function codeSource(name: string, codes: readonly ErrorCodeRow[]): ClassS
 /** A state table read in answers (session statuses, job phases): each value a class of the operation. */
 export function responseValueSource(
   name: string,
-  spec: { operation: string; member: string; values: readonly string[]; how: (value: string, context: SourceContext) => { how: string; request?: TriggerRequest } },
+  spec: {
+    operation: string;
+    member: string;
+    values: readonly string[];
+    how: (value: string, context: SourceContext) => { how: string; request?: TriggerRequest };
+  },
 ): ClassSource {
   return {
     name,
