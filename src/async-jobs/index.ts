@@ -1,6 +1,7 @@
 import type { SandboxModule } from '../modules.ts';
-import { JOB_STATUSES, type JobStatus } from '../platform/jobs/jobs.ts';
-import { responseValueSource } from '../platform/coverage/sources.ts';
+import type { JobStatus } from '../platform/jobs/jobs.ts';
+import { valueSource } from '../platform/coverage/sources.ts';
+import { JOB_PHASE_COVERAGE } from './async-jobs.router.ts';
 import { asyncJobsRouter } from './async-jobs.router.ts';
 
 /** GET /v1/async-jobs/{jobId}; job kinds are registered by the areas that start jobs. */
@@ -8,14 +9,7 @@ export const asyncJobsModule: SandboxModule = {
   name: 'async-jobs',
   router: () => asyncJobsRouter,
   setup(platform) {
-    platform.coverage.addSource(
-      responseValueSource('async job phases', {
-        operation: 'GET /v1/async-jobs/{jobId}',
-        member: 'status',
-        values: JOB_STATUSES,
-        how: (phase) => ({ how: JOB_PHASE_TRIGGERS[phase as JobStatus] }),
-      }),
-    );
+    platform.coverage.addSource(valueSource(JOB_PHASE_COVERAGE, (phase) => ({ how: JOB_PHASE_TRIGGERS[phase as JobStatus] })));
   },
 };
 

@@ -3,8 +3,8 @@
  * POST uploads, the applicant's hosted page under /verify, and the control plane's
  * POST /__sandbox/sessions/{id}/outcome. Other areas use the stored state through sessions.store.ts.
  */
-import { responseValueSource } from '../platform/coverage/sources.ts';
-import { SESSION_STATUSES } from './sessions.schemas.ts';
+import { valueSource } from '../platform/coverage/sources.ts';
+import { SESSION_STATUS_COVERAGE } from './session-coverage.ts';
 import { sandboxIdTrigger } from '../platform/catalog/catalog.ts';
 import type { SandboxModule } from '../modules.ts';
 import { SANDBOX_SESSION_TEST_IDENTIFIERS } from './sandbox-sessions.ts';
@@ -21,17 +21,12 @@ export const sessionsModule: SandboxModule = {
       ),
     );
     platform.coverage.addSource(
-      responseValueSource('session statuses', {
-        operation: 'GET /v1/sessions/{id}',
-        member: 'session_record.status',
-        values: SESSION_STATUSES,
-        how: (status, context) => {
-          const id = `test_${status.toLowerCase()}`;
-          return {
-            how: `read a session the applicant or reviewer drove to ${status} (POST /__sandbox/sessions/{id}/outcome), or the sandbox id ${id} with the sandbox key`,
-            request: { method: 'GET', path: `/v1/sessions/${id}`, key: context.keys.sandbox },
-          };
-        },
+      valueSource(SESSION_STATUS_COVERAGE, (status, context) => {
+        const id = `test_${status.toLowerCase()}`;
+        return {
+          how: `read a session the applicant or reviewer drove to ${status} (POST /__sandbox/sessions/{id}/outcome), or the sandbox id ${id} with the sandbox key`,
+          request: { method: 'GET', path: `/v1/sessions/${id}`, key: context.keys.sandbox },
+        };
       }),
     );
   },

@@ -1,8 +1,9 @@
 /**
  * Integration coverage: which outcome classes (outcome-class.ts) the responses of each namespace fell
  * into, per API key. On by default, so recording stays cheap: classes are indexed once by operation and
- * status, by fact and by operation for the few recognised from a body; a request reads a body only when
- * its operation has classes recognised from one (the JSON the validator already parsed).
+ * status, by fact and by operation for the few recognised from the request body; a request reads its body
+ * only when its operation has such classes (the JSON the validator already parsed). Answers are never
+ * read back: what they report (a session's status) comes as a fact the handler noted.
  *
  * Coverage outlives POST /__sandbox/reset (a suite resets between tests and wants the whole run's
  * coverage); DELETE /__sandbox/coverage clears it.
@@ -22,7 +23,6 @@ export interface Observation {
   /** Facts the pipeline noted while answering (`validation:invalid_type`, `refusal:rate`, `scenario:slow`…). */
   facts: readonly string[];
   requestBody(): Promise<unknown>;
-  responseBody(): Promise<unknown>;
 }
 
 interface HitStat {
@@ -37,7 +37,6 @@ interface HitStat {
 type NamespaceHits = Map<string, Map<string, HitStat>>;
 
 type RequestRecognizer = Extract<OutcomeClass['recognizer'], { by: 'request' }>;
-type ResponseRecognizer = Extract<OutcomeClass['recognizer'], { by: 'response' }>;
 
 /** The classes of one sandbox, indexed for recognition. */
 export class CoverageCatalog {
@@ -46,7 +45,6 @@ export class CoverageCatalog {
   private readonly byStatus = new Map<string, string>();
   private readonly byFact = new Map<string, string[]>();
   private readonly byRequest = new Map<string, { id: string; recognizer: RequestRecognizer }[]>();
-  private readonly byResponse = new Map<string, { id: string; recognizer: ResponseRecognizer }[]>();
 
   constructor(
     readonly operations: ReadonlyMap<string, OperationInfo>,
@@ -62,8 +60,7 @@ export class CoverageCatalog {
     for (const { id, recognizer } of this.classes) {
       if (recognizer.by === 'status') this.byStatus.set(`${recognizer.operation} ${recognizer.status}`, id);
       else if (recognizer.by === 'fact') pushTo(this.byFact, recognizer.fact, id);
-      else if (recognizer.by === 'request') pushTo(this.byRequest, recognizer.operation, { id, recognizer });
-      else pushTo(this.byResponse, recognizer.operation, { id, recognizer });
+      else pushTo(this.byRequest, recognizer.operation, { id, recognizer });
     }
   }
 
@@ -81,11 +78,6 @@ export class CoverageCatalog {
     if (requestClasses) {
       const body = await observation.requestBody();
       for (const { id, recognizer } of requestClasses) if (requestMatches(recognizer, observation, body)) hit.push(id);
-    }
-    const responseClasses = this.byResponse.get(operation);
-    if (responseClasses && status < 400) {
-      const body = await observation.responseBody();
-      for (const { id, recognizer } of responseClasses) if (memberAt(body, recognizer.member) === recognizer.value) hit.push(id);
     }
     return hit;
   }
@@ -124,16 +116,6 @@ function safeDecode(path: string): string {
 function sameValue(sent: unknown, expected: unknown): boolean {
   if (typeof sent === 'string' && typeof expected === 'string') return sent.trim().toLowerCase() === expected.trim().toLowerCase();
   return JSON.stringify(sent) === JSON.stringify(expected);
-}
-
-/** The value at a dotted member path (`status`, `result.status`), as a string when it is one. */
-function memberAt(body: unknown, member: string): unknown {
-  let value: unknown = body;
-  for (const part of member.split('.')) {
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<string, unknown>)[part];
-  }
-  return value;
 }
 
 export interface ClassHits {

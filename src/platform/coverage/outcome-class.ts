@@ -39,16 +39,15 @@ export interface Trigger {
  * What marks a response as one of the class:
  * - `status`: the operation answered this status;
  * - `fact`: the pipeline noted this fact while answering (`validation:invalid_type`, `code:X`, `refusal:rate`,
- *   `scenario:NAME`, `scenario-kind:delay`), from the structured reason behind X-Sandbox-Explain;
+ *   `scenario:NAME`, `scenario-kind:delay`, `value:GET /v1/sessions/{id} session_record.status=VERIFIED`), from
+ *   the structured reason behind X-Sandbox-Explain and what handlers note of their answers;
  * - `request`: the operation was called with these body members (or on this path, with this key kind) and
- *   answered a success, or the given status;
- * - `response`: the operation's JSON answer has this value at this member.
+ *   answered a success, or the given status.
  */
 export type Recognizer =
   | { by: 'status'; operation: string; status: number }
   | { by: 'fact'; fact: string }
-  | { by: 'request'; operation: string; path?: string; body?: Record<string, unknown>; keyKind?: string; status?: number }
-  | { by: 'response'; operation: string; member: string; value: string };
+  | { by: 'request'; operation: string; path?: string; body?: Record<string, unknown>; keyKind?: string; status?: number };
 
 export interface OutcomeClass {
   /** Stable and readable: `status POST /v1/sessions 201`, `magic-value POST /v1/screening/phone-trust phone +447700900003`. */

@@ -3,7 +3,7 @@
  * OpenAPI route definitions (statuses per operation), the validation kinds, the refusals of the guard and
  * of billing, the scenario files (and the kinds of their rules), and the catalog's magic values and test
  * identifiers (rows that carry a structured trigger). Areas add theirs with `Coverage.addSource`, using
- * `codeSource` and `responseValueSource` for error-code and state tables.
+ * `codeSource` and `valueSource` for error-code and state tables.
  */
 import type { CatalogEntry, CatalogSection, CatalogTrigger } from '../catalog/catalog.ts';
 import { ruleKinds, SCENARIO_RULE_KINDS, type Behaviour, type Scenario } from '../scenarios/scenario.schema.ts';
@@ -315,26 +315,32 @@ export function codeSource(name: string, codes: readonly ErrorCodeRow[]): ClassS
   };
 }
 
-/** A state table read in answers (session statuses, job phases): each value a class of the operation. */
-export function responseValueSource(
-  name: string,
-  spec: {
-    operation: string;
-    member: string;
-    values: readonly string[];
-    how: (value: string, context: SourceContext) => { how: string; request?: TriggerRequest };
-  },
-): ClassSource {
+/** A state an operation's answers report (session statuses, job phases), one class per value. */
+export interface ValueTable {
+  name: string;
+  operation: string;
+  /** Where the answer carries it: `status`, `session_record.status`. */
+  member: string;
+  values: readonly string[];
+}
+
+/** The fact a handler notes (`noteOutcome`) when its answer reports `value`: cheaper than reading the body back. */
+export function valueFact(table: Pick<ValueTable, 'operation' | 'member'>, value: string): string {
+  return `value:${table.operation} ${table.member}=${value}`;
+}
+
+/** The classes of a value table, with how to meet each value. */
+export function valueSource(table: ValueTable, how: (value: string, context: SourceContext) => { how: string; request?: TriggerRequest }): ClassSource {
   return {
-    name,
+    name: table.name,
     classes: (context) =>
-      spec.values.map((value) => ({
-        id: `response-value ${spec.operation} ${spec.member}=${value}`,
+      table.values.map((value) => ({
+        id: `response-value ${table.operation} ${table.member}=${value}`,
         kind: 'response-value' as const,
-        operation: spec.operation,
-        title: `${spec.operation} answers ${spec.member} ${value}`,
-        trigger: spec.how(value, context),
-        recognizer: { by: 'response' as const, operation: spec.operation, member: spec.member, value },
+        operation: table.operation,
+        title: `${table.operation} answers ${table.member} ${value}`,
+        trigger: how(value, context),
+        recognizer: { by: 'fact' as const, fact: valueFact(table, value) },
       })),
   };
 }

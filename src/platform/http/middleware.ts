@@ -99,24 +99,16 @@ async function recordCoverage(c: AppContext, world: World): Promise<void> {
     const rule = fired.rule === undefined ? undefined : world.scenarios.get(fired.scenario)?.rules[fired.rule];
     for (const kind of rule ? ruleKinds(rule) : ['behaviour']) facts.push(`scenario-kind:${kind}`);
   }
-  const response = c.res;
   await coverage.record(world.namespace, {
     requestId: c.get('requestId'),
     keyId: c.get('principal')?.keyId ?? null,
     keyKind: c.get('principal')?.kind,
     operation: coverage.operationOf(matchedRoutes(c)),
     path: c.req.path,
-    status: response?.status ?? 500,
+    status: c.res?.status ?? 500,
     facts,
     // The validator has parsed a JSON body already: Hono hands back the same parse.
     requestBody: () => (/json/i.test(c.req.header('content-type') ?? '') ? c.req.json().catch(() => undefined) : Promise.resolve(undefined)),
-    responseBody: () =>
-      response
-        ? response
-            .clone()
-            .json()
-            .catch(() => undefined)
-        : Promise.resolve(undefined),
   });
 }
 
