@@ -11,6 +11,8 @@
  *                                          untimed ones, default 1000; BENCH_CONNECTIONS, default 20)
  *   npm run bench -- read list            (only the cases whose name contains one of the words;
  *   npm run bench -- --case list             `--case <word>` and `--case=<word>` say the same)
+ *   npm run bench -- --no-coverage        (every sandbox without integration-coverage recording)
+ *   npm run bench -- coverage             (recording on against off, alternated twice, for reads and creates)
  *   BENCH_JSON=out.json npm run bench     (where the JSON goes; default bench-results.json)
  *   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" npm run bench -- create
  *                                         (Node flags for the sandbox processes; they then stop with SIGTERM,
@@ -41,9 +43,10 @@ const BIN_NODE_FLAGS = (readFileSync(new URL('../bin/idv-sandbox.js', import.met
 const ROOT = new URL('..', import.meta.url).pathname;
 const LIVE = { 'x-api-key': BENCH_LIVE_KEY };
 const SANDBOX_KEY = { 'x-api-key': 'sk_test_demo' };
+const WITHOUT_COVERAGE = process.argv.includes('--no-coverage');
 const chosen = process.argv
   .slice(2)
-  .filter((arg) => arg !== '--case')
+  .filter((arg) => arg !== '--case' && arg !== '--no-coverage')
   .map((arg) => arg.replace(/^--case=/, ''));
 const wanted = (name: string) => chosen.length === 0 || chosen.some((word) => name.includes(word));
 
@@ -101,7 +104,8 @@ async function startServer(args: (port: number) => string[], options: { allCores
   return { child, url, startupMs: performance.now() - started };
 }
 
-function startSandbox(data: string | 'memory', options: { allCores?: boolean } = {}): Promise<Server> {
+function startSandbox(data: string | 'memory', options: { allCores?: boolean; coverage?: boolean } = {}): Promise<Server> {
+  const coverage = options.coverage ?? !WITHOUT_COVERAGE;
   return startServer(
     (port) => [
       ...BIN_NODE_FLAGS,
@@ -113,6 +117,7 @@ function startSandbox(data: string | 'memory', options: { allCores?: boolean } =
       '--no-rate-limit',
       '--organizations',
       BENCH_ORGANIZATIONS,
+      ...(coverage ? [] : ['--no-coverage']),
     ],
     options,
   );
@@ -327,6 +332,8 @@ async function main() {
     record({ name: 'resident memory, idle, empty store', value: `${emptyIdleRss} MB`, target: '(reference)', met: true });
     if (readRss > 0) record({ name: 'resident memory under read load', value: `${readRss} MB`, target: '≤ 150 MB', met: readRss <= 150 });
 
+    if (wanted('coverage')) await coverageCost(work);
+
     // 10k and 100k stored.
     for (const count of [10_000, 100_000]) {
       const label = count === 10_000 ? '10k' : '100k';
@@ -438,6 +445,46 @@ async function main() {
   console.log(table(totalSeconds));
   writeFileSync(JSON_OUT, JSON.stringify({ node: process.version, seconds: SECONDS, connections: CONNECTIONS, pinning, totalSeconds, rows }, null, 2) + '\n');
   console.error(`figures written to ${JSON_OUT}`);
+}
+
+/**
+ * What integration-coverage recording costs: the same loads on a sandbox recording (the default) and one
+ * started with --no-coverage, alternated twice (off, on, off, on) so that drift of a shared machine falls
+ * on both; the row gives the better run of each and on/off.
+ */
+async function coverageCost(work: string): Promise<void> {
+  const best: Record<string, { on?: Figures; off?: Figures }> = {};
+  const better = (a: Figures | undefined, b: Figures) => (a === undefined || b.rps > a.rps ? b : a);
+  for (const round of [1, 2]) {
+    for (const coverage of [false, true]) {
+      const server = await startSandbox(join(work, `coverage-${coverage ? 'on' : 'off'}-${round}.json`), { coverage });
+      const created = await fetchJson(server, create);
+      const storedId = (JSON.parse(created.text) as { id: string }).id;
+      const loads: [string, Request][] = [
+        ['synthetic read', syntheticRead],
+        ['stored read', { method: 'GET', path: `/v1/sessions/${storedId}`, headers: LIVE }],
+        ['durable create', create],
+      ];
+      for (const [name, request] of loads) {
+        const figures = await load(server, request);
+        const entry = (best[name] ??= {});
+        entry[coverage ? 'on' : 'off'] = better(entry[coverage ? 'on' : 'off'], figures);
+      }
+      await stop(server);
+    }
+  }
+  for (const [name, { on, off }] of Object.entries(best)) {
+    if (!on || !off) continue;
+    const r = ratio(on.rps, off.rps);
+    record({
+      name: `${name}, coverage recording on (off: --no-coverage)`,
+      figures: on,
+      baseline: `off ${off.rps} req/s, p99 ${off.p99} ms, CPU ${off.cpuMsPerRequest} ms/req`,
+      ratio: r,
+      target: '≥ 0.95 of off',
+      met: okLoad(on) && r >= 0.95,
+    });
+  }
 }
 
 /** Two 1-megapixel JPEGs (896x1120) of the same generated face at quality 90 and 70 (a match). */

@@ -373,6 +373,8 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
   await control('sandboxSetTransactionQuota', 'PUT', '/__sandbox/organizations/org_demo/aml/transaction-quota', { quota: 50000 });
   await control('sandboxRemoveMonitoredUser', 'DELETE', '/__sandbox/organizations/org_demo/aml/bots/bot_daily/monitored-users/cust_001');
   await control('sandboxCatalog', 'GET', '/__sandbox/catalog');
+  await control('sandboxCoverage', 'GET', '/__sandbox/coverage?kind=scenario-kind');
+  await control('sandboxClearCoverage', 'DELETE', '/__sandbox/coverage');
   await control('sandboxCreateTestJob', 'POST', '/__sandbox/jobs', { input: { n: 1 } });
   await control('sandboxClearRequests', 'DELETE', '/__sandbox/requests');
   await control('sandboxReset', 'POST', '/__sandbox/reset', { seed: 42 });

@@ -49,6 +49,9 @@ export const SETTINGS = {
   'keep-alive-timeout': { kind: 'integer', env: 'IDV_SANDBOX_KEEP_ALIVE_TIMEOUT' },
   organizations: { kind: 'paths', env: 'IDV_SANDBOX_ORGANIZATIONS' },
   'port-file': { kind: 'path', env: 'IDV_SANDBOX_PORT_FILE' },
+  'no-coverage': { kind: 'switch' },
+  'coverage-out': { kind: 'path', env: 'IDV_SANDBOX_COVERAGE_OUT' },
+  'require-coverage': { kind: 'text', env: 'IDV_SANDBOX_REQUIRE_COVERAGE' },
 } as const satisfies Record<string, Setting>;
 
 /** The flags that only the command itself reads (never in a config file). */

@@ -4,6 +4,9 @@
  */
 import packageJson from '../package.json' with { type: 'json' };
 import { parseFlags, readConfigFile, resolveSettings } from './cli-settings.ts';
+import { readFileSync } from 'node:fs';
+import { coverageCommand, finishCoverage, type CoverageExit } from './coverage-command.ts';
+import { parseRequirement } from './platform/coverage/coverage-gate.ts';
 import { createSandbox, DEFAULT_DATA_FILE, DEFAULT_SHUTDOWN_TIMEOUT_MS, type Sandbox, type SandboxOptions } from './sandbox.ts';
 import { parseCorsSetting } from './platform/http/cors.ts';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './platform/http/connection-limits.ts';
@@ -14,7 +17,7 @@ import { StoreOpenError } from './platform/store/store.ts';
 import { writePortFile } from './port-file.ts';
 
 /** What the command takes: the sandbox's options, plus what only the process does. */
-export interface CliOptions extends SandboxOptions {
+export interface CliOptions extends SandboxOptions, CoverageExit {
   /** Where to write the address once listening (the container health check reads it). */
   portFile?: string;
 }
@@ -59,6 +62,12 @@ variable, which wins over the config file.
   --request-timeout <ms>   time for a whole request, body included, to arrive, else 408 (env IDV_SANDBOX_REQUEST_TIMEOUT, default ${DEFAULT_CONNECTION_LIMITS.requestTimeoutMs})
   --keep-alive-timeout <ms>  idle time before a keep-alive connection is closed (env IDV_SANDBOX_KEEP_ALIVE_TIMEOUT, default ${DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs})
   --organizations <f>   extra organizations file, merged with fixtures/organizations.json (repeatable; env IDV_SANDBOX_ORGANIZATIONS=f1,f2)
+  --no-coverage         do not record which outcome classes the answers fall into (GET /__sandbox/coverage)
+  --coverage-out <f>    on stop, write the coverage report of every namespace: .json, .md, .xml (JUnit) or .html
+                        (env IDV_SANDBOX_COVERAGE_OUT)
+  --require-coverage <spec>  on stop, exit 1 listing the classes missed unless coverage reaches this percentage,
+                        or hits every class listed in this file (\`idv-sandbox coverage init\` writes one)
+                        (env IDV_SANDBOX_REQUIRE_COVERAGE)
   --port-file <f>       once listening, write {"url","pid"} here for health checks and scripts (env IDV_SANDBOX_PORT_FILE)
   --version             the version
   --help                this text
@@ -120,7 +129,23 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | '
     invalidKeysPerMinute: integer('--invalid-keys-per-minute', s['invalid-keys-per-minute']),
     connections,
     portFile: s['port-file'],
+    coverage: !s['no-coverage'],
+    coverageOut: s['coverage-out'],
+    requireCoverage: requirementOf(s['require-coverage']),
   };
+}
+
+function requirementOf(spec: string | undefined) {
+  if (spec === undefined) return undefined;
+  return parseRequirement(spec, (file) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new Error(
+        `--require-coverage ${spec}: neither a percentage nor a readable file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
+    }
+  });
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
@@ -175,6 +200,7 @@ export function startLine(sandbox: Sandbox) {
 }
 
 export async function main(): Promise<void> {
+  if (process.argv[2] === 'coverage') process.exit(await coverageCommand(process.argv.slice(3)));
   let options: ReturnType<typeof parseCli>;
   try {
     options = parseCli(process.argv.slice(2), process.env);
@@ -229,7 +255,7 @@ export async function main(): Promise<void> {
     sandbox
       .close()
       // A forced stop (bound or second signal) exits by itself, once its flush is done.
-      .then(() => forcing || process.exit(0))
+      .then((report) => forcing || process.exit(finishCoverage(report, options, { info: console.log, error: console.error })))
       .catch((error: unknown) => {
         console.error('idv-sandbox: error while stopping', error);
         process.exit(1);

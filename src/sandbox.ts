@@ -13,6 +13,9 @@ import { resetSandbox } from './control/control.service.ts';
 import { AdminSessions } from './platform/admin/admin-guard.ts';
 import { KeyRing, parseKeysEnv, readOrganizationsFile } from './platform/auth/organizations.ts';
 import { Catalog } from './platform/catalog/catalog.ts';
+import { Coverage } from './platform/coverage/coverage.ts';
+import type { CoverageReport } from './platform/coverage/coverage-report.ts';
+import { PLATFORM_SOURCES } from './platform/coverage/sources.ts';
 import { parseClockSetting, systemTime, type ClockSetting, type VirtualClock } from './platform/clock/virtual-clock.ts';
 import { publicUrls, type AppEnv, type LogFormat, type Logger, type Platform } from './platform/http/context.ts';
 import { DEFAULT_JOB_TIMINGS, JobEngine, type JobTimings } from './platform/jobs/jobs.ts';
@@ -92,6 +95,8 @@ export interface SandboxOptions {
   shutdownTimeoutMs?: number;
   /** Reload scenario files when they change on disk (default: when listening). */
   watchScenarios?: boolean;
+  /** Record which outcome classes the answers fall into (default on; GET /__sandbox/coverage). */
+  coverage?: boolean;
   /** How scenario latency waits; tests inject a recorder instead of real sleeping. */
   sleep?: (ms: number) => Promise<void>;
   logger?: Logger;
@@ -106,11 +111,14 @@ export interface Sandbox {
   clock: VirtualClock;
   /** Every namespace back to the fixtures (uploaded files too). */
   reset(seed?: number): Promise<void>;
+  /** The integration-coverage report of every namespace together (or of one). */
+  coverage(namespace?: string): CoverageReport;
   /**
    * Stops accepting, lets in-flight requests finish (`Connection: close`; idle keep-alive sockets closed;
    * the rest cut after `shutdownTimeoutMs`), then flushes and compacts the store and releases its lock.
+   * Resolves to the coverage report of the run (every namespace).
    */
-  close(): Promise<void>;
+  close(): Promise<CoverageReport>;
   /** Cuts every connection, flushes the store's journal and releases the lock, without compacting. */
   closeNow(): Promise<void>;
 }
@@ -165,6 +173,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     worlds,
     jobs: new JobEngine({ ...DEFAULT_JOB_TIMINGS, ...options.jobTimings }),
     catalog: new Catalog(),
+    coverage: new Coverage(options.coverage !== false, PLATFORM_SOURCES),
     uploads,
     urls: publicUrls(base),
     urlsFromRequestHost: options.publicUrl === undefined,
@@ -235,10 +244,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     reset: async (seed) => {
       await resetSandbox(platform, undefined, seed);
     },
+    coverage: (namespace) => platform.coverage.report({ namespace, baseUrl: platform.urls.base }),
     close: async () => {
       await server?.drain(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
       for (const closer of platform.closers) await closer();
       await platform.store.close();
+      return platform.coverage.report({ baseUrl: platform.urls.base });
     },
     closeNow: async () => {
       server?.cut();

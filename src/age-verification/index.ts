@@ -1,3 +1,4 @@
+import { sandboxIdTrigger } from '../platform/catalog/catalog.ts';
 import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { clientOperationEntries } from '../platform/catalog/client-operations.ts';
 import { ageVerificationRouter } from './age-verification.router.ts';
@@ -15,6 +16,7 @@ export const ageVerificationModule: SandboxModule = {
         endpoint: 'GET /v1/age-verification/parent-connect/{id} (sandbox key)',
         input: id,
         outcome,
+        trigger: sandboxIdTrigger('GET /v1/age-verification/parent-connect/{id}', id),
         description: `Listed by GET /v1/age-verification/parent-connect; its boundaries: GET /v1/age-verification/boundaries/${child}.`,
       })),
     ]);

@@ -3,7 +3,15 @@
  * (Save transactions, which enrols subjects on first sight), and the control plane's enrolment listing,
  * removal and quota calls under /__sandbox/organizations/{id}/aml/.
  */
+import { codeSource } from '../platform/coverage/sources.ts';
+import { AML_ERROR_CODES } from './aml-error-codes.ts';
 import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { amlRouter } from './aml.router.ts';
 
-export const amlModule: SandboxModule = { name: 'aml', router: () => amlRouter };
+export const amlModule: SandboxModule = {
+  name: 'aml',
+  router: () => amlRouter,
+  setup(platform) {
+    platform.coverage.addSource(codeSource('AML error codes', Object.values(AML_ERROR_CODES)));
+  },
+};

@@ -17,6 +17,7 @@
  * - No monitoring runs: next_check_at is scheduled but never reached, last_checked_at stays null.
  */
 import { ApiError } from '../platform/errors/api-error.ts';
+import { AML_ERROR_CODES } from './aml-error-codes.ts';
 import type { AmlBot, OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
 import type { Explained } from '../platform/http/explained.ts';
 import type { World } from '../platform/namespaces/world.ts';
@@ -53,7 +54,7 @@ export function requireUsableBot(organization: OrganizationFixture, botId: strin
     throw new ApiError(
       400,
       `Bot ${botId} has an unusable check interval (${String(bot.cadenceDays)}): fix the bot's cadence (0 for real time, or a number of days) before enrolling customers.`,
-      { code: 'BOT_CADENCE_INVALID' },
+      { code: AML_ERROR_CODES.BOT_CADENCE_INVALID.code },
     );
   }
   return bot;

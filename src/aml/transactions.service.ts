@@ -18,6 +18,7 @@
  *   /__sandbox/organizations/{id}/aml/transaction-quota). A batch that does not fit is refused whole: 429
  *   QUOTA_EXCEEDED with the quota fields and Retry-After until the next month.
  */
+import { AML_ERROR_CODES } from './aml-error-codes.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { AmlBot, Principal } from '../platform/auth/organizations.ts';
 import type { World } from '../platform/namespaces/world.ts';
@@ -173,7 +174,7 @@ function reserveQuota(world: World, organizationId: string, count: number): Quot
     throw new ApiError(
       429,
       `Monthly transaction quota exceeded: ${status.used} of ${status.quota} used in ${status.month}, ${count} more sent. Send at most ${status.remaining} until ${status.resets_at}, or raise the quota.`,
-      { code: 'QUOTA_EXCEEDED', ...status },
+      { code: AML_ERROR_CODES.QUOTA_EXCEEDED.code, ...status },
       { 'Retry-After': String(retryAfter) },
     );
   }

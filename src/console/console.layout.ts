@@ -55,6 +55,7 @@ const STYLE = html`<style>
   ol.timeline { list-style: none; padding: 0; margin: 0; } ol.timeline li { padding: .35rem 0 .35rem .9rem; border-left: 3px solid var(--line); margin-left: .3rem; }
   dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: 0; } dl.facts dt { color: var(--muted); }
   nav.pager { display: flex; gap: 1rem; margin-top: .75rem; }
+  textarea.curl { width: 100%; font: 12px ui-monospace, monospace; }
 </style>`;
 
 /** The console's pages, in navigation order. */
@@ -68,6 +69,7 @@ export const CONSOLE_PAGES = [
   { key: 'jobs', path: '/console/jobs', label: 'Async jobs' },
   { key: 'registry', path: '/console/registry', label: 'Registry & AML' },
   { key: 'records', path: '/console/records', label: 'Credit & age' },
+  { key: 'coverage', path: '/console/coverage', label: 'Coverage' },
 ] as const;
 
 export type ConsolePageKey = (typeof CONSOLE_PAGES)[number]['key'];

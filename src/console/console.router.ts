@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import { html } from 'hono/html';
 import {
   changeClock,
+  coverageReport,
   listRequests,
   organizationView,
   requestEntry,
@@ -31,6 +32,7 @@ import { findSession, sessions, sessionUploadOwner, type StoredSession } from '.
 import { consoleHref, plainPage } from './console.layout.ts';
 import { act, formText, notFound, renderPage } from './console.page.ts';
 import { consoleRecordsRouter } from './records.router.ts';
+import { coveragePage } from './coverage.view.ts';
 import { overviewPage } from './overview.view.ts';
 import { requestDetail, requestRows, requestsPage } from './requests.view.ts';
 import { scenariosPage } from './scenarios.view.ts';
@@ -183,6 +185,14 @@ consoleRouter.post('/console/organizations/:id/balance', async (c) => {
     if (!/^\d{1,15}$/.test(text)) throw new ApiError(400, `Balance "${text.slice(0, 20)}" is not a whole number of tokens: write 0 or more, digits only.`);
     setOrganizationBalance(c.get('platform'), world, c.req.param('id'), Number(text));
   });
+});
+
+// ─── Coverage ───────────────────────────────────────────────────────────────────────────────────────
+
+consoleRouter.get('/console/coverage', (c) => {
+  const world = c.get('world');
+  const report = coverageReport(c.get('platform'), world, publicUrlsOf(c).base, { scope: 'namespace' });
+  return renderPage(c, 'Integration coverage', 'coverage', coveragePage(world.namespace, report));
 });
 
 // ─── Scenarios ──────────────────────────────────────────────────────────────────────────────────────

@@ -1,9 +1,12 @@
 import { newRouter } from '../platform/http/routing.ts';
-import { jobFateFor, type AppContext } from '../platform/http/context.ts';
+import { jobFateFor, publicUrlsOf, type AppContext } from '../platform/http/context.ts';
+import { renderReport } from '../platform/coverage/coverage-report.ts';
 import {
   addScenarioRoute,
   catalogRoute,
   changeClockRoute,
+  clearCoverageRoute,
+  coverageRoute,
   clearRequestsRoute,
   countRequestsRoute,
   findRequestsRoute,
@@ -23,6 +26,8 @@ import {
   addScenario,
   catalogView,
   changeClock,
+  clearCoverage,
+  coverageReport,
   clockView,
   createTestJob,
   findRequests,
@@ -36,6 +41,8 @@ import {
   setOrganizationBalance,
   toggleScenario,
 } from './control.service.ts';
+
+const COVERAGE_CONTENT_TYPES = { markdown: 'text/markdown; charset=utf-8', junit: 'application/xml; charset=utf-8', html: 'text/html; charset=utf-8' } as const;
 
 /** The namespace the caller named explicitly (header or query), if any. */
 const namedNamespace = (c: AppContext) => c.req.header('x-sandbox-namespace') ?? c.req.query('namespace');
@@ -78,4 +85,11 @@ export const controlRouter = newRouter()
   })
   .openapi(setBalanceRoute, (c) => c.json(setOrganizationBalance(c.get('platform'), c.get('world'), c.req.valid('param').id, c.req.valid('json').balance), 200))
   .openapi(catalogRoute, (c) => c.json(catalogView(c.get('platform')), 200))
+  .openapi(coverageRoute, (c) => {
+    const { format, ...query } = c.req.valid('query');
+    const report = coverageReport(c.get('platform'), c.get('world'), publicUrlsOf(c).base, query);
+    if (format === 'json') return c.json(report, 200);
+    return c.body(renderReport(report, format), 200, { 'content-type': COVERAGE_CONTENT_TYPES[format] });
+  })
+  .openapi(clearCoverageRoute, (c) => c.json(clearCoverage(c.get('platform'), c.get('world'), c.req.valid('query').scope), 200))
   .openapi(createTestJobRoute, (c) => c.json(createTestJob(c.get('platform'), c.get('world'), c.req.valid('json'), jobFateFor(c)), 201));

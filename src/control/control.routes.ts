@@ -5,6 +5,9 @@ import {
   CatalogSchema,
   ClockChangeSchema,
   ClockStateSchema,
+  CoverageClearedSchema,
+  CoverageQuerySchema,
+  CoverageReportSchema,
   NamespaceQuerySchema,
   OrganizationParamsSchema,
   OrganizationViewSchema,
@@ -187,6 +190,36 @@ export const catalogRoute = controlRoute({
   operationId: 'sandboxCatalog',
   summary: 'Every scenario, fixture key, magic value and test identifier',
   responses: { 200: json(CatalogSchema, 'The catalog') },
+});
+
+export const coverageRoute = controlRoute({
+  method: 'get',
+  path: '/__sandbox/coverage',
+  operationId: 'sandboxCoverage',
+  summary: 'Integration coverage: the outcome classes your requests met, and how to trigger the others',
+  description:
+    'Per namespace (or `scope=all`), optionally per API key. JSON, or `format=markdown` (a CI job summary), `format=junit` (one test case per class, the missed ones failing) or `format=html`. Coverage outlives POST /__sandbox/reset; DELETE clears it.',
+  request: { query: CoverageQuerySchema },
+  responses: {
+    200: {
+      description: 'The report',
+      content: {
+        'application/json': { schema: CoverageReportSchema },
+        'text/markdown': { schema: z.string() },
+        'application/xml': { schema: z.string() },
+        'text/html': { schema: z.string() },
+      },
+    },
+  },
+});
+
+export const clearCoverageRoute = controlRoute({
+  method: 'delete',
+  path: '/__sandbox/coverage',
+  operationId: 'sandboxClearCoverage',
+  summary: 'Forget the coverage of the namespace (or of every namespace with scope=all)',
+  request: { query: CoverageQuerySchema.pick({ namespace: true, scope: true }) },
+  responses: { 200: json(CoverageClearedSchema, 'The namespaces whose coverage was cleared') },
 });
 
 export const createTestJobRoute = controlRoute({

@@ -201,3 +201,57 @@ export const VerificationFailedSchema = ErrorSchema.extend({
   expected: z.string(),
   nearMisses: z.array(NearMissSchema).openapi({ description: 'The journal’s requests nearest the pattern (fewest differences, newest first), at most 3.' }),
 }).openapi('SandboxVerificationFailed');
+const OutcomeKindSchema = z.enum([
+  'status',
+  'validation',
+  'error-code',
+  'refusal',
+  'scenario',
+  'scenario-kind',
+  'magic-value',
+  'test-identifier',
+  'response-value',
+]);
+
+export const CoverageQuerySchema = z.object({
+  namespace: z.string().optional().openapi({ description: 'Namespace whose coverage to report (same as the X-Sandbox-Namespace header).' }),
+  scope: z.enum(['namespace', 'all']).default('namespace').openapi({ description: '`all`: every namespace together (what --coverage-out writes).' }),
+  key: z.string().optional().openapi({ description: 'Only the requests of this API key (the key or its key id).' }),
+  kind: OutcomeKindSchema.optional().openapi({ description: 'Only the classes of this kind (`scenario`, `magic-value`, `error-code`…).' }),
+  format: z.enum(['json', 'markdown', 'junit', 'html']).default('json'),
+});
+
+export const CoverageReportSchema = z
+  .object({
+    namespace: z.string().openapi({ description: 'The namespace, or `*` for every namespace together.' }),
+    keyId: z.string().optional(),
+    classes: z.number().int(),
+    hitCount: z.number().int(),
+    percent: z.number(),
+    operations: z.array(z.object({ operation: z.string(), classes: z.number().int(), hit: z.number().int(), percent: z.number() })),
+    hit: z.array(
+      z.object({
+        id: z.string(),
+        kind: OutcomeKindSchema,
+        operation: z.string().optional(),
+        title: z.string(),
+        count: z.number().int(),
+        firstRequestId: z.string(),
+        lastRequestId: z.string(),
+        byKey: z.record(z.string(), z.number().int()),
+      }),
+    ),
+    missed: z.array(
+      z.object({
+        id: z.string(),
+        kind: OutcomeKindSchema,
+        operation: z.string().optional(),
+        title: z.string(),
+        how: z.string(),
+        curl: z.string().optional(),
+      }),
+    ),
+  })
+  .openapi('SandboxCoverageReport');
+
+export const CoverageClearedSchema = z.object({ cleared: z.array(z.string()) }).openapi('SandboxCoverageCleared');

@@ -6,6 +6,8 @@ import type { z } from '@hono/zod-openapi';
 import { clockRangeProblem, durationToMs } from '../platform/clock/virtual-clock.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { balanceOf, setBalance } from '../platform/billing/billing.ts';
+import type { CatalogEntry } from '../platform/catalog/catalog.ts';
+import type { OutcomeKind } from '../platform/coverage/outcome-class.ts';
 import type { Platform } from '../platform/http/context.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { JobFate } from '../platform/jobs/jobs.ts';
@@ -167,15 +169,32 @@ export function setOrganizationBalance(platform: Platform, world: World, id: str
   return organizationView(platform, world, id);
 }
 
+function withoutTrigger({ trigger: _trigger, ...entry }: CatalogEntry): CatalogEntry {
+  return entry;
+}
+
 export function catalogView(platform: Platform) {
   return {
     scenarios: platform.scenarios.all().map(({ name, description, behaviours }) => ({ name, description, behaviours })),
     fixtureKeys: platform.keyRing.fixtureKeys(),
-    magicValues: platform.catalog.list('magicValues'),
-    testIdentifiers: platform.catalog.list('testIdentifiers'),
-    clientOperations: platform.catalog.list('clientOperations'),
+    // Triggers are the coverage report's (GET /__sandbox/coverage shows each as a request).
+    magicValues: platform.catalog.list('magicValues').map(withoutTrigger),
+    testIdentifiers: platform.catalog.list('testIdentifiers').map(withoutTrigger),
+    clientOperations: platform.catalog.list('clientOperations').map(withoutTrigger),
     jobKinds: platform.jobs.kindNames(),
   };
+}
+
+/** The coverage report of the namespace (or of every namespace), optionally of one key (the key or its id). */
+export function coverageReport(platform: Platform, world: World, baseUrl: string, query: { scope: 'namespace' | 'all'; key?: string; kind?: OutcomeKind }) {
+  const keyId = query.key === undefined ? undefined : (platform.keyRing.identify(query.key)?.keyId ?? query.key);
+  return platform.coverage.report({ namespace: query.scope === 'all' ? undefined : world.namespace, keyId, kind: query.kind, baseUrl });
+}
+
+export function clearCoverage(platform: Platform, world: World, scope: 'namespace' | 'all') {
+  const cleared = scope === 'all' ? platform.coverage.recorder.namespaceNames() : [world.namespace];
+  platform.coverage.recorder.clear(scope === 'all' ? undefined : world.namespace);
+  return { cleared };
 }
 
 export function createTestJob(platform: Platform, world: World, body: z.infer<typeof TestJobBodySchema>, scenarioFate: JobFate) {

@@ -17,6 +17,7 @@ export const creditCheckModule: SandboxModule = {
         input: `uat_type=${entry.input}`,
         outcome: `${entry.group}: ${entry.outcome} (score ${entry.scoreRange[0]}-${entry.scoreRange[1]})`,
         description: entry.description,
+        trigger: { operation: 'POST /v1/credit-check/soft', body: { uat: true, uat_type: entry.input } },
       })),
     );
   },

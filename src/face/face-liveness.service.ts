@@ -15,6 +15,7 @@
  * - No frames are uploaded or looked at: confidence does not come from pixels.
  * - Creating a session is not billed (the spec prices nothing here).
  */
+import type { CatalogEntry } from '../platform/catalog/catalog.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { hashParts, rngFrom } from '../platform/random/random.ts';
@@ -76,8 +77,14 @@ export const LIVENESS_MAGIC_VALUES: readonly LivenessMagicValue[] = [
 ];
 
 /** The catalog rows: the magic values and the ordinary rule. */
-export const LIVENESS_CATALOG: readonly { endpoint: string; input: string; outcome: string; description: string }[] = [
-  ...LIVENESS_MAGIC_VALUES.map(({ endpoint, input, outcome, description }) => ({ endpoint, input, outcome, description })),
+export const LIVENESS_CATALOG: readonly CatalogEntry[] = [
+  ...LIVENESS_MAGIC_VALUES.map(({ endpoint, input, outcome, description, sessionId }) => ({
+    endpoint,
+    input,
+    outcome,
+    description,
+    trigger: { operation: LIVENESS_ENDPOINTS.create, body: { session_id: sessionId } },
+  })),
   {
     endpoint: `${LIVENESS_ENDPOINTS.create} + ${LIVENESS_ENDPOINTS.result}`,
     input: 'any other session_id, or none',

@@ -2,6 +2,7 @@
  * Bank statements: POST /v1/financial, GET /v1/financial, GET /v1/financial/externalId/{externalId},
  * GET /v1/financial/{id}, and the applicant's hosted page under /verify/bank-statements/.
  */
+import { sandboxIdTrigger } from '../platform/catalog/catalog.ts';
 import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { financialRouter } from './financial.router.ts';
 import { FINANCIAL_TEST_IDENTIFIERS } from './financial.service.ts';
@@ -13,7 +14,13 @@ export const financialModule: SandboxModule = {
   setup(platform) {
     platform.catalog.add(
       'testIdentifiers',
-      FINANCIAL_TEST_IDENTIFIERS.map(({ input, outcome, description }) => ({ endpoint: 'GET /v1/financial/{id} (sandbox key)', input, outcome, description })),
+      FINANCIAL_TEST_IDENTIFIERS.map(({ input, outcome, description }) => ({
+        endpoint: 'GET /v1/financial/{id} (sandbox key)',
+        input,
+        outcome,
+        description,
+        trigger: sandboxIdTrigger('GET /v1/financial/{id}', input),
+      })),
     );
     platform.catalog.add(
       'magicValues',

@@ -17,6 +17,7 @@ export const reVerificationsModule: SandboxModule = {
         input: `device_fingerprint ${input}`,
         outcome,
         description,
+        trigger: { operation: 'POST /v1/re-verifications', body: { device_fingerprint: input } },
       })),
     );
   },

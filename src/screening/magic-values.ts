@@ -7,6 +7,7 @@
  * Phone numbers are in Ofcom's drama range +44 7700 900000-900999, reserved for fiction, so no real
  * subscriber can ever be hit by a test.
  */
+import type { CatalogTrigger } from '../platform/catalog/catalog.ts';
 import type { RiskLevel } from './adverse-media.schemas.ts';
 import type { ForwardingRisk, SimSwapRisk } from './phone-trust.schemas.ts';
 import type { TitleCheckStatus } from './title-check.schemas.ts';
@@ -16,6 +17,7 @@ export interface MagicValue {
   input: string;
   outcome: string;
   description: string;
+  trigger?: CatalogTrigger;
 }
 
 export const SCREENING_ENDPOINTS = {
@@ -447,8 +449,24 @@ export const TITLE_CHECK_MAGIC_ADDRESSES: readonly TitleCheckMagicAddress[] = [
 // The catalog rows
 // ---------------------------------------------------------------------------------------------
 
-function row(value: MagicValue): MagicValue {
-  return { endpoint: value.endpoint, input: value.input, outcome: value.outcome, description: value.description };
+/** A catalog row, with the request members that carry the value (the endpoint is the operation). */
+function row(value: MagicValue, body: Record<string, unknown>, status?: number): MagicValue {
+  return {
+    endpoint: value.endpoint,
+    input: value.input,
+    outcome: value.outcome,
+    description: value.description,
+    trigger: { operation: value.endpoint, body, ...(status === undefined ? {} : { status }) },
+  };
+}
+
+/**
+ * A phone number's row: an outage answers 503. The ownership example names a session of the run that
+ * recorded it: without it, the number and names are the body's own.
+ */
+function phoneRow(value: MagicValue & { phone: string; effect: { kind: string } }): MagicValue {
+  const entry = row(value, { phone: value.phone }, value.effect.kind === 'carrier-outage' ? 503 : undefined);
+  return { ...entry, trigger: { ...entry.trigger, operation: value.endpoint, omit: ['sessionId'] } };
 }
 
 const PHONE_ENDPOINTS = [SCREENING_ENDPOINTS.phoneOwnership, SCREENING_ENDPOINTS.phoneTrust, SCREENING_ENDPOINTS.carrierAgeGate] as const;
@@ -464,16 +482,17 @@ export const PHONE_COVERAGE_ROWS: readonly MagicValue[] = PHONE_ENDPOINTS.flatMa
           ? 'NO_DATA, nameScore -1'
           : 'NO_DATA',
     description: example.description,
+    trigger: { operation: endpoint, body: { phone: example.phone }, omit: ['sessionId'] },
   })),
 );
 
 /** Every screening magic value, one catalog row each. */
 export const SCREENING_MAGIC_VALUES: readonly MagicValue[] = [
-  ...ADVERSE_MEDIA_MAGIC_NAMES.map(row),
-  ...PEP_SANCTIONS_MAGIC_NAMES.map(row),
-  ...PHONE_OWNERSHIP_MAGIC_NUMBERS.map(row),
-  ...PHONE_TRUST_MAGIC_NUMBERS.map(row),
-  ...CARRIER_AGE_GATE_MAGIC_NUMBERS.map(row),
+  ...ADVERSE_MEDIA_MAGIC_NAMES.map((name) => row(name, { firstName: name.firstName, lastName: name.lastName })),
+  ...PEP_SANCTIONS_MAGIC_NAMES.map((name) => row(name, name.query)),
+  ...PHONE_OWNERSHIP_MAGIC_NUMBERS.map(phoneRow),
+  ...PHONE_TRUST_MAGIC_NUMBERS.map(phoneRow),
+  ...CARRIER_AGE_GATE_MAGIC_NUMBERS.map(phoneRow),
   ...PHONE_COVERAGE_ROWS,
-  ...TITLE_CHECK_MAGIC_ADDRESSES.map(row),
+  ...TITLE_CHECK_MAGIC_ADDRESSES.map((title) => row(title, { address: title.address })),
 ];

@@ -3,6 +3,9 @@
  * POST uploads, the applicant's hosted page under /verify, and the control plane's
  * POST /__sandbox/sessions/{id}/outcome. Other areas use the stored state through sessions.store.ts.
  */
+import { valueSource } from '../platform/coverage/sources.ts';
+import { SESSION_STATUS_COVERAGE } from './session-coverage.ts';
+import { sandboxIdTrigger } from '../platform/catalog/catalog.ts';
 import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { SANDBOX_SESSION_TEST_IDENTIFIERS } from './sandbox-sessions.ts';
 import { sessionsRouter } from './sessions.router.ts';
@@ -13,6 +16,20 @@ export const sessionsModule: SandboxModule = {
   router: () => sessionsRouter,
   storedRecords: { sessions: STORED_SESSION_SHAPE },
   setup(platform) {
-    platform.catalog.add('testIdentifiers', SANDBOX_SESSION_TEST_IDENTIFIERS);
+    platform.catalog.add(
+      'testIdentifiers',
+      SANDBOX_SESSION_TEST_IDENTIFIERS.map((entry) =>
+        /^test_\w+$/.test(entry.input) ? { ...entry, trigger: sandboxIdTrigger(entry.endpoint, entry.input) } : entry,
+      ),
+    );
+    platform.coverage.addSource(
+      valueSource(SESSION_STATUS_COVERAGE, (status, context) => {
+        const id = `test_${status.toLowerCase()}`;
+        return {
+          how: `read a session the applicant or reviewer drove to ${status} (POST /__sandbox/sessions/{id}/outcome), or the sandbox id ${id} with the sandbox key`,
+          request: { method: 'GET', path: `/v1/sessions/${id}`, key: context.keys.sandbox },
+        };
+      }),
+    );
   },
 };

@@ -1,5 +1,7 @@
 import { fundsPolicyOf } from '../platform/billing/billing.ts';
-import { behaviourOn, explain, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
+import { valueFact } from '../platform/coverage/sources.ts';
+import { SESSION_STATUS_COVERAGE } from './session-coverage.ts';
+import { behaviourOn, explain, noteOutcome, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
 import { hostedPageRouter } from './hosted-page.router.ts';
@@ -46,7 +48,9 @@ export const sessionsRouter = newRouter()
     const { kind, organization } = principalOf(c);
     const { id } = c.req.valid('param');
     const answer = kind === 'sandbox' ? getSandboxSession(id, organization.id, publicUrlsOf(c)) : getSession(c.get('world'), organization.id, id, linksOf(c));
-    return c.json(explainAll(c, answer), 200);
+    const session = explainAll(c, answer);
+    noteOutcome(c, valueFact(SESSION_STATUS_COVERAGE, session.session_record.status));
+    return c.json(session, 200);
   })
   .openapi(updateSessionStatusRoute, (c) => {
     const { organization } = principalOf(c);

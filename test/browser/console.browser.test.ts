@@ -1,6 +1,6 @@
 /**
  * The console and the applicant's hosted page in headless Chromium: the flows a QA engineer clicks
- * through, checked against the API, every page's WCAG AA contrast computed by axe-core, and a screenshot
+ * through (and the coverage report), checked against the API, every page's WCAG AA contrast computed by axe-core, and a screenshot
  * of each page in test-results/screenshots/. One browser for the file; a fresh sandbox and context per test.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -160,4 +160,30 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
       },
       { adminToken: 'browser-admin-token' },
     ));
+});
+
+// The coverage report: the standalone HTML report (GET /__sandbox/coverage?format=html) and the console's
+// coverage page render, pass the contrast check, and offer each missed class's curl to copy.
+describe('the coverage report in a browser', { timeout: 180_000 }, () => {
+  it('renders the HTML report and the console page, with a curl to copy for each missed class', async () => {
+    await withSandbox(async ({ sandbox, page }) => {
+      const answer = await fetch(`${sandbox.url}/v1/sessions/does-not-exist`, { headers: { 'x-api-key': 'sk_live_demo', 'x-sandbox-namespace': 'worker-1' } });
+      expect(answer.status).toBe(404);
+
+      await page.goto(`${sandbox.url}/__sandbox/coverage?format=html&namespace=worker-1`);
+      expect(await page.title()).toBe('idv-sandbox coverage: namespace worker-1');
+      expect(await page.locator('table.coverage-hit tbody tr').count()).toBe(1);
+      expect(await page.locator('table.coverage-hit tbody tr td').first().textContent()).toBe('status GET /v1/sessions/{id} 404');
+      expect(await contrastViolations(page), 'contrast of the HTML report').toEqual([]);
+      await screenshot(page, 'coverage-report');
+
+      await visit(page, `${sandbox.url}/console/coverage?namespace=worker-1`, 'console-coverage');
+      await page.getByText('status GET /v1/sessions/{id} 404').waitFor();
+      const curl = page.getByRole('textbox', { name: 'curl for scenario rate-limited' });
+      expect(await curl.inputValue()).toContain("-H 'X-Sandbox-Namespace: worker-1' -H 'X-Sandbox-Scenario: rate-limited'");
+      // Copying selects the curl (and puts it on the clipboard where the browser allows).
+      await page.getByRole('button', { name: 'Copy curl for scenario rate-limited' }).click({ timeout: 5000 });
+      expect(await page.evaluate('document.activeElement.getAttribute("aria-label")')).toBe('curl for scenario rate-limited');
+    });
+  });
 });

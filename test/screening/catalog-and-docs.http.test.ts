@@ -8,7 +8,8 @@ describe('screening in the catalog and the OpenAPI document', () => {
     const catalog = await sandbox.call('GET', '/__sandbox/catalog', { key: null });
     expect(catalog.status).toBe(200);
     const screeningRows = (catalog.body.magicValues as { endpoint: string }[]).filter((row) => row.endpoint.startsWith('POST /v1/screening/'));
-    expect(screeningRows).toEqual(SCREENING_MAGIC_VALUES.map((row) => ({ ...row })));
+    // The catalog shows the rows without their triggers (the coverage report shows those as requests).
+    expect(screeningRows).toEqual(SCREENING_MAGIC_VALUES.map(({ trigger: _trigger, ...row }) => row));
     expect(screeningRows.length).toBeGreaterThanOrEqual(50);
     expect(catalog.body.jobKinds).toContain('adverse-media');
   });

@@ -27,7 +27,7 @@ const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const HOUR = 3_600_000;
 
 describe('the screening magic-value catalog', () => {
-  it('has one row per table entry, each with endpoint, input, outcome and description only', () => {
+  it('has one row per table entry, each with endpoint, input, outcome, description and the trigger of its operation only', () => {
     const tables = [
       ADVERSE_MEDIA_MAGIC_NAMES,
       PEP_SANCTIONS_MAGIC_NAMES,
@@ -39,7 +39,8 @@ describe('the screening magic-value catalog', () => {
     ];
     expect(SCREENING_MAGIC_VALUES).toHaveLength(tables.reduce((sum, table) => sum + table.length, 0));
     for (const row of SCREENING_MAGIC_VALUES) {
-      expect(Object.keys(row).sort()).toEqual(['description', 'endpoint', 'input', 'outcome']);
+      expect(Object.keys(row).sort()).toEqual(['description', 'endpoint', 'input', 'outcome', 'trigger']);
+      expect(row.trigger?.operation).toBe(row.endpoint);
       expect(Object.values(SCREENING_ENDPOINTS)).toContain(row.endpoint);
       expect(row.input.length * row.outcome.length * row.description.length).toBeGreaterThan(0);
       expect(row.input + row.outcome).toMatch(/^[\x20-\x7e]*$/);

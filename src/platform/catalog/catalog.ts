@@ -11,6 +11,32 @@ export interface CatalogEntry {
   input: string;
   outcome: string;
   description?: string;
+  /** The one request that forces it, when there is one (the integration-coverage catalog fires and recognises it). */
+  trigger?: CatalogTrigger;
+}
+
+/** Which fixture key a trigger sends. */
+export type FixtureKeyRole = 'live' | 'sandbox' | 'broke' | 'revoked' | 'other';
+
+/** The trigger of a sandbox id: a GET of the operation with the id in its path, with the sandbox key. */
+export function sandboxIdTrigger(operation: string, id: string): CatalogTrigger {
+  const [, path = ''] = operation.split(' ');
+  return { operation, path: path.replace(/\{[^}]+\}/, id), key: 'sandbox' };
+}
+
+export interface CatalogTrigger {
+  /** The operation as /openapi.json names it: `POST /v1/screening/phone-trust`. */
+  operation: string;
+  /** The concrete path, when the value is in it (`/v1/sessions/test_verified`). */
+  path?: string;
+  /** The body members that carry the value, laid over the operation's documented example body. */
+  body?: Record<string, unknown>;
+  /** Members of the example body to leave out (an id of a record the example's recording run made). */
+  omit?: string[];
+  /** The fixture key to send (default the live key). */
+  key?: FixtureKeyRole;
+  /** The status the outcome answers with, when it is not a success (a provider outage's 503). */
+  status?: number;
 }
 
 /** clientOperations: operations of the real client that the spec does not describe (client-operations.ts). */

@@ -13,6 +13,7 @@ import type { ScenarioFiles } from '../scenarios/scenario-files.ts';
 import type { Behaviour } from '../scenarios/scenario.schema.ts';
 import type { Store } from '../store/store.ts';
 import type { Catalog } from '../catalog/catalog.ts';
+import type { Coverage } from '../coverage/coverage.ts';
 import type { UploadStore } from '../uploads/uploads.ts';
 import type { CorsSetting } from './cors.ts';
 import type { ConcurrencyGate } from './image-concurrency.ts';
@@ -45,6 +46,8 @@ export interface Platform {
   worlds: Worlds;
   jobs: JobEngine;
   catalog: Catalog;
+  /** Integration coverage: the outcome classes and which of them each namespace's answers fell into. */
+  coverage: Coverage;
   uploads: UploadStore;
   urls: PublicUrls;
   /** No --public-url: links are built on the request's own origin (see publicUrlsOf). */
@@ -91,6 +94,11 @@ export interface RequestVariables {
   firedRules: FiredScenarioRule[];
   /** The answer is a scenario's `respond` (a fault QA asked for, at any status it chose). */
   answeredByScenario: boolean;
+  /**
+   * Why the answer is what it is, as facts the coverage recorder reads (`validation:invalid_type`,
+   * `code:BOT_CADENCE_INVALID`, `refusal:rate`): the structured side of X-Sandbox-Explain.
+   */
+  outcomeFacts: string[];
   /** Whether the operation may answer 402 (its spec error list has it); unset outside /v1 routes. */
   refusesForFunds: boolean | undefined;
 }
@@ -104,6 +112,11 @@ export type AppContext = Context<AppEnv>;
 /** How request lines are written (`--log-format`). */
 export const LOG_FORMATS = ['text', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
+/** Notes a fact about the answer for the coverage recorder (see `outcomeFacts`). */
+export function noteOutcome(c: AppContext, fact: string): void {
+  // Errors raised before the request context (none today) have no facts to add to.
+  c.get('outcomeFacts')?.push(fact);
+}
 
 /** Adds a reason to the X-Sandbox-Explain header (ASCII only: header values must be). */
 export function explain(c: AppContext, reason: string): void {

@@ -6,11 +6,13 @@
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { createMiddleware } from 'hono/factory';
+import { matchedRoutes } from 'hono/route';
 import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
 import { hashParts } from '../random/random.ts';
 import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/world.ts';
 import { keptHeaders, keptQuery, receivedBody, sentBody } from '../request-log/request-log.ts';
-import { admitNamespace, explain, type AppContext, type AppEnv, type Platform } from './context.ts';
+import { admitNamespace, explain, noteOutcome, type AppContext, type AppEnv, type Platform } from './context.ts';
+import { ruleKinds } from '../scenarios/scenario.schema.ts';
 import { round } from '../numbers.ts';
 import { StorageError } from '../store/store.ts';
 
@@ -30,6 +32,7 @@ export function requestContext(platform: Platform) {
     c.set('requestScenarios', []);
     c.set('firedRules', []);
     c.set('answeredByScenario', false);
+    c.set('outcomeFacts', []);
 
     const namespace = c.req.header('x-sandbox-namespace') ?? c.req.query('namespace') ?? DEFAULT_NAMESPACE;
     // A world must exist for the error handler even when the namespace is refused. A new namespace is a
@@ -89,6 +92,7 @@ export function requestContext(platform: Platform) {
           startedAt,
           finishedAt: world.clock.iso(),
         });
+        if (platform.coverage.recorder.enabled) await recordCoverage(c, world);
       }
     }
   });
@@ -106,6 +110,28 @@ async function saved(c: AppContext, durable: Promise<void>): Promise<boolean> {
     c.res = c.json(errorBody(c.get('errorFamily'), error.message), 507);
     return false;
   }
+}
+
+/** Tells the coverage recorder which operation answered what, and the facts noted on the way. */
+async function recordCoverage(c: AppContext, world: World): Promise<void> {
+  const coverage = c.get('platform').coverage;
+  const facts = [...c.get('outcomeFacts')];
+  for (const fired of c.get('firedRules')) {
+    facts.push(`scenario:${fired.scenario}`);
+    const rule = fired.rule === undefined ? undefined : world.scenarios.get(fired.scenario)?.rules[fired.rule];
+    for (const kind of rule ? ruleKinds(rule) : ['behaviour']) facts.push(`scenario-kind:${kind}`);
+  }
+  await coverage.record(world.namespace, {
+    requestId: c.get('requestId'),
+    keyId: c.get('principal')?.keyId ?? null,
+    keyKind: c.get('principal')?.kind,
+    operation: coverage.operationOf(matchedRoutes(c)),
+    path: c.req.path,
+    status: c.res?.status ?? 500,
+    facts,
+    // The validator has parsed a JSON body already: Hono hands back the same parse.
+    requestBody: () => (/json/i.test(c.req.header('content-type') ?? '') ? c.req.json().catch(() => undefined) : Promise.resolve(undefined)),
+  });
 }
 
 /** A message refusing the namespace or scenario headers, or the request's scenarios. */
@@ -178,6 +204,7 @@ export function apiKeyGuard(policy: GuardPolicy) {
       const address = clientAddress(c);
       const limited = address === undefined ? undefined : platform.invalidKeys.fail(address, platform.worlds.get(DEFAULT_NAMESPACE).clock.now());
       if (limited) {
+        noteOutcome(c, 'refusal:invalid-keys');
         throw new ApiError(
           429,
           `Too many invalid API keys from your address: more than ${platform.invalidKeys.perMinute} in a minute. Retry after ${limited.retryAfterSeconds} s.`,
@@ -203,6 +230,7 @@ export function apiKeyGuard(policy: GuardPolicy) {
     if (world.rateLimiter) {
       const decision = world.rateLimiter.take(principal.keyId, world.clock.now());
       if (!decision.allowed) {
+        noteOutcome(c, `refusal:${decision.reason}`);
         throw new ApiError(
           429,
           decision.reason === 'rate'

@@ -7,7 +7,7 @@ import { OpenAPIHono, createRoute, z, type RouteConfig } from '@hono/zod-openapi
 import type { Hook } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, describeZodError, errorBody } from '../errors/api-error.ts';
-import { explain, type AppContext, type AppEnv } from './context.ts';
+import { explain, noteOutcome, type AppContext, type AppEnv } from './context.ts';
 import { apiKeyGuard, missingKeyStatusFor, type GuardPolicy } from './middleware.ts';
 
 export const ErrorSchema = z
@@ -20,8 +20,10 @@ export const ErrorSchema = z
   })
   .openapi('Error');
 
-const validationHook: Hook<unknown, AppEnv, string, unknown> = (result) => {
-  if (!result.success) throw new ApiError(400, describeZodError(result.error, result.target));
+const validationHook: Hook<unknown, AppEnv, string, unknown> = (result, c) => {
+  if (result.success) return;
+  noteOutcome(c, `validation:${result.error.issues[0]?.code ?? 'custom'}`);
+  throw new ApiError(400, describeZodError(result.error, result.target));
 };
 
 export function newRouter(): OpenAPIHono<AppEnv> {
@@ -129,10 +131,13 @@ export function handleError(error: Error, c: AppContext): Response {
   if (error instanceof ApiError) {
     for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
     explainFailure(c, error.status, error.message);
+    if (typeof error.extras.code === 'string') noteOutcome(c, `code:${error.extras.code}`);
+    if (error.status === 402 && !c.get('answeredByScenario')) noteOutcome(c, 'refusal:funds');
     return c.json(errorBody(family, error.message, error.extras), error.status);
   }
   if (error instanceof HTTPException) {
     const status = error.status;
+    if (status === 400 && /Malformed JSON/i.test(error.message)) noteOutcome(c, 'validation:malformed_json');
     const message =
       status === 400 && /Malformed JSON/i.test(error.message)
         ? 'Malformed JSON in request body: send a valid JSON document with Content-Type: application/json.'

@@ -6,7 +6,9 @@
  */
 import type { World } from '../namespaces/world.ts';
 
-export type JobStatus = 'pending' | 'processing' | 'ready' | 'failed';
+/** The phases of an async job, in order (failed instead of ready). */
+export const JOB_STATUSES = ['pending', 'processing', 'ready', 'failed'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
 /** Decided when the job is created, from the scenarios active then. */
 export type JobFate = 'normal' | 'fail' | 'stuck';
 

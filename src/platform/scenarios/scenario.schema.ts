@@ -84,6 +84,36 @@ export const ScenarioRuleSchema = z
   });
 export type ScenarioRule = z.infer<typeof ScenarioRuleSchema>;
 
+/** What a rule does, as a client meets it: the kinds of fault a suite should have handled. */
+export const SCENARIO_RULE_KINDS = [
+  { kind: 'error', title: 'a scenario answers an error instead of the endpoint', example: { respond: { status: 503, error: 'Unavailable' } } },
+  { kind: 'delay', title: 'a scenario adds latency before the answer', example: { latencyMs: 1500 } },
+  { kind: 'flaky', title: 'a scenario fails a seeded share of requests', example: { respond: { status: 503, error: 'Unavailable' }, probability: 0.2 } },
+  {
+    kind: 'fail-n-times',
+    title: 'a scenario fails the first N requests, then lets them through',
+    example: { respond: { status: 503, error: 'Unavailable' }, firstN: 2 },
+  },
+  { kind: 'after-n', title: 'a scenario lets N requests through, then fails', example: { respond: { status: 503, error: 'Unavailable' }, afterN: 2 } },
+  {
+    kind: 'behaviour',
+    title: 'a scenario changes how the endpoint behaves (async jobs fail or stick, auto-decline)',
+    example: { behaviours: ['async-jobs-fail'] },
+  },
+] as const;
+export type ScenarioRuleKind = (typeof SCENARIO_RULE_KINDS)[number]['kind'];
+
+/** The kinds of a rule (a rule that answers to its first 2 requests with probability 0.5 is three). */
+export function ruleKinds(rule: ScenarioRule): ScenarioRuleKind[] {
+  const kinds: ScenarioRuleKind[] = [];
+  if (rule.respond) kinds.push('error');
+  if (rule.latencyMs > 0) kinds.push('delay');
+  if (rule.probability < 1) kinds.push('flaky');
+  if (rule.firstN !== undefined) kinds.push('fail-n-times');
+  if (rule.afterN > 0) kinds.push('after-n');
+  return kinds;
+}
+
 export const ScenarioSchema = z
   .object({
     name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'a scenario name is kebab-case (a-z, 0-9, -), at most 64 characters'),

@@ -1,0 +1,271 @@
+/**
+ * The coverage report: classes hit (counts, first and last request ids), classes never hit with how to
+ * trigger them, a percentage per operation and overall; rendered as JSON, Markdown (a CI job summary),
+ * JUnit XML (one test case per class, the missed ones failing) and HTML.
+ */
+import type { ClassHits } from './coverage.ts';
+import type { OutcomeClass, TriggerRequest } from './outcome-class.ts';
+
+export interface HitClass {
+  id: string;
+  kind: OutcomeClass['kind'];
+  operation?: string;
+  title: string;
+  count: number;
+  firstRequestId: string;
+  lastRequestId: string;
+  byKey: Record<string, number>;
+}
+
+export interface MissedClass {
+  id: string;
+  kind: OutcomeClass['kind'];
+  operation?: string;
+  title: string;
+  how: string;
+  curl?: string;
+}
+
+export interface OperationCoverage {
+  operation: string;
+  classes: number;
+  hit: number;
+  percent: number;
+}
+
+export interface CoverageReport {
+  /** `default`, a namespace, or `*` for every namespace together. */
+  namespace: string;
+  /** The key id the report is limited to, if any. */
+  keyId?: string;
+  classes: number;
+  hitCount: number;
+  percent: number;
+  operations: OperationCoverage[];
+  hit: HitClass[];
+  missed: MissedClass[];
+}
+
+export const COVERAGE_FORMATS = ['json', 'markdown', 'junit', 'html'] as const;
+export type CoverageFormat = (typeof COVERAGE_FORMATS)[number];
+
+/** The format a file name asks for (`.md` Markdown, `.xml` JUnit, `.html` HTML, anything else JSON). */
+export function formatForFile(file: string): CoverageFormat {
+  if (/\.(md|markdown)$/i.test(file)) return 'markdown';
+  if (/\.xml$/i.test(file)) return 'junit';
+  if (/\.html?$/i.test(file)) return 'html';
+  return 'json';
+}
+
+const percentOf = (hit: number, total: number) => (total === 0 ? 100 : Math.round((hit / total) * 1000) / 10);
+
+export function buildReport(
+  classes: readonly OutcomeClass[],
+  hits: Map<string, ClassHits>,
+  scope: { namespace: string; keyId?: string; baseUrl: string },
+): CoverageReport {
+  const hit: HitClass[] = [];
+  const missed: MissedClass[] = [];
+  const perOperation = new Map<string, { classes: number; hit: number }>();
+  for (const outcome of classes) {
+    const stat = hits.get(outcome.id);
+    if (outcome.operation !== undefined) {
+      const entry = perOperation.get(outcome.operation) ?? { classes: 0, hit: 0 };
+      entry.classes += 1;
+      if (stat) entry.hit += 1;
+      perOperation.set(outcome.operation, entry);
+    }
+    const common = { id: outcome.id, kind: outcome.kind, ...(outcome.operation === undefined ? {} : { operation: outcome.operation }), title: outcome.title };
+    if (stat) hit.push({ ...common, ...stat });
+    else {
+      const request = outcome.trigger.request;
+      missed.push({ ...common, how: outcome.trigger.how, ...(request ? { curl: curlFor(request, scope.baseUrl, scope.namespace) } : {}) });
+    }
+  }
+  return {
+    namespace: scope.namespace,
+    ...(scope.keyId === undefined ? {} : { keyId: scope.keyId }),
+    classes: classes.length,
+    hitCount: hit.length,
+    percent: percentOf(hit.length, classes.length),
+    operations: [...perOperation].map(([operation, { classes, hit: hitCount }]) => ({
+      operation,
+      classes,
+      hit: hitCount,
+      percent: percentOf(hitCount, classes),
+    })),
+    hit,
+    missed,
+  };
+}
+
+/** POSIX shell single quotes. */
+const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/** The request as a curl command against the sandbox, in the report's namespace. */
+export function curlFor(request: TriggerRequest, baseUrl: string, namespace: string): string {
+  const parts = ['curl', '-sS'];
+  if (request.method !== 'GET') parts.push('-X', request.method);
+  parts.push(quote(`${baseUrl.replace(/\/+$/, '')}${request.path}`));
+  if (request.key !== null) parts.push('-H', quote(`x-api-key: ${request.key}`));
+  if (namespace !== 'default' && namespace !== '*') parts.push('-H', quote(`X-Sandbox-Namespace: ${namespace}`));
+  for (const [name, value] of Object.entries(request.headers ?? {})) parts.push('-H', quote(`${name}: ${value}`));
+  if (request.body !== undefined) parts.push('-H', quote('content-type: application/json'), '-d', quote(JSON.stringify(request.body)));
+  return parts.join(' ');
+}
+
+// ─── Markdown ───────────────────────────────────────────────────────────────────────────────────────
+
+/** Longer commands (image bodies) are left to the JSON report: a CI summary has a size limit. */
+const MARKDOWN_CURL_LIMIT = 1500;
+const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+
+export function reportMarkdown(report: CoverageReport): string {
+  const lines = [
+    `# Integration coverage (${report.namespace === '*' ? 'all namespaces' : `namespace ${report.namespace}`}${report.keyId ? `, key ${report.keyId}` : ''})`,
+    '',
+    `**${report.percent}%** of outcome classes hit: ${report.hitCount} of ${report.classes}.`,
+    '',
+    '## Per operation',
+    '',
+    '| operation | hit | classes | % |',
+    '| --- | ---: | ---: | ---: |',
+    ...report.operations.filter((o) => o.hit > 0).map((o) => `| \`${o.operation}\` | ${o.hit} | ${o.classes} | ${o.percent} |`),
+    '',
+    `Operations never called: ${report.operations.filter((o) => o.hit === 0).length}.`,
+    '',
+    '## Hit',
+    '',
+    '| class | count | first request | last request |',
+    '| --- | ---: | --- | --- |',
+    ...report.hit.map((h) => `| \`${cell(h.id)}\` | ${h.count} | ${h.firstRequestId} | ${h.lastRequestId} |`),
+    '',
+    '## Never hit',
+    '',
+    '| class | how to trigger |',
+    '| --- | --- |',
+    ...report.missed.map((m) => {
+      const curl = m.curl !== undefined && m.curl.length <= MARKDOWN_CURL_LIMIT ? `<br>\`${cell(m.curl)}\`` : '';
+      return `| \`${cell(m.id)}\` | ${cell(m.how)}${curl} |`;
+    }),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+// ─── JUnit XML ──────────────────────────────────────────────────────────────────────────────────────
+
+const xml = (text: string) =>
+  text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&apos;')
+    // XML 1.0 has no place for other control characters.
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+
+/** One testsuite per kind of class, one testcase per class; a missed class fails with how to trigger it. */
+export function reportJunit(report: CoverageReport): string {
+  const cases = new Map<string, string[]>();
+  const failures = new Map<string, number>();
+  for (const h of report.hit) {
+    pushCase(
+      cases,
+      h.kind,
+      `    <testcase classname="${xml(`coverage.${h.kind}`)}" name="${xml(h.id)}" time="0">\n      <system-out>${xml(`hit ${h.count} time(s), first ${h.firstRequestId}, last ${h.lastRequestId}`)}</system-out>\n    </testcase>`,
+    );
+  }
+  for (const m of report.missed) {
+    failures.set(m.kind, (failures.get(m.kind) ?? 0) + 1);
+    const text = m.curl === undefined ? m.how : `${m.how}\n${m.curl}`;
+    pushCase(
+      cases,
+      m.kind,
+      `    <testcase classname="${xml(`coverage.${m.kind}`)}" name="${xml(m.id)}" time="0">\n      <failure message="${xml(`never hit: ${m.title}`)}" type="NotCovered">${xml(text)}</failure>\n    </testcase>`,
+    );
+  }
+  const suites = [...cases].map(
+    ([kind, list]) =>
+      `  <testsuite name="${xml(`coverage.${kind}`)}" tests="${list.length}" failures="${failures.get(kind) ?? 0}" errors="0" skipped="0" time="0">\n${list.join('\n')}\n  </testsuite>`,
+  );
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xml(`idv-sandbox coverage (${report.namespace})`)}" tests="${report.classes}" failures="${report.missed.length}" errors="0" time="0">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}
+
+function pushCase(cases: Map<string, string[]>, kind: string, text: string): void {
+  const list = cases.get(kind) ?? [];
+  list.push(text);
+  cases.set(kind, list);
+}
+
+// ─── HTML ───────────────────────────────────────────────────────────────────────────────────────────
+
+const html = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+
+/** The report's body (tables), shared by the standalone page and the console. */
+export function reportHtmlSection(report: CoverageReport): string {
+  return [
+    `<p class="coverage-summary"><strong>${report.percent}%</strong> of outcome classes hit: ${report.hitCount} of ${report.classes}.</p>`,
+    '<h2>Never hit</h2>',
+    '<table class="coverage-missed"><thead><tr><th>class</th><th>how to trigger</th></tr></thead><tbody>',
+    ...report.missed.map(
+      (m) =>
+        `<tr><td><code>${html(m.id)}</code></td><td>${html(m.how)}${
+          m.curl === undefined ? '' : `<br><textarea class="curl" readonly rows="2" aria-label="curl for ${html(m.id)}">${html(m.curl)}</textarea>`
+        }</td></tr>`,
+    ),
+    '</tbody></table>',
+    '<h2>Hit</h2>',
+    '<table class="coverage-hit"><thead><tr><th>class</th><th>count</th><th>first request</th><th>last request</th></tr></thead><tbody>',
+    ...report.hit.map(
+      (h) => `<tr><td><code>${html(h.id)}</code></td><td>${h.count}</td><td>${html(h.firstRequestId)}</td><td>${html(h.lastRequestId)}</td></tr>`,
+    ),
+    '</tbody></table>',
+    '<h2>Per operation</h2>',
+    '<table class="coverage-operations"><thead><tr><th>operation</th><th>hit</th><th>classes</th><th>%</th></tr></thead><tbody>',
+    ...report.operations.map((o) => `<tr><td><code>${html(o.operation)}</code></td><td>${o.hit}</td><td>${o.classes}</td><td>${o.percent}</td></tr>`),
+    '</tbody></table>',
+  ].join('\n');
+}
+
+/** A standalone page (no script, no asset from elsewhere). */
+export function reportHtml(report: CoverageReport): string {
+  const title = `idv-sandbox coverage: ${report.namespace === '*' ? 'all namespaces' : `namespace ${report.namespace}`}`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>${html(title)}</title>
+<style>
+body { font: 14px/1.4 system-ui, sans-serif; margin: 2rem; }
+table { border-collapse: collapse; margin-bottom: 1.5rem; }
+td, th { border: 1px solid #ccc; padding: 4px 8px; text-align: left; vertical-align: top; }
+textarea.curl { width: 60rem; max-width: 100%; font: 12px monospace; }
+</style>
+</head>
+<body>
+<h1>${html(title)}</h1>
+${reportHtmlSection(report)}
+</body>
+</html>
+`;
+}
+
+export function renderReport(report: CoverageReport, format: CoverageFormat): string {
+  switch (format) {
+    case 'markdown':
+      return reportMarkdown(report);
+    case 'junit':
+      return reportJunit(report);
+    case 'html':
+      return reportHtml(report);
+    default:
+      return `${JSON.stringify(report, null, 2)}\n`;
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * The coverage catalog cannot drift from the code: every sandbox id, magic value, uat type, scenario kind
+ * and error code of the tables the code reads is a class with a trigger, and firing the trigger records
+ * the class (in-process, one namespace per class so no trigger helps another).
+ */
+import { describe, expect, it } from 'vitest';
+import { AML_ERROR_CODES } from '../../src/aml/aml-error-codes.ts';
+import { SANDBOX_PARENT_CONNECT } from '../../src/age-verification/sandbox-parent-connect.ts';
+import { UAT_TYPE_TABLE } from '../../src/credit-check/uat-types.ts';
+import { LIVENESS_MAGIC_VALUES } from '../../src/face/face-liveness.service.ts';
+import { FINANCIAL_TEST_IDENTIFIERS } from '../../src/financial/financial.service.ts';
+import type { OutcomeClass } from '../../src/platform/coverage/outcome-class.ts';
+import { SCENARIO_RULE_KINDS } from '../../src/platform/scenarios/scenario.schema.ts';
+import { RE_VERIFICATION_MAGIC_FINGERPRINTS } from '../../src/re-verifications/re-verifications.service.ts';
+import { SCREENING_MAGIC_VALUES } from '../../src/screening/magic-values.ts';
+import { SANDBOX_SESSION_TEST_IDENTIFIERS } from '../../src/sessions/sandbox-sessions.ts';
+import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+
+/** Sends a class's trigger in its own namespace; true when the class was recorded. */
+async function fire(sandbox: TestSandbox, outcome: OutcomeClass, namespace: string): Promise<boolean> {
+  const request = outcome.trigger.request;
+  if (!request) throw new Error(`${outcome.id} has no trigger request`);
+  const headers: Record<string, string> = { 'x-sandbox-namespace': namespace, ...request.headers };
+  if (request.key !== null) headers['x-api-key'] = request.key;
+  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  const response = await sandbox.app.request(request.path, {
+    method: request.method,
+    headers,
+    body: request.body === undefined ? undefined : JSON.stringify(request.body),
+  });
+  await response.text();
+  return sandbox.coverage(namespace).hit.some((hit) => hit.id === outcome.id);
+}
+
+/** A seeded rule may spare a given request (flaky): a trigger is sent until it hits, 30 times at most. */
+async function fireUntilRecorded(sandbox: TestSandbox, outcome: OutcomeClass, namespace: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 30; attempt += 1) if (await fire(sandbox, outcome, namespace)) return true;
+  return false;
+}
+
+function classesOf(sandbox: TestSandbox, kind: OutcomeClass['kind']): OutcomeClass[] {
+  return sandbox.platform.coverage.catalog.classes.filter((outcome) => outcome.kind === kind);
+}
+
+describe('the coverage catalog and the tables the code reads', () => {
+  it('has a class with a working trigger for every sandbox id', async () => {
+    const sandbox = await testSandbox();
+    const ids = [
+      ...SANDBOX_SESSION_TEST_IDENTIFIERS.map((entry) => entry.input).filter((id) => /^test_\w+$/.test(id)),
+      ...FINANCIAL_TEST_IDENTIFIERS.map((entry) => entry.input),
+      ...SANDBOX_PARENT_CONNECT.map((entry) => entry.id),
+    ];
+    const classes = classesOf(sandbox, 'test-identifier');
+    expect(classes.map((c) => c.title.split(' -> ')[0]).sort()).toEqual([...ids].sort());
+    for (const outcome of classes) expect(await fire(sandbox, outcome, `id-${classes.indexOf(outcome)}`), outcome.id).toBe(true);
+    await sandbox.close();
+  });
+
+  it('has a class with a working trigger for every screening, liveness and re-verification magic value and every uat type', async () => {
+    const sandbox = await testSandbox();
+    const expected = [
+      ...SCREENING_MAGIC_VALUES.map((value) => `magic-value ${value.endpoint} ${value.input}`),
+      ...LIVENESS_MAGIC_VALUES.map((value) => `magic-value POST /v1/face/liveness/sessions ${value.input}`),
+      ...RE_VERIFICATION_MAGIC_FINGERPRINTS.map((value) => `magic-value POST /v1/re-verifications device_fingerprint ${value.input}`),
+      ...UAT_TYPE_TABLE.map((entry) => `magic-value POST /v1/credit-check/soft uat_type=${entry.input}`),
+    ];
+    const classes = new Map(classesOf(sandbox, 'magic-value').map((c) => [c.id, c]));
+    expect([...classes.keys()].sort()).toEqual([...new Set(expected)].sort());
+    let n = 0;
+    for (const outcome of classes.values()) expect(await fire(sandbox, outcome, `magic-${(n += 1)}`), outcome.id).toBe(true);
+    await sandbox.close();
+  });
+
+  it('has a class for every scenario kind, and one with a working trigger for every scenario that acts on one request', async () => {
+    const sandbox = await testSandbox();
+    const kinds = classesOf(sandbox, 'scenario-kind').map((c) => c.id);
+    expect(kinds).toEqual(SCENARIO_RULE_KINDS.map(({ kind }) => `scenario-kind ${kind}`));
+    const scenarios = classesOf(sandbox, 'scenario');
+    expect(scenarios.map((c) => c.id).sort()).toEqual(
+      sandbox.platform.scenarios
+        .names()
+        .map((name) => `scenario ${name}`)
+        .sort(),
+    );
+    // auto-decline acts when a session finishes, not on one request: its trigger is a sentence.
+    expect(scenarios.filter((c) => !c.trigger.request).map((c) => c.id)).toEqual(['scenario auto-decline']);
+    let n = 0;
+    for (const outcome of scenarios.filter((c) => c.trigger.request))
+      expect(await fireUntilRecorded(sandbox, outcome, `scenario-${(n += 1)}`), outcome.id).toBe(true);
+    await sandbox.close();
+  });
+
+  it('records each scenario kind when a rule of that kind acts', async () => {
+    const sandbox = await testSandbox();
+    const namespace = 'kinds';
+    for (const { kind, example } of SCENARIO_RULE_KINDS) {
+      const scenario = { name: `kind-${kind}`, description: kind, ...('behaviours' in example ? { behaviours: example.behaviours } : { rules: [example] }) };
+      expect((await sandbox.call('POST', '/__sandbox/scenarios', { key: null, namespace, body: scenario })).status).toBe(201);
+      const header = { 'X-Sandbox-Scenario': scenario.name };
+      const path = kind === 'behaviour' ? '/v1/screening/adverse-media' : '/v1/screening/phone-trust';
+      const body =
+        kind === 'behaviour' ? sandbox.platform.coverage.catalog.operations.get('POST /v1/screening/adverse-media')?.exampleBody : { phone: '+447700900001' };
+      for (let i = 0; i < 30 && !sandbox.coverage(namespace).hit.some((h) => h.id === `scenario-kind ${kind}`); i += 1) {
+        await sandbox.call('POST', path, { namespace, headers: header, body });
+      }
+      expect(
+        sandbox.coverage(namespace).hit.map((h) => h.id),
+        kind,
+      ).toContain(`scenario-kind ${kind}`);
+    }
+    await sandbox.close();
+  });
+
+  it('has a class for every error code, recorded when the code is answered', async () => {
+    const sandbox = await testSandbox();
+    const codes = Object.values(AML_ERROR_CODES).map((row) => `error-code ${row.code}`);
+    const classes = classesOf(sandbox, 'error-code');
+    expect(classes.map((c) => c.id).sort()).toEqual(codes.sort());
+    const cadence = classes.find((c) => c.id === 'error-code BOT_CADENCE_INVALID');
+    expect(cadence && (await fire(sandbox, cadence, 'codes'))).toBe(true);
+
+    // QUOTA_EXCEEDED takes two steps (a lowered quota, then a batch): its trigger says them.
+    const quota = classes.find((c) => c.id === 'error-code QUOTA_EXCEEDED');
+    expect(quota?.trigger.how).toContain('transaction-quota');
+    expect(
+      (await sandbox.call('PUT', '/__sandbox/organizations/org_demo/aml/transaction-quota', { key: null, namespace: 'quota', body: { quota: 0 } })).status,
+    ).toBe(200);
+    const batch = sandbox.platform.coverage.catalog.operations.get('POST /v1/aml/transactions')?.exampleBody;
+    expect((await sandbox.call('POST', '/v1/aml/transactions', { namespace: 'quota', body: batch })).status).toBe(429);
+    expect(sandbox.coverage('quota').hit.map((h) => h.id)).toContain('error-code QUOTA_EXCEEDED');
+    await sandbox.close();
+  });
+
+  it('fires every other trigger request it lists and records its class', async () => {
+    const sandbox = await testSandbox();
+    const fired = sandbox.platform.coverage.catalog.classes.filter((c) => c.trigger.request && ['validation', 'refusal', 'response-value'].includes(c.kind));
+    expect(fired.length).toBeGreaterThan(10);
+    let n = 0;
+    for (const outcome of fired) expect(await fire(sandbox, outcome, `other-${(n += 1)}`), outcome.id).toBe(true);
+    await sandbox.close();
+  });
+
+  it('fires the trigger of every documented status that one request gives, and records it', { timeout: 120_000 }, async () => {
+    const sandbox = await testSandbox({ strictResponses: false });
+    // Statuses whose trigger is a request: successes need an existing resource for most operations with
+    // an id in the path, so only those without one are fired; every error trigger is.
+    const statuses = classesOf(sandbox, 'status').filter((c) => {
+      const request = c.trigger.request;
+      if (!request || request.path.includes('{')) return false;
+      return true;
+    });
+    const misses: string[] = [];
+    let n = 0;
+    for (const outcome of statuses) if (!(await fireUntilRecorded(sandbox, outcome, `status-${(n += 1)}`))) misses.push(outcome.id);
+    expect(misses.join('\n')).toEqual('');
+    await sandbox.close();
+  });
+});
