@@ -15,6 +15,7 @@
  * - The timeline file must be JSON; its content is not compared with the script.
  * - The clip is checked for presence, not decoded. original_session_id is never reported.
  */
+import { livenessScript } from '../face/face-liveness.service.ts';
 import { examineFrames } from '../images/frame-sequence.ts';
 import { loadImages } from '../images/image-loading.ts';
 import { imageApiError } from '../images/image-request.ts';
@@ -22,7 +23,7 @@ import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { balanceOf, charge, type FundsPolicy } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
-import { rngFrom, uuidFrom } from '../platform/random/random.ts';
+import { uuidFrom } from '../platform/random/random.ts';
 import { MAX_UPLOAD_BYTES, type UploadStore } from '../platform/uploads/uploads.ts';
 import { findWorkflow, stepCode, type WorkflowRecord } from '../workflows/workflows.store.ts';
 import {
@@ -40,7 +41,6 @@ import {
   type CompleteLivenessResponse,
   type CreateReVerificationBody,
   type Decision,
-  type ScriptStep,
   type StartLivenessResponse,
   type UploadUrlBody,
   type UploadUrlResponse,
@@ -177,21 +177,9 @@ function requireBalance(world: World, organization: OrganizationFixture): void {
   }
 }
 
-const LIGHT_COLOURS = ['#FF0000', '#00FF00', '#0000FF', '#FFFF00', '#FF00FF', '#00FFFF', '#FFFFFF'] as const;
-
-/** The capture script of an attempt: colour flashes (light challenge) then a move closer; seeded by id and attempt. */
-export function scriptFor(
-  challengeType: ChallengeType,
-  id: string,
-  attempt: number,
-): { challengeType: ChallengeType; durationMs: number; steps: ScriptStep[] } {
-  if (challengeType === 'FaceMovementChallenge') return { challengeType, durationMs: 3000, steps: [{ kind: 'move-closer', atMs: 1000 }] };
-  const colours = rngFrom('re-verification-script', id, attempt).sample(LIGHT_COLOURS, 4);
-  return {
-    challengeType,
-    durationMs: 4000,
-    steps: [...colours.map((color, index) => ({ kind: 'color' as const, atMs: index * 500, color })), { kind: 'move-closer', atMs: 2000 }],
-  };
+/** The capture script of an attempt, seeded by the re-verification and the attempt number. */
+export function scriptFor(challengeType: ChallengeType, id: string, attempt: number) {
+  return livenessScript(challengeType, ['re-verification-script', id, attempt]);
 }
 
 /** POST /v1/re-verifications/{id}/liveness/start: a new attempt with its script (a restart replaces it). */
