@@ -91,3 +91,12 @@ export const CompleteLivenessResponseSchema = z
   })
   .openapi('ReVerificationDecision');
 export type CompleteLivenessResponse = z.infer<typeof CompleteLivenessResponseSchema>;
+
+/** Every lifecycle error: the code in `error` (the iOS client reads it there) and in `code`, the sentence in `message`. */
+export const ReVerificationErrorSchema = z
+  .object({
+    error: z.string().openapi({ example: 'liveness_not_started', description: 'The error code.' }),
+    message: z.string().openapi({ description: 'What happened and what to do, for people.' }),
+    code: z.string().openapi({ example: 'liveness_not_started' }),
+  })
+  .openapi('ReVerificationError');

@@ -87,13 +87,18 @@ export interface StoredReVerification {
   startedAtMs?: number;
   scriptDurationMs?: number;
   uploads?: StoredUploads;
+  /** The decision of the attempt that ended it (COMPLETED or FAILED), replayed by a repeated complete. */
+  decision?: CompleteLivenessResponse;
 }
 
 const reVerifications = (world: World) => world.data.collection<StoredReVerification>('re-verifications');
 
-/** The error body the client reads: `error` for people, `code` for programs. */
+/**
+ * The error body both clients read: the iOS client takes the code from `error` itself, the TypeScript
+ * client shows `message`; `code` repeats it for programs.
+ */
 function lifecycleError(code: LifecycleErrorCode | 'reverify_disabled', message: string): ApiError {
-  return new ApiError(ERROR_STATUS[code], message, { code });
+  return new ApiError(ERROR_STATUS[code], code, { message, code });
 }
 
 function workflowLiveness(workflow: WorkflowRecord) {
@@ -186,7 +191,7 @@ export function scriptFor(challengeType: ChallengeType, id: string, attempt: num
 export function startLiveness(world: World, organization: OrganizationFixture, id: string): { body: StartLivenessResponse; explanation: string } {
   const stored = requireOpen(world, organization.id, id, 'start');
   requireBalance(world, organization);
-  const attempts = stored.state === 'PENDING' ? stored.attempts + 1 : stored.attempts;
+  const attempts = stored.attempts + 1;
   const script = scriptFor(stored.challengeType, stored.id, attempts);
   const { uploads: _dropped, ...rest } = stored;
   const next: StoredReVerification = {
@@ -253,6 +258,9 @@ export async function completeLiveness(
   funds: FundsPolicy,
 ): Promise<{ body: CompleteLivenessResponse; explanation: string }> {
   const stored = requireOpen(world, organization.id, id, 'complete');
+  if (stored.decision !== undefined) {
+    return { body: stored.decision, explanation: `re-verification ${id} is ${stored.state}: its decision replayed (nothing charged)` };
+  }
   requireBalance(world, organization);
   const issued = stored.uploads;
   if (!issued)
@@ -285,20 +293,22 @@ export async function completeLiveness(
 
   const result = await judgeLiveness(world, stored, issued, arrived);
   const verified = result.status === 'SUCCEEDED';
-  const failedAttempts = verified ? stored.failedAttempts : stored.failedAttempts + 1;
-  const decision: Decision = verified ? 'verified' : failedAttempts >= stored.maxAttempts ? 'failed' : result.captureProblem ? 'retry_liveness' : 'retry';
+  // A capture problem asks for the liveness again without spending an attempt.
+  const failedAttempts = verified || result.captureProblem ? stored.failedAttempts : stored.failedAttempts + 1;
+  const decision: Decision = verified ? 'verified' : result.captureProblem ? 'retry_liveness' : failedAttempts >= stored.maxAttempts ? 'failed' : 'retry';
   const state: ReVerificationState = decision === 'verified' ? 'COMPLETED' : decision === 'failed' ? 'FAILED' : 'PENDING';
+  const body: CompleteLivenessResponse = {
+    decision,
+    failed_attempts: failedAttempts,
+    max_attempts: stored.maxAttempts,
+    liveness: { status: result.status, confidence: result.confidence },
+    ...(verified && stored.deviceFingerprint !== undefined ? { user_id: uuidFrom('re-verification-user', organization.id, stored.deviceFingerprint) } : {}),
+  };
   const { uploads: _used, ...rest } = stored;
-  reVerifications(world).put({ ...rest, state, failedAttempts });
+  reVerifications(world).put({ ...rest, state, failedAttempts, ...(state === 'PENDING' ? {} : { decision: body }) });
   const remaining = charge(world, organization, funds);
   return {
-    body: {
-      decision,
-      failed_attempts: failedAttempts,
-      max_attempts: stored.maxAttempts,
-      liveness: { status: result.status, confidence: result.confidence },
-      ...(verified && stored.deviceFingerprint !== undefined ? { user_id: uuidFrom('re-verification-user', organization.id, stored.deviceFingerprint) } : {}),
-    },
+    body,
     explanation: `liveness ${result.status}: ${result.reason}; decision ${decision} (${failedAttempts}/${stored.maxAttempts} failed attempts); 1 token charged, balance ${remaining}`,
   };
 }
