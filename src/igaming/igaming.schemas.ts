@@ -298,9 +298,8 @@ export const AntiCheatResponseSchema = z
   .object({
     verdict: AntiCheatVerdictSchema,
     action: AntiCheatActionSchema,
-    face_id: z.string().optional().openapi({ description: 'The enrolled face the session resolves to (its own, or the matched one).' }),
-    matched_session_id: z.string().optional().openapi({ description: 'DUPLICATE and SELF_EXCLUSION through a match: the session that enrolled the face.' }),
-    confidence: z.number().optional().openapi({ description: 'Face similarity (0-100) to the matched enrolment.' }),
   })
-  .openapi('AntiCheatAnalysisResponse');
+  .openapi('AntiCheatAnalysisResponse', {
+    description: 'The matched session, the similarity and the face id are not returned (X-Sandbox-Explain and the journal say them).',
+  });
 export type AntiCheatResponse = z.infer<typeof AntiCheatResponseSchema>;
