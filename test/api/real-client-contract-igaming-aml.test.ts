@@ -118,7 +118,9 @@ describe('the real client reads every iGaming answer (§6.12)', () => {
     expect((await sdk.igaming.selfExclusion.removeFace(session.data.id)).data).toEqual({ unexcluded: true, matched_session_id: sessA });
     expect((await sdk.igaming.selfExclusion.removeFace(sessA)).data).toEqual({ unexcluded: false });
     expect((await sdk.igaming.selfExclusion.removeIdentity('doc-1')).data).toEqual({ removed: true, face_unexcluded: false });
-    expect((await sdkErrorOf(sdk.igaming.selfExclusion.removeIdentity('doc/1'))).className).toBe('ValidationError');
+    // The client's own example: DOC/1 is a document number like any other.
+    await sdk.igaming.selfExclusion.addIdentity({ documentNumber: 'DOC/1' });
+    expect((await sdk.igaming.selfExclusion.removeIdentity('DOC/1')).data).toEqual({ removed: true, face_unexcluded: false });
 
     expect((await sdk.igaming.purgeAntiCheatEnrollment(session.data.id)).data).toEqual({ deleted: false, face_id: null });
     const purged = await sdk.igaming.purgeAntiCheatEnrollment(sessA);

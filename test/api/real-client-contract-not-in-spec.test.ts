@@ -72,7 +72,7 @@ describe('deepfake (§6.6)', () => {
     const frames = ['face.jpg', 'face-cropped.jpg', 'face.webp', 'face.gif', 'face.jpg', 'face-cropped.jpg'];
     for (const [index, name] of frames.entries())
       expect(await client.putTo(urls.data.uploadUrls[`frame_${index}`] as string, image(name), 'image/jpeg')).toBe(200);
-    expect(await client.putTo(urls.data.uploadUrls.audio_clip as string, Buffer.from('audio'), 'audio/webm')).toBe(200);
+    expect(await client.putTo(urls.data.uploadUrls.audio_clip as string, Buffer.from('audio'), 'audio/mp4')).toBe(200);
     const analysis = await client.deepfake.analyze({
       scanDurationMs: 3000,
       challengeWord: challenge.data.challengeWord,
