@@ -34,7 +34,7 @@ import { stepConflict, workflowError } from './workflow-errors.ts';
 import { magicFailureCode, type StepFailure } from './workflow-failures.ts';
 import type { StepState } from './workflow-step.machine.ts';
 import { livenessThreshold } from './workflow-steps.ts';
-import { LivenessUploadUrlFieldsSchema, type FaceLivenessRequirements, type FaceLivenessStepBody } from './workflows.schemas.ts';
+import { LivenessUploadUrlFieldsSchema, type FaceLivenessRequirements, type FaceLivenessStepBody, type StepSubmissionResponse } from './workflows.schemas.ts';
 
 export interface LivenessState {
   livenessSessionId?: string;
@@ -70,7 +70,7 @@ export interface LivenessContext {
 export interface LivenessAction {
   liveness: LivenessState;
   /** The step response's `liveness` object. */
-  payload: Record<string, unknown>;
+  payload: NonNullable<StepSubmissionResponse['liveness']>;
   /** Set by `complete`: the attempt's verdict (no failure = passed) and the analysis_data it records. */
   verdict?: { failure?: StepFailure; analysis: Record<string, unknown> };
   explanations: string[];
@@ -109,7 +109,7 @@ function start(context: LivenessContext, requirements: FaceLivenessRequirements,
   const script = livenessScript(challengeType, ['workflow-liveness-script', sessionId, starts]);
   return {
     liveness: { ...state, livenessSessionId: created.session.liveness_session_id, startedAtMs: world.clock.now(), starts },
-    payload: { action: 'start', challenge_type: challengeType, ...created.session, script },
+    payload: { action: 'start' as const, challenge_type: challengeType, ...created.session, script },
     explanations: [`liveness attempt ${starts}: ${script.durationMs} ms ${challengeType} script`, created.explanation],
   };
 }
@@ -143,7 +143,7 @@ function uploadUrl(context: LivenessContext, body: FaceLivenessStepBody, state: 
       ...(clip === undefined ? {} : { clipKey: clip.fileKey }),
     },
     payload: {
-      action: 'upload-url',
+      action: 'upload-url' as const,
       frame_upload_urls: frames.map((frame) => frame.uploadUrl),
       frame_keys: frames.map((frame) => frame.fileKey),
       frame_content_type: FRAME_CONTENT_TYPE,
@@ -237,7 +237,7 @@ async function complete(
   return {
     liveness: rest,
     payload: {
-      action: 'complete',
+      action: 'complete' as const,
       liveness_session_id: livenessSessionId,
       status: score.status,
       confidence: score.confidence,

@@ -9,6 +9,7 @@ import { z } from '@hono/zod-openapi';
 import { aliasedBody } from '../platform/validation/aliased-body.ts';
 import { e164Phone, email, expiresInHours, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
 import { HEADLESS_STEP_CODES, STEP_CODES, STEP_CONFIG_SCHEMAS, STEP_PREREQUISITES, type StepCode } from './workflow-steps.ts';
+import { LIVENESS_CHALLENGE_TYPES, LivenessScriptSchema } from '../face/face-liveness.schemas.ts';
 import { SessionProgressSchema, UPLOAD_TYPES } from '../sessions/sessions.schemas.ts';
 import { SessionFailureSchema, WorkflowFailureSchema } from './workflow-failures.ts';
 import { stepCode } from './workflows.store.ts';
@@ -318,6 +319,49 @@ export const StepSubmissionBodySchema = z.record(z.string(), z.unknown()).openap
   anyOf: [{ $ref: '#/components/schemas/IdVerificationStepBody' }, { $ref: '#/components/schemas/FaceLivenessStepBody' }],
 });
 
+const isoZ = z.string().openapi({ format: 'date-time' });
+
+/** FACE_LIVENESS `start`: the liveness session with the TypeScript client's streaming credentials and the iOS client's script. */
+export const LivenessStartPayloadSchema = z
+  .object({
+    action: z.literal('start'),
+    challenge_type: z.enum(LIVENESS_CHALLENGE_TYPES),
+    liveness_session_id: z.string(),
+    region: z.string(),
+    credentials: z.object({ access_key_id: z.string(), secret_access_key: z.string(), session_token: z.string(), expiration: isoZ }),
+    expires_at: isoZ,
+    script: LivenessScriptSchema,
+  })
+  .openapi('WorkflowLivenessStart');
+
+/** FACE_LIVENESS `upload-url`: frames (image/jpeg), the timeline (application/json) and, when asked, the clip. */
+export const LivenessUploadUrlsPayloadSchema = z
+  .object({
+    action: z.literal('upload-url'),
+    frame_upload_urls: z.array(z.string()),
+    frame_keys: z.array(z.string()),
+    frame_content_type: z.literal('image/jpeg'),
+    timeline_upload_url: z.string(),
+    timeline_key: z.string(),
+    clip_upload_url: z.string().optional(),
+    clip_key: z.string().optional(),
+    clip_content_type: z.enum(CLIP_MIME_TYPES).optional(),
+    expires_at: isoZ,
+  })
+  .openapi('WorkflowLivenessUploadUrls');
+
+/** FACE_LIVENESS `complete`: the result; a not-live capture is a 200 with passed false. */
+export const LivenessCompletePayloadSchema = z
+  .object({
+    action: z.literal('complete'),
+    liveness_session_id: z.string(),
+    status: z.enum(['SUCCEEDED', 'IN_PROGRESS', 'FAILED']),
+    confidence: z.number().min(0).max(100).nullable().openapi({ description: '0-100 from the uploaded frames that carry a face; null when FAILED' }),
+    passed: z.boolean().openapi({ description: 'SUCCEEDED, the same person as the ID selfie, and confidence >= confidence_threshold' }),
+    confidence_threshold: z.number(),
+  })
+  .openapi('WorkflowLivenessResult');
+
 export const StepSubmissionResponseSchema = z
   .object({
     step_id: HeadlessStepCodeSchema,
@@ -330,7 +374,10 @@ export const StepSubmissionResponseSchema = z
     failure: WorkflowFailureSchema.optional().openapi({ description: 'Present when the latest attempt of the step failed a check.' }),
     session_failure: SessionFailureSchema.optional().openapi({ description: 'Present when the run ended without being submitted.' }),
     checks: z.record(z.string(), z.unknown()).optional().openapi({ description: 'ID_VERIFICATION: what each check found' }),
-    liveness: z.record(z.string(), z.unknown()).optional().openapi({ description: "FACE_LIVENESS: the action's payload" }),
+    liveness: z
+      .union([LivenessStartPayloadSchema, LivenessUploadUrlsPayloadSchema, LivenessCompletePayloadSchema])
+      .optional()
+      .openapi({ description: "FACE_LIVENESS: the action's payload" }),
   })
   .openapi('StepSubmissionResponse');
 export type StepSubmissionResponse = z.infer<typeof StepSubmissionResponseSchema>;
