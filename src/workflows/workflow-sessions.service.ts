@@ -110,7 +110,7 @@ export function createWorkflowSession(
       { invalid_steps: invalidSteps },
     );
   }
-  requireActiveWorkflow(workflow);
+  requireActiveWorkflow(workflow, { code: 'WORKFLOW_INACTIVE' });
   requireFunds(world, organization, funds, SESSION_PRICE_TOKENS);
   const nowIso = world.clock.iso();
   const stored = createSessionRecord(world, {

@@ -7,11 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { testSandbox } from '../helpers/sandbox.ts';
-import { curlRequest, jqRaw, parseCommand, projectOnto, readmeExamples } from './readme-curl.ts';
+import { readmeExamples, runCurlExamples } from './readme-curl.ts';
 
 const ROOT = new URL('../../', import.meta.url);
 const README = readFileSync(new URL('README.md', ROOT), 'utf8');
-const BASE = 'http://127.0.0.1:4010';
 
 /** The main jobs a newcomer looks for, each with at least one example under a heading naming it. */
 const JOBS = [
@@ -47,40 +46,7 @@ describe('README curl examples', () => {
   it('answers every example as documented: status of each command, excerpt of the last answer', async () => {
     // Rate limits off: the whole tour runs on one frozen clock, where a bucket never refills.
     const sandbox = await testSandbox({ rateLimit: false });
-    const variables: Record<string, string> = {};
-    let commandsRun = 0;
-    for (const example of examples) {
-      const where = `README.md:${example.line} (${example.heading})`;
-      let lastAnswer: unknown;
-      for (const command of example.commands) {
-        const step = parseCommand(command.text, variables);
-        let output: string;
-        if (step.curl) {
-          const request = curlRequest(step.curl, ROOT);
-          expect(request.url.startsWith(`${BASE}/`), `${where}: ${request.url} is not on ${BASE}`).toBe(true);
-          const response = await sandbox.app.request(request.url, {
-            method: request.method,
-            headers: request.headers,
-            ...(request.body === undefined ? {} : { body: request.body }),
-          });
-          output = await response.text();
-          expect(response.status, `${where}: ${command.text}\nanswered ${output}`).toBe(command.status);
-          commandsRun++;
-        } else {
-          output = step.echo as string;
-        }
-        const value = step.jqPath ? jqRaw(output, step.jqPath) : output;
-        if (step.assign) {
-          expect(value, `${where}: ${step.assign} came out empty or null`).not.toMatch(/^(null)?$/);
-          variables[step.assign] = value;
-        }
-        lastAnswer = value;
-      }
-      if (example.excerpt !== undefined) {
-        const answer = JSON.parse(lastAnswer as string);
-        expect(projectOnto(answer, example.excerpt), `${where}: the answer no longer contains the excerpt shown`).toStrictEqual(example.excerpt);
-      }
-    }
+    const commandsRun = await runCurlExamples(examples, sandbox, 'README.md', ROOT);
     console.log(`README examples: ${examples.length} blocks, ${commandsRun} curl commands`);
     await sandbox.close();
   }, 60_000);
