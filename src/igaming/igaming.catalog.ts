@@ -73,8 +73,8 @@ export const IGAMING_MAGIC_VALUES: readonly CatalogEntry[] = [
   { endpoint: ANTI_CHEAT, input: 'a selfie matching a self-excluded face', outcome: 'SELF_EXCLUSION', description: 'action block' },
   {
     endpoint: 'POST /v1/igaming/self-exclusion/identity',
-    input: `a document number that is not ${DOCUMENT_NUMBER_RULE}`,
+    input: 'a document number that is empty after trimming',
     outcome: 'status invalid',
-    description: 'not stored',
+    description: `not stored (valid: ${DOCUMENT_NUMBER_RULE})`,
   },
 ];

@@ -121,13 +121,11 @@ export const AddIdentityResponseSchema = z
 export type AddIdentityResponse = z.infer<typeof AddIdentityResponseSchema>;
 
 export const DocumentNumberParamSchema = z.object({
-  document_number: z
-    .string()
-    .openapi({
-      param: { name: 'document_number', in: 'path' },
-      example: 'X1234567',
-      description: 'URL-encoded (DOC%2F1 for DOC/1); trimmed and upper-cased before the lookup.',
-    }),
+  document_number: z.string().openapi({
+    param: { name: 'document_number', in: 'path' },
+    example: 'X1234567',
+    description: 'URL-encoded (DOC%2F1 for DOC/1); trimmed and upper-cased before the lookup.',
+  }),
 });
 
 export const RemoveIdentityResponseSchema = z.object({ removed: z.boolean(), face_unexcluded: z.boolean() }).openapi('RemoveSelfExclusionIdentityResponse');

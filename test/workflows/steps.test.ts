@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WORKFLOW_FAILURES } from '../../src/workflows/workflow-failures.ts';
 import { SingleSessionResponseSchema } from '../../src/sessions/sessions.schemas.ts';
 import { StepSubmissionResponseSchema, WorkflowStateSchema } from '../../src/workflows/workflows.schemas.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
@@ -203,7 +204,9 @@ describe('magic inputs', () => {
       expect.arrayContaining([
         'last_name Expired (any case)',
         'last_name Underage (any case)',
-        'selfie_front fixtures/images/different-face.jpg with id_front fixtures/images/passport.jpg',
+        'last_name Mismatch (any case)',
+        'last_name Slowliveness (any case)',
+        WORKFLOW_FAILURES.SELFIE_ID_FACE_MISMATCH.content,
       ]),
     );
   });
