@@ -86,6 +86,13 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
     body: { outcome: 'SUBMITTED' },
     key: null,
   });
+  // Anti-cheat while the session is open (a terminal one answers UNAVAILABLE): the selfie enrolled when it finished.
+  await call({
+    operationId: 'analyzeAntiCheat',
+    method: 'POST',
+    path: '/v1/igaming/anti-cheat',
+    body: { session_id: session.id, image: image('face.jpg').toString('base64') },
+  });
   await call({ operationId: 'updateSessionStatus', method: 'PATCH', path: `/v1/sessions/${session.id}/update-status`, body: { new_status: 'VERIFIED' } });
 
   const job = await call({
@@ -153,13 +160,7 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
     body: { contentType: 'image/png', byteLength: 2048 },
   });
 
-  // iGaming, before any other selfie is enrolled: anti-cheat enrols the hosted session's selfie; the self-exclusion registry; network checks.
-  await call({
-    operationId: 'analyzeAntiCheat',
-    method: 'POST',
-    path: '/v1/igaming/anti-cheat',
-    body: { session_id: session.id, image: image('face.jpg').toString('base64') },
-  });
+  // iGaming: the self-exclusion registry (the session's selfie was enrolled when it finished); network checks.
   await call({
     operationId: 'excludeApplicant',
     method: 'POST',

@@ -4,10 +4,14 @@
  * examples (age band 13-17, contact e-mail); `pc_consent_given` carries the example boundaries
  * `{ chat: false, dailyMinutes: 60 }` at revision 2, readable by its child attestation `att_child_123`.
  *
+ * Any other id reads as synthetic data derived from the id, as sessions do (spec, Authentication 4 and 5):
+ * a Parent Connect request gets the status of the table's row the id hashes to, under its own id; a child
+ * attestation id gets the consent-given record's boundaries under that id.
+ *
  * LIMITATIONS:
  * - Sandbox records are snapshots: they do not move on the clock and cannot be driven.
  */
-import { ApiError } from '../platform/errors/api-error.ts';
+import { hashParts } from '../platform/random/random.ts';
 import type { ParentConnectStatus } from './age-verification.machine.ts';
 import type { BoundariesResponse, ParentConnectRequest, PlatformRestriction } from './age-verification.schemas.ts';
 import { toBoundariesJson, type StoredParentConnect } from './age-verification.service.ts';
@@ -80,22 +84,25 @@ const wire = (stored: StoredParentConnect): ParentConnectRequest => {
   return record;
 };
 
-export function sandboxParentConnectRequest(id: string): ParentConnectRequest {
-  const found = sandboxParentConnectRequests('org').find((record) => record.id === id);
-  if (!found)
-    throw new ApiError(
-      404,
-      `Parent Connect request ${id} is not a sandbox test identifier: use ${SANDBOX_PARENT_CONNECT.map((entry) => entry.id).join(', ')}.`,
-    );
-  return wire(found);
+/** The table row an unknown id stands for (fixed by the id). */
+function rowFor(id: string): number {
+  return hashParts('sandbox-parent-connect', id).readUInt32LE(0) % SANDBOX_PARENT_CONNECT.length;
 }
 
+/** A sandbox key's GET of one request: the table's record, or one synthesised from the id. */
+export function sandboxParentConnectRequest(id: string): ParentConnectRequest {
+  const found = sandboxParentConnectRequests('org').find((record) => record.id === id);
+  if (found) return wire(found);
+  const index = rowFor(id);
+  const entry = SANDBOX_PARENT_CONNECT[index] as (typeof SANDBOX_PARENT_CONNECT)[number];
+  return wire({ ...build(entry, index, 'org'), id, child_attestation_id: `att_child_${id}` });
+}
+
+/** A sandbox key's boundaries of a child attestation: the table's record, or the consent-given one under this id. */
 export function sandboxBoundaries(childAttestationId: string): BoundariesResponse {
-  const found = sandboxParentConnectRequests('org').find((record) => record.child_attestation_id === childAttestationId);
-  if (!found)
-    throw new ApiError(
-      404,
-      `No sandbox Parent Connect request has the child attestation ${childAttestationId}: use att_child_123 (consent given) or another listed in the catalog.`,
-    );
-  return toBoundariesJson(wire(found), SNAPSHOT_AT);
+  const records = sandboxParentConnectRequests('org');
+  const found = records.find((record) => record.child_attestation_id === childAttestationId);
+  if (found) return toBoundariesJson(wire(found), SNAPSHOT_AT);
+  const consent = records.find((record) => record.status === 'CONSENT_GIVEN') as StoredParentConnect;
+  return toBoundariesJson(wire({ ...consent, id: `pc_${childAttestationId}`, child_attestation_id: childAttestationId }), SNAPSHOT_AT);
 }

@@ -30,10 +30,17 @@ export const ChallengeResponseSchema = z
   .openapi('DeepfakeChallenge');
 export type ChallengeResponse = z.infer<typeof ChallengeResponseSchema>;
 
+/** The audio clip types accepted; the first is the default (the real client's documented type). */
+export const AUDIO_CONTENT_TYPES = ['audio/mp4', 'audio/webm'] as const;
+
 export const UploadUrlsBodySchema = z
   .object({
     sessionId: identifier('sessionId', 'the verification session id the frames belong to'),
     includeAudio: flag('includeAudio'),
+    audioContentType: z
+      .enum(AUDIO_CONTENT_TYPES, { error: mustBe('audioContentType', `one of ${AUDIO_CONTENT_TYPES.join(', ')} (or omit it for audio/mp4)`) })
+      .optional()
+      .openapi({ description: 'The type the audio clip will be PUT with: audio/mp4 (the client’s documented type, the default) or audio/webm.' }),
   })
   .openapi('DeepfakeUploadUrlsBody');
 export type UploadUrlsBody = z.infer<typeof UploadUrlsBodySchema>;
@@ -42,7 +49,7 @@ export const UploadUrlsResponseSchema = z
   .object({
     uploadUrls: z
       .record(z.string(), z.string())
-      .openapi({ description: 'frame_0 ... frame_5 (PUT as image/jpeg), plus audio_clip (PUT as audio/webm) when includeAudio.' }),
+      .openapi({ description: 'frame_0 ... frame_5 (PUT as image/jpeg), plus audio_clip (PUT as audioContentType, default audio/mp4) when includeAudio.' }),
     uploadKeys: z.record(z.string(), z.string()).openapi({ description: 'The storage key of each URL, by the same names: send them back as s3Keys.' }),
     sessionId: z.string(),
   })

@@ -20,7 +20,8 @@
  * - "Same face" is photo similarity (src/images), not identity; "live" is the absence of the checks' red
  *   flags, not a model of skin texture or screen moire.
  * - The audio and video clips are checked for presence, not decoded.
- * - Frames are presigned as image/jpeg and the audio clip as audio/webm: PUT them with those types.
+ * - Frames are presigned as image/jpeg and the audio clip as audioContentType (audio/mp4, the client's
+ *   documented type, unless audio/webm is asked for): PUT them with those types.
  */
 import { examineFrames } from '../images/frame-sequence.ts';
 import { loadImages, type LoadedImage } from '../images/image-loading.ts';
@@ -36,6 +37,7 @@ import { findSession } from '../sessions/sessions.store.ts';
 import {
   AUDIO_SLOT,
   FRAME_SLOTS,
+  AUDIO_CONTENT_TYPES,
   type AnalyzeBody,
   type AnalyzeResponse,
   type ChallengeResponse,
@@ -50,7 +52,6 @@ import {
 import { round } from '../platform/numbers.ts';
 
 export const FRAME_CONTENT_TYPE = 'image/jpeg';
-export const AUDIO_CONTENT_TYPE = 'audio/webm';
 /** Uploads of a deepfake scan belong to `deepfake:<sessionId>` in the upload store. */
 export const deepfakeUploadOwner = (sessionId: string) => `deepfake:${sessionId}`;
 const OWNER_PREFIX = 'deepfake:';
@@ -203,9 +204,10 @@ export function createDeepfakeUploadUrls(
   baseUrl: string,
 ): { body: UploadUrlsResponse; explanation: string } {
   const owner = deepfakeUploadOwner(body.sessionId);
+  const audioType = body.audioContentType ?? AUDIO_CONTENT_TYPES[0];
   const slots: { slot: string; contentType: string }[] = [
     ...FRAME_SLOTS.map((slot) => ({ slot, contentType: FRAME_CONTENT_TYPE })),
-    ...(body.includeAudio ? [{ slot: AUDIO_SLOT, contentType: AUDIO_CONTENT_TYPE }] : []),
+    ...(body.includeAudio ? [{ slot: AUDIO_SLOT, contentType: audioType }] : []),
   ];
   const uploadUrls: Record<string, string> = {};
   const uploadKeys: Record<string, string> = {};
@@ -216,7 +218,7 @@ export function createDeepfakeUploadUrls(
   }
   return {
     body: { uploadUrls, uploadKeys, sessionId: body.sessionId },
-    explanation: `${slots.length} upload URLs for session ${body.sessionId}: frames as ${FRAME_CONTENT_TYPE}${body.includeAudio ? `, audio_clip as ${AUDIO_CONTENT_TYPE}` : ''}; valid 15 minutes`,
+    explanation: `${slots.length} upload URLs for session ${body.sessionId}: frames as ${FRAME_CONTENT_TYPE}${body.includeAudio ? `, audio_clip as ${audioType}` : ''}; valid 15 minutes`,
   };
 }
 

@@ -65,6 +65,23 @@ export const LivenessResultSchema = z
   })
   .openapi('LivenessResult');
 
+export const LivenessScriptStepSchema = z.object({
+  kind: z.enum(['color', 'move-closer']),
+  atMs: z.number().int().min(0),
+  color: z
+    .string()
+    .regex(/^#[0-9A-F]{6}$/)
+    .optional()
+    .openapi({ example: '#FF0000', description: 'color steps only: the screen colour, #RRGGBB' }),
+});
+export type LivenessScriptStep = z.infer<typeof LivenessScriptStepSchema>;
+
+/** The capture script a custom liveness client plays (camelCase inside, as the clients read it). */
+export const LivenessScriptSchema = z
+  .object({ challengeType: z.enum(LIVENESS_CHALLENGE_TYPES), durationMs: z.number().int().positive(), steps: z.array(LivenessScriptStepSchema) })
+  .openapi('LivenessScript');
+export type LivenessScript = z.infer<typeof LivenessScriptSchema>;
+
 export type CreateLivenessSessionRequest = z.infer<typeof CreateLivenessSessionRequestSchema>;
 export type LivenessSession = z.infer<typeof LivenessSessionSchema>;
 export type LivenessResult = z.infer<typeof LivenessResultSchema>;

@@ -19,7 +19,7 @@ import type { CatalogEntry } from '../platform/catalog/catalog.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { hashParts, rngFrom } from '../platform/random/random.ts';
-import type { CreateLivenessSessionRequest, LivenessChallengeType, LivenessResult, LivenessSession } from './face-liveness.schemas.ts';
+import type { CreateLivenessSessionRequest, LivenessChallengeType, LivenessResult, LivenessScript, LivenessSession } from './face-liveness.schemas.ts';
 import { round } from '../platform/numbers.ts';
 
 export const LIVENESS_ENDPOINTS = {
@@ -234,4 +234,21 @@ export function syntheticLivenessResult(lid: string, query: LivenessResultQuery)
     query.confidence_threshold ?? DEFAULT_LIVENESS_THRESHOLD,
   );
   return { result, explanation: `sandbox key: synthetic result; ${explanation}` };
+}
+
+const LIGHT_COLOURS = ['#FF0000', '#00FF00', '#0000FF', '#FFFF00', '#FF00FF', '#00FFFF', '#FFFFFF'] as const;
+
+/**
+ * The capture script of one liveness attempt: for the light challenge four colour flashes (500 ms apart)
+ * then a move closer at 2 s of a 4 s script; for the movement challenge a move closer at 1 s of 3 s.
+ * The colours are drawn from `seedParts` (the attempt's identity), so the same attempt gets the same script.
+ */
+export function livenessScript(challengeType: LivenessChallengeType, seedParts: readonly (string | number)[]): LivenessScript {
+  if (challengeType === 'FaceMovementChallenge') return { challengeType, durationMs: 3000, steps: [{ kind: 'move-closer', atMs: 1000 }] };
+  const colours = rngFrom(...seedParts).sample(LIGHT_COLOURS, 4);
+  return {
+    challengeType,
+    durationMs: 4000,
+    steps: [...colours.map((color, index) => ({ kind: 'color' as const, atMs: index * 500, color })), { kind: 'move-closer', atMs: 2000 }],
+  };
 }

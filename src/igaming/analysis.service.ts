@@ -12,20 +12,30 @@
  * - VPN detection and IP jurisdiction: see ip-ranges.ts. HIT → block and UNAVAILABLE → manual-review,
  *   both with an escalation to address verification; CLEAR → allow, no escalation. An IPv4-mapped IPv6
  *   address (::ffff:a.b.c.d) is looked up as its IPv4 address.
- * - Anti-cheat: no face in the selfie → UNAVAILABLE (flag, nothing enrolled); the face resolves to a
- *   self-excluded enrolment → SELF_EXCLUSION (block); it matched another session's enrolment →
- *   DUPLICATE (manual-review); else it was enrolled → UNIQUE (allow). Analyzing a session again returns
- *   its first registration, with the exclusion as it stands now.
+ * - Anti-cheat fails soft (the service's documented behaviour): its one hard failure is 404 for a session
+ *   that is unknown or another organization's. An image that cannot be decoded or shows no face, a
+ *   terminal session, a session whose workflow does not run the anti-cheat check, or an internal fault:
+ *   200 UNAVAILABLE (allow), nothing enrolled. Otherwise the face resolves to a self-excluded enrolment →
+ *   SELF_EXCLUSION (block); it matched another session's enrolment → DUPLICATE (manual-review); else it
+ *   was enrolled → UNIQUE (allow). Analyzing a session again returns its first registration, with the
+ *   exclusion as it stands now. The body never reveals the matched session, the similarity or the face
+ *   id: X-Sandbox-Explain and the journal say them.
+ * - Which checks a session's workflow runs (IGAMING_CHECKS): a session without a workflow, or whose
+ *   workflow lists none of the iGaming checks, runs them all; a workflow that lists some (record form
+ *   anti-cheat, vpn-detection, ip-jurisdiction) runs only those. VPN detection and IP jurisdiction on a
+ *   session whose workflow lacks the check answer UNAVAILABLE (allow) with evidence.reason
+ *   step-not-configured; an unknown session_id there is the operator's own reference and is checked.
  *
  * LIMITATIONS:
- * - Session ids are not checked against the sessions area: operators may send their own gaming
- *   session references, as the real client allows any string.
  * - Not billed: the real client's documentation prices none of these operations.
  */
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { AnalysedImage } from '../images/image-analysis.ts';
 import { registerAnalysedFace } from '../face-registry/face-registry.ts';
+import { isTerminal } from '../sessions/session.machine.ts';
+import { findSession } from '../sessions/sessions.store.ts';
+import { findWorkflow } from '../workflows/workflows.store.ts';
 import type { Explained } from '../platform/http/explained.ts';
 import { INJECTION_SIGNALS, type AntiCheatResponse, type InjectionBody, type InjectionResponse, type IpCheckResponse } from './igaming.schemas.ts';
 import { firstRange, ipFamily, isNonPublic, JURISDICTION_RANGES, ordinaryCountry, RESTRICTED_JURISDICTIONS, VPN_RANGES, type IpFamily } from './ip-ranges.ts';
@@ -72,6 +82,43 @@ export function analyzeInjection(body: InjectionBody): Explained<InjectionRespon
     value: { verdict: 'CLEAR', action: ACTIONS.CLEAR, confidence: lowest, escalation: null },
     explanations: [`all ${sent.length} signal(s) pass with score >= ${INJECTION_PASS_SCORE} -> CLEAR`],
   };
+}
+
+// ─── Which checks a session runs ────────────────────────────────────────────────────────────────────
+
+/** The iGaming checks a workflow can list (the workflow record's step-id form). */
+export const IGAMING_CHECKS = ['anti-cheat', 'vpn-detection', 'ip-jurisdiction'] as const;
+export type IgamingCheck = (typeof IGAMING_CHECKS)[number];
+
+/** The organization's session, if it exists (undefined for an unknown id or another organization's). */
+function ownSession(world: World, organizationId: string, sessionId: string) {
+  const stored = findSession(world, sessionId);
+  return stored?.record.organization_id === organizationId ? stored : undefined;
+}
+
+/** Whether the session's workflow runs `check` (see the header); true for a session without a workflow. */
+function checkConfigured(world: World, organizationId: string, workflowId: string | undefined, check: IgamingCheck): boolean {
+  const workflow = workflowId === undefined ? undefined : findWorkflow(world, organizationId, workflowId);
+  if (workflow === undefined) return true;
+  const listed = workflow.steps.map((step) => step.id).filter((id): id is IgamingCheck => (IGAMING_CHECKS as readonly string[]).includes(id));
+  return listed.length === 0 || listed.includes(check);
+}
+
+const notConfigured = (check: IgamingCheck, sessionId: string): Explained<IpCheckResponse> => ({
+  value: { verdict: 'UNAVAILABLE', action: 'allow', evidence: { reason: 'step-not-configured' }, escalation: null },
+  explanations: [`the workflow of session ${sessionId} does not run ${check} -> UNAVAILABLE (step-not-configured)`],
+});
+
+/** Runs an IP check unless the session's workflow does not configure it. */
+export function ipCheckFor(
+  world: World,
+  organizationId: string,
+  body: { session_id: string; ip_address: string },
+  check: 'vpn-detection' | 'ip-jurisdiction',
+): Explained<IpCheckResponse> {
+  const session = ownSession(world, organizationId, body.session_id);
+  if (session !== undefined && !checkConfigured(world, organizationId, session.record.workflow_id, check)) return notConfigured(check, body.session_id);
+  return check === 'vpn-detection' ? detectVpn(body.ip_address) : checkIpJurisdiction(body.ip_address);
 }
 
 // ─── VPN detection and IP jurisdiction ──────────────────────────────────────────────────────────────
@@ -184,28 +231,54 @@ export function checkIpJurisdiction(rawAddress: string): Explained<IpCheckRespon
 
 // ─── POST /v1/igaming/anti-cheat ────────────────────────────────────────────────────────────────────
 
-export function analyzeAntiCheat(world: World, organizationId: string, sessionId: string, selfie: AnalysedImage): Explained<AntiCheatResponse> {
-  const registration = registerAnalysedFace(world, { organizationId, sessionId, source: 'anti-cheat', analysis: selfie });
-  if (registration === undefined) {
-    return { value: { verdict: 'UNAVAILABLE', action: 'flag' }, explanations: [`no face in the selfie (${selfie.summary}): nothing enrolled -> UNAVAILABLE`] };
+const unavailable = (why: string): Explained<AntiCheatResponse> => ({
+  value: { verdict: 'UNAVAILABLE', action: 'allow' },
+  explanations: [`${why}: nothing enrolled -> UNAVAILABLE (fail-soft)`],
+});
+
+/**
+ * POST /v1/igaming/anti-cheat: 404 for an unknown or foreign session, else a verdict (fail-soft). `loadSelfie`
+ * decodes the image; its failure is an UNAVAILABLE, as is any fault of the registry.
+ */
+export async function analyzeAntiCheat(
+  world: World,
+  organizationId: string,
+  sessionId: string,
+  loadSelfie: () => Promise<AnalysedImage>,
+): Promise<Explained<AntiCheatResponse>> {
+  const session = ownSession(world, organizationId, sessionId);
+  if (session === undefined) {
+    throw new ApiError(404, 'Session not found', {
+      detail: `Session ${sessionId.slice(0, 80)} does not exist in this organization: send the session_id of one of your verification sessions.`,
+    });
   }
+  if (isTerminal(session.record.status)) return unavailable(`session ${sessionId} is ${session.record.status} (terminal)`);
+  if (!checkConfigured(world, organizationId, session.record.workflow_id, 'anti-cheat')) {
+    return unavailable(`the workflow of session ${sessionId} does not run anti-cheat`);
+  }
+  let selfie: AnalysedImage;
+  try {
+    selfie = await loadSelfie();
+  } catch (error) {
+    return unavailable(`the image could not be used (${error instanceof Error ? error.message : 'undecodable'})`);
+  }
+  let registration: ReturnType<typeof registerAnalysedFace>;
+  try {
+    registration = registerAnalysedFace(world, { organizationId, sessionId, source: 'anti-cheat', analysis: selfie });
+  } catch (error) {
+    return unavailable(`internal fault of the face registry (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (registration === undefined) return unavailable(`no face in the selfie (${selfie.summary})`);
   const again = registration.isNew ? '' : ' (session already registered: first outcome)';
-  const matched = registration.duplicate ? { matched_session_id: registration.enrolledSessionId, confidence: registration.similarity as number } : {};
-  const base = { face_id: registration.faceId, ...matched };
+  const found = `face ${registration.faceId}${registration.duplicate ? `, similarity ${registration.similarity} to the enrolment of session ${registration.enrolledSessionId}` : ''}`;
   if (registration.exclusion !== undefined) {
     return {
-      value: { verdict: 'SELF_EXCLUSION', action: 'block', ...base },
-      explanations: [`face ${registration.faceId} of session ${registration.enrolledSessionId} is self-excluded -> SELF_EXCLUSION${again}`],
+      value: { verdict: 'SELF_EXCLUSION', action: 'block' },
+      explanations: [`${found}; the face of session ${registration.enrolledSessionId} is self-excluded -> SELF_EXCLUSION${again}`],
     };
   }
   if (registration.duplicate) {
-    return {
-      value: { verdict: 'DUPLICATE', action: 'manual-review', ...base },
-      explanations: [`face similarity ${registration.similarity} to the enrolment of session ${registration.enrolledSessionId} -> DUPLICATE${again}`],
-    };
+    return { value: { verdict: 'DUPLICATE', action: 'manual-review' }, explanations: [`${found} -> DUPLICATE${again}`] };
   }
-  return {
-    value: { verdict: 'UNIQUE', action: 'allow', ...base },
-    explanations: [`no enrolled face matches: face ${registration.faceId} enrolled -> UNIQUE${again}`],
-  };
+  return { value: { verdict: 'UNIQUE', action: 'allow' }, explanations: [`no enrolled face matches: ${found} enrolled -> UNIQUE${again}`] };
 }

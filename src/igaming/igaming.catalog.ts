@@ -39,7 +39,30 @@ export const IGAMING_MAGIC_VALUES: readonly CatalogEntry[] = [
     outcome: 'UNAVAILABLE',
     description: 'action manual-review, confidence null',
   },
-  { endpoint: ANTI_CHEAT, input: 'a selfie with no face (e.g. a flat colour)', outcome: 'UNAVAILABLE', description: 'action flag; nothing enrolled' },
+  {
+    endpoint: ANTI_CHEAT,
+    input: 'a selfie with no face (e.g. a flat colour), or an image that cannot be decoded',
+    outcome: 'UNAVAILABLE',
+    description: 'action allow (fail-soft); nothing enrolled',
+  },
+  {
+    endpoint: ANTI_CHEAT,
+    input: 'a terminal session, or one whose workflow lists iGaming checks but not anti-cheat',
+    outcome: 'UNAVAILABLE',
+    description: 'action allow (fail-soft); nothing enrolled',
+  },
+  {
+    endpoint: ANTI_CHEAT,
+    input: 'a session_id that is unknown or another organization’s',
+    outcome: '404 Session not found',
+    description: 'the one hard failure; nothing enrolled',
+  },
+  {
+    endpoint: `${VPN} and ${JURISDICTION}`,
+    input: 'the session_id of a session whose workflow lists iGaming checks but not this one (fixture workflow 9f4b2c7e-… runs vpn-detection only)',
+    outcome: 'UNAVAILABLE',
+    description: 'action allow, evidence {reason: step-not-configured}',
+  },
   { endpoint: ANTI_CHEAT, input: 'a selfie matching no enrolled face', outcome: 'UNIQUE', description: 'action allow; the face is enrolled' },
   {
     endpoint: ANTI_CHEAT,
@@ -50,8 +73,8 @@ export const IGAMING_MAGIC_VALUES: readonly CatalogEntry[] = [
   { endpoint: ANTI_CHEAT, input: 'a selfie matching a self-excluded face', outcome: 'SELF_EXCLUSION', description: 'action block' },
   {
     endpoint: 'POST /v1/igaming/self-exclusion/identity',
-    input: `a document number that is not ${DOCUMENT_NUMBER_RULE}`,
+    input: 'a document number that is empty after trimming',
     outcome: 'status invalid',
-    description: 'not stored',
+    description: `not stored (valid: ${DOCUMENT_NUMBER_RULE})`,
   },
 ];

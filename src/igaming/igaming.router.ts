@@ -1,9 +1,9 @@
 import { loadImage } from '../images/image-loading.ts';
-import { imageApiError, storageKeyReader } from '../images/image-request.ts';
+import { storageKeyReader } from '../images/image-request.ts';
 import { explain, principalOf, type AppContext } from '../platform/http/context.ts';
 import { explained } from '../platform/http/explained.ts';
 import { newRouter } from '../platform/http/routing.ts';
-import { analyzeAntiCheat, analyzeInjection, checkIpJurisdiction, detectVpn } from './analysis.service.ts';
+import { analyzeAntiCheat, analyzeInjection, ipCheckFor } from './analysis.service.ts';
 import {
   antiCheatRoute,
   excludeApplicantRoute,
@@ -43,16 +43,14 @@ export const igamingRouter = newRouter()
   })
   .openapi(purgeEnrollmentRoute, (c) => c.json(explained(c, purgeEnrollment(c.get('world'), organizationIdOf(c), c.req.valid('param').session_id)), 200))
   .openapi(injectionRoute, (c) => c.json(explained(c, analyzeInjection(c.req.valid('json'))), 200))
-  .openapi(vpnDetectionRoute, (c) => c.json(explained(c, detectVpn(c.req.valid('json').ip_address)), 200))
-  .openapi(ipJurisdictionRoute, (c) => c.json(explained(c, checkIpJurisdiction(c.req.valid('json').ip_address)), 200))
+  .openapi(vpnDetectionRoute, (c) => c.json(explained(c, ipCheckFor(c.get('world'), organizationIdOf(c), c.req.valid('json'), 'vpn-detection')), 200))
+  .openapi(ipJurisdictionRoute, (c) => c.json(explained(c, ipCheckFor(c.get('world'), organizationIdOf(c), c.req.valid('json'), 'ip-jurisdiction')), 200))
   .openapi(antiCheatRoute, async (c) => {
     const body = c.req.valid('json');
-    let selfie;
-    try {
-      selfie = await loadImage('image', body.image, { readStorageKey: storageKeyReader(c) });
-    } catch (error) {
-      throw imageApiError(error);
-    }
-    explain(c, selfie.input.explanation);
-    return c.json(explained(c, analyzeAntiCheat(c.get('world'), organizationIdOf(c), body.session_id, selfie.analysis)), 200);
+    const loadSelfie = async () => {
+      const selfie = await loadImage('image', body.image, { readStorageKey: storageKeyReader(c) });
+      explain(c, selfie.input.explanation);
+      return selfie.analysis;
+    };
+    return c.json(explained(c, await analyzeAntiCheat(c.get('world'), organizationIdOf(c), body.session_id, loadSelfie)), 200);
   });

@@ -118,7 +118,8 @@ export const vpnDetectionRoute = clientRoute('igaming.detectVpn', {
   operationId: 'detectVpn',
   tags: TAGS,
   summary: 'VPN and proxy detection of an IP address',
-  description: 'Magic ranges force each verdict (GET /__sandbox/catalog).',
+  description:
+    'Magic ranges force each verdict (GET /__sandbox/catalog). A session whose workflow does not run vpn-detection answers UNAVAILABLE (allow) with evidence.reason step-not-configured.',
   request: body(IpCheckBodySchema),
   responses: { 200: jsonResponse(IpCheckResponseSchema, 'HIT, CLEAR or UNAVAILABLE with evidence') },
 });
@@ -129,7 +130,8 @@ export const ipJurisdictionRoute = clientRoute('igaming.checkIpJurisdiction', {
   operationId: 'checkIpJurisdiction',
   tags: TAGS,
   summary: 'Jurisdiction check of an IP address',
-  description: 'Magic ranges force each verdict (GET /__sandbox/catalog).',
+  description:
+    'Magic ranges force each verdict (GET /__sandbox/catalog). A session whose workflow does not run ip-jurisdiction answers UNAVAILABLE (allow) with evidence.reason step-not-configured.',
   request: body(IpCheckBodySchema),
   responses: { 200: jsonResponse(IpCheckResponseSchema, 'HIT, CLEAR or UNAVAILABLE with evidence') },
 });
@@ -140,9 +142,10 @@ export const antiCheatRoute = clientRoute('igaming.analyzeAntiCheat', {
   operationId: 'analyzeAntiCheat',
   tags: TAGS,
   summary: 'Enrol a selfie in the face registry and report duplicates and self-exclusions',
-  description: 'The same face registry and similarity as the self-exclusion routes and POST /v1/face/compare.',
+  description:
+    'The same face registry and similarity as the self-exclusion routes and POST /v1/face/compare. Fails soft: an image that cannot be used, a terminal session, a workflow without the anti-cheat check or an internal fault answer 200 UNAVAILABLE (allow); the one hard failure is 404 Session not found (unknown, or another organization’s).',
   request: body(AntiCheatBodySchema),
-  responses: { 200: jsonResponse(AntiCheatResponseSchema, 'DUPLICATE, UNIQUE, UNAVAILABLE or SELF_EXCLUSION') },
+  responses: { 200: jsonResponse(AntiCheatResponseSchema, 'DUPLICATE, UNIQUE, UNAVAILABLE or SELF_EXCLUSION'), 404: extraErrors[404] },
 });
 
 /** The operations of this area that only the real client describes (catalog `clientOperations`). */

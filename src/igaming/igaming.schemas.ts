@@ -60,8 +60,9 @@ function snakeCaseBody<T extends z.ZodRawShape>(shape: T) {
 // ─── Self-exclusion: identity ───────────────────────────────────────────────────────────────────────
 
 /** A normalized document number: 1-40 of A-Z, 0-9, "-" and inner spaces, starting and ending alphanumeric. */
-export const DOCUMENT_NUMBER_PATTERN = /^[A-Z0-9](?:[A-Z0-9 -]{0,38}[A-Z0-9])?$/;
-export const DOCUMENT_NUMBER_RULE = '1-40 letters, digits, "-" or inner spaces after trimming, starting and ending with a letter or digit';
+/** The spec only trims and upper-cases: any non-empty number is valid ("/", spaces, "#" and "?" included). */
+export const DOCUMENT_NUMBER_PATTERN = /^[\s\S]{1,200}$/;
+export const DOCUMENT_NUMBER_RULE = 'any non-empty text after trimming, at most 200 characters ("/", spaces, "#" and "?" included)';
 
 const documentNumberString = (field: string) =>
   z.string({ error: mustBe(field, `a document number string (${DOCUMENT_NUMBER_RULE})`) }).max(200, { error: mustBe(field, 'at most 200 characters long') });
@@ -120,9 +121,11 @@ export const AddIdentityResponseSchema = z
 export type AddIdentityResponse = z.infer<typeof AddIdentityResponseSchema>;
 
 export const DocumentNumberParamSchema = z.object({
-  document_number: z
-    .string()
-    .openapi({ param: { name: 'document_number', in: 'path' }, example: 'X1234567', description: 'URL-encoded; trimmed and upper-cased before the lookup.' }),
+  document_number: z.string().openapi({
+    param: { name: 'document_number', in: 'path' },
+    example: 'X1234567',
+    description: 'URL-encoded (DOC%2F1 for DOC/1); trimmed and upper-cased before the lookup.',
+  }),
 });
 
 export const RemoveIdentityResponseSchema = z.object({ removed: z.boolean(), face_unexcluded: z.boolean() }).openapi('RemoveSelfExclusionIdentityResponse');
@@ -298,9 +301,8 @@ export const AntiCheatResponseSchema = z
   .object({
     verdict: AntiCheatVerdictSchema,
     action: AntiCheatActionSchema,
-    face_id: z.string().optional().openapi({ description: 'The enrolled face the session resolves to (its own, or the matched one).' }),
-    matched_session_id: z.string().optional().openapi({ description: 'DUPLICATE and SELF_EXCLUSION through a match: the session that enrolled the face.' }),
-    confidence: z.number().optional().openapi({ description: 'Face similarity (0-100) to the matched enrolment.' }),
   })
-  .openapi('AntiCheatAnalysisResponse');
+  .openapi('AntiCheatAnalysisResponse', {
+    description: 'The matched session, the similarity and the face id are not returned (X-Sandbox-Explain and the journal say them).',
+  });
 export type AntiCheatResponse = z.infer<typeof AntiCheatResponseSchema>;

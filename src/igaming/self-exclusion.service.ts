@@ -4,9 +4,9 @@
  * registry (src/face-registry) as flags on enrolled faces, so anti-cheat analyze sees the same exclusions.
  *
  * Choices where the spec is silent:
- * - A document number is valid when, trimmed and upper-cased, it is 1-40 of A-Z, 0-9, "-" and inner
- *   spaces, starting and ending with a letter or digit. An invalid one gets status `invalid` and is not
- *   stored; the same rule makes a DELETE path a 400.
+ * - A document number is valid when, trimmed and upper-cased, it is not empty (the spec only trims and
+ *   upper-cases; the real client's own example removes DOC/1). An empty one gets status `invalid` and is
+ *   not stored; the same rule makes a DELETE path a 400.
  * - A number repeated inside one request is `added` once, then `already_excluded`.
  * - Excluding an applicant links the identity entry and the face it flags: removing that document number
  *   clears the face (face_unexcluded true), and the listing shows the pair once, as the identity entry.

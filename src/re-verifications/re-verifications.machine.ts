@@ -4,7 +4,11 @@
  * then completed with a decision. A failed attempt goes back to PENDING until the workflow's attempt limit.
  *
  *   PENDING --start--> LIVENESS_STARTED --upload-url--> LIVENESS_STARTED (uploads issued)
+ *   LIVENESS_STARTED --start--> LIVENESS_STARTED (a new attempt: new script, previous upload keys dropped)
  *   LIVENESS_STARTED --complete--> COMPLETED (verified) | PENDING (retry, retry_liveness) | FAILED (attempts used up)
+ *   COMPLETED | FAILED --complete--> the same (the stored decision replayed)
+ *
+ * retry_liveness (a capture problem) does not consume the attempt budget; retry and failed do.
  *   any non-final state, once expires_at passes on the virtual clock: EXPIRED
  *
  * Which error `code` (read by callers from the error body) each operation answers in each state:
@@ -28,15 +32,16 @@ export type LifecycleErrorCode = (typeof LIFECYCLE_ERROR_CODES)[number];
 export const REFUSALS: Record<ReVerificationState, Partial<Record<LifecycleOperation, LifecycleErrorCode>>> = {
   PENDING: { 'upload-url': 'liveness_not_started', complete: 'liveness_not_started' },
   LIVENESS_STARTED: {},
-  COMPLETED: { start: 'already_completed', 'upload-url': 'already_completed', complete: 'already_completed' },
-  FAILED: { start: 'already_completed', 'upload-url': 'already_completed', complete: 'already_completed' },
+  // complete on a decided re-verification replays the stored decision (the client may retry after a timeout).
+  COMPLETED: { start: 'already_completed', 'upload-url': 'already_completed' },
+  FAILED: { start: 'already_completed', 'upload-url': 'already_completed' },
   EXPIRED: { start: 'expired', 'upload-url': 'expired', complete: 'expired' },
 };
 
 /** The HTTP status of each code. */
-export const ERROR_STATUS: Record<LifecycleErrorCode | 'reverify_disabled', 402 | 403 | 404 | 409> = {
+export const ERROR_STATUS: Record<LifecycleErrorCode | 'reverify_disabled', 402 | 404 | 409 | 422> = {
   not_found: 404,
-  reverify_disabled: 403,
+  reverify_disabled: 422,
   already_completed: 409,
   expired: 409,
   liveness_not_started: 409,

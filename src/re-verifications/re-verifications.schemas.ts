@@ -4,6 +4,7 @@
  * liveness script, which is camelCase inside (as the client reads it); ids are UUIDs.
  */
 import { z } from '@hono/zod-openapi';
+import { LivenessScriptSchema } from '../face/face-liveness.schemas.ts';
 import { mustBe } from '../platform/validation/request-fields.ts';
 
 export const CHALLENGE_TYPES = ['FaceMovementChallenge', 'FaceMovementAndLightChallenge'] as const;
@@ -48,17 +49,10 @@ export const ReVerificationParamsSchema = z.object({
 /** The real client sends `{}` to start and complete; anything else is ignored. */
 export const EmptyBodySchema = z.object({}).openapi('EmptyBody');
 
-export const ScriptStepSchema = z.object({
-  kind: z.enum(['color', 'move-closer']),
-  atMs: z.number().int().min(0),
-  color: z.string().optional().openapi({ example: '#FF0000' }),
-});
-export type ScriptStep = z.infer<typeof ScriptStepSchema>;
-
 export const StartLivenessResponseSchema = z
   .object({
     liveness_session_id: z.string(),
-    script: z.object({ challengeType: z.enum(CHALLENGE_TYPES), durationMs: z.number().int().positive(), steps: z.array(ScriptStepSchema) }),
+    script: LivenessScriptSchema,
   })
   .openapi('ReVerificationLivenessStart');
 export type StartLivenessResponse = z.infer<typeof StartLivenessResponseSchema>;
@@ -97,3 +91,12 @@ export const CompleteLivenessResponseSchema = z
   })
   .openapi('ReVerificationDecision');
 export type CompleteLivenessResponse = z.infer<typeof CompleteLivenessResponseSchema>;
+
+/** Every lifecycle error: the code in `error` (the iOS client reads it there) and in `code`, the sentence in `message`. */
+export const ReVerificationErrorSchema = z
+  .object({
+    error: z.string().openapi({ example: 'liveness_not_started', description: 'The error code.' }),
+    message: z.string().openapi({ description: 'What happened and what to do, for people.' }),
+    code: z.string().openapi({ example: 'liveness_not_started' }),
+  })
+  .openapi('ReVerificationError');

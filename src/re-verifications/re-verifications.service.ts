@@ -15,6 +15,7 @@
  * - The timeline file must be JSON; its content is not compared with the script.
  * - The clip is checked for presence, not decoded. original_session_id is never reported.
  */
+import { livenessScript } from '../face/face-liveness.service.ts';
 import { examineFrames } from '../images/frame-sequence.ts';
 import { loadImages } from '../images/image-loading.ts';
 import { imageApiError } from '../images/image-request.ts';
@@ -22,7 +23,7 @@ import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { balanceOf, charge, type FundsPolicy } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
-import { rngFrom, uuidFrom } from '../platform/random/random.ts';
+import { uuidFrom } from '../platform/random/random.ts';
 import { MAX_UPLOAD_BYTES, type UploadStore } from '../platform/uploads/uploads.ts';
 import { findWorkflow, stepCode, type WorkflowRecord } from '../workflows/workflows.store.ts';
 import {
@@ -40,7 +41,6 @@ import {
   type CompleteLivenessResponse,
   type CreateReVerificationBody,
   type Decision,
-  type ScriptStep,
   type StartLivenessResponse,
   type UploadUrlBody,
   type UploadUrlResponse,
@@ -87,13 +87,18 @@ export interface StoredReVerification {
   startedAtMs?: number;
   scriptDurationMs?: number;
   uploads?: StoredUploads;
+  /** The decision of the attempt that ended it (COMPLETED or FAILED), replayed by a repeated complete. */
+  decision?: CompleteLivenessResponse;
 }
 
 const reVerifications = (world: World) => world.data.collection<StoredReVerification>('re-verifications');
 
-/** The error body the client reads: `error` for people, `code` for programs. */
+/**
+ * The error body both clients read: the iOS client takes the code from `error` itself, the TypeScript
+ * client shows `message`; `code` repeats it for programs.
+ */
 function lifecycleError(code: LifecycleErrorCode | 'reverify_disabled', message: string): ApiError {
-  return new ApiError(ERROR_STATUS[code], message, { code });
+  return new ApiError(ERROR_STATUS[code], code, { message, code });
 }
 
 function workflowLiveness(workflow: WorkflowRecord) {
@@ -177,28 +182,16 @@ function requireBalance(world: World, organization: OrganizationFixture): void {
   }
 }
 
-const LIGHT_COLOURS = ['#FF0000', '#00FF00', '#0000FF', '#FFFF00', '#FF00FF', '#00FFFF', '#FFFFFF'] as const;
-
-/** The capture script of an attempt: colour flashes (light challenge) then a move closer; seeded by id and attempt. */
-export function scriptFor(
-  challengeType: ChallengeType,
-  id: string,
-  attempt: number,
-): { challengeType: ChallengeType; durationMs: number; steps: ScriptStep[] } {
-  if (challengeType === 'FaceMovementChallenge') return { challengeType, durationMs: 3000, steps: [{ kind: 'move-closer', atMs: 1000 }] };
-  const colours = rngFrom('re-verification-script', id, attempt).sample(LIGHT_COLOURS, 4);
-  return {
-    challengeType,
-    durationMs: 4000,
-    steps: [...colours.map((color, index) => ({ kind: 'color' as const, atMs: index * 500, color })), { kind: 'move-closer', atMs: 2000 }],
-  };
+/** The capture script of an attempt, seeded by the re-verification and the attempt number. */
+export function scriptFor(challengeType: ChallengeType, id: string, attempt: number) {
+  return livenessScript(challengeType, ['re-verification-script', id, attempt]);
 }
 
 /** POST /v1/re-verifications/{id}/liveness/start: a new attempt with its script (a restart replaces it). */
 export function startLiveness(world: World, organization: OrganizationFixture, id: string): { body: StartLivenessResponse; explanation: string } {
   const stored = requireOpen(world, organization.id, id, 'start');
   requireBalance(world, organization);
-  const attempts = stored.state === 'PENDING' ? stored.attempts + 1 : stored.attempts;
+  const attempts = stored.attempts + 1;
   const script = scriptFor(stored.challengeType, stored.id, attempts);
   const { uploads: _dropped, ...rest } = stored;
   const next: StoredReVerification = {
@@ -265,6 +258,9 @@ export async function completeLiveness(
   funds: FundsPolicy,
 ): Promise<{ body: CompleteLivenessResponse; explanation: string }> {
   const stored = requireOpen(world, organization.id, id, 'complete');
+  if (stored.decision !== undefined) {
+    return { body: stored.decision, explanation: `re-verification ${id} is ${stored.state}: its decision replayed (nothing charged)` };
+  }
   requireBalance(world, organization);
   const issued = stored.uploads;
   if (!issued)
@@ -297,20 +293,22 @@ export async function completeLiveness(
 
   const result = await judgeLiveness(world, stored, issued, arrived);
   const verified = result.status === 'SUCCEEDED';
-  const failedAttempts = verified ? stored.failedAttempts : stored.failedAttempts + 1;
-  const decision: Decision = verified ? 'verified' : failedAttempts >= stored.maxAttempts ? 'failed' : result.captureProblem ? 'retry_liveness' : 'retry';
+  // A capture problem asks for the liveness again without spending an attempt.
+  const failedAttempts = verified || result.captureProblem ? stored.failedAttempts : stored.failedAttempts + 1;
+  const decision: Decision = verified ? 'verified' : result.captureProblem ? 'retry_liveness' : failedAttempts >= stored.maxAttempts ? 'failed' : 'retry';
   const state: ReVerificationState = decision === 'verified' ? 'COMPLETED' : decision === 'failed' ? 'FAILED' : 'PENDING';
+  const body: CompleteLivenessResponse = {
+    decision,
+    failed_attempts: failedAttempts,
+    max_attempts: stored.maxAttempts,
+    liveness: { status: result.status, confidence: result.confidence },
+    ...(verified && stored.deviceFingerprint !== undefined ? { user_id: uuidFrom('re-verification-user', organization.id, stored.deviceFingerprint) } : {}),
+  };
   const { uploads: _used, ...rest } = stored;
-  reVerifications(world).put({ ...rest, state, failedAttempts });
+  reVerifications(world).put({ ...rest, state, failedAttempts, ...(state === 'PENDING' ? {} : { decision: body }) });
   const remaining = charge(world, organization, funds);
   return {
-    body: {
-      decision,
-      failed_attempts: failedAttempts,
-      max_attempts: stored.maxAttempts,
-      liveness: { status: result.status, confidence: result.confidence },
-      ...(verified && stored.deviceFingerprint !== undefined ? { user_id: uuidFrom('re-verification-user', organization.id, stored.deviceFingerprint) } : {}),
-    },
+    body,
     explanation: `liveness ${result.status}: ${result.reason}; decision ${decision} (${failedAttempts}/${stored.maxAttempts} failed attempts); 1 token charged, balance ${remaining}`,
   };
 }

@@ -1,141 +1,263 @@
 /**
- * The headless FACE_LIVENESS step: `start` mints a liveness session with streaming credentials (the face
- * area's liveness sessions), `upload-url` presigns frame (and clip) uploads in the sandbox's own upload
- * store, `complete` scores liveness from image content against the step's confidence_threshold.
+ * The headless FACE_LIVENESS step, spoken as both clients do: `start` mints a liveness session (the face
+ * area's, with the streaming credentials the TypeScript client reads) and the capture `script` the iOS
+ * client plays; `upload-url` presigns the attempt's frames (image/jpeg), its timeline (application/json)
+ * and, when clip_mime_type is given, its clip, through the platform's upload store; `complete` scores the
+ * capture against the step's confidence_threshold.
  *
  * The score, 0-100, is the face-detection confidence of what the applicant captured: the mean over the
- * uploaded frames when frames arrived after the last upload-url, else the selfie of the ID_VERIFICATION
- * step, else (a workflow with no ID step and no frames) the liveness session's own confidence. A
- * picture without a face scores 0.
+ * uploaded frames that carry a face (no face in any frame is a FAILED capture, confidence null), else the selfie of the ID_VERIFICATION step, else (no ID step, no frames) the liveness session's
+ * own confidence. When the ID_VERIFICATION selfie is known, the frames must show the same person
+ * (LIVENESS_ID_MISMATCH otherwise). `passed` is SUCCEEDED, the same person and score >= threshold.
+ *
+ * Frames presigned before or after start count for the next complete (which spends them).
+ *
+ * Refusals (409, see workflow-errors.ts): complete before start (LIVENESS_NOT_STARTED),
+ * complete with announced frames not PUT (LIVENESS_UPLOAD_INCOMPLETE), complete while the result is still
+ * processing (LIVENESS_RESULT_NOT_READY: the applicant last name Slowliveness makes the result take
+ * LIVENESS_TIMINGS.processingMs on the sandbox clock after start).
  *
  * LIMITATIONS:
- * - The clip is stored but not analysed; frames must be JPEG (their upload URLs are presigned for
- *   image/jpeg).
+ * - The clip and the timeline are stored, not analysed; neither is required for complete.
  */
-import { createLivenessSession, livenessConfidence } from '../face/face-liveness.service.ts';
-import { round } from '../platform/numbers.ts';
-import { loadImages } from '../images/image-loading.ts';
-import { imageApiError } from '../images/image-request.ts';
-import { ApiError, describeZodError } from '../platform/errors/api-error.ts';
+import { createLivenessSession, LIVENESS_TIMINGS, livenessConfidence, livenessScript } from '../face/face-liveness.service.ts';
+import type { LivenessChallengeType } from '../face/face-liveness.schemas.ts';
+import { compareFaces, FACE_MATCH_THRESHOLD } from '../face/face.service.ts';
+import type { AnalysedImage } from '../images/image-analysis.ts';
 import type { World } from '../platform/namespaces/world.ts';
+import { round } from '../platform/numbers.ts';
 import { uploadsOwnedBy } from '../platform/uploads/uploads.ts';
-import type { FailureReason, FailureSlot } from '../sessions/sessions.schemas.ts';
 import { sessionUploadOwner } from '../sessions/sessions.store.ts';
-import type { UploadReader } from './id-verification.step.ts';
+import { describeZodError } from '../platform/errors/api-error.ts';
+import { loadMedia, readUploadAs, type UploadReader } from './id-verification.step.ts';
+import { stepConflict, workflowError } from './workflow-errors.ts';
+import { magicFailureCode, type StepFailure } from './workflow-failures.ts';
 import type { StepState } from './workflow-step.machine.ts';
-import { DEFAULT_LIVENESS_CHALLENGE, livenessThreshold } from './workflow-steps.ts';
-import { LivenessUploadUrlFieldsSchema, type FaceLivenessStepBody } from './workflows.schemas.ts';
+import { livenessThreshold } from './workflow-steps.ts';
+import { LivenessUploadUrlFieldsSchema, type FaceLivenessRequirements, type FaceLivenessStepBody, type StepSubmissionResponse } from './workflows.schemas.ts';
 
 export interface LivenessState {
   livenessSessionId?: string;
-  /** File keys of the frames presigned by the last upload-url. */
+  /** When the running attempt started (sandbox clock). */
+  startedAtMs?: number;
+  /** Attempts started so far (seeds each attempt's script). */
+  starts?: number;
+  /** File keys presigned by the last upload-url of the running attempt. */
   frameKeys?: string[];
-  /** The ID_VERIFICATION selfie's score, kept for `complete`. */
+  timelineKey?: string;
+  clipKey?: string;
+  /** The ID_VERIFICATION selfie's score and file key, kept for `complete`. */
   selfieScore?: number;
+  selfieKey?: string;
 }
 
 export interface LivenessDeps {
   readUpload: UploadReader;
-  /** Presigns one upload of the session (owner `session:<id>`) in the platform's upload store. */
+  /** Presigns one upload of the session (owner `session:<id>`) with the platform's upload-URL function. */
   presign: (request: { contentType: string; owner: string; slot: string }) => { fileKey: string; uploadUrl: string; expiresAt: string };
+}
+
+export interface LivenessContext {
+  world: World;
+  sessionId: string;
+  organizationId: string;
+  /** The applicant's last name (magic values). */
+  lastName: string;
+  /** The step's index, for the 409 bodies. */
+  index: number;
 }
 
 export interface LivenessAction {
   liveness: LivenessState;
   /** The step response's `liveness` object. */
-  payload: Record<string, unknown>;
+  payload: NonNullable<StepSubmissionResponse['liveness']>;
   /** Set by `complete`: the attempt's verdict (no failure = passed) and the analysis_data it records. */
-  verdict?: { failure?: { reason: FailureReason; slot: FailureSlot; detail: string }; analysis: Record<string, unknown> };
+  verdict?: { failure?: StepFailure; analysis: Record<string, unknown> };
   explanations: string[];
 }
 
 export const FRAME_CONTENT_TYPE = 'image/jpeg';
+export const TIMELINE_CONTENT_TYPE = 'application/json';
+/** The applicant last name that keeps the liveness result processing for LIVENESS_TIMINGS.processingMs after start. */
+export const SLOW_LIVENESS_LAST_NAME = 'Slowliveness';
+/** What a forced not-live capture scores (as the face area's test_liveness_spoof). */
+const SPOOF_CONFIDENCE = 12.5;
 
-/** Frames whose bytes arrived (each a file key of the last upload-url). */
-function arrivedFrames(world: World, sessionId: string, frameKeys: readonly string[]): string[] {
+/** The keys of `keys` whose bytes arrived. */
+function arrivedKeys(world: World, sessionId: string, keys: readonly string[]): Set<string> {
   const arrived = new Set(
     uploadsOwnedBy(world, sessionUploadOwner(sessionId))
       .filter((upload) => upload.uploadedAtMs !== undefined)
       .map((upload) => upload.fileKey),
   );
-  return frameKeys.filter((key) => arrived.has(key));
+  return new Set(keys.filter((key) => arrived.has(key)));
 }
 
-async function frameScore(keys: readonly string[], readUpload: UploadReader): Promise<number> {
+async function framesOf(keys: readonly string[], readUpload: UploadReader): Promise<AnalysedImage[]> {
   const fields: Record<string, Buffer> = {};
-  for (const [index, key] of keys.entries()) fields[`frame_${index}`] = await readUpload(key);
-  let loaded;
-  try {
-    loaded = await loadImages(fields, { readStorageKey: () => null });
-  } catch (error) {
-    throw imageApiError(error);
+  for (const [index, key] of keys.entries()) fields[`frame_${index}`] = await readUploadAs(readUpload, key, `frame_${index}`);
+  return Object.values(await loadMedia(fields)).map(({ analysis }) => analysis);
+}
+
+const isMagic = (lastName: string, magic: string) => lastName.trim().toLowerCase() === magic.toLowerCase();
+
+function start(context: LivenessContext, requirements: FaceLivenessRequirements, state: LivenessState): LivenessAction {
+  const { world, organizationId, sessionId } = context;
+  const challengeType = requirements.challenge_type as LivenessChallengeType;
+  const created = createLivenessSession(world, organizationId, { session_id: sessionId, challenge_type: challengeType });
+  const starts = (state.starts ?? 0) + 1;
+  const script = livenessScript(challengeType, ['workflow-liveness-script', sessionId, starts]);
+  return {
+    liveness: { ...state, livenessSessionId: created.session.liveness_session_id, startedAtMs: world.clock.now(), starts },
+    payload: { action: 'start' as const, challenge_type: challengeType, ...created.session, script },
+    explanations: [`liveness attempt ${starts}: ${script.durationMs} ms ${challengeType} script`, created.explanation],
+  };
+}
+
+function requireStarted(context: LivenessContext, state: LivenessState, action: string): string {
+  if (state.livenessSessionId === undefined) {
+    throw stepConflict(
+      'LIVENESS_NOT_STARTED',
+      `FACE_LIVENESS on session ${context.sessionId} has not started: submit {"action": "start"} first, then ${action}.`,
+      { current_step: context.index, step_id: 'FACE_LIVENESS' },
+    );
   }
-  const scores = Object.values(loaded).map(({ analysis }) => (analysis.face === null ? 0 : analysis.face.confidence * 100));
-  return round(scores.reduce((sum, score) => sum + score, 0) / scores.length, 2);
+  return state.livenessSessionId;
+}
+
+function uploadUrl(context: LivenessContext, body: FaceLivenessStepBody, state: LivenessState, deps: LivenessDeps): LivenessAction {
+  const parsed = LivenessUploadUrlFieldsSchema.safeParse({ frame_count: body.frame_count, clip_mime_type: body.clip_mime_type });
+  if (!parsed.success) throw workflowError('VALIDATION_ERROR', describeZodError(parsed.error, 'json'));
+  const owner = sessionUploadOwner(context.sessionId);
+  const frames = Array.from({ length: parsed.data.frame_count }, (_, index) =>
+    deps.presign({ contentType: FRAME_CONTENT_TYPE, owner, slot: `liveness_frame_${index}` }),
+  );
+  const timeline = deps.presign({ contentType: TIMELINE_CONTENT_TYPE, owner, slot: 'liveness_timeline' });
+  const clipType = parsed.data.clip_mime_type;
+  const clip = clipType === undefined ? undefined : deps.presign({ contentType: clipType, owner, slot: 'liveness_clip' });
+  return {
+    liveness: {
+      ...state,
+      frameKeys: frames.map((frame) => frame.fileKey),
+      timelineKey: timeline.fileKey,
+      ...(clip === undefined ? {} : { clipKey: clip.fileKey }),
+    },
+    payload: {
+      action: 'upload-url' as const,
+      frame_upload_urls: frames.map((frame) => frame.uploadUrl),
+      frame_keys: frames.map((frame) => frame.fileKey),
+      frame_content_type: FRAME_CONTENT_TYPE,
+      timeline_upload_url: timeline.uploadUrl,
+      timeline_key: timeline.fileKey,
+      ...(clip === undefined ? {} : { clip_upload_url: clip.uploadUrl, clip_key: clip.fileKey, clip_content_type: clipType }),
+      expires_at: timeline.expiresAt,
+    },
+    explanations: [
+      `${frames.length} frame upload URL(s) (${FRAME_CONTENT_TYPE}), a timeline URL (${TIMELINE_CONTENT_TYPE})${clip === undefined ? '' : ` and a clip URL (${clipType})`}: PUT them, then complete`,
+    ],
+  };
+}
+
+interface Score {
+  status: 'SUCCEEDED' | 'FAILED';
+  confidence: number | null;
+  source: string;
+  /** The frames show another person than the ID_VERIFICATION selfie (the comparison's sentence). */
+  mismatch?: string;
+}
+
+async function scoreCapture(state: LivenessState, livenessSessionId: string, deps: LivenessDeps): Promise<Score> {
+  const frameKeys = state.frameKeys ?? [];
+  if (frameKeys.length === 0) {
+    return state.selfieScore !== undefined
+      ? { status: 'SUCCEEDED', confidence: state.selfieScore, source: 'the ID_VERIFICATION selfie (no frames were uploaded)' }
+      : { status: 'SUCCEEDED', confidence: livenessConfidence(livenessSessionId), source: `liveness session ${livenessSessionId}` };
+  }
+  const frames = await framesOf(frameKeys, deps.readUpload);
+  const withFace = frames.filter((frame) => frame.face !== null);
+  const source = `${frames.length} uploaded frame(s), ${withFace.length} with a face`;
+  if (withFace.length === 0) return { status: 'FAILED', confidence: null, source };
+  const confidence = round(withFace.reduce((sum, frame) => sum + (frame.face?.confidence ?? 0) * 100, 0) / withFace.length, 2);
+  if (state.selfieKey === undefined) return { status: 'SUCCEEDED', confidence, source };
+  const [selfie] = Object.values(await loadMedia({ selfie_front: await readUploadAs(deps.readUpload, state.selfieKey, 'selfie_front') }));
+  const comparison = compareFaces(selfie?.analysis as AnalysedImage, withFace[0] as AnalysedImage, FACE_MATCH_THRESHOLD);
+  return comparison.response.isMatch
+    ? { status: 'SUCCEEDED', confidence, source }
+    : { status: 'SUCCEEDED', confidence, source, mismatch: `frames vs the ID_VERIFICATION selfie: ${comparison.explanation}` };
+}
+
+async function complete(
+  context: LivenessContext,
+  step: StepState & { config: Record<string, unknown> },
+  state: LivenessState,
+  deps: LivenessDeps,
+): Promise<LivenessAction> {
+  const { world, sessionId, index, lastName } = context;
+  const livenessSessionId = requireStarted(context, state, '{"action": "complete"} once the capture is done');
+  const readyAtMs = (state.startedAtMs ?? 0) + LIVENESS_TIMINGS.processingMs;
+  if (isMagic(lastName, SLOW_LIVENESS_LAST_NAME) && world.clock.now() < readyAtMs) {
+    throw stepConflict(
+      'LIVENESS_RESULT_NOT_READY',
+      `The liveness result of session ${sessionId} is still processing until ${world.clock.iso(readyAtMs)} (magic value: last name ${SLOW_LIVENESS_LAST_NAME}): poll complete again.`,
+      { current_step: index, step_id: 'FACE_LIVENESS', failure_reason: 'FACE_LIVENESS_RESULT_NOT_READY' },
+    );
+  }
+  const announced = state.frameKeys ?? [];
+  const arrived = arrivedKeys(world, sessionId, announced);
+  const missing = announced.map((key, frame) => (arrived.has(key) ? undefined : `frame ${frame}`)).filter((name) => name !== undefined);
+  if (missing.length > 0) {
+    throw stepConflict(
+      'LIVENESS_UPLOAD_INCOMPLETE',
+      `FACE_LIVENESS on session ${sessionId} announced ${announced.length} frame(s) but ${missing.join(', ')} did not arrive: PUT each to its frame_upload_urls entry (Content-Type ${FRAME_CONTENT_TYPE}), then complete again.`,
+      { current_step: index, step_id: 'FACE_LIVENESS' },
+    );
+  }
+  const threshold = livenessThreshold(step.config);
+  const forced = magicFailureCode(lastName, 'FACE_LIVENESS');
+  const scored = await scoreCapture(state, livenessSessionId, deps);
+  const score: Score =
+    forced === 'LIVENESS_FAILED'
+      ? { status: 'SUCCEEDED', confidence: SPOOF_CONFIDENCE, source: `magic value: last name ${lastName.trim()}` }
+      : forced === 'LIVENESS_ID_MISMATCH'
+        ? { ...scored, status: 'SUCCEEDED', confidence: scored.confidence ?? SPOOF_CONFIDENCE, mismatch: `magic value: last name ${lastName.trim()}` }
+        : scored;
+  const live = score.status === 'SUCCEEDED' && score.confidence !== null && score.confidence >= threshold;
+  const passed = live && score.mismatch === undefined;
+  const detail =
+    score.confidence === null
+      ? `liveness FAILED: no face in ${score.source}`
+      : `liveness score ${score.confidence} from ${score.source} ${score.confidence >= threshold ? '>=' : '<'} confidence_threshold ${threshold}`;
+  const failure: StepFailure | undefined = !live
+    ? { code: 'LIVENESS_FAILED', slot: 'LIVENESS', detail }
+    : score.mismatch !== undefined
+      ? { code: 'LIVENESS_ID_MISMATCH', slot: 'LIVENESS', detail: score.mismatch }
+      : undefined;
+  // A new capture needs a new start: the finished liveness session and its uploads are spent.
+  const { livenessSessionId: _spent, frameKeys: _frames, timelineKey: _timeline, clipKey: _clip, startedAtMs: _started, ...rest } = state;
+  return {
+    liveness: rest,
+    payload: {
+      action: 'complete' as const,
+      liveness_session_id: livenessSessionId,
+      status: score.status,
+      confidence: score.confidence,
+      passed,
+      confidence_threshold: threshold,
+    },
+    verdict: { analysis: score.confidence === null ? {} : { faceliveness_score: score.confidence }, ...(failure === undefined ? {} : { failure }) },
+    explanations: [score.mismatch === undefined ? detail : `${detail}; ${score.mismatch}`],
+  };
 }
 
 export async function runFaceLivenessAction(
-  world: World,
-  organizationId: string,
-  sessionId: string,
+  context: LivenessContext,
   body: FaceLivenessStepBody,
-  step: StepState & { config: Record<string, unknown> },
+  step: StepState & { config: Record<string, unknown>; requirements: unknown },
   state: LivenessState | undefined,
   deps: LivenessDeps,
 ): Promise<LivenessAction> {
-  const liveness: LivenessState = { ...state };
-  if (body.action === 'start') {
-    const created = createLivenessSession(world, organizationId, { session_id: sessionId, challenge_type: DEFAULT_LIVENESS_CHALLENGE });
-    liveness.livenessSessionId = created.session.liveness_session_id;
-    return { liveness, payload: { action: 'start', challenge_type: DEFAULT_LIVENESS_CHALLENGE, ...created.session }, explanations: [created.explanation] };
-  }
-  if (body.action === 'upload-url') {
-    const parsed = LivenessUploadUrlFieldsSchema.safeParse({ frame_count: body.frame_count, clip_mime_type: body.clip_mime_type });
-    if (!parsed.success) throw new ApiError(400, describeZodError(parsed.error, 'json'));
-    const owner = sessionUploadOwner(sessionId);
-    const frames = Array.from({ length: parsed.data.frame_count }, (_, index) =>
-      deps.presign({ contentType: FRAME_CONTENT_TYPE, owner, slot: `liveness_frame_${index}` }),
-    );
-    const clip = parsed.data.clip_mime_type === undefined ? undefined : deps.presign({ contentType: parsed.data.clip_mime_type, owner, slot: 'liveness_clip' });
-    liveness.frameKeys = frames.map((frame) => frame.fileKey);
-    return {
-      liveness,
-      payload: {
-        action: 'upload-url',
-        frame_upload_urls: frames.map((frame) => frame.uploadUrl),
-        frame_keys: frames.map((frame) => frame.fileKey),
-        frame_content_type: FRAME_CONTENT_TYPE,
-        ...(clip === undefined ? {} : { clip_upload_url: clip.uploadUrl, clip_key: clip.fileKey, clip_content_type: parsed.data.clip_mime_type }),
-        expires_at: (frames[0] as { expiresAt: string }).expiresAt,
-      },
-      explanations: [
-        `${frames.length} frame upload URL(s)${clip === undefined ? '' : ' and a clip URL'}: PUT each with Content-Type ${FRAME_CONTENT_TYPE}, then complete`,
-      ],
-    };
-  }
-  if (liveness.livenessSessionId === undefined) {
-    throw new ApiError(
-      409,
-      `FACE_LIVENESS on session ${sessionId} has not started: submit {"action": "start"} first, then {"action": "complete"} once the capture is done.`,
-    );
-  }
-  const frames = arrivedFrames(world, sessionId, liveness.frameKeys ?? []);
-  const threshold = livenessThreshold(step.config);
-  const [score, source] =
-    frames.length > 0
-      ? [await frameScore(frames, deps.readUpload), `${frames.length} uploaded frame(s)`]
-      : liveness.selfieScore !== undefined
-        ? [liveness.selfieScore, 'the ID_VERIFICATION selfie']
-        : [livenessConfidence(liveness.livenessSessionId), `liveness session ${liveness.livenessSessionId}`];
-  const passed = score >= threshold;
-  const detail = `liveness score ${score} from ${source} ${passed ? '>=' : '<'} confidence_threshold ${threshold}`;
-  const { livenessSessionId } = liveness;
-  // A new capture needs a new start: the finished liveness session is spent.
-  const { livenessSessionId: _spent, frameKeys: _frames, ...rest } = liveness;
-  return {
-    liveness: rest,
-    payload: { action: 'complete', liveness_session_id: livenessSessionId, status: 'SUCCEEDED', confidence: score, passed, confidence_threshold: threshold },
-    verdict: { analysis: { faceliveness_score: score }, ...(passed ? {} : { failure: { reason: 'LIVENESS_FAILED', slot: 'LIVENESS', detail } }) },
-    explanations: [detail],
-  };
+  const current: LivenessState = { ...state };
+  if (body.action === 'start') return start(context, step.requirements as FaceLivenessRequirements, current);
+  if (body.action === 'upload-url') return uploadUrl(context, body, current, deps);
+  return complete(context, step, current, deps);
 }

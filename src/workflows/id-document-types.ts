@@ -31,6 +31,13 @@ export function idDocumentType(id: string): IdDocumentType | undefined {
   return ID_DOCUMENT_TYPES.find((type) => type.id === id);
 }
 
+/** Document kinds the service recognises in any country (`<kind>-<country>`): a type of one of them that is not in VALID_ID_TYPES is known but not accepted. */
+const RECOGNISED_DOCUMENT_TYPE = /^(passport|driver-license|national-id|residence-permit)-[a-z]{2}$/;
+
+export function isRecognisedDocumentType(id: string): boolean {
+  return RECOGNISED_DOCUMENT_TYPE.test(id);
+}
+
 export function isFrontOnly(id: string): boolean {
   return FRONT_ONLY_DOCUMENT_TYPES.includes(id);
 }

@@ -28,7 +28,9 @@ import { ApiError } from '../platform/errors/api-error.ts';
 import { UploadStore } from '../platform/uploads/uploads.ts';
 import { ageAt } from '../sessions/analysis-data.ts';
 import type { ExtractedText, FailureReason, FailureSlot, IdAnalysisData } from '../sessions/sessions.schemas.ts';
-import { idDocumentType, isFrontOnly, VALID_ID_TYPES, VALID_STATES } from './id-document-types.ts';
+import { idDocumentType, isFrontOnly, isRecognisedDocumentType, VALID_ID_TYPES, VALID_STATES } from './id-document-types.ts';
+import { workflowError } from './workflow-errors.ts';
+import { magicFailureCode, type StepFailure, type WorkflowFailureCode } from './workflow-failures.ts';
 import type { IdVerificationSettings } from './workflow-steps.ts';
 import type { IdVerificationStepBody, IdVerificationUpload } from './workflows.schemas.ts';
 
@@ -43,7 +45,7 @@ export interface IdVerificationContext {
 }
 
 export interface IdVerificationRun {
-  failure?: { reason: FailureReason; slot: FailureSlot; detail: string };
+  failure?: StepFailure;
   /** analysis_data members. */
   analysis: Record<string, unknown>;
   /** What each check found (the step response's `checks`). */
@@ -102,7 +104,8 @@ const DOCUMENT_SLOTS: readonly DocumentSlot[] = [
   { slot: 'TERTIARY', typeField: 'tertiary_document_type', front: 'tertiary_id_front', back: 'tertiary_id_back', analysisMember: 'tertiary_id_analysis_data' },
 ];
 
-const bad = (message: string) => new ApiError(400, `Invalid request: ${message}.`);
+const bad = (message: string) => workflowError('VALIDATION_ERROR', `Invalid request: ${message}.`);
+const notRequired = (message: string) => workflowError('UPLOAD_SLOT_NOT_REQUIRED', `Invalid request: ${message}.`);
 
 /** The documents the step requires (1-3), or ApiError 400 naming the first field that breaks the spec's table. */
 export function checkIdVerificationBody(body: IdVerificationStepBody, settings: IdVerificationSettings, requireFrontOnly: boolean): DocumentSlot[] {
@@ -120,13 +123,13 @@ export function checkIdVerificationBody(body: IdVerificationStepBody, settings: 
         back === undefined ? undefined : `uploads.${slot.back}`,
       ].filter(Boolean);
       if (sent.length > 0)
-        throw bad(`${sent.join(', ')} must not be sent: this step does not require a ${ordinal} ID (remove ${sent.length === 1 ? 'it' : 'them'})`);
+        throw notRequired(`${sent.join(', ')} must not be sent: this step does not require a ${ordinal} ID (remove ${sent.length === 1 ? 'it' : 'them'})`);
       return;
     }
     if (type === undefined) throw bad(`${slot.typeField} is required: this step requires a ${ordinal} ID, send its type (one of ${VALID_ID_TYPES.join(', ')})`);
     if (front === undefined) throw bad(`uploads.${slot.front} is required: this step requires a ${ordinal} ID, send the file key of its front image`);
     if (isFrontOnly(type) && back !== undefined) {
-      throw bad(`uploads.${slot.back} must not be sent for ${slot.typeField} "${type}": that type is front-only, remove uploads.${slot.back}`);
+      throw notRequired(`uploads.${slot.back} must not be sent for ${slot.typeField} "${type}": that type is front-only, remove uploads.${slot.back}`);
     }
     if (!isFrontOnly(type) && !requireFrontOnly && back === undefined) {
       throw bad(
@@ -152,16 +155,34 @@ async function loadUploads(body: IdVerificationStepBody, readUpload: UploadReade
   const fields: Record<string, Buffer> = {};
   for (const [slot, key] of keys) {
     if (!UploadStore.looksLikeKey(key)) {
-      throw bad(
-        `uploads.${slot} "${key.slice(0, 80)}" is not a file key: upload the image with POST /v1/sessions/{session_id}/uploads (or POST /v1/upload/presign), PUT its bytes, then send its file_key`,
+      throw workflowError(
+        'INVALID_UPLOAD_KEY',
+        `Invalid request: uploads.${slot} "${key.slice(0, 80)}" is not a file key: upload the image with POST /v1/sessions/{session_id}/uploads (or POST /v1/upload/presign), PUT its bytes, then send its file_key.`,
       );
     }
-    fields[`uploads.${slot}`] = await readUpload(key);
+    fields[`uploads.${slot}`] = await readUploadAs(readUpload, key, `uploads.${slot}`);
   }
+  return loadMedia(fields);
+}
+
+/** Reads an upload; a key the store refuses (never uploaded, another organization's) is INVALID_UPLOAD_KEY. */
+export async function readUploadAs(readUpload: UploadReader, key: string, field: string): Promise<Buffer> {
+  try {
+    return await readUpload(key);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    throw workflowError('INVALID_UPLOAD_KEY', `${field}: ${error.message}`, {}, error.status);
+  }
+}
+
+/** Decodes uploaded images; bytes that are not a supported image are INVALID_MEDIA. */
+export async function loadMedia(fields: Record<string, Buffer>): Promise<Record<string, LoadedImage>> {
   try {
     return await loadImages(fields, { readStorageKey: () => null });
   } catch (error) {
-    throw imageApiError(error);
+    const refused = imageApiError(error);
+    if (!(refused instanceof ApiError)) throw refused;
+    throw workflowError('INVALID_MEDIA', refused.message, refused.extras.hints === undefined ? {} : { hints: refused.extras.hints });
   }
 }
 
@@ -170,7 +191,9 @@ interface DocumentResult {
   type: string;
   analysis: IdAnalysisData;
   documentNumber: string;
-  failure?: { reason: FailureReason; detail: string };
+  failure?: { code: WorkflowFailureCode; reason?: FailureReason; detail: string };
+  /** The failure is about the picture or type of the document (checked before the selfie). */
+  documentProblem?: boolean;
 }
 
 function checkDocument(slot: DocumentSlot, type: string, front: AnalysedImage, context: IdVerificationContext): DocumentResult {
@@ -213,22 +236,31 @@ function checkDocument(slot: DocumentSlot, type: string, front: AnalysedImage, c
   const result: DocumentResult = { slot, type, analysis, documentNumber: scan.readable ? scan.response.documentNumber : '' };
   const failure: DocumentResult['failure'] =
     known === undefined
-      ? { reason: 'DOC_TYPE_NOT_ALLOWED', detail: `${slot.typeField} "${type}" is not one of ${VALID_ID_TYPES.join(', ')}` }
+      ? isRecognisedDocumentType(type)
+        ? { code: 'DOCUMENT_TYPE_NOT_ACCEPTED', detail: `${slot.typeField} "${type}" is a known document type but not one of ${VALID_ID_TYPES.join(', ')}` }
+        : { code: 'DOCUMENT_TYPE_UNRECOGNIZED', detail: `${slot.typeField} "${type}" is not a document type (accepted: ${VALID_ID_TYPES.join(', ')})` }
       : !scan.readable
-        ? { reason: 'OCR_NAME_MISSING', detail: `uploads.${slot.front} is unreadable (${scan.explanation})` }
-        : !expiryPass
-          ? {
-              reason: 'DOCUMENT_EXPIRED',
-              detail: `${slot.slot} document expired ${expiration}, more than ${settings.expiryGraceYears} year(s) before ${today}${magic === 'expired' ? ' (magic value: last name Expired)' : ''}`,
-            }
-          : !agePass
-            ? {
-                reason: 'AGE_RESTRICTION_FAILED',
-                detail: `${slot.slot} document holder is ${age}, outside ${settings.minimumAge}-${settings.maximumAge}${magic === 'under_age' ? ' (magic value: last name Underage)' : ''}`,
-              }
-            : !statePass
-              ? { reason: 'STATE_NOT_ALLOWED', detail: `${slot.slot} document is from ${state}, not a valid state` }
-              : undefined;
+        ? { code: 'ID_TEXT_NOT_READABLE', detail: `uploads.${slot.front} is unreadable (${scan.explanation})` }
+        : front.document === null
+          ? { code: 'DOCUMENT_TYPE_LOW_CONFIDENCE', detail: `uploads.${slot.front} does not look like an identity document (${front.summary})` }
+          : face === null
+            ? { code: 'ID_FACE_NOT_DETECTED', detail: `no portrait face found on uploads.${slot.front} (${front.summary})` }
+            : !expiryPass
+              ? {
+                  code: 'UNKNOWN',
+                  reason: 'DOCUMENT_EXPIRED',
+                  detail: `${slot.slot} document expired ${expiration}, more than ${settings.expiryGraceYears} year(s) before ${today}${magic === 'expired' ? ' (magic value: last name Expired)' : ''}`,
+                }
+              : !agePass
+                ? {
+                    code: 'UNKNOWN',
+                    reason: 'AGE_RESTRICTION_FAILED',
+                    detail: `${slot.slot} document holder is ${age}, outside ${settings.minimumAge}-${settings.maximumAge}${magic === 'under_age' ? ' (magic value: last name Underage)' : ''}`,
+                  }
+                : !statePass
+                  ? { code: 'UNKNOWN', reason: 'STATE_NOT_ALLOWED', detail: `${slot.slot} document is from ${state}, not a valid state` }
+                  : undefined;
+  if (failure !== undefined && failure.code !== 'UNKNOWN') result.documentProblem = true;
   if (failure !== undefined) result.failure = failure;
   return result;
 }
@@ -247,18 +279,27 @@ export async function runIdVerification(
   const comparison = compareFaces(imageOf('id_front'), selfie, FACE_MATCH_THRESHOLD);
   const matched = comparison.response.isMatch;
 
-  const documentFailure = documents.find((document) => document.failure?.reason === 'DOC_TYPE_NOT_ALLOWED' || document.failure?.reason === 'OCR_NAME_MISSING');
+  const documentFailure = documents.find((document) => document.documentProblem === true);
   const laterFailure = documents.find((document) => document.failure !== undefined);
-  const failure =
-    documentFailure?.failure !== undefined
-      ? { ...documentFailure.failure, slot: documentFailure.slot.slot }
-      : selfie.face === null
-        ? { reason: 'NO_FACE_DETECTED' as const, slot: 'PRIMARY' as const, detail: `no face in uploads.selfie_front (${selfie.summary})` }
-        : laterFailure?.failure !== undefined
-          ? { ...laterFailure.failure, slot: laterFailure.slot.slot }
-          : !matched
-            ? { reason: 'LOW_FACE_MATCH' as const, slot: 'PRIMARY' as const, detail: comparison.explanation }
-            : undefined;
+  const forced = magicFailureCode(context.lastName, 'ID_VERIFICATION');
+  const failure: StepFailure | undefined =
+    forced !== undefined
+      ? { code: forced, slot: 'PRIMARY', detail: `(magic value: last name ${context.lastName.trim()})` }
+      : documentFailure?.failure !== undefined
+        ? { ...documentFailure.failure, slot: documentFailure.slot.slot }
+        : selfie.face === null
+          ? { code: 'SELFIE_FACE_NOT_DETECTED', slot: 'PRIMARY', detail: `no face in uploads.selfie_front (${selfie.summary})` }
+          : selfie.document !== null
+            ? {
+                code: 'SELFIE_MULTIPLE_FACES',
+                slot: 'PRIMARY',
+                detail: `uploads.selfie_front is a picture of a document: its portrait is a second face (${selfie.summary})`,
+              }
+            : laterFailure?.failure !== undefined
+              ? { ...laterFailure.failure, slot: laterFailure.slot.slot }
+              : !matched
+                ? { code: 'SELFIE_ID_FACE_MISMATCH', slot: 'PRIMARY', detail: comparison.explanation }
+                : undefined;
 
   const analysis: Record<string, unknown> = {};
   for (const document of documents) analysis[document.slot.analysisMember] = document.analysis;
@@ -293,7 +334,7 @@ export async function runIdVerification(
     explanations: [
       ...documents.map(
         (document) =>
-          `${document.slot.slot} ${document.type}: ${document.failure === undefined ? 'checks passed' : `${document.failure.reason} (${document.failure.detail})`}`,
+          `${document.slot.slot} ${document.type}: ${document.failure === undefined ? 'checks passed' : `${document.failure.reason ?? document.failure.code} (${document.failure.detail})`}`,
       ),
       comparison.explanation,
     ],

@@ -5,7 +5,8 @@
  */
 import type { CatalogEntry } from '../platform/catalog/catalog.ts';
 import { ID_DOCUMENT_MAGIC_VALUES } from './id-verification.step.ts';
-import { FRONT_ONLY_DOCUMENT_TYPES, VALID_ID_TYPES } from './id-document-types.ts';
+import { SLOW_LIVENESS_LAST_NAME } from './face-liveness.step.ts';
+import { WORKFLOW_FAILURES, type WorkflowFailureRow } from './workflow-failures.ts';
 
 const STEP = 'POST /v1/sessions/{id}/steps/ID_VERIFICATION';
 
@@ -22,29 +23,29 @@ export const WORKFLOW_MAGIC_VALUES: readonly CatalogEntry[] = [
     outcome: 'every check passes: step COMPLETED, id_matches_selfie true (face match 99)',
     description: 'both pictures show person A',
   },
+  // Every failure code of the envelope's `failure`, from its content trigger and its magic last name.
+  ...(Object.entries(WORKFLOW_FAILURES) as [string, WorkflowFailureRow][]).flatMap(([code, row]) => {
+    const endpoint = `POST /v1/sessions/{id}/steps/${row.step}${row.step === 'FACE_LIVENESS' ? ' (complete)' : ''}`;
+    const outcome = `failed attempt ${row.reason}, failure.code ${code} (${row.category}, ${row.user_action})`;
+    return [
+      { endpoint, input: row.content, outcome, description: row.message },
+      ...(row.magicLastName === null || code === 'UNKNOWN'
+        ? []
+        : [
+            {
+              endpoint: `POST /v1/workflows/{id}/sessions + ${endpoint}`,
+              input: `last_name ${row.magicLastName} (any case)`,
+              outcome,
+              description: 'whatever the pictures show',
+            },
+          ]),
+    ];
+  }),
   {
-    endpoint: STEP,
-    input: 'selfie_front fixtures/images/different-face.jpg with id_front fixtures/images/passport.jpg',
-    outcome: 'face match below 80 -> failed attempt LOW_FACE_MATCH (id_matches_selfie false)',
-    description: 'a selfie of person B against a document of person A',
-  },
-  {
-    endpoint: STEP,
-    input: 'selfie_front fixtures/images/blank.png',
-    outcome: 'failed attempt NO_FACE_DETECTED',
-    description: 'a near-uniform picture has no face',
-  },
-  {
-    endpoint: STEP,
-    input: 'id_front fixtures/images/blank.png',
-    outcome: 'failed attempt OCR_NAME_MISSING (document unreadable)',
-    description: 'nothing can be read from a near-uniform picture',
-  },
-  {
-    endpoint: STEP,
-    input: `document_type not in ${VALID_ID_TYPES.join(', ')}`,
-    outcome: 'failed attempt DOC_TYPE_NOT_ALLOWED',
-    description: `front-only types (no id_back): ${FRONT_ONLY_DOCUMENT_TYPES.join(', ')}`,
+    endpoint: 'POST /v1/workflows/{id}/sessions + POST /v1/sessions/{id}/steps/FACE_LIVENESS (complete)',
+    input: `last_name ${SLOW_LIVENESS_LAST_NAME} (any case)`,
+    outcome: '409 LIVENESS_RESULT_NOT_READY (failure_reason FACE_LIVENESS_RESULT_NOT_READY) until 5 s of sandbox clock after start',
+    description: 'the result the mobile client polls for',
   },
   {
     endpoint: 'POST /v1/sessions/{id}/steps/FACE_LIVENESS (complete)',

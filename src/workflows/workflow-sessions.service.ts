@@ -24,17 +24,25 @@
 import { enrolSessionSelfie } from '../face-registry/face-registry.ts';
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
-import { ApiError, describeZodError } from '../platform/errors/api-error.ts';
+import { describeZodError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { applyWorkflowSessionEvent, SESSION_PRICE_TOKENS } from '../sessions/sessions.service.ts';
 import { DEFAULT_MAX_FAILED_ATTEMPTS, isExpired, isTerminal } from '../sessions/session.machine.ts';
 import { createSessionRecord, recordStepResults, requireOwnSession, type StoredSession } from '../sessions/sessions.store.ts';
-import type { FailureReason, FailureSlot } from '../sessions/sessions.schemas.ts';
 import { FRONT_ONLY_DOCUMENT_TYPES, isFrontOnly, VALID_ID_TYPES, VALID_STATES } from './id-document-types.ts';
 import { checkIdVerificationBody, runIdVerification, type UploadReader } from './id-verification.step.ts';
 import { runFaceLivenessAction, type LivenessDeps, type LivenessState } from './face-liveness.step.ts';
+import { stepConflict, workflowError } from './workflow-errors.ts';
+import { failureDataOf, toWireFailure, type SessionFailure, type StepFailure, type WorkflowFailure } from './workflow-failures.ts';
 import { isSubmittable, moveStep, type StepState } from './workflow-step.machine.ts';
-import { DEFAULT_LIVENESS_CHALLENGE, idVerificationSettings, isHeadlessStep, livenessThreshold, type HeadlessStepCode } from './workflow-steps.ts';
+import {
+  DEFAULT_LIVENESS_CHALLENGE,
+  idVerificationSettings,
+  isHeadlessStep,
+  livenessThreshold,
+  type HeadlessStepCode,
+  type StepCode,
+} from './workflow-steps.ts';
 import { requireActiveWorkflow, requireOwnWorkflow, type Explained } from './workflows.service.ts';
 import {
   FaceLivenessStepBodySchema,
@@ -52,6 +60,8 @@ interface HeadlessStep extends StepState {
   requirements: IdVerificationRequirements | FaceLivenessRequirements;
   /** The step's resolved config in the workflow (what the checks read). */
   config: Record<string, unknown>;
+  /** Why the latest attempt failed (cleared when the step completes). */
+  failure?: StepFailure;
 }
 
 export interface HeadlessSessionRecord {
@@ -94,13 +104,13 @@ export function createWorkflowSession(
   const workflow = requireOwnWorkflow(world, organization.id, workflowId);
   const invalidSteps = workflow.steps.map((step) => stepCode(step.id)).filter((code) => !isHeadlessStep(code));
   if (invalidSteps.length > 0) {
-    throw new ApiError(
-      400,
+    throw workflowError(
+      'UNSUPPORTED_WORKFLOW_STEPS',
       `Workflow ${workflow.id} has steps a headless session cannot run (${invalidSteps.join(', ')}): only ID_VERIFICATION and FACE_LIVENESS workflows are accepted; use POST /v1/sessions for a hosted session instead.`,
       { invalid_steps: invalidSteps },
     );
   }
-  requireActiveWorkflow(workflow);
+  requireActiveWorkflow(workflow, { code: 'WORKFLOW_INACTIVE' });
   requireFunds(world, organization, funds, SESSION_PRICE_TOKENS);
   const nowIso = world.clock.iso();
   const stored = createSessionRecord(world, {
@@ -156,8 +166,8 @@ function load(world: World, organizationId: string, sessionId: string): Loaded {
   const stored = requireOwnSession(world, organizationId, sessionId);
   const headless = headlessSessions(world).get(sessionId);
   if (headless === undefined) {
-    throw new ApiError(
-      404,
+    throw workflowError(
+      'EXECUTION_STATE_NOT_FOUND',
       `Session ${sessionId} is not a headless workflow session (it was not created with POST /v1/workflows/{workflow_id}/sessions), so it has no workflow state.`,
     );
   }
@@ -179,14 +189,39 @@ function attemptsRemaining(loaded: Loaded): number {
   return Math.max(0, loaded.headless.maxFailedAttempts - failedAttempts(loaded.stored));
 }
 
-function toState(loaded: Loaded): WorkflowState {
+/** The wire `failure` of a step whose latest attempt failed a check (retryable while the session is open). */
+function stepFailure(loaded: Loaded, step: HeadlessStep): WorkflowFailure | undefined {
+  return step.failure === undefined ? undefined : toWireFailure(step.failure, !isTerminal(loaded.stored.record.status) && isSubmittable(step.status));
+}
+
+/** Why the run ended without being submitted: attempts used up, the session expired, or it was ended with a step open. */
+function sessionFailure(loaded: Loaded, nowMs: number): SessionFailure | undefined {
+  const { record } = loaded.stored;
+  const about = (step: HeadlessStep | undefined) => {
+    if (step === undefined) return {};
+    const failure = stepFailure(loaded, step);
+    return { step_id: step.step_id, ...(failure === undefined ? {} : { failure }) };
+  };
+  const open = loaded.headless.steps.find((step) => isSubmittable(step.status));
+  if (record.status === 'FAILED') return { code: 'ATTEMPTS_EXHAUSTED', ...about(loaded.headless.steps.find((step) => step.status === 'FAILED') ?? open) };
+  if (isExpired(record, nowMs)) return { code: 'SESSION_EXPIRED', ...about(open) };
+  if ((record.status === 'REJECTED' || record.status === 'VOIDED') && open !== undefined) return { code: 'STEP_BLOCKED', ...about(open) };
+  return undefined;
+}
+
+function toState(loaded: Loaded, nowMs: number): WorkflowState {
+  const ended = sessionFailure(loaded, nowMs);
   return {
     session_id: loaded.stored.id,
     status: loaded.stored.record.status,
     session_progress: loaded.stored.record.session_progress,
-    steps: loaded.headless.steps.map(({ config: _config, ...step }) => step),
+    steps: loaded.headless.steps.map(({ config: _config, failure: _failure, ...step }) => {
+      const failure = stepFailure(loaded, loaded.headless.steps.find((candidate) => candidate.step_id === step.step_id) as HeadlessStep);
+      return failure === undefined ? step : { ...step, failure };
+    }),
     current_step: currentStep(loaded),
     attempts_remaining: attemptsRemaining(loaded),
+    ...(ended === undefined ? {} : { session_failure: ended }),
   };
 }
 
@@ -194,7 +229,7 @@ export function getWorkflowState(world: World, organizationId: string, sessionId
   const loaded = load(world, organizationId, sessionId);
   const expired = isExpired(loaded.stored.record, world.clock.now());
   return {
-    value: toState(loaded),
+    value: toState(loaded, world.clock.now()),
     explanations: expired ? [`session ${sessionId} expired at ${loaded.stored.record.expires_at as string}: steps are refused`] : [],
   };
 }
@@ -203,11 +238,22 @@ export function getWorkflowState(world: World, organizationId: string, sessionId
 function requireOpen(world: World, loaded: Loaded): number {
   const { record } = loaded.stored;
   const create = `create a new session with POST /v1/workflows/${loaded.headless.workflowId}/sessions`;
-  if (isTerminal(record.status)) throw new ApiError(409, `Session ${record.id} is ${record.status} (terminal): no step can be submitted any more; ${create}.`);
-  if (isExpired(record, world.clock.now()))
-    throw new ApiError(409, `Session ${record.id} expired at ${record.expires_at as string}: no step can be submitted any more; ${create}.`);
+  if (isTerminal(record.status)) {
+    throw stepConflict('SESSION_TERMINAL', `Session ${record.id} is ${record.status} (terminal): no step can be submitted any more; ${create}.`, {
+      current_step: null,
+    });
+  }
+  if (isExpired(record, world.clock.now())) {
+    throw stepConflict('SESSION_TERMINAL', `Session ${record.id} expired at ${record.expires_at as string}: no step can be submitted any more; ${create}.`, {
+      current_step: null,
+    });
+  }
   const index = currentStep(loaded);
-  if (index === null) throw new ApiError(409, `Session ${record.id} has no step left to submit: read its outcome with GET /v1/sessions/${record.id}.`);
+  if (index === null) {
+    throw stepConflict('NO_ACTIVE_STEP', `Session ${record.id} has no step left to submit: read its outcome with GET /v1/sessions/${record.id}.`, {
+      current_step: null,
+    });
+  }
   return index;
 }
 
@@ -224,15 +270,32 @@ function open(world: World, stored: StoredSession): Explained<StoredSession> {
   return applyWorkflowSessionEvent(world, stored, { type: 'open' });
 }
 
-/** POST /v1/sessions/{id}/workflow/start: the session and its current step start; safe to repeat. */
+/**
+ * POST /v1/sessions/{id}/workflow/start: validate-only (writes nothing), so repeatable while the session is
+ * PENDING and no step was submitted; afterwards, or on a terminal or expired session, 409 SESSION_ALREADY_STARTED.
+ */
 export function startWorkflow(world: World, organizationId: string, sessionId: string): Explained<WorkflowState> {
   const loaded = load(world, organizationId, sessionId);
-  const index = requireOpen(world, loaded);
-  const opened = open(world, loaded.stored);
-  const step = loaded.headless.steps[index] as HeadlessStep;
-  const headless =
-    step.status === 'PENDING' ? saveHeadless(world, withStep(loaded.headless, index, moveStep(step, 'begin', world.clock.iso()))) : loaded.headless;
-  return { value: toState({ stored: opened.value, headless }), explanations: opened.explanations };
+  const { record } = loaded.stored;
+  const nowMs = world.clock.now();
+  const why = isTerminal(record.status)
+    ? `is ${record.status} (terminal)`
+    : isExpired(record, nowMs)
+      ? `expired at ${record.expires_at as string}`
+      : record.session_progress !== 'PENDING'
+        ? 'already has a submitted step'
+        : undefined;
+  if (why !== undefined) {
+    throw stepConflict(
+      'SESSION_ALREADY_STARTED',
+      `Session ${sessionId} has already been started: it ${why}. Read where it is with GET /v1/sessions/${sessionId}/workflow and submit its current step.`,
+      { current_step: currentStep(loaded) },
+    );
+  }
+  return {
+    value: toState(loaded, nowMs),
+    explanations: ['workflow/start: the session can start (nothing written; repeatable until the first step submission)'],
+  };
 }
 
 // ─── Step submission ────────────────────────────────────────────────────────────────────────────────
@@ -246,23 +309,47 @@ export interface StepDeps extends LivenessDeps {
 
 function parseBody<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: import('zod').ZodError } }, body: unknown): T {
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ApiError(400, describeZodError(parsed.error, 'json'));
+  if (!parsed.success) throw workflowError('VALIDATION_ERROR', describeZodError(parsed.error, 'json'));
   return parsed.data;
 }
 
-/** The refusal of a step that is not the session's current one. */
-function outOfOrder(loaded: Loaded, code: HeadlessStepCode, currentIndex: number): ApiError {
-  const current = loaded.headless.steps[currentIndex] as HeadlessStep;
-  const target = loaded.headless.steps.find((step) => step.step_id === code);
-  if (target === undefined) {
-    return new ApiError(
-      409,
-      `Session ${loaded.stored.id} has no ${code} step (its steps are ${loaded.headless.steps.map((s) => s.step_id).join(', ')}): submit ${current.step_id} next.`,
+/** The step the path names, if the session may take it now; else the refusal that says why. */
+function requireCurrent(loaded: Loaded, code: StepCode, currentIndex: number): HeadlessStepCode {
+  const { id } = loaded.stored;
+  const steps = loaded.headless.steps;
+  const current = steps[currentIndex] as HeadlessStep;
+  if (!isHeadlessStep(code)) {
+    throw workflowError(
+      'STEP_NOT_RUNNABLE',
+      `${code} cannot be submitted through the API: a headless session runs ID_VERIFICATION and FACE_LIVENESS only; submit ${current.step_id} next.`,
     );
   }
-  return new ApiError(
-    409,
-    `${code} is ${target.status} on session ${loaded.stored.id}, and steps go in order: submit ${current.step_id} (step ${currentIndex}) next.`,
+  const targetIndex = steps.findIndex((step) => step.step_id === code);
+  if (targetIndex < 0) {
+    throw workflowError(
+      'STEP_NOT_FOUND',
+      `Session ${id} has no ${code} step (its steps are ${steps.map((s) => s.step_id).join(', ')}): submit ${current.step_id} next.`,
+    );
+  }
+  if (targetIndex === currentIndex) return code;
+  const target = steps[targetIndex] as HeadlessStep;
+  if (!isSubmittable(target.status)) {
+    throw stepConflict(
+      'STEP_NOT_SUBMITTABLE',
+      `${code} is ${target.status} on session ${id}: it cannot be submitted again; submit ${current.step_id} (step ${currentIndex}) next.`,
+      {
+        current_step: currentIndex,
+        step_id: code,
+      },
+    );
+  }
+  throw stepConflict(
+    'STEP_OUT_OF_ORDER',
+    `${code} is ${target.status} on session ${id}, and steps go in order: submit ${current.step_id} (step ${currentIndex}) next.`,
+    {
+      current_step: currentIndex,
+      step_id: current.step_id,
+    },
   );
 }
 
@@ -270,19 +357,20 @@ export async function submitStep(
   world: World,
   organizationId: string,
   sessionId: string,
-  code: HeadlessStepCode,
+  requested: StepCode,
   body: unknown,
   deps: StepDeps,
 ): Promise<Explained<StepSubmissionResponse>> {
   const before = load(world, organizationId, sessionId);
   const index = requireOpen(world, before);
-  if ((before.headless.steps[index] as HeadlessStep).step_id !== code) throw outOfOrder(before, code, index);
+  const code = requireCurrent(before, requested, index);
   const inFlight = running.get(world) ?? new Set<string>();
   running.set(world, inFlight);
   if (inFlight.has(sessionId)) {
-    throw new ApiError(
-      409,
+    throw stepConflict(
+      'STEP_CONFLICT',
       `A submission of ${code} on session ${sessionId} is still running: wait for its response, then read GET /v1/sessions/${sessionId}/workflow.`,
+      { current_step: index, step_id: code },
     );
   }
   const step = before.headless.steps[index] as HeadlessStep;
@@ -303,7 +391,10 @@ export async function submitStep(
       recordStepResults(world, sessionId, run.analysis, run.uploadedSlots, world.clock.iso());
       const document = { ...(step.requirements as IdVerificationRequirements).document, require_front_only: isFrontOnly(parsed.id.document_type) };
       const requirements = { ...(step.requirements as IdVerificationRequirements), document };
-      const withSelfie: HeadlessSessionRecord = { ...loaded.headless, liveness: { ...loaded.headless.liveness, selfieScore: run.selfieLivenessScore } };
+      const withSelfie: HeadlessSessionRecord = {
+        ...loaded.headless,
+        liveness: { ...loaded.headless.liveness, selfieScore: run.selfieLivenessScore, selfieKey: parsed.id.uploads.selfie_front },
+      };
       const answer = settleAttempt(world, organizationId, sessionId, index, { ...step, requirements }, withSelfie, run.failure, run.explanations);
       // The selfie of the attempt that completes the step is the session's face (as a hosted session's finish).
       const enrolment =
@@ -315,14 +406,15 @@ export async function submitStep(
         explanations: enrolment === undefined ? answer.explanations : [...answer.explanations, enrolment],
       };
     }
-    const action = await runFaceLivenessAction(world, organizationId, sessionId, parsed.liveness, step, before.headless.liveness, deps);
+    const context = { world, sessionId, organizationId, lastName: before.stored.user.last_name, index };
+    const action = await runFaceLivenessAction(context, parsed.liveness, step, before.headless.liveness, deps);
     const loaded = load(world, organizationId, sessionId);
     requireOpen(world, loaded);
     const headless: HeadlessSessionRecord = { ...loaded.headless, liveness: action.liveness };
     if (action.verdict === undefined) {
       const opened = open(world, loaded.stored);
       const saved = saveHeadless(world, withStep(headless, index, moveStep(step, 'begin', world.clock.iso())));
-      const value = envelope({ stored: opened.value, headless: saved }, index);
+      const value = envelope({ stored: opened.value, headless: saved }, index, world.clock.now());
       return { value: { ...value, liveness: action.payload }, explanations: [...opened.explanations, ...action.explanations] };
     }
     recordStepResults(world, sessionId, action.verdict.analysis, [], world.clock.iso());
@@ -333,8 +425,10 @@ export async function submitStep(
   }
 }
 
-function envelope(loaded: Loaded, index: number): StepSubmissionResponse {
+function envelope(loaded: Loaded, index: number, nowMs: number): StepSubmissionResponse {
   const step = loaded.headless.steps[index] as HeadlessStep;
+  const failure = stepFailure(loaded, step);
+  const ended = sessionFailure(loaded, nowMs);
   return {
     step_id: step.step_id,
     step_status: step.status,
@@ -343,6 +437,8 @@ function envelope(loaded: Loaded, index: number): StepSubmissionResponse {
     attempts_remaining: attemptsRemaining(loaded),
     session_status: loaded.stored.record.status,
     session_progress: loaded.stored.record.session_progress,
+    ...(failure === undefined ? {} : { failure }),
+    ...(ended === undefined ? {} : { session_failure: ended }),
   };
 }
 
@@ -357,7 +453,7 @@ function settleAttempt(
   index: number,
   step: HeadlessStep,
   headless: HeadlessSessionRecord,
-  failure: { reason: FailureReason; slot: FailureSlot; detail: string } | undefined,
+  failure: StepFailure | undefined,
   explanations: string[],
 ): Explained<StepSubmissionResponse> {
   const nowIso = world.clock.iso();
@@ -365,7 +461,8 @@ function settleAttempt(
   let stored = open(world, requireOwnSession(world, organizationId, sessionId)).value;
   let steps: HeadlessSessionRecord;
   if (failure === undefined) {
-    steps = withStep(headless, index, moveStep(step, 'pass', nowIso));
+    const { failure: _cleared, ...passed } = moveStep(step, 'pass', nowIso);
+    steps = withStep(headless, index, passed);
     said.push(`${step.step_id} COMPLETED`);
     if (!steps.steps.some((candidate) => isSubmittable(candidate.status))) {
       for (const event of [{ type: 'submit' } as const, { type: 'verify' } as const]) {
@@ -375,18 +472,19 @@ function settleAttempt(
       }
     }
   } else {
+    const data = failureDataOf(failure);
     const moved = applyWorkflowSessionEvent(world, stored, {
       type: 'attempt_failed',
-      attempt: { reason: failure.reason, slot: failure.slot },
+      attempt: data,
       maxFailedAttempts: headless.maxFailedAttempts,
     });
     stored = moved.value;
     const final = stored.record.status === 'FAILED';
-    steps = withStep(headless, index, moveStep(step, final ? 'fail_final' : 'fail_attempt', nowIso, failure.reason));
-    said.push(`${step.step_id} attempt failed: ${failure.reason} on ${failure.slot} (${failure.detail})`, ...moved.explanations);
+    steps = withStep(headless, index, { ...moveStep(step, final ? 'fail_final' : 'fail_attempt', nowIso, data.reason), failure });
+    said.push(`${step.step_id} attempt failed: ${failure.code} (${data.reason} on ${data.slot}: ${failure.detail})`, ...moved.explanations);
   }
   const saved = saveHeadless(world, steps);
-  return { value: envelope({ stored, headless: saved }, index), explanations: said };
+  return { value: envelope({ stored, headless: saved }, index, world.clock.now()), explanations: said };
 }
 
 /** GET .../workflow for a sandbox key: a finished two-step session, for any id. */

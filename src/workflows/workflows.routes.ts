@@ -1,6 +1,6 @@
 import { apiRoute, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
+import { fallbackCodes, WorkflowConflictSchema, WorkflowErrorSchema } from './workflow-errors.ts';
 import {
-  InvalidStepsErrorSchema,
   CreateWorkflowBodySchema,
   CreateWorkflowSessionBodySchema,
   SessionIdParamsSchema,
@@ -19,6 +19,24 @@ import {
 const json = jsonResponse;
 const WORKFLOWS = ['Workflows'];
 const HEADLESS = ['Workflow sessions'];
+
+/** The error responses of a headless-session route: every body carries `code`, a 409 also where the run is. */
+function headlessErrors(statuses: readonly (400 | 402 | 403 | 404 | 409 | 500)[]) {
+  const described: Record<number, string> = {
+    400: 'Validation or a refused input; `code` says which (VALIDATION_ERROR, INVALID_UPLOAD_KEY, ...).',
+    402: 'INSUFFICIENT_FUNDS.',
+    403: 'FORBIDDEN: a sandbox key used for a write, or another organization’s resource.',
+    404: '`code` says what was not found.',
+    500: 'INTERNAL_ERROR; safe to retry.',
+  };
+  return Object.fromEntries(
+    statuses.map((status) =>
+      status === 409
+        ? [status, json(WorkflowConflictSchema, 'The session is not in a state that allows this; `code`, `current_step` and `step_id` say where the run is.')]
+        : [status, json(WorkflowErrorSchema, described[status] as string)],
+    ),
+  );
+}
 
 export const createWorkflowRoute = apiRoute({
   method: 'post',
@@ -70,13 +88,9 @@ export const createWorkflowSessionRoute = apiRoute({
   summary: 'Create a headless session driven step by step through the API',
   description:
     'Only workflows whose steps are all ID_VERIFICATION and/or FACE_LIVENESS (else 400 with invalid_steps); the workflow must be active. Sends no invitation, returns no session_url. Costs one token.',
+  guard: { errorCodes: fallbackCodes('WORKFLOW_NOT_FOUND') },
   request: { params: WorkflowIdParamsSchema, body: jsonBody(CreateWorkflowSessionBodySchema) },
-  responses: {
-    200: json(WorkflowSessionSchema, 'The headless session'),
-    400: json(InvalidStepsErrorSchema, 'Invalid body, an inactive workflow, or steps a headless session cannot run (invalid_steps)'),
-    402: extraErrors[402],
-    404: extraErrors[404],
-  },
+  responses: { 200: json(WorkflowSessionSchema, 'The headless session'), ...headlessErrors([400, 402, 403, 404, 500]) },
 });
 
 export const getWorkflowStateRoute = apiRoute({
@@ -85,8 +99,9 @@ export const getWorkflowStateRoute = apiRoute({
   operationId: 'getWorkflowState',
   tags: HEADLESS,
   summary: "Get workflow state: each step's status, attempts and requirements",
+  guard: { errorCodes: fallbackCodes('SESSION_NOT_FOUND') },
   request: { params: SessionIdParamsSchema },
-  responses: { 200: json(WorkflowStateSchema, 'The workflow state'), 403: extraErrors[403], 404: extraErrors[404] },
+  responses: { 200: json(WorkflowStateSchema, 'The workflow state'), ...headlessErrors([400, 403, 404, 500]) },
 });
 
 export const startWorkflowRoute = apiRoute({
@@ -94,10 +109,12 @@ export const startWorkflowRoute = apiRoute({
   path: '/v1/sessions/{session_id}/workflow/start',
   operationId: 'startWorkflow',
   tags: HEADLESS,
-  summary: "Start the session's workflow (safe to repeat)",
-  description: 'session_progress STARTED and the current step IN_PROGRESS. Body {} or none.',
+  summary: "Check the session's workflow can start (validate-only, repeatable)",
+  description:
+    'Writes nothing: answers the workflow state while the session is PENDING and no step was submitted, as often as asked. Once a step was submitted, or the session is terminal or expired: 409 SESSION_ALREADY_STARTED. Body {} or none.',
+  guard: { errorCodes: fallbackCodes('SESSION_NOT_FOUND') },
   request: { params: SessionIdParamsSchema },
-  responses: { 200: json(WorkflowStateSchema, 'The workflow state'), 404: extraErrors[404], 409: extraErrors[409] },
+  responses: { 200: json(WorkflowStateSchema, 'The workflow state'), ...headlessErrors([400, 403, 404, 409, 500]) },
 });
 
 export const submitStepRoute = apiRoute({
@@ -108,6 +125,7 @@ export const submitStepRoute = apiRoute({
   summary: 'Submit the current step and execute it synchronously',
   description:
     'Only the current step, only while it is PENDING or IN_PROGRESS; out-of-order, repeated, concurrent and terminal or expired-session submissions answer 409. ID_VERIFICATION scans the documents, compares id_front with selfie_front and checks expiry, age and state; FACE_LIVENESS takes action start, upload-url (frame_count 1-8, clip_mime_type) or complete.',
+  guard: { errorCodes: fallbackCodes('SESSION_NOT_FOUND') },
   request: { params: SessionStepParamsSchema, body: jsonBody(StepSubmissionBodySchema) },
-  responses: { 200: json(StepSubmissionResponseSchema, 'The step envelope'), 404: extraErrors[404], 409: extraErrors[409] },
+  responses: { 200: json(StepSubmissionResponseSchema, 'The step envelope'), ...headlessErrors([400, 403, 404, 409, 500]) },
 });

@@ -6,11 +6,13 @@
  * are always present, optional ones omitted.
  */
 import { z } from '@hono/zod-openapi';
-import { ErrorSchema } from '../platform/http/routing.ts';
 import { aliasedBody } from '../platform/validation/aliased-body.ts';
 import { e164Phone, email, expiresInHours, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
 import { HEADLESS_STEP_CODES, STEP_CODES, STEP_CONFIG_SCHEMAS, STEP_PREREQUISITES, type StepCode } from './workflow-steps.ts';
-import { UPLOAD_TYPES } from '../sessions/sessions.schemas.ts';
+import { LIVENESS_CHALLENGE_TYPES, LivenessScriptSchema } from '../face/face-liveness.schemas.ts';
+import { SessionProgressSchema, UPLOAD_TYPES } from '../sessions/sessions.schemas.ts';
+import { SessionFailureSchema, WorkflowFailureSchema } from './workflow-failures.ts';
+import { stepCode } from './workflows.store.ts';
 
 const IsoInstant = z.string().openapi({ format: 'date-time', example: '2026-01-15T09:30:00.000Z' });
 const ConfigObject = z.record(z.string(), z.unknown());
@@ -197,6 +199,7 @@ export const WorkflowStateStepSchema = z.object({
   completed_at: IsoInstant.nullable(),
   failure_reason: z.string().nullable(),
   requirements: StepRequirementsSchema,
+  failure: WorkflowFailureSchema.optional().openapi({ description: 'Present when the latest attempt of the step failed a check.' }),
 });
 export type WorkflowStateStep = z.infer<typeof WorkflowStateStepSchema>;
 
@@ -204,10 +207,11 @@ export const WorkflowStateSchema = z
   .object({
     session_id: z.string(),
     status: z.string().openapi({ example: 'PENDING' }),
-    session_progress: z.string().openapi({ example: 'STARTED' }),
+    session_progress: SessionProgressSchema,
     steps: z.array(WorkflowStateStepSchema),
     current_step: z.number().int().min(0).nullable().openapi({ description: 'null once no step is left to submit' }),
     attempts_remaining: z.number().int().min(0).nullable(),
+    session_failure: SessionFailureSchema.optional().openapi({ description: 'Present when the run ended without being submitted.' }),
   })
   .openapi('WorkflowState');
 export type WorkflowState = z.infer<typeof WorkflowStateSchema>;
@@ -216,9 +220,27 @@ export const SessionIdParamsSchema = z.object({
   session_id: identifier('session_id', 'the session_id of a headless session').openapi({ param: { name: 'session_id', in: 'path' }, format: 'uuid' }),
 });
 
-export const SessionStepParamsSchema = SessionIdParamsSchema.extend({
-  step_id: HeadlessStepCodeSchema.openapi({ param: { name: 'step_id', in: 'path' } }),
-});
+/** A step id of the path in either form: UPPER_SNAKE (FACE_LIVENESS) or the record's lower-case hyphenated form (face-liveness). */
+export const StepPathIdSchema = z
+  .string()
+  .transform((value, ctx) => {
+    const code = stepCode(value);
+    if ((STEP_CODES as readonly string[]).includes(code)) return code as StepCode;
+    ctx.addIssue({
+      code: 'custom',
+      message: `step_id "${value.slice(0, 80)}" is not a step id: use one of ${STEP_CODES.join(', ')}, or its lower-case hyphenated form (e.g. face-liveness)`,
+    });
+    return z.NEVER;
+  })
+  .openapi({
+    param: { name: 'step_id', in: 'path' },
+    type: 'string',
+    example: 'face-liveness',
+    description:
+      'The step id, UPPER_SNAKE (ID_VERIFICATION, FACE_LIVENESS) or lower-case hyphenated (id-verification, face-liveness): both reach the same step.',
+  });
+
+export const SessionStepParamsSchema = SessionIdParamsSchema.extend({ step_id: StepPathIdSchema });
 
 // ─── Step submissions ───────────────────────────────────────────────────────────────────────────────
 
@@ -297,6 +319,49 @@ export const StepSubmissionBodySchema = z.record(z.string(), z.unknown()).openap
   anyOf: [{ $ref: '#/components/schemas/IdVerificationStepBody' }, { $ref: '#/components/schemas/FaceLivenessStepBody' }],
 });
 
+const isoZ = z.string().openapi({ format: 'date-time' });
+
+/** FACE_LIVENESS `start`: the liveness session with the TypeScript client's streaming credentials and the iOS client's script. */
+export const LivenessStartPayloadSchema = z
+  .object({
+    action: z.literal('start'),
+    challenge_type: z.enum(LIVENESS_CHALLENGE_TYPES),
+    liveness_session_id: z.string(),
+    region: z.string(),
+    credentials: z.object({ access_key_id: z.string(), secret_access_key: z.string(), session_token: z.string(), expiration: isoZ }),
+    expires_at: isoZ,
+    script: LivenessScriptSchema,
+  })
+  .openapi('WorkflowLivenessStart');
+
+/** FACE_LIVENESS `upload-url`: frames (image/jpeg), the timeline (application/json) and, when asked, the clip. */
+export const LivenessUploadUrlsPayloadSchema = z
+  .object({
+    action: z.literal('upload-url'),
+    frame_upload_urls: z.array(z.string()),
+    frame_keys: z.array(z.string()),
+    frame_content_type: z.literal('image/jpeg'),
+    timeline_upload_url: z.string(),
+    timeline_key: z.string(),
+    clip_upload_url: z.string().optional(),
+    clip_key: z.string().optional(),
+    clip_content_type: z.enum(CLIP_MIME_TYPES).optional(),
+    expires_at: isoZ,
+  })
+  .openapi('WorkflowLivenessUploadUrls');
+
+/** FACE_LIVENESS `complete`: the result; a not-live capture is a 200 with passed false. */
+export const LivenessCompletePayloadSchema = z
+  .object({
+    action: z.literal('complete'),
+    liveness_session_id: z.string(),
+    status: z.enum(['SUCCEEDED', 'IN_PROGRESS', 'FAILED']),
+    confidence: z.number().min(0).max(100).nullable().openapi({ description: '0-100 from the uploaded frames that carry a face; null when FAILED' }),
+    passed: z.boolean().openapi({ description: 'SUCCEEDED, the same person as the ID selfie, and confidence >= confidence_threshold' }),
+    confidence_threshold: z.number(),
+  })
+  .openapi('WorkflowLivenessResult');
+
 export const StepSubmissionResponseSchema = z
   .object({
     step_id: HeadlessStepCodeSchema,
@@ -305,14 +370,14 @@ export const StepSubmissionResponseSchema = z
     current_step: z.number().int().min(0).nullable(),
     attempts_remaining: z.number().int().min(0).nullable(),
     session_status: z.string(),
-    session_progress: z.string(),
+    session_progress: SessionProgressSchema,
+    failure: WorkflowFailureSchema.optional().openapi({ description: 'Present when the latest attempt of the step failed a check.' }),
+    session_failure: SessionFailureSchema.optional().openapi({ description: 'Present when the run ended without being submitted.' }),
     checks: z.record(z.string(), z.unknown()).optional().openapi({ description: 'ID_VERIFICATION: what each check found' }),
-    liveness: z.record(z.string(), z.unknown()).optional().openapi({ description: "FACE_LIVENESS: the action's payload" }),
+    liveness: z
+      .union([LivenessStartPayloadSchema, LivenessUploadUrlsPayloadSchema, LivenessCompletePayloadSchema])
+      .optional()
+      .openapi({ description: "FACE_LIVENESS: the action's payload" }),
   })
   .openapi('StepSubmissionResponse');
 export type StepSubmissionResponse = z.infer<typeof StepSubmissionResponseSchema>;
-
-/** 400 of a headless session on a workflow with steps it cannot run: the spec's `error` plus `invalid_steps`. */
-export const InvalidStepsErrorSchema = ErrorSchema.extend({
-  invalid_steps: z.array(z.string()).optional().openapi({ description: 'The step types a headless session cannot run (present when that is why).' }),
-}).openapi('InvalidStepsError');

@@ -84,11 +84,12 @@ export function requireOwnWorkflow(world: World, organizationId: string, id: str
  * 400 unless the workflow takes new sessions (spec, Errors: "inactive workflow" is a 400), for hosted and
  * headless sessions alike.
  */
-export function requireActiveWorkflow(workflow: WorkflowRecord): void {
+export function requireActiveWorkflow(workflow: WorkflowRecord, extras: { code?: string } = {}): void {
   if (workflow.status !== 'active') {
     throw new ApiError(
       400,
       `Workflow ${workflow.id} is ${workflow.status}, not active: only active workflows take new sessions; use an active workflow (GET /v1/workflows lists them) or omit the workflow id.`,
+      extras,
     );
   }
 }

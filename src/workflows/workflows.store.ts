@@ -57,6 +57,8 @@ export const FIXTURE_WORKFLOW_IDS = {
   otherOrganization: '5a9d2f7c-1e4b-4c3a-8f6d-0b7e9a2c5d18',
   /** org_demo: ID_VERIFICATION + FACE_LIVENESS, status inactive (new sessions refused). */
   inactive: '3e6a1d8c-5b2f-4c7e-9a04-7f1b8d2e6c53',
+  /** org_demo: ID_VERIFICATION + the vpn-detection iGaming check only: anti-cheat and ip-jurisdiction are not configured. */
+  vpnCheckOnly: '9f4b2c7e-6a1d-4e3b-8c5f-1d7a9e2b4c60',
 } as const;
 
 export const DEFAULT_WORKFLOWS_FILE = new URL('../../fixtures/workflows.json', import.meta.url);

@@ -269,6 +269,26 @@ describe('Parent Connect reads', () => {
       boundaries_revision: 2,
       parental_consent: true,
     });
-    expect((await sandbox.call('GET', '/v1/age-verification/parent-connect/pc_nope', { key: KEYS.sandbox })).status).toBe(404);
+  });
+
+  it('a sandbox key reads an id outside the fixture table as synthetic data derived from the id, the same every time', async () => {
+    const sandbox = await testSandbox();
+    const read = async () => await sandbox.call('GET', '/v1/age-verification/parent-connect/pc_nope', { key: KEYS.sandbox });
+    const first = await read();
+    expect(first.status).toBe(200);
+    const request = ParentConnectRequestSchema.parse(first.body);
+    expect(request).toMatchObject({ id: 'pc_nope', child_attestation_id: 'att_child_pc_nope' });
+    expect(['PENDING', 'PARENT_INVITED', 'PARENT_VERIFIED', 'CONSENT_GIVEN', 'EXPIRED', 'DECLINED']).toContain(request.status);
+    expect((await read()).text).toBe(first.text);
+    const boundaries = await sandbox.call('GET', '/v1/age-verification/boundaries/att_anything_9', { key: KEYS.sandbox });
+    expect(boundaries.status).toBe(200);
+    expect(BoundariesResponseSchema.parse(boundaries.body)).toMatchObject({
+      child_attestation_id: 'att_anything_9',
+      parent_connect_id: 'pc_att_anything_9',
+      parental_consent: true,
+      boundaries: { chat: false, dailyMinutes: 60 },
+    });
+    // A live key still gets 404 for what does not exist.
+    expect((await sandbox.call('GET', '/v1/age-verification/parent-connect/pc_nope')).status).toBe(404);
   });
 });

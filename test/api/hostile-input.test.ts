@@ -77,7 +77,9 @@ describe('hostile input on every mutating operation', () => {
     for (const op of ops) {
       for (const body of HOSTILE_BODIES) {
         const response = await sandbox.call(op.method, op.path, { raw: body.raw, headers: { 'content-type': body.contentType ?? 'application/json' } });
-        const ok = response.status >= 400 && response.status < 500 && typeof response.body?.error === 'string' && response.body.error.length > 10;
+        // The sentence is in `error`, or in `message` where `error` carries the code (re-verifications: the iOS client reads it there).
+        const sentence = [response.body?.error, response.body?.message].find((text) => typeof text === 'string' && text.length > 10);
+        const ok = response.status >= 400 && response.status < 500 && typeof response.body?.error === 'string' && sentence !== undefined;
         if (!ok) failures.push(`${op.method} ${op.path} with ${body.label}: ${response.status} ${response.text.slice(0, 160)}`);
       }
     }

@@ -72,7 +72,7 @@ describe('deepfake (§6.6)', () => {
     const frames = ['face.jpg', 'face-cropped.jpg', 'face.webp', 'face.gif', 'face.jpg', 'face-cropped.jpg'];
     for (const [index, name] of frames.entries())
       expect(await client.putTo(urls.data.uploadUrls[`frame_${index}`] as string, image(name), 'image/jpeg')).toBe(200);
-    expect(await client.putTo(urls.data.uploadUrls.audio_clip as string, Buffer.from('audio'), 'audio/webm')).toBe(200);
+    expect(await client.putTo(urls.data.uploadUrls.audio_clip as string, Buffer.from('audio'), 'audio/mp4')).toBe(200);
     const analysis = await client.deepfake.analyze({
       scanDurationMs: 3000,
       challengeWord: challenge.data.challengeWord,
@@ -215,14 +215,14 @@ describe('re-verifications (§6.15)', () => {
     expect(done.data).toMatchObject({ decision: 'verified', failed_attempts: 0, max_attempts: 3, liveness: { status: 'SUCCEEDED' } });
   });
 
-  it('body codes and classes: not_found (404), reverify_disabled (403), liveness_not_started / liveness_upload_incomplete / already_completed (409); non-UUID ids refused locally', async () => {
+  it('body codes and classes: not_found (404), reverify_disabled (422), liveness_not_started / liveness_upload_incomplete / already_completed (409); non-UUID ids refused locally', async () => {
     const { client } = await liveClient();
     const unknownWorkflow = await sdkErrorOf(client.reVerifications.create({ workflowId: 'workflow_123' }));
     expect(unknownWorkflow).toMatchObject({ className: 'NotFoundError', status: 404 });
     expect(unknownWorkflow.response?.body).toMatchObject({ code: 'not_found' });
     const disabled = await sdkErrorOf(client.reVerifications.create({ workflowId: 'c6f1e8b3-7d24-4a9e-8b51-3e0f9d7c2a46' }));
-    expect(disabled).toMatchObject({ className: 'AuthorizationError' });
-    expect(disabled.response?.body).toMatchObject({ code: 'reverify_disabled' });
+    expect(disabled).toMatchObject({ className: 'ApiError', status: 422 });
+    expect(disabled.response?.body).toMatchObject({ error: 'reverify_disabled', code: 'reverify_disabled' });
     expect((await sdkErrorOf(client.reVerifications.startLiveness('rv_1'))).className).toBe('ValidationError');
     const id = (await client.reVerifications.create({ workflowId })).data.re_verification_id;
     const notStarted = await sdkErrorOf(client.reVerifications.completeLiveness(id));

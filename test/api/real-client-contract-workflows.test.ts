@@ -247,8 +247,9 @@ describe('the real client reads every workflowSessions answer (§6.9)', () => {
     });
     sandbox.clock.advance(5_000);
     const started = await sdk.workflowSessions.start(sessionId);
-    expect(started.data).toMatchObject({ session_progress: 'STARTED', current_step: 0 });
-    expect(started.data.steps[0]).toMatchObject({ status: 'IN_PROGRESS', started_at: '2026-01-15T09:30:05.000Z' });
+    // Start validates and writes nothing (repeatable until the first submission).
+    expect(started.data).toMatchObject({ session_progress: 'PENDING', current_step: 0 });
+    expect(started.data.steps[0]).toMatchObject({ status: 'PENDING', started_at: null });
     expect((await sdk.workflowSessions.start(sessionId)).raw).toEqual(started.raw);
 
     const early = await sdkErrorOf(sdk.workflowSessions.submitStep(sessionId, 'FACE_LIVENESS', { action: 'start' }));

@@ -36,7 +36,7 @@ async function put(sandbox: TestSandbox, url: string, bytes: Uint8Array, content
 async function uploadScan(sandbox: TestSandbox, frames: readonly string[], options: { audio?: boolean; sessionId?: string } = {}) {
   const urls = await uploadUrls(sandbox, options.audio ?? false, options.sessionId);
   for (const [index, name] of frames.entries()) await put(sandbox, urls.uploadUrls[`frame_${index}`] as string, fixture(name), 'image/jpeg');
-  if (options.audio) await put(sandbox, urls.uploadUrls.audio_clip as string, Buffer.from('fake webm audio'), 'audio/webm');
+  if (options.audio) await put(sandbox, urls.uploadUrls.audio_clip as string, Buffer.from('fake mp4 audio'), 'audio/mp4');
   return urls.uploadKeys;
 }
 
@@ -81,6 +81,18 @@ describe('deepfake upload URLs', () => {
     const withAudio = await uploadUrls(sandbox, true);
     expect(Object.keys(withAudio.uploadUrls)).toContain('audio_clip');
     expect(withAudio.uploadKeys.audio_clip).toMatch(/^uploads\//);
+  });
+
+  it('presigns the audio clip as audio/mp4 (the client’s documented type) by default, audio/webm when asked; another type is a 400', async () => {
+    const sandbox = await testSandbox();
+    const mp4 = await uploadUrls(sandbox, true);
+    await put(sandbox, mp4.uploadUrls.audio_clip as string, Buffer.from('mp4 audio'), 'audio/mp4');
+    const webm = await sandbox.call('POST', '/v1/deepfake/upload-urls', { body: { sessionId: SESSION, includeAudio: true, audioContentType: 'audio/webm' } });
+    expect(webm.status).toBe(200);
+    await put(sandbox, webm.body.uploadUrls.audio_clip as string, Buffer.from('webm audio'), 'audio/webm');
+    const ogg = await sandbox.call('POST', '/v1/deepfake/upload-urls', { body: { sessionId: SESSION, includeAudio: true, audioContentType: 'audio/ogg' } });
+    expect(ogg.status).toBe(400);
+    expect(ogg.body.error).toContain('audioContentType must be one of audio/mp4, audio/webm');
   });
 
   it('names a missing includeAudio and an empty sessionId; sandbox keys cannot write', async () => {

@@ -12,6 +12,8 @@
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse, type ParseEntry } from 'shell-quote';
+import { expect } from 'vitest';
+import type { TestSandbox } from '../helpers/sandbox.ts';
 
 export interface ReadmeCommand {
   /** One logical shell line (continuations joined). */
@@ -312,4 +314,49 @@ export function projectOnto(actual: unknown, excerpt: unknown): unknown {
     );
   }
   return actual;
+}
+
+const BASE = 'http://127.0.0.1:4010';
+
+/**
+ * Runs a document's examples in order against one sandbox, as a shell session would: each command must
+ * answer the status its `# → NNN` line documents, and a block's last answer must contain the excerpt
+ * shown after it. Returns how many curl commands ran.
+ */
+export async function runCurlExamples(examples: readonly ReadmeExample[], sandbox: TestSandbox, file: string, root: URL): Promise<number> {
+  const variables: Record<string, string> = {};
+  let commandsRun = 0;
+  for (const example of examples) {
+    const where = `${file}:${example.line} (${example.heading})`;
+    let lastAnswer: unknown;
+    for (const command of example.commands) {
+      const step = parseCommand(command.text, variables);
+      let output: string;
+      if (step.curl) {
+        const request = curlRequest(step.curl, root);
+        expect(request.url.startsWith(`${BASE}/`), `${where}: ${request.url} is not on ${BASE}`).toBe(true);
+        const response = await sandbox.app.request(request.url, {
+          method: request.method,
+          headers: request.headers,
+          ...(request.body === undefined ? {} : { body: request.body }),
+        });
+        output = await response.text();
+        expect(response.status, `${where}: ${command.text}\nanswered ${output}`).toBe(command.status);
+        commandsRun++;
+      } else {
+        output = step.echo as string;
+      }
+      const value = step.jqPath ? jqRaw(output, step.jqPath) : output;
+      if (step.assign) {
+        expect(value, `${where}: ${step.assign} came out empty or null`).not.toMatch(/^(null)?$/);
+        variables[step.assign] = value;
+      }
+      lastAnswer = value;
+    }
+    if (example.excerpt !== undefined) {
+      const answer = JSON.parse(lastAnswer as string);
+      expect(projectOnto(answer, example.excerpt), `${where}: the answer no longer contains the excerpt shown`).toStrictEqual(example.excerpt);
+    }
+  }
+  return commandsRun;
 }

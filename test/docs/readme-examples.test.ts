@@ -7,21 +7,20 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { testSandbox } from '../helpers/sandbox.ts';
-import { curlRequest, jqRaw, parseCommand, projectOnto, readmeExamples } from './readme-curl.ts';
+import { readmeExamples, runCurlExamples } from './readme-curl.ts';
 
 const ROOT = new URL('../../', import.meta.url);
 /** README.md, then the docs pages that hold curl examples. */
 const DOCUMENTS = [
   'README.md',
   ...readdirSync(new URL('docs/', ROOT))
-    .filter((name) => name.endsWith('.md'))
+    .filter((name) => name.endsWith('.md') && name !== 'mobile-flow.md') // mobile-flow.test.ts runs that page with its checks
     .sort()
     .map((name) => `docs/${name}`),
 ]
   .map((path) => ({ path, text: readFileSync(new URL(path, ROOT), 'utf8') }))
   .map((document) => ({ ...document, examples: readmeExamples(document.text) }))
   .filter((document) => document.examples.length > 0);
-const BASE = 'http://127.0.0.1:4010';
 
 /** The main jobs a newcomer looks for, each with at least one example under a heading naming it. */
 const JOBS = [
@@ -60,40 +59,7 @@ describe('curl examples of README.md and docs/', () => {
     async ({ path, examples }) => {
       // Rate limits off: the whole tour runs on one frozen clock, where a bucket never refills.
       const sandbox = await testSandbox({ rateLimit: false });
-      const variables: Record<string, string> = {};
-      let commandsRun = 0;
-      for (const example of examples) {
-        const where = `${path}:${example.line} (${example.heading})`;
-        let lastAnswer: unknown;
-        for (const command of example.commands) {
-          const step = parseCommand(command.text, variables);
-          let output: string;
-          if (step.curl) {
-            const request = curlRequest(step.curl, ROOT);
-            expect(request.url.startsWith(`${BASE}/`), `${where}: ${request.url} is not on ${BASE}`).toBe(true);
-            const response = await sandbox.app.request(request.url, {
-              method: request.method,
-              headers: request.headers,
-              ...(request.body === undefined ? {} : { body: request.body }),
-            });
-            output = await response.text();
-            expect(response.status, `${where}: ${command.text}\nanswered ${output}`).toBe(command.status);
-            commandsRun++;
-          } else {
-            output = step.echo as string;
-          }
-          const value = step.jqPath ? jqRaw(output, step.jqPath) : output;
-          if (step.assign) {
-            expect(value, `${where}: ${step.assign} came out empty or null`).not.toMatch(/^(null)?$/);
-            variables[step.assign] = value;
-          }
-          lastAnswer = value;
-        }
-        if (example.excerpt !== undefined) {
-          const answer = JSON.parse(lastAnswer as string);
-          expect(projectOnto(answer, example.excerpt), `${where}: the answer no longer contains the excerpt shown`).toStrictEqual(example.excerpt);
-        }
-      }
+      const commandsRun = await runCurlExamples(examples, sandbox, path, ROOT);
       console.log(`${path} examples: ${examples.length} blocks, ${commandsRun} curl commands`);
       await sandbox.close();
     },

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { AntiCheatResponseSchema, InjectionResponseSchema, IpCheckResponseSchema } from '../../src/igaming/igaming.schemas.ts';
 import { JURISDICTION_RANGES, VPN_RANGES } from '../../src/igaming/ip-ranges.ts';
 import { KEYS, testSandbox } from '../helpers/sandbox.ts';
-import { antiCheat, SELFIES } from './helpers.ts';
+import { FIXTURE_WORKFLOW_IDS } from '../../src/workflows/workflows.store.ts';
+import { antiCheat, playerSession, SELFIES } from './helpers.ts';
 
 const signal = (pass: boolean, score: number, signals: string[] = []) => ({ pass, score, signals });
 
@@ -133,30 +134,24 @@ describe('IP jurisdiction', () => {
 });
 
 describe('anti-cheat analyze', () => {
-  it('UNIQUE, then DUPLICATE for the same face, UNAVAILABLE without a face, SELF_EXCLUSION once excluded; a repeat keeps the first registration', async () => {
+  it('UNIQUE, then DUPLICATE for the same face, UNAVAILABLE without a face, SELF_EXCLUSION once excluded; a repeat keeps the first registration; the body names no match', async () => {
     const sandbox = await testSandbox();
     const first = await antiCheat(sandbox, 'sess-1', SELFIES.personA);
     expect(first.status).toBe(200);
-    expect(AntiCheatResponseSchema.parse(first.body)).toEqual({ verdict: 'UNIQUE', action: 'allow', face_id: expect.any(String) });
+    expect(AntiCheatResponseSchema.parse(first.body)).toEqual({ verdict: 'UNIQUE', action: 'allow' });
     expect((await antiCheat(sandbox, 'sess-2', SELFIES.personB)).body).toMatchObject({ verdict: 'UNIQUE' });
     const duplicate = await antiCheat(sandbox, 'sess-3', SELFIES.personAWebp);
-    expect(duplicate.body).toEqual({
-      verdict: 'DUPLICATE',
-      action: 'manual-review',
-      face_id: first.body.face_id,
-      matched_session_id: 'sess-1',
-      confidence: expect.any(Number),
-    });
-    expect((await antiCheat(sandbox, 'sess-4', SELFIES.noFace)).body).toEqual({ verdict: 'UNAVAILABLE', action: 'flag' });
+    expect(duplicate.body).toEqual({ verdict: 'DUPLICATE', action: 'manual-review' });
+    const sess1 = await playerSession(sandbox, 'sess-1');
+    expect(duplicate.headers.get('x-sandbox-explain')).toContain(`to the enrolment of session ${sess1}`);
+    expect((await antiCheat(sandbox, 'sess-4', SELFIES.noFace)).body).toEqual({ verdict: 'UNAVAILABLE', action: 'allow' });
     expect((await antiCheat(sandbox, 'sess-1', SELFIES.personB)).body).toEqual(first.body);
 
-    await sandbox.call('POST', '/v1/igaming/self-exclusion/face', { body: { session_id: 'sess-1' } });
-    expect((await antiCheat(sandbox, 'sess-1', SELFIES.personA)).body).toMatchObject({ verdict: 'SELF_EXCLUSION', action: 'block' });
-    expect((await antiCheat(sandbox, 'sess-5', SELFIES.personAPng)).body).toMatchObject({
-      verdict: 'SELF_EXCLUSION',
-      action: 'block',
-      matched_session_id: 'sess-1',
-    });
+    await sandbox.call('POST', '/v1/igaming/self-exclusion/face', { body: { session_id: sess1 } });
+    expect((await antiCheat(sandbox, 'sess-1', SELFIES.personA)).body).toEqual({ verdict: 'SELF_EXCLUSION', action: 'block' });
+    const excluded = await antiCheat(sandbox, 'sess-5', SELFIES.personAPng);
+    expect(excluded.body).toEqual({ verdict: 'SELF_EXCLUSION', action: 'block' });
+    expect(excluded.headers.get('x-sandbox-explain')).toContain(`the face of session ${sess1} is self-excluded`);
   });
 
   it('uses the face-compare threshold: what face compare calls a match, the registry calls a duplicate', async () => {
@@ -165,20 +160,64 @@ describe('anti-cheat analyze', () => {
     const other = await sandbox.call('POST', '/v1/face/compare', { body: { source: SELFIES.personA, target: SELFIES.personB } });
     expect([compare.body.isMatch, other.body.isMatch]).toEqual([true, false]);
     await antiCheat(sandbox, 'a', SELFIES.personA);
-    expect((await antiCheat(sandbox, 'b', SELFIES.personAWebp)).body.confidence).toBe(compare.body.confidence);
+    const matched = await antiCheat(sandbox, 'b', SELFIES.personAWebp);
+    expect(matched.body.verdict).toBe('DUPLICATE');
+    expect(matched.headers.get('x-sandbox-explain')).toContain(`similarity ${compare.body.confidence} to the enrolment`);
     expect((await antiCheat(sandbox, 'c', SELFIES.personB)).body.verdict).toBe('UNIQUE');
   });
 
-  it('400 for a missing or undecodable image, a missing session_id; 403 for a sandbox key or a missing key; organizations do not share faces', async () => {
+  it('fails soft: an undecodable image, a terminal session and a workflow without anti-cheat answer 200 UNAVAILABLE allow and enrol nothing', async () => {
     const sandbox = await testSandbox();
-    for (const body of [{ session_id: 's' }, { session_id: 's', image: '' }, { image: SELFIES.personA }, { session_id: 's', image: 'aGVsbG8gd29ybGQ=' }]) {
+    const bad = await antiCheat(sandbox, 'bad-image', 'aGVsbG8gd29ybGQ=');
+    expect(bad.status).toBe(200);
+    expect(bad.body).toEqual({ verdict: 'UNAVAILABLE', action: 'allow' });
+    const terminal = await playerSession(sandbox, 'terminal');
+    await sandbox.call('POST', `/__sandbox/sessions/${terminal}/outcome`, { key: null, body: { outcome: 'VERIFIED' } });
+    expect((await antiCheat(sandbox, terminal, SELFIES.personA)).body).toEqual({ verdict: 'UNAVAILABLE', action: 'allow' });
+    const configured = await sandbox.call('POST', '/v1/sessions', {
+      body: { first_name: 'Vpn', last_name: 'Only', email: 'vpn@example.com', workflow_id: FIXTURE_WORKFLOW_IDS.vpnCheckOnly },
+    });
+    expect(configured.status, configured.text).toBe(200);
+    const unconfigured = await antiCheat(sandbox, configured.body.id, SELFIES.personA);
+    expect(unconfigured.body).toEqual({ verdict: 'UNAVAILABLE', action: 'allow' });
+    expect(unconfigured.headers.get('x-sandbox-explain')).toMatch(/does not run anti-cheat/);
+    // Nothing was enrolled by any of them: person A is still new.
+    expect((await antiCheat(sandbox, 'fresh', SELFIES.personAPng)).body.verdict).toBe('UNIQUE');
+  });
+
+  it('404 Session not found for an unknown session and another organization’s, enrolling nothing; 400 for a bad body; 403 for a sandbox key or a missing key', async () => {
+    const sandbox = await testSandbox();
+    const unknown = await sandbox.call('POST', '/v1/igaming/anti-cheat', { body: { session_id: 'no-such-session', image: SELFIES.personA } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toBe('Session not found');
+    const theirs = await playerSession(sandbox, 'theirs', KEYS.other);
+    expect((await sandbox.call('POST', '/v1/igaming/anti-cheat', { body: { session_id: theirs, image: SELFIES.personA } })).status).toBe(404);
+    expect((await antiCheat(sandbox, 'mine', SELFIES.personAPng)).body.verdict).toBe('UNIQUE');
+    for (const body of [{ session_id: 's' }, { session_id: 's', image: '' }, { image: SELFIES.personA }]) {
       const answer = await sandbox.call('POST', '/v1/igaming/anti-cheat', { body });
       expect(answer.status, JSON.stringify(body).slice(0, 60)).toBe(400);
       expect(typeof answer.body.error).toBe('string');
     }
-    expect((await antiCheat(sandbox, 's', SELFIES.personA, { key: KEYS.sandbox })).status).toBe(403);
-    expect((await antiCheat(sandbox, 's', SELFIES.personA, { key: null })).status).toBe(403);
-    await antiCheat(sandbox, 'mine', SELFIES.personA);
-    expect((await antiCheat(sandbox, 'theirs', SELFIES.personAPng, { key: KEYS.other })).body.verdict).toBe('UNIQUE');
+    const mine = await playerSession(sandbox, 'mine');
+    for (const key of [KEYS.sandbox, null]) {
+      expect((await sandbox.call('POST', '/v1/igaming/anti-cheat', { body: { session_id: mine, image: SELFIES.personA }, key })).status).toBe(403);
+    }
+    expect((await antiCheat(sandbox, 'theirs', SELFIES.personA, { key: KEYS.other })).body.verdict).toBe('UNIQUE');
+  });
+});
+
+describe('VPN detection and IP jurisdiction on a session whose workflow does not run them', () => {
+  it('answers UNAVAILABLE allow with evidence.reason step-not-configured; the configured check runs', async () => {
+    const sandbox = await testSandbox();
+    const session = await sandbox.call('POST', '/v1/sessions', {
+      body: { first_name: 'Vpn', last_name: 'Only', email: 'vpn@example.com', workflow_id: FIXTURE_WORKFLOW_IDS.vpnCheckOnly },
+    });
+    const body = { session_id: session.body.id, ip_address: '203.0.113.7' };
+    const jurisdiction = await sandbox.call('POST', '/v1/igaming/ip-jurisdiction', { body });
+    expect(jurisdiction.status).toBe(200);
+    expect(jurisdiction.body).toEqual({ verdict: 'UNAVAILABLE', action: 'allow', evidence: { reason: 'step-not-configured' }, escalation: null });
+    const vpn = await sandbox.call('POST', '/v1/igaming/vpn-detection', { body });
+    expect(vpn.body.evidence.reason).toBeUndefined();
+    expect(vpn.body.verdict).not.toBe('UNAVAILABLE');
   });
 });

@@ -45,6 +45,30 @@ export async function finishedSession(
   return { id, documentNumber };
 }
 
-export function antiCheat(sandbox: TestSandbox, sessionId: string, image: string, options: { key?: string | null } = {}) {
+const players = new WeakMap<TestSandbox, Map<string, string>>();
+
+/**
+ * The id of a session (hosted, PENDING) standing for a player label such as 'sess-a': anti-cheat answers
+ * 404 for a session that does not exist, so each label gets a real session, created once per sandbox and key.
+ */
+export async function playerSession(sandbox: TestSandbox, label: string, key?: string | null): Promise<string> {
+  const known = players.get(sandbox) ?? new Map<string, string>();
+  players.set(sandbox, known);
+  const slot = `${key ?? ''}:${label}`;
+  const existing = known.get(slot);
+  if (existing !== undefined) return existing;
+  const created = await sandbox.call('POST', '/v1/sessions', {
+    body: { first_name: 'Player', last_name: label, email: 'player@example.com' },
+    ...(key === undefined || key === null ? {} : { key }),
+  });
+  expect(created.status, created.text).toBe(200);
+  known.set(slot, created.body.id as string);
+  return created.body.id as string;
+}
+
+/** POST /v1/igaming/anti-cheat for a session id, or a player label (playerSession) when it is not a UUID. */
+export async function antiCheat(sandbox: TestSandbox, sessionOrLabel: string, image: string, options: { key?: string | null } = {}) {
+  const isId = /^[0-9a-f]{8}-[0-9a-f]{4}-/.test(sessionOrLabel);
+  const sessionId = isId || options.key === null ? sessionOrLabel : await playerSession(sandbox, sessionOrLabel, options.key);
   return sandbox.call('POST', '/v1/igaming/anti-cheat', { body: { session_id: sessionId, image }, ...options });
 }

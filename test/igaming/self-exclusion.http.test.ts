@@ -13,7 +13,7 @@ import {
   RemoveIdentityResponseSchema,
 } from '../../src/igaming/igaming.schemas.ts';
 import { FROZEN_AT, KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
-import { antiCheat, finishedSession, SELFIES } from './helpers.ts';
+import { antiCheat, playerSession, finishedSession, SELFIES } from './helpers.ts';
 
 const IDENTITY = '/v1/igaming/self-exclusion/identity';
 const REGISTRY = '/v1/igaming/self-exclusion';
@@ -33,13 +33,12 @@ describe('identity exclusions', () => {
     expect(first.status).toBe(200);
     expect(AddIdentityResponseSchema.parse(first.body)).toEqual({ excluded: [{ document_number: 'X1234567', status: 'added' }] });
 
-    const many = await sandbox.call('POST', IDENTITY, { body: { document_numbers: ['doc-1', 'X1234567', 'DOC-1', 'bad*number', '   '] } });
+    const many = await sandbox.call('POST', IDENTITY, { body: { document_numbers: ['doc-1', 'X1234567', 'DOC-1', '   '] } });
     expect(many.body).toEqual({
       excluded: [
         { document_number: 'DOC-1', status: 'added' },
         { document_number: 'X1234567', status: 'already_excluded' },
         { document_number: 'DOC-1', status: 'already_excluded' },
-        { document_number: 'BAD*NUMBER', status: 'invalid' },
         { document_number: '', status: 'invalid' },
       ],
     });
@@ -90,7 +89,20 @@ describe('identity exclusions', () => {
     expect((await registry(sandbox)).entries).toEqual([]);
   });
 
-  it('removal is URL-decoded and normalized, never 404, and refuses a malformed number', async () => {
+  it('accepts any non-empty number ("/", space, "#", "?" included) and removes it through the URL-encoded path', async () => {
+    const sandbox = await testSandbox();
+    const numbers = ['doc/1', 'ab cd', 'n#5', 'what?', 'bad*number'];
+    const added = await sandbox.call('POST', IDENTITY, { body: { document_numbers: numbers } });
+    expect(added.body.excluded).toEqual(numbers.map((number) => ({ document_number: number.toUpperCase(), status: 'added' })));
+    for (const number of numbers) {
+      const removed = await sandbox.call('DELETE', `${IDENTITY}/${encodeURIComponent(number.toUpperCase())}`);
+      expect(removed.status, number).toBe(200);
+      expect(removed.body, number).toEqual({ removed: true, face_unexcluded: false });
+    }
+    expect((await registry(sandbox)).entries).toEqual([]);
+  });
+
+  it('removal is URL-decoded and normalized, never 404, and refuses an empty number', async () => {
     const sandbox = await testSandbox();
     await sandbox.call('POST', IDENTITY, { body: { document_numbers: ['AB 12', 'C/D'] } });
     const removed = await sandbox.call('DELETE', `${IDENTITY}/${encodeURIComponent(' ab 12 ')}`);
@@ -101,7 +113,8 @@ describe('identity exclusions', () => {
     expect(absent.status).toBe(200);
     expect(absent.body).toEqual({ removed: false, face_unexcluded: false });
 
-    for (const bad of ['%20%20', encodeURIComponent('c/d'), 'x'.repeat(41)]) {
+    expect((await sandbox.call('DELETE', `${IDENTITY}/${encodeURIComponent('c/d')}`)).body).toEqual({ removed: true, face_unexcluded: false });
+    for (const bad of ['%20%20', 'x'.repeat(201)]) {
       const refused = await sandbox.call('DELETE', `${IDENTITY}/${bad}`);
       expect(refused.status).toBe(400);
       expect(refused.body.error).toContain('path parameter "document_number"');
@@ -146,12 +159,13 @@ describe('the registry state table, row by row', () => {
 
   it('face excluded -> clear face -> not excluded, unexcluded true', async () => {
     const sandbox = await testSandbox();
-    await antiCheat(sandbox, 'sess-a', SELFIES.personA);
-    const excluded = await sandbox.call('POST', '/v1/igaming/self-exclusion/face', { body: { session_id: 'sess-a', reason: 'player request' } });
-    expect(ExcludeFaceResponseSchema.parse(excluded.body)).toEqual({ excluded: true, session_id: 'sess-a', reason: 'player request' });
-    expect((await registry(sandbox)).entries).toEqual([{ type: 'face', session_id: 'sess-a', reason: 'player request', excluded_at: FROZEN_AT }]);
+    const sessA = await playerSession(sandbox, 'sess-a');
+    await antiCheat(sandbox, sessA, SELFIES.personA);
+    const excluded = await sandbox.call('POST', '/v1/igaming/self-exclusion/face', { body: { session_id: sessA, reason: 'player request' } });
+    expect(ExcludeFaceResponseSchema.parse(excluded.body)).toEqual({ excluded: true, session_id: sessA, reason: 'player request' });
+    expect((await registry(sandbox)).entries).toEqual([{ type: 'face', session_id: sessA, reason: 'player request', excluded_at: FROZEN_AT }]);
 
-    const cleared = await sandbox.call('DELETE', '/v1/igaming/self-exclusion/face/sess-a');
+    const cleared = await sandbox.call('DELETE', `/v1/igaming/self-exclusion/face/${sessA}`);
     expect(RemoveFaceResponseSchema.parse(cleared.body)).toEqual({ unexcluded: true });
     expect((await registry(sandbox)).entries).toEqual([]);
   });
@@ -165,17 +179,19 @@ describe('the registry state table, row by row', () => {
 
   it('face enrolled -> purge enrollment -> deleted: the face entry leaves the registry, identity entries stay', async () => {
     const sandbox = await testSandbox();
-    const enrolled = await antiCheat(sandbox, 'sess-a', SELFIES.personA);
-    await sandbox.call('POST', '/v1/igaming/self-exclusion/face', { body: { session_id: 'sess-a' } });
+    const sessA = await playerSession(sandbox, 'sess-a');
+    const enrolled = await antiCheat(sandbox, sessA, SELFIES.personA);
+    await sandbox.call('POST', '/v1/igaming/self-exclusion/face', { body: { session_id: sessA } });
     await sandbox.call('POST', IDENTITY, { body: { document_number: 'KEEP1' } });
 
-    const purged = await sandbox.call('DELETE', '/v1/igaming/anti-cheat/sess-a');
-    expect(PurgeEnrollmentResponseSchema.parse(purged.body)).toEqual({ deleted: true, face_id: enrolled.body.face_id });
+    const purged = await sandbox.call('DELETE', `/v1/igaming/anti-cheat/${sessA}`);
+    expect(enrolled.body.verdict).toBe('UNIQUE');
+    expect(PurgeEnrollmentResponseSchema.parse(purged.body)).toEqual({ deleted: true, face_id: expect.any(String) });
     expect((await registry(sandbox)).entries).toEqual([
       { type: 'identity', document_number: 'KEEP1', reason: null, added_by: 'key_live_demo', added_at: FROZEN_AT },
     ]);
     // Idempotent: nothing left to delete.
-    expect((await sandbox.call('DELETE', '/v1/igaming/anti-cheat/sess-a')).body).toEqual({ deleted: false, face_id: null });
+    expect((await sandbox.call('DELETE', `/v1/igaming/anti-cheat/${sessA}`)).body).toEqual({ deleted: false, face_id: null });
     // The face is gone: the same selfie enrols anew.
     expect((await antiCheat(sandbox, 'sess-b', SELFIES.personAPng)).body.verdict).toBe('UNIQUE');
   });
@@ -191,8 +207,8 @@ describe('the duplicate-face chain', () => {
     const enrolA = await antiCheat(sandbox, a.id, SELFIES.personA);
     expect(enrolA.body).toMatchObject({ verdict: 'UNIQUE', action: 'allow' });
     const enrolB = await antiCheat(sandbox, b.id, SELFIES.personAPng);
-    expect(enrolB.body).toMatchObject({ verdict: 'DUPLICATE', action: 'manual-review', face_id: enrolA.body.face_id, matched_session_id: a.id });
-    expect(enrolB.body.confidence).toBeGreaterThanOrEqual(80);
+    expect(enrolB.body).toEqual({ verdict: 'DUPLICATE', action: 'manual-review' });
+    expect(enrolB.headers.get('x-sandbox-explain')).toContain(`to the enrolment of session ${a.id}`);
 
     // Exclude B's applicant: B's document number is added and the face is flagged through A.
     const excluded = await sandbox.call('POST', '/v1/igaming/self-exclusion/applicant', { body: { session_id: b.id, reason: 'player request' } });
@@ -203,11 +219,7 @@ describe('the duplicate-face chain', () => {
       identity_status: 'added',
       matched_session_id: a.id,
     });
-    expect((await antiCheat(sandbox, 'newcomer', SELFIES.personAWebp)).body).toMatchObject({
-      verdict: 'SELF_EXCLUSION',
-      action: 'block',
-      matched_session_id: a.id,
-    });
+    expect((await antiCheat(sandbox, 'newcomer', SELFIES.personAWebp)).body).toEqual({ verdict: 'SELF_EXCLUSION', action: 'block' });
     // The face entry is represented by its linked identity entry: listed once.
     expect((await registry(sandbox)).entries).toEqual([
       {
@@ -224,16 +236,18 @@ describe('the duplicate-face chain', () => {
     // Purge B: it never enrolled a face of its own.
     expect((await sandbox.call('DELETE', `/v1/igaming/anti-cheat/${b.id}`)).body).toEqual({ deleted: false, face_id: null });
     // Purge A: the face (and its exclusion) goes, B's identity entry stays.
-    expect((await sandbox.call('DELETE', `/v1/igaming/anti-cheat/${a.id}`)).body).toEqual({ deleted: true, face_id: enrolA.body.face_id });
+    expect((await sandbox.call('DELETE', `/v1/igaming/anti-cheat/${a.id}`)).body).toEqual({ deleted: true, face_id: expect.any(String) });
     expect((await registry(sandbox)).entries.map((entry) => entry.type)).toEqual(['identity']);
     expect((await sandbox.call('DELETE', `${IDENTITY}/${b.documentNumber}`)).body).toEqual({ removed: true, face_unexcluded: false });
   });
 
   it('a face excluded on its own is listed as a face entry, after the identity entries', async () => {
     const sandbox = await testSandbox();
-    await antiCheat(sandbox, 'sess-a', SELFIES.personA);
-    await antiCheat(sandbox, 'sess-b', SELFIES.personB);
-    await sandbox.call('POST', '/v1/igaming/self-exclusion/face', { body: { session_id: 'sess-b', reason: 'by face' } });
+    const sessA = await playerSession(sandbox, 'sess-a');
+    const sessB = await playerSession(sandbox, 'sess-b');
+    await antiCheat(sandbox, sessA, SELFIES.personA);
+    await antiCheat(sandbox, sessB, SELFIES.personB);
+    await sandbox.call('POST', '/v1/igaming/self-exclusion/face', { body: { session_id: sessB, reason: 'by face' } });
     await sandbox.call('POST', IDENTITY, { body: { document_number: 'ID-9' } });
     expect((await registry(sandbox)).entries.map((e) => e.type)).toEqual(['identity', 'face']);
   });
@@ -291,15 +305,17 @@ describe('face exclusion', () => {
 
   it('through a duplicate: matched_session_id on exclude and on clear', async () => {
     const sandbox = await testSandbox();
-    await antiCheat(sandbox, 'orig', SELFIES.personA);
-    await antiCheat(sandbox, 'dup', SELFIES.personAPng);
-    expect((await sandbox.call('POST', '/v1/igaming/self-exclusion/face', { body: { session_id: 'dup' } })).body).toEqual({
+    const orig = await playerSession(sandbox, 'orig');
+    const dup = await playerSession(sandbox, 'dup');
+    await antiCheat(sandbox, orig, SELFIES.personA);
+    await antiCheat(sandbox, dup, SELFIES.personAPng);
+    expect((await sandbox.call('POST', '/v1/igaming/self-exclusion/face', { body: { session_id: dup } })).body).toEqual({
       excluded: true,
-      session_id: 'dup',
-      matched_session_id: 'orig',
+      session_id: dup,
+      matched_session_id: orig,
     });
-    expect((await registry(sandbox)).entries).toEqual([{ type: 'face', session_id: 'orig', reason: null, excluded_at: FROZEN_AT }]);
-    expect((await sandbox.call('DELETE', '/v1/igaming/self-exclusion/face/dup')).body).toEqual({ unexcluded: true, matched_session_id: 'orig' });
+    expect((await registry(sandbox)).entries).toEqual([{ type: 'face', session_id: orig, reason: null, excluded_at: FROZEN_AT }]);
+    expect((await sandbox.call('DELETE', `/v1/igaming/self-exclusion/face/${dup}`)).body).toEqual({ unexcluded: true, matched_session_id: orig });
   });
 });
 

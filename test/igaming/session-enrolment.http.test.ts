@@ -38,7 +38,9 @@ describe('hosted sessions enrol their selfie when they finish', () => {
 
     const excluded = await sandbox.call('POST', '/v1/igaming/self-exclusion/applicant', { body: { session_id: second } });
     expect(excluded.body).toMatchObject({ face_attached: true, matched_session_id: first, identity_status: 'added' });
-    expect((await antiCheat(sandbox, 'player-9', SELFIES.personAPng)).body).toMatchObject({ verdict: 'SELF_EXCLUSION', matched_session_id: first });
+    const player = await antiCheat(sandbox, 'player-9', SELFIES.personAPng);
+    expect(player.body).toEqual({ verdict: 'SELF_EXCLUSION', action: 'block' });
+    expect(player.headers.get('x-sandbox-explain')).toContain(`the face of session ${first} is self-excluded`);
   });
 
   it('no selfie, a faceless selfie or an unfinished outcome enrols nothing', async () => {

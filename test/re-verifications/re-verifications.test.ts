@@ -56,7 +56,7 @@ describe('re-verifications', () => {
     });
   });
 
-  it('answers create errors with their codes: not_found (404) for an unknown or foreign workflow, reverify_disabled (403) without face liveness', async () => {
+  it('answers create errors with their codes: not_found (404) for an unknown or foreign workflow, reverify_disabled (422) without face liveness', async () => {
     const sandbox = await testSandbox();
     for (const workflowId of ['workflow_123', FIXTURE_WORKFLOW_IDS.otherOrganization]) {
       const response = await sandbox.call('POST', '/v1/re-verifications', { body: { workflow_id: workflowId } });
@@ -64,9 +64,9 @@ describe('re-verifications', () => {
       expect(response.body).toMatchObject({ code: 'not_found' });
     }
     const disabled = await sandbox.call('POST', '/v1/re-verifications', { body: { workflow_id: FIXTURE_WORKFLOW_IDS.bankStatements } });
-    expect(disabled.status).toBe(403);
-    expect(disabled.body).toMatchObject({ code: 'reverify_disabled' });
-    expect(disabled.body.error).toContain('no face-liveness step');
+    expect(disabled.status).toBe(422);
+    expect(disabled.body).toMatchObject({ error: 'reverify_disabled', code: 'reverify_disabled' });
+    expect(disabled.body.message).toContain('no face-liveness step');
     const long = await sandbox.call('POST', '/v1/re-verifications', { body: { workflow_id: 'x'.repeat(129) } });
     expect(long.status).toBe(400);
     expect(long.body.error).toContain('workflow_id');
@@ -91,7 +91,7 @@ describe('re-verifications', () => {
     const incomplete = await lifecycle(sandbox, id, 'complete');
     expect(incomplete.status).toBe(409);
     expect(incomplete.body).toMatchObject({ code: 'liveness_upload_incomplete' });
-    expect(incomplete.body.error).toContain('clip');
+    expect(incomplete.body).toMatchObject({ error: 'liveness_upload_incomplete', message: expect.stringContaining('clip') });
     await put(sandbox, urls.clip_upload_url as string, Buffer.from('mp4'), 'video/mp4');
     sandbox.clock.advance(4000);
     const done = await lifecycle(sandbox, id, 'complete');
@@ -100,21 +100,24 @@ describe('re-verifications', () => {
     expect(decision).toMatchObject({ decision: 'verified', failed_attempts: 0, max_attempts: 3, liveness: { status: 'SUCCEEDED' } });
     expect(decision.liveness.confidence).toBeGreaterThanOrEqual(70);
     expect(decision.user_id).toMatch(/^[0-9a-f-]{36}$/);
-    for (const step of ['start', 'upload-url', 'complete'] as const) {
+    for (const step of ['start', 'upload-url'] as const) {
       const after = await lifecycle(sandbox, id, step, { frame_count: 3 });
       expect(after.status).toBe(409);
-      expect(after.body.code).toBe('already_completed');
+      expect(after.body).toMatchObject({ error: 'already_completed', code: 'already_completed' });
     }
+    const replayed = await lifecycle(sandbox, id, 'complete');
+    expect(replayed.status).toBe(200);
+    expect(replayed.body).toEqual(done.body);
   });
 
   it('asks for the liveness again (retry_liveness, back to PENDING) when completed before the script could finish, then verifies', async () => {
     const sandbox = await testSandbox();
     const id = await create(sandbox);
     const early = CompleteLivenessResponseSchema.parse((await attempt(sandbox, id, LIVE, { early: true })).body);
-    expect(early).toMatchObject({ decision: 'retry_liveness', failed_attempts: 1, liveness: { status: 'FAILED', confidence: null } });
+    expect(early).toMatchObject({ decision: 'retry_liveness', failed_attempts: 0, liveness: { status: 'FAILED', confidence: null } });
     expect((await lifecycle(sandbox, id, 'complete')).body.code).toBe('liveness_not_started');
     const second = CompleteLivenessResponseSchema.parse((await attempt(sandbox, id)).body);
-    expect(second).toMatchObject({ decision: 'verified', failed_attempts: 1 });
+    expect(second).toMatchObject({ decision: 'verified', failed_attempts: 0 });
     expect(second).not.toHaveProperty('user_id');
   });
 
@@ -126,7 +129,9 @@ describe('re-verifications', () => {
     const switched = CompleteLivenessResponseSchema.parse((await attempt(sandbox, id, ['face.jpg', 'face-cropped.jpg', 'different-face.jpg'])).body);
     expect(switched).toMatchObject({ decision: 'retry', failed_attempts: 2 });
     const blank = CompleteLivenessResponseSchema.parse((await attempt(sandbox, id, ['face.jpg', 'blank.png', 'face.webp'])).body);
-    expect(blank).toMatchObject({ decision: 'failed', failed_attempts: 3, max_attempts: 3 });
+    expect(blank).toMatchObject({ decision: 'retry_liveness', failed_attempts: 2, max_attempts: 3 });
+    const third = CompleteLivenessResponseSchema.parse((await attempt(sandbox, id, ['face.jpg', 'face.jpg', 'face.jpg'])).body);
+    expect(third).toMatchObject({ decision: 'failed', failed_attempts: 3, max_attempts: 3 });
     expect((await lifecycle(sandbox, id, 'start')).body.code).toBe('already_completed');
   });
 
@@ -170,6 +175,34 @@ describe('re-verifications', () => {
       expect(expired.status).toBe(409);
       expect(expired.body.code).toBe('expired');
     }
+  });
+
+  it('puts the code in error and code and the sentence in message, for every lifecycle error', async () => {
+    const sandbox = await testSandbox();
+    const id = await create(sandbox);
+    for (const [response, code, status] of [
+      [await lifecycle(sandbox, '0b6c4cf5-6c1e-4c53-8d3a-2f1f1b8f9b0e', 'complete'), 'not_found', 404],
+      [await lifecycle(sandbox, id, 'complete'), 'liveness_not_started', 409],
+    ] as const) {
+      expect(response.status).toBe(status);
+      expect(response.body).toEqual({ error: code, code, message: expect.stringMatching(/^Re-verification .+\.$/) });
+    }
+  });
+
+  it('mints a new attempt on every start: a new script, and the previous upload keys no longer count', async () => {
+    const sandbox = await testSandbox();
+    const id = await create(sandbox);
+    const first = StartLivenessResponseSchema.parse((await lifecycle(sandbox, id, 'start')).body);
+    const urls = UploadUrlResponseSchema.parse((await lifecycle(sandbox, id, 'upload-url', { frame_count: 3 })).body);
+    for (const [index, name] of LIVE.entries()) await put(sandbox, urls.frame_upload_urls[index] as string, fixture(name), 'image/jpeg');
+    await put(sandbox, urls.timeline_upload_url, Buffer.from('[]'), 'application/json');
+    const second = StartLivenessResponseSchema.parse((await lifecycle(sandbox, id, 'start')).body);
+    expect(second.liveness_session_id).not.toBe(first.liveness_session_id);
+    expect(second.script).toEqual(scriptFor('FaceMovementAndLightChallenge', id, 2));
+    sandbox.clock.advance(second.script.durationMs);
+    const complete = await lifecycle(sandbox, id, 'complete');
+    expect(complete.status).toBe(409);
+    expect(complete.body.code).toBe('liveness_upload_incomplete');
   });
 
   it('gives a FaceMovementChallenge a script without colour flashes, and seeds the light script by id and attempt', () => {

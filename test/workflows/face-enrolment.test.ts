@@ -15,8 +15,11 @@ async function verifiedHeadless(sandbox: TestSandbox, workflowId: string, selfie
   return { sessionId, response };
 }
 
-const antiCheat = (sandbox: TestSandbox, sessionId: string, file: string) =>
-  sandbox.call('POST', '/v1/igaming/anti-cheat', { body: { session_id: sessionId, image: fixtureImage(file).toString('base64') } });
+/** Anti-cheat for a new player session (hosted, PENDING) labelled by its last name. */
+async function antiCheat(sandbox: TestSandbox, player: string, file: string) {
+  const session = await sandbox.call('POST', '/v1/sessions', { body: { first_name: 'Player', last_name: player, email: 'player@example.com' } });
+  return sandbox.call('POST', '/v1/igaming/anti-cheat', { body: { session_id: session.body.id, image: fixtureImage(file).toString('base64') } });
+}
 
 describe('the headless ID_VERIFICATION step enrols the selfie in the face registry', () => {
   it('enrols the first session, makes a second one with the same face its duplicate, and self-exclusion follows the match', async () => {
@@ -43,7 +46,8 @@ describe('the headless ID_VERIFICATION step enrols the selfie in the face regist
       matched_session_id: first.sessionId,
     });
     const player = await antiCheat(sandbox, 'player-1', 'face.webp');
-    expect(player.body).toMatchObject({ verdict: 'SELF_EXCLUSION', action: 'block', matched_session_id: first.sessionId });
+    expect(player.body).toEqual({ verdict: 'SELF_EXCLUSION', action: 'block' });
+    expect(player.headers.get('x-sandbox-explain')).toContain(`the face of session ${first.sessionId} is self-excluded`);
 
     // A hosted session finished with the same face is a duplicate of the headless enrolment too.
     const hosted = await sandbox.call('POST', '/v1/sessions', { body: { first_name: 'Sam', last_name: 'Lee', email: 'c@example.com' } });
@@ -99,7 +103,9 @@ describe('the headless ID_VERIFICATION step enrols the selfie in the face regist
     expect(retry.body.step_status).toBe('COMPLETED');
     expect(retry.headers.get('x-sandbox-explain')).toContain('uploads.selfie_front enrolled as face');
     // The enrolled face is person A's (the retry), not person B's (the failed attempt).
-    expect((await antiCheat(sandbox, 'player-a', 'face.webp')).body).toMatchObject({ verdict: 'DUPLICATE', matched_session_id: sessionId });
+    const duplicate = await antiCheat(sandbox, 'player-a', 'face.webp');
+    expect(duplicate.body).toEqual({ verdict: 'DUPLICATE', action: 'manual-review' });
+    expect(duplicate.headers.get('x-sandbox-explain')).toContain(`to the enrolment of session ${sessionId}`);
     expect((await antiCheat(sandbox, 'player-b', 'different-face.jpg')).body.verdict).toBe('UNIQUE');
   });
 

@@ -76,6 +76,7 @@ describe('POST /v1/workflows/{id}/sessions', () => {
     expect(response.body).toEqual({
       error: `Workflow ${FIXTURE_WORKFLOW_IDS.noExpiry} has steps a headless session cannot run (PEP_SANCTIONS, ADVERSE_MEDIA): only ID_VERIFICATION and FACE_LIVENESS workflows are accepted; use POST /v1/sessions for a hosted session instead.`,
       invalid_steps: ['PEP_SANCTIONS', 'ADVERSE_MEDIA'],
+      code: 'UNSUPPORTED_WORKFLOW_STEPS',
     });
   });
 
@@ -120,7 +121,7 @@ describe('POST /v1/workflows/{id}/sessions', () => {
 });
 
 describe('GET /v1/sessions/{id}/workflow and POST .../workflow/start', () => {
-  it('answers every key of the state, and start moves the session and its first step (safe to repeat)', async () => {
+  it('answers every key of the state, and start validates without writing (repeatable until a step is submitted)', async () => {
     const sandbox = await testSandbox();
     const workflowId = await createWorkflow(sandbox);
     const { session_id } = (await createSession(sandbox, workflowId, APPLICANT)).body;
@@ -138,11 +139,11 @@ describe('GET /v1/sessions/{id}/workflow and POST .../workflow/start', () => {
     sandbox.clock.advance(10_000);
     const started = await sandbox.call('POST', `/v1/sessions/${session_id}/workflow/start`, { body: {} });
     expect(started.status, started.text).toBe(200);
-    expect(WorkflowStateSchema.parse(started.body)).toMatchObject({ session_progress: 'STARTED', current_step: 0 });
-    expect(started.body.steps[0]).toMatchObject({ status: 'IN_PROGRESS', started_at: '2026-01-15T09:30:10.000Z' });
+    expect(started.text).toBe(state.text);
     sandbox.clock.advance(10_000);
     const again = await sandbox.call('POST', `/v1/sessions/${session_id}/workflow/start`);
     expect(again.text).toBe(started.text);
+    expect((await sandbox.call('GET', `/v1/sessions/${session_id}/workflow`)).text).toBe(state.text);
   });
 
   it('answers 404 for a hosted session and an unknown id, 403 for another organization, and a synthetic state to a sandbox key', async () => {
@@ -150,11 +151,15 @@ describe('GET /v1/sessions/{id}/workflow and POST .../workflow/start', () => {
     const hosted = await sandbox.call('POST', '/v1/sessions', { body: { first_name: 'A', last_name: 'B', email: 'a@example.com' } });
     const notHeadless = await sandbox.call('GET', `/v1/sessions/${hosted.body.id}/workflow`);
     expect(notHeadless.status).toBe(404);
-    expect(notHeadless.body.error).toMatch(/is not a headless workflow session/);
-    expect((await sandbox.call('GET', '/v1/sessions/00000000-0000-4000-8000-000000000000/workflow')).status).toBe(404);
+    expect(notHeadless.body).toMatchObject({ code: 'EXECUTION_STATE_NOT_FOUND', error: expect.stringMatching(/is not a headless workflow session/) });
+    const unknown = await sandbox.call('GET', '/v1/sessions/00000000-0000-4000-8000-000000000000/workflow');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('SESSION_NOT_FOUND');
     const workflowId = await createWorkflow(sandbox);
     const { session_id } = (await createSession(sandbox, workflowId, APPLICANT)).body;
-    expect((await sandbox.call('GET', `/v1/sessions/${session_id}/workflow`, { key: KEYS.other })).status).toBe(403);
+    const foreign = await sandbox.call('GET', `/v1/sessions/${session_id}/workflow`, { key: KEYS.other });
+    expect(foreign.status).toBe(403);
+    expect(foreign.body.code).toBe('FORBIDDEN');
     expect((await sandbox.call('POST', `/v1/sessions/${session_id}/steps/ID_VERIFICATION`, { key: KEYS.other, body: {} })).status).toBe(403);
     const synthetic = await sandbox.call('GET', '/v1/sessions/anything/workflow', { key: KEYS.sandbox });
     expect(WorkflowStateSchema.parse(synthetic.body)).toMatchObject({ session_id: 'anything', status: 'VERIFIED', current_step: null });

@@ -153,9 +153,15 @@ describe('ID_VERIFICATION body against the step requirements', () => {
     const sandbox = await testSandbox({ rateLimit: false });
     const workflowId = await createWorkflow(sandbox, [{ id: 'FACE_LIVENESS' }]);
     const sessionId = await createHeadlessSession(sandbox, workflowId);
+    const unknown = await submit(sandbox, sessionId, 'BOGUS_STEP', {});
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatchObject({ code: 'VALIDATION_ERROR', error: expect.stringMatching(/step_id "BOGUS_STEP" is not a step id/) });
     const path = await submit(sandbox, sessionId, 'PEP_SANCTIONS', {});
     expect(path.status).toBe(400);
-    expect(path.body.error).toMatch(/step_id must be one of ID_VERIFICATION, FACE_LIVENESS/);
+    expect(path.body).toMatchObject({
+      code: 'STEP_NOT_RUNNABLE',
+      error: 'PEP_SANCTIONS cannot be submitted through the API: a headless session runs ID_VERIFICATION and FACE_LIVENESS only; submit FACE_LIVENESS next.',
+    });
     for (const [body, message] of [
       [{}, /action must be one of start, complete, upload-url/],
       [{ action: 'finish' }, /action must be one of start, complete, upload-url/],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WORKFLOW_FAILURES } from '../../src/workflows/workflow-failures.ts';
 import { SingleSessionResponseSchema } from '../../src/sessions/sessions.schemas.ts';
 import { StepSubmissionResponseSchema, WorkflowStateSchema } from '../../src/workflows/workflows.schemas.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
@@ -203,7 +204,9 @@ describe('magic inputs', () => {
       expect.arrayContaining([
         'last_name Expired (any case)',
         'last_name Underage (any case)',
-        'selfie_front fixtures/images/different-face.jpg with id_front fixtures/images/passport.jpg',
+        'last_name Mismatch (any case)',
+        'last_name Slowliveness (any case)',
+        WORKFLOW_FAILURES.SELFIE_ID_FACE_MISMATCH.content,
       ]),
     );
   });
@@ -251,21 +254,27 @@ describe('FACE_LIVENESS upload-url', () => {
 });
 
 describe('order, repetition, concurrency and expiry', () => {
-  it('refuses a step out of order, a repeated one and one the workflow does not have with 409', async () => {
+  it('refuses a step out of order and a repeated one with 409 (code, current_step, step_id), one the workflow does not have with 404', async () => {
     const sandbox = await testSandbox();
     const { sessionId } = await headless(sandbox);
     const early = await submit(sandbox, sessionId, 'FACE_LIVENESS', { action: 'start' });
     expect(early.status).toBe(409);
-    expect(early.body.error).toBe(`FACE_LIVENESS is PENDING on session ${sessionId}, and steps go in order: submit ID_VERIFICATION (step 0) next.`);
+    expect(early.body).toEqual({
+      error: `FACE_LIVENESS is PENDING on session ${sessionId}, and steps go in order: submit ID_VERIFICATION (step 0) next.`,
+      code: 'STEP_OUT_OF_ORDER',
+      current_step: 0,
+      step_id: 'ID_VERIFICATION',
+    });
     await submit(sandbox, sessionId, 'ID_VERIFICATION', await passportAndSelfie(sandbox, sessionId));
     const repeated = await submit(sandbox, sessionId, 'ID_VERIFICATION', await passportAndSelfie(sandbox, sessionId));
     expect(repeated.status).toBe(409);
     expect(repeated.body.error).toMatch(/ID_VERIFICATION is COMPLETED .* submit FACE_LIVENESS \(step 1\) next/);
+    expect(repeated.body).toMatchObject({ code: 'STEP_NOT_SUBMITTABLE', current_step: 1, step_id: 'ID_VERIFICATION' });
 
     const only = await headless(sandbox, [{ id: 'ID_VERIFICATION' }]);
     const missing = await submit(sandbox, only.sessionId, 'FACE_LIVENESS', { action: 'start' });
-    expect(missing.status).toBe(409);
-    expect(missing.body.error).toMatch(/has no FACE_LIVENESS step/);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ code: 'STEP_NOT_FOUND', error: expect.stringMatching(/has no FACE_LIVENESS step/) });
   });
 
   it('refuses a second submission while the first one runs', async () => {

@@ -321,7 +321,7 @@ describe('created workflows are the source of truth for hosted sessions', () => 
     });
     const headless = await sandbox.call('POST', `/v1/workflows/${FIXTURE_WORKFLOW_IDS.inactive}/sessions`, { body: { ...applicant, phone: '+14155550123' } });
     expect(headless.status).toBe(400);
-    expect(headless.body.error).toBe(inactive.body.error);
+    expect(headless.body).toEqual({ error: inactive.body.error, code: 'WORKFLOW_INACTIVE' });
     const camel = await sandbox.call('POST', '/v1/sessions', {
       body: { firstName: 'Jane', lastName: 'Doe', email: 'jane@example.com', workflowId: FIXTURE_WORKFLOW_IDS.inactive },
     });

@@ -87,6 +87,8 @@ export interface RequestVariables {
   /** The console session, on console routes. */
   adminSession: AdminSession | undefined;
   errorFamily: ErrorFamily;
+  /** The route's error `code` by status, for errors that carry none of their own (apiRoute's guard.errorCodes). */
+  errorCodes: Partial<Record<number, string>> | undefined;
   explanations: string[];
   /** Scenarios named in the request's X-Sandbox-Scenario header. */
   requestScenarios: string[];

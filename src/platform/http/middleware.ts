@@ -29,6 +29,7 @@ export function requestContext(platform: Platform) {
     c.set('refusesForFunds', undefined);
     c.set('adminSession', undefined);
     c.set('errorFamily', 'default');
+    c.set('errorCodes', undefined);
     c.set('requestScenarios', []);
     c.set('firedRules', []);
     c.set('answeredByScenario', false);
@@ -177,6 +178,8 @@ export interface GuardPolicy {
   /** Sandbox keys may call this mutating route (the AML enrolment). */
   allowSandboxWrites?: boolean;
   errorFamily?: ErrorFamily;
+  /** The route family's error `code` by status, for errors that carry none (the workflow endpoints' list). */
+  errorCodes?: Partial<Record<number, string>>;
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -191,6 +194,7 @@ export function apiKeyGuard(policy: GuardPolicy) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const platform = c.get('platform');
     c.set('errorFamily', policy.errorFamily ?? 'default');
+    c.set('errorCodes', policy.errorCodes);
     c.set('refusesForFunds', policy.refusesForFunds);
 
     const presented = c.req.header('x-api-key');

@@ -6,7 +6,7 @@
 import { OpenAPIHono, createRoute, z, type RouteConfig } from '@hono/zod-openapi';
 import type { Hook } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
-import { ApiError, describeZodError, errorBody } from '../errors/api-error.ts';
+import { ApiError, describeZodError, errorBody, type ErrorExtras } from '../errors/api-error.ts';
 import { explain, noteOutcome, type AppContext, type AppEnv } from './context.ts';
 import { apiKeyGuard, missingKeyStatusFor, type GuardPolicy } from './middleware.ts';
 
@@ -76,7 +76,7 @@ export const extraErrors = {
   503: errorResponse('An upstream provider is unavailable; nothing was billed. Retry later.'),
 } as const;
 
-export type ApiRouteConfig = RouteConfig & { guard?: Pick<GuardPolicy, 'allowSandboxWrites' | 'errorFamily'> };
+export type ApiRouteConfig = RouteConfig & { guard?: Pick<GuardPolicy, 'allowSandboxWrites' | 'errorFamily' | 'errorCodes'> };
 
 /**
  * A /v1 route: API-key guard, `x-api-key` security and the shared error responses. The missing-key
@@ -131,9 +131,10 @@ export function handleError(error: Error, c: AppContext): Response {
   if (error instanceof ApiError) {
     for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
     explainFailure(c, error.status, error.message);
-    if (typeof error.extras.code === 'string') noteOutcome(c, `code:${error.extras.code}`);
+    const extras = withRouteCode(c, error.status, error.extras);
+    if (typeof extras.code === 'string') noteOutcome(c, `code:${extras.code}`);
     if (error.status === 402 && !c.get('answeredByScenario')) noteOutcome(c, 'refusal:funds');
-    return c.json(errorBody(family, error.message, error.extras), error.status);
+    return c.json(errorBody(family, error.message, extras), error.status);
   }
   if (error instanceof HTTPException) {
     const status = error.status;
@@ -147,12 +148,18 @@ export function handleError(error: Error, c: AppContext): Response {
             ? 'Request body too large.'
             : error.message || 'Bad request';
     explainFailure(c, status, message);
-    return c.json(errorBody(family, message), status as 400);
+    return c.json(errorBody(family, message, withRouteCode(c, status, {})), status as 400);
   }
   const requestId = c.get('requestId') ?? 'unknown';
   explainFailure(c, 500, `unhandled ${error.name}`);
   c.get('platform')?.log.error(`unhandled error in ${c.req.method} ${c.req.path} (request ${requestId})`, error);
-  return c.json(errorBody(family, `Internal server error (request ${requestId}). Safe to retry with backoff.`), 500);
+  return c.json(errorBody(family, `Internal server error (request ${requestId}). Safe to retry with backoff.`, withRouteCode(c, 500, {})), 500);
+}
+
+/** The error's extras, with the route's code for the status when the error names none. */
+function withRouteCode(c: AppContext, status: number, extras: ErrorExtras): ErrorExtras {
+  const code = c.get('errorCodes')?.[status];
+  return extras.code !== undefined || code === undefined ? extras : { ...extras, code };
 }
 
 /** An error says why in X-Sandbox-Explain too, unless the code that refused already did. */

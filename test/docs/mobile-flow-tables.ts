@@ -1,0 +1,40 @@
+/**
+ * The tables of docs/mobile-flow.md, rendered from the code's own tables (WORKFLOW_ERROR_CODES,
+ * WORKFLOW_FAILURES): the doc test checks the page holds exactly these, so the page cannot drift.
+ */
+import { WORKFLOW_ERROR_CODES, type WorkflowErrorCode } from '../../src/workflows/workflow-errors.ts';
+import { WORKFLOW_FAILURES, type WorkflowFailureRow } from '../../src/workflows/workflow-failures.ts';
+
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+export function errorCodeTable(): string {
+  const rows = Object.entries(WORKFLOW_ERROR_CODES).map(([code, row]: [string, WorkflowErrorCode]) => {
+    const status = row.alsoStatus === undefined ? String(row.status) : `${row.status}, ${row.alsoStatus}`;
+    return `| \`${code}\` | ${status} | ${cell(row.when)} |`;
+  });
+  return ['| code | status | answered when |', '|---|---|---|', ...rows].join('\n');
+}
+
+export function failureCodeTable(): string {
+  const rows = Object.entries(WORKFLOW_FAILURES).map(([code, row]: [string, WorkflowFailureRow]) =>
+    [
+      `\`${code}\``,
+      row.step,
+      `${row.category} / ${row.user_action}`,
+      `\`${row.reason}\``,
+      cell(row.content),
+      row.magicLastName === null ? '—' : `\`${row.magicLastName}\``,
+    ].join(' | '),
+  );
+  return [
+    '| code | step | category / user_action | failureData reason | real input that triggers it | magic last name |',
+    '|---|---|---|---|---|---|',
+    ...rows.map((row) => `| ${row} |`),
+  ].join('\n');
+}
+
+/** The text between `<!-- name:start -->` and `<!-- name:end -->`. */
+export function section(markdown: string, name: string): string | undefined {
+  const match = new RegExp(`<!-- ${name}:start[^>]*-->\\n([\\s\\S]*?)\\n<!-- ${name}:end -->`).exec(markdown);
+  return match?.[1];
+}
