@@ -24,6 +24,9 @@ Usage: idv-sandbox [options]
   --data <file>         JSON data file (env IDV_SANDBOX_DATA, default ${DEFAULT_DATA_FILE})
   --memory              keep everything in memory, no file
   --seed <n>            seed for ids and synthetic data (env IDV_SANDBOX_SEED, default 42)
+  --secret <s>          pin the private secret that signs upload URLs and hosted-page links (env IDV_SANDBOX_SECRET;
+                        at least 16 characters), for byte-identical runs; default: random, kept in <data file>.secret
+                        (mode 0600), per process with --memory
   --clock <mode>        real | frozen | frozen@<ISO 8601> (env IDV_SANDBOX_CLOCK, default real)
   --scenarios-dir <d>   load your scenario files from this directory too (repeatable; env IDV_SANDBOX_SCENARIOS_DIR)
   --scenario <name>     activate a scenario in every namespace (repeatable; env IDV_SANDBOX_SCENARIOS=a,b)
@@ -62,6 +65,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | '
       data: { type: 'string' },
       memory: { type: 'boolean' },
       seed: { type: 'string' },
+      secret: { type: 'string' },
       clock: { type: 'string' },
       scenario: { type: 'string', multiple: true },
       'scenarios-dir': { type: 'string', multiple: true },
@@ -114,6 +118,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | '
     data: values.data ?? env.IDV_SANDBOX_DATA,
     memory: values.memory ?? false,
     seed: integer('--seed', values.seed ?? env.IDV_SANDBOX_SEED),
+    secret: values.secret ?? env.IDV_SANDBOX_SECRET,
     clock: values.clock ?? env.IDV_SANDBOX_CLOCK,
     scenarios: values.scenario ?? list(env.IDV_SANDBOX_SCENARIOS),
     extraScenariosDirs: values['scenarios-dir'] ?? (env.IDV_SANDBOX_SCENARIOS_DIR ? [env.IDV_SANDBOX_SCENARIOS_DIR] : undefined),

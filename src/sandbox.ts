@@ -26,6 +26,7 @@ import { DEFAULT_INVALID_KEYS_PER_MINUTE, InvalidKeyLimiter } from './platform/r
 import { loadScenarioDirectory, parseScenarioFile, ScenarioRegistry } from './platform/scenarios/scenarios.ts';
 import { DEFAULT_REQUEST_LOG_LIMITS, type RequestLogLimits } from './platform/request-log/request-log.ts';
 import { Store } from './platform/store/store.ts';
+import { loadSandboxSecret } from './platform/secrets/sandbox-secret.ts';
 import type { ResponseRecorder } from './platform/http/response-conformance.ts';
 import type { CorsSetting } from './platform/http/cors.ts';
 import { FileBlobStore, MemoryBlobStore } from './platform/uploads/blob-store.ts';
@@ -43,6 +44,11 @@ export interface SandboxOptions {
   data?: string;
   memory?: boolean;
   seed?: number;
+  /**
+   * Pins the private secret that signs upload URLs and hosted-page tokens (`--secret`), for byte-identical
+   * runs; default: random, kept beside the data file (per process with `memory`).
+   */
+  secret?: string;
   /** `real`, `frozen` or `frozen@<ISO>`, or a parsed setting. */
   clock?: string | ClockSetting;
   /** Scenarios active in every namespace from the start. */
@@ -131,11 +137,13 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
   const dataFile = options.data ?? DEFAULT_DATA_FILE;
   const store = await Store.open(options.memory ? {} : { file: dataFile, port: options.port ?? null });
   const signingSecret = hashParts('signing', seed).toString('hex');
-  const uploads = new UploadStore(options.memory ? new MemoryBlobStore() : new FileBlobStore(`${dataFile}.uploads`), signingSecret);
+  const secret = loadSandboxSecret({ pinned: options.secret, dataFile: options.memory ? undefined : dataFile });
+  const uploads = new UploadStore(options.memory ? new MemoryBlobStore() : new FileBlobStore(`${dataFile}.uploads`), secret);
   const log = options.logger ?? consoleLogger;
   const worlds = new Worlds(
     {
       seed,
+      secret,
       clock: clockSetting,
       scenarios: options.scenarios ?? [],
       rateLimits: options.rateLimit === false ? null : { ...SPEC_RATE_LIMITS, ...options.rateLimits },
@@ -161,6 +169,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     adminToken: options.adminToken,
     adminSessions: new AdminSessions(),
     signingSecret,
+    secret,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     log,
     cors: options.cors,

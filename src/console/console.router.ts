@@ -313,8 +313,8 @@ consoleRouter.get('/console/sessions/:id', (c) => {
         ['Expires', record.expires_at ?? 'never'],
         ['Redirect URL', record.redirect_url ?? '—'],
       ],
-      hostedPageUrl: buildSessionUrl(urls.verify, record.id, record.organization_id, record.redirect_url, { namespace: world.namespace }),
-      apiUrl: sessionDetailsUrl(urls.base, record.id, { namespace: world.namespace }),
+      hostedPageUrl: buildSessionUrl(urls.verify, record.id, record.organization_id, record.redirect_url, { scope: world }),
+      apiUrl: sessionDetailsUrl(urls.base, record.id, { scope: world }),
       // Reading whether auto-decline is on must not count as a fire: only the move itself fires it.
       legalOutcomes: legalControlOutcomes(record, now, world.scenarios.behaviourSource('auto-decline', []) !== undefined),
       analysis: record.analysis_data,

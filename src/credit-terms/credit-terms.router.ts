@@ -1,7 +1,8 @@
 import { fundsPolicyOf } from '../platform/billing/billing.ts';
 import { explain, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
-import { DEFAULT_NAMESPACE } from '../platform/namespaces/world.ts';
+import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
+import { hostedPageUrl } from '../platform/secrets/page-tokens.ts';
 import { creditTermsNotFoundPage, creditTermsPage } from './credit-terms-page.view.ts';
 import { createCreditTermsRoute, getCreditTermsRoute, listCreditTermsByExternalIdRoute, listCreditTermsRoute } from './credit-terms.routes.ts';
 import { CreditTermsPageFormSchema } from './credit-terms.schemas.ts';
@@ -29,9 +30,9 @@ export const creditTermsRouter = newRouter()
 
 // ---------------------------------------------------------------- the business's hosted page (no API key)
 
+/** The page's own path (or its form's), with its token and the namespace outside the default one. */
 function pagePath(c: AppContext, id: string, suffix = ''): string {
-  const namespace = c.get('world').namespace;
-  return `/verify/credit-terms/${encodeURIComponent(id)}${suffix}${namespace === DEFAULT_NAMESPACE ? '' : `?namespace=${encodeURIComponent(namespace)}`}`;
+  return hostedPageUrl(`/verify/credit-terms/${encodeURIComponent(id)}${suffix}`, id, c.get('world'));
 }
 
 function renderPage(c: AppContext, id: string, error?: { status: 400 | 409; message: string }) {
@@ -48,10 +49,10 @@ function renderPage(c: AppContext, id: string, error?: { status: 400 | 409; mess
   return c.html(page, error?.status ?? 200);
 }
 
-creditTermsRouter.get('/verify/credit-terms/:id', (c) => renderPage(c, c.req.param('id')));
+creditTermsRouter.get('/verify/credit-terms/:id', hostedPageGuard(), (c) => renderPage(c, c.req.param('id')));
 
 // Post/redirect/get: a reload never posts twice.
-creditTermsRouter.post('/verify/credit-terms/:id/action', async (c) => {
+creditTermsRouter.post('/verify/credit-terms/:id/action', hostedPageGuard(), async (c) => {
   const id = c.req.param('id');
   const form = CreditTermsPageFormSchema.safeParse(await c.req.parseBody());
   if (!form.success) return renderPage(c, id, { status: 400, message: 'Choose one of the buttons on the page (action must be open, submit or decline).' });

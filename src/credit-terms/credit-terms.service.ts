@@ -14,6 +14,7 @@ import { charge, requireFunds, type FundsPolicy } from '../platform/billing/bill
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { PublicUrls } from '../platform/http/context.ts';
 import { namespacedUrl, sandboxLink, type World } from '../platform/namespaces/world.ts';
+import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { keysetPaging } from '../platform/paging/keyset-paging.ts';
 import { applicantUserIdFor, senderUserIdFor } from '../sessions/session-record.ts';
 import { transition, type CreditTermsEvent } from './credit-terms.machine.ts';
@@ -37,8 +38,8 @@ const paging = keysetPaging<StoredCreditTerms>({
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
-export function creditTermsPageUrl(verifyUrl: string, id: string, namespace: string): string {
-  return namespacedUrl(`${trimSlash(verifyUrl)}/credit-terms/${encodeURIComponent(id)}`, namespace);
+export function creditTermsPageUrl(verifyUrl: string, id: string, scope: PageScope): string {
+  return hostedPageUrl(`${trimSlash(verifyUrl)}/credit-terms/${encodeURIComponent(id)}`, id, scope);
 }
 
 /** The wire record (the stored extras left out). */
@@ -83,7 +84,7 @@ export function createCreditTerms(
   return {
     body: {
       creditTermsId: stored.id,
-      creditTermsUrl: creditTermsPageUrl(urls.verify, stored.id, world.namespace),
+      creditTermsUrl: creditTermsPageUrl(urls.verify, stored.id, world),
       ...(stored.externalId === undefined ? {} : { externalId: stored.externalId }),
       links: [
         {

@@ -72,17 +72,21 @@ export function sameSecret(presented: string, expected: string): boolean {
 
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-/** Why a write is cross-site, or undefined when it is same-origin or not from a browser. */
-function crossSiteRefusal(c: AppContext): string | undefined {
+/**
+ * Why a write is cross-site, or undefined when it is same-origin or not from a browser. `surface` names
+ * who refuses, for the sentence ("The console and the control plane accept writes only from…").
+ */
+export function crossSiteRefusal(c: AppContext, surface = 'The console and the control plane'): string | undefined {
   const site = c.req.header('sec-fetch-site');
+  const rule = `${surface} accept writes only from their own pages or from clients that are not browsers.`;
   if (site !== undefined && site !== 'same-origin' && site !== 'none') {
-    return `Cross-site request refused (Sec-Fetch-Site: ${site.slice(0, 40)}): the console and the control plane accept writes only from their own pages or from clients that are not browsers.`;
+    return `Cross-site request refused (Sec-Fetch-Site: ${site.slice(0, 40)}): ${rule}`;
   }
   const origin = c.req.header('origin');
   if (origin === undefined) return undefined;
   const own = ownOrigins(c);
   if (own.has(origin)) return undefined;
-  return `Cross-site request refused: Origin "${origin.slice(0, 120)}" is not this sandbox (${[...own].join(', ')}). The console and the control plane accept writes only from their own pages or from clients that are not browsers.`;
+  return `Cross-site request refused: Origin "${origin.slice(0, 120)}" is not this sandbox (${[...own].join(', ')}). ${rule}`;
 }
 
 /** The public URL's origin, and the origin the request was addressed to when its host cannot be a rebound DNS name. */

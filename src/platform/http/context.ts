@@ -49,8 +49,13 @@ export interface Platform {
   adminToken: string | undefined;
   /** Signed console sessions (cookie and CSRF token). */
   adminSessions: AdminSessions;
-  /** Secret for signatures the sandbox makes (paging tokens, presigned URLs); derived from the seed. */
+  /**
+   * Key of signatures that protect nothing secret (paging tokens, request ids): derived from the seed, so
+   * runs repeat byte for byte.
+   */
   signingSecret: string;
+  /** The private secret (presigned upload URLs, hosted-page tokens): random, never derived from the seed. */
+  secret: string;
   sleep(ms: number): Promise<void>;
   log: Logger;
   /** `--cors`: origins allowed to call the API from a browser; undefined = no CORS headers. */
