@@ -3,9 +3,10 @@
  * optionally listens. Test suites use it in-process (`app.request()` works without a socket); the CLI
  * uses it to serve.
  */
-import type { Server as HttpServer } from 'node:http';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { serve, type ServerType } from '@hono/node-server';
+import { getRequestListener, type ServerType } from '@hono/node-server';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { buildApp } from './app.ts';
 import { resetSandbox } from './control/control.service.ts';
@@ -17,9 +18,10 @@ import { publicUrls, type AppEnv, type Logger, type Platform } from './platform/
 import { DEFAULT_JOB_TIMINGS, JobEngine, type JobTimings } from './platform/jobs/jobs.ts';
 import { capConnections, DEFAULT_CONNECTION_LIMITS, serverOptionsFor, type ConnectionLimits } from './platform/http/connection-limits.ts';
 import { drainable, type Drainable } from './platform/http/drain.ts';
+import { discardUnreadBodies } from './platform/http/body-limits.ts';
 import { ConcurrencyGate, DEFAULT_IMAGE_CONCURRENCY, type ConcurrencyLimits } from './platform/http/image-concurrency.ts';
 import { DEFAULT_MAX_NAMESPACES, DEFAULT_NAMESPACE, Worlds } from './platform/namespaces/world.ts';
-import { answerParserRefusal } from './platform/http/parser-refusals.ts';
+import { answerParserRefusal, answerUnbuildableRequest } from './platform/http/parser-refusals.ts';
 import { hashParts } from './platform/random/random.ts';
 import { SPEC_RATE_LIMITS, type RateLimits } from './platform/rate-limit/rate-limiter.ts';
 import { DEFAULT_INVALID_KEYS_PER_MINUTE, InvalidKeyLimiter } from './platform/rate-limit/invalid-key-limiter.ts';
@@ -240,9 +242,14 @@ async function listen(
   let server: ServerType | undefined;
   const port = await new Promise<number>((resolve, reject) => {
     const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
-    server = serve({ fetch, port: options.port ?? 4010, hostname: host, serverOptions: serverOptionsFor(limits) }, (info) => resolve(info.port));
+    // The node adapter's listener, with the sandbox's answer for requests it cannot turn into a Request
+    // (`GET *`), and without its own body clean-up (discardUnreadBodies does it).
+    const listener = getRequestListener(fetch, { hostname: host, autoCleanupIncoming: false, errorHandler: answerUnbuildableRequest });
+    server = createServer(serverOptionsFor(limits), listener);
+    server.listen(options.port ?? 4010, host, () => resolve((server?.address() as AddressInfo).port));
     server.once('error', reject);
     server.on('clientError', answerParserRefusal);
+    discardUnreadBodies(server as HttpServer);
     capConnections(server as HttpServer, limits.maxConnections, (options.logger ?? consoleLogger).warn);
   });
   return { server: server as ServerType, connections: drainable(server as HttpServer), port, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };

@@ -8,6 +8,9 @@ import { createCreditTermsRoute, getCreditTermsRoute, listCreditTermsByExternalI
 import { CreditTermsPageFormSchema } from './credit-terms.schemas.ts';
 import { actOnCreditTermsPage, createCreditTerms, findCreditTerms, listCreditTerms, readCreditTerms } from './credit-terms.service.ts';
 
+/** What a sandbox key lists: credit terms have no synthetic records, and live ones are never shown to it (see readCreditTerms). */
+const NO_CREDIT_TERMS = { creditTerms: [], nextToken: null };
+
 export const creditTermsRouter = newRouter()
   .openapi(createCreditTermsRoute, (c) => {
     const { body, explanation } = createCreditTerms(c.get('world'), principalOf(c).organization, c.req.valid('json'), publicUrlsOf(c), fundsPolicyOf(c));
@@ -16,17 +19,19 @@ export const creditTermsRouter = newRouter()
   })
   .openapi(listCreditTermsRoute, (c) => {
     const { nextToken, limit } = c.req.valid('query');
+    if (principalOf(c).kind === 'sandbox') return c.json(NO_CREDIT_TERMS, 200);
     return c.json(listCreditTerms(c.get('world'), principalOf(c).organization.id, { nextToken, limit, secret: c.get('platform').signingSecret }), 200);
   })
   .openapi(listCreditTermsByExternalIdRoute, (c) => {
     const { nextToken, limit } = c.req.valid('query');
     const { externalId } = c.req.valid('param');
+    if (principalOf(c).kind === 'sandbox') return c.json(NO_CREDIT_TERMS, 200);
     return c.json(
       listCreditTerms(c.get('world'), principalOf(c).organization.id, { externalId, nextToken, limit, secret: c.get('platform').signingSecret }),
       200,
     );
   })
-  .openapi(getCreditTermsRoute, (c) => c.json(readCreditTerms(c.get('world'), principalOf(c).organization.id, c.req.valid('param').id), 200));
+  .openapi(getCreditTermsRoute, (c) => c.json(readCreditTerms(c.get('world'), principalOf(c), c.req.valid('param').id), 200));
 
 // ---------------------------------------------------------------- the business's hosted page (no API key)
 

@@ -9,7 +9,7 @@
  * - Invitations are recorded, never sent; there is no credit decision beyond the business's submission.
  * - A sandbox key reads the organization's records like a live key (there are no synthetic records).
  */
-import type { OrganizationFixture } from '../platform/auth/organizations.ts';
+import type { OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { PublicUrls } from '../platform/http/context.ts';
@@ -108,7 +108,18 @@ export function findCreditTerms(world: World, id: string): StoredCreditTerms | u
 }
 
 /** GET /v1/credit-terms/{id}: 404 unknown, 403 another organization's. */
-export function readCreditTerms(world: World, organizationId: string, id: string): CreditTermsRecord {
+/**
+ * GET /v1/credit-terms/{id}. Credit terms have no synthetic records: a sandbox key, which may only read,
+ * never reads the records live keys made (they hold a business's contact and finances), so for it every
+ * id is unknown and every list empty.
+ */
+export function readCreditTerms(world: World, principal: Pick<Principal, 'kind' | 'organization'>, id: string): CreditTermsRecord {
+  const organizationId = principal.organization.id;
+  if (principal.kind === 'sandbox')
+    throw new ApiError(
+      404,
+      `Credit terms ${id} were not found: sandbox API keys never read the records live keys created. Read them with a live key of the organization.`,
+    );
   const stored = findCreditTerms(world, id);
   if (!stored)
     throw new ApiError(
