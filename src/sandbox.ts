@@ -24,7 +24,7 @@ import { DEFAULT_MAX_NAMESPACES, DEFAULT_NAMESPACE, Worlds } from './platform/na
 import { answerParserRefusal, answerUnbuildableRequest } from './platform/http/parser-refusals.ts';
 import { hashParts } from './platform/random/random.ts';
 import { SPEC_RATE_LIMITS, type RateLimits } from './platform/rate-limit/rate-limiter.ts';
-import { DEFAULT_INVALID_KEYS_PER_MINUTE, InvalidKeyLimiter } from './platform/rate-limit/invalid-key-limiter.ts';
+import { ADMIN_TOKEN_GUESSES_PER_MINUTE, DEFAULT_INVALID_KEYS_PER_MINUTE, InvalidKeyLimiter } from './platform/rate-limit/invalid-key-limiter.ts';
 import { loadScenarioDirectory, parseScenarioFile, ScenarioRegistry } from './platform/scenarios/scenarios.ts';
 import { DEFAULT_REQUEST_LOG_LIMITS, type RequestLogLimits } from './platform/request-log/request-log.ts';
 import { Store } from './platform/store/store.ts';
@@ -179,6 +179,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     strictResponses: options.strictResponses ?? false,
     responseRecorder: options.responseRecorder,
     invalidKeys: new InvalidKeyLimiter(options.invalidKeysPerMinute ?? DEFAULT_INVALID_KEYS_PER_MINUTE),
+    adminTokenGuesses: new InvalidKeyLimiter(ADMIN_TOKEN_GUESSES_PER_MINUTE),
     imageRequests: new ConcurrencyGate({ ...DEFAULT_IMAGE_CONCURRENCY, ...options.imageConcurrency }),
     closers: [],
   };

@@ -20,6 +20,8 @@ import { createMiddleware } from 'hono/factory';
 import { ApiError } from '../errors/api-error.ts';
 import { hashParts } from '../random/random.ts';
 import type { AppContext, AppEnv } from '../http/context.ts';
+import { clientAddress } from '../http/middleware.ts';
+import { DEFAULT_NAMESPACE } from '../namespaces/world.ts';
 
 export const ADMIN_SESSION_COOKIE = 'idv_sandbox_session';
 /** The form field (or `X-CSRF-Token` header) that carries a console session's CSRF token. */
@@ -115,9 +117,30 @@ function refuseCrossSite(c: AppContext): void {
   if (refusal) throw new ApiError(403, refusal);
 }
 
+/**
+ * Whether `presented` is the admin token. A wrong one counts against the client's address (the socket's):
+ * past ADMIN_TOKEN_GUESSES_PER_MINUTE in a minute, ApiError 429 with Retry-After until the minute ends.
+ * The right token is never counted nor slowed.
+ */
+export function isAdminToken(c: AppContext, presented: string, token: string): boolean {
+  if (sameSecret(presented, token)) return true;
+  const platform = c.get('platform');
+  const address = clientAddress(c);
+  const limited = address === undefined ? undefined : platform.adminTokenGuesses.fail(address, platform.worlds.get(DEFAULT_NAMESPACE).clock.now());
+  if (limited) {
+    throw new ApiError(
+      429,
+      `Too many wrong admin tokens from your address: more than ${platform.adminTokenGuesses.perMinute} in a minute. Retry after ${limited.retryAfterSeconds} s.`,
+      { detail: 'Use the admin token the sandbox was started with (--admin-token or IDV_SANDBOX_ADMIN_TOKEN); the right token is accepted meanwhile.' },
+      { 'Retry-After': String(limited.retryAfterSeconds) },
+    );
+  }
+  return false;
+}
+
 function bearerIsAdmin(c: AppContext, token: string): boolean {
   const bearer = /^Bearer (.+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
-  return bearer !== undefined && sameSecret(bearer, token);
+  return bearer !== undefined && isAdminToken(c, bearer, token);
 }
 
 const ADMIN_TOKEN_REQUIRED = new ApiError(401, 'Admin token required', {

@@ -68,6 +68,8 @@ export interface Platform {
   responseRecorder: ResponseRecorder | undefined;
   /** Wrong API keys counted per client address, across namespaces. */
   invalidKeys: InvalidKeyLimiter;
+  /** Wrong admin tokens (bearer header or console login) counted per client address. */
+  adminTokenGuesses: InvalidKeyLimiter;
   /** The one gate every image operation passes (bounded parallelism and queue). */
   imageRequests: ConcurrencyGate;
   /** Run by close(): areas register what they must release (worker pools, timers). */

@@ -134,7 +134,7 @@ export interface GuardPolicy {
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The peer address of the request's socket; none in-process (`app.request`), where the caller is the embedding code. */
-function clientAddress(c: AppContext): string | undefined {
+export function clientAddress(c: AppContext): string | undefined {
   return c.env ? getConnInfo(c).remote.address : undefined;
 }
 
