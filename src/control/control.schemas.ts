@@ -75,10 +75,13 @@ export const RequestLogEntrySchema = z
     path: z.string(),
     query: z.record(z.string(), z.string()),
     headers: z.record(z.string(), z.string()).openapi({ description: 'Request headers; x-api-key, Authorization and cookies are never stored.' }),
-    requestBody: z.unknown().optional().openapi({
-      description:
-        'JSON bodies as values, text as a string, files and binary bodies as a summary; long strings shortened, secrets and upload signatures redacted.',
-    }),
+    requestBody: z
+      .unknown()
+      .optional()
+      .openapi({
+        description:
+          'JSON bodies as values, text as a string, files and binary bodies as a summary; long strings shortened, secrets and upload signatures redacted.',
+      }),
     status: z.number().int(),
     responseBody: z.unknown().optional(),
     explain: z.string().optional().openapi({ description: 'The X-Sandbox-Explain header of the response.' }),

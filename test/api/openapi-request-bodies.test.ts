@@ -14,27 +14,12 @@ const APPLICANT = { first_name: 'Jane', lastName: 'Doe', email: 'jane@example.co
 /** [method, path, component, a valid body, the required groups: [snake, camel], [key], or alternatives] */
 const BODIES: [string, string, string, Record<string, unknown>, string[][]][] = [
   ['POST', '/v1/sessions', 'CreateSessionBody', APPLICANT, [['first_name', 'firstName'], ['last_name', 'lastName'], ['email']]],
-  [
-    'POST',
-    '/v1/workflows/wf-1/sessions',
-    'CreateWorkflowSessionBody',
-    APPLICANT,
-    [['first_name', 'firstName'], ['last_name', 'lastName'], ['email'], ['phone']],
-  ],
+  ['POST', '/v1/workflows/wf-1/sessions', 'CreateWorkflowSessionBody', APPLICANT, [['first_name', 'firstName'], ['last_name', 'lastName'], ['email'], ['phone']]],
   ['POST', '/v1/credit-check/soft', 'CreditCheckBody', APPLICANT, [['first_name', 'firstName'], ['last_name', 'lastName'], ['email'], ['phone']]],
   ['POST', '/v1/aml/bots/bot-1/monitored-users', 'EnrolMonitoredUserBody', { subjectUserId: 'user-1' }, [['subject_user_id', 'subjectUserId']]],
   ['POST', '/v1/screening/phone-trust', 'PhoneTrustRequest', { phone: '+14155550100' }, [['phone', 'sessionId']]],
   ['POST', '/v1/screening/carrier-age-gate', 'CarrierAgeGateRequest', { phone: '+14155550100' }, [['phone', 'sessionId']]],
-  [
-    'POST',
-    '/v1/screening/phone-ownership',
-    'PhoneOwnershipRequest',
-    { phone: '+14155550100', lastName: 'Doe' },
-    [
-      ['phone', 'sessionId'],
-      ['firstName', 'lastName'],
-    ],
-  ],
+  ['POST', '/v1/screening/phone-ownership', 'PhoneOwnershipRequest', { phone: '+14155550100', lastName: 'Doe' }, [['phone', 'sessionId'], ['firstName', 'lastName']]],
   ['POST', '/v1/igaming/self-exclusion/identity', 'AddSelfExclusionIdentityBody', { document_number: 'X1234567' }, [['document_number', 'document_numbers']]],
 ];
 
