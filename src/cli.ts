@@ -43,6 +43,8 @@ Usage: idv-sandbox [options]
   --invalid-keys-per-minute <n>  wrong API keys one client address may send in a minute before 429
                         (env IDV_SANDBOX_INVALID_KEYS_PER_MINUTE, default ${DEFAULT_INVALID_KEYS_PER_MINUTE}; 0 = no limit)
   --max-connections <n>    open connections at once; more are closed at once (env IDV_SANDBOX_MAX_CONNECTIONS, default ${DEFAULT_CONNECTION_LIMITS.maxConnections})
+  --max-connections-per-client <n>  open connections of one client address at once; more are closed at once
+                        (env IDV_SANDBOX_MAX_CONNECTIONS_PER_CLIENT, default ${DEFAULT_CONNECTION_LIMITS.maxConnectionsPerClient})
   --headers-timeout <ms>   time for a request's headers to arrive, else 408 (env IDV_SANDBOX_HEADERS_TIMEOUT, default ${DEFAULT_CONNECTION_LIMITS.headersTimeoutMs})
   --request-timeout <ms>   time for a whole request, body included, to arrive, else 408 (env IDV_SANDBOX_REQUEST_TIMEOUT, default ${DEFAULT_CONNECTION_LIMITS.requestTimeoutMs})
   --keep-alive-timeout <ms>  idle time before a keep-alive connection is closed (env IDV_SANDBOX_KEEP_ALIVE_TIMEOUT, default ${DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs})
@@ -79,6 +81,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | '
       'shutdown-timeout': { type: 'string' },
       'invalid-keys-per-minute': { type: 'string' },
       'max-connections': { type: 'string' },
+      'max-connections-per-client': { type: 'string' },
       'headers-timeout': { type: 'string' },
       'request-timeout': { type: 'string' },
       'keep-alive-timeout': { type: 'string' },
@@ -103,6 +106,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | '
   const connections: Partial<ConnectionLimits> = {};
   const connectionSettings = [
     ['max-connections', 'maxConnections', env.IDV_SANDBOX_MAX_CONNECTIONS],
+    ['max-connections-per-client', 'maxConnectionsPerClient', env.IDV_SANDBOX_MAX_CONNECTIONS_PER_CLIENT],
     ['headers-timeout', 'headersTimeoutMs', env.IDV_SANDBOX_HEADERS_TIMEOUT],
     ['request-timeout', 'requestTimeoutMs', env.IDV_SANDBOX_REQUEST_TIMEOUT],
     ['keep-alive-timeout', 'keepAliveTimeoutMs', env.IDV_SANDBOX_KEEP_ALIVE_TIMEOUT],

@@ -80,7 +80,7 @@ export interface SandboxOptions {
   invalidKeysPerMinute?: number;
   /** Image operations running at once and waiting (default 2 and 16); past both, 429 with Retry-After. */
   imageConcurrency?: Partial<ConcurrencyLimits>;
-  /** Open connections and how long a request may take to arrive (default 512; 10 s headers, 60 s request, 5 s keep-alive). */
+  /** Open connections and how long a request may take to arrive (default 1024, 256 per client address; 10 s headers, 60 s request, 5 s keep-alive). */
   connections?: Partial<ConnectionLimits>;
   /** Origins allowed to call the API from a browser (`*` for any); default: no CORS. */
   cors?: CorsSetting;
@@ -251,7 +251,7 @@ async function listen(
     server.once('error', reject);
     server.on('clientError', answerParserRefusal);
     discardUnreadBodies(server as HttpServer);
-    capConnections(server as HttpServer, limits.maxConnections, (options.logger ?? consoleLogger).warn);
+    capConnections(server as HttpServer, limits, (options.logger ?? consoleLogger).warn);
   });
   return { server: server as ServerType, connections: drainable(server as HttpServer), port, url: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
 }
