@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CreateCreditTermsResponseSchema, CreditTermsListResponseSchema, CreditTermsRecordSchema } from '../../src/credit-terms/credit-terms.schemas.ts';
+import { CREDIT_TERMS_BUSINESS } from '../helpers/credit-terms.ts';
 import { pageAddress } from '../helpers/hosted-pages.ts';
 import { FROZEN_AT, KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
-const BUSINESS = {
-  firstName: 'Dana',
-  lastName: 'Reyes',
-  businessName: 'Reyes Supply Co.',
-  businessEmail: 'ap@reyes-supply.example',
-  businessAddress: '120 Market Street, Springfield, IL 62701',
-  requestedCreditAmount: 25000,
-};
+const BUSINESS = CREDIT_TERMS_BUSINESS;
 
 async function create(sandbox: TestSandbox, body: Record<string, unknown> = {}, key: string = KEYS.live) {
   const response = await sandbox.call('POST', '/v1/credit-terms', { body: { ...BUSINESS, ...body }, key });

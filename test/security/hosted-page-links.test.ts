@@ -4,6 +4,7 @@
  * the token its returned link carries, and its form posts are refused from another origin.
  */
 import { describe, expect, it } from 'vitest';
+import { CREDIT_TERMS_BUSINESS } from '../helpers/credit-terms.ts';
 import { pageAddress } from '../helpers/hosted-pages.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
@@ -54,19 +55,7 @@ const PAGES: HostedPage[] = [
   },
   {
     name: 'credit terms',
-    create: async (sandbox) =>
-      (
-        await sandbox.call('POST', '/v1/credit-terms', {
-          body: {
-            firstName: 'Dana',
-            lastName: 'Reyes',
-            businessName: 'Reyes Supply Co.',
-            businessEmail: 'ap@reyes-supply.example',
-            businessAddress: '120 Market Street, Springfield, IL 62701',
-            requestedCreditAmount: 25000,
-          },
-        })
-      ).body.creditTermsUrl,
+    create: async (sandbox) => (await sandbox.call('POST', '/v1/credit-terms', { body: CREDIT_TERMS_BUSINESS })).body.creditTermsUrl,
     form: { suffix: '/action', fields: { action: 'submit' } },
     opens: 200,
   },

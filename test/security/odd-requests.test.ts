@@ -6,6 +6,7 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts';
+import { CREDIT_TERMS_BUSINESS } from '../helpers/credit-terms.ts';
 import { KEYS, silentLogger, testSandbox } from '../helpers/sandbox.ts';
 
 let sandbox: Sandbox | undefined;
@@ -71,15 +72,7 @@ describe('credit terms and sandbox keys', () => {
   it('never shows a sandbox key the records a live key created: 404 by id, empty lists', async () => {
     const local = await testSandbox();
     const created = await local.call('POST', '/v1/credit-terms', {
-      body: {
-        firstName: 'Dana',
-        lastName: 'Reyes',
-        businessName: 'Reyes Supply Co.',
-        businessEmail: 'ap@reyes-supply.example',
-        businessAddress: '120 Market Street, Springfield, IL 62701',
-        requestedCreditAmount: 25000,
-        externalId: 'acct-9',
-      },
+      body: { ...CREDIT_TERMS_BUSINESS, externalId: 'acct-9' },
     });
     const id = created.body.creditTermsId;
     expect((await local.call('GET', `/v1/credit-terms/${id}`)).status).toBe(200);

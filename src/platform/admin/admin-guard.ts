@@ -20,8 +20,7 @@ import { createMiddleware } from 'hono/factory';
 import { ApiError } from '../errors/api-error.ts';
 import { hashParts } from '../random/random.ts';
 import type { AppContext, AppEnv } from '../http/context.ts';
-import { clientAddress } from '../http/middleware.ts';
-import { DEFAULT_NAMESPACE } from '../namespaces/world.ts';
+import { countWrongGuess } from '../http/middleware.ts';
 
 export const ADMIN_SESSION_COOKIE = 'idv_sandbox_session';
 /** The form field (or `X-CSRF-Token` header) that carries a console session's CSRF token. */
@@ -124,17 +123,12 @@ function refuseCrossSite(c: AppContext): void {
  */
 export function isAdminToken(c: AppContext, presented: string, token: string): boolean {
   if (sameSecret(presented, token)) return true;
-  const platform = c.get('platform');
-  const address = clientAddress(c);
-  const limited = address === undefined ? undefined : platform.adminTokenGuesses.fail(address, platform.worlds.get(DEFAULT_NAMESPACE).clock.now());
-  if (limited) {
-    throw new ApiError(
-      429,
-      `Too many wrong admin tokens from your address: more than ${platform.adminTokenGuesses.perMinute} in a minute. Retry after ${limited.retryAfterSeconds} s.`,
-      { detail: 'Use the admin token the sandbox was started with (--admin-token or IDV_SANDBOX_ADMIN_TOKEN); the right token is accepted meanwhile.' },
-      { 'Retry-After': String(limited.retryAfterSeconds) },
-    );
-  }
+  countWrongGuess(
+    c,
+    c.get('platform').adminTokenGuesses,
+    'wrong admin tokens',
+    'Use the admin token the sandbox was started with (--admin-token or IDV_SANDBOX_ADMIN_TOKEN); the right token is accepted meanwhile.',
+  );
   return false;
 }
 

@@ -12,6 +12,7 @@ import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/
 import { keptHeaders, keptQuery, receivedBody, sentBody } from '../request-log/request-log.ts';
 import { explain, type AppContext, type AppEnv, type Platform } from './context.ts';
 import { round } from '../numbers.ts';
+import type { InvalidKeyLimiter } from '../rate-limit/invalid-key-limiter.ts';
 
 /** Paths that are not recorded in the request journal (the sandbox's own surfaces). */
 const UNJOURNALED = /^\/(__sandbox|console|docs|openapi\.json|favicon\.ico|healthz)(\/|$)/;
@@ -134,8 +135,25 @@ export interface GuardPolicy {
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The peer address of the request's socket; none in-process (`app.request`), where the caller is the embedding code. */
-export function clientAddress(c: AppContext): string | undefined {
+function clientAddress(c: AppContext): string | undefined {
   return c.env ? getConnInfo(c).remote.address : undefined;
+}
+
+/**
+ * Counts a wrong secret (API key, admin token) from the client's address against `limiter`; past its limit
+ * in the minute, throws 429 with Retry-After. In-process requests have no address and are not counted.
+ */
+export function countWrongGuess(c: AppContext, limiter: InvalidKeyLimiter, what: string, detail: string): void {
+  const address = clientAddress(c);
+  const limited = address === undefined ? undefined : limiter.fail(address, c.get('platform').worlds.get(DEFAULT_NAMESPACE).clock.now());
+  if (limited) {
+    throw new ApiError(
+      429,
+      `Too many ${what} from your address: more than ${limiter.perMinute} in a minute. Retry after ${limited.retryAfterSeconds} s.`,
+      { detail },
+      { 'Retry-After': String(limited.retryAfterSeconds) },
+    );
+  }
 }
 
 /** Authenticates the API key, applies the sandbox-write rule, the rate limit and the scenarios. */
@@ -154,16 +172,7 @@ export function apiKeyGuard(policy: GuardPolicy) {
     }
     const principal = platform.keyRing.identify(presented);
     if (!principal) {
-      const address = clientAddress(c);
-      const limited = address === undefined ? undefined : platform.invalidKeys.fail(address, platform.worlds.get(DEFAULT_NAMESPACE).clock.now());
-      if (limited) {
-        throw new ApiError(
-          429,
-          `Too many invalid API keys from your address: more than ${platform.invalidKeys.perMinute} in a minute. Retry after ${limited.retryAfterSeconds} s.`,
-          { detail: 'Fix the x-api-key header: valid keys are served meanwhile, only wrong ones are refused.' },
-          { 'Retry-After': String(limited.retryAfterSeconds) },
-        );
-      }
+      countWrongGuess(c, platform.invalidKeys, 'invalid API keys', 'Fix the x-api-key header: valid keys are served meanwhile, only wrong ones are refused.');
       throw new ApiError(401, 'Invalid API key', {
         detail: 'The x-api-key header does not hold a known API key. Check for typos or regenerate the key in the admin console.',
       });
