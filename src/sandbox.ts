@@ -246,8 +246,9 @@ async function listen(
     // The node adapter's listener, with the sandbox's answer for requests it cannot turn into a Request
     // (`GET *`), and without its own body clean-up (discardUnreadBodies does it).
     const listener = getRequestListener(fetch, { hostname: host, autoCleanupIncoming: false, errorHandler: answerUnbuildableRequest });
-    server = createServer(serverOptionsFor(limits), listener);
-    server.listen(options.port ?? 4010, host, () => resolve((server?.address() as AddressInfo).port));
+    const created = createServer(serverOptionsFor(limits), listener);
+    server = created;
+    created.listen(options.port ?? 4010, host, () => resolve((created.address() as AddressInfo).port));
     server.once('error', reject);
     server.on('clientError', answerParserRefusal);
     discardUnreadBodies(server as HttpServer);

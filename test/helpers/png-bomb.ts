@@ -20,5 +20,10 @@ export function pngBomb(width: number, height: number): Buffer {
   // One row: filter byte 0 then the pixels; every row the same, so deflate keeps almost nothing.
   const rows = Buffer.alloc((width * 4 + 1) * height);
   const pixels = deflateSync(rows, { level: 9 });
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', pixels),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -42,7 +42,8 @@ function timedGet(url: URL, path: string, localAddress: string): Promise<number>
   });
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)] as number;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)] as number;
 
 describe.runIf(process.env.IDV_SANDBOX_ABUSE_LOAD === '1')('abuse under load (IDV_SANDBOX_ABUSE_LOAD=1)', () => {
   it('serves a real client with p99 under 100 ms while 512 slow connections from another address hold half a header', async () => {

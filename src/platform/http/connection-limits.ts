@@ -43,7 +43,11 @@ export function serverOptionsFor(limits: ConnectionLimits): ServerOptions {
 }
 
 /** Caps the server's open connections, in all and per client address; the first refusal of each is logged, naming the setting. */
-export function capConnections(server: Server, limits: Pick<ConnectionLimits, 'maxConnections' | 'maxConnectionsPerClient'>, warn: (message: string) => void): void {
+export function capConnections(
+  server: Server,
+  limits: Pick<ConnectionLimits, 'maxConnections' | 'maxConnectionsPerClient'>,
+  warn: (message: string) => void,
+): void {
   server.maxConnections = limits.maxConnections;
   server.once('drop', () =>
     warn(`idv-sandbox: ${limits.maxConnections} connections are open, new ones are closed at once until some end (--max-connections).`),
@@ -57,9 +61,7 @@ export function capConnections(server: Server, limits: Pick<ConnectionLimits, 'm
     if (count >= limits.maxConnectionsPerClient) {
       if (!warned) {
         warned = true;
-        warn(
-          `idv-sandbox: ${address} holds ${count} open connections; its new ones are closed at once until some end (--max-connections-per-client).`,
-        );
+        warn(`idv-sandbox: ${address} holds ${count} open connections; its new ones are closed at once until some end (--max-connections-per-client).`);
       }
       socket.destroy();
       return;
