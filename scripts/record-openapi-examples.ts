@@ -1,6 +1,6 @@
 /**
  * Records the OpenAPI examples table (fixtures/openapi-examples.json): real calls, in order, on a fresh
- * sandbox (memory, seed 42, clock frozen at 2026-01-15T09:30:00Z) with the fixture keys, images and
+ * sandbox (memory, seed 42, a pinned secret, clock frozen at 2026-01-15T09:30:00Z) with the fixture keys, images and
  * values the tests use; the first 2xx of each operation becomes its example.
  *
  *   npx tsx scripts/record-openapi-examples.ts          # write the file
@@ -35,7 +35,16 @@ interface Step {
 
 export async function recordOperationExamples(): Promise<OperationExamples> {
   const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
-  const sandbox = await createSandbox({ port: null, memory: true, seed: 42, clock: 'frozen@2026-01-15T09:30:00.000Z', logger: quiet, rateLimit: false });
+  // The secret is pinned so that signatures and page tokens in the examples repeat from one recording to the next.
+  const sandbox = await createSandbox({
+    port: null,
+    memory: true,
+    seed: 42,
+    secret: 'openapi-examples-recording',
+    clock: 'frozen@2026-01-15T09:30:00.000Z',
+    logger: quiet,
+    rateLimit: false,
+  });
   const examples: OperationExamples = {};
   const call = async ({ operationId, method, path, body, key = 'sk_live_demo', raw }: Step) => {
     const headers: Record<string, string> = {};

@@ -40,6 +40,9 @@ variable, which wins over the config file.
   --max-namespaces <n>  namespaces at once; past it a new one is refused with 507, none is evicted
                         (env IDV_SANDBOX_MAX_NAMESPACES, default ${DEFAULT_MAX_NAMESPACES})
   --seed <n>            seed for ids and synthetic data (env IDV_SANDBOX_SEED, default 42)
+  --secret <s>          pin the private secret that signs upload URLs and hosted-page links (env IDV_SANDBOX_SECRET;
+                        at least 16 characters), for byte-identical runs; default: random, kept in <data file>.secret
+                        (mode 0600), per process with --memory
   --clock <mode>        real | frozen | frozen@<ISO 8601> (env IDV_SANDBOX_CLOCK, default real)
   --scenarios-dir <d>   load your scenario files from this directory too (repeatable; env IDV_SANDBOX_SCENARIOS_DIR=d1,d2)
   --scenario <name>     activate a scenario in every namespace (repeatable; env IDV_SANDBOX_SCENARIOS=a,b)
@@ -58,6 +61,8 @@ variable, which wins over the config file.
   --invalid-keys-per-minute <n>  wrong API keys one client address may send in a minute before 429
                         (env IDV_SANDBOX_INVALID_KEYS_PER_MINUTE, default ${DEFAULT_INVALID_KEYS_PER_MINUTE}; 0 = no limit)
   --max-connections <n>    open connections at once; more are closed at once (env IDV_SANDBOX_MAX_CONNECTIONS, default ${DEFAULT_CONNECTION_LIMITS.maxConnections})
+  --max-connections-per-client <n>  open connections of one client address at once; more are closed at once
+                        (env IDV_SANDBOX_MAX_CONNECTIONS_PER_CLIENT, default ${DEFAULT_CONNECTION_LIMITS.maxConnectionsPerClient})
   --headers-timeout <ms>   time for a request's headers to arrive, else 408 (env IDV_SANDBOX_HEADERS_TIMEOUT, default ${DEFAULT_CONNECTION_LIMITS.headersTimeoutMs})
   --request-timeout <ms>   time for a whole request, body included, to arrive, else 408 (env IDV_SANDBOX_REQUEST_TIMEOUT, default ${DEFAULT_CONNECTION_LIMITS.requestTimeoutMs})
   --keep-alive-timeout <ms>  idle time before a keep-alive connection is closed (env IDV_SANDBOX_KEEP_ALIVE_TIMEOUT, default ${DEFAULT_CONNECTION_LIMITS.keepAliveTimeoutMs})
@@ -94,6 +99,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | '
   const connections: Partial<ConnectionLimits> = {};
   const connectionSettings = [
     ['max-connections', 'maxConnections'],
+    ['max-connections-per-client', 'maxConnectionsPerClient'],
     ['headers-timeout', 'headersTimeoutMs'],
     ['request-timeout', 'requestTimeoutMs'],
     ['keep-alive-timeout', 'keepAliveTimeoutMs'],
@@ -113,6 +119,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | '
     repair: s.repair ?? false,
     maxNamespaces,
     seed: integer('--seed', s.seed),
+    secret: s.secret,
     clock: s.clock,
     scenarios: s.scenario,
     extraScenariosDirs: s['scenarios-dir'],

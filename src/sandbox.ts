@@ -3,9 +3,10 @@
  * optionally listens. Test suites use it in-process (`app.request()` works without a socket); the CLI
  * uses it to serve.
  */
-import type { Server as HttpServer } from 'node:http';
+import { createServer, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { serve, type ServerType } from '@hono/node-server';
+import { getRequestListener, type ServerType } from '@hono/node-server';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { buildApp } from './app.ts';
 import { storedRecordShapes } from './modules.ts';
@@ -21,16 +22,18 @@ import { publicUrls, type AppEnv, type LogFormat, type Logger, type Platform } f
 import { DEFAULT_JOB_TIMINGS, JobEngine, type JobTimings } from './platform/jobs/jobs.ts';
 import { capConnections, DEFAULT_CONNECTION_LIMITS, serverOptionsFor, type ConnectionLimits } from './platform/http/connection-limits.ts';
 import { drainable, type Drainable } from './platform/http/drain.ts';
+import { discardUnreadBodies } from './platform/http/body-limits.ts';
 import { ConcurrencyGate, DEFAULT_IMAGE_CONCURRENCY, type ConcurrencyLimits } from './platform/http/image-concurrency.ts';
 import { DEFAULT_MAX_NAMESPACES, DEFAULT_NAMESPACE, Worlds } from './platform/namespaces/world.ts';
-import { answerParserRefusal } from './platform/http/parser-refusals.ts';
+import { answerParserRefusal, answerUnbuildableRequest } from './platform/http/parser-refusals.ts';
 import { hashParts } from './platform/random/random.ts';
 import { SPEC_RATE_LIMITS, type RateLimits } from './platform/rate-limit/rate-limiter.ts';
-import { DEFAULT_INVALID_KEYS_PER_MINUTE, InvalidKeyLimiter } from './platform/rate-limit/invalid-key-limiter.ts';
+import { ADMIN_TOKEN_GUESSES_PER_MINUTE, DEFAULT_INVALID_KEYS_PER_MINUTE, InvalidKeyLimiter } from './platform/rate-limit/invalid-key-limiter.ts';
 import { ScenarioRegistry } from './platform/scenarios/scenarios.ts';
 import { ScenarioFiles } from './platform/scenarios/scenario-files.ts';
 import { DEFAULT_REQUEST_LOG_LIMITS, type RequestLogLimits } from './platform/request-log/request-log.ts';
 import { Store } from './platform/store/store.ts';
+import { loadSandboxSecret } from './platform/secrets/sandbox-secret.ts';
 import { DeclaredOperations, type ResponseRecorder } from './platform/http/response-conformance.ts';
 import type { CorsSetting } from './platform/http/cors.ts';
 import { FileBlobStore, MemoryBlobStore } from './platform/uploads/blob-store.ts';
@@ -48,6 +51,11 @@ export interface SandboxOptions {
   data?: string;
   memory?: boolean;
   seed?: number;
+  /**
+   * Pins the private secret that signs upload URLs and hosted-page tokens (`--secret`), for byte-identical
+   * runs; default: random, kept beside the data file (per process with `memory`).
+   */
+  secret?: string;
   /** `real`, `frozen` or `frozen@<ISO>`, or a parsed setting. */
   clock?: string | ClockSetting;
   /** Scenarios active in every namespace from the start. */
@@ -79,7 +87,7 @@ export interface SandboxOptions {
   invalidKeysPerMinute?: number;
   /** Image operations running at once and waiting (default 2 and 16); past both, 429 with Retry-After. */
   imageConcurrency?: Partial<ConcurrencyLimits>;
-  /** Open connections and how long a request may take to arrive (default 512; 10 s headers, 60 s request, 5 s keep-alive). */
+  /** Open connections and how long a request may take to arrive (default 1024, 256 per client address; 10 s headers, 60 s request, 5 s keep-alive). */
   connections?: Partial<ConnectionLimits>;
   /** Origins allowed to call the API from a browser (`*` for any); default: no CORS. */
   cors?: CorsSetting;
@@ -151,10 +159,12 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     options.memory ? {} : { file: dataFile, port: options.port ?? null, warn: log.warn, recordShapes: storedRecordShapes(), repair: options.repair },
   );
   const signingSecret = hashParts('signing', seed).toString('hex');
-  const uploads = new UploadStore(options.memory ? new MemoryBlobStore() : new FileBlobStore(`${dataFile}.uploads`), signingSecret);
+  const secret = loadSandboxSecret({ pinned: options.secret, dataFile: options.memory ? undefined : dataFile });
+  const uploads = new UploadStore(options.memory ? new MemoryBlobStore() : new FileBlobStore(`${dataFile}.uploads`), secret);
   const worlds = new Worlds(
     {
       seed,
+      secret,
       clock: clockSetting,
       scenarios: options.scenarios ?? [],
       rateLimits: options.rateLimit === false ? null : { ...SPEC_RATE_LIMITS, ...options.rateLimits },
@@ -180,6 +190,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     adminToken: options.adminToken,
     adminSessions: new AdminSessions(),
     signingSecret,
+    secret,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     log,
     cors: options.cors,
@@ -189,6 +200,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     responseRecorder: options.responseRecorder,
     operations: new DeclaredOperations(),
     invalidKeys: new InvalidKeyLimiter(options.invalidKeysPerMinute ?? DEFAULT_INVALID_KEYS_PER_MINUTE),
+    adminTokenGuesses: new InvalidKeyLimiter(ADMIN_TOKEN_GUESSES_PER_MINUTE),
     imageRequests: new ConcurrencyGate({ ...DEFAULT_IMAGE_CONCURRENCY, ...options.imageConcurrency }),
     closers: [],
   };
@@ -266,10 +278,16 @@ async function listen(
   let server: ServerType | undefined;
   const port = await new Promise<number>((resolve, reject) => {
     const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
-    server = serve({ fetch, port: options.port ?? 4010, hostname: host, serverOptions: serverOptionsFor(limits) }, (info) => resolve(info.port));
+    // The node adapter's listener, with the sandbox's answer for requests it cannot turn into a Request
+    // (`GET *`), and without its own body clean-up (discardUnreadBodies does it).
+    const listener = getRequestListener(fetch, { hostname: host, autoCleanupIncoming: false, errorHandler: answerUnbuildableRequest });
+    const created = createServer(serverOptionsFor(limits), listener);
+    server = created;
+    created.listen(options.port ?? 4010, host, () => resolve((created.address() as AddressInfo).port));
     server.once('error', reject);
     server.on('clientError', answerParserRefusal);
-    capConnections(server as HttpServer, limits.maxConnections, (options.logger ?? consoleLogger).warn);
+    discardUnreadBodies(server as HttpServer);
+    capConnections(server as HttpServer, limits, (options.logger ?? consoleLogger).warn);
   });
   return { server: server as ServerType, connections: drainable(server as HttpServer), port, url: `http://${reachableHost(host)}:${port}` };
 }

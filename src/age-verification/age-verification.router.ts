@@ -2,7 +2,8 @@ import { fundsPolicyOf } from '../platform/billing/billing.ts';
 import { explain, principalOf, publicUrlsOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
-import { DEFAULT_NAMESPACE } from '../platform/namespaces/world.ts';
+import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
+import { hostedPageUrl } from '../platform/secrets/page-tokens.ts';
 import { buildSessionUrl } from '../sessions/session-record.ts';
 import { findSession } from '../sessions/sessions.store.ts';
 import { PARENT_CONNECT_EVENTS, type ParentConnectEvent } from './age-verification.machine.ts';
@@ -41,19 +42,14 @@ export const ageVerificationRouter = newRouter()
 
 // ---------------------------------------------------------------- hosted pages (no API key)
 
-function namespaceQuery(c: AppContext): string {
-  const namespace = c.get('world').namespace;
-  return namespace === DEFAULT_NAMESPACE ? '' : `?namespace=${encodeURIComponent(namespace)}`;
-}
-
 /** The age-verification session_url: the session's own hosted page does the verifying. */
-ageVerificationRouter.get('/verify/deep-age/:id', (c) => {
+ageVerificationRouter.get('/verify/deep-age/:id', hostedPageGuard(), (c) => {
   const stored = findSession(c.get('world'), c.req.param('id'));
   if (!stored || stored.record.type !== 'age-verification')
     return c.json({ error: `There is no age verification session ${c.req.param('id')} in this namespace.` }, 404);
   const url = new URL(
     buildSessionUrl(publicUrlsOf(c).verify, stored.id, stored.record.organization_id, stored.record.redirect_url, {
-      namespace: c.get('world').namespace,
+      scope: c.get('world'),
     }),
   );
   return c.redirect(url.pathname + url.search, 302);
@@ -65,17 +61,17 @@ function renderPage(c: AppContext, id: string, error?: { status: 400 | 409; mess
   const record = toParentConnectJson(stored, c.get('world').clock.now());
   const page = parentConnectPage({
     record,
-    formAction: `/verify/parent-connect/${encodeURIComponent(id)}/events${namespaceQuery(c)}`,
+    formAction: hostedPageUrl(`/verify/parent-connect/${encodeURIComponent(id)}/events`, id, c.get('world')),
     nowIso: c.get('world').clock.iso(),
     ...(error ? { error: error.message } : {}),
   });
   return c.html(page, error?.status ?? 200);
 }
 
-ageVerificationRouter.get('/verify/parent-connect/:id', (c) => renderPage(c, c.req.param('id')));
+ageVerificationRouter.get('/verify/parent-connect/:id', hostedPageGuard(), (c) => renderPage(c, c.req.param('id')));
 
 /** The page's form: the event button, b_<key> per restriction, accept_eula. */
-ageVerificationRouter.post('/verify/parent-connect/:id/events', async (c) => {
+ageVerificationRouter.post('/verify/parent-connect/:id/events', hostedPageGuard(), async (c) => {
   const id = c.req.param('id');
   const stored = parentConnectRequests(c.get('world')).get(id);
   if (!stored) return c.html(parentConnectNotFoundPage(id), 404);
@@ -102,5 +98,5 @@ ageVerificationRouter.post('/verify/parent-connect/:id/events', async (c) => {
     if (error instanceof ApiError && (error.status === 400 || error.status === 409)) return renderPage(c, id, { status: error.status, message: error.message });
     throw error;
   }
-  return c.redirect(`/verify/parent-connect/${encodeURIComponent(id)}${namespaceQuery(c)}`, 303);
+  return c.redirect(hostedPageUrl(`/verify/parent-connect/${encodeURIComponent(id)}`, id, c.get('world')), 303);
 });

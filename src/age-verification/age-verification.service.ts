@@ -18,7 +18,8 @@ import type { OrganizationFixture, Principal } from '../platform/auth/organizati
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { PublicUrls } from '../platform/http/context.ts';
-import { namespacedUrl, type World } from '../platform/namespaces/world.ts';
+import type { World } from '../platform/namespaces/world.ts';
+import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { keysetPaging } from '../platform/paging/keyset-paging.ts';
 import { adminConsoleUrl, sessionDetailsUrl } from '../sessions/session-record.ts';
 import { createSessionRecord } from '../sessions/sessions.store.ts';
@@ -63,8 +64,9 @@ const paging = keysetPaging<StoredParentConnect>({
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
-export function parentConnectPageUrl(verifyUrl: string, id: string, namespace: string): string {
-  return namespacedUrl(`${trimSlash(verifyUrl)}/parent-connect/${encodeURIComponent(id)}`, namespace);
+/** The parent's page, with its token (and the namespace outside the default one). */
+export function parentConnectPageUrl(verifyUrl: string, id: string, scope: PageScope): string {
+  return hostedPageUrl(`${trimSlash(verifyUrl)}/parent-connect/${encodeURIComponent(id)}`, id, scope);
 }
 
 /** POST /v1/age-verification: one token (402 when empty). */
@@ -97,7 +99,7 @@ export function createAgeVerification(
   const links = [
     {
       rel: 'admin_console',
-      href: adminConsoleUrl(urls.console, record.id, { namespace: world.namespace }),
+      href: adminConsoleUrl(urls.console, record.id, { scope: world }),
       description: 'View the age verification in the admin console',
     },
     { rel: 'session_details', href: sessionDetailsUrl(urls.base, record.id), description: 'Retrieve the age verification session via the API' },
@@ -107,7 +109,7 @@ export function createAgeVerification(
     const request = createParentConnect(world, organization.id, record.id, body, nowIso);
     links.push({
       rel: 'parent_connect',
-      href: parentConnectPageUrl(urls.verify, request.id, world.namespace),
+      href: parentConnectPageUrl(urls.verify, request.id, world),
       description: "The parent's Parent Connect page (invite, verify, consent)",
     });
     explanation += `; Parent Connect request ${request.id} PENDING`;
@@ -116,7 +118,7 @@ export function createAgeVerification(
   return {
     body: {
       id: record.id,
-      session_url: namespacedUrl(`${trimSlash(urls.verify)}/deep-age/${encodeURIComponent(record.id)}`, world.namespace),
+      session_url: hostedPageUrl(`${trimSlash(urls.verify)}/deep-age/${encodeURIComponent(record.id)}`, record.id, world),
       method: METHOD_NAMES[body.method],
       ...(record.external_id === undefined ? {} : { external_id: record.external_id }),
       expires_at: record.expires_at ?? null,

@@ -17,7 +17,7 @@ import {
   setOrganizationBalance,
   toggleScenario,
 } from '../control/control.service.ts';
-import { consoleReturnPath, csrfTokenOf, sameSecret, startConsoleSession } from '../platform/admin/admin-guard.ts';
+import { consoleReturnPath, csrfTokenOf, isAdminToken, startConsoleSession } from '../platform/admin/admin-guard.ts';
 import { DurationSchema } from '../platform/clock/virtual-clock.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { type AppEnv, behaviourOn, publicUrlsOf } from '../platform/http/context.ts';
@@ -61,8 +61,17 @@ consoleRouter.post('/console/login', async (c) => {
   const token = c.get('platform').adminToken;
   const form = await c.req.parseBody();
   const next = consoleReturnPath(formText(form, 'next') || undefined);
-  if (token !== undefined && !sameSecret(formText(form, 'token'), token))
-    return c.html(loginPage(next, 'That is not the admin token this sandbox was started with.'), 401);
+  if (token !== undefined) {
+    let accepted: boolean;
+    try {
+      accepted = isAdminToken(c, formText(form, 'token'), token);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 429) throw error;
+      for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+      return c.html(loginPage(next, error.message), 429);
+    }
+    if (!accepted) return c.html(loginPage(next, 'That is not the admin token this sandbox was started with.'), 401);
+  }
   startConsoleSession(c, token === undefined ? 'visitor' : 'admin');
   return c.redirect(next, 303);
 });
@@ -323,8 +332,8 @@ consoleRouter.get('/console/sessions/:id', (c) => {
         ['Expires', record.expires_at ?? 'never'],
         ['Redirect URL', record.redirect_url ?? '—'],
       ],
-      hostedPageUrl: buildSessionUrl(urls.verify, record.id, record.organization_id, record.redirect_url, { namespace: world.namespace }),
-      apiUrl: sessionDetailsUrl(urls.base, record.id, { namespace: world.namespace }),
+      hostedPageUrl: buildSessionUrl(urls.verify, record.id, record.organization_id, record.redirect_url, { scope: world }),
+      apiUrl: sessionDetailsUrl(urls.base, record.id, { scope: world }),
       // Reading whether auto-decline is on must not count as a fire: only the move itself fires it.
       legalOutcomes: legalControlOutcomes(record, now, world.scenarios.behaviourSource('auto-decline', []) !== undefined),
       analysis: record.analysis_data,

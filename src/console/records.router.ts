@@ -112,7 +112,7 @@ consoleRecordsRouter.get('/console/bank-statements/:id', (c) => {
   const record = findBankStatement(world, c.req.param('id'));
   if (!record) return notFound(c, 'bank statement', c.req.param('id'));
   const { body } = bankStatementJson(world, record);
-  const links: [string, string][] = [["Applicant's hosted page", bankStatementPageUrl(publicUrlsOf(c).verify, record.id, world.namespace)]];
+  const links: [string, string][] = [["Applicant's hosted page", bankStatementPageUrl(publicUrlsOf(c).verify, record.id, world)]];
   const now = world.clock.now();
   // The machine's path for this record so far: what it passed through and what the clock will bring.
   const machine = html`<h2>Status machine</h2><ol class="timeline">${financialTimeline(record).map(
@@ -260,7 +260,7 @@ consoleRecordsRouter.get('/console/records', (c) => {
         },
         { label: 'Status', cell: (r) => badge(r.status ?? 'unknown') },
         { label: 'Age band', cell: (r) => r.age_band ?? '' },
-        { label: 'Hosted page', cell: (r) => (r.id ? html`<a href="${parentConnectPageUrl(publicUrlsOf(c).verify, r.id, world.namespace)}">open</a>` : '') },
+        { label: 'Hosted page', cell: (r) => (r.id ? html`<a href="${parentConnectPageUrl(publicUrlsOf(c).verify, r.id, world)}">open</a>` : '') },
       ],
       'No Parent Connect requests.',
     )}</section>`,
@@ -273,6 +273,6 @@ consoleRecordsRouter.get('/console/credit-terms/:id', (c) => {
   const stored = findCreditTerms(world, c.req.param('id'));
   if (!stored) return notFound(c, 'credit terms request', c.req.param('id'));
   const record = toCreditTermsJson(stored);
-  const links: [string, string][] = [["Business's hosted page", creditTermsPageUrl(publicUrlsOf(c).verify, record.id, world.namespace)]];
+  const links: [string, string][] = [["Business's hosted page", creditTermsPageUrl(publicUrlsOf(c).verify, record.id, world)]];
   return renderPage(c, `Credit terms ${record.id}`, 'records', recordDetail({ status: record.status, links, record }));
 });

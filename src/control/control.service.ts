@@ -21,7 +21,10 @@ export const TEST_JOB_KIND = 'sandbox.echo';
 /** Resets one namespace, or every namespace when none is named. */
 export async function resetSandbox(platform: Platform, namespace: string | undefined, seed: number | undefined): Promise<string[]> {
   const names = namespace !== undefined ? [namespace] : platform.worlds.names();
-  if (namespace === undefined) platform.invalidKeys.clear();
+  if (namespace === undefined) {
+    platform.invalidKeys.clear();
+    platform.adminTokenGuesses.clear();
+  }
   for (const name of names) {
     platform.worlds.reset(name, seed);
     await platform.uploads.dropNamespace(name);

@@ -6,14 +6,7 @@ import type { CreditCheckBody, CreditCheckKind } from './credit-check.schemas.ts
 import { createCreditCheck } from './credit-check.service.ts';
 
 function handle(c: AppContext, kind: CreditCheckKind, body: CreditCheckBody) {
-  const answer = createCreditCheck(
-    c.get('world'),
-    principalOf(c).organization,
-    kind,
-    body,
-    { urls: publicUrlsOf(c), namespace: c.get('world').namespace },
-    fundsPolicyOf(c),
-  );
+  const answer = createCreditCheck(c.get('world'), principalOf(c).organization, kind, body, { urls: publicUrlsOf(c) }, fundsPolicyOf(c));
   for (const reason of answer.explanations) explain(c, reason);
   return answer.body;
 }

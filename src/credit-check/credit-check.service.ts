@@ -119,8 +119,6 @@ export const CREDIT_CHECK_PRICE_TOKENS = 1;
 
 export interface CreditCheckLinks {
   urls: SessionUrls;
-  /** The sandbox namespace: the hosted URL carries it outside the default one. */
-  namespace: string;
 }
 
 /**
@@ -157,11 +155,11 @@ export function createCreditCheck(
   const record = stored.record;
   const response = toCreditCheckCreateJson({
     sessionId: record.id,
-    sessionUrl: buildSessionUrl(links.urls.verify, record.id, record.organization_id, record.redirect_url, { namespace: links.namespace }),
+    sessionUrl: buildSessionUrl(links.urls.verify, record.id, record.organization_id, record.redirect_url, { scope: world }),
     kind,
     ...(record.external_id === undefined ? {} : { externalId: record.external_id }),
-    adminConsoleHref: adminConsoleUrl(links.urls.console, record.id, { namespace: links.namespace }),
-    sessionDetailsHref: sessionDetailsUrl(links.urls.base, record.id, { namespace: links.namespace }),
+    adminConsoleHref: adminConsoleUrl(links.urls.console, record.id, { scope: world }),
+    sessionDetailsHref: sessionDetailsUrl(links.urls.base, record.id, { scope: world }),
   });
   const invites = [
     body.sendEmailInvite ? `e-mail invitation to ${body.email}` : 'no e-mail invitation (send_email_invite false)',

@@ -1,11 +1,15 @@
 import { fundsPolicyOf } from '../platform/billing/billing.ts';
 import { explain, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
-import { DEFAULT_NAMESPACE } from '../platform/namespaces/world.ts';
+import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
+import { hostedPageUrl } from '../platform/secrets/page-tokens.ts';
 import { creditTermsNotFoundPage, creditTermsPage } from './credit-terms-page.view.ts';
 import { createCreditTermsRoute, getCreditTermsRoute, listCreditTermsByExternalIdRoute, listCreditTermsRoute } from './credit-terms.routes.ts';
 import { CreditTermsPageFormSchema } from './credit-terms.schemas.ts';
 import { actOnCreditTermsPage, createCreditTerms, findCreditTerms, listCreditTerms, readCreditTerms } from './credit-terms.service.ts';
+
+/** What a sandbox key lists: credit terms have no synthetic records, and live ones are never shown to it (see readCreditTerms). */
+const NO_CREDIT_TERMS = { creditTerms: [], nextToken: null };
 
 export const creditTermsRouter = newRouter()
   .openapi(createCreditTermsRoute, (c) => {
@@ -15,23 +19,25 @@ export const creditTermsRouter = newRouter()
   })
   .openapi(listCreditTermsRoute, (c) => {
     const { nextToken, limit } = c.req.valid('query');
+    if (principalOf(c).kind === 'sandbox') return c.json(NO_CREDIT_TERMS, 200);
     return c.json(listCreditTerms(c.get('world'), principalOf(c).organization.id, { nextToken, limit, secret: c.get('platform').signingSecret }), 200);
   })
   .openapi(listCreditTermsByExternalIdRoute, (c) => {
     const { nextToken, limit } = c.req.valid('query');
     const { externalId } = c.req.valid('param');
+    if (principalOf(c).kind === 'sandbox') return c.json(NO_CREDIT_TERMS, 200);
     return c.json(
       listCreditTerms(c.get('world'), principalOf(c).organization.id, { externalId, nextToken, limit, secret: c.get('platform').signingSecret }),
       200,
     );
   })
-  .openapi(getCreditTermsRoute, (c) => c.json(readCreditTerms(c.get('world'), principalOf(c).organization.id, c.req.valid('param').id), 200));
+  .openapi(getCreditTermsRoute, (c) => c.json(readCreditTerms(c.get('world'), principalOf(c), c.req.valid('param').id), 200));
 
 // ---------------------------------------------------------------- the business's hosted page (no API key)
 
+/** The page's own path (or its form's), with its token and the namespace outside the default one. */
 function pagePath(c: AppContext, id: string, suffix = ''): string {
-  const namespace = c.get('world').namespace;
-  return `/verify/credit-terms/${encodeURIComponent(id)}${suffix}${namespace === DEFAULT_NAMESPACE ? '' : `?namespace=${encodeURIComponent(namespace)}`}`;
+  return hostedPageUrl(`/verify/credit-terms/${encodeURIComponent(id)}${suffix}`, id, c.get('world'));
 }
 
 function renderPage(c: AppContext, id: string, error?: { status: 400 | 409; message: string }) {
@@ -48,10 +54,10 @@ function renderPage(c: AppContext, id: string, error?: { status: 400 | 409; mess
   return c.html(page, error?.status ?? 200);
 }
 
-creditTermsRouter.get('/verify/credit-terms/:id', (c) => renderPage(c, c.req.param('id')));
+creditTermsRouter.get('/verify/credit-terms/:id', hostedPageGuard(), (c) => renderPage(c, c.req.param('id')));
 
 // Post/redirect/get: a reload never posts twice.
-creditTermsRouter.post('/verify/credit-terms/:id/action', async (c) => {
+creditTermsRouter.post('/verify/credit-terms/:id/action', hostedPageGuard(), async (c) => {
   const id = c.req.param('id');
   const form = CreditTermsPageFormSchema.safeParse(await c.req.parseBody());
   if (!form.success) return renderPage(c, id, { status: 400, message: 'Choose one of the buttons on the page (action must be open, submit or decline).' });

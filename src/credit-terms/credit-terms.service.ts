@@ -9,11 +9,12 @@
  * - Invitations are recorded, never sent; there is no credit decision beyond the business's submission.
  * - A sandbox key reads the organization's records like a live key (there are no synthetic records).
  */
-import type { OrganizationFixture } from '../platform/auth/organizations.ts';
+import type { OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { PublicUrls } from '../platform/http/context.ts';
 import { namespacedUrl, sandboxLink, type World } from '../platform/namespaces/world.ts';
+import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { keysetPaging } from '../platform/paging/keyset-paging.ts';
 import { applicantUserIdFor, senderUserIdFor } from '../sessions/session-record.ts';
 import { transition, type CreditTermsEvent } from './credit-terms.machine.ts';
@@ -37,8 +38,8 @@ const paging = keysetPaging<StoredCreditTerms>({
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
-export function creditTermsPageUrl(verifyUrl: string, id: string, namespace: string): string {
-  return namespacedUrl(`${trimSlash(verifyUrl)}/credit-terms/${encodeURIComponent(id)}`, namespace);
+export function creditTermsPageUrl(verifyUrl: string, id: string, scope: PageScope): string {
+  return hostedPageUrl(`${trimSlash(verifyUrl)}/credit-terms/${encodeURIComponent(id)}`, id, scope);
 }
 
 /** The wire record (the stored extras left out). */
@@ -83,7 +84,7 @@ export function createCreditTerms(
   return {
     body: {
       creditTermsId: stored.id,
-      creditTermsUrl: creditTermsPageUrl(urls.verify, stored.id, world.namespace),
+      creditTermsUrl: creditTermsPageUrl(urls.verify, stored.id, world),
       ...(stored.externalId === undefined ? {} : { externalId: stored.externalId }),
       links: [
         {
@@ -107,7 +108,18 @@ export function findCreditTerms(world: World, id: string): StoredCreditTerms | u
 }
 
 /** GET /v1/credit-terms/{id}: 404 unknown, 403 another organization's. */
-export function readCreditTerms(world: World, organizationId: string, id: string): CreditTermsRecord {
+/**
+ * GET /v1/credit-terms/{id}. Credit terms have no synthetic records: a sandbox key, which may only read,
+ * never reads the records live keys made (they hold a business's contact and finances), so for it every
+ * id is unknown and every list empty.
+ */
+export function readCreditTerms(world: World, principal: Pick<Principal, 'kind' | 'organization'>, id: string): CreditTermsRecord {
+  const organizationId = principal.organization.id;
+  if (principal.kind === 'sandbox')
+    throw new ApiError(
+      404,
+      `Credit terms ${id} were not found: sandbox API keys never read the records live keys created. Read them with a live key of the organization.`,
+    );
   const stored = findCreditTerms(world, id);
   if (!stored)
     throw new ApiError(

@@ -1,7 +1,8 @@
 import { fundsPolicyOf } from '../platform/billing/billing.ts';
 import { explain, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
-import { DEFAULT_NAMESPACE } from '../platform/namespaces/world.ts';
+import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
+import { hostedPageUrl } from '../platform/secrets/page-tokens.ts';
 import { bankStatementNotFoundPage, bankStatementPage } from './bank-statement-page.view.ts';
 import { createFinancialRoute, getFinancialRoute, listFinancialByExternalIdRoute, listFinancialRoute } from './financial.routes.ts';
 import { BankStatementPageFormSchema } from './financial.schemas.ts';
@@ -50,12 +51,6 @@ export const financialRouter = newRouter()
 
 // ---------------------------------------------------------------- the applicant's hosted page (no API key)
 
-/** `?namespace=<ns>` for links and forms outside the default namespace. */
-function namespaceQuery(c: AppContext): string {
-  const namespace = c.get('world').namespace;
-  return namespace === DEFAULT_NAMESPACE ? '' : `?namespace=${encodeURIComponent(namespace)}`;
-}
-
 function renderPage(c: AppContext, id: string, error?: { status: 400 | 409; message: string }) {
   const world = c.get('world');
   const stored = findBankStatement(world, id);
@@ -68,8 +63,8 @@ function renderPage(c: AppContext, id: string, error?: { status: 400 | 409; mess
       stored,
       record: body,
       organizationName: c.get('platform').keyRing.organizations.get(stored.organizationId)?.name ?? stored.organizationId,
-      formAction: `${path}/link${namespaceQuery(c)}`,
-      selfPath: `${path}${namespaceQuery(c)}`,
+      formAction: hostedPageUrl(`${path}/link`, id, world),
+      selfPath: hostedPageUrl(path, id, world),
       nowIso: world.clock.iso(),
       ...(error === undefined ? {} : { error: error.message }),
     }),
@@ -77,10 +72,10 @@ function renderPage(c: AppContext, id: string, error?: { status: 400 | 409; mess
   );
 }
 
-financialRouter.get('/verify/bank-statements/:id', (c) => renderPage(c, c.req.param('id')));
+financialRouter.get('/verify/bank-statements/:id', hostedPageGuard(), (c) => renderPage(c, c.req.param('id')));
 
 // Post/redirect/get: a reload after linking never posts twice.
-financialRouter.post('/verify/bank-statements/:id/link', async (c) => {
+financialRouter.post('/verify/bank-statements/:id/link', hostedPageGuard(), async (c) => {
   const id = c.req.param('id');
   const form = BankStatementPageFormSchema.safeParse(await c.req.parseBody());
   if (!form.success) return renderPage(c, id, { status: 400, message: 'Choose one of the buttons on the page (action must be start, complete or upload).' });
@@ -90,5 +85,5 @@ financialRouter.post('/verify/bank-statements/:id/link', async (c) => {
     return renderPage(c, id, { status: result.status, message: result.message });
   }
   explain(c, result.explanation);
-  return c.redirect(`/verify/bank-statements/${encodeURIComponent(id)}${namespaceQuery(c)}`, 303);
+  return c.redirect(hostedPageUrl(`/verify/bank-statements/${encodeURIComponent(id)}`, id, c.get('world')), 303);
 });

@@ -14,6 +14,7 @@ import { ApiError } from '../platform/errors/api-error.ts';
 import type { PublicUrls } from '../platform/http/context.ts';
 import type { PageRequest } from '../platform/paging/keyset-paging.ts';
 import { namespacedUrl, sandboxLink, type World } from '../platform/namespaces/world.ts';
+import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { applicantUserIdFor, senderUserIdFor } from '../sessions/session-record.ts';
 import { DEFAULT_FINANCIAL_PAGE_SIZE, financialPaging, financialQueryScope } from './financial-paging.ts';
 import type { CreateFinancialBody, CreateFinancialResponse, FinancialListResponse, FinancialRecord, StoredFinancialRecord } from './financial.schemas.ts';
@@ -47,8 +48,8 @@ export function bankStatements(world: World) {
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
 /** The applicant's hosted page: {verify_url}/bank-statements/<id>, with namespace=<ns> outside the default one. */
-export function bankStatementPageUrl(verifyUrl: string, id: string, namespace: string): string {
-  return namespacedUrl(`${trimSlash(verifyUrl)}/bank-statements/${encodeURIComponent(id)}`, namespace);
+export function bankStatementPageUrl(verifyUrl: string, id: string, scope: PageScope): string {
+  return hostedPageUrl(`${trimSlash(verifyUrl)}/bank-statements/${encodeURIComponent(id)}`, id, scope);
 }
 
 export function bankStatementDetailsUrl(baseUrl: string, id: string, namespace: string): string {
@@ -92,7 +93,7 @@ export function requestBankStatements(
   return {
     body: toCreateFinancialJson({
       record,
-      bankStatementUrl: bankStatementPageUrl(urls.verify, record.id, world.namespace),
+      bankStatementUrl: bankStatementPageUrl(urls.verify, record.id, world),
       adminConsoleHref: bankStatementConsoleUrl(urls.console, record.id, world.namespace),
       detailsHref: bankStatementDetailsUrl(urls.base, record.id, world.namespace),
     }),

@@ -25,8 +25,13 @@ export type { RgbImage } from './codecs.mjs';
 export const IMAGE_LIMITS = {
   /** Bytes per image: 15 MiB = 15 728 640. */
   maxBytes: IMAGE_MAX_BYTES,
-  /** Decoded pixels per image (40 megapixels, read from the header before decoding). */
-  maxPixels: 40_000_000,
+  /**
+   * Decoded pixels per image, read from the header before decoding: 16 megapixels (a 12-megapixel phone
+   * photo, 4000 × 4000, fits). A decode holds about 12 bytes per pixel at its peak (RGBA plus the codec's
+   * copies), so 16 megapixels is about 200 MB, and the pixels being decoded at once never exceed this
+   * figure either (PixelBudget): a process stays under 400 MB whatever arrives in parallel.
+   */
+  maxPixels: 16_000_000,
   /** Wall time one decode may take in a worker before it is terminated. */
   decodeTimeoutMs: 10_000,
   /** Longer side of the working image every analysis runs on. */
@@ -82,7 +87,7 @@ export function checkImageBytes(
   bytes: Uint8Array,
   field: string,
   limits: { maxBytes: number; maxPixels: number } = IMAGE_LIMITS,
-): { format: ImageFormat; width: number; height: number } {
+): { format: ImageFormat; width: number; height: number; pixels: number } {
   if (bytes.length === 0) {
     throw new ImageInputError('undecodable', field, `${field}: the image is empty (0 bytes)`, [
       'Send the image bytes: a multipart file part, or a base64 / base64url string, or a storage file key.',
@@ -120,7 +125,7 @@ export function checkImageBytes(
       [`Downscale the image to at most ${(limits.maxPixels / 1e6).toFixed(0)} megapixels (for example 2000×1500 is plenty).`],
     );
   }
-  return { format, width: header.width, height: header.height };
+  return { format, width: header.width, height: header.height, pixels: header.decodedPixels };
 }
 
 function undecodable(field: string, format: ImageFormat, detail: string): ImageInputError {
@@ -243,6 +248,52 @@ class DecodePool {
   }
 }
 
+/**
+ * Pixels being decoded at once, across requests: a decode waits until what is in flight plus its own
+ * declared pixels fits the budget (one alone always runs), first come first served. With the budget equal
+ * to the per-image limit, two small images decode side by side and a large one alone.
+ */
+class PixelBudget {
+  private inFlight = 0;
+  private readonly waiting: { pixels: number; start: () => void }[] = [];
+
+  constructor(private readonly budget: number) {}
+
+  /** The release at once when the pixels fit now (so a decode starts in the same tick), else a promise of it. */
+  take(pixels: number): (() => void) | Promise<() => void> {
+    if (this.waiting.length === 0 && this.fits(pixels)) {
+      this.inFlight += pixels;
+      return this.releaser(pixels);
+    }
+    return new Promise((resolve) => {
+      this.waiting.push({ pixels, start: () => resolve(this.releaser(pixels)) });
+      this.admit();
+    });
+  }
+
+  private fits(pixels: number): boolean {
+    return this.inFlight === 0 || this.inFlight + pixels <= this.budget;
+  }
+
+  private admit(): void {
+    for (let next = this.waiting[0]; next && this.fits(next.pixels); next = this.waiting[0]) {
+      this.waiting.shift();
+      this.inFlight += next.pixels;
+      next.start();
+    }
+  }
+
+  private releaser(pixels: number): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.inFlight -= pixels;
+      this.admit();
+    };
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Decoder
 // ---------------------------------------------------------------------------------------------------
@@ -258,6 +309,7 @@ export function createImageDecoder(options: ImageDecoderOptions = {}): ImageDeco
   const maxMegapixels = Math.ceil(limits.maxPixels / 1e6) + 1;
   const workers = options.workers ?? Math.max(1, Math.min(2, availableParallelism()));
   let pool: DecodePool | null = workers > 0 ? new DecodePool(workers, timeoutMs, maxSide, maxMegapixels) : null;
+  const budget = new PixelBudget(limits.maxPixels);
 
   async function runDecode(bytes: Uint8Array, field: string, format: ImageFormat): Promise<WorkingDecode> {
     if (pool) {
@@ -284,8 +336,15 @@ export function createImageDecoder(options: ImageDecoderOptions = {}): ImageDeco
 
   return {
     async decode(bytes: Uint8Array, field = 'image'): Promise<DecodedImage> {
-      const { format } = checkImageBytes(bytes, field, limits);
-      const decoded = await runDecode(bytes, field, format);
+      const { format, pixels } = checkImageBytes(bytes, field, limits);
+      const ticket = budget.take(pixels);
+      const release = typeof ticket === 'function' ? ticket : await ticket;
+      let decoded: WorkingDecode;
+      try {
+        decoded = await runDecode(bytes, field, format);
+      } finally {
+        release();
+      }
       if (!(decoded.width > 0 && decoded.height > 0 && decoded.working.rgb.length === decoded.working.width * decoded.working.height * 3)) {
         throw undecodable(field, format, 'the decoder returned no pixels');
       }

@@ -3,25 +3,26 @@
  * link is the permission), POST /verify/<id>/outcome applies the button's outcome and answers 303 to the
  * session's redirect_url with session_id, status and reason, or a result page when it has none.
  *
- * The page trusts the stored session, not the link: the redirect target is the session's own
+ * The link must carry the session's page token (hostedPageGuard), and the buttons post only from the page's
+ * own origin. The page trusts the stored session, not the link: the redirect target is the session's own
  * redirect_url (the link's redirect_url parameter is informational), and an `oid` that names another
  * organization answers 404. A non-default namespace rides along as `?namespace=` in every URL.
  */
 import { Hono } from 'hono';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { behaviourOn, explain, publicUrlsOf, type AppContext, type AppEnv } from '../platform/http/context.ts';
-import { DEFAULT_NAMESPACE } from '../platform/namespaces/world.ts';
+import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
+import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { problemPage, resultPage, sessionPage } from './hosted-page.view.ts';
 import { isApplicantOutcome, redirectUrlFor } from './redirect-callback.ts';
 import { displayStatus, isExpired } from './session.machine.ts';
 import { findHostedSession, openHostedPage, submitApplicantOutcome } from './sessions.service.ts';
 import type { StoredSession } from './sessions.store.ts';
 
-/** Where the page's buttons post: {verify_url}/<id>/outcome?oid=<org>[&namespace=<ns>]. */
-export function hostedActionUrl(verifyUrl: string, stored: StoredSession, namespace: string): string {
-  const query = new URLSearchParams({ oid: stored.record.organization_id });
-  if (namespace !== DEFAULT_NAMESPACE) query.set('namespace', namespace);
-  return `${verifyUrl.replace(/\/+$/, '')}/${encodeURIComponent(stored.id)}/outcome?${query}`;
+/** Where the page's buttons post: {verify_url}/<id>/outcome?oid=<org>&token=<page token>[&namespace=<ns>]. */
+export function hostedActionUrl(verifyUrl: string, stored: StoredSession, scope: PageScope): string {
+  const url = `${verifyUrl.replace(/\/+$/, '')}/${encodeURIComponent(stored.id)}/outcome?oid=${encodeURIComponent(stored.record.organization_id)}`;
+  return hostedPageUrl(url, stored.id, scope);
 }
 
 const notFound = (c: AppContext, id: string) =>
@@ -38,7 +39,7 @@ function applicantName(stored: StoredSession): string {
 }
 
 export const hostedPageRouter = new Hono<AppEnv>()
-  .get('/verify/:id', (c) => {
+  .get('/verify/:id', hostedPageGuard(), (c) => {
     const world = c.get('world');
     const id = c.req.param('id');
     const found = findHostedSession(world, id, c.req.query('oid'));
@@ -58,13 +59,13 @@ export const hostedPageRouter = new Hono<AppEnv>()
         open: stored.record.status === 'PENDING',
         expired,
         ...(stored.record.expires_at === undefined ? {} : { expiresAt: stored.record.expires_at }),
-        actionUrl: hostedActionUrl(publicUrlsOf(c).verify, stored, world.namespace),
+        actionUrl: hostedActionUrl(publicUrlsOf(c).verify, stored, world),
         ...(stored.record.redirect_url === undefined ? {} : { redirectUrl: stored.record.redirect_url }),
       }),
       200,
     );
   })
-  .post('/verify/:id/outcome', async (c) => {
+  .post('/verify/:id/outcome', hostedPageGuard(), async (c) => {
     const world = c.get('world');
     const id = c.req.param('id');
     const form = await c.req.parseBody();

@@ -13,6 +13,7 @@
  *   only that it is an object of strings.
  */
 import { namespacedUrl, sandboxLink } from '../platform/namespaces/world.ts';
+import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { fakerFrom, rngFrom, uuidFrom } from '../platform/random/random.ts';
 import {
   UPLOAD_FLAGS,
@@ -172,8 +173,8 @@ export function senderUserIdFor(organizationId: string): string {
 
 /** Where a link is opened from: a session of a non-default namespace keeps it in its hosted URL. */
 export interface SessionUrlOptions {
-  /** The sandbox namespace; added as `&namespace=` unless it is the default one. */
-  namespace?: string;
+  /** The sandbox namespace and its page tokens (a World): the hosted URL carries the session's token, and the namespace unless it is the default one. */
+  scope?: PageScope;
 }
 
 /**
@@ -183,15 +184,15 @@ export interface SessionUrlOptions {
 export function buildSessionUrl(verifyUrl: string, sessionId: string, organizationId: string, redirectUrl?: string, options: SessionUrlOptions = {}): string {
   let url = `${trimSlash(verifyUrl)}/${encodeURIComponent(sessionId)}?oid=${encodeURIComponent(organizationId)}`;
   if (redirectUrl !== undefined) url += `&redirect_url=${encodeURIComponent(redirectUrl)}`;
-  return namespacedUrl(url, options.namespace);
+  return options.scope === undefined ? url : hostedPageUrl(url, sessionId, options.scope);
 }
 
 export function sessionDetailsUrl(baseUrl: string, sessionId: string, options: SessionUrlOptions = {}): string {
-  return sandboxLink(baseUrl, `/v1/sessions/${encodeURIComponent(sessionId)}`, options.namespace);
+  return sandboxLink(baseUrl, `/v1/sessions/${encodeURIComponent(sessionId)}`, options.scope?.namespace);
 }
 
 export function adminConsoleUrl(consoleUrl: string, sessionId: string, options: SessionUrlOptions = {}): string {
-  return namespacedUrl(`${trimSlash(consoleUrl)}/sessions/${encodeURIComponent(sessionId)}`, options.namespace);
+  return namespacedUrl(`${trimSlash(consoleUrl)}/sessions/${encodeURIComponent(sessionId)}`, options.scope?.namespace);
 }
 
 /** The single-session response's resource_links: strings only, never null. */

@@ -25,7 +25,7 @@ import {
   type LinkContext,
 } from './sessions.service.ts';
 
-const linksOf = (c: AppContext): LinkContext => ({ urls: publicUrlsOf(c), namespace: c.get('world').namespace });
+const linksOf = (c: AppContext): LinkContext => ({ urls: publicUrlsOf(c) });
 
 function explainAll<T>(c: AppContext, answer: { value: T; explanations: string[] }): T {
   for (const reason of answer.explanations) if (reason !== '') explain(c, reason);

@@ -55,10 +55,9 @@ import {
   type UploadFileRequest,
 } from './sessions.schemas.ts';
 
-/** Where links point and which namespace the hosted URL must carry. */
+/** Where links point (the namespace and the page token come from the world). */
 export interface LinkContext {
   urls: SessionUrls;
-  namespace: string;
 }
 
 export interface Explained<T> {
@@ -131,7 +130,7 @@ export function createSession(
   }
   explanations.push(invitationsExplanation(stored, input));
   explanations.push(`${SESSION_PRICE_TOKENS} token charged, balance ${remaining}`);
-  return { value: buildCreateSessionResponse(stored.record, links.urls, { namespace: links.namespace }), explanations };
+  return { value: buildCreateSessionResponse(stored.record, links.urls, { scope: world }), explanations };
 }
 
 /** The bank-statement request of a session whose workflow asks for statements (the phone was checked above). */
@@ -212,7 +211,7 @@ export function getSession(world: World, organizationId: string, id: string, lin
   const explanations: string[] = [];
   const expiry = expiryExplanation(stored.record, world.clock.now());
   if (expiry !== undefined) explanations.push(expiry);
-  return { value: toSingleSessionResponse(stored.record, stored.user, stored.senderUser, links.urls, { namespace: links.namespace }), explanations };
+  return { value: toSingleSessionResponse(stored.record, stored.user, stored.senderUser, links.urls, { scope: world }), explanations };
 }
 
 export function getSandboxSession(id: string, organizationId: string, urls: SessionUrls): Explained<SingleSessionResponse> {

@@ -28,9 +28,9 @@ async function parentConnect(sandbox: TestSandbox, body: Record<string, unknown>
     eulaUrl: 'https://example.com/eula',
     ...body,
   });
-  const link = created.links.find((entry) => entry.rel === 'parent_connect');
-  const id = new URL(link?.href ?? '').pathname.split('/').at(-1) as string;
-  return { created, id };
+  const link = new URL(created.links.find((entry) => entry.rel === 'parent_connect')?.href ?? '');
+  const id = link.pathname.split('/').at(-1) as string;
+  return { created, id, page: `${link.pathname}${link.search}`, form: `${link.pathname}/events${link.search}` };
 }
 
 const get = async (sandbox: TestSandbox, id: string) =>
@@ -38,8 +38,9 @@ const get = async (sandbox: TestSandbox, id: string) =>
 const drive = (sandbox: TestSandbox, id: string, body: Record<string, unknown>) =>
   sandbox.call('POST', `/__sandbox/age-verification/parent-connect/${id}/events`, { key: null, body });
 
-async function pressPage(sandbox: TestSandbox, id: string, fields: Record<string, string>) {
-  const response = await sandbox.app.request(`/verify/parent-connect/${id}/events`, {
+/** Posts the parent's page form at `form`, the page link's form address. */
+async function pressPage(sandbox: TestSandbox, form: string, fields: Record<string, string>) {
+  const response = await sandbox.app.request(form, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields).toString(),
@@ -59,9 +60,12 @@ describe('age verification: create', () => {
     expect(body.links.map((link) => link.rel)).toEqual(['admin_console', 'session_details']);
     const session = await sandbox.call('GET', `/v1/sessions/${body.id}`);
     expect(session.body.session_record).toMatchObject({ id: body.id, type: 'age-verification', status: 'PENDING', external_id: 'user-7' });
-    const page = await sandbox.app.request(`/verify/deep-age/${body.id}`);
+    const sessionUrl = new URL(body.session_url);
+    expect(sessionUrl.search).toBe(`?token=${sandbox.pageToken(body.id)}`);
+    const page = await sandbox.app.request(`${sessionUrl.pathname}${sessionUrl.search}`);
     expect(page.status).toBe(302);
-    expect(page.headers.get('location')).toContain(`/verify/${body.id}`);
+    expect(page.headers.get('location')).toBe(`/verify/${body.id}?oid=org_demo&token=${sandbox.pageToken(body.id)}`);
+    expect((await sandbox.app.request(sessionUrl.pathname)).status).toBe(404);
   });
 
   it('method parent-connect: also a PENDING Parent Connect request with every key present; expires_at null without an expiry', async () => {
@@ -184,21 +188,21 @@ describe('Parent Connect status machine', () => {
 
   it('the parent’s hosted page drives the same machine: boundaries from the form, the EULA must be accepted', async () => {
     const sandbox = await testSandbox();
-    const { id } = await parentConnect(sandbox);
-    const page = await sandbox.app.request(`/verify/parent-connect/${id}`);
+    const { id, page: pagePath, form } = await parentConnect(sandbox);
+    const page = await sandbox.app.request(pagePath);
     expect(await page.text()).toContain('Invite the parent');
-    expect((await pressPage(sandbox, id, { event: 'invite' })).status).toBe(303);
-    expect((await pressPage(sandbox, id, { event: 'verify_parent' })).status).toBe(303);
-    const noEula = await pressPage(sandbox, id, { event: 'give_consent', b_dailyMinutes: '45', b_rating: 'T' });
+    expect((await pressPage(sandbox, form, { event: 'invite' })).status).toBe(303);
+    expect((await pressPage(sandbox, form, { event: 'verify_parent' })).status).toBe(303);
+    const noEula = await pressPage(sandbox, form, { event: 'give_consent', b_dailyMinutes: '45', b_rating: 'T' });
     expect(noEula.status).toBe(400);
     expect(noEula.text).toContain('EULA');
-    const outOfRange = await pressPage(sandbox, id, { event: 'give_consent', b_dailyMinutes: '999', accept_eula: 'on' });
+    const outOfRange = await pressPage(sandbox, form, { event: 'give_consent', b_dailyMinutes: '999', accept_eula: 'on' });
     expect(outOfRange.status).toBe(400);
     expect(outOfRange.text).toContain('dailyMinutes');
     expect((await get(sandbox, id)).status).toBe('PARENT_VERIFIED');
-    expect((await pressPage(sandbox, id, { event: 'give_consent', b_chat: 'on', b_dailyMinutes: '45', b_rating: 'T', accept_eula: 'on' })).status).toBe(303);
+    expect((await pressPage(sandbox, form, { event: 'give_consent', b_chat: 'on', b_dailyMinutes: '45', b_rating: 'T', accept_eula: 'on' })).status).toBe(303);
     expect(await get(sandbox, id)).toMatchObject({ status: 'CONSENT_GIVEN', boundaries: { chat: true, dailyMinutes: 45, rating: 'T' }, eula_accepted: true });
-    expect((await pressPage(sandbox, id, { event: 'decline' })).status).toBe(409);
+    expect((await pressPage(sandbox, form, { event: 'decline' })).status).toBe(409);
     expect((await pressPage(sandbox, 'nope', { event: 'invite' })).status).toBe(404);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * DESIGN.md 'Determinism': same seed, same fixtures, same requests, frozen clock ⇒ byte-identical
- * responses, ids included — across every area at once.
+ * DESIGN.md 'Determinism': same seed, same fixtures, same requests, frozen clock (and the secret pinned)
+ * ⇒ byte-identical responses, ids included — across every area at once.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,8 @@ const passport = readFileSync(new URL('../../fixtures/images/passport.jpg', impo
 const JANE = { firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com', phone: '+447700900001' };
 
 async function transcript(seed: number): Promise<string> {
-  const sandbox = await testSandbox({ seed, rateLimit: false });
+  // Signatures and page tokens come from the private secret, random per process unless pinned (DESIGN.md).
+  const sandbox = await testSandbox({ seed, secret: 'determinism-test-secret', rateLimit: false });
   const out: string[] = [];
   const call = async (method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
     const response = await sandbox.call(method, path, { body, headers });

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { pageAddress } from '../helpers/hosted-pages.ts';
 import { FROZEN_AT, KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { RealClient, sdkErrorOf, type DeepfakeFrameMeta } from './real-client/client.ts';
 import { operationCoverage } from './real-client/coverage.ts';
@@ -160,7 +161,7 @@ describe('credit terms (§6.10)', () => {
     expect(record.data).toMatchObject({ status: 'pending', type: 'credit-terms', externalId: 'ct/1 ext', Config: { period: '30' } });
     expect((await client.creditTerms.retrieve(plain.data.creditTermsId)).raw).not.toHaveProperty('externalId');
 
-    const page = await sandbox.app.request(`/verify/credit-terms/${created.data.creditTermsId}/action`, {
+    const page = await sandbox.app.request(pageAddress(created.data.creditTermsUrl, '/action'), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'action=submit',

@@ -7,6 +7,7 @@
  * errors and transport: real-client-errors.test.ts.
  */
 import { describe, expect, it } from 'vitest';
+import { pageAddress } from '../helpers/hosted-pages.ts';
 import { FROZEN_AT, KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { RealClient, sdkErrorOf } from './real-client/client.ts';
 import { operationCoverage } from './real-client/coverage.ts';
@@ -250,7 +251,7 @@ describe('the real client reads auth, financial and credit-check answers', () =>
     expect(noExternal.raw).not.toHaveProperty('externalId');
 
     // Link a bank on the hosted page so one record is COMPLETED with a statement.
-    const link = await sandbox.app.request(`/verify/bank-statements/${tagged.data.bankStatementId}/link`, {
+    const link = await sandbox.app.request(pageAddress(tagged.data.bankStatementUrl, '/link'), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ bank: 'TrueNorth', action: 'complete' }).toString(),

@@ -200,7 +200,9 @@ describe('console sessions', () => {
     expect(pending.status).toBe(200);
     expect(buttonsOf(pending.html)).toEqual(['SUBMITTED', 'VERIFIED', 'REJECTED', 'VOIDED', 'FAILED', 'abandoned', 'expired']);
     expect(pending.html).toContain('jane.doe@example.com');
-    expect(pending.html).toContain(`/verify/${id}?oid=org_demo&amp;redirect_url=${encodeURIComponent('https://app.example/done')}`);
+    expect(pending.html).toContain(
+      `/verify/${id}?oid=org_demo&amp;redirect_url=${encodeURIComponent('https://app.example/done')}&amp;token=${sandbox.pageToken(id)}`,
+    );
 
     await tab.post(`/console/sessions/${id}/outcome?namespace=default`, { outcome: 'SUBMITTED' });
     const submitted = await tab.get(`/console/sessions/${id}?namespace=default`);
@@ -359,7 +361,8 @@ describe('console records of other areas', () => {
       /<h2>Status machine<\/h2><ol class="timeline"><li><code>2026-01-15T09:30:00.000Z<\/code> <span class="badge PENDING">PENDING<\/span> request created<\/li><\/ol>/,
     );
     expect(detail.html).toContain('Waiting for the applicant on the hosted page.');
-    expect(detail.html).toContain(`/verify/bank-statements/${created.body.bankStatementId}?namespace=ci-worker-3`);
+    const id = created.body.bankStatementId;
+    expect(detail.html).toContain(`/verify/bank-statements/${id}?token=${sandbox.pageToken(id, 'ci-worker-3')}&amp;namespace=ci-worker-3`);
   });
 
   it('lists workflows with headless sessions and their steps, bank statements, async jobs, the registry, AML enrolments and credit records', async () => {

@@ -59,7 +59,7 @@ describe('POST /v1/credit-check/hard and /soft', () => {
     const { base, verify, console: consoleUrl } = sandbox.platform.urls;
     expect(created.body).toEqual({
       id,
-      session_url: `${verify}/${id}?oid=org_demo`,
+      session_url: `${verify}/${id}?oid=org_demo&token=${sandbox.pageToken(id)}`,
       type: `credit-check-${kind}`,
       links: [
         { rel: 'admin_console', href: `${consoleUrl}/sessions/${id}`, description: 'View the credit check in the admin console' },
@@ -90,7 +90,7 @@ describe('POST /v1/credit-check/hard and /soft', () => {
     const sandbox = await testSandbox();
     const created = await createCheck(sandbox, 'hard', { redirectUrl: 'https://lender.example/done?x=1' }, { namespace: 'qa-7' });
     expect(created.body.session_url).toBe(
-      `${sandbox.platform.urls.verify}/${created.body.id}?oid=org_demo&redirect_url=${encodeURIComponent('https://lender.example/done?x=1')}&namespace=qa-7`,
+      `${sandbox.platform.urls.verify}/${created.body.id}?oid=org_demo&redirect_url=${encodeURIComponent('https://lender.example/done?x=1')}&token=${sandbox.pageToken(created.body.id, 'qa-7')}&namespace=qa-7`,
     );
     expect((await sandbox.call('GET', `/v1/sessions/${created.body.id}`, { namespace: 'qa-7' })).status).toBe(200);
     expect((await sandbox.call('GET', `/v1/sessions/${created.body.id}`)).status).toBe(404);

@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CreateCreditTermsResponseSchema, CreditTermsListResponseSchema, CreditTermsRecordSchema } from '../../src/credit-terms/credit-terms.schemas.ts';
+import { CREDIT_TERMS_BUSINESS } from '../helpers/credit-terms.ts';
+import { pageAddress } from '../helpers/hosted-pages.ts';
 import { FROZEN_AT, KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
-const BUSINESS = {
-  firstName: 'Dana',
-  lastName: 'Reyes',
-  businessName: 'Reyes Supply Co.',
-  businessEmail: 'ap@reyes-supply.example',
-  businessAddress: '120 Market Street, Springfield, IL 62701',
-  requestedCreditAmount: 25000,
-};
+const BUSINESS = CREDIT_TERMS_BUSINESS;
 
 async function create(sandbox: TestSandbox, body: Record<string, unknown> = {}, key: string = KEYS.live) {
   const response = await sandbox.call('POST', '/v1/credit-terms', { body: { ...BUSINESS, ...body }, key });
@@ -17,9 +12,9 @@ async function create(sandbox: TestSandbox, body: Record<string, unknown> = {}, 
   return CreateCreditTermsResponseSchema.parse(response.body);
 }
 
-/** Posts a button of the hosted page; answers the status code and the page after the redirect. */
-async function press(sandbox: TestSandbox, id: string, action: string) {
-  const response = await sandbox.app.request(`/verify/credit-terms/${id}/action`, {
+/** Posts a button of the hosted page reached through `creditTermsUrl`; answers the status code and the page after the redirect. */
+async function press(sandbox: TestSandbox, creditTermsUrl: string, action: string) {
+  const response = await sandbox.app.request(pageAddress(creditTermsUrl, '/action'), {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ action }).toString(),
@@ -59,20 +54,21 @@ describe('credit terms', () => {
 
   it('moves pending -> in_progress -> completed on the hosted page, and refuses moves from a final state (409)', async () => {
     const sandbox = await testSandbox();
-    const { creditTermsId: id } = await create(sandbox);
-    const page = await sandbox.app.request(`/verify/credit-terms/${id}`);
+    const { creditTermsId: id, creditTermsUrl: link } = await create(sandbox);
+    expect(new URL(link).search).toBe(`?token=${sandbox.pageToken(id)}`);
+    const page = await sandbox.app.request(pageAddress(link));
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Reyes Supply Co.');
     sandbox.clock.advance(60_000);
-    const started = await press(sandbox, id, 'open');
+    const started = await press(sandbox, link, 'open');
     expect(started.status).toBe(303);
-    expect(started.location).toBe(`/verify/credit-terms/${id}`);
+    expect(started.location).toBe(pageAddress(link));
     expect(await status(sandbox, id)).toBe('in_progress');
     sandbox.clock.advance(60_000);
-    expect((await press(sandbox, id, 'submit')).status).toBe(303);
+    expect((await press(sandbox, link, 'submit')).status).toBe(303);
     const record = CreditTermsRecordSchema.parse((await sandbox.call('GET', `/v1/credit-terms/${id}`)).body);
     expect(record).toMatchObject({ status: 'completed', updatedAt: '2026-01-15T09:32:00.000Z', createdAt: FROZEN_AT });
-    const again = await press(sandbox, id, 'decline');
+    const again = await press(sandbox, link, 'decline');
     expect(again.status).toBe(409);
     expect(again.text).toContain('completed (final)');
     expect(await status(sandbox, id)).toBe('completed');
@@ -81,16 +77,16 @@ describe('credit terms', () => {
   it('lets the business submit in one step or decline, and answers 400/404 on the page for a bad button or id', async () => {
     const sandbox = await testSandbox();
     const quick = await create(sandbox);
-    await press(sandbox, quick.creditTermsId, 'submit');
+    await press(sandbox, quick.creditTermsUrl, 'submit');
     expect(await status(sandbox, quick.creditTermsId)).toBe('completed');
     const declined = await create(sandbox);
-    await press(sandbox, declined.creditTermsId, 'decline');
+    await press(sandbox, declined.creditTermsUrl, 'decline');
     expect(await status(sandbox, declined.creditTermsId)).toBe('declined');
-    expect((await press(sandbox, declined.creditTermsId, 'open')).status).toBe(409);
+    expect((await press(sandbox, declined.creditTermsUrl, 'open')).status).toBe(409);
     const fresh = await create(sandbox);
-    expect((await press(sandbox, fresh.creditTermsId, 'approve')).status).toBe(400);
+    expect((await press(sandbox, fresh.creditTermsUrl, 'approve')).status).toBe(400);
     expect(await status(sandbox, fresh.creditTermsId)).toBe('pending');
-    expect((await press(sandbox, 'nope', 'open')).status).toBe(404);
+    expect((await press(sandbox, `http://127.0.0.1/verify/credit-terms/nope?token=${sandbox.pageToken('nope')}`, 'open')).status).toBe(404);
   });
 
   it('lists newest first with a signed nextToken, and by externalId; an unknown externalId is an empty page', async () => {

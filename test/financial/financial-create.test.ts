@@ -25,7 +25,7 @@ describe('POST /v1/financial', () => {
     const { base, verify, console: consoleUrl } = sandbox.platform.urls;
     expect(created.body).toEqual({
       bankStatementId: id,
-      bankStatementUrl: `${verify}/bank-statements/${id}`,
+      bankStatementUrl: `${verify}/bank-statements/${id}?token=${sandbox.pageToken(id)}`,
       externalId: 'loan-77',
       links: [
         { rel: 'admin_console', href: `${consoleUrl}/bank-statements/${id}`, description: 'View the bank statement request in the admin console' },
@@ -87,7 +87,9 @@ describe('POST /v1/financial', () => {
     const sandbox = await testSandbox();
     const created = await sandbox.call('POST', '/v1/financial', { body: APPLICANT, namespace: 'ci-worker-3' });
     const id = created.body.bankStatementId;
-    expect(created.body.bankStatementUrl).toBe(`${sandbox.platform.urls.verify}/bank-statements/${id}?namespace=ci-worker-3`);
+    expect(created.body.bankStatementUrl).toBe(
+      `${sandbox.platform.urls.verify}/bank-statements/${id}?token=${sandbox.pageToken(id, 'ci-worker-3')}&namespace=ci-worker-3`,
+    );
     expect((await sandbox.call('GET', `/v1/financial/${id}`, { namespace: 'ci-worker-3' })).status).toBe(200);
     expect((await sandbox.call('GET', `/v1/financial/${id}`)).status).toBe(404);
   });

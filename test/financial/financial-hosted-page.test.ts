@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FinancialRecordSchema } from '../../src/financial/financial.schemas.ts';
 import { SANDBOX_BANKS } from '../../src/financial/sandbox-banks.ts';
 import { testSandbox } from '../helpers/sandbox.ts';
-import { createBankStatementRequest, linkOnPage, postPageForm } from './helpers.ts';
+import { createBankStatementRequest, linkOnPage, pagePath, postPageForm } from './helpers.ts';
 import { statementArithmeticProblems, toCents } from './statement-arithmetic.ts';
 
 async function page(sandbox: Awaited<ReturnType<typeof testSandbox>>, path: string) {
@@ -16,13 +16,13 @@ describe('the applicant hosted page of a bank statement request', () => {
   it('greets the applicant and offers every sandbox bank and an upload, with no script', async () => {
     const sandbox = await testSandbox();
     const id = await createBankStatementRequest(sandbox, { period: '9' });
-    const shown = await page(sandbox, `/verify/bank-statements/${id}`);
+    const shown = await page(sandbox, pagePath(sandbox, id));
     expect(shown.status).toBe(200);
     expect(shown.headers.get('content-type')).toMatch(/^text\/html/);
     expect(shown.html).toContain('Hello Ana Silva. <strong>Demo Org</strong> asks for 9 months of bank statements.');
     expect(statusOn(shown.html)).toBe('PENDING');
     for (const bank of SANDBOX_BANKS) expect(shown.html).toContain(`<input type="radio" name="bank" value="${bank.input}"`);
-    expect(shown.html).toContain(`<form method="post" action="/verify/bank-statements/${id}/link">`);
+    expect(shown.html).toContain(`<form method="post" action="${pagePath(sandbox, id, '/link')}">`);
     expect(shown.html).toContain('value="upload"');
     expect(shown.html).not.toContain('<script');
   });
@@ -49,7 +49,7 @@ describe('the applicant hosted page of a bank statement request', () => {
     // The applicant links MapleCrest.
     const linked = await linkOnPage(sandbox, id, 'MapleCrest');
     expect(linked.status).toBe(303);
-    expect(linked.headers.get('location')).toBe(`/verify/bank-statements/${id}`);
+    expect(linked.headers.get('location')).toBe(pagePath(sandbox, id));
 
     // Timeline on the frozen clock, read through the API.
     const at = async () => (await sandbox.call('GET', `/v1/financial/${id}`)).body;
@@ -71,7 +71,7 @@ describe('the applicant hosted page of a bank statement request', () => {
     expect(done.headers.get('x-sandbox-explain')).toBe('bank statement COMPLETED since 2026-01-15T09:31:05.000Z: the statement is ready');
 
     // The page follows the same status and lists the shared accounts.
-    const shown = await page(sandbox, `/verify/bank-statements/${id}`);
+    const shown = await page(sandbox, pagePath(sandbox, id));
     expect(statusOn(shown.html)).toBe('COMPLETED');
     expect(shown.html).toContain('Shared from MapleCrest Bank');
     expect(shown.html).not.toContain('name="action"');
@@ -120,10 +120,10 @@ describe('the applicant hosted page of a bank statement request', () => {
     expect((await linkOnPage(sandbox, id, 'TrueNorth', 'start')).status).toBe(303);
     sandbox.clock.advance(3_600_000);
     expect((await sandbox.call('GET', `/v1/financial/${id}`)).body).toMatchObject({ status: 'IN_PROGRESS', updatedAt: '2026-01-15T09:30:00.000Z' });
-    const shown = await page(sandbox, `/verify/bank-statements/${id}`);
+    const shown = await page(sandbox, pagePath(sandbox, id));
     expect(shown.html).toContain('<input type="radio" name="bank" value="TrueNorth" checked>');
 
-    await postPageForm(sandbox, `/verify/bank-statements/${id}/link`, { action: 'complete' });
+    await postPageForm(sandbox, pagePath(sandbox, id, '/link'), { action: 'complete' });
     sandbox.clock.advance(5_000);
     const done = (await sandbox.call('GET', `/v1/financial/${id}`)).body;
     expect(done.status).toBe('COMPLETED');
@@ -134,13 +134,13 @@ describe('the applicant hosted page of a bank statement request', () => {
   it('turns the request into an upload that completes without a statement', async () => {
     const sandbox = await testSandbox();
     const id = await createBankStatementRequest(sandbox);
-    expect((await postPageForm(sandbox, `/verify/bank-statements/${id}/link`, { action: 'upload' })).status).toBe(303);
+    expect((await postPageForm(sandbox, pagePath(sandbox, id, '/link'), { action: 'upload' })).status).toBe(303);
     expect((await sandbox.call('GET', `/v1/financial/${id}`)).body).toMatchObject({ status: 'IN_PROGRESS', type: 'upload' });
     sandbox.clock.advance(5_000);
     const done = await sandbox.call('GET', `/v1/financial/${id}`);
     expect(FinancialRecordSchema.parse(done.body)).toMatchObject({ status: 'COMPLETED', type: 'upload', updatedAt: '2026-01-15T09:30:05.000Z' });
     expect(done.body).not.toHaveProperty('statement');
-    expect((await page(sandbox, `/verify/bank-statements/${id}`)).html).toContain('Your statements were received.');
+    expect((await page(sandbox, pagePath(sandbox, id))).html).toContain('Your statements were received.');
   });
 
   it('refuses an unknown bank with 400 on the page and changes nothing', async () => {
@@ -158,7 +158,7 @@ describe('the applicant hosted page of a bank statement request', () => {
   it('refuses a form without a valid action with 400', async () => {
     const sandbox = await testSandbox();
     const id = await createBankStatementRequest(sandbox);
-    const refused = await postPageForm(sandbox, `/verify/bank-statements/${id}/link`, { action: 'steal', bank: 'MapleCrest' });
+    const refused = await postPageForm(sandbox, pagePath(sandbox, id, '/link'), { action: 'steal', bank: 'MapleCrest' });
     expect(refused.status).toBe(400);
     expect((await sandbox.call('GET', `/v1/financial/${id}`)).body.status).toBe('PENDING');
   });
@@ -177,10 +177,13 @@ describe('the applicant hosted page of a bank statement request', () => {
   it('answers 404 for an unknown request, on GET and on POST', async () => {
     const sandbox = await testSandbox();
     const unknown = '6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b';
-    const shown = await page(sandbox, `/verify/bank-statements/${unknown}`);
+    const token = sandbox.platform.worlds.get().pageToken(unknown);
+    const shown = await page(sandbox, `/verify/bank-statements/${unknown}?token=${token}`);
     expect(shown.status).toBe(404);
     expect(shown.html).toContain('Bank statement request not found');
-    expect((await linkOnPage(sandbox, unknown, 'MapleCrest')).status).toBe(404);
+    expect((await postPageForm(sandbox, `/verify/bank-statements/${unknown}/link?token=${token}`, { bank: 'MapleCrest', action: 'complete' })).status).toBe(
+      404,
+    );
   });
 
   it('works inside a namespace: the URL from POST /v1/financial opens the page, whose form keeps the namespace', async () => {
@@ -190,16 +193,17 @@ describe('the applicant hosted page of a bank statement request', () => {
       namespace: 'qa-1',
     });
     const url = new URL(created.body.bankStatementUrl);
-    const path = `${url.pathname}${url.search}`;
     const id = created.body.bankStatementId;
-    const shown = await page(sandbox, path);
+    const token = url.searchParams.get('token');
+    expect(url.search).toBe(`?token=${token}&namespace=qa-1`);
+    const shown = await page(sandbox, `${url.pathname}${url.search}`);
     expect(shown.status).toBe(200);
-    expect(shown.html).toContain(`action="/verify/bank-statements/${id}/link?namespace=qa-1"`);
-    const linked = await postPageForm(sandbox, `/verify/bank-statements/${id}/link?namespace=qa-1`, { bank: 'PrairieSky', action: 'complete' });
+    expect(shown.html).toContain(`action="/verify/bank-statements/${id}/link?token=${token}&amp;namespace=qa-1"`);
+    const linked = await postPageForm(sandbox, `/verify/bank-statements/${id}/link?token=${token}&namespace=qa-1`, { bank: 'PrairieSky', action: 'complete' });
     expect(linked.status).toBe(303);
-    expect(linked.headers.get('location')).toBe(`/verify/bank-statements/${id}?namespace=qa-1`);
+    expect(linked.headers.get('location')).toBe(`/verify/bank-statements/${id}?token=${token}&namespace=qa-1`);
     expect((await sandbox.call('GET', `/v1/financial/${id}`, { namespace: 'qa-1' })).body.status).toBe('IN_PROGRESS');
-    // The default namespace does not know it.
-    expect((await page(sandbox, `/verify/bank-statements/${id}`)).status).toBe(404);
+    // The default namespace does not know it, nor takes the other namespace's token.
+    expect((await page(sandbox, `/verify/bank-statements/${id}?token=${token}`)).status).toBe(404);
   });
 });

@@ -1,11 +1,22 @@
 /** Shared steps of the bank-statement route tests. Each test still builds its own sandbox and records. */
+import { pageAddress } from '../helpers/hosted-pages.ts';
 import { KEYS, type TestSandbox } from '../helpers/sandbox.ts';
 
 export const APPLICANT = { email: 'ana.silva@example.com', firstName: 'Ana', lastName: 'Silva', phone: '+14035550111' } as const;
 
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/** POST /v1/financial with the applicant plus `extra`; returns the created id. */
+/** The hosted page links POST /v1/financial returned, per sandbox and id: the page is opened only through them. */
+const pageLinks = new WeakMap<TestSandbox, Map<string, string>>();
+
+/** The page's path and query as POST /v1/financial returned it, with `suffix` (e.g. `/link`) after the path. */
+export function pagePath(sandbox: TestSandbox, id: string, suffix = ''): string {
+  const link = pageLinks.get(sandbox)?.get(id);
+  if (!link) throw new Error(`no bank statement ${id} was created through createBankStatementRequest in this sandbox`);
+  return pageAddress(link, suffix);
+}
+
+/** POST /v1/financial with the applicant plus `extra`; returns the created id (and remembers its page link). */
 export async function createBankStatementRequest(
   sandbox: TestSandbox,
   extra: Record<string, unknown> = {},
@@ -17,7 +28,10 @@ export async function createBankStatementRequest(
     ...(options.namespace ? { namespace: options.namespace } : {}),
   });
   if (created.status !== 200) throw new Error(`POST /v1/financial answered ${created.status}: ${created.text}`);
-  return created.body.bankStatementId as string;
+  const id = created.body.bankStatementId as string;
+  if (!pageLinks.has(sandbox)) pageLinks.set(sandbox, new Map());
+  pageLinks.get(sandbox)?.set(id, created.body.bankStatementUrl as string);
+  return id;
 }
 
 /** What the applicant's browser does: post the page's form (urlencoded), without following the redirect. */
@@ -29,9 +43,9 @@ export async function postPageForm(sandbox: TestSandbox, path: string, fields: R
   });
 }
 
-/** Picks `bank` and links it on the hosted page (default namespace). */
+/** Picks `bank` and links it on the hosted page, through the form address of the returned link. */
 export async function linkOnPage(sandbox: TestSandbox, id: string, bank: string, action: 'complete' | 'start' = 'complete'): Promise<Response> {
-  return postPageForm(sandbox, `/verify/bank-statements/${id}/link`, { bank, action });
+  return postPageForm(sandbox, pagePath(sandbox, id, '/link'), { bank, action });
 }
 
 /** Paths of `null` values and of keys holding `undefined`, skipping subtrees whose nulls the spec allows. */

@@ -33,6 +33,8 @@ export interface CallResult<T = any> {
 
 export interface TestSandbox extends Sandbox {
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<CallResult<T>>;
+  /** The token the hosted page of record `id` carries in its link, for asserting a returned link exactly. */
+  pageToken(id: string, namespace?: string): string;
 }
 
 /** Every sandbox of the suite checks its answers against the declared responses and records what it answered. */
@@ -67,7 +69,8 @@ export async function testSandbox(options: SandboxOptions = {}): Promise<TestSan
     }
     return { status: response.status, headers: response.headers, body: parsed as any, text };
   };
-  return Object.assign(sandbox, { call });
+  const pageToken = (id: string, namespace?: string) => sandbox.platform.worlds.get(namespace).pageToken(id);
+  return Object.assign(sandbox, { call, pageToken });
 }
 
 export const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -4,15 +4,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { pageAddress } from '../helpers/hosted-pages.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { antiCheat, SELFIES } from './helpers.ts';
 
 const picture = (file: string) => readFileSync(new URL(`../../fixtures/images/${file}`, import.meta.url));
 
-/** A hosted session whose applicant uploaded `selfie` to the selfie_front slot. */
+/** A hosted session whose applicant uploaded `selfie` to the selfie_front slot; its id, and the page's form address in `forms`. */
+const forms = new Map<string, string>();
 async function sessionWithSelfie(sandbox: TestSandbox, selfie: Buffer | undefined, email: string): Promise<string> {
   const created = await sandbox.call('POST', '/v1/sessions', { body: { first_name: 'Sam', last_name: 'Lee', email } });
   const id = created.body.id as string;
+  forms.set(id, pageAddress(created.body.session_url, '/outcome'));
   if (selfie !== undefined) {
     const urls = await sandbox.call('POST', `/v1/sessions/${id}/uploads`, {
       body: { files: [{ file_name: 'selfie.jpg', content_type: 'image/jpeg', upload_type: 'selfie_front' }] },
@@ -32,7 +35,7 @@ describe('hosted sessions enrol their selfie when they finish', () => {
     expect(driven.headers.get('x-sandbox-explain')).toContain('selfie_front enrolled as face');
 
     const second = await sessionWithSelfie(sandbox, picture('face-cropped.jpg'), 'b@example.com');
-    const page = await sandbox.app.request(`/verify/${second}/outcome?oid=org_demo`, { method: 'POST', body: new URLSearchParams({ outcome: 'success' }) });
+    const page = await sandbox.app.request(forms.get(second) as string, { method: 'POST', body: new URLSearchParams({ outcome: 'success' }) });
     expect(page.status).toBe(200);
     expect(page.headers.get('x-sandbox-explain')).toContain(`selfie_front matches the face of session ${first}`);
 

@@ -181,14 +181,17 @@ describe('guards before decoding', () => {
       expect(bytes.length, name).toBeLessThan(400);
       const error = expectImageError(() => checkImageBytes(bytes, 'image'), 'too_many_pixels');
       expect(error.message, name).toMatch(/^image: image header declares \d+×\d+/);
-      expect(error.message, name).toContain('the limit is 40 megapixels');
+      expect(error.message, name).toContain('the limit is 16 megapixels');
       expect(error.status).toBe(400);
     }
   });
 
   it('accepts a header exactly at the pixel budget and refuses one pixel more', () => {
-    expect(checkImageBytes(pngHeader(8000, 5000), 'image')).toEqual({ format: 'png', width: 8000, height: 5000 });
-    expectImageError(() => checkImageBytes(pngHeader(8000, 5000), 'image', { maxBytes: IMAGE_LIMITS.maxBytes, maxPixels: 39_999_999 }), 'too_many_pixels');
+    expect(checkImageBytes(pngHeader(4000, 4000), 'image')).toEqual({ format: 'png', width: 4000, height: 4000, pixels: 16_000_000 });
+    expectImageError(() => checkImageBytes(pngHeader(4000, 4001), 'image'), 'too_many_pixels');
+    // The bomb of the abuse report: 6300 × 6300 RGBA in 154 KB slipped under the former 40-megapixel limit.
+    const bomb = expectImageError(() => checkImageBytes(pngHeader(6300, 6300), 'image'), 'too_many_pixels');
+    expect(bomb.message).toBe('image: image header declares 6300×6300; the limit is 16 megapixels');
   });
 
   it('refuses more than 15 MiB before looking at the format, and accepts exactly 15 MiB', () => {

@@ -125,7 +125,7 @@ describe('bad image inputs over HTTP', () => {
     expectImageError(
       await postMultipart(sandbox, '/v1/face/detect', { image: pngBombHeader(30000, 30000) }),
       400,
-      /^image: image header declares 30000×30000; the limit is 40 megapixels$/,
+      /^image: image header declares 30000×30000; the limit is 16 megapixels$/,
     );
     expectImageError(
       await sandbox.call('POST', '/v1/face/estimate-age', { body: { image: pngBombHeader(60000, 1000).toString('base64') } }),

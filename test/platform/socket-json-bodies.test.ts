@@ -25,8 +25,10 @@ async function post(path: string, raw: string, contentType = 'application/json')
 describe('JSON request bodies over a socket', () => {
   it('creates, journals and answers the same as the in-process path, for a good body and for bad ones', async () => {
     // One public URL for both, so links in the answers match.
-    sandbox = await createSandbox({ port: 0, memory: true, clock: `frozen@${FROZEN_AT}`, publicUrl: 'http://127.0.0.1:4010', logger: silentLogger });
-    const reference = await testSandbox();
+    // One pinned secret: the session_url page tokens of both sandboxes are then the same.
+    const secret = 'socket-and-in-process-alike';
+    sandbox = await createSandbox({ port: 0, memory: true, clock: `frozen@${FROZEN_AT}`, publicUrl: 'http://127.0.0.1:4010', secret, logger: silentLogger });
+    const reference = await testSandbox({ secret });
     const bodies: [string, string][] = [
       ['good', JSON.stringify(CREATE)],
       ['good, with a byte-order mark and a charset', `\ufeff${JSON.stringify(CREATE)}`],

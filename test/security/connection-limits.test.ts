@@ -27,9 +27,10 @@ interface RawConnection {
   closed: Promise<string>;
 }
 
-function open(port: number): Promise<RawConnection> {
+/** A connection to 127.0.0.1 from `localAddress` (all of 127/8 is this machine on Linux: another client address). */
+function open(port: number, localAddress = '127.0.0.1'): Promise<RawConnection> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({ port, host: '127.0.0.1', localAddress });
     let received = '';
     socket.on('data', (chunk) => (received += String(chunk)));
     socket.on('error', () => undefined); // a refused connection is reset: `closed` tells
@@ -103,16 +104,43 @@ describe('the connection cap', () => {
   });
 });
 
+describe('the connection cap per client address', () => {
+  it('closes a client’s connections past its cap at once while other addresses keep being served, and accepts it again once one ends', async () => {
+    const { port, warnings } = await listening({ maxConnectionsPerClient: 2 });
+    // A slow client: two connections that send half a header and stop.
+    const slow = [await open(port, '127.0.0.2'), await open(port, '127.0.0.2')];
+    for (const connection of slow) connection.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nx-half');
+    const refused = await open(port, '127.0.0.2');
+    refused.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    expect(await refused.closed).toBe('');
+    expect(warnings).toEqual([
+      'idv-sandbox: 127.0.0.2 holds 2 open connections; its new ones are closed at once until some end (--max-connections-per-client).',
+    ]);
+    // Another address is served, on as many connections as its own cap allows.
+    const others = [await open(port), await open(port)];
+    for (const connection of others) expect(await exchange(connection)).toMatch(/^HTTP\/1\.1 200 /);
+    slow[0]?.socket.destroy();
+    await slow[0]?.closed;
+    let answer = '';
+    for (let attempt = 0; attempt < 100 && answer === ''; attempt += 1) {
+      const next = await open(port, '127.0.0.2');
+      answer = await Promise.race([exchange(next), next.closed]);
+      if (answer !== '') next.socket.end();
+    }
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+  });
+});
+
 describe('the connection settings of the CLI', () => {
   it('reads each from its flag or env variable, the flag winning, and refuses 0 or a non-number', () => {
     expect(
-      parseCli(['--max-connections', '64', '--headers-timeout', '2000'], {
+      parseCli(['--max-connections', '64', '--headers-timeout', '2000', '--max-connections-per-client', '16'], {
         IDV_SANDBOX_REQUEST_TIMEOUT: '30000',
         IDV_SANDBOX_KEEP_ALIVE_TIMEOUT: '1000',
         IDV_SANDBOX_MAX_CONNECTIONS: '9',
       }),
     ).toMatchObject({
-      connections: { maxConnections: 64, headersTimeoutMs: 2000, requestTimeoutMs: 30000, keepAliveTimeoutMs: 1000 },
+      connections: { maxConnections: 64, maxConnectionsPerClient: 16, headersTimeoutMs: 2000, requestTimeoutMs: 30000, keepAliveTimeoutMs: 1000 },
     });
     expect(parseCli([], {})).toMatchObject({ connections: {} });
     expect(() => parseCli(['--max-connections', '0'], {})).toThrow('--max-connections must be at least 1');

@@ -16,7 +16,7 @@ describe('POST /v1/sessions', () => {
     expect(body.id).toMatch(UUID_V4);
     expect(response.body).toEqual({
       id: body.id,
-      session_url: `${BASE}/verify/${body.id}?oid=org_demo&redirect_url=https%3A%2F%2Fexample.com%2Fdone%3Fstep%3D2`,
+      session_url: `${BASE}/verify/${body.id}?oid=org_demo&redirect_url=https%3A%2F%2Fexample.com%2Fdone%3Fstep%3D2&token=${sandbox.pageToken(body.id)}`,
       externalId: 'cust-42',
       expires_at: addMs(FROZEN_AT, 5 * HOUR),
       links: [
@@ -33,7 +33,7 @@ describe('POST /v1/sessions', () => {
     const sandbox = await testSandbox();
     const body = await createSession(sandbox, JANE);
     expect(Object.keys(body)).toEqual(['id', 'session_url', 'links']);
-    expect(body.session_url).toBe(`${BASE}/verify/${body.id}?oid=org_demo`);
+    expect(body.session_url).toBe(`${BASE}/verify/${body.id}?oid=org_demo&token=${sandbox.pageToken(body.id)}`);
     const noExpiryWorkflow = await createSession(sandbox, { ...JANE, workflowId: WORKFLOWS.noExpiry });
     expect(noExpiryWorkflow).not.toHaveProperty('expires_at');
   });
@@ -249,14 +249,14 @@ describe('POST /v1/sessions', () => {
   it('keeps a non-default namespace in the session_url, and the session lives only there', async () => {
     const sandbox = await testSandbox();
     const created = await createSession(sandbox, JANE, { namespace: 'ci-worker-3' });
-    expect(created.session_url).toBe(`${BASE}/verify/${created.id}?oid=org_demo&namespace=ci-worker-3`);
+    expect(created.session_url).toBe(`${BASE}/verify/${created.id}?oid=org_demo&token=${sandbox.pageToken(created.id, 'ci-worker-3')}&namespace=ci-worker-3`);
     expect((await getSession(sandbox, created.id, { namespace: 'ci-worker-3' })).resource_links.session_url).toBe(created.session_url);
     expect((await sandbox.call('GET', `/v1/sessions/${created.id}`)).status).toBe(404);
   });
 
-  it('gives byte-identical answers for the same requests on the same seed', async () => {
+  it('gives byte-identical answers for the same requests on the same seed and pinned secret', async () => {
     const run = async () => {
-      const sandbox = await testSandbox();
+      const sandbox = await testSandbox({ secret: 'pinned-for-identical-runs' });
       const a = await sandbox.call('POST', '/v1/sessions', { body: { ...JANE, workflowId: WORKFLOWS.identity72h } });
       const b = await sandbox.call('GET', `/v1/sessions/${a.body.id}`);
       return a.text + b.text;

@@ -33,7 +33,7 @@ describe('the applicant’s hosted page', () => {
     const buttons = [...page.html.matchAll(/<input type="hidden" name="outcome" value="([a-z_]+)">/g)].map((m) => m[1]);
     expect(buttons).toEqual(APPLICANT_OUTCOME_TABLE.map((row) => row.outcome));
     for (const row of APPLICANT_OUTCOME_TABLE) expect(page.html).toContain(row.label);
-    expect(actionOf(page.html)).toBe(`${BASE}/verify/${created.id}/outcome?oid=org_demo`);
+    expect(actionOf(page.html)).toBe(`${BASE}/verify/${created.id}/outcome?oid=org_demo&token=${sandbox.pageToken(created.id)}`);
     // Opening the page starts the session.
     expect((await getSession(sandbox, created.id)).session_record.session_progress).toBe('STARTED');
   });
@@ -147,12 +147,13 @@ describe('the applicant’s hosted page', () => {
 
   it('answers 404 HTML for an unknown session or another organization’s oid, and 400 for an unknown button', async () => {
     const sandbox = await fresh();
-    const unknown = await sandbox.app.request('/verify/0d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d?oid=org_demo');
+    const unknownId = '0d1c2b3a-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+    const unknown = await sandbox.app.request(`/verify/${unknownId}?oid=org_demo&token=${sandbox.pageToken(unknownId)}`);
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await unknown.text()).toContain('Verification not found');
     const { created, page } = await pageOf(sandbox);
-    expect((await sandbox.app.request(`/verify/${created.id}?oid=org_other`)).status).toBe(404);
+    expect((await sandbox.app.request(local(created.session_url).replace('oid=org_demo', 'oid=org_other'))).status).toBe(404);
     const bad = await press(sandbox, actionOf(page.html), 'teleport');
     expect(bad.status).toBe(400);
     expect(bad.html).toContain('Unknown choice');
@@ -162,10 +163,13 @@ describe('the applicant’s hosted page', () => {
   it('keeps a non-default namespace through the whole round trip', async () => {
     const sandbox = await fresh();
     const { created, page } = await pageOf(sandbox, { ...JANE, redirectUrl: CALLBACK }, 'qa-run-9');
-    expect(created.session_url).toBe(`${BASE}/verify/${created.id}?oid=org_demo&redirect_url=${encodeURIComponent(CALLBACK)}&namespace=qa-run-9`);
+    const token = sandbox.pageToken(created.id, 'qa-run-9');
+    expect(created.session_url).toBe(
+      `${BASE}/verify/${created.id}?oid=org_demo&redirect_url=${encodeURIComponent(CALLBACK)}&token=${token}&namespace=qa-run-9`,
+    );
     expect(page.status).toBe(200);
     const action = actionOf(page.html);
-    expect(action).toBe(`${BASE}/verify/${created.id}/outcome?oid=org_demo&namespace=qa-run-9`);
+    expect(action).toBe(`${BASE}/verify/${created.id}/outcome?oid=org_demo&token=${token}&namespace=qa-run-9`);
     const answer = await press(sandbox, action, 'success');
     expect(callbackOf(answer.location).status).toBe('success');
     expect((await getSession(sandbox, created.id, { namespace: 'qa-run-9' })).session_record.status).toBe('SUBMITTED');

@@ -166,11 +166,12 @@ describe('responses', () => {
     expect(buildSessionUrl('https://verify.example/', 'a/b c', 'org&1')).toBe('https://verify.example/a%2Fb%20c?oid=org%261');
   });
 
-  it('keeps a non-default sandbox namespace in the hosted URL, and leaves the default one out', () => {
-    expect(buildSessionUrl('https://v.example', 's1', 'org', 'https://x.example/cb', { namespace: 'ci-7' })).toBe(
-      'https://v.example/s1?oid=org&redirect_url=https%3A%2F%2Fx.example%2Fcb&namespace=ci-7',
+  it('puts the page token after oid and redirect_url, keeps a non-default namespace last, and leaves the default one out', () => {
+    const scope = (namespace: string) => ({ namespace, pageToken: (id: string) => `tok-${namespace}-${id}` });
+    expect(buildSessionUrl('https://v.example', 's1', 'org', 'https://x.example/cb', { scope: scope('ci-7') })).toBe(
+      'https://v.example/s1?oid=org&redirect_url=https%3A%2F%2Fx.example%2Fcb&token=tok-ci-7-s1&namespace=ci-7',
     );
-    expect(buildSessionUrl('https://v.example', 's1', 'org', undefined, { namespace: 'default' })).toBe('https://v.example/s1?oid=org');
+    expect(buildSessionUrl('https://v.example', 's1', 'org', undefined, { scope: scope('default') })).toBe('https://v.example/s1?oid=org&token=tok-default-s1');
   });
 
   it('lists the eight list-shape fields only', () => {

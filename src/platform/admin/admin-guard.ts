@@ -20,6 +20,7 @@ import { createMiddleware } from 'hono/factory';
 import { ApiError } from '../errors/api-error.ts';
 import { hashParts } from '../random/random.ts';
 import { admitNamespace, type AppContext, type AppEnv } from '../http/context.ts';
+import { countWrongGuess } from '../http/middleware.ts';
 
 export const ADMIN_SESSION_COOKIE = 'idv_sandbox_session';
 /** The form field (or `X-CSRF-Token` header) that carries a console session's CSRF token. */
@@ -72,17 +73,21 @@ export function sameSecret(presented: string, expected: string): boolean {
 
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-/** Why a write is cross-site, or undefined when it is same-origin or not from a browser. */
-function crossSiteRefusal(c: AppContext): string | undefined {
+/**
+ * Why a write is cross-site, or undefined when it is same-origin or not from a browser. `surface` names
+ * who refuses, for the sentence ("The console and the control plane accept writes only from…").
+ */
+export function crossSiteRefusal(c: AppContext, surface = 'The console and the control plane'): string | undefined {
   const site = c.req.header('sec-fetch-site');
+  const rule = `${surface} accept writes only from their own pages or from clients that are not browsers.`;
   if (site !== undefined && site !== 'same-origin' && site !== 'none') {
-    return `Cross-site request refused (Sec-Fetch-Site: ${site.slice(0, 40)}): the console and the control plane accept writes only from their own pages or from clients that are not browsers.`;
+    return `Cross-site request refused (Sec-Fetch-Site: ${site.slice(0, 40)}): ${rule}`;
   }
   const origin = c.req.header('origin');
   if (origin === undefined) return undefined;
   const own = ownOrigins(c);
   if (own.has(origin)) return undefined;
-  return `Cross-site request refused: Origin "${origin.slice(0, 120)}" is not this sandbox (${[...own].join(', ')}). The console and the control plane accept writes only from their own pages or from clients that are not browsers.`;
+  return `Cross-site request refused: Origin "${origin.slice(0, 120)}" is not this sandbox (${[...own].join(', ')}). ${rule}`;
 }
 
 /** The public URL's origin, and the origin the request was addressed to when its host cannot be a rebound DNS name. */
@@ -111,9 +116,25 @@ function refuseCrossSite(c: AppContext): void {
   if (refusal) throw new ApiError(403, refusal);
 }
 
+/**
+ * Whether `presented` is the admin token. A wrong one counts against the client's address (the socket's):
+ * past ADMIN_TOKEN_GUESSES_PER_MINUTE in a minute, ApiError 429 with Retry-After until the minute ends.
+ * The right token is never counted nor slowed.
+ */
+export function isAdminToken(c: AppContext, presented: string, token: string): boolean {
+  if (sameSecret(presented, token)) return true;
+  countWrongGuess(
+    c,
+    c.get('platform').adminTokenGuesses,
+    'wrong admin tokens',
+    'Use the admin token the sandbox was started with (--admin-token or IDV_SANDBOX_ADMIN_TOKEN); the right token is accepted meanwhile.',
+  );
+  return false;
+}
+
 function bearerIsAdmin(c: AppContext, token: string): boolean {
   const bearer = /^Bearer (.+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
-  return bearer !== undefined && sameSecret(bearer, token);
+  return bearer !== undefined && isAdminToken(c, bearer, token);
 }
 
 const ADMIN_TOKEN_REQUIRED = new ApiError(401, 'Admin token required', {

@@ -5,7 +5,7 @@
  * multipart form, or a raw binary body), so a new image route needs no entry here, and a new route of any
  * other kind gets the small limit without asking.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { text } from 'node:stream/consumers';
 import type { RouteConfig } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -120,4 +120,30 @@ function readsJsonDirectly(c: Context, maxSize: number): boolean {
   // Hono keeps the pending read in its cache (the type says the value; the cache holds promises).
   (c.req.bodyCache as { text?: Promise<string> }).text = body;
   return true;
+}
+
+/** What is read and thrown away of one refused body before its connection is cut. */
+const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A body refused before it was read (413 over the limit, 429 from the image gate) is still on its way: once
+ * the answer is out, the rest is read and thrown away, so that a client still sending finishes and reads
+ * the JSON answer instead of a reset (EPIPE). The request timeout bounds how long; past
+ * MAX_DISCARDED_BYTES the connection is cut. (The node adapter's own clean-up gives up after 500 ms, which
+ * parallel large uploads exceed; it is turned off where the server is made.)
+ */
+export function discardUnreadBodies(server: Server): void {
+  server.on('request', (request, response) => {
+    response.once('finish', () => {
+      if (request.complete || request.destroyed) return;
+      // The adapter's body stream stopped reading (nobody reads it now): only the discarding reader remains.
+      request.removeAllListeners('data');
+      let discarded = 0;
+      request.on('data', (chunk: Buffer) => {
+        discarded += chunk.length;
+        if (discarded > MAX_DISCARDED_BYTES) request.socket.destroy();
+      });
+      request.resume();
+    });
+  });
 }

@@ -55,8 +55,13 @@ export interface Platform {
   adminToken: string | undefined;
   /** Signed console sessions (cookie and CSRF token). */
   adminSessions: AdminSessions;
-  /** Secret for signatures the sandbox makes (paging tokens, presigned URLs); derived from the seed. */
+  /**
+   * Key of signatures that protect nothing secret (paging tokens, request ids): derived from the seed, so
+   * runs repeat byte for byte.
+   */
   signingSecret: string;
+  /** The private secret (presigned upload URLs, hosted-page tokens): random, never derived from the seed. */
+  secret: string;
   sleep(ms: number): Promise<void>;
   log: Logger;
   /** `--cors`: origins allowed to call the API from a browser; undefined = no CORS headers. */
@@ -73,6 +78,8 @@ export interface Platform {
   responseRecorder: ResponseRecorder | undefined;
   /** Wrong API keys counted per client address, across namespaces. */
   invalidKeys: InvalidKeyLimiter;
+  /** Wrong admin tokens (bearer header or console login) counted per client address. */
+  adminTokenGuesses: InvalidKeyLimiter;
   /** The one gate every image operation passes (bounded parallelism and queue). */
   imageRequests: ConcurrencyGate;
   /** Run by close(): areas register what they must release (worker pools, timers). */

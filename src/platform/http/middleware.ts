@@ -15,6 +15,7 @@ import { admitNamespace, explain, noteOutcome, type AppContext, type AppEnv, typ
 import { ruleKinds } from '../scenarios/scenario.schema.ts';
 import { round } from '../numbers.ts';
 import { StorageError } from '../store/store.ts';
+import type { InvalidKeyLimiter } from '../rate-limit/invalid-key-limiter.ts';
 
 /** Paths that are not recorded in the request journal (the sandbox's own surfaces). */
 const UNJOURNALED = /^\/(__sandbox|console|docs|openapi\.json|favicon\.ico|healthz)(\/|$)/;
@@ -189,6 +190,24 @@ function clientAddress(c: AppContext): string | undefined {
   return c.env ? getConnInfo(c).remote.address : undefined;
 }
 
+/**
+ * Counts a wrong secret (API key, admin token) from the client's address against `limiter`; past its limit
+ * in the minute, throws 429 with Retry-After. In-process requests have no address and are not counted.
+ */
+export function countWrongGuess(c: AppContext, limiter: InvalidKeyLimiter, what: string, detail: string, coverageFact?: string): void {
+  const address = clientAddress(c);
+  const limited = address === undefined ? undefined : limiter.fail(address, c.get('platform').worlds.get(DEFAULT_NAMESPACE).clock.now());
+  if (limited) {
+    if (coverageFact !== undefined) noteOutcome(c, coverageFact);
+    throw new ApiError(
+      429,
+      `Too many ${what} from your address: more than ${limiter.perMinute} in a minute. Retry after ${limited.retryAfterSeconds} s.`,
+      { detail },
+      { 'Retry-After': String(limited.retryAfterSeconds) },
+    );
+  }
+}
+
 /** Authenticates the API key, applies the sandbox-write rule, the rate limit and the scenarios. */
 export function apiKeyGuard(policy: GuardPolicy) {
   return createMiddleware<AppEnv>(async (c, next) => {
@@ -205,17 +224,7 @@ export function apiKeyGuard(policy: GuardPolicy) {
     }
     const principal = platform.keyRing.identify(presented);
     if (!principal) {
-      const address = clientAddress(c);
-      const limited = address === undefined ? undefined : platform.invalidKeys.fail(address, platform.worlds.get(DEFAULT_NAMESPACE).clock.now());
-      if (limited) {
-        noteOutcome(c, 'refusal:invalid-keys');
-        throw new ApiError(
-          429,
-          `Too many invalid API keys from your address: more than ${platform.invalidKeys.perMinute} in a minute. Retry after ${limited.retryAfterSeconds} s.`,
-          { detail: 'Fix the x-api-key header: valid keys are served meanwhile, only wrong ones are refused.' },
-          { 'Retry-After': String(limited.retryAfterSeconds) },
-        );
-      }
+      countWrongGuess(c, platform.invalidKeys, 'invalid API keys', 'Fix the x-api-key header: valid keys are served meanwhile, only wrong ones are refused.', 'refusal:invalid-keys');
       throw new ApiError(401, 'Invalid API key', {
         detail: 'The x-api-key header does not hold a known API key. Check for typos or regenerate the key in the admin console.',
       });

@@ -1,7 +1,8 @@
 /**
  * Requests Node's HTTP parser refuses before the app sees them (a bad Content-Length, headers over the
- * limit, a request line that is not HTTP, a request or header timeout) are answered like every other
- * error: JSON with an `error` a person can act on, then the connection is closed.
+ * limit, a request line that is not HTTP, a request or header timeout), and those the node adapter cannot
+ * turn into a URL (`GET *`, a bad Host), are answered like every other error: JSON with an `error` a
+ * person can act on.
  */
 import type { Duplex } from 'node:stream';
 
@@ -25,4 +26,21 @@ export function answerParserRefusal(error: NodeJS.ErrnoException, socket: Duplex
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+/**
+ * The node adapter's error handler: a request whose target or Host makes no URL (`GET *`, `OPTIONS *`)
+ * answers 400 JSON instead of an empty 400; anything else that escaped the app answers 500 JSON.
+ */
+export function answerUnbuildableRequest(error: unknown): Response {
+  if (error instanceof Error && error.name === 'RequestError') {
+    return Response.json(
+      {
+        error:
+          'The request target is not a path of this server (such as "*"), or the Host header is not a host: send a request line such as "GET /healthz HTTP/1.1" with a Host header.',
+      },
+      { status: 400 },
+    );
+  }
+  return Response.json({ error: 'Internal server error: the request could not be answered. Retry it; if it keeps failing, report it.' }, { status: 500 });
 }

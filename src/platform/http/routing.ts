@@ -112,6 +112,7 @@ const CONTROL_ERRORS = {
   401: errorResponse('Admin token required (only when the sandbox runs with --admin-token)'),
   403: errorResponse('Cross-site request refused: a browser write from another origin'),
   415: errorResponse('A form or text body: control-plane calls take application/json or no body'),
+  429: errorResponse('Too many wrong admin tokens from this address in a minute (only with --admin-token); Retry-After says when to retry'),
   500: errorResponse('Unexpected server error'),
 } as const;
 

@@ -5,6 +5,7 @@
  */
 import { VirtualClock, type ClockSetting } from '../clock/virtual-clock.ts';
 import { uuidFrom } from '../random/random.ts';
+import { pageToken } from '../secrets/page-tokens.ts';
 import { RateLimiter, type RateLimits } from '../rate-limit/rate-limiter.ts';
 import { RequestLog, type RequestLogLimits } from '../request-log/request-log.ts';
 import { ScenarioState, type ScenarioRegistry } from '../scenarios/scenarios.ts';
@@ -34,6 +35,8 @@ export function namespacedUrl(url: string, namespace: string | undefined): strin
 
 export interface WorldSettings {
   seed: number;
+  /** The sandbox's private secret, which hosted-page tokens derive from. */
+  secret: string;
   clock: ClockSetting;
   scenarios: readonly string[];
   rateLimits: RateLimits | null;
@@ -56,6 +59,7 @@ export class World {
   readonly scenarios: ScenarioState;
   readonly data: Partition;
   private requestNumber = 0;
+  private readonly secret: string;
 
   constructor(
     readonly namespace: string,
@@ -64,6 +68,7 @@ export class World {
     data: Partition,
     registry: ScenarioRegistry,
   ) {
+    this.secret = settings.secret;
     this.clock = new VirtualClock(settings.clock);
     this.requestLog = new RequestLog(settings.requestLog);
     this.rateLimiter = settings.rateLimits ? new RateLimiter(settings.rateLimits) : null;
@@ -77,6 +82,11 @@ export class World {
     const n = meta.get('id-counter')?.next ?? 0;
     meta.put({ id: 'id-counter', next: n + 1 });
     return uuidFrom('id', this.seed, this.namespace, n);
+  }
+
+  /** The token a hosted page of record `id` needs in its link (see src/platform/secrets/page-tokens.ts). */
+  pageToken(id: string): string {
+    return pageToken(this.secret, this.namespace, id);
   }
 
   /** Numbers the namespace's requests (request ids), so ids repeat with the same traffic. */

@@ -7,6 +7,8 @@
  */
 
 export const DEFAULT_INVALID_KEYS_PER_MINUTE = 30;
+/** Wrong admin tokens (bearer or console login) one address may send in a minute: a token is a password, so fewer. */
+export const ADMIN_TOKEN_GUESSES_PER_MINUTE = 10;
 
 const WINDOW_MS = 60_000;
 /** Addresses remembered at once; past it the oldest window is forgotten, so memory stays bounded. */

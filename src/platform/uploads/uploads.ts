@@ -4,8 +4,10 @@
  *
  * A presign creates an upload record (owner organization, declared Content-Type and length, expiry on
  * the virtual clock) and a URL on the sandbox itself that carries the expiry and an HMAC signature.
- * The PUT needs no API key: the signature is the permission. A storage key is readable only by its
- * organization and only once its bytes arrived.
+ * The PUT needs no API key: the signature is the permission. It is keyed with the sandbox's private
+ * secret (src/platform/secrets, never the public seed) and covers the organization, namespace, storage
+ * key, method, Content-Type and expiry, so changing any of them voids it. Every area's upload URLs come
+ * from `presign` here. A storage key is readable only by its organization and only once its bytes arrived.
  *
  * LIMITATIONS: URLs are path-style on the sandbox host, not a cloud bucket's host.
  */
@@ -15,6 +17,8 @@ import { ApiError } from '../errors/api-error.ts';
 import type { World } from '../namespaces/world.ts';
 import type { BlobStore } from './blob-store.ts';
 
+/** The one method a presigned URL allows. */
+const UPLOAD_METHOD = 'PUT';
 export const UPLOAD_URL_TTL_MS = 15 * 60_000;
 /** An upload is at most what an image operation accepts. */
 export const MAX_UPLOAD_BYTES = IMAGE_MAX_BYTES;
@@ -38,6 +42,16 @@ export interface UploadRecord {
   slot?: string;
 }
 
+/** What an upload URL's signature covers. */
+interface SignedFields {
+  method: string;
+  organizationId: string;
+  namespace: string;
+  id: string;
+  contentType: string;
+  expiresAtMs: number;
+}
+
 export interface PresignRequest {
   contentType: string;
   byteLength: number;
@@ -55,6 +69,7 @@ export function uploadsOwnedBy(world: World, owner: string): UploadRecord[] {
 export class UploadStore {
   constructor(
     private readonly blobs: BlobStore,
+    /** The sandbox's private secret (never derived from the seed). */
     private readonly secret: string,
   ) {}
 
@@ -73,7 +88,8 @@ export class UploadStore {
       owner: request.owner,
       ...(request.slot !== undefined ? { slot: request.slot } : {}),
     });
-    const query = new URLSearchParams({ namespace: world.namespace, expires: String(expiresAtMs), signature: this.sign(world.namespace, id, expiresAtMs) });
+    const signature = this.sign({ method: UPLOAD_METHOD, organizationId, namespace: world.namespace, id, contentType: request.contentType, expiresAtMs });
+    const query = new URLSearchParams({ namespace: world.namespace, expires: String(expiresAtMs), signature });
     return { fileKey, uploadUrl: `${baseUrl}/uploads/${id}?${query}`, expiresAt: world.clock.iso(expiresAtMs) };
   }
 
@@ -91,8 +107,10 @@ export class UploadStore {
       !record ||
       !query.signature ||
       !Number.isFinite(expiresAtMs) ||
-      !this.verify(world.namespace, id, expiresAtMs, query.signature) ||
-      expiresAtMs !== record.expiresAtMs
+      !this.verify(
+        { method: UPLOAD_METHOD, organizationId: record.organizationId, namespace: world.namespace, id, contentType: record.contentType, expiresAtMs },
+        query.signature,
+      )
     ) {
       throw new ApiError(403, 'The upload URL signature is invalid: use the uploadUrl exactly as the presign call returned it.');
     }
@@ -138,13 +156,17 @@ export class UploadStore {
     return this.blobs.dropNamespace(namespace);
   }
 
-  private sign(namespace: string, id: string, expiresAtMs: number): string {
-    return createHmac('sha256', this.secret).update(`${namespace}\n${id}\n${expiresAtMs}`).digest('base64url');
+  private sign(fields: SignedFields): string {
+    const { method, organizationId, namespace, id, contentType, expiresAtMs } = fields;
+    return createHmac('sha256', this.secret)
+      .update(['upload', method, organizationId, namespace, id, contentType.toLowerCase(), String(expiresAtMs)].join('\n'))
+      .digest('base64url');
   }
 
-  private verify(namespace: string, id: string, expiresAtMs: number, signature: string): boolean {
-    const expected = Buffer.from(this.sign(namespace, id, expiresAtMs));
-    const presented = Buffer.from(signature);
-    return expected.length === presented.length && timingSafeEqual(expected, presented);
+  /** Constant time whatever the presented signature holds (its length included). */
+  private verify(fields: SignedFields, signature: string): boolean {
+    const expected = createHmac('sha256', this.secret).update(this.sign(fields)).digest();
+    const presented = createHmac('sha256', this.secret).update(signature).digest();
+    return timingSafeEqual(expected, presented);
   }
 }
