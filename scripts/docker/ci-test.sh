@@ -132,7 +132,10 @@ balance() { curl -fsS "$(base_url)/__sandbox/organizations" | json '.organizatio
 docker start "$CHECK" >/dev/null
 wait_healthy
 expect_equal "$(balance)" 4321 "balance after a restart"
-docker rm -f "$CHECK" >/dev/null
+# A graceful stop releases the data file's lock; a killed container's lock names its host (the container
+# id), which another container cannot probe, so it would refuse the volume.
+docker stop -t 30 "$CHECK" >/dev/null
+docker rm "$CHECK" >/dev/null
 docker run -d --name "$CHECK" -p 127.0.0.1::4010 -v "$VOLUME:/data" "$IMAGE" >/dev/null
 wait_healthy
 expect_equal "$(balance)" 4321 "balance in a new container on the same volume"
