@@ -33,7 +33,8 @@ fail() {
 
 dockerd_pid=
 cleanup() {
-  docker rm -f "$CHECK" idv-sandbox idv-sandbox-public >/dev/null 2>&1 || true
+  # -v: the anonymous /data volumes of the containers run without one.
+  docker rm -f -v "$CHECK" idv-sandbox idv-sandbox-public >/dev/null 2>&1 || true
   docker volume rm "$VOLUME" >/dev/null 2>&1 || true
   if [ -n "$dockerd_pid" ]; then kill "$dockerd_pid" && wait "$dockerd_pid" || true; fi
   rm -rf "$work"
@@ -146,7 +147,7 @@ docker run -d --name "$CHECK" -p 127.0.0.1::4010 "$IMAGE" --memory --public-url 
 wait_healthy
 case "$(session_url "$(base_url)")" in https://sandbox.example.test:8443/verify/*) ;; *) fail "session_url does not follow --public-url" ;; esac
 docker logs "$CHECK" 2>&1 | grep -q '^  Console             https://sandbox.example.test:8443/console$' || fail "the banner does not print the public URL"
-docker rm -f "$CHECK" >/dev/null
+docker rm -f -v "$CHECK" >/dev/null
 
 step "end"
 echo "docker-ci: passed in $((SECONDS - began)) s"
