@@ -33,7 +33,8 @@ fail() {
 
 dockerd_pid=
 cleanup() {
-  docker rm -f "$CHECK" idv-sandbox idv-sandbox-public >/dev/null 2>&1 || true
+  # -v: the anonymous /data volumes of the containers run without one.
+  docker rm -f -v "$CHECK" idv-sandbox idv-sandbox-public >/dev/null 2>&1 || true
   docker volume rm "$VOLUME" >/dev/null 2>&1 || true
   if [ -n "$dockerd_pid" ]; then kill "$dockerd_pid" && wait "$dockerd_pid" || true; fi
   rm -rf "$work"
@@ -132,7 +133,10 @@ balance() { curl -fsS "$(base_url)/__sandbox/organizations" | json '.organizatio
 docker start "$CHECK" >/dev/null
 wait_healthy
 expect_equal "$(balance)" 4321 "balance after a restart"
-docker rm -f "$CHECK" >/dev/null
+# A graceful stop releases the data file's lock; a killed container's lock names its host (the container
+# id), which another container cannot probe, so it would refuse the volume.
+docker stop -t 30 "$CHECK" >/dev/null
+docker rm "$CHECK" >/dev/null
 docker run -d --name "$CHECK" -p 127.0.0.1::4010 -v "$VOLUME:/data" "$IMAGE" >/dev/null
 wait_healthy
 expect_equal "$(balance)" 4321 "balance in a new container on the same volume"
@@ -143,7 +147,7 @@ docker run -d --name "$CHECK" -p 127.0.0.1::4010 "$IMAGE" --memory --public-url 
 wait_healthy
 case "$(session_url "$(base_url)")" in https://sandbox.example.test:8443/verify/*) ;; *) fail "session_url does not follow --public-url" ;; esac
 docker logs "$CHECK" 2>&1 | grep -q '^  Console             https://sandbox.example.test:8443/console$' || fail "the banner does not print the public URL"
-docker rm -f "$CHECK" >/dev/null
+docker rm -f -v "$CHECK" >/dev/null
 
 step "end"
 echo "docker-ci: passed in $((SECONDS - began)) s"
