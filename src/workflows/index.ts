@@ -5,7 +5,9 @@
  * workflows up through workflows.store.ts.
  */
 import { setupImageOperations } from '../images/image-catalog.ts';
+import { codeSource } from '../platform/coverage/sources.ts';
 import type { SandboxModule } from '../platform/sandbox-module.ts';
+import { WORKFLOW_ERROR_CODES } from './workflow-errors.ts';
 import { WORKFLOW_MAGIC_VALUES } from './workflow-catalog.ts';
 import { workflowsRouter } from './workflows.router.ts';
 
@@ -15,5 +17,11 @@ export const workflowsModule: SandboxModule = {
   setup(platform) {
     setupImageOperations(platform);
     platform.catalog.add('magicValues', WORKFLOW_MAGIC_VALUES);
+    platform.coverage.addSource(
+      codeSource(
+        'workflow error codes',
+        Object.entries(WORKFLOW_ERROR_CODES).map(([code, { status, when }]) => ({ code, status, how: when })),
+      ),
+    );
   },
 };

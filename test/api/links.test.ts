@@ -91,7 +91,8 @@ describe('links without a public URL', () => {
     });
     expect(age.status, age.text).toBe(200);
     expect(age.body.session_url).toMatch(/^http:\/\/localhost:32768\/verify\/deep-age\//);
-    const followed = await sandbox.call('GET', new URL(age.body.session_url).pathname, { key: null, headers });
+    const link = new URL(age.body.session_url);
+    const followed = await sandbox.call('GET', `${link.pathname}${link.search}`, { key: null, headers });
     expect(followed.headers.get('location')).toMatch(/^\/verify\//);
     expect((await sandbox.call('GET', '/openapi.json', { key: null, headers })).body.servers).toEqual([{ url: 'http://localhost:32768' }]);
     expect((await sandbox.call('GET', '/v1/no-such-route', { headers })).body.error).toBe(

@@ -4,6 +4,7 @@
  * the class (in-process, one namespace per class so no trigger helps another).
  */
 import { describe, expect, it } from 'vitest';
+import { WORKFLOW_ERROR_CODES } from '../../src/workflows/workflow-errors.ts';
 import { AML_ERROR_CODES } from '../../src/aml/aml-error-codes.ts';
 import { SANDBOX_PARENT_CONNECT } from '../../src/age-verification/sandbox-parent-connect.ts';
 import { UAT_TYPE_TABLE } from '../../src/credit-check/uat-types.ts';
@@ -113,7 +114,7 @@ describe('the coverage catalog and the tables the code reads', () => {
 
   it('has a class for every error code, recorded when the code is answered', async () => {
     const sandbox = await testSandbox();
-    const codes = Object.values(AML_ERROR_CODES).map((row) => `error-code ${row.code}`);
+    const codes = [...Object.values(AML_ERROR_CODES).map((row) => row.code), ...Object.keys(WORKFLOW_ERROR_CODES)].map((code) => `error-code ${code}`);
     const classes = classesOf(sandbox, 'error-code');
     expect(classes.map((c) => c.id).sort()).toEqual(codes.sort());
     const cadence = classes.find((c) => c.id === 'error-code BOT_CADENCE_INVALID');
@@ -128,6 +129,11 @@ describe('the coverage catalog and the tables the code reads', () => {
     const batch = sandbox.platform.coverage.catalog.operations.get('POST /v1/aml/transactions')?.exampleBody;
     expect((await sandbox.call('POST', '/v1/aml/transactions', { namespace: 'quota', body: batch })).status).toBe(429);
     expect(sandbox.coverage('quota').hit.map((h) => h.id)).toContain('error-code QUOTA_EXCEEDED');
+
+    // A workflow route's code is recorded from the error body the engine answers.
+    const unknown = await sandbox.call('GET', '/v1/sessions/3b241101-e2bb-4255-8caf-4136c566a962/workflow', { namespace: 'workflow-codes' });
+    expect(unknown.body.code).toBe('SESSION_NOT_FOUND');
+    expect(sandbox.coverage('workflow-codes').hit.map((h) => h.id)).toContain('error-code SESSION_NOT_FOUND');
     await sandbox.close();
   });
 

@@ -50,7 +50,8 @@ describe('curl examples of README.md and docs/', () => {
         }
       }
     }
-    const keys = new Set(DOCUMENTS.flatMap((document) => [...document.text.matchAll(/x-api-key: (\w+)/g)].map((match) => match[1])));
+    const commands = DOCUMENTS.flatMap((document) => document.examples.flatMap((example) => example.commands.map((command) => command.text)));
+    const keys = new Set(commands.flatMap((text) => [...text.matchAll(/x-api-key: (\w+)/g)].map((match) => match[1])));
     expect([...keys].sort()).toEqual(['sk_live_demo', 'sk_test_demo']);
   });
 

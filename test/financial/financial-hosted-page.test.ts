@@ -34,7 +34,7 @@ describe('the applicant hosted page of a bank statement request', () => {
       style: /<style>[\s\S]*?<\/style>/.exec(html)?.[0],
       framed: /<body><main>[\s\S]*<footer>[\s\S]*<\/main><\/body><\/html>$/.test(html),
     });
-    const bankPage = frameOf((await page(sandbox, `/verify/bank-statements/${id}`)).html);
+    const bankPage = frameOf((await page(sandbox, pagePath(sandbox, id))).html);
     expect(bankPage.style).toContain('main { max-width: 34rem;');
     expect(bankPage.framed).toBe(true);
     for (const other of ['/verify/no-such-session', '/verify/credit-terms/no-such-request', `/verify/bank-statements/no-such-request`])

@@ -20,11 +20,11 @@ const RECORDS_ROOT = join(ROOT, '.test-responses');
 /**
  * 4xx a route declares that no test has to reach on that route: the body-size and content-type refusals
  * of the shared body parsing (413, 415), tested on representative routes in test/platform; and on the
- * control plane, its shared admin errors (400 for a bad namespace, 401 admin token, 403 cross-site), tested
- * once for the whole surface in test/platform. Their own 404s and 409s still count.
+ * control plane, its shared admin errors (400 for a bad namespace, 401 admin token, 403 cross-site, 429 too
+ * many wrong admin tokens), tested once for the whole surface in test/platform and test/security. Their own 404s and 409s still count.
  */
 const SHARED_API_STATUSES = new Set(['413', '415']);
-const SHARED_CONTROL_STATUSES = new Set(['400', '401', '403', '413', '415']);
+const SHARED_CONTROL_STATUSES = new Set(['400', '401', '403', '413', '415', '429']);
 
 interface OpenApiOperation {
   operationId: string;

@@ -7,24 +7,15 @@
 import { createMiddleware } from 'hono/factory';
 import { html } from 'hono/html';
 import { crossSiteRefusal } from '../admin/admin-guard.ts';
+import { hostedPage } from '../hosted-pages/hosted-page-layout.ts';
 import { isPageToken, PAGE_TOKEN_PARAM } from '../secrets/page-tokens.ts';
 import { explain, type AppEnv } from './context.ts';
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
+/** A refusal in the frame every hosted page wears. */
 function refusalPage(title: string, message: string) {
-  return html`<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width, initial-scale=1" />
-    <title>${title}</title>
-  </head>
-  <body>
-    <h1>${title}</h1>
-    <p>${message}</p>
-  </body>
-</html>`;
+  return hostedPage(title, html`<h1>${title}</h1>\n<p>${message}</p>`, 'idv-sandbox hosted page');
 }
 
 /** For a route with an `:id` parameter: the record whose token the link must carry. */
