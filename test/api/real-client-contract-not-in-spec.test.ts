@@ -10,6 +10,7 @@ import { pageAddress } from '../helpers/hosted-pages.ts';
 import { FROZEN_AT, KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { RealClient, sdkErrorOf, type DeepfakeFrameMeta } from './real-client/client.ts';
 import { operationCoverage } from './real-client/coverage.ts';
+import { CREDIT_TERMS_BUSINESS } from '../helpers/credit-terms.ts';
 
 const { track } = operationCoverage([
   'ageVerification.create',
@@ -142,14 +143,7 @@ describe('profiles (§6.11)', () => {
 });
 
 describe('credit terms (§6.10)', () => {
-  const business = {
-    firstName: 'Dana',
-    lastName: 'Reyes',
-    businessName: 'Reyes Supply Co.',
-    businessEmail: 'ap@reyes-supply.example',
-    businessAddress: '120 Market Street, Springfield, IL 62701',
-    requestedCreditAmount: 25000,
-  };
+  const business = CREDIT_TERMS_BUSINESS;
 
   it('create, retrieve, list with nextToken and listByExternalId parse; the hosted page finishes one', async () => {
     const { sandbox, client } = await liveClient();
