@@ -105,7 +105,7 @@ wait_healthy() {
   done
   fail "the container was not healthy within 90 s"
 }
-base_url() { echo "http://$(docker port "$CHECK" 4010/tcp | head -1)"; }
+base_url() { echo "http://$(docker port "$CHECK" 4010/tcp | sed -n 1p)"; }
 # A value of the JSON on stdin, by a JavaScript accessor (`.servers[0].url`).
 json() { node -e 'let s = ""; process.stdin.on("data", (c) => (s += c)).on("end", () => console.log(new Function("v", `return v${process.argv[1]}`)(JSON.parse(s))));' "$1"; }
 expect_equal() { [ "$1" = "$2" ] || fail "$3: expected \"$2\", got \"$1\""; }
@@ -118,8 +118,9 @@ step "flags, health, links through a port map"
 docker run -d --name "$CHECK" -p 127.0.0.1::4010 -v "$VOLUME:/data" "$IMAGE" --seed 7 >/dev/null
 wait_healthy
 url=$(base_url)
-docker logs "$CHECK" 2>&1 | grep -q '^  Seed                7$' || fail "--seed 7 did not reach the server"
-if docker logs "$CHECK" 2>&1 | grep -q 'http://0\.0\.0\.0'; then fail "the banner prints a 0.0.0.0 link"; fi
+# grep without -q reads to the end: -q closes the pipe at the first match, and pipefail then fails on the writer's SIGPIPE.
+docker logs "$CHECK" 2>&1 | grep '^  Seed                7$' >/dev/null || fail "--seed 7 did not reach the server"
+if docker logs "$CHECK" 2>&1 | grep 'http://0\.0\.0\.0' >/dev/null; then fail "the banner prints a 0.0.0.0 link"; fi
 expect_equal "$(curl -fsS "$url/openapi.json" | json '.servers[0].url')" "$url" "openapi.json server"
 expect_equal "$(curl -sS "$url/v1/no-such-route" | json .error)" "No route GET /v1/no-such-route. The endpoints are listed at $url/docs." "404 link"
 case "$(session_url "$url")" in "$url/verify/"*) ;; *) fail "session_url is not on $url" ;; esac
@@ -128,7 +129,7 @@ step "acknowledged write, SIGTERM exit 0, kept across a restart and a new contai
 expect_equal "$(curl -fsS -X PUT "$url/__sandbox/organizations/org_demo/balance" -H 'content-type: application/json' -d '{"balance": 4321}' -o /dev/null -w '%{http_code}')" 200 "balance write"
 docker stop -t 30 "$CHECK" >/dev/null
 expect_equal "$(docker inspect -f '{{.State.ExitCode}}' "$CHECK")" 0 "exit code after SIGTERM"
-docker logs "$CHECK" 2>&1 | grep -q 'SIGTERM received' || fail "the server did not see SIGTERM"
+docker logs "$CHECK" 2>&1 | grep 'SIGTERM received' >/dev/null || fail "the server did not see SIGTERM"
 balance() { curl -fsS "$(base_url)/__sandbox/organizations" | json '.organizations.find((o) => o.id === "org_demo").balance'; }
 docker start "$CHECK" >/dev/null
 wait_healthy
@@ -146,7 +147,7 @@ step "--public-url"
 docker run -d --name "$CHECK" -p 127.0.0.1::4010 "$IMAGE" --memory --public-url https://sandbox.example.test:8443 >/dev/null
 wait_healthy
 case "$(session_url "$(base_url)")" in https://sandbox.example.test:8443/verify/*) ;; *) fail "session_url does not follow --public-url" ;; esac
-docker logs "$CHECK" 2>&1 | grep -q '^  Console             https://sandbox.example.test:8443/console$' || fail "the banner does not print the public URL"
+docker logs "$CHECK" 2>&1 | grep '^  Console             https://sandbox.example.test:8443/console$' >/dev/null || fail "the banner does not print the public URL"
 docker rm -f -v "$CHECK" >/dev/null
 
 step "end"
