@@ -27,7 +27,7 @@ import type { World } from '../platform/namespaces/world.ts';
 import { applyWorkflowSessionEvent, SESSION_PRICE_TOKENS } from '../sessions/sessions.service.ts';
 import { DEFAULT_MAX_FAILED_ATTEMPTS, isExpired, isTerminal } from '../sessions/session.machine.ts';
 import { createSessionRecord, recordStepResults, requireOwnSession, type StoredSession } from '../sessions/sessions.store.ts';
-import { scriptedVerdict, scriptFromExternalId, type AttemptScript } from './attempt-scripts.ts';
+import { requireScriptOf, scriptedVerdict, scriptFromExternalId } from './attempt-scripts.ts';
 import { STEP_MODULES } from './steps/index.ts';
 import type { StepContext, StepDeps, StepModule, StepOutcome } from './steps/step-module.ts';
 import { stepConflict, workflowError } from './workflow-errors.ts';
@@ -51,14 +51,6 @@ import { findWorkflow, stepCode } from './workflows.store.ts';
 export type { StepDeps } from './steps/step-module.ts';
 
 // ─── Creation ───────────────────────────────────────────────────────────────────────────────────────
-
-/** The attempt script an external_id carries; 400 naming the part to fix when it does not parse. */
-export function requireScriptOf(externalId: string | undefined): AttemptScript | undefined {
-  const script = scriptFromExternalId(externalId);
-  if (typeof script === 'string')
-    throw workflowError('VALIDATION_ERROR', `Invalid request: external_id carries an attempt script that does not parse: ${script}.`);
-  return script;
-}
 
 export function createWorkflowSession(
   world: World,
@@ -106,15 +98,6 @@ export function createWorkflowSession(
       `${SESSION_PRICE_TOKENS} token charged, balance ${remaining}`,
     ],
   };
-}
-
-/** The run of a hosted session created with a workflow (POST /v1/sessions calls it after storing the record). */
-export function createHostedRun(world: World, stored: StoredSession, workflow: Parameters<typeof newRun>[0], script: AttemptScript | undefined): string {
-  const run = saveRun(
-    world,
-    newRun(workflow, { id: stored.id, organizationId: stored.record.organization_id, hosted: true, ...(script === undefined ? {} : { script }) }),
-  );
-  return `workflow run of ${run.steps.length} step(s) (${run.steps.map((step) => step.step_id).join(', ')})${script === undefined ? '' : `, attempt script "${script.text}" (from external_id)`}`;
 }
 
 // ─── State ──────────────────────────────────────────────────────────────────────────────────────────
@@ -184,7 +167,9 @@ function sessionFailure(loaded: Loaded, nowMs: number): SessionFailure | undefin
   const open = loaded.run.steps.find((step) => isSubmittable(step.status));
   if (record.status === 'FAILED') return { code: 'ATTEMPTS_EXHAUSTED', ...about(loaded.run.steps.find((step) => step.status === 'FAILED') ?? open) };
   if (isExpired(record, nowMs)) return { code: 'SESSION_EXPIRED', ...about(open) };
-  if ((record.status === 'REJECTED' || record.status === 'VOIDED') && open !== undefined) return { code: 'STEP_BLOCKED', ...about(open) };
+  // A step that ended the run (declined consent) blocked it; else the step left open when the session was ended.
+  const blocking = loaded.run.steps.find((step) => step.status === 'FAILED') ?? open;
+  if ((record.status === 'REJECTED' || record.status === 'VOIDED') && blocking !== undefined) return { code: 'STEP_BLOCKED', ...about(blocking) };
   return undefined;
 }
 
