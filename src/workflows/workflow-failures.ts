@@ -243,6 +243,14 @@ export const WORKFLOW_FAILURES = {
 export type WorkflowFailureCode = keyof typeof WORKFLOW_FAILURES;
 export const WORKFLOW_FAILURE_CODES = Object.keys(WORKFLOW_FAILURES) as WorkflowFailureCode[];
 
+/** The step failure codes as a coverage table: a failed attempt inside a 200 counts as its code. */
+export const STEP_FAILURE_COVERAGE = {
+  name: 'workflow step failure codes',
+  operation: 'submitWorkflowStep',
+  member: 'failure.code',
+  values: WORKFLOW_FAILURE_CODES,
+} as const;
+
 /** The failure code a magic last name forces, if any. */
 export function magicFailureCode(lastName: string, step: WorkflowFailureRow['step']): WorkflowFailureCode | undefined {
   const wanted = lastName.trim().toLowerCase();

@@ -389,4 +389,24 @@ describe('attempt scripts', () => {
     expect(hostedRefusal.status).toBe(400);
     expect(hostedRefusal.body.error).toContain('"WRONG" is not a step id');
   });
+
+  it('sets and removes a script through the control plane on a hosted session, where it wins over the content', async () => {
+    const sandbox = await testSandbox();
+    const sessionId = await hosted(sandbox, [{ id: 'DOCUMENT_UPLOAD' }]);
+    const set = await sandbox.call('PUT', `/__sandbox/sessions/${sessionId}/attempt-script`, {
+      key: null,
+      body: { script: 'document-upload=DOCUMENT_UPLOAD_FILE_NOT_ACCEPTED' },
+    });
+    expect(set.status, set.text).toBe(200);
+    expect(set.body).toMatchObject({ session_id: sessionId, script: 'document-upload=DOCUMENT_UPLOAD_FILE_NOT_ACCEPTED', workflow_state: { current_step: 0 } });
+    const keys = await uploadToSession(sandbox, sessionId, { id_front: 'passport.jpg' });
+    const scripted = await submit(sandbox, sessionId, 'DOCUMENT_UPLOAD', { uploads: { document: keys.id_front } });
+    expect(scripted.body).toMatchObject({ step_status: 'IN_PROGRESS', failure: { code: 'DOCUMENT_UPLOAD_FILE_NOT_ACCEPTED' } });
+    const bad = await sandbox.call('PUT', `/__sandbox/sessions/${sessionId}/attempt-script`, { key: null, body: { script: 'DOCUMENT_UPLOAD=maybe' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toContain('"maybe"');
+    const removed = await sandbox.call('PUT', `/__sandbox/sessions/${sessionId}/attempt-script`, { key: null, body: { script: null } });
+    expect(removed.body.script).toBeNull();
+    expect((await submit(sandbox, sessionId, 'DOCUMENT_UPLOAD', { uploads: { document: keys.id_front } })).body.step_status).toBe('COMPLETED');
+  });
 });

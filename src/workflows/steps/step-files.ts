@@ -52,7 +52,7 @@ export async function readTypedFiles(fields: Record<string, string>, readUpload:
 /** Why a file cannot serve as a document, or undefined when it can (a PDF, or an image the document engine could read). */
 export function unreadableReason(file: TypedFile): string | undefined {
   if (file.contentType === null) return `${file.field}: the bytes are neither an image nor a PDF`;
-  if (file.image !== undefined && file.image.featureless) return `${file.field}: the ${file.contentType} image is blank (${file.image.summary})`;
+  if (file.image?.featureless) return `${file.field}: the ${file.contentType} image is blank (${file.image.summary})`;
   return undefined;
 }
 
