@@ -243,6 +243,11 @@ export const WORKFLOW_FAILURES = {
 export type WorkflowFailureCode = keyof typeof WORKFLOW_FAILURES;
 export const WORKFLOW_FAILURE_CODES = Object.keys(WORKFLOW_FAILURES) as WorkflowFailureCode[];
 
+/** Every failure code of one step type (a step module's `failures`). */
+export function failuresOf(step: StepCode): WorkflowFailureCode[] {
+  return WORKFLOW_FAILURE_CODES.filter((code) => WORKFLOW_FAILURES[code].step === step);
+}
+
 /** The step failure codes as a coverage table: a failed attempt inside a 200 counts as its code. */
 export const STEP_FAILURE_COVERAGE = {
   name: 'workflow step failure codes',

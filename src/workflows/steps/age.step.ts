@@ -44,6 +44,11 @@ function estimateOf(context: StepContext, image: AnalysedImage, minimumAge: numb
   return { age, low: Math.max(0, age - 3), high: age + 3, source: `${source} (magic value: last name ${UNDERAGE_LAST_NAME})` };
 }
 
+/** What both steps record about an estimate (analysis_data). */
+function estimateAnalysis(estimate: Estimate, minimumAge: number) {
+  return { face_detected: true, estimated_age: estimate.age, age_range: { low: estimate.low, high: estimate.high }, minimum_age: minimumAge };
+}
+
 // ─── AGE_ESTIMATION ─────────────────────────────────────────────────────────────────────────────────
 
 export const AgeEstimationStepBodySchema = z
@@ -83,15 +88,7 @@ export const AGE_ESTIMATION_STEP = defineStep<AgeEstimationStepBody>({
       };
     }
     const passed = estimate.age >= minimumAge;
-    const analysis = {
-      age_estimation: {
-        face_detected: true,
-        estimated_age: estimate.age,
-        age_range: { low: estimate.low, high: estimate.high },
-        minimum_age: minimumAge,
-        passed,
-      },
-    };
+    const analysis = { age_estimation: { ...estimateAnalysis(estimate, minimumAge), passed } };
     const said = `AGE_ESTIMATION: estimated age ${estimate.age} ${passed ? '>=' : '<'} minimum_age ${minimumAge} (${estimate.source})`;
     if (passed) return { kind: 'passed', state, analysis, explanations: [said] };
     const failure: StepFailure = { code: 'AGE_ESTIMATION_UNDER_MINIMUM', slot: 'STEP', detail: `estimated age ${estimate.age} < minimum_age ${minimumAge}` };
@@ -161,10 +158,7 @@ export const DEEP_AGE_STEP = defineStep<StartCompleteBody>({
           : undefined;
     const analysis = {
       deep_age: {
-        face_detected: true,
-        estimated_age: estimate.age,
-        age_range: { low: estimate.low, high: estimate.high },
-        minimum_age: minimumAge,
+        ...estimateAnalysis(estimate, minimumAge),
         ...(documentAge === undefined ? {} : { document_age: documentAge, document_age_fits: fits }),
         passed: failure === undefined,
       },
