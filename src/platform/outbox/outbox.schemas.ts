@@ -41,12 +41,9 @@ export const OutboxMessageSchema = z
     text: z.string().openapi({ description: 'The body as the recipient reads it (plain text).' }),
     link: z.string().optional().openapi({ description: 'The page the message opens (with its token and namespace), when it has one.' }),
     kind: z.enum(KIND_NAMES),
-    sessionId: z
-      .string()
-      .optional()
-      .openapi({
-        description: 'The session or request the message is about (session, credit check, bank-statement or credit-terms request, Parent Connect request).',
-      }),
+    sessionId: z.string().optional().openapi({
+      description: 'The session or request the message is about (session, credit check, bank-statement or credit-terms request, Parent Connect request).',
+    }),
     createdAt: z.string().openapi({ description: 'Virtual clock, ISO 8601.' }),
     delivery: DeliverySchema.optional().openapi({ description: 'E-mails with --smtp only: the delivery to the SMTP server.' }),
   })

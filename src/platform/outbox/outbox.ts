@@ -34,6 +34,8 @@ export interface MessageCourier {
   readonly server: string;
   /** Starts delivering; `settle` is called once with the outcome (a failure is logged, never thrown). */
   dispatch(message: OutboxMessage, settle: (delivery: Delivery) => void): void;
+  /** Resolves once every delivery started so far has been answered (tests, shutdown). */
+  idle(): Promise<void>;
 }
 
 interface OutboxCounter {
