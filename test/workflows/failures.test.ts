@@ -48,7 +48,9 @@ async function expectFailure(sandbox: TestSandbox, sessionId: string, answer: { 
 }
 
 describe('failure codes from magic last names', () => {
-  for (const [code, row] of Object.entries(WORKFLOW_FAILURES) as [WorkflowFailureCode, WorkflowFailureRow][]) {
+  // The rows with a magic last name (the image steps'); the other steps' codes are tested with their step types.
+  const magic = (Object.entries(WORKFLOW_FAILURES) as [WorkflowFailureCode, WorkflowFailureRow][]).filter(([, row]) => row.magicLastName !== null);
+  for (const [code, row] of magic) {
     it(`last name ${row.magicLastName} -> ${code} (${row.reason})`, async () => {
       const sandbox = await testSandbox({ rateLimit: false });
       const { sessionId, answer } =

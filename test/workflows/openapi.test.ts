@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { STEP_MODULES, stepBodyName } from '../../src/workflows/steps/index.ts';
 import { testSandbox } from '../helpers/sandbox.ts';
 
 const OPERATIONS: [string, string, number][] = [
@@ -24,10 +25,11 @@ describe('the workflow operations in /openapi.json', () => {
     }
     const submitBody = document.paths['/v1/sessions/{session_id}/steps/{step_id}'].post.requestBody.content['application/json'].schema;
     expect(JSON.stringify(submitBody)).toContain('StepSubmissionBody');
-    expect(document.components.schemas.StepSubmissionBody.anyOf).toEqual([
-      { $ref: '#/components/schemas/IdVerificationStepBody' },
-      { $ref: '#/components/schemas/FaceLivenessStepBody' },
-    ]);
+    // One body per registered step type, named after it (IdVerificationStepBody, PepSanctionsStepBody, …).
+    expect(document.components.schemas.StepSubmissionBody.anyOf).toEqual(
+      Object.values(STEP_MODULES).map((module) => ({ $ref: `#/components/schemas/${stepBodyName(module)}` })),
+    );
+    expect(document.components.schemas.StepSubmissionBody.anyOf).toContainEqual({ $ref: '#/components/schemas/PepSanctionsStepBody' });
     expect(Object.keys(document.components.schemas.IdVerificationStepBody.properties)).toEqual([
       'document_type',
       'secondary_document_type',
