@@ -19,7 +19,7 @@ export function failureCodeTable(): string {
   const rows = Object.entries(WORKFLOW_FAILURES).map(([code, row]: [string, WorkflowFailureRow]) =>
     [
       `\`${code}\``,
-      row.step,
+      [row.step, ...(row.alsoSteps ?? [])].join(', '),
       `${row.category} / ${row.user_action}`,
       `\`${row.reason}\``,
       cell(row.content),
