@@ -16,22 +16,17 @@
  * LIMITATIONS:
  * - The session's price covers the job: nothing is billed, unlike the standalone endpoint.
  */
-import { z } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
 import { toAdverseMediaData } from '../../screening/adverse-media.service.ts';
 import type { AdverseMediaRequest } from '../../screening/adverse-media.schemas.ts';
 import { CountrySchema } from '../../screening/screening.schemas.ts';
 import { adverseMediaFingerprint, adverseMediaJobState, queueStepAdverseMedia } from '../../screening/screening.service.ts';
 import { stepConflict } from '../workflow-errors.ts';
 import { failuresOfStep } from '../workflow-failures.ts';
-import { screenedPersonFields, stepAction } from './step-bodies.ts';
+import { screenedPersonFields, startOrComplete } from './step-bodies.ts';
 import { defineStep, type StepContext, type StepOutcome } from './step-module.ts';
 
-const StartSchema = z.strictObject({ action: stepAction(['start']), ...screenedPersonFields, country: CountrySchema.optional() });
-const CompleteSchema = z.strictObject({ action: stepAction(['complete']) });
-
-export const AdverseMediaStepBodySchema = z
-  .discriminatedUnion('action', [StartSchema, CompleteSchema], { error: () => 'action is required: it must be start or complete' })
-  .openapi('AdverseMediaStepBody');
+export const AdverseMediaStepBodySchema = startOrComplete({ ...screenedPersonFields, country: CountrySchema.optional() }, {}).openapi('AdverseMediaStepBody');
 export type AdverseMediaStepBody = z.infer<typeof AdverseMediaStepBodySchema>;
 
 /** What the step keeps between start and complete. */
@@ -41,7 +36,9 @@ export interface AdverseMediaState extends Record<string, unknown> {
   fingerprint: string;
 }
 
-function personOf(body: z.infer<typeof StartSchema>): AdverseMediaRequest {
+type StartBody = Extract<AdverseMediaStepBody, { action: 'start' }>;
+
+function personOf(body: StartBody): AdverseMediaRequest {
   return {
     ...(body.email === undefined ? {} : { email: body.email }),
     firstName: body.first_name,
@@ -51,7 +48,7 @@ function personOf(body: z.infer<typeof StartSchema>): AdverseMediaRequest {
   };
 }
 
-function start(context: StepContext, body: z.infer<typeof StartSchema>): StepOutcome {
+function start(context: StepContext, body: StartBody): StepOutcome {
   const { world, deps } = context;
   const person = personOf(body);
   const fingerprint = adverseMediaFingerprint(person);

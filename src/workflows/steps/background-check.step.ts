@@ -17,16 +17,16 @@
  *   identity, and so another result.
  * - The session's price covers both screenings: nothing is billed.
  */
-import { z } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
 import { screenPepSanctions } from '../../screening/pep-sanctions.service.ts';
 import { defaultWatchlist } from '../../screening/pep-sanctions.watchlist.ts';
 import { adverseMediaJobState, queueStepAdverseMedia } from '../../screening/screening.service.ts';
 import { stepConflict } from '../workflow-errors.ts';
 import { failuresOfStep } from '../workflow-failures.ts';
-import { stepAction } from './step-bodies.ts';
+import { startOrComplete } from './step-bodies.ts';
 import { defineStep, type StepContext, type StepOutcome } from './step-module.ts';
 
-export const BackgroundCheckStepBodySchema = z.strictObject({ action: stepAction(['start', 'complete']) }).openapi('BackgroundCheckStepBody');
+export const BackgroundCheckStepBodySchema = startOrComplete({}, {}).openapi('BackgroundCheckStepBody');
 export type BackgroundCheckStepBody = z.infer<typeof BackgroundCheckStepBodySchema>;
 
 export interface DocumentIdentity {

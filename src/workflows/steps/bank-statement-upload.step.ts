@@ -22,23 +22,20 @@ import { mustBe } from '../../platform/validation/request-fields.ts';
 import { findSession } from '../../sessions/sessions.store.ts';
 import { stepConflict } from '../workflow-errors.ts';
 import { failuresOfStep } from '../workflow-failures.ts';
-import { stepAction } from './step-bodies.ts';
+import { startOrComplete } from './step-bodies.ts';
 import { defineStep, type StepContext, type StepOutcome } from './step-module.ts';
 
 const BANK_CODES = SANDBOX_BANKS.map((bank) => bank.input) as [SandboxBankCode, ...SandboxBankCode[]];
 
-const StartSchema = z.strictObject({
-  action: stepAction(['start']),
-  bank: z
-    .enum(BANK_CODES, { error: mustBe('bank', `one of ${BANK_CODES.join(', ')} (or omit it for ${BANK_CODES[0]})`) })
-    .optional()
-    .openapi({ description: 'Sandbox extension: the bank the applicant links (default SandboxCapital). The real client sends only action.' }),
-});
-const CompleteSchema = z.strictObject({ action: stepAction(['complete']) });
-
-export const BankStatementUploadStepBodySchema = z
-  .discriminatedUnion('action', [StartSchema, CompleteSchema], { error: () => 'action is required: it must be start or complete' })
-  .openapi('BankStatementUploadStepBody');
+export const BankStatementUploadStepBodySchema = startOrComplete(
+  {
+    bank: z
+      .enum(BANK_CODES, { error: mustBe('bank', `one of ${BANK_CODES.join(', ')} (or omit it for ${BANK_CODES[0]})`) })
+      .optional()
+      .openapi({ description: 'Sandbox extension: the bank the applicant links (default SandboxCapital). The real client sends only action.' }),
+  },
+  {},
+).openapi('BankStatementUploadStepBody');
 export type BankStatementUploadStepBody = z.infer<typeof BankStatementUploadStepBodySchema>;
 
 /** What the step keeps (and AI_BANK_STATEMENT_ANALYSIS reads): the request it linked. */

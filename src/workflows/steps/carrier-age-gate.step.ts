@@ -8,35 +8,20 @@
  * LIMITATIONS:
  * - The required age is the engine's default (18); the step's config does not change it.
  */
-import { z } from '@hono/zod-openapi';
-import { failuresOfStep } from '../workflow-failures.ts';
-import { sessionPhoneCheck } from './session-phone.ts';
-import { defineStep } from './step-module.ts';
+import { carrierStep } from './session-phone.ts';
 
-export const CarrierAgeGateStepBodySchema = z.strictObject({}).openapi('CarrierAgeGateStepBody');
-
-export const CARRIER_AGE_GATE_STEP = defineStep<z.infer<typeof CarrierAgeGateStepBodySchema>>({
+export const CARRIER_AGE_GATE_STEP = carrierStep({
   code: 'CARRIER_AGE_GATE',
+  kind: 'carrierAgeGate',
   summary: "The carrier's date of birth for the session's phone against age 18: PASS completes it",
-  body: CarrierAgeGateStepBodySchema,
-  headless: false,
-  requirements: () => ({ phone: 'the session applicant phone', required_age: 18 }),
-  failures: failuresOfStep('CARRIER_AGE_GATE'),
-  run(context) {
-    const check = sessionPhoneCheck(context, 'carrierAgeGate');
-    if (!check.answered) return check.outcome;
-    const { response, explanations } = check;
-    const payload = { carrier_age_gate: response };
-    if (response.outcome === 'PASS') return { kind: 'passed', payload, explanations };
-    return {
-      kind: 'failed',
-      failure: {
-        code: response.outcome === 'FAIL' ? 'CARRIER_AGE_NOT_VERIFIED' : 'CARRIER_AGE_NO_DATA',
-        slot: 'PRIMARY',
-        detail: `${response.outcome} against required age ${response.requiredAge}: ${response.statusMessage}.`,
-      },
-      payload,
-      explanations,
-    };
-  },
+  bodyName: 'CarrierAgeGateStepBody',
+  requirements: { phone: 'the session applicant phone', required_age: 18 },
+  payloadKey: 'carrier_age_gate',
+  failureOf: (response) =>
+    response.outcome === 'PASS'
+      ? undefined
+      : {
+          code: response.outcome === 'FAIL' ? 'CARRIER_AGE_NOT_VERIFIED' : 'CARRIER_AGE_NO_DATA',
+          detail: `${response.outcome} against required age ${response.requiredAge}: ${response.statusMessage}.`,
+        },
 });

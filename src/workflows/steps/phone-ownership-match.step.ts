@@ -9,35 +9,20 @@
  * LIMITATIONS:
  * - The strictness is the engine's default (medium); the step's config does not change it.
  */
-import { z } from '@hono/zod-openapi';
-import { failuresOfStep } from '../workflow-failures.ts';
-import { sessionPhoneCheck } from './session-phone.ts';
-import { defineStep } from './step-module.ts';
+import { carrierStep } from './session-phone.ts';
 
-export const PhoneOwnershipMatchStepBodySchema = z.strictObject({}).openapi('PhoneOwnershipMatchStepBody');
-
-export const PHONE_OWNERSHIP_MATCH_STEP = defineStep<z.infer<typeof PhoneOwnershipMatchStepBodySchema>>({
+export const PHONE_OWNERSHIP_MATCH_STEP = carrierStep({
   code: 'PHONE_OWNERSHIP_MATCH',
+  kind: 'ownership',
   summary: "The applicant's name against the carrier's subscriber of the session's phone (medium strictness): MATCH completes it",
-  body: PhoneOwnershipMatchStepBodySchema,
-  headless: false,
-  requirements: () => ({ phone: 'the session applicant phone', strictness: 'medium' }),
-  failures: failuresOfStep('PHONE_OWNERSHIP_MATCH'),
-  run(context) {
-    const check = sessionPhoneCheck(context, 'ownership');
-    if (!check.answered) return check.outcome;
-    const { response, explanations } = check;
-    const payload = { phone_ownership: response };
-    if (response.outcome === 'MATCH') return { kind: 'passed', payload, explanations };
-    return {
-      kind: 'failed',
-      failure: {
-        code: response.outcome === 'NO_MATCH' ? 'PHONE_OWNERSHIP_MISMATCH' : 'PHONE_OWNERSHIP_NO_DATA',
-        slot: 'PRIMARY',
-        detail: `Name score ${response.nameScore} against threshold ${response.threshold} (${response.strictness}): ${response.statusMessage}.`,
-      },
-      payload,
-      explanations,
-    };
-  },
+  bodyName: 'PhoneOwnershipMatchStepBody',
+  requirements: { phone: 'the session applicant phone', strictness: 'medium' },
+  payloadKey: 'phone_ownership',
+  failureOf: (response) =>
+    response.outcome === 'MATCH'
+      ? undefined
+      : {
+          code: response.outcome === 'NO_MATCH' ? 'PHONE_OWNERSHIP_MISMATCH' : 'PHONE_OWNERSHIP_NO_DATA',
+          detail: `Name score ${response.nameScore} against threshold ${response.threshold} (${response.strictness}): ${response.statusMessage}.`,
+        },
 });

@@ -7,33 +7,15 @@
  * LIMITATIONS:
  * - The sensitivity is the engine's default (medium); the step's config does not change it.
  */
-import { z } from '@hono/zod-openapi';
-import { failuresOfStep } from '../workflow-failures.ts';
-import { sessionPhoneCheck } from './session-phone.ts';
-import { defineStep } from './step-module.ts';
+import { carrierStep } from './session-phone.ts';
 
-export const PhoneTrustCheckStepBodySchema = z.strictObject({}).openapi('PhoneTrustCheckStepBody');
-
-export const PHONE_TRUST_CHECK_STEP = defineStep<z.infer<typeof PhoneTrustCheckStepBodySchema>>({
+export const PHONE_TRUST_CHECK_STEP = carrierStep({
   code: 'PHONE_TRUST_CHECK',
+  kind: 'trust',
   summary: "SIM swap and call forwarding on the session's phone (medium sensitivity): tripped fails the attempt",
-  body: PhoneTrustCheckStepBodySchema,
-  headless: false,
-  requirements: () => ({ phone: 'the session applicant phone', sensitivity: 'medium' }),
-  failures: failuresOfStep('PHONE_TRUST_CHECK'),
-  run(context) {
-    const check = sessionPhoneCheck(context, 'trust');
-    if (!check.answered) return check.outcome;
-    const { response, explanations } = check;
-    const payload = { phone_trust: response };
-    if (response.tripped) {
-      return {
-        kind: 'failed',
-        failure: { code: 'PHONE_TRUST_TRIPPED', slot: 'PRIMARY', detail: `Tripped at ${response.sensitivity}: ${response.tripReasons.join(', ')}.` },
-        payload,
-        explanations,
-      };
-    }
-    return { kind: 'passed', payload, explanations };
-  },
+  bodyName: 'PhoneTrustCheckStepBody',
+  requirements: { phone: 'the session applicant phone', sensitivity: 'medium' },
+  payloadKey: 'phone_trust',
+  failureOf: (response) =>
+    response.tripped ? { code: 'PHONE_TRUST_TRIPPED', detail: `Tripped at ${response.sensitivity}: ${response.tripReasons.join(', ')}.` } : undefined,
 });

@@ -21,26 +21,23 @@ import { mustBe } from '../../platform/validation/request-fields.ts';
 import { findSession } from '../../sessions/sessions.store.ts';
 import { stepConflict, workflowError } from '../workflow-errors.ts';
 import { failuresOfStep } from '../workflow-failures.ts';
-import { stepAction } from './step-bodies.ts';
+import { startOrComplete } from './step-bodies.ts';
 import { defineStep, type StepContext, type StepOutcome } from './step-module.ts';
 
 /** How long a code can be entered after it was sent (virtual clock). */
 export const CODE_TTL_MS = 10 * 60_000;
 const CODE_DIGITS = 6;
 
-const StartSchema = z.strictObject({ action: stepAction(['start']) });
-const CompleteSchema = z.strictObject({
-  action: stepAction(['complete']),
-  code: z
-    .string({ error: mustBe('code', 'the 6-digit code sent by SMS, as a string') })
-    .regex(/^\d{6}$/, { error: mustBe('code', 'the 6-digit code sent by SMS, e.g. "042917"') })
-    .optional()
-    .openapi({ description: 'Sandbox extension: the code the applicant entered (the hosted page sends it). The real client sends only action.' }),
-});
-
-export const PhoneVerificationStepBodySchema = z
-  .discriminatedUnion('action', [StartSchema, CompleteSchema], { error: () => 'action is required: it must be start or complete' })
-  .openapi('PhoneVerificationStepBody');
+export const PhoneVerificationStepBodySchema = startOrComplete(
+  {},
+  {
+    code: z
+      .string({ error: mustBe('code', 'the 6-digit code sent by SMS, as a string') })
+      .regex(/^\d{6}$/, { error: mustBe('code', 'the 6-digit code sent by SMS, e.g. "042917"') })
+      .optional()
+      .openapi({ description: 'Sandbox extension: the code the applicant entered (the hosted page sends it). The real client sends only action.' }),
+  },
+).openapi('PhoneVerificationStepBody');
 export type PhoneVerificationStepBody = z.infer<typeof PhoneVerificationStepBodySchema>;
 
 export interface PhoneVerificationState extends Record<string, unknown> {

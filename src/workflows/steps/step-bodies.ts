@@ -1,15 +1,18 @@
 /**
- * Fields several step bodies share, spelled as the real client sends them (snake_case): the `action` of a
- * start/complete step and the person a screening step is about. Every message names the client's field
+ * Fields several step bodies share, spelled as the real client sends them (snake_case): the start/complete
+ * body of an asynchronous step and the person a screening step is about. Every message names the client's field
  * and the fix, since the engine answers it verbatim as the 400 `error`.
  */
 import { z } from '@hono/zod-openapi';
 import { dateField, EmailSchema, nameField } from '../../screening/screening.schemas.ts';
-import { mustBe } from '../../platform/validation/request-fields.ts';
 
-/** `action`: one of the step's verbs. */
-export function stepAction<const Actions extends readonly [string, ...string[]]>(actions: Actions) {
-  return z.enum(actions, { error: mustBe('action', `one of ${actions.join(', ')}`) });
+/** The body of a start/complete step: `{action: "start", …start}` or `{action: "complete", …complete}`, unknown keys refused. */
+export function startOrComplete<Start extends z.ZodRawShape, Complete extends z.ZodRawShape>(start: Start, complete: Complete) {
+  return z.discriminatedUnion(
+    'action',
+    [z.strictObject({ action: z.literal('start'), ...start }), z.strictObject({ action: z.literal('complete'), ...complete })],
+    { error: () => 'action is required: it must be start or complete' },
+  );
 }
 
 /** The person of PEP_SANCTIONS and ADVERSE_MEDIA start: `{email?, first_name, last_name, date_of_birth}`. */

@@ -42,7 +42,11 @@ describe('ADVERSE_MEDIA step', () => {
 
     await advanceClock(sandbox, 2000);
     const done = await submitOk(sandbox, sessionId, 'ADVERSE_MEDIA', { action: 'complete' });
-    expect(done).toMatchObject({ step_status: 'COMPLETED', session_status: 'VERIFIED', adverse_media: { job_id: jobId, status: 'ready', risk_level: 'LOW', total_hits: 0 } });
+    expect(done).toMatchObject({
+      step_status: 'COMPLETED',
+      session_status: 'VERIFIED',
+      adverse_media: { job_id: jobId, status: 'ready', risk_level: 'LOW', total_hits: 0 },
+    });
     const data = (await sessionRecord(sandbox, sessionId)).analysis_data.adverse_media_data;
     expect(data.total_hits).toBe(0);
     expect(Object.keys(data.news_exposures)).toHaveLength(9);

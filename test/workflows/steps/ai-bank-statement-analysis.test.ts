@@ -21,7 +21,11 @@ describe('AI_BANK_STATEMENT_ANALYSIS step', () => {
     const sandbox = await testSandbox({ rateLimit: false });
     const sessionId = await uploaded(sandbox, 'SandboxCapital');
     const envelope = await submitOk(sandbox, sessionId, 'AI_BANK_STATEMENT_ANALYSIS', {});
-    expect(envelope).toMatchObject({ step_status: 'COMPLETED', session_status: 'VERIFIED', bank_statement_analysis: { institution: 'Sandbox Capital', period_months: 3 } });
+    expect(envelope).toMatchObject({
+      step_status: 'COMPLETED',
+      session_status: 'VERIFIED',
+      bank_statement_analysis: { institution: 'Sandbox Capital', period_months: 3 },
+    });
     expect(['LOW', 'MEDIUM']).toContain(envelope.bank_statement_analysis.risk_level);
     expect(envelope.bank_statement_analysis.monthly_income).toBeGreaterThan(0);
     expect(envelope.bank_statement_analysis.lowest_balance).toBeGreaterThanOrEqual(0);
@@ -45,7 +49,10 @@ describe('AI_BANK_STATEMENT_ANALYSIS step', () => {
     const sandbox = await testSandbox({ rateLimit: false });
     const sessionId = await hostedSession(sandbox, STEPS);
     const requestId = (await sessionRecord(sandbox, sessionId)).bank_statement_request_id as string;
-    expect((await postPageForm(sandbox, `/verify/bank-statements/${requestId}/link?${PAGE_TOKEN_PARAM}=${sandbox.pageToken(requestId)}`, { action: 'upload' })).status).toBe(303);
+    expect(
+      (await postPageForm(sandbox, `/verify/bank-statements/${requestId}/link?${PAGE_TOKEN_PARAM}=${sandbox.pageToken(requestId)}`, { action: 'upload' }))
+        .status,
+    ).toBe(303);
     await advanceClock(sandbox, 5000);
     const upload = await submitOk(sandbox, sessionId, 'BANK_STATEMENT_UPLOAD', { action: 'complete' });
     expect(upload).toMatchObject({ step_status: 'COMPLETED', bank_statement: { type: 'upload' } });

@@ -2,16 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { testSandbox, type TestSandbox } from '../../helpers/sandbox.ts';
 import { submit, uploadToSession } from '../helpers.ts';
-import {
-  advanceClock,
-  expectBadBody,
-  expectFailedAttempt,
-  expectHeadlessRefusal,
-  HOSTED_APPLICANT,
-  hostedSession,
-  sessionRecord,
-  submitOk,
-} from './hosted.ts';
+import { advanceClock, expectBadBody, expectFailedAttempt, expectHeadlessRefusal, HOSTED_APPLICANT, hostedSession, sessionRecord, submitOk } from './hosted.ts';
 
 const STEPS = ['ID_VERIFICATION', 'BACKGROUND_CHECK'];
 const JOB_DONE_MS = 3000;
@@ -20,7 +11,10 @@ const JOB_DONE_MS = 3000;
 async function verifiedIdentity(sandbox: TestSandbox, idFront: string, applicant: Record<string, unknown> = HOSTED_APPLICANT) {
   const sessionId = await hostedSession(sandbox, STEPS, applicant);
   const keys = await uploadToSession(sandbox, sessionId, { id_front: idFront, selfie_front: 'face.jpg' });
-  const id = await submitOk(sandbox, sessionId, 'ID_VERIFICATION', { document_type: 'passport-us', uploads: { id_front: keys.id_front, selfie_front: keys.selfie_front } });
+  const id = await submitOk(sandbox, sessionId, 'ID_VERIFICATION', {
+    document_type: 'passport-us',
+    uploads: { id_front: keys.id_front, selfie_front: keys.selfie_front },
+  });
   expect(id.step_status, JSON.stringify(id)).toBe('COMPLETED');
   const text = (await sessionRecord(sandbox, sessionId)).analysis_data.id_analysis_data.id_extracted_text as { type: string; value: string }[];
   const field = (type: string) => text.find((entry) => entry.type === type)?.value;
@@ -43,7 +37,12 @@ describe('BACKGROUND_CHECK step', () => {
 
     const early = await submit(sandbox, sessionId, 'BACKGROUND_CHECK', { action: 'complete' });
     expect(early.status, early.text).toBe(409);
-    expect(early.body).toMatchObject({ code: 'BACKGROUND_CHECK_NOT_READY', current_step: 1, step_id: 'BACKGROUND_CHECK', ready_at: '2026-01-15T09:30:03.000Z' });
+    expect(early.body).toMatchObject({
+      code: 'BACKGROUND_CHECK_NOT_READY',
+      current_step: 1,
+      step_id: 'BACKGROUND_CHECK',
+      ready_at: '2026-01-15T09:30:03.000Z',
+    });
 
     await advanceClock(sandbox, JOB_DONE_MS);
     const done = await submitOk(sandbox, sessionId, 'BACKGROUND_CHECK', { action: 'complete' });
@@ -85,7 +84,10 @@ describe('BACKGROUND_CHECK step', () => {
 
   it('BACKGROUND_CHECK_HIT, scripted in advance, fails the check whatever the identity', async () => {
     const sandbox = await testSandbox({ rateLimit: false });
-    const { sessionId } = await verifiedIdentity(sandbox, 'passport.jpg', { ...HOSTED_APPLICANT, external_id: 'sandbox-attempts:BACKGROUND_CHECK=BACKGROUND_CHECK_HIT' });
+    const { sessionId } = await verifiedIdentity(sandbox, 'passport.jpg', {
+      ...HOSTED_APPLICANT,
+      external_id: 'sandbox-attempts:BACKGROUND_CHECK=BACKGROUND_CHECK_HIT',
+    });
     const envelope = await runCheck(sandbox, sessionId);
     expect(envelope.failure).toMatchObject({ code: 'BACKGROUND_CHECK_HIT', category: 'OTHER' });
     expect(envelope.failure_reason).toBe('SCREENING_MATCH');

@@ -21,7 +21,12 @@ describe('BANK_STATEMENT_UPLOAD step', () => {
     await advanceClock(sandbox, READY_MS - 1000);
     const early = await submit(sandbox, sessionId, 'BANK_STATEMENT_UPLOAD', { action: 'complete' });
     expect(early.status, early.text).toBe(409);
-    expect(early.body).toMatchObject({ code: 'BANK_STATEMENT_NOT_READY', current_step: 0, step_id: 'BANK_STATEMENT_UPLOAD', ready_at: '2026-01-15T09:30:05.000Z' });
+    expect(early.body).toMatchObject({
+      code: 'BANK_STATEMENT_NOT_READY',
+      current_step: 0,
+      step_id: 'BANK_STATEMENT_UPLOAD',
+      ready_at: '2026-01-15T09:30:05.000Z',
+    });
     expect((await workflowState(sandbox, sessionId)).steps[0]).toMatchObject({ status: 'IN_PROGRESS', attempts: 0 });
 
     await advanceClock(sandbox, 1000);

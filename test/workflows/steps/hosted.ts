@@ -12,7 +12,10 @@ export async function hostedSession(sandbox: TestSandbox, steps: string[], appli
     sandbox,
     steps.map((id) => ({ id })),
   );
-  const response = await sandbox.call('POST', '/v1/sessions', { key: KEYS.live, body: { ...applicant, workflow_id: workflowId, send_email_invite: false, send_phone_invite: false } });
+  const response = await sandbox.call('POST', '/v1/sessions', {
+    key: KEYS.live,
+    body: { ...applicant, workflow_id: workflowId, send_email_invite: false, send_phone_invite: false },
+  });
   expect(response.status, response.text).toBe(200);
   return response.body.id as string;
 }

@@ -10,7 +10,13 @@ describe('PEP_SANCTIONS step', () => {
     const sandbox = await testSandbox({ rateLimit: false });
     const sessionId = await hostedSession(sandbox, ['PEP_SANCTIONS']);
     const envelope = await submitOk(sandbox, sessionId, 'PEP_SANCTIONS', CLEAN);
-    expect(envelope).toMatchObject({ step_id: 'PEP_SANCTIONS', step_status: 'COMPLETED', failure_reason: null, session_status: 'VERIFIED', current_step: null });
+    expect(envelope).toMatchObject({
+      step_id: 'PEP_SANCTIONS',
+      step_status: 'COMPLETED',
+      failure_reason: null,
+      session_status: 'VERIFIED',
+      current_step: null,
+    });
     const record = await sessionRecord(sandbox, sessionId);
     expect(record.analysis_data.pep_sanctions_data).toEqual({ peps: [], sanctions: [], both: [] });
   });
