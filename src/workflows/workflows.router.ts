@@ -1,14 +1,25 @@
 import { fundsPolicyOf } from '../platform/billing/billing.ts';
 import { explain, jobFateFor, noteOutcome, principalOf, publicUrlsOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
+import { valueFact } from '../platform/coverage/sources.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
-import { createWorkflowSession, getWorkflowState, startWorkflow, submitStep, syntheticWorkflowState, type StepDeps } from './workflow-sessions.service.ts';
+import { STEP_FAILURE_COVERAGE } from './workflow-failures.ts';
+import {
+  createWorkflowSession,
+  getWorkflowState,
+  setAttemptScript,
+  startWorkflow,
+  submitStep,
+  syntheticWorkflowState,
+  type StepDeps,
+} from './workflow-sessions.service.ts';
 import {
   createWorkflowRoute,
   createWorkflowSessionRoute,
   getWorkflowRoute,
   getWorkflowStateRoute,
   listWorkflowsRoute,
+  setAttemptScriptRoute,
   startWorkflowRoute,
   submitStepRoute,
   updateStepConfigRoute,
@@ -81,8 +92,12 @@ export const workflowsRouter = newRouter()
     const { session_id, step_id } = c.req.valid('param');
     const answer = await submitStep(c.get('world'), organization.id, session_id, step_id, c.req.valid('json'), stepDeps(c));
     // A failed attempt inside a 200 counts as its failure code for coverage.
-    noteOutcome(c, `step ${answer.outcome}`);
+    if (answer.value.failure !== undefined) noteOutcome(c, valueFact(STEP_FAILURE_COVERAGE, answer.value.failure.code));
     return c.json(explainAll(c, answer), 200);
+  })
+  .openapi(setAttemptScriptRoute, (c) => {
+    const { session_id } = c.req.valid('param');
+    return c.json(explainAll(c, setAttemptScript(c.get('world'), session_id, c.req.valid('json').script)), 200);
   });
 
 // The step bodies the submission's anyOf refers to.

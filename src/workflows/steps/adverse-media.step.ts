@@ -3,7 +3,7 @@
  * screening area's adverse-media job for the person (the same job GET /v1/async-jobs/{jobId} shows, the
  * async-jobs-* scenarios included) and leaves the step IN_PROGRESS; `{action: "complete"}` reads the job on
  * the virtual clock. Before the result is due it answers 409 ADVERSE_MEDIA_NOT_READY (with `ready_at`),
- * without a start 409 ADVERSE_MEDIA_NOT_STARTED.
+ * without a start 409 STEP_NOT_STARTED.
  *
  * The result lands in analysis_data.adverse_media_data (the spec's member). LOW and MEDIUM risk complete
  * the step; HIGH and CRITICAL end the run (ADVERSE_MEDIA_HIT, the session REJECTED); a failed job is a
@@ -83,7 +83,7 @@ function complete(context: StepContext): StepOutcome {
   const job = state === undefined ? undefined : adverseMediaJobState(world, deps.jobs, state.job_id);
   if (state === undefined || job === undefined || job.status === 'gone') {
     throw stepConflict(
-      'ADVERSE_MEDIA_NOT_STARTED',
+      'STEP_NOT_STARTED',
       `ADVERSE_MEDIA on session ${sessionId} has no screening running: submit {"action": "start", "first_name": ..., "last_name": ..., "date_of_birth": ...} first, then complete.`,
       { current_step: index, step_id: 'ADVERSE_MEDIA' },
     );
@@ -100,7 +100,7 @@ function complete(context: StepContext): StepOutcome {
   if (job.status === 'failed') {
     return {
       kind: 'failed',
-      failure: { code: 'SCREENING_UNAVAILABLE', slot: 'PRIMARY', detail: `Adverse media job ${job.jobId} failed: ${job.error}.` },
+      failure: { code: 'SCREENING_UNAVAILABLE', slot: 'STEP', detail: `Adverse media job ${job.jobId} failed: ${job.error}.` },
       state: {},
       payload: { adverse_media: { job_id: job.jobId, status: 'failed' } },
       explanations: said,
@@ -114,7 +114,7 @@ function complete(context: StepContext): StepOutcome {
   if (result.riskLevel === 'HIGH' || result.riskLevel === 'CRITICAL') {
     return {
       kind: 'failed',
-      failure: { code: 'ADVERSE_MEDIA_HIT', slot: 'PRIMARY', detail: `Risk ${result.riskLevel} (score ${result.riskScore}): ${result.summary}` },
+      failure: { code: 'ADVERSE_MEDIA_HIT', slot: 'STEP', detail: `Risk ${result.riskLevel} (score ${result.riskScore}): ${result.summary}` },
       endsRun: true,
       analysis,
       payload,

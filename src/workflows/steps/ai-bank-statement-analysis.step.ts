@@ -9,14 +9,15 @@
  * affordability decline. A request whose statements were uploaded rather than linked carries no statement
  * to read: BANK_STATEMENT_NOT_ANALYSABLE.
  */
-import { z } from '@hono/zod-openapi';
+import type { z } from '@hono/zod-openapi';
 import { analyzeBankStatement } from '../../financial/bank-statement-analysis.ts';
 import { bankStatementProgress } from '../../financial/financial.store.ts';
 import { failuresOfStep } from '../workflow-failures.ts';
 import type { BankStatementUploadState } from './bank-statement-upload.step.ts';
+import { emptyBody } from './step-bodies.ts';
 import { defineStep } from './step-module.ts';
 
-export const AiBankStatementAnalysisStepBodySchema = z.strictObject({}).openapi('AiBankStatementAnalysisStepBody');
+export const AiBankStatementAnalysisStepBodySchema = emptyBody('AiBankStatementAnalysisStepBody');
 
 export const AI_BANK_STATEMENT_ANALYSIS_STEP = defineStep<z.infer<typeof AiBankStatementAnalysisStepBodySchema>>({
   code: 'AI_BANK_STATEMENT_ANALYSIS',
@@ -35,7 +36,7 @@ export const AI_BANK_STATEMENT_ANALYSIS_STEP = defineStep<z.infer<typeof AiBankS
         kind: 'failed',
         failure: {
           code: 'BANK_STATEMENT_NOT_ANALYSABLE',
-          slot: 'PRIMARY',
+          slot: 'STEP',
           detail: `Bank-statement request ${id} is a ${progress.record.type} record (${progress.status}) without a statement to read: the applicant uploaded files instead of linking a bank.`,
         },
         explanations: [progress.explanation],
@@ -49,7 +50,7 @@ export const AI_BANK_STATEMENT_ANALYSIS_STEP = defineStep<z.infer<typeof AiBankS
         kind: 'failed',
         failure: {
           code: 'BANK_STATEMENT_HIGH_RISK',
-          slot: 'PRIMARY',
+          slot: 'STEP',
           detail: `Risk HIGH: ${analysis.flags.join(', ')} (lowest balance ${analysis.lowest_balance}).`,
         },
         endsRun: true,

@@ -3,7 +3,7 @@
  * step read from the document (first name, last name, date of birth: the id_extracted_text of its
  * primary document), not the name the session was created with. `start` queues the screening area's
  * adverse-media job for that identity (IN_PROGRESS); `complete` reads it on the virtual clock (409
- * BACKGROUND_CHECK_NOT_READY before it is due, BACKGROUND_CHECK_NOT_STARTED without a start) and screens
+ * BACKGROUND_CHECK_NOT_READY before it is due, STEP_NOT_STARTED without a start) and screens
  * the identity against the PEP and sanctions watchlists.
  *
  * Clear (no list match, adverse media LOW or MEDIUM): COMPLETED. A list match or adverse media HIGH or
@@ -23,10 +23,10 @@ import { defaultWatchlist } from '../../screening/pep-sanctions.watchlist.ts';
 import { adverseMediaJobState, queueStepAdverseMedia } from '../../screening/screening.service.ts';
 import { stepConflict } from '../workflow-errors.ts';
 import { failuresOfStep } from '../workflow-failures.ts';
-import { startOrComplete } from './step-bodies.ts';
+import { startCompleteBody } from './step-bodies.ts';
 import { defineStep, type StepContext, type StepOutcome } from './step-module.ts';
 
-export const BackgroundCheckStepBodySchema = startOrComplete({}, {}).openapi('BackgroundCheckStepBody');
+export const BackgroundCheckStepBodySchema = startCompleteBody('BackgroundCheckStepBody');
 export type BackgroundCheckStepBody = z.infer<typeof BackgroundCheckStepBodySchema>;
 
 export interface DocumentIdentity {
@@ -49,7 +49,7 @@ function documentIdentity(context: StepContext): DocumentIdentity {
   if (first_name === undefined || last_name === undefined || date_of_birth === undefined) {
     // The engine runs this step only after ID_VERIFICATION completed, and a completed document was read.
     throw stepConflict(
-      'BACKGROUND_CHECK_NOT_STARTED',
+      'STEP_NOT_STARTED',
       `Session ${context.sessionId} has no identity read from a document: ID_VERIFICATION must complete with a readable document before BACKGROUND_CHECK.`,
       { current_step: context.index, step_id: 'BACKGROUND_CHECK' },
     );
@@ -78,11 +78,7 @@ function complete(context: StepContext): StepOutcome {
   const job = state?.job_id === undefined ? undefined : adverseMediaJobState(world, context.deps.jobs, state.job_id);
   const where = { current_step: index, step_id: 'BACKGROUND_CHECK' };
   if (state === undefined || job === undefined || job.status === 'gone') {
-    throw stepConflict(
-      'BACKGROUND_CHECK_NOT_STARTED',
-      `BACKGROUND_CHECK on session ${sessionId} has not started: submit {"action": "start"} first, then complete.`,
-      where,
-    );
+    throw stepConflict('STEP_NOT_STARTED', `BACKGROUND_CHECK on session ${sessionId} has not started: submit {"action": "start"} first, then complete.`, where);
   }
   if (job.status === 'pending' || job.status === 'processing') {
     const readyAt = job.readyAtMs === undefined ? undefined : world.clock.iso(job.readyAtMs);
@@ -96,7 +92,7 @@ function complete(context: StepContext): StepOutcome {
   if (job.status === 'failed') {
     return {
       kind: 'failed',
-      failure: { code: 'SCREENING_UNAVAILABLE', slot: 'PRIMARY', detail: `The adverse media job ${job.jobId} of the background check failed: ${job.error}.` },
+      failure: { code: 'SCREENING_UNAVAILABLE', slot: 'STEP', detail: `The adverse media job ${job.jobId} of the background check failed: ${job.error}.` },
       state: {},
       explanations: said,
     };
@@ -118,7 +114,7 @@ function complete(context: StepContext): StepOutcome {
   if (hits.length > 0) {
     return {
       kind: 'failed',
-      failure: { code: 'BACKGROUND_CHECK_HIT', slot: 'PRIMARY', detail: `${identity.first_name} ${identity.last_name}: ${hits.join(', ')}.` },
+      failure: { code: 'BACKGROUND_CHECK_HIT', slot: 'STEP', detail: `${identity.first_name} ${identity.last_name}: ${hits.join(', ')}.` },
       endsRun: true,
       ...outcome,
     };

@@ -4,7 +4,7 @@
  * banks; the first, SandboxCapital, when none is named) and leaves the step IN_PROGRESS; the statement is
  * then ready on the virtual clock (the financial machine: COMPLETED 5 s after linking).
  * `{action: "complete"}` before that answers 409 BANK_STATEMENT_NOT_READY (with `ready_at`), before any
- * link 409 BANK_STATEMENT_NOT_STARTED; once COMPLETED the step completes with the request's summary in
+ * link 409 STEP_NOT_STARTED; once COMPLETED the step completes with the request's summary in
  * analysis_data.bank_statement_upload.
  *
  * The applicant may also link a bank or upload statements on the request's own page
@@ -47,7 +47,7 @@ function requestIdOf(context: StepContext): string {
   const id = findSession(context.world, context.sessionId)?.record.bank_statement_request_id;
   if (id === undefined) {
     throw stepConflict(
-      'BANK_STATEMENT_NOT_STARTED',
+      'STEP_NOT_STARTED',
       `Session ${context.sessionId} has no bank-statement request (it was created before its workflow had BANK_STATEMENT_UPLOAD): create a new session.`,
       { current_step: context.index, step_id: 'BANK_STATEMENT_UPLOAD' },
     );
@@ -84,7 +84,7 @@ function complete(context: StepContext): StepOutcome {
   const where = { current_step: index, step_id: 'BANK_STATEMENT_UPLOAD' };
   if (progress.readyAtMs === undefined) {
     throw stepConflict(
-      'BANK_STATEMENT_NOT_STARTED',
+      'STEP_NOT_STARTED',
       `No bank is linked to the bank-statement request ${id} of session ${sessionId}: submit {"action": "start"} first (or link a bank on the request's page), then complete.`,
       where,
     );

@@ -42,7 +42,7 @@ export const PEP_SANCTIONS_STEP = defineStep<PepSanctionsStepBody>({
     if (sanctioned.length > 0) {
       return {
         kind: 'failed',
-        failure: { code: 'SANCTIONS_MATCH', slot: 'PRIMARY', detail: `On a sanctions list: ${describe(sanctioned)}.` },
+        failure: { code: 'SANCTIONS_MATCH', slot: 'STEP', detail: `On a sanctions list: ${describe(sanctioned)}.` },
         endsRun: true,
         analysis,
         explanations: [explanation],
@@ -51,7 +51,7 @@ export const PEP_SANCTIONS_STEP = defineStep<PepSanctionsStepBody>({
     if (response.peps.length > 0) {
       return {
         kind: 'failed',
-        failure: { code: 'PEP_MATCH', slot: 'PRIMARY', detail: `A politically exposed person: ${describe(response.peps)}.` },
+        failure: { code: 'PEP_MATCH', slot: 'STEP', detail: `A politically exposed person: ${describe(response.peps)}.` },
         endsRun: true,
         analysis,
         explanations: [explanation],

@@ -7,7 +7,7 @@
  * `code` is the sandbox's documented extension: the applicant's hosted page posts it, and a test reads the
  * code from the outbox (or from X-Sandbox-Explain) and sends it. `{action: "complete"}` without a code
  * answers 409 PHONE_CODE_NOT_ENTERED (the code was not entered yet); before any start 409
- * PHONE_VERIFICATION_NOT_STARTED. A wrong code is a failed attempt PHONE_CODE_INCORRECT (the code stays
+ * STEP_NOT_STARTED. A wrong code is a failed attempt PHONE_CODE_INCORRECT (the code stays
  * valid); a code entered after CODE_TTL_MS is PHONE_CODE_EXPIRED (start again for a new one). A new start
  * sends a new code and voids the previous one.
  *
@@ -93,7 +93,7 @@ function complete(context: StepContext, entered: string | undefined): StepOutcom
   const where = { current_step: index, step_id: 'PHONE_VERIFICATION' };
   if (state?.code === undefined) {
     throw stepConflict(
-      'PHONE_VERIFICATION_NOT_STARTED',
+      'STEP_NOT_STARTED',
       `No code is waiting on session ${sessionId}: submit {"action": "start"} to send one to the applicant's phone, then complete with it.`,
       where,
     );
@@ -112,7 +112,7 @@ function complete(context: StepContext, entered: string | undefined): StepOutcom
       kind: 'failed',
       failure: {
         code: 'PHONE_CODE_EXPIRED',
-        slot: 'PRIMARY',
+        slot: 'STEP',
         detail: `The code sent at ${state.sent_at} expired at ${state.expires_at}; start again for a new one.`,
       },
       state: expired,
@@ -123,7 +123,7 @@ function complete(context: StepContext, entered: string | undefined): StepOutcom
   if (entered !== state.code) {
     return {
       kind: 'failed',
-      failure: { code: 'PHONE_CODE_INCORRECT', slot: 'PRIMARY', detail: 'The code entered is not the one sent; the sent code stays valid until it expires.' },
+      failure: { code: 'PHONE_CODE_INCORRECT', slot: 'STEP', detail: 'The code entered is not the one sent; the sent code stays valid until it expires.' },
       payload: payload('CODE_INCORRECT'),
       explanations: [`code ${entered} entered, ${state.code} was sent: incorrect`],
     };

@@ -5,11 +5,11 @@
  * +447700900009) is a failed attempt CARRIER_UNAVAILABLE that a retry may pass; each step says what the
  * carrier's answer means (`failureOf`).
  */
-import { z } from '@hono/zod-openapi';
 import { checkSessionPhone, type PhoneCheckKind, type PhoneCheckResponses } from '../../screening/screening.service.ts';
 import { workflowError } from '../workflow-errors.ts';
 import { failuresOfStep, type WorkflowFailureCode } from '../workflow-failures.ts';
 import type { StepCode } from '../workflow-steps.ts';
+import { emptyBody } from './step-bodies.ts';
 import { defineStep, type StepContext, type StepModule, type StepOutcome } from './step-module.ts';
 
 export type SessionPhoneCheck<K extends PhoneCheckKind> =
@@ -24,7 +24,7 @@ export function sessionPhoneCheck<K extends PhoneCheckKind>(context: StepContext
       answered: false,
       outcome: {
         kind: 'failed',
-        failure: { code: 'CARRIER_UNAVAILABLE', slot: 'PRIMARY', detail: 'The carrier data provider did not answer; submit the step again.' },
+        failure: { code: 'CARRIER_UNAVAILABLE', slot: 'STEP', detail: 'The carrier data provider did not answer; submit the step again.' },
         explanations,
       },
     };
@@ -53,7 +53,7 @@ export function carrierStep<K extends PhoneCheckKind>(spec: CarrierStepSpec<K>):
   return defineStep<Record<string, never>>({
     code: spec.code,
     summary: spec.summary,
-    body: z.strictObject({}).openapi(spec.bodyName),
+    body: emptyBody(spec.bodyName),
     headless: false,
     requirements: () => spec.requirements,
     failures: failuresOfStep(spec.code),
@@ -63,7 +63,7 @@ export function carrierStep<K extends PhoneCheckKind>(spec: CarrierStepSpec<K>):
       const payload = { [spec.payloadKey]: check.response };
       const failure = spec.failureOf(check.response);
       if (failure === undefined) return { kind: 'passed', payload, explanations: check.explanations };
-      return { kind: 'failed', failure: { ...failure, slot: 'PRIMARY' }, payload, explanations: check.explanations };
+      return { kind: 'failed', failure: { ...failure, slot: 'STEP' }, payload, explanations: check.explanations };
     },
   });
 }

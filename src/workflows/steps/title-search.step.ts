@@ -44,7 +44,7 @@ export const TITLE_SEARCH_STEP = defineStep<TitleSearchStepBody>({
         kind: 'failed',
         failure: {
           code: FAILURE_OF_STATUS[response.status],
-          slot: 'PRIMARY',
+          slot: 'STEP',
           detail: `${response.message} (address ${JSON.stringify(body.address.slice(0, 120))})`,
         },
         payload: { title_search: response },

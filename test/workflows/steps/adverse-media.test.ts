@@ -52,12 +52,12 @@ describe('ADVERSE_MEDIA step', () => {
     expect(Object.keys(data.news_exposures)).toHaveLength(9);
   });
 
-  it('answers 409 ADVERSE_MEDIA_NOT_STARTED to complete before start', async () => {
+  it('answers 409 STEP_NOT_STARTED to complete before start', async () => {
     const sandbox = await testSandbox({ rateLimit: false });
     const sessionId = await hostedSession(sandbox, ['ADVERSE_MEDIA']);
     const answer = await submit(sandbox, sessionId, 'ADVERSE_MEDIA', { action: 'complete' });
     expect(answer.status, answer.text).toBe(409);
-    expect(answer.body).toMatchObject({ code: 'ADVERSE_MEDIA_NOT_STARTED', current_step: 0, step_id: 'ADVERSE_MEDIA' });
+    expect(answer.body).toMatchObject({ code: 'STEP_NOT_STARTED', current_step: 0, step_id: 'ADVERSE_MEDIA' });
   });
 
   it('changes its result with the person: MEDIUM risk completes with its findings recorded', async () => {

@@ -62,12 +62,12 @@ describe('BACKGROUND_CHECK step', () => {
     expect(b.background_check.adverse_media).not.toEqual(a.background_check.adverse_media);
   });
 
-  it('answers 409 BACKGROUND_CHECK_NOT_STARTED to complete before start', async () => {
+  it('answers 409 STEP_NOT_STARTED to complete before start', async () => {
     const sandbox = await testSandbox({ rateLimit: false });
     const { sessionId } = await verifiedIdentity(sandbox, 'passport.jpg');
     const answer = await submit(sandbox, sessionId, 'BACKGROUND_CHECK', { action: 'complete' });
     expect(answer.status, answer.text).toBe(409);
-    expect(answer.body).toMatchObject({ code: 'BACKGROUND_CHECK_NOT_STARTED', current_step: 1, step_id: 'BACKGROUND_CHECK' });
+    expect(answer.body).toMatchObject({ code: 'STEP_NOT_STARTED', current_step: 1, step_id: 'BACKGROUND_CHECK' });
   });
 
   it('a failed screening job (async-jobs-fail) is a failed attempt SCREENING_UNAVAILABLE', async () => {

@@ -54,12 +54,12 @@ describe('BANK_STATEMENT_UPLOAD step', () => {
     expect(done.bank_statement).toMatchObject({ institution: 'Borealis Credit Union', accounts: 1 });
   });
 
-  it('answers 409 BANK_STATEMENT_NOT_STARTED to complete before any bank is linked', async () => {
+  it('answers 409 STEP_NOT_STARTED to complete before any bank is linked', async () => {
     const sandbox = await testSandbox({ rateLimit: false });
     const sessionId = await hostedSession(sandbox, ['BANK_STATEMENT_UPLOAD']);
     const answer = await submit(sandbox, sessionId, 'BANK_STATEMENT_UPLOAD', { action: 'complete' });
     expect(answer.status, answer.text).toBe(409);
-    expect(answer.body).toMatchObject({ code: 'BANK_STATEMENT_NOT_STARTED', current_step: 0, step_id: 'BANK_STATEMENT_UPLOAD' });
+    expect(answer.body).toMatchObject({ code: 'STEP_NOT_STARTED', current_step: 0, step_id: 'BANK_STATEMENT_UPLOAD' });
   });
 
   it('a repeated start keeps the bank already linked', async () => {

@@ -73,7 +73,7 @@ describe('PHONE_VERIFICATION step', () => {
     expectFailedAttempt(await submitOk(sandbox, sessionId, 'PHONE_VERIFICATION', { action: 'complete', code }), 'PHONE_CODE_EXPIRED');
     const again = await submit(sandbox, sessionId, 'PHONE_VERIFICATION', { action: 'complete', code });
     expect(again.status, again.text).toBe(409);
-    expect(again.body.code).toBe('PHONE_VERIFICATION_NOT_STARTED');
+    expect(again.body.code).toBe('STEP_NOT_STARTED');
 
     await submitOk(sandbox, sessionId, 'PHONE_VERIFICATION', { action: 'start' });
     const [fresh, first] = await sentCodes(sandbox, sessionId);
@@ -91,12 +91,12 @@ describe('PHONE_VERIFICATION step', () => {
     expect((await workflowState(sandbox, sessionId)).steps[0]).toMatchObject({ status: 'IN_PROGRESS', attempts: 0 });
   });
 
-  it('answers 409 PHONE_VERIFICATION_NOT_STARTED to complete before start', async () => {
+  it('answers 409 STEP_NOT_STARTED to complete before start', async () => {
     const sandbox = await testSandbox({ rateLimit: false });
     const sessionId = await hostedSession(sandbox, ['PHONE_VERIFICATION']);
     const answer = await submit(sandbox, sessionId, 'PHONE_VERIFICATION', { action: 'complete', code: '123456' });
     expect(answer.status, answer.text).toBe(409);
-    expect(answer.body).toMatchObject({ code: 'PHONE_VERIFICATION_NOT_STARTED', current_step: 0 });
+    expect(answer.body).toMatchObject({ code: 'STEP_NOT_STARTED', current_step: 0 });
   });
 
   it('answers 400 naming the client field for bad bodies, storing and sending nothing', async () => {
