@@ -25,7 +25,8 @@ export const WORKFLOW_MAGIC_VALUES: readonly CatalogEntry[] = [
   },
   // Every failure code of the envelope's `failure`, from its content trigger and its magic last name.
   ...(Object.entries(WORKFLOW_FAILURES) as [string, WorkflowFailureRow][]).flatMap(([code, row]) => {
-    const endpoint = `POST /v1/sessions/{id}/steps/${row.step}${row.step === 'FACE_LIVENESS' ? ' (complete)' : ''}`;
+    const steps = [row.step, ...(row.alsoSteps ?? [])].join(' or ');
+    const endpoint = `POST /v1/sessions/{id}/steps/${steps}${row.step === 'FACE_LIVENESS' ? ' (complete)' : ''}`;
     const outcome = `failed attempt ${row.reason}, failure.code ${code} (${row.category}, ${row.user_action})`;
     return [
       { endpoint, input: row.content, outcome, description: row.message },

@@ -62,7 +62,14 @@ export const WORKFLOW_ERROR_CODES = {
     when: 'FACE_LIVENESS complete while the result is still processing (failure_reason FACE_LIVENESS_RESULT_NOT_READY; magic last name Slowliveness)',
   },
   LIVENESS_UPLOAD_INCOMPLETE: { status: 409, when: 'FACE_LIVENESS complete after upload-url while some announced frames were not PUT' },
-  STEP_NOT_STARTED: { status: 409, when: 'complete of a start/complete step (DEEP_AGE, DEEPFAKE_DETECTION, ADDRESS_VERIFICATION) before its start' },
+  ADVERSE_MEDIA_NOT_READY: { status: 409, when: 'ADVERSE_MEDIA complete while the adverse-media job is pending or processing (ready_at says when it is due)' },
+  BACKGROUND_CHECK_NOT_READY: { status: 409, when: 'BACKGROUND_CHECK complete while its adverse-media job is pending or processing (ready_at)' },
+  BANK_STATEMENT_NOT_READY: { status: 409, when: 'BANK_STATEMENT_UPLOAD complete while the statement is still being fetched (ready_at, 5 s after linking)' },
+  PHONE_CODE_NOT_ENTERED: { status: 409, when: 'PHONE_VERIFICATION complete without a code: the applicant has not entered the code yet' },
+  STEP_NOT_STARTED: {
+    status: 409,
+    when: 'complete of a start/complete step before its start: DEEP_AGE, DEEPFAKE_DETECTION, ADDRESS_VERIFICATION, ADVERSE_MEDIA and BACKGROUND_CHECK (also once their job was retired, 24 h), BANK_STATEMENT_UPLOAD (no bank linked yet), PHONE_VERIFICATION (no code waiting, or it expired)',
+  },
   STEP_UPLOAD_INCOMPLETE: { status: 409, when: 'complete of a step whose files presigned by start have not all been PUT (ADDRESS_VERIFICATION)' },
   INTERNAL_ERROR: { status: 500, when: 'an unexpected fault; safe to retry' },
 } as const satisfies Record<string, WorkflowErrorCode>;
@@ -85,7 +92,7 @@ export function workflowError(code: WorkflowErrorCodeName, message: string, extr
 export function stepConflict(
   code: WorkflowErrorCodeName,
   message: string,
-  where: { current_step: number | null; step_id?: string; failure_reason?: string },
+  where: { current_step: number | null; step_id?: string; failure_reason?: string; ready_at?: string },
 ): ApiError {
   return workflowError(code, message, where);
 }
@@ -101,4 +108,5 @@ export const WorkflowConflictSchema = WorkflowErrorSchema.extend({
   current_step: z.number().int().min(0).nullable().openapi({ description: 'The index of the step to submit next; null once the run is over.' }),
   step_id: z.string().optional().openapi({ description: 'The expected step when out of order, else the submitted step.' }),
   failure_reason: z.string().optional().openapi({ description: 'LIVENESS_RESULT_NOT_READY: FACE_LIVENESS_RESULT_NOT_READY.' }),
+  ready_at: z.string().optional().openapi({ description: 'The *_NOT_READY codes of the asynchronous steps: when the result is due (sandbox clock).' }),
 }).openapi('WorkflowConflict');

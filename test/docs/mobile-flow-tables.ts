@@ -23,7 +23,7 @@ export function failureCodeTable(): string {
   const rows = headless.map(([code, row]: [string, WorkflowFailureRow]) =>
     [
       `\`${code}\``,
-      row.step,
+      [row.step, ...(row.alsoSteps ?? [])].join(', '),
       `${row.category} / ${row.user_action}`,
       `\`${row.reason}\``,
       cell(row.content),

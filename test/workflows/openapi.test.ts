@@ -31,6 +31,7 @@ describe('the workflow operations in /openapi.json', () => {
     expect(union.map((entry) => entry.$ref.split('/').at(-1))).toEqual(Object.values(STEP_MODULES).map(stepBodyName));
     for (const entry of union) expect(document.components.schemas[entry.$ref.split('/').at(-1) as string]).toBeDefined();
     expect(document.components.schemas.ConsentStepBody).toBeDefined();
+    expect(document.components.schemas.StepSubmissionBody.anyOf).toContainEqual({ $ref: '#/components/schemas/PepSanctionsStepBody' });
     expect(Object.keys(document.components.schemas.IdVerificationStepBody.properties)).toEqual([
       'document_type',
       'secondary_document_type',

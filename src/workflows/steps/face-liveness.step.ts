@@ -32,7 +32,7 @@ import { describeZodError } from '../../platform/errors/api-error.ts';
 import { loadMedia, readUploadAs, type IdVerificationState } from './id-verification.step.ts';
 import { stepConflict, workflowError } from '../workflow-errors.ts';
 import { magicFailureCode, type StepFailure } from '../workflow-failures.ts';
-import { failuresOf } from '../workflow-failures.ts';
+import { failuresOfStep } from '../workflow-failures.ts';
 import { DEFAULT_LIVENESS_CHALLENGE, livenessThreshold } from '../workflow-steps.ts';
 import {
   FaceLivenessStepBodySchema,
@@ -278,7 +278,7 @@ export const FACE_LIVENESS_STEP = defineStep<FaceLivenessStepBody>({
   body: FaceLivenessStepBodySchema,
   headless: true,
   requirements: faceLivenessRequirements,
-  failures: failuresOf('FACE_LIVENESS'),
+  failures: failuresOfStep('FACE_LIVENESS'),
   async run(context, body) {
     const selfie = context.earlier('ID_VERIFICATION')?.state as IdVerificationState | undefined;
     const state: LivenessState = {

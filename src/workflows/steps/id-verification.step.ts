@@ -31,7 +31,7 @@ import { ageAt } from '../../sessions/analysis-data.ts';
 import type { ExtractedText, FailureReason, FailureSlot, IdAnalysisData } from '../../sessions/sessions.schemas.ts';
 import { FRONT_ONLY_DOCUMENT_TYPES, idDocumentType, isFrontOnly, isRecognisedDocumentType, VALID_ID_TYPES, VALID_STATES } from '../id-document-types.ts';
 import { workflowError } from '../workflow-errors.ts';
-import { failuresOf, magicFailureCode, type StepFailure, type WorkflowFailureCode } from '../workflow-failures.ts';
+import { failuresOfStep, magicFailureCode, type StepFailure, type WorkflowFailureCode } from '../workflow-failures.ts';
 import { idVerificationSettings, type IdVerificationSettings } from '../workflow-steps.ts';
 import { IdVerificationStepBodySchema, type IdVerificationRequirements, type IdVerificationStepBody, type IdVerificationUpload } from '../workflows.schemas.ts';
 import { defineStep, type UploadReader } from './step-module.ts';
@@ -369,7 +369,7 @@ export const ID_VERIFICATION_STEP = defineStep<IdVerificationStepBody>({
   body: IdVerificationStepBodySchema,
   headless: true,
   requirements: idVerificationRequirements,
-  failures: failuresOf('ID_VERIFICATION'),
+  failures: failuresOfStep('ID_VERIFICATION'),
   async run(context, body) {
     const settings = idVerificationSettings(context.config);
     const requireFrontOnly = (context.config.id_scan_face_settings as { require_front_only?: boolean } | undefined)?.require_front_only === true;

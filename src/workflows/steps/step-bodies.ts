@@ -1,9 +1,11 @@
 /**
  * Body shapes several step types share (the real client's per-step bodies), each named per step for the
- * OpenAPI union: `{action: "start" | "complete"}`, `{uploads: {slot: fileKey, …}}` and `{}`.
+ * OpenAPI union: `{action: "start" | "complete"}` (with members per action), `{uploads: {slot: fileKey, …}}`,
+ * `{}`, and the person a screening step is about. Every message names the client's field and the fix.
  */
 import { z } from '@hono/zod-openapi';
 import { mustBe } from '../../platform/validation/request-fields.ts';
+import { dateField, EmailSchema, nameField } from '../../screening/screening.schemas.ts';
 
 export const START_COMPLETE_ACTIONS = ['start', 'complete'] as const;
 
@@ -11,6 +13,26 @@ export const START_COMPLETE_ACTIONS = ['start', 'complete'] as const;
 export function startCompleteBody(name: string) {
   return z.strictObject({ action: z.enum(START_COMPLETE_ACTIONS, { error: mustBe('action', 'start or complete') }) }).openapi(name);
 }
+
+/**
+ * `{action: "start", …start}` or `{action: "complete", …complete}` (unknown keys refused): a start/complete
+ * body whose actions carry members of their own (ADVERSE_MEDIA's person, PHONE_VERIFICATION's code).
+ */
+export function startOrComplete<Start extends z.ZodRawShape, Complete extends z.ZodRawShape>(start: Start, complete: Complete) {
+  return z.discriminatedUnion(
+    'action',
+    [z.strictObject({ action: z.literal('start'), ...start }), z.strictObject({ action: z.literal('complete'), ...complete })],
+    { error: () => 'action is required: it must be start or complete' },
+  );
+}
+
+/** The person of PEP_SANCTIONS and ADVERSE_MEDIA start: `{email?, first_name, last_name, date_of_birth}`. */
+export const screenedPersonFields = {
+  email: EmailSchema.optional(),
+  first_name: nameField('first_name', 'Jane'),
+  last_name: nameField('last_name', 'Doe'),
+  date_of_birth: dateField('date_of_birth', '1980-04-23'),
+};
 
 /** `{uploads: {slot: fileKey, …}}` with at least one slot, named e.g. 'DocumentUploadStepBody'. */
 export function uploadsBody(name: string) {

@@ -1,0 +1,69 @@
+/**
+ * The shape of PHONE_TRUST_CHECK, CARRIER_AGE_GATE and PHONE_OWNERSHIP_MATCH: body `{}`, and the screening
+ * area checks the session's own phone (its magic numbers included) and attaches the result to
+ * analysis_data.phone_checks as the endpoint does with a sessionId. The carrier's outage (magic number
+ * +447700900009) is a failed attempt CARRIER_UNAVAILABLE that a retry may pass; each step says what the
+ * carrier's answer means (`failureOf`).
+ */
+import { checkSessionPhone, type PhoneCheckKind, type PhoneCheckResponses } from '../../screening/screening.service.ts';
+import { workflowError } from '../workflow-errors.ts';
+import { failuresOfStep, type WorkflowFailureCode } from '../workflow-failures.ts';
+import type { StepCode } from '../workflow-steps.ts';
+import { emptyBody } from './step-bodies.ts';
+import { defineStep, type StepContext, type StepModule, type StepOutcome } from './step-module.ts';
+
+export type SessionPhoneCheck<K extends PhoneCheckKind> =
+  | { answered: true; response: PhoneCheckResponses[K]; explanations: string[] }
+  | { answered: false; outcome: StepOutcome };
+
+export function sessionPhoneCheck<K extends PhoneCheckKind>(context: StepContext, kind: K): SessionPhoneCheck<K> {
+  const { result, explanations } = checkSessionPhone(context.world, context.organizationId, context.sessionId, kind);
+  if (result.status === 'ok') return { answered: true, response: result.response, explanations };
+  if (result.status === 'carrier-unavailable') {
+    return {
+      answered: false,
+      outcome: {
+        kind: 'failed',
+        failure: { code: 'CARRIER_UNAVAILABLE', slot: 'STEP', detail: 'The carrier data provider did not answer; submit the step again.' },
+        explanations,
+      },
+    };
+  }
+  // Sessions with a phone step are created with an E.164 phone, so only a record from before that rule lands here.
+  throw workflowError(
+    'VALIDATION_ERROR',
+    `Session ${context.sessionId} has no phone the carrier can check (${result.message}): create a new session with the applicant's phone in E.164 form.`,
+  );
+}
+
+export interface CarrierStepSpec<K extends PhoneCheckKind> {
+  code: StepCode;
+  kind: K;
+  summary: string;
+  /** The body's OpenAPI component name (<PascalCode>StepBody). */
+  bodyName: string;
+  requirements: Record<string, unknown>;
+  /** The step response's key for the carrier's answer. */
+  payloadKey: string;
+  /** The failure the carrier's answer means; undefined: the step completes. */
+  failureOf(response: PhoneCheckResponses[K]): { code: WorkflowFailureCode; detail: string } | undefined;
+}
+
+export function carrierStep<K extends PhoneCheckKind>(spec: CarrierStepSpec<K>): StepModule<Record<string, never>> {
+  return defineStep<Record<string, never>>({
+    code: spec.code,
+    summary: spec.summary,
+    body: emptyBody(spec.bodyName),
+    headless: false,
+    requirements: () => spec.requirements,
+    failures: failuresOfStep(spec.code),
+    run(context) {
+      const check = sessionPhoneCheck(context, spec.kind);
+      if (!check.answered) return check.outcome;
+      const payload = { [spec.payloadKey]: check.response };
+      const failure = spec.failureOf(check.response);
+      if (failure === undefined) return { kind: 'passed', payload, explanations: check.explanations };
+      return { kind: 'failed', failure: { ...failure, slot: 'STEP' }, payload, explanations: check.explanations };
+    },
+  });
+}
