@@ -15,6 +15,7 @@ import { SCENARIO_RULE_KINDS } from '../../src/platform/scenarios/scenario.schem
 import { RE_VERIFICATION_MAGIC_FINGERPRINTS } from '../../src/re-verifications/re-verifications.service.ts';
 import { SCREENING_MAGIC_VALUES } from '../../src/screening/magic-values.ts';
 import { SANDBOX_SESSION_TEST_IDENTIFIERS } from '../../src/sessions/sandbox-sessions.ts';
+import { JURISDICTION_RANGES, VPN_RANGES } from '../../src/igaming/ip-ranges.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 /** Sends a class's trigger in its own namespace; true when the class was recorded. */
@@ -134,6 +135,23 @@ describe('the coverage catalog and the tables the code reads', () => {
     const unknown = await sandbox.call('GET', '/v1/sessions/3b241101-e2bb-4255-8caf-4136c566a962/workflow', { namespace: 'workflow-codes' });
     expect(unknown.body.code).toBe('SESSION_NOT_FOUND');
     expect(sandbox.coverage('workflow-codes').hit.map((h) => h.id)).toContain('error-code SESSION_NOT_FOUND');
+    await sandbox.close();
+  });
+
+  it('has a class with a working trigger for every magic address range of VPN detection and IP jurisdiction, and for the addresses outside them', async () => {
+    const sandbox = await testSandbox();
+    const placements = ['non-public', 'ordinary'];
+    const expected = [
+      ...[...VPN_RANGES.map((range) => range.cidr), ...placements].map((where) => `ip-range POST /v1/igaming/vpn-detection ${where}`),
+      ...[...JURISDICTION_RANGES.map((range) => range.cidr), ...placements].map((where) => `ip-range POST /v1/igaming/ip-jurisdiction ${where}`),
+    ];
+    const classes = classesOf(sandbox, 'ip-range');
+    expect(classes.map((c) => c.id).sort()).toEqual(expected.sort());
+    expect(classes.find((c) => c.id === 'ip-range POST /v1/igaming/ip-jurisdiction 198.51.100.0/26')?.title).toBe(
+      '198.51.100.0/26 (United States (restricted)) -> HIT',
+    );
+    let n = 0;
+    for (const outcome of classes) expect(await fire(sandbox, outcome, `ip-${(n += 1)}`), outcome.id).toBe(true);
     await sandbox.close();
   });
 

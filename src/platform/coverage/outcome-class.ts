@@ -16,7 +16,10 @@ export type OutcomeKind =
   | 'scenario-kind'
   | 'magic-value'
   | 'test-identifier'
-  | 'response-value';
+  | 'response-value'
+  | 'ip-range'
+  | 'image'
+  | 'transition';
 
 /** A request that produces the class, ready to be sent (and printed as curl). */
 export interface TriggerRequest {
