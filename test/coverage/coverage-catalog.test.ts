@@ -3,6 +3,7 @@
  * and error code of the tables the code reads is a class with a trigger, and firing the trigger records
  * the class (in-process, one namespace per class so no trigger helps another).
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { WORKFLOW_ERROR_CODES } from '../../src/workflows/workflow-errors.ts';
 import { AML_ERROR_CODES } from '../../src/aml/aml-error-codes.ts';
@@ -16,7 +17,12 @@ import { RE_VERIFICATION_MAGIC_FINGERPRINTS } from '../../src/re-verifications/r
 import { SCREENING_MAGIC_VALUES } from '../../src/screening/magic-values.ts';
 import { SANDBOX_SESSION_TEST_IDENTIFIERS } from '../../src/sessions/sandbox-sessions.ts';
 import { JURISDICTION_RANGES, VPN_RANGES } from '../../src/igaming/ip-ranges.ts';
+import { DEEPFAKE_VERDICTS, TRUST_VERDICTS } from '../../src/deepfake/deepfake.schemas.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { fixture } from '../images/http-helpers.ts';
+
+const DEEPFAKE_ANALYZE = 'POST /v1/deepfake/analyze';
+const DEEPFAKE_SESSION = '5f0c1a52-8a44-4d7e-9b1c-2a6f3e9d8c71';
 
 /** Sends a class's trigger in its own namespace; true when the class was recorded. */
 async function fire(sandbox: TestSandbox, outcome: OutcomeClass, namespace: string): Promise<boolean> {
@@ -155,9 +161,46 @@ describe('the coverage catalog and the tables the code reads', () => {
     await sandbox.close();
   });
 
+  it('has a class for every deepfake verdict and trust verdict, recorded when its magic word is analysed over uploaded frames', async () => {
+    const sandbox = await testSandbox();
+    const expected = [
+      ...DEEPFAKE_VERDICTS.map((verdict) => `response-value ${DEEPFAKE_ANALYZE} verdict=${verdict}`),
+      ...TRUST_VERDICTS.map((verdict) => `response-value ${DEEPFAKE_ANALYZE} trustVerdict=${verdict}`),
+    ];
+    const classes = classesOf(sandbox, 'response-value').filter((c) => c.operation === DEEPFAKE_ANALYZE);
+    expect(classes.map((c) => c.id).sort()).toEqual(expected.sort());
+    const { frames } = JSON.parse(readFileSync(new URL('../../fixtures/deepfake-live-scan.json', import.meta.url), 'utf8')) as { frames: string[] };
+    let n = 0;
+    for (const outcome of classes) {
+      const namespace = `deepfake-${(n += 1)}`;
+      expect(outcome.trigger.how).toContain('PUT the six frames');
+      const urls = await sandbox.call('POST', '/v1/deepfake/upload-urls', { namespace, body: { sessionId: DEEPFAKE_SESSION, includeAudio: false } });
+      for (const [index, name] of frames.entries()) {
+        const target = new URL(urls.body.uploadUrls[`frame_${index}`]);
+        const put = await sandbox.app.request(target.pathname + target.search, {
+          method: 'PUT',
+          headers: { 'content-type': 'image/jpeg' },
+          body: fixture(name),
+        });
+        expect(put.status).toBe(200);
+      }
+      const request = outcome.trigger.request as NonNullable<OutcomeClass['trigger']['request']>;
+      const body = { ...(request.body as Record<string, unknown>), s3Keys: urls.body.uploadKeys };
+      expect((await sandbox.call('POST', request.path, { namespace, body })).status).toBe(200);
+      expect(
+        sandbox.coverage(namespace).hit.map((hit) => hit.id),
+        outcome.id,
+      ).toContain(outcome.id);
+    }
+    await sandbox.close();
+  });
+
   it('fires every other trigger request it lists and records its class', async () => {
     const sandbox = await testSandbox();
-    const fired = sandbox.platform.coverage.catalog.classes.filter((c) => c.trigger.request && ['validation', 'refusal', 'response-value'].includes(c.kind));
+    // A deepfake verdict needs its frames uploaded first: the test above fires those.
+    const fired = sandbox.platform.coverage.catalog.classes.filter(
+      (c) => c.trigger.request && ['validation', 'refusal', 'response-value'].includes(c.kind) && c.operation !== DEEPFAKE_ANALYZE,
+    );
     expect(fired.length).toBeGreaterThan(10);
     let n = 0;
     for (const outcome of fired) expect(await fire(sandbox, outcome, `other-${(n += 1)}`), outcome.id).toBe(true);
