@@ -17,6 +17,7 @@ import { RE_VERIFICATION_MAGIC_FINGERPRINTS } from '../../src/re-verifications/r
 import { SCREENING_MAGIC_VALUES } from '../../src/screening/magic-values.ts';
 import { SANDBOX_SESSION_TEST_IDENTIFIERS } from '../../src/sessions/sandbox-sessions.ts';
 import { JURISDICTION_RANGES, VPN_RANGES } from '../../src/igaming/ip-ranges.ts';
+import { SESSION_TRANSITIONS } from '../../src/sessions/session.machine.ts';
 import { DEEPFAKE_VERDICTS, TRUST_VERDICTS } from '../../src/deepfake/deepfake.schemas.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { fixture } from '../images/http-helpers.ts';
@@ -187,6 +188,38 @@ describe('the coverage catalog and the tables the code reads', () => {
       const request = outcome.trigger.request as NonNullable<OutcomeClass['trigger']['request']>;
       const body = { ...(request.body as Record<string, unknown>), s3Keys: urls.body.uploadKeys };
       expect((await sandbox.call('POST', request.path, { namespace, body })).status).toBe(200);
+      expect(
+        sandbox.coverage(namespace).hit.map((hit) => hit.id),
+        outcome.id,
+      ).toContain(outcome.id);
+    }
+    await sandbox.close();
+  });
+
+  it('has a class for every move of the session transition table, recorded when its trigger moves a session', async () => {
+    const sandbox = await testSandbox();
+    const moves = SESSION_TRANSITIONS.flatMap((row) => row.from.flatMap((from) => row.to.map((to) => `transition ${row.event} ${from} -> ${to}`)));
+    const classes = classesOf(sandbox, 'transition');
+    expect(classes.map((c) => c.id).sort()).toEqual(moves.sort());
+    // The applicant's own moves happen on the hosted page or in a workflow step: their trigger is a sentence.
+    expect(classes.filter((c) => !c.trigger.request).map((c) => c.id)).toEqual([
+      'transition open PENDING -> PENDING',
+      'transition attempt_failed PENDING -> PENDING',
+      'transition attempt_failed PENDING -> FAILED',
+    ]);
+    const body = sandbox.platform.coverage.catalog.operations.get('POST /v1/sessions')?.exampleBody;
+    let n = 0;
+    for (const outcome of classes.filter((c) => c.trigger.request)) {
+      const namespace = `transition-${(n += 1)}`;
+      const created = await sandbox.call('POST', '/v1/sessions', { namespace, body });
+      expect(created.status).toBe(200);
+      if (outcome.id.includes(' SUBMITTED -> ')) {
+        expect(outcome.trigger.how).toContain('move it to SUBMITTED');
+        await sandbox.call('POST', `/__sandbox/sessions/${created.body.id}/outcome`, { key: null, namespace, body: { outcome: 'SUBMITTED' } });
+      }
+      const request = outcome.trigger.request as NonNullable<OutcomeClass['trigger']['request']>;
+      const moved = await sandbox.call(request.method, request.path.replace('{id}', created.body.id), { key: request.key, namespace, body: request.body });
+      expect(moved.status, `${outcome.id}: ${moved.text}`).toBe(200);
       expect(
         sandbox.coverage(namespace).hit.map((hit) => hit.id),
         outcome.id,

@@ -64,6 +64,11 @@ export class CoverageCatalog {
     }
   }
 
+  /** The classes recognised by these facts. */
+  classifyFacts(facts: readonly string[]): string[] {
+    return facts.flatMap((fact) => this.byFact.get(fact) ?? []);
+  }
+
   /** The classes one answered request fell into. */
   async classify(observation: Observation): Promise<string[]> {
     const hit: string[] = [];
@@ -72,7 +77,7 @@ export class CoverageCatalog {
       const byStatus = this.byStatus.get(`${operation} ${status}`);
       if (byStatus) hit.push(byStatus);
     }
-    for (const fact of observation.facts) hit.push(...(this.byFact.get(fact) ?? []));
+    hit.push(...this.classifyFacts(observation.facts));
     if (operation === undefined) return hit;
     const requestClasses = this.byRequest.get(operation);
     if (requestClasses) {
@@ -287,5 +292,14 @@ export class Coverage {
     if (!this.recorder.enabled) return;
     const classIds = await this.catalog.classify(observation);
     this.recorder.record(namespace, classIds, observation.requestId, observation.keyId);
+  }
+
+  /**
+   * Records facts noted on a control-plane request, which the pipeline does not record (its statuses are
+   * not the service's): a session move QA drove there is one the suite made its code meet.
+   */
+  recordFacts(namespace: string, facts: readonly string[], requestId: string): void {
+    if (!this.recorder.enabled) return;
+    this.recorder.record(namespace, this.catalog.classifyFacts(facts), requestId, null);
   }
 }
