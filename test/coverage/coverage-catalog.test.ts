@@ -18,8 +18,11 @@ import { SCREENING_MAGIC_VALUES } from '../../src/screening/magic-values.ts';
 import { SANDBOX_SESSION_TEST_IDENTIFIERS } from '../../src/sessions/sandbox-sessions.ts';
 import { JURISDICTION_RANGES, VPN_RANGES } from '../../src/igaming/ip-ranges.ts';
 import { SESSION_TRANSITIONS } from '../../src/sessions/session.machine.ts';
+import { PICTURE_KINDS } from '../../src/images/image-analysis.ts';
+import { IMAGE_INPUT_ERROR_KINDS } from '../../src/images/image-input-error.ts';
 import { DEEPFAKE_VERDICTS, TRUST_VERDICTS } from '../../src/deepfake/deepfake.schemas.ts';
-import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { IMAGE_LIMITS } from '../../src/images/image-decoding.ts';
+import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { fixture } from '../images/http-helpers.ts';
 
 const DEEPFAKE_ANALYZE = 'POST /v1/deepfake/analyze';
@@ -225,6 +228,44 @@ describe('the coverage catalog and the tables the code reads', () => {
         outcome.id,
       ).toContain(outcome.id);
     }
+    await sandbox.close();
+  });
+
+  it('has a class for every kind of refused image, every kind of picture and a face found or not, recorded when its trigger is sent', async () => {
+    const sandbox = await testSandbox();
+    const expected = [
+      // The schemas refuse a non-string image first (validation invalid_type): the image layer's own never answers.
+      ...IMAGE_INPUT_ERROR_KINDS.filter((kind) => kind !== 'invalid_type').map((kind) => `image error ${kind}`),
+      ...PICTURE_KINDS.map((kind) => `image picture ${kind}`),
+      'image face found',
+      'image face none',
+    ];
+    const classes = classesOf(sandbox, 'image');
+    expect(classes.map((c) => c.id).sort()).toEqual(expected.sort());
+    let n = 0;
+    for (const outcome of classes.filter((c) => c.trigger.request)) expect(await fire(sandbox, outcome, `image-${(n += 1)}`), outcome.id).toBe(true);
+    // The others name a fixture file, or an image too big to inline: sent here as their trigger says.
+    expect(classes.filter((c) => !c.trigger.request).map((c) => c.id)).toEqual([
+      'image error too_large',
+      'image error decode_timeout',
+      'image picture document',
+      'image picture photo',
+      'image face found',
+    ]);
+    const detect = async (namespace: string, image: Buffer) => {
+      const form = new FormData();
+      form.set('image', new Blob([image]));
+      const response = await sandbox.app.request('/v1/face/detect', {
+        method: 'POST',
+        headers: { 'x-api-key': KEYS.live, 'x-sandbox-namespace': namespace },
+        body: form,
+      });
+      await response.text();
+      return sandbox.coverage(namespace).hit.map((hit) => hit.id);
+    };
+    expect(await detect('image-passport', fixture('passport.jpg'))).toEqual(expect.arrayContaining(['image picture document', 'image face found']));
+    expect(await detect('image-face', fixture('face.jpg'))).toEqual(expect.arrayContaining(['image picture photo', 'image face found']));
+    expect(await detect('image-large', Buffer.alloc(IMAGE_LIMITS.maxBytes + 1))).toContain('image error too_large');
     await sandbox.close();
   });
 
