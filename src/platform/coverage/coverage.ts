@@ -109,7 +109,8 @@ export class CoverageCatalog {
         ? requestClasses.anyPath
         : [...requestClasses.anyPath, ...(requestClasses.byPath.get(safeDecode(observation.path)) ?? [])];
     if (candidates.length === 0) return hit;
-    const body = await observation.requestBody();
+    // A sandbox id's read (the path is the value) needs no body: only body members make one be read.
+    const body = candidates.some(({ recognizer }) => recognizer.body !== undefined) ? await observation.requestBody() : undefined;
     for (const { id, recognizer } of candidates) if (requestMatches(recognizer, observation, body)) hit.push(id);
     return hit;
   }
@@ -137,6 +138,7 @@ function memberKey(name: string): string {
 }
 
 function safeDecode(path: string): string {
+  if (!path.includes('%')) return path;
   try {
     return decodeURIComponent(path);
   } catch {
