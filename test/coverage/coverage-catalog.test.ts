@@ -228,6 +228,15 @@ describe('the coverage catalog and the tables the code reads', () => {
         outcome.id,
       ).toContain(outcome.id);
     }
+    // A control outcome VERIFIED on a PENDING session submits, then verifies: both moves are recorded.
+    const created = await sandbox.call('POST', '/v1/sessions', { namespace: 'transition-both', body });
+    await sandbox.call('POST', `/__sandbox/sessions/${created.body.id}/outcome`, { key: null, namespace: 'transition-both', body: { outcome: 'VERIFIED' } });
+    expect(
+      sandbox
+        .coverage('transition-both')
+        .hit.map((hit) => hit.id)
+        .filter((id) => id.startsWith('transition ')),
+    ).toEqual(['transition submit PENDING -> SUBMITTED', 'transition verify SUBMITTED -> VERIFIED']);
     await sandbox.close();
   });
 
