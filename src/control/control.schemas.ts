@@ -3,6 +3,7 @@ import { ErrorSchema } from '../platform/http/routing.ts';
 import { DurationSchema } from '../platform/clock/virtual-clock.ts';
 import { MESSAGE_CHANNELS, OutboxMessageSchema } from '../platform/outbox/outbox.schemas.ts';
 import { mustBe } from '../platform/validation/request-fields.ts';
+import { OUTCOME_KINDS } from '../platform/coverage/outcome-class.ts';
 
 export const NamespaceQuerySchema = z.object({
   namespace: z.string().optional().openapi({ description: 'Namespace to act on (same as the X-Sandbox-Namespace header).' }),
@@ -203,17 +204,7 @@ export const VerificationFailedSchema = ErrorSchema.extend({
   expected: z.string(),
   nearMisses: z.array(NearMissSchema).openapi({ description: 'The journal’s requests nearest the pattern (fewest differences, newest first), at most 3.' }),
 }).openapi('SandboxVerificationFailed');
-const OutcomeKindSchema = z.enum([
-  'status',
-  'validation',
-  'error-code',
-  'refusal',
-  'scenario',
-  'scenario-kind',
-  'magic-value',
-  'test-identifier',
-  'response-value',
-]);
+const OutcomeKindSchema = z.enum(OUTCOME_KINDS);
 
 export const CoverageQuerySchema = z.object({
   namespace: z.string().optional().openapi({ description: 'Namespace whose coverage to report (same as the X-Sandbox-Namespace header).' }),

@@ -1,5 +1,7 @@
 import { fundsPolicyOf } from '../platform/billing/billing.ts';
-import { explain, publicUrlsOf, principalOf } from '../platform/http/context.ts';
+import { valueFact } from '../platform/coverage/sources.ts';
+import { explain, noteOutcome, publicUrlsOf, principalOf } from '../platform/http/context.ts';
+import { DEEPFAKE_VERDICT_COVERAGE, TRUST_VERDICT_COVERAGE } from './deepfake-coverage.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { analyzeRoute, createUploadUrlsRoute, getChallengeRoute } from './deepfake.routes.ts';
 import { analyzeScan, createDeepfakeUploadUrls, readChallenge } from './deepfake.service.ts';
@@ -31,5 +33,7 @@ export const deepfakeRouter = newRouter()
       fundsPolicyOf(c),
     );
     for (const explanation of explanations) explain(c, explanation);
+    noteOutcome(c, valueFact(DEEPFAKE_VERDICT_COVERAGE, body.verdict));
+    noteOutcome(c, valueFact(TRUST_VERDICT_COVERAGE, body.trustVerdict));
     return c.json(body, 200);
   });

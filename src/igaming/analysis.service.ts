@@ -37,6 +37,7 @@ import { isTerminal } from '../sessions/session.machine.ts';
 import { findSession } from '../sessions/sessions.store.ts';
 import { findWorkflow } from '../workflows/workflows.store.ts';
 import type { Explained } from '../platform/http/explained.ts';
+import { ipRangeFact, NON_PUBLIC, ORDINARY } from './ip-coverage.ts';
 import { INJECTION_SIGNALS, type AntiCheatResponse, type InjectionBody, type InjectionResponse, type IpCheckResponse } from './igaming.schemas.ts';
 import { firstRange, ipFamily, isNonPublic, JURISDICTION_RANGES, ordinaryCountry, RESTRICTED_JURISDICTIONS, VPN_RANGES, type IpFamily } from './ip-ranges.ts';
 import { round } from '../platform/numbers.ts';
@@ -156,6 +157,7 @@ export function detectVpn(rawAddress: string): Explained<IpCheckResponse> {
         escalation: addressEscalation(`${address} is not a public address: no VPN lookup is possible`),
       },
       explanations: [`${address} is not public (private, loopback, link-local or reserved) -> UNAVAILABLE`],
+      facts: [ipRangeFact('vpn-detection', NON_PUBLIC)],
     };
   }
   const range = firstRange(VPN_RANGES, address, family);
@@ -163,6 +165,7 @@ export function detectVpn(rawAddress: string): Explained<IpCheckResponse> {
     return {
       value: { verdict: 'CLEAR', action: ACTIONS.CLEAR, evidence: { ...evidence, vpn: false, proxy: false, connection_type: 'residential' }, escalation: null },
       explanations: [range === undefined ? `${address}: ordinary public address -> CLEAR` : `magic range ${range.cidr} (${range.label}) -> CLEAR`],
+      facts: [ipRangeFact('vpn-detection', range ?? ORDINARY)],
     };
   }
   if (range.verdict === 'UNAVAILABLE') {
@@ -174,6 +177,7 @@ export function detectVpn(rawAddress: string): Explained<IpCheckResponse> {
         escalation: addressEscalation("The VPN intelligence provider did not answer: confirm the player's address another way"),
       },
       explanations: [`magic range ${range.cidr} (${range.label}) -> UNAVAILABLE`],
+      facts: [ipRangeFact('vpn-detection', range)],
     };
   }
   return {
@@ -191,6 +195,7 @@ export function detectVpn(rawAddress: string): Explained<IpCheckResponse> {
       escalation: addressEscalation(`${address} belongs to a ${range.label}: the player's location cannot be trusted`),
     },
     explanations: [`magic range ${range.cidr} (${range.label}) -> HIT`],
+    facts: [ipRangeFact('vpn-detection', range)],
   };
 }
 
@@ -208,6 +213,7 @@ export function checkIpJurisdiction(rawAddress: string): Explained<IpCheckRespon
         escalation: addressEscalation(`${why}: confirm the player's jurisdiction with a proof of address`),
       },
       explanations: [range === undefined ? `${address} is not public -> UNAVAILABLE` : `magic range ${range.cidr} (${range.label}) -> UNAVAILABLE`],
+      facts: [ipRangeFact('ip-jurisdiction', range ?? NON_PUBLIC)],
     };
   }
   const country = range?.country ?? ordinaryCountry(address);
@@ -221,11 +227,13 @@ export function checkIpJurisdiction(rawAddress: string): Explained<IpCheckRespon
         escalation: addressEscalation(`${address} geolocates to ${country}, a jurisdiction the operator is not licensed in`),
       },
       explanations: [`${source}: ${country} is restricted (${RESTRICTED_JURISDICTIONS.join(', ')}) -> HIT`],
+      facts: [ipRangeFact('ip-jurisdiction', range ?? ORDINARY)],
     };
   }
   return {
     value: { verdict: 'CLEAR', action: ACTIONS.CLEAR, evidence: { ...evidence, country, restricted: false }, escalation: null },
     explanations: [`${source}: ${country} is permitted -> CLEAR`],
+    facts: [ipRangeFact('ip-jurisdiction', range ?? ORDINARY)],
   };
 }
 

@@ -8,6 +8,7 @@ import { IGAMING_MAGIC_VALUES } from './igaming.catalog.ts';
 import { clientOperationEntries } from '../platform/catalog/client-operations.ts';
 import { igamingRouter } from './igaming.router.ts';
 import { IGAMING_CLIENT_ROUTES } from './igaming.routes.ts';
+import { ipRangeSource } from './ip-coverage.ts';
 
 export const igamingModule: SandboxModule = {
   name: 'igaming',
@@ -15,5 +16,6 @@ export const igamingModule: SandboxModule = {
   setup(platform) {
     platform.catalog.add('magicValues', IGAMING_MAGIC_VALUES);
     platform.catalog.add('clientOperations', clientOperationEntries(IGAMING_CLIENT_ROUTES));
+    platform.coverage.addSource(ipRangeSource);
   },
 };

@@ -49,6 +49,14 @@ export interface AnalysedImage {
   summary: string;
 }
 
+/** What the analysis makes of a picture, the first that applies (coverage classes read this list). */
+export const PICTURE_KINDS = ['too-small', 'near-uniform', 'document', 'photo'] as const;
+export type PictureKind = (typeof PICTURE_KINDS)[number];
+
+export function pictureKind(analysis: Pick<AnalysedImage, 'tooSmall' | 'nearUniform' | 'document'>): PictureKind {
+  return analysis.tooSmall ? 'too-small' : analysis.nearUniform ? 'near-uniform' : analysis.document ? 'document' : 'photo';
+}
+
 const THUMB = 64;
 
 export function measureQuality(luma: Float32Array, width: number, height: number): PictureQuality {

@@ -6,6 +6,7 @@
 import { AUTO_DOCUMENT_TYPE_RULES, DOCUMENT_TYPE_ALIASES } from '../document/document-type.ts';
 import type { CatalogEntry } from '../platform/catalog/catalog.ts';
 import type { Platform } from '../platform/http/context.ts';
+import { imageSource } from './image-coverage.ts';
 import { attachImageDecoder } from './image-request.ts';
 import { IMAGE_FIXTURES, IMAGE_OUTCOME_RULES, imageFixtureCatalog } from './image-outcomes.ts';
 
@@ -41,4 +42,5 @@ export function setupImageOperations(platform: Platform): void {
   done.add(platform);
   attachImageDecoder(platform);
   platform.catalog.add('magicValues', imageCatalogEntries());
+  platform.coverage.addSource(imageSource);
 }

@@ -17,7 +17,8 @@ import type { ZodError } from 'zod';
 import { createMiddleware } from 'hono/factory';
 import { charge, fundsPolicyOf, requireFunds } from '../platform/billing/billing.ts';
 import { ApiError, describeZodError } from '../platform/errors/api-error.ts';
-import { explain, principalOf, type AppContext, type AppEnv, type Platform } from '../platform/http/context.ts';
+import { explain, noteOutcome, principalOf, type AppContext, type AppEnv, type Platform } from '../platform/http/context.ts';
+import { imageErrorFact, imagePictureFacts } from './image-coverage.ts';
 import { holdDefaultImageDecoder } from './image-decoding.ts';
 import { loadImages, type LoadedImage } from './image-loading.ts';
 import { ImageInputError } from './image-input-error.ts';
@@ -115,13 +116,18 @@ export function imageApiError(error: unknown): unknown {
   return error;
 }
 
-/** Runs a step of the image layer, turning its ImageInputError into the HTTP error. */
-function imageStep<T>(step: () => T): T {
+/** Runs a step of the image layer, turning its ImageInputError into the HTTP error (and noting its kind for coverage). */
+function imageStep<T>(c: AppContext, step: () => T): T {
   try {
     return step();
   } catch (error) {
-    throw imageApiError(error);
+    throw noteImageError(c, error);
   }
+}
+
+function noteImageError(c: AppContext, error: unknown): unknown {
+  if (error instanceof ImageInputError) noteOutcome(c, imageErrorFact(error.kind));
+  return imageApiError(error);
 }
 
 /**
@@ -183,9 +189,12 @@ async function loadRequestImages<K extends string>(c: AppContext, fields: Record
   try {
     loaded = await loadImages(fields, { readStorageKey: storageKeyReader(c) });
   } catch (error) {
-    throw imageApiError(error);
+    throw noteImageError(c, error);
   }
-  for (const name of Object.keys(fields) as K[]) explain(c, loaded[name].input.explanation);
+  for (const name of Object.keys(fields) as K[]) {
+    explain(c, loaded[name].input.explanation);
+    for (const fact of imagePictureFacts(loaded[name].analysis)) noteOutcome(c, fact);
+  }
   return loaded;
 }
 
@@ -211,7 +220,7 @@ export async function runImageOperation<N extends string, K extends N, P, R>(
   operation: ImageOperation<N, K, P, R>,
 ): Promise<R> {
   const fields = await imageRequestFields(c, json, operation.fields);
-  const prepared = imageStep(() => (operation.prepare ? operation.prepare(fields) : (undefined as P)));
+  const prepared = imageStep(c, () => (operation.prepare ? operation.prepare(fields) : (undefined as P)));
   requireImageFunds(c, operation.price);
   const sources = Object.fromEntries(operation.images.map((name) => [name, fields[name]])) as Record<K, unknown>;
   const images = await loadRequestImages(c, sources);

@@ -4,7 +4,7 @@
  * POST /__sandbox/sessions/{id}/outcome. Other areas use the stored state through sessions.store.ts.
  */
 import { valueSource } from '../platform/coverage/sources.ts';
-import { SESSION_STATUS_COVERAGE } from './session-coverage.ts';
+import { SESSION_STATUS_COVERAGE, sessionTransitionSource } from './session-coverage.ts';
 import { sandboxIdTrigger } from '../platform/catalog/catalog.ts';
 import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { SANDBOX_SESSION_TEST_IDENTIFIERS } from './sandbox-sessions.ts';
@@ -31,5 +31,6 @@ export const sessionsModule: SandboxModule = {
         };
       }),
     );
+    platform.coverage.addSource(sessionTransitionSource);
   },
 };

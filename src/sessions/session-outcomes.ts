@@ -104,6 +104,7 @@ export function applyApplicantOutcome(record: SessionRecord, outcome: ApplicantO
         record,
         from: record.status,
         to: record.status,
+        moves: [],
         changed: false,
         explanation: `session ${record.id} expired at ${record.expires_at as string}; redirect with status expired`,
       },
@@ -162,8 +163,11 @@ export function applyControlOutcome(record: SessionRecord, body: SessionOutcomeB
       const submitted = transition(record, submitEvent(record, context), now);
       if (!submitted.ok) return submitted;
       const verified = transition(submitted.record, { type: 'verify' }, now);
-      if (verified.ok) verified.explanation = `${submitted.explanation}; ${verified.explanation}`;
-      if (verified.ok) verified.from = record.status;
+      if (verified.ok) {
+        verified.explanation = `${submitted.explanation}; ${verified.explanation}`;
+        verified.from = record.status;
+        verified.moves = [...submitted.moves, ...verified.moves];
+      }
       return verified;
     }
     case 'REJECTED':

@@ -224,11 +224,20 @@ export interface TransitionRefusal {
   message: string;
 }
 
+/** One row of the table applied: the event, and the status before and after. */
+export interface SessionMove {
+  event: SessionEventType;
+  from: SessionStatus;
+  to: SessionStatus;
+}
+
 export interface TransitionSuccess {
   ok: true;
   record: SessionRecord;
   from: SessionStatus;
   to: SessionStatus;
+  /** The moves made, in order (two when a control outcome submits and then verifies). */
+  moves: SessionMove[];
   /** False when the event was legal but changed nothing (e.g. opening an already-started session). */
   changed: boolean;
   /** ASCII, for the X-Sandbox-Explain header. */
@@ -277,7 +286,7 @@ export function transition(record: SessionRecord, event: SessionEvent, nowIso: s
   const next = cloneRecord(record);
   const done = (to: SessionStatus, explanation: string, changed = true): TransitionSuccess => {
     if (changed) next.updated_at = nowIso;
-    return { ok: true, record: changed ? next : record, from, to, changed, explanation };
+    return { ok: true, record: changed ? next : record, from, to, moves: [{ event: event.type, from, to }], changed, explanation };
   };
 
   switch (event.type) {

@@ -1,7 +1,8 @@
 import { fundsPolicyOf } from '../platform/billing/billing.ts';
 import { valueFact } from '../platform/coverage/sources.ts';
 import { SESSION_STATUS_COVERAGE } from './session-coverage.ts';
-import { behaviourOn, explain, noteOutcome, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
+import { behaviourOn, noteOutcome, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
+import { explained } from '../platform/http/explained.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
 import { hostedPageRouter } from './hosted-page.router.ts';
@@ -27,34 +28,29 @@ import {
 
 const linksOf = (c: AppContext): LinkContext => ({ urls: publicUrlsOf(c) });
 
-function explainAll<T>(c: AppContext, answer: { value: T; explanations: string[] }): T {
-  for (const reason of answer.explanations) if (reason !== '') explain(c, reason);
-  return answer.value;
-}
-
 export const sessionsRouter = newRouter()
   .openapi(createSessionRoute, (c) => {
     const { organization } = principalOf(c);
-    return c.json(explainAll(c, createSession(c.get('world'), organization, c.req.valid('json'), linksOf(c), fundsPolicyOf(c))), 200);
+    return c.json(explained(c, createSession(c.get('world'), organization, c.req.valid('json'), linksOf(c), fundsPolicyOf(c))), 200);
   })
   .openapi(listSessionsRoute, (c) => {
     const { kind, organization } = principalOf(c);
     const query = c.req.valid('query');
     const answer =
       kind === 'sandbox' ? listSandboxSessions(organization.id) : listSessions(c.get('world'), organization.id, query, c.get('platform').signingSecret);
-    return c.json(explainAll(c, answer), 200);
+    return c.json(explained(c, answer), 200);
   })
   .openapi(getSessionRoute, (c) => {
     const { kind, organization } = principalOf(c);
     const { id } = c.req.valid('param');
     const answer = kind === 'sandbox' ? getSandboxSession(id, organization.id, publicUrlsOf(c)) : getSession(c.get('world'), organization.id, id, linksOf(c));
-    const session = explainAll(c, answer);
+    const session = explained(c, answer);
     noteOutcome(c, valueFact(SESSION_STATUS_COVERAGE, session.session_record.status));
     return c.json(session, 200);
   })
   .openapi(updateSessionStatusRoute, (c) => {
     const { organization } = principalOf(c);
-    const record = explainAll(c, updateSessionStatus(c.get('world'), organization.id, c.req.valid('param').id, c.req.valid('json').new_status));
+    const record = explained(c, updateSessionStatus(c.get('world'), organization.id, c.req.valid('param').id, c.req.valid('json').new_status));
     return c.json({ session_record: record }, 200);
   })
   .openapi(createSessionUploadsRoute, (c) => {
@@ -66,7 +62,7 @@ export const sessionsRouter = newRouter()
       const contentType = file.contentType.split(';')[0]?.trim().toLowerCase() ?? file.contentType;
       return platform.uploads.presign(world, organization.id, { contentType, byteLength: MAX_UPLOAD_BYTES, owner, slot: file.slot }, publicUrlsOf(c).base);
     });
-    return c.json(explainAll(c, answer), 200);
+    return c.json(explained(c, answer), 200);
   })
   .openapi(driveSessionOutcomeRoute, async (c) => {
     const answer = await driveSessionOutcome(
@@ -76,7 +72,8 @@ export const sessionsRouter = newRouter()
       behaviourOn(c, 'auto-decline'),
       c.get('platform').uploads,
     );
-    return c.json(explainAll(c, answer), 200);
+    c.get('platform').coverage.recordFacts(c.get('world').namespace, answer.facts ?? [], c.get('requestId'));
+    return c.json(explained(c, answer), 200);
   });
 
 sessionsRouter.route('/', hostedPageRouter);

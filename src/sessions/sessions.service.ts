@@ -17,6 +17,7 @@ import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
+import type { Explained } from '../platform/http/explained.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { UploadStore } from '../platform/uploads/uploads.ts';
 import { enrolFinishedSessionFace } from './session-face.ts';
@@ -31,6 +32,7 @@ import { sandboxSessionFor, sandboxSessionList } from './sandbox-sessions.ts';
 import { applyApplicantOutcome, applyControlOutcome, type OutcomeContext } from './session-outcomes.ts';
 import { listQueryFilter, listQueryMode, listQueryScope, sessionPaging } from './session-paging.ts';
 import { buildCreateSessionResponse, buildSignedUploads, senderUserIdFor, toListItem, toSingleSessionResponse, type SessionUrls } from './session-record.ts';
+import { transitionFacts } from './session-coverage.ts';
 import { displayStatus, isExpired, transition, updateStatusEvent, uploadsRefusal, type SessionEvent, type TransitionResult } from './session.machine.ts';
 import {
   createSessionRecord,
@@ -61,11 +63,6 @@ import {
 /** Where links point (the namespace and the page token come from the world). */
 export interface LinkContext {
   urls: SessionUrls;
-}
-
-export interface Explained<T> {
-  value: T;
-  explanations: string[];
 }
 
 /** Steps that cannot run without the applicant's phone number (a bank-statement request is sent by SMS too). */
@@ -236,7 +233,7 @@ export function updateSessionStatus(world: World, organizationId: string, id: st
   const stored = requireOwnSession(world, organizationId, id);
   const result = transition(stored.record, updateStatusEvent(newStatus), world.clock.iso());
   const saved = settle(world, stored, result);
-  return { value: saved.record, explanations: [result.ok ? result.explanation : ''] };
+  return { value: saved.record, explanations: [result.ok ? result.explanation : ''], facts: transitionFacts(result) };
 }
 
 // ─── POST /v1/sessions/{id}/uploads ─────────────────────────────────────────────────────────────────
@@ -301,7 +298,7 @@ function settle(world: World, stored: StoredSession, result: TransitionResult): 
 export function applyWorkflowSessionEvent(world: World, stored: StoredSession, event: SessionEvent): Explained<StoredSession> {
   const result = transition(stored.record, event, world.clock.iso());
   const saved = settle(world, stored, result);
-  return { value: saved, explanations: [result.ok ? result.explanation : ''] };
+  return { value: saved, explanations: [result.ok ? result.explanation : ''], facts: transitionFacts(result) };
 }
 
 /**
@@ -335,6 +332,7 @@ export async function driveSessionOutcome(
       explanation,
     },
     explanations: face === undefined ? [explanation] : [explanation, face],
+    facts: transitionFacts(result),
   };
 }
 

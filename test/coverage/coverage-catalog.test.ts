@@ -3,6 +3,7 @@
  * and error code of the tables the code reads is a class with a trigger, and firing the trigger records
  * the class (in-process, one namespace per class so no trigger helps another).
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { WORKFLOW_ERROR_CODES } from '../../src/workflows/workflow-errors.ts';
 import { AML_ERROR_CODES } from '../../src/aml/aml-error-codes.ts';
@@ -15,7 +16,17 @@ import { SCENARIO_RULE_KINDS } from '../../src/platform/scenarios/scenario.schem
 import { RE_VERIFICATION_MAGIC_FINGERPRINTS } from '../../src/re-verifications/re-verifications.service.ts';
 import { SCREENING_MAGIC_VALUES } from '../../src/screening/magic-values.ts';
 import { SANDBOX_SESSION_TEST_IDENTIFIERS } from '../../src/sessions/sandbox-sessions.ts';
-import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { JURISDICTION_RANGES, VPN_RANGES } from '../../src/igaming/ip-ranges.ts';
+import { SESSION_TRANSITIONS } from '../../src/sessions/session.machine.ts';
+import { PICTURE_KINDS } from '../../src/images/image-analysis.ts';
+import { IMAGE_INPUT_ERROR_KINDS } from '../../src/images/image-input-error.ts';
+import { DEEPFAKE_VERDICTS, TRUST_VERDICTS } from '../../src/deepfake/deepfake.schemas.ts';
+import { IMAGE_LIMITS } from '../../src/images/image-decoding.ts';
+import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { fixture } from '../images/http-helpers.ts';
+
+const DEEPFAKE_ANALYZE = 'POST /v1/deepfake/analyze';
+const DEEPFAKE_SESSION = '5f0c1a52-8a44-4d7e-9b1c-2a6f3e9d8c71';
 
 /** Sends a class's trigger in its own namespace; true when the class was recorded. */
 async function fire(sandbox: TestSandbox, outcome: OutcomeClass, namespace: string): Promise<boolean> {
@@ -137,9 +148,142 @@ describe('the coverage catalog and the tables the code reads', () => {
     await sandbox.close();
   });
 
+  it('has a class with a working trigger for every magic address range of VPN detection and IP jurisdiction, and for the addresses outside them', async () => {
+    const sandbox = await testSandbox();
+    const placements = ['non-public', 'ordinary'];
+    const expected = [
+      ...[...VPN_RANGES.map((range) => range.cidr), ...placements].map((where) => `ip-range POST /v1/igaming/vpn-detection ${where}`),
+      ...[...JURISDICTION_RANGES.map((range) => range.cidr), ...placements].map((where) => `ip-range POST /v1/igaming/ip-jurisdiction ${where}`),
+    ];
+    const classes = classesOf(sandbox, 'ip-range');
+    expect(classes.map((c) => c.id).sort()).toEqual(expected.sort());
+    expect(classes.find((c) => c.id === 'ip-range POST /v1/igaming/ip-jurisdiction 198.51.100.0/26')?.title).toBe(
+      '198.51.100.0/26 (United States (restricted)) -> HIT',
+    );
+    let n = 0;
+    for (const outcome of classes) expect(await fire(sandbox, outcome, `ip-${(n += 1)}`), outcome.id).toBe(true);
+    await sandbox.close();
+  });
+
+  it('has a class for every deepfake verdict and trust verdict, recorded when its magic word is analysed over uploaded frames', async () => {
+    const sandbox = await testSandbox();
+    const expected = [
+      ...DEEPFAKE_VERDICTS.map((verdict) => `response-value ${DEEPFAKE_ANALYZE} verdict=${verdict}`),
+      ...TRUST_VERDICTS.map((verdict) => `response-value ${DEEPFAKE_ANALYZE} trustVerdict=${verdict}`),
+    ];
+    const classes = classesOf(sandbox, 'response-value').filter((c) => c.operation === DEEPFAKE_ANALYZE);
+    expect(classes.map((c) => c.id).sort()).toEqual(expected.sort());
+    const { frames } = JSON.parse(readFileSync(new URL('../../fixtures/deepfake-live-scan.json', import.meta.url), 'utf8')) as { frames: string[] };
+    let n = 0;
+    for (const outcome of classes) {
+      const namespace = `deepfake-${(n += 1)}`;
+      expect(outcome.trigger.how).toContain('PUT the six frames');
+      const urls = await sandbox.call('POST', '/v1/deepfake/upload-urls', { namespace, body: { sessionId: DEEPFAKE_SESSION, includeAudio: false } });
+      for (const [index, name] of frames.entries()) {
+        const target = new URL(urls.body.uploadUrls[`frame_${index}`]);
+        const put = await sandbox.app.request(target.pathname + target.search, {
+          method: 'PUT',
+          headers: { 'content-type': 'image/jpeg' },
+          body: fixture(name),
+        });
+        expect(put.status).toBe(200);
+      }
+      const request = outcome.trigger.request as NonNullable<OutcomeClass['trigger']['request']>;
+      const body = { ...(request.body as Record<string, unknown>), s3Keys: urls.body.uploadKeys };
+      expect((await sandbox.call('POST', request.path, { namespace, body })).status).toBe(200);
+      expect(
+        sandbox.coverage(namespace).hit.map((hit) => hit.id),
+        outcome.id,
+      ).toContain(outcome.id);
+    }
+    await sandbox.close();
+  });
+
+  it('has a class for every move of the session transition table, recorded when its trigger moves a session', async () => {
+    const sandbox = await testSandbox();
+    const moves = SESSION_TRANSITIONS.flatMap((row) => row.from.flatMap((from) => row.to.map((to) => `transition ${row.event} ${from} -> ${to}`)));
+    const classes = classesOf(sandbox, 'transition');
+    expect(classes.map((c) => c.id).sort()).toEqual(moves.sort());
+    // The applicant's own moves happen on the hosted page or in a workflow step: their trigger is a sentence.
+    expect(classes.filter((c) => !c.trigger.request).map((c) => c.id)).toEqual([
+      'transition open PENDING -> PENDING',
+      'transition attempt_failed PENDING -> PENDING',
+      'transition attempt_failed PENDING -> FAILED',
+    ]);
+    const body = sandbox.platform.coverage.catalog.operations.get('POST /v1/sessions')?.exampleBody;
+    let n = 0;
+    for (const outcome of classes.filter((c) => c.trigger.request)) {
+      const namespace = `transition-${(n += 1)}`;
+      const created = await sandbox.call('POST', '/v1/sessions', { namespace, body });
+      expect(created.status).toBe(200);
+      if (outcome.id.includes(' SUBMITTED -> ')) {
+        expect(outcome.trigger.how).toContain('move it to SUBMITTED');
+        await sandbox.call('POST', `/__sandbox/sessions/${created.body.id}/outcome`, { key: null, namespace, body: { outcome: 'SUBMITTED' } });
+      }
+      const request = outcome.trigger.request as NonNullable<OutcomeClass['trigger']['request']>;
+      const moved = await sandbox.call(request.method, request.path.replace('{id}', created.body.id), { key: request.key, namespace, body: request.body });
+      expect(moved.status, `${outcome.id}: ${moved.text}`).toBe(200);
+      expect(
+        sandbox.coverage(namespace).hit.map((hit) => hit.id),
+        outcome.id,
+      ).toContain(outcome.id);
+    }
+    // A control outcome VERIFIED on a PENDING session submits, then verifies: both moves are recorded.
+    const created = await sandbox.call('POST', '/v1/sessions', { namespace: 'transition-both', body });
+    await sandbox.call('POST', `/__sandbox/sessions/${created.body.id}/outcome`, { key: null, namespace: 'transition-both', body: { outcome: 'VERIFIED' } });
+    expect(
+      sandbox
+        .coverage('transition-both')
+        .hit.map((hit) => hit.id)
+        .filter((id) => id.startsWith('transition ')),
+    ).toEqual(['transition submit PENDING -> SUBMITTED', 'transition verify SUBMITTED -> VERIFIED']);
+    await sandbox.close();
+  });
+
+  it('has a class for every kind of refused image, every kind of picture and a face found or not, recorded when its trigger is sent', async () => {
+    const sandbox = await testSandbox();
+    const expected = [
+      // The schemas refuse a non-string image first (validation invalid_type): the image layer's own never answers.
+      ...IMAGE_INPUT_ERROR_KINDS.filter((kind) => kind !== 'invalid_type').map((kind) => `image error ${kind}`),
+      ...PICTURE_KINDS.map((kind) => `image picture ${kind}`),
+      'image face found',
+      'image face none',
+    ];
+    const classes = classesOf(sandbox, 'image');
+    expect(classes.map((c) => c.id).sort()).toEqual(expected.sort());
+    let n = 0;
+    for (const outcome of classes.filter((c) => c.trigger.request)) expect(await fire(sandbox, outcome, `image-${(n += 1)}`), outcome.id).toBe(true);
+    // The others name a fixture file, or an image too big to inline: sent here as their trigger says.
+    expect(classes.filter((c) => !c.trigger.request).map((c) => c.id)).toEqual([
+      'image error too_large',
+      'image error decode_timeout',
+      'image picture document',
+      'image picture photo',
+      'image face found',
+    ]);
+    const detect = async (namespace: string, image: Buffer) => {
+      const form = new FormData();
+      form.set('image', new Blob([image]));
+      const response = await sandbox.app.request('/v1/face/detect', {
+        method: 'POST',
+        headers: { 'x-api-key': KEYS.live, 'x-sandbox-namespace': namespace },
+        body: form,
+      });
+      await response.text();
+      return sandbox.coverage(namespace).hit.map((hit) => hit.id);
+    };
+    expect(await detect('image-passport', fixture('passport.jpg'))).toEqual(expect.arrayContaining(['image picture document', 'image face found']));
+    expect(await detect('image-face', fixture('face.jpg'))).toEqual(expect.arrayContaining(['image picture photo', 'image face found']));
+    expect(await detect('image-large', Buffer.alloc(IMAGE_LIMITS.maxBytes + 1))).toContain('image error too_large');
+    await sandbox.close();
+  });
+
   it('fires every other trigger request it lists and records its class', async () => {
     const sandbox = await testSandbox();
-    const fired = sandbox.platform.coverage.catalog.classes.filter((c) => c.trigger.request && ['validation', 'refusal', 'response-value'].includes(c.kind));
+    // A deepfake verdict needs its frames uploaded first: the test above fires those.
+    const fired = sandbox.platform.coverage.catalog.classes.filter(
+      (c) => c.trigger.request && ['validation', 'refusal', 'response-value'].includes(c.kind) && c.operation !== DEEPFAKE_ANALYZE,
+    );
     expect(fired.length).toBeGreaterThan(10);
     let n = 0;
     for (const outcome of fired) expect(await fire(sandbox, outcome, `other-${(n += 1)}`), outcome.id).toBe(true);

@@ -1,12 +1,22 @@
 /**
  * The coverage report after a known set of requests: the exact classes hit, a sample of those missed with
- * their triggers, in JSON, Markdown, JUnit XML (checked with fast-xml-parser: well-formed, and the
- * structure JUnit consumers read) and HTML.
+ * their triggers, in JSON, Markdown, JUnit XML (valid against the JUnit XML schema in junit.xsd, checked
+ * by libxml2's xmllint compiled to WebAssembly, and parsed for the structure JUnit consumers read) and HTML.
  */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { readFileSync } from 'node:fs';
+import { XMLParser } from 'fast-xml-parser';
+import { validateXML } from 'xmllint-wasm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CoverageReportSchema } from '../../src/control/control.schemas.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+
+const JUNIT_SCHEMA = { fileName: 'junit.xsd', contents: readFileSync(new URL('./junit.xsd', import.meta.url), 'utf8') };
+
+/** xmllint's verdict on a JUnit document: its schema errors, none when valid. */
+async function junitSchemaErrors(document: string): Promise<string[]> {
+  const result = await validateXML({ xml: [{ fileName: 'coverage.xml', contents: document }], schema: [JUNIT_SCHEMA] });
+  return result.errors.map((error) => error.rawMessage);
+}
 
 let sandbox: TestSandbox;
 afterEach(async () => {
@@ -110,7 +120,7 @@ describe('GET /__sandbox/coverage', () => {
 
     const junit = await sandbox.call('GET', '/__sandbox/coverage?format=junit', { key: null });
     expect(junit.headers.get('content-type')).toBe('application/xml; charset=utf-8');
-    expect(XMLValidator.validate(junit.text)).toBe(true);
+    expect(await junitSchemaErrors(junit.text)).toEqual([]);
     const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testsuite' || name === 'testcase' }).parse(
       junit.text,
     );
@@ -142,6 +152,16 @@ describe('GET /__sandbox/coverage', () => {
     expect(html.text).toContain(`<strong>${json.percent}%</strong>`);
     expect(html.text).toContain('<textarea class="curl" readonly rows="2" aria-label="curl for scenario rate-limited">curl -sS -X POST');
     expect(html.text).toContain('<td><code>status GET /v1/sessions/{id} 404</code></td><td>1</td>');
+  });
+
+  it('checks JUnit against a schema that refuses what CI servers cannot read (a missing count, a count that is no number)', async () => {
+    sandbox = await testSandbox();
+    const junit = (await sandbox.call('GET', '/__sandbox/coverage?format=junit', { key: null })).text;
+    expect(await junitSchemaErrors(junit)).toEqual([]);
+    const withoutCount = junit.replace(/(<testsuite name="[^"]+") tests="\d+"/, '$1');
+    expect((await junitSchemaErrors(withoutCount)).join('\n')).toContain("The attribute 'tests' is required");
+    const notANumber = junit.replace(/<testsuite name="([^"]+)" tests="\d+"/, '<testsuite name="$1" tests="many"');
+    expect((await junitSchemaErrors(notANumber)).join('\n')).toContain("'many' is not a valid value");
   });
 
   it('counts a validation failure under its status and the validation kind', async () => {

@@ -38,13 +38,25 @@ type NamespaceHits = Map<string, Map<string, HitStat>>;
 
 type RequestRecognizer = Extract<OutcomeClass['recognizer'], { by: 'request' }>;
 
+interface RequestEntry {
+  id: string;
+  recognizer: RequestRecognizer;
+}
+
+/** An operation's classes recognised from the request: those of any path, and those of one path (a sandbox id). */
+interface RequestClasses {
+  anyPath: RequestEntry[];
+  byPath: Map<string, RequestEntry[]>;
+}
+
 /** The classes of one sandbox, indexed for recognition. */
 export class CoverageCatalog {
   readonly classes: readonly OutcomeClass[];
   readonly byId: ReadonlyMap<string, OutcomeClass>;
-  private readonly byStatus = new Map<string, string>();
+  /** Operation → status → class: no key string is built per request. */
+  private readonly byStatus = new Map<string, Map<number, string>>();
   private readonly byFact = new Map<string, string[]>();
-  private readonly byRequest = new Map<string, { id: string; recognizer: RequestRecognizer }[]>();
+  private readonly byRequest = new Map<string, RequestClasses>();
 
   constructor(
     readonly operations: ReadonlyMap<string, OperationInfo>,
@@ -58,10 +70,27 @@ export class CoverageCatalog {
     this.classes = [...byId.values()];
     this.byId = byId;
     for (const { id, recognizer } of this.classes) {
-      if (recognizer.by === 'status') this.byStatus.set(`${recognizer.operation} ${recognizer.status}`, id);
-      else if (recognizer.by === 'fact') pushTo(this.byFact, recognizer.fact, id);
-      else pushTo(this.byRequest, recognizer.operation, { id, recognizer });
+      if (recognizer.by === 'status') {
+        let statuses = this.byStatus.get(recognizer.operation);
+        if (!statuses) this.byStatus.set(recognizer.operation, (statuses = new Map()));
+        statuses.set(recognizer.status, id);
+      } else if (recognizer.by === 'fact') pushTo(this.byFact, recognizer.fact, id);
+      else {
+        let classes = this.byRequest.get(recognizer.operation);
+        if (!classes) this.byRequest.set(recognizer.operation, (classes = { anyPath: [], byPath: new Map() }));
+        if (recognizer.path === undefined) classes.anyPath.push({ id, recognizer });
+        else pushTo(classes.byPath, recognizer.path, { id, recognizer });
+      }
     }
+  }
+
+  /** Adds the classes these facts mark to `hit`. */
+  classifyFacts(facts: readonly string[], hit: string[] = []): string[] {
+    for (const fact of facts) {
+      const ids = this.byFact.get(fact);
+      if (ids) for (const id of ids) hit.push(id);
+    }
+    return hit;
   }
 
   /** The classes one answered request fell into. */
@@ -69,16 +98,20 @@ export class CoverageCatalog {
     const hit: string[] = [];
     const { operation, status } = observation;
     if (operation !== undefined) {
-      const byStatus = this.byStatus.get(`${operation} ${status}`);
+      const byStatus = this.byStatus.get(operation)?.get(status);
       if (byStatus) hit.push(byStatus);
     }
-    for (const fact of observation.facts) hit.push(...(this.byFact.get(fact) ?? []));
-    if (operation === undefined) return hit;
-    const requestClasses = this.byRequest.get(operation);
-    if (requestClasses) {
-      const body = await observation.requestBody();
-      for (const { id, recognizer } of requestClasses) if (requestMatches(recognizer, observation, body)) hit.push(id);
-    }
+    this.classifyFacts(observation.facts, hit);
+    const requestClasses = operation === undefined ? undefined : this.byRequest.get(operation);
+    if (!requestClasses) return hit;
+    const candidates =
+      requestClasses.byPath.size === 0
+        ? requestClasses.anyPath
+        : [...requestClasses.anyPath, ...(requestClasses.byPath.get(safeDecode(observation.path)) ?? [])];
+    if (candidates.length === 0) return hit;
+    // A sandbox id's read (the path is the value) needs no body: only body members make one be read.
+    const body = candidates.some(({ recognizer }) => recognizer.body !== undefined) ? await observation.requestBody() : undefined;
+    for (const { id, recognizer } of candidates) if (requestMatches(recognizer, observation, body)) hit.push(id);
     return hit;
   }
 }
@@ -89,9 +122,9 @@ function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value]);
 }
 
+/** Whether the request fits a recognizer of its operation (and path: the index has matched that). */
 function requestMatches(recognizer: RequestRecognizer, observation: Observation, body: unknown): boolean {
   if (recognizer.status === undefined ? observation.status >= 400 : observation.status !== recognizer.status) return false;
-  if (recognizer.path !== undefined && safeDecode(observation.path) !== recognizer.path) return false;
   if (recognizer.keyKind !== undefined && observation.keyKind !== recognizer.keyKind) return false;
   if (recognizer.body === undefined) return true;
   if (typeof body !== 'object' || body === null) return false;
@@ -105,6 +138,7 @@ function memberKey(name: string): string {
 }
 
 function safeDecode(path: string): string {
+  if (!path.includes('%')) return path;
   try {
     return decodeURIComponent(path);
   } catch {
@@ -217,6 +251,7 @@ export class Coverage {
   private built: CoverageCatalog | undefined;
   /** `METHOD /hono/:path` → `METHOD /openapi/{path}` of the /v1 operations. */
   private readonly routes = new Map<string, string>();
+  private readonly operationByRoute = new WeakMap<object, string | null>();
   readonly recorder: CoverageRecorder;
 
   constructor(enabled: boolean, sources: readonly ClassSource[]) {
@@ -266,9 +301,11 @@ export class Coverage {
 
   /** The documented /v1 operation of a matched Hono route (`method`, `path` as Hono registered it). */
   operationOf(matched: readonly { method: string; path: string }[]): string | undefined {
-    for (const { method, path } of matched) {
-      const name = this.routes.get(`${method} ${path}`);
-      if (name) return name;
+    for (const route of matched) {
+      // Hono hands back the same route objects on every request: each is looked up once.
+      let name = this.operationByRoute.get(route);
+      if (name === undefined) this.operationByRoute.set(route, (name = this.routes.get(`${route.method} ${route.path}`) ?? null));
+      if (name !== null) return name;
     }
     return undefined;
   }
@@ -287,5 +324,14 @@ export class Coverage {
     if (!this.recorder.enabled) return;
     const classIds = await this.catalog.classify(observation);
     this.recorder.record(namespace, classIds, observation.requestId, observation.keyId);
+  }
+
+  /**
+   * Records facts noted on a control-plane request, which the pipeline does not record (its statuses are
+   * not the service's): a session move QA drove there is one the suite made its code meet.
+   */
+  recordFacts(namespace: string, facts: readonly string[], requestId: string): void {
+    if (!this.recorder.enabled) return;
+    this.recorder.record(namespace, this.catalog.classifyFacts(facts), requestId, null);
   }
 }

@@ -7,16 +7,22 @@
 import type { CatalogEntry, CatalogSection, FixtureKeyRole } from '../catalog/catalog.ts';
 import type { Scenario } from '../scenarios/scenario.schema.ts';
 
-export type OutcomeKind =
-  | 'status'
-  | 'validation'
-  | 'error-code'
-  | 'refusal'
-  | 'scenario'
-  | 'scenario-kind'
-  | 'magic-value'
-  | 'test-identifier'
-  | 'response-value';
+/** The kinds of class (the report groups by them; ?kind= filters on them). */
+export const OUTCOME_KINDS = [
+  'status',
+  'validation',
+  'error-code',
+  'refusal',
+  'scenario',
+  'scenario-kind',
+  'magic-value',
+  'test-identifier',
+  'response-value',
+  'ip-range',
+  'image',
+  'transition',
+] as const;
+export type OutcomeKind = (typeof OUTCOME_KINDS)[number];
 
 /** A request that produces the class, ready to be sent (and printed as curl). */
 export interface TriggerRequest {
