@@ -1,6 +1,7 @@
 import { newRouter } from '../platform/http/routing.ts';
 import { jobFateFor, publicUrlsOf, type AppContext } from '../platform/http/context.ts';
 import { renderReport } from '../platform/coverage/coverage-report.ts';
+import { storeStats } from '../platform/retention/stats.ts';
 import {
   addScenarioRoute,
   catalogRoute,
@@ -21,6 +22,10 @@ import {
   resetRoute,
   setBalanceRoute,
   toggleScenarioRoute,
+  getRetentionRoute,
+  setRetentionRoute,
+  purgeRoute,
+  statsRoute,
 } from './control.routes.ts';
 import {
   addScenario,
@@ -92,4 +97,11 @@ export const controlRouter = newRouter()
     return c.body(renderReport(report, format), 200, { 'content-type': COVERAGE_CONTENT_TYPES[format] });
   })
   .openapi(clearCoverageRoute, (c) => c.json(clearCoverage(c.get('platform'), c.get('world'), c.req.valid('query').scope), 200))
-  .openapi(createTestJobRoute, (c) => c.json(createTestJob(c.get('platform'), c.get('world'), c.req.valid('json'), jobFateFor(c)), 201));
+  .openapi(createTestJobRoute, (c) => c.json(createTestJob(c.get('platform'), c.get('world'), c.req.valid('json'), jobFateFor(c)), 201))
+  .openapi(getRetentionRoute, (c) => c.json(c.get('platform').retention.view(c.get('world').namespace), 200))
+  .openapi(setRetentionRoute, (c) => c.json(c.get('platform').retention.setOwn(c.get('world').namespace, c.req.valid('json').days), 200))
+  .openapi(purgeRoute, async (c) => c.json({ purged: await c.get('platform').retention.purge() }, 200))
+  .openapi(statsRoute, async (c) => {
+    const { store, retention } = c.get('platform');
+    return c.json(await storeStats(store, retention), 200);
+  });

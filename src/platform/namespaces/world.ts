@@ -74,6 +74,7 @@ export class World {
     this.rateLimiter = settings.rateLimits ? new RateLimiter(settings.rateLimits) : null;
     this.scenarios = new ScenarioState(registry, seed, namespace, settings.scenarios);
     this.data = data;
+    data.useClock(() => this.clock.now());
   }
 
   /** The next id of this namespace: a UUID v4 fixed by the seed, the namespace and a persisted counter. */
