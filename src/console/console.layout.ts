@@ -70,6 +70,7 @@ export const CONSOLE_PAGES = [
   { key: 'registry', path: '/console/registry', label: 'Registry & AML' },
   { key: 'records', path: '/console/records', label: 'Credit & age' },
   { key: 'coverage', path: '/console/coverage', label: 'Coverage' },
+  { key: 'storage', path: '/console/storage', label: 'Storage' },
 ] as const;
 
 export type ConsolePageKey = (typeof CONSOLE_PAGES)[number]['key'];

@@ -36,6 +36,8 @@ import { coveragePage } from './coverage.view.ts';
 import { overviewPage } from './overview.view.ts';
 import { requestDetail, requestRows, requestsPage } from './requests.view.ts';
 import { scenariosPage } from './scenarios.view.ts';
+import { storagePage } from './storage.view.ts';
+import { storeStats } from '../platform/retention/stats.ts';
 import { type SessionFilter, type SessionRow, sessionDetail, sessionsPage, type TimelineEntry } from './sessions.view.ts';
 
 export const consoleRouter = new Hono<AppEnv>();
@@ -203,6 +205,18 @@ consoleRouter.get('/console/coverage', (c) => {
   const report = coverageReport(c.get('platform'), world, publicUrlsOf(c).base, { scope: 'namespace' });
   return renderPage(c, 'Integration coverage', 'coverage', coveragePage(world.namespace, report));
 });
+
+// ─── Storage ────────────────────────────────────────────────────────────────────────────────────────
+
+consoleRouter.get('/console/storage', async (c) => {
+  const { store, retention } = c.get('platform');
+  const model = { namespace: c.get('world').namespace, stats: await storeStats(store, retention), csrf: csrfTokenOf(c) };
+  return renderPage(c, 'Storage', 'storage', storagePage(model));
+});
+
+consoleRouter.post('/console/storage/purge', (c) =>
+  act(c, consoleHref('/console/storage', c.get('world').namespace), () => c.get('platform').retention.purge(), 'Purged what retention drops.'),
+);
 
 // ─── Scenarios ──────────────────────────────────────────────────────────────────────────────────────
 
