@@ -143,12 +143,19 @@ export class Retention {
     let records = 0;
     for (const collection of partition.filled()) {
       if (collection.name === META) continue;
+      // Each slice's old records go together, before the event loop turns: none is written meanwhile.
+      let old: string[] = [];
+      let seen = 0;
       for (const id of collection.ids()) {
-        // Read again: a request may have written the record since the walk started.
         const at = collection.writtenAt(id);
-        if (at !== undefined && at < cutoff && collection.delete(id)) records += 1;
-        await pause();
+        if (at !== undefined && at < cutoff) old.push(id);
+        if (++seen % PURGE_SLICE === 0) {
+          records += collection.deleteMany(old);
+          old = [];
+          await yieldToRequests();
+        }
       }
+      records += collection.deleteMany(old);
     }
     return { namespace, records, dropped: false };
   }
