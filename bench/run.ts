@@ -12,6 +12,8 @@
  *   npm run bench -- read list            (only the cases whose name contains one of the words;
  *   npm run bench -- --case list             `--case <word>` and `--case=<word>` say the same)
  *   npm run bench -- --no-coverage        (every sandbox without integration-coverage recording)
+ *   npm run bench -- --scale              (a store of 1M sessions instead of 10k and 100k: start-up, memory,
+ *                                          reads, creates and lists at 1M against the empty store)
  *   npm run bench -- coverage             (recording on against off, alternated twice, for reads and creates)
  *   BENCH_JSON=out.json npm run bench     (where the JSON goes; default bench-results.json)
  *   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" npm run bench -- create
@@ -44,9 +46,10 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const LIVE = { 'x-api-key': BENCH_LIVE_KEY };
 const SANDBOX_KEY = { 'x-api-key': 'sk_test_demo' };
 const WITHOUT_COVERAGE = process.argv.includes('--no-coverage');
+const SCALE = process.argv.includes('--scale');
 const chosen = process.argv
   .slice(2)
-  .filter((arg) => arg !== '--case' && arg !== '--no-coverage')
+  .filter((arg) => arg !== '--case' && arg !== '--no-coverage' && arg !== '--scale')
   .map((arg) => arg.replace(/^--case=/, ''));
 const wanted = (name: string) => chosen.length === 0 || chosen.some((word) => name.includes(word));
 
@@ -174,7 +177,7 @@ async function idleRssMb(server: Server): Promise<number> {
 // ─── load ───────────────────────────────────────────────────────────────────────────────────────────
 
 interface Request {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   path: string;
   headers?: Record<string, string>;
   body?: string;
@@ -237,15 +240,23 @@ interface Row {
   met: boolean;
 }
 
+/** The targets that depend on the store's size (issue: performance at scale). */
+const GOALS = {
+  '10k': { readRatio: 0.95, startupMs: 500, rssMb: 250 },
+  '100k': { readRatio: 0.95, startupMs: 500, rssMb: 250 },
+  '1M': { readRatio: 0.8, startupMs: 3000, rssMb: 1536 },
+} as const;
+
 const rows: Row[] = [];
 const record = (row: Row) => {
   rows.push(row);
   console.error(
-    `  ${row.name}: ${row.figures ? `${row.figures.rps} req/s, p50 ${row.figures.p50} ms, p99 ${row.figures.p99} ms, max ${row.figures.max} ms, CPU ${row.figures.cpuMsPerRequest} ms/request${row.figures.failures ? `, ${row.figures.failures} failures` : ''}` : row.value}${row.ratio === undefined ? '' : `, ratio ${row.ratio.toFixed(2)}`} [${row.met ? 'met' : 'NOT met'}]`,
+    `  ${row.name}: ${row.figures ? `${row.figures.rps} req/s, p50 ${row.figures.p50} ms, p99 ${row.figures.p99} ms, max ${row.figures.max} ms, CPU ${row.figures.cpuMsPerRequest} ms/request${row.figures.failures ? `, ${row.figures.failures} failures` : ''}${row.value ? `; ${row.value}` : ''}` : row.value}${row.ratio === undefined ? '' : `, ratio ${row.ratio.toFixed(2)}`} [${row.met ? 'PASS' : 'FAIL'}]`,
   );
 };
 const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
-const okLoad = (f: Figures) => f.failures === 0;
+/** Answered without failure, and at least one request completed in the timed run (a case too slow for it fails). */
+const okLoad = (f: Figures) => f.failures === 0 && f.rps > 0;
 
 const createBody = (n: string) =>
   JSON.stringify({
@@ -291,8 +302,8 @@ async function main() {
         figures: mine,
         baseline: `bare Hono ${base.rps} req/s, p99 ${base.p99} ms`,
         ratio: r,
-        target: '≥ 0.5 of bare Hono, p99 ≤ 5 ms',
-        met: okLoad(mine) && r >= 0.5 && mine.p99 <= 5,
+        target: '≥ 0.65 of bare Hono, p99 ≤ 5 ms',
+        met: okLoad(mine) && r >= 0.65 && mine.p99 <= 5,
       });
     }
     const storedRead = (id: string): Request => ({ method: 'GET', path: `/v1/sessions/${id}`, headers: LIVE });
@@ -320,8 +331,8 @@ async function main() {
         figures: createAt0,
         baseline: `Hono + zod ${zodBaseline.rps} req/s, p99 ${zodBaseline.p99} ms`,
         ratio: r,
-        target: '≥ 0.5 of Hono + zod, p99 ≤ 10 ms, max ≤ 10× p99',
-        met: okLoad(createAt0) && r >= 0.5 && createAt0.p99 <= 10 && createAt0.max <= 10 * Math.max(1, createAt0.p99),
+        target: '≥ 0.65 of Hono + zod, p99 ≤ 10 ms, max ≤ 10× p99',
+        met: okLoad(createAt0) && r >= 0.65 && createAt0.p99 <= 10 && createAt0.max <= 10 * Math.max(1, createAt0.p99),
       });
     }
     // Asked for alone, the memory case runs the two read loads itself (untimed figures, peak memory kept).
@@ -329,25 +340,32 @@ async function main() {
       for (const request of [syntheticRead, storedRead(storedId)]) readRss = Math.max(readRss, (await load(empty, request)).peakRssMb);
     }
     await stop(empty);
-    record({ name: 'resident memory, idle, empty store', value: `${emptyIdleRss} MB`, target: '(reference)', met: true });
-    if (readRss > 0) record({ name: 'resident memory under read load', value: `${readRss} MB`, target: '≤ 150 MB', met: readRss <= 150 });
+    record({ name: 'resident memory, idle, empty store', value: `${emptyIdleRss} MB`, target: '≤ 100 MB', met: emptyIdleRss <= 100 });
+    if (readRss > 0) record({ name: 'resident memory under read load', value: `${readRss} MB`, target: '≤ 130 MB', met: readRss <= 130 });
 
     if (wanted('coverage')) await coverageCost(work);
 
-    // 10k and 100k stored.
-    for (const count of [10_000, 100_000]) {
-      const label = count === 10_000 ? '10k' : '100k';
-      const needs = count === 10_000 ? ['stored read', 'create'] : ['stored read', 'create', 'list', 'walk', 'start-up', 'memory'];
+    // 10k and 100k stored (1M with --scale).
+    for (const count of SCALE ? [1_000_000] : [10_000, 100_000]) {
+      const label = count === 10_000 ? '10k' : count === 100_000 ? '100k' : '1M';
+      const large = count >= 100_000;
+      const goals = GOALS[label];
+      const needs = large ? ['stored read', 'create', 'list', 'walk', 'start-up', 'memory', 'purge'] : ['stored read', 'create'];
       if (!needs.some(wanted)) continue;
       const file = join(work, `store-${label}.json`);
       const prefillStart = performance.now();
       await prefill(file, count);
       console.error(`  (prefilled ${count} sessions in ${((performance.now() - prefillStart) / 1000).toFixed(1)} s)`);
       const server = await startSandbox(file);
-      if (count === 100_000) {
-        record({ name: 'start-up to first 200, 100k stored', value: `${Math.round(server.startupMs)} ms`, target: '≤ 1 s', met: server.startupMs <= 1000 });
+      if (large) {
+        record({
+          name: `start-up to first 200, ${label} stored`,
+          value: `${Math.round(server.startupMs)} ms`,
+          target: `≤ ${goals.startupMs} ms`,
+          met: server.startupMs <= goals.startupMs,
+        });
         const rss = await idleRssMb(server);
-        record({ name: 'resident memory, idle, 100k stored', value: `${rss} MB`, target: '≤ 400 MB', met: rss <= 400 });
+        record({ name: `resident memory, idle, ${label} stored`, value: `${rss} MB`, target: `≤ ${goals.rssMb} MB`, met: rss <= goals.rssMb });
       }
       const page = await fetchJson(server, { method: 'GET', path: '/v1/sessions?limit=1', headers: LIVE });
       const someId = (JSON.parse(page.text) as { sessions: { id: string }[] }).sessions[0]?.id;
@@ -359,18 +377,18 @@ async function main() {
           name: `stored read, ${label} stored`,
           figures: f,
           ...(r === undefined ? {} : { ratio: r, baseline: 'own rate at 0' }),
-          target: 'within 10% of 0 stored, max ≤ 10× p99',
-          met: okLoad(f) && (r === undefined || r >= 0.9) && f.max <= 10 * Math.max(1, f.p99),
+          target: `≥ ${goals.readRatio} of 0 stored, max ≤ 10× p99`,
+          met: okLoad(f) && (r === undefined || r >= goals.readRatio) && f.max <= 10 * Math.max(1, f.p99),
         });
       }
-      if (count === 100_000) {
+      if (large) {
         const inWindow = {
           start: new Date(Date.parse(PREFILL_START) + 10 * 3600_000).toISOString(),
           end: new Date(Date.parse(PREFILL_START) + 11 * 3600_000).toISOString(),
         };
         const lists: [string, string][] = [
-          ['list of 50, default query, 100k matching', '/v1/sessions?limit=50'],
-          [`list of 50, external_id, 100k matching`, `/v1/sessions?external_id=${BENCH_EXTERNAL_ID}&limit=50`],
+          [`list of 50, default query, ${label} matching`, '/v1/sessions?limit=50'],
+          [`list of 50, external_id, ${label} matching`, `/v1/sessions?external_id=${BENCH_EXTERNAL_ID}&limit=50`],
           [
             `list of 50, one-hour date window (${3600_000 / PREFILL_SPACING_MS} matching)`,
             `/v1/sessions?start_date=${inWindow.start}&end_date=${inWindow.end}&limit=50`,
@@ -381,7 +399,7 @@ async function main() {
           const f = await load(server, { method: 'GET', path, headers: LIVE });
           record({ name, figures: f, target: 'p99 ≤ 20 ms', met: okLoad(f) && f.p99 <= 20 });
         }
-        if (wanted('walk')) {
+        if (wanted('walk') && !SCALE) {
           const started = performance.now();
           const seen = new Set<string>();
           let visits = 0;
@@ -416,6 +434,7 @@ async function main() {
           met: okLoad(f) && (own === undefined || own >= 0.8) && f.p99 <= 10 && f.max <= 10 * Math.max(1, f.p99),
         });
       }
+      if (large && wanted('purge')) await readsDuringPurge(server, label);
       await stop(server);
       rmSync(file, { force: true });
     }
@@ -426,6 +445,13 @@ async function main() {
       // The decoder pool starts on first use; then each connection's first requests warm the workers.
       const one = await load(server, compare, 1, 2);
       record({ name: 'face compare, two 1-MP JPEGs, 1 connection', figures: one, target: 'p50 ≤ 200 ms', met: okLoad(one) && one.p50 <= 200 });
+      const document = await load(server, await documentScanRequest(), 1, 2);
+      record({
+        name: 'document scan, a 1-MP JPEG passport, 1 connection',
+        figures: document,
+        target: 'p50 ≤ 200 ms',
+        met: okLoad(document) && document.p50 <= 200,
+      });
       const four = await load(server, compare, 4, 8);
       const r = ratio(four.rps, one.rps);
       record({
@@ -445,6 +471,34 @@ async function main() {
   console.log(table(totalSeconds));
   writeFileSync(JSON_OUT, JSON.stringify({ node: process.version, seconds: SECONDS, connections: CONNECTIONS, pinning, totalSeconds, rows }, null, 2) + '\n');
   console.error(`figures written to ${JSON_OUT}`);
+}
+
+/**
+ * Stored reads while retention purges every prefilled session one by one (the namespace holds a session
+ * written now, so it is not dropped whole): the purge runs in slices between requests, so the slowest read
+ * stays within 10× the p99 of the same reads without a purge.
+ */
+async function readsDuringPurge(server: Server, label: string): Promise<void> {
+  const created = await fetchJson(server, create);
+  const kept = (JSON.parse(created.text) as { id: string }).id;
+  const read: Request = { method: 'GET', path: `/v1/sessions/${kept}`, headers: LIVE };
+  const quiet = await load(server, read);
+  // The prefill is dated 2026-01-01 on its frozen clock; the server's clock is the machine's, later.
+  const days = Math.max(1, Math.floor((Date.now() - Date.parse(PREFILL_START)) / 86_400_000) - 1);
+  await fetchJson(server, { method: 'PUT', path: '/__sandbox/retention', body: JSON.stringify({ days }) });
+  const started = performance.now();
+  const purge = fetchJson(server, { method: 'POST', path: '/__sandbox/retention/purge' }).then((answer) => ({ answer, ms: performance.now() - started }));
+  const f = await load(server, read, CONNECTIONS, 0);
+  const { answer, ms } = await purge.catch((error: Error) => ({ answer: { status: 0, text: `{"purged":[],"error":"${error.message}"}` }, ms: NaN }));
+  const outcome = answer.status === 200 ? (JSON.parse(answer.text) as { purged: { records: number }[] }).purged[0] : undefined;
+  record({
+    name: `stored read during a retention purge of ${label} records`,
+    figures: f,
+    value: `purge of ${outcome?.records ?? 0} records in ${(ms / 1000).toFixed(1)} s`,
+    baseline: `no purge: p99 ${quiet.p99} ms`,
+    target: 'max ≤ 10× p99 without a purge',
+    met: answer.status === 200 && okLoad(f) && f.max <= 10 * Math.max(1, quiet.p99),
+  });
 }
 
 /**
@@ -500,19 +554,28 @@ async function faceCompareRequest(): Promise<Request> {
   };
 }
 
+/** A synthetic passport enlarged to about one megapixel (1224×816), as a quality-90 JPEG. */
+async function documentScanRequest(): Promise<Request> {
+  const { drawSyntheticDocument, drawSyntheticFace, encodeImage } = await import('../src/images/synthetic-images.ts');
+  const card = await drawSyntheticDocument('passport', 'bench-megapixel-passport', drawSyntheticFace('bench-megapixel-passport'));
+  card.resize({ w: 1224, h: 816 });
+  const image = await encodeImage(card, 'jpeg', { quality: 90 });
+  return { method: 'POST', path: '/v1/document/scan', headers: LIVE, body: JSON.stringify({ image: image.toString('base64'), documentType: 'passport' }) };
+}
+
 function table(totalSeconds: number): string {
   const lines = [
     `idv-sandbox bench, Node ${process.version}, ${SECONDS} s per case, ${CONNECTIONS} connections${pinning ? ', server on core 0, load generator on core 1' : ''}, ${totalSeconds.toFixed(0)} s in all`,
     '',
-    '| case | sandbox | baseline | ratio | target | met |',
+    '| case | sandbox | baseline | ratio | target | result |',
     '| --- | --- | --- | --- | --- | --- |',
   ];
   for (const row of rows) {
     const sandbox = row.figures
-      ? `${row.figures.rps.toLocaleString('en-US')} req/s, p50 ${row.figures.p50} ms, p99 ${row.figures.p99} ms, max ${row.figures.max} ms, CPU ${row.figures.cpuMsPerRequest} ms/req${row.figures.failures ? `, ${row.figures.failures} failures` : ''}`
+      ? `${row.figures.rps.toLocaleString('en-US')} req/s, p50 ${row.figures.p50} ms, p99 ${row.figures.p99} ms, max ${row.figures.max} ms, CPU ${row.figures.cpuMsPerRequest} ms/req${row.figures.failures ? `, ${row.figures.failures} failures` : ''}${row.value ? `; ${row.value}` : ''}`
       : (row.value ?? '');
     lines.push(
-      `| ${row.name} | ${sandbox} | ${row.baseline ?? ''} | ${row.ratio === undefined ? '' : row.ratio.toFixed(2)} | ${row.target} | ${row.met ? 'yes' : '**no**'} |`,
+      `| ${row.name} | ${sandbox} | ${row.baseline ?? ''} | ${row.ratio === undefined ? '' : row.ratio.toFixed(2)} | ${row.target} | ${row.met ? 'PASS' : '**FAIL**'} |`,
     );
   }
   return lines.join('\n');

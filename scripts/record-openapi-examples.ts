@@ -390,6 +390,9 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
   await control('sandboxGetTransactionQuota', 'GET', '/__sandbox/organizations/org_demo/aml/transaction-quota');
   await control('sandboxSetTransactionQuota', 'PUT', '/__sandbox/organizations/org_demo/aml/transaction-quota', { quota: 50000 });
   await control('sandboxRemoveMonitoredUser', 'DELETE', '/__sandbox/organizations/org_demo/aml/bots/bot_daily/monitored-users/cust_001');
+  await control('sandboxStats', 'GET', '/__sandbox/stats');
+  await control('sandboxGetRetention', 'GET', '/__sandbox/retention');
+  await control('sandboxSetRetention', 'PUT', '/__sandbox/retention', { days: 30 });
   await control('sandboxCatalog', 'GET', '/__sandbox/catalog');
   await control('sandboxCoverage', 'GET', '/__sandbox/coverage?kind=scenario-kind');
   await control('sandboxClearCoverage', 'DELETE', '/__sandbox/coverage');
@@ -397,6 +400,9 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
   await control('sandboxClearRequests', 'DELETE', '/__sandbox/requests');
   await control('sandboxListOutbox', 'GET', '/__sandbox/outbox?channel=email&limit=1');
   await control('sandboxClearOutbox', 'DELETE', '/__sandbox/outbox');
+  // A month later, without recording another clock change: the purge drops the default namespace's records.
+  sandbox.platform.worlds.get().clock.advance(31 * 86_400_000);
+  await control('sandboxPurge', 'POST', '/__sandbox/retention/purge');
   await control('sandboxReset', 'POST', '/__sandbox/reset', { seed: 42 });
   await sandbox.close();
   return Object.fromEntries(Object.entries(examples).sort(([a], [b]) => a.localeCompare(b)));

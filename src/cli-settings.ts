@@ -30,6 +30,7 @@ export const SETTINGS = {
   memory: { kind: 'switch' },
   repair: { kind: 'switch' },
   'max-namespaces': { kind: 'integer', env: 'IDV_SANDBOX_MAX_NAMESPACES' },
+  retention: { kind: 'integer', env: 'IDV_SANDBOX_RETENTION' },
   seed: { kind: 'integer', env: 'IDV_SANDBOX_SEED' },
   secret: { kind: 'text', env: 'IDV_SANDBOX_SECRET' },
   clock: { kind: 'text', env: 'IDV_SANDBOX_CLOCK' },

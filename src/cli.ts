@@ -39,6 +39,9 @@ variable, which wins over the config file.
                         an unreadable snapshot), keeping a copy of every file it changes (<file>.before-repair)
   --max-namespaces <n>  namespaces at once; past it a new one is refused with 507, none is evicted
                         (env IDV_SANDBOX_MAX_NAMESPACES, default ${DEFAULT_MAX_NAMESPACES})
+  --retention <days>    drop records not written for that many days on their namespace's virtual clock, and
+                        namespaces none of whose records was (env IDV_SANDBOX_RETENTION; default: keep forever;
+                        a namespace may set its own: PUT /__sandbox/retention)
   --seed <n>            seed for ids and synthetic data (env IDV_SANDBOX_SEED, default 42)
   --secret <s>          pin the private secret that signs upload URLs and hosted-page links (env IDV_SANDBOX_SECRET;
                         at least 16 characters), for byte-identical runs; default: random, kept in <data file>.secret
@@ -120,6 +123,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | '
     memory: s.memory ?? false,
     repair: s.repair ?? false,
     maxNamespaces,
+    retentionDays: retentionDays(integer('--retention', s.retention)),
     seed: integer('--seed', s.seed),
     secret: s.secret,
     clock: s.clock,
@@ -143,6 +147,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | '
     coverageOut: s['coverage-out'],
     requireCoverage: requirementOf(s['require-coverage']),
   };
+}
+
+function retentionDays(days: number | undefined): number | undefined {
+  if (days === 0) throw new Error('--retention must be at least 1 day (leave it out to keep records forever)');
+  return days;
 }
 
 function requirementOf(spec: string | undefined) {

@@ -32,6 +32,7 @@ import { ADMIN_TOKEN_GUESSES_PER_MINUTE, DEFAULT_INVALID_KEYS_PER_MINUTE, Invali
 import { ScenarioRegistry } from './platform/scenarios/scenarios.ts';
 import { ScenarioFiles } from './platform/scenarios/scenario-files.ts';
 import { DEFAULT_REQUEST_LOG_LIMITS, type RequestLogLimits } from './platform/request-log/request-log.ts';
+import { Retention } from './platform/retention/retention.ts';
 import { Store } from './platform/store/store.ts';
 import { loadSandboxSecret } from './platform/secrets/sandbox-secret.ts';
 import { DeclaredOperations, type ResponseRecorder } from './platform/http/response-conformance.ts';
@@ -82,6 +83,10 @@ export interface SandboxOptions {
   jobTimings?: Partial<JobTimings>;
   /** Namespaces kept at once (default 1000); past it a new one is refused with 507, none is evicted. */
   maxNamespaces?: number;
+  /** Drop records not written for this many days on their namespace's clock (`--retention`); default: keep forever. */
+  retentionDays?: number;
+  /** Purge every minute in the background (default: when listening). */
+  retentionSweep?: boolean;
   /** Start from a damaged data file: set aside what cannot be read, keeping a copy of every file changed. */
   repair?: boolean;
   /** Journal bounds per namespace (default 1,000 entries, 2 MiB, 16 KiB per body). */
@@ -179,6 +184,10 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     store,
     scenarios,
   );
+  const retention = new Retention(options.retentionDays, store, worlds, async (namespace) => {
+    worlds.reset(namespace);
+    await uploads.dropNamespace(namespace);
+  });
   const base = (options.publicUrl ?? `http://${options.host ?? '127.0.0.1'}:${options.port ?? 4010}`).replace(/\/+$/, '');
   return {
     store,
@@ -186,6 +195,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     scenarios,
     scenarioFiles,
     worlds,
+    retention,
     jobs: new JobEngine({ ...DEFAULT_JOB_TIMINGS, ...options.jobTimings }),
     catalog: new Catalog(),
     coverage: new Coverage(options.coverage !== false, PLATFORM_SOURCES),
@@ -249,6 +259,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     url = listener.url;
     if (options.publicUrl === undefined) Object.assign(platform.urls, publicUrls(url));
   }
+  if (options.retentionSweep ?? listener !== undefined) platform.retention.startSweeping();
+  platform.closers.push(() => platform.retention.stop());
   const server = listener?.connections;
 
   return {

@@ -71,6 +71,7 @@ export const CONSOLE_PAGES = [
   { key: 'records', path: '/console/records', label: 'Credit & age' },
   { key: 'outbox', path: '/console/outbox', label: 'Outbox' },
   { key: 'coverage', path: '/console/coverage', label: 'Coverage' },
+  { key: 'storage', path: '/console/storage', label: 'Storage' },
 ] as const;
 
 export type ConsolePageKey = (typeof CONSOLE_PAGES)[number]['key'];

@@ -39,6 +39,8 @@ import { overviewPage } from './overview.view.ts';
 import { requestDetail, requestRows, requestsPage } from './requests.view.ts';
 import { scenariosPage } from './scenarios.view.ts';
 import { outboxPage } from './outbox.view.ts';
+import { storagePage } from './storage.view.ts';
+import { storeStats } from '../platform/retention/stats.ts';
 import { type SessionFilter, type SessionRow, sessionDetail, sessionsPage, type TimelineEntry } from './sessions.view.ts';
 
 export const consoleRouter = new Hono<AppEnv>();
@@ -235,6 +237,17 @@ consoleRouter.post('/console/outbox/clear', (c) => {
   const world = c.get('world');
   return act(c, consoleHref('/console/outbox', world.namespace), () => clearOutbox(world), 'The outbox is empty.');
 });
+// ─── Storage ────────────────────────────────────────────────────────────────────────────────────────
+
+consoleRouter.get('/console/storage', async (c) => {
+  const { store, retention } = c.get('platform');
+  const model = { namespace: c.get('world').namespace, stats: await storeStats(store, retention), csrf: csrfTokenOf(c) };
+  return renderPage(c, 'Storage', 'storage', storagePage(model));
+});
+
+consoleRouter.post('/console/storage/purge', (c) =>
+  act(c, consoleHref('/console/storage', c.get('world').namespace), () => c.get('platform').retention.purge(), 'Purged what retention drops.'),
+);
 
 // ─── Scenarios ──────────────────────────────────────────────────────────────────────────────────────
 

@@ -2,6 +2,7 @@ import { newRouter } from '../platform/http/routing.ts';
 import { jobFateFor, publicUrlsOf, type AppContext } from '../platform/http/context.ts';
 import { renderReport } from '../platform/coverage/coverage-report.ts';
 import { clearOutbox, listMessages } from '../platform/outbox/outbox.ts';
+import { storeStats } from '../platform/retention/stats.ts';
 import {
   addScenarioRoute,
   catalogRoute,
@@ -24,6 +25,10 @@ import {
   resetRoute,
   setBalanceRoute,
   toggleScenarioRoute,
+  getRetentionRoute,
+  setRetentionRoute,
+  purgeRoute,
+  statsRoute,
 } from './control.routes.ts';
 import {
   addScenario,
@@ -105,4 +110,11 @@ export const controlRouter = newRouter()
   .openapi(clearOutboxRoute, (c) => {
     const world = c.get('world');
     return c.json({ namespace: world.namespace, cleared: clearOutbox(world) }, 200);
+  })
+  .openapi(getRetentionRoute, (c) => c.json(c.get('platform').retention.view(c.get('world').namespace), 200))
+  .openapi(setRetentionRoute, (c) => c.json(c.get('platform').retention.setOwn(c.get('world').namespace, c.req.valid('json').days), 200))
+  .openapi(purgeRoute, async (c) => c.json({ purged: await c.get('platform').retention.purge() }, 200))
+  .openapi(statsRoute, async (c) => {
+    const { store, retention } = c.get('platform');
+    return c.json(await storeStats(store, retention), 200);
   });

@@ -31,6 +31,10 @@ import {
   ScenarioRemovedSchema,
   ScenarioViewSchema,
   TestJobBodySchema,
+  RetentionViewSchema,
+  RetentionChangeSchema,
+  PurgeResultSchema,
+  StoreStatsSchema,
 } from './control.schemas.ts';
 import { ScenarioSchema } from '../platform/scenarios/scenario.schema.ts';
 import { AsyncJobSchema } from '../async-jobs/async-jobs.schemas.ts';
@@ -252,4 +256,40 @@ export const clearOutboxRoute = controlRoute({
   summary: 'Empty the outbox of the namespace',
   request: { query: NamespaceQuerySchema },
   responses: { 200: json(OutboxClearedSchema, 'How many messages were removed') },
+});
+
+export const getRetentionRoute = controlRoute({
+  method: 'get',
+  path: '/__sandbox/retention',
+  operationId: 'sandboxGetRetention',
+  summary: 'The retention in force in the namespace',
+  request: { query: NamespaceQuerySchema },
+  responses: { 200: json(RetentionViewSchema, 'The retention') },
+});
+
+export const setRetentionRoute = controlRoute({
+  method: 'put',
+  path: '/__sandbox/retention',
+  operationId: 'sandboxSetRetention',
+  summary: 'Set the namespace’s own retention (kept across restarts)',
+  request: { query: NamespaceQuerySchema, body: jsonBody(RetentionChangeSchema) },
+  responses: { 200: json(RetentionViewSchema, 'The retention now in force') },
+});
+
+export const purgeRoute = controlRoute({
+  method: 'post',
+  path: '/__sandbox/retention/purge',
+  operationId: 'sandboxPurge',
+  summary: 'Purge now what every namespace’s retention drops (a purge also runs every minute)',
+  description:
+    'Drops the records not written within their namespace’s limit on its virtual clock, and namespaces none of whose records was. Answers once the purge has run; requests are served meanwhile.',
+  responses: { 200: json(PurgeResultSchema, 'What was dropped') },
+});
+
+export const statsRoute = controlRoute({
+  method: 'get',
+  path: '/__sandbox/stats',
+  operationId: 'sandboxStats',
+  summary: 'Records, bytes and the oldest record per namespace',
+  responses: { 200: json(StoreStatsSchema, 'What the store holds') },
 });

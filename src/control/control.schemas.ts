@@ -280,3 +280,54 @@ export const OutboxPageSchema = z
   .openapi('SandboxOutbox');
 
 export const OutboxClearedSchema = z.object({ namespace: z.string(), cleared: z.number().int() }).openapi('SandboxOutboxCleared');
+export const RetentionViewSchema = z
+  .object({
+    namespace: z.string(),
+    days: z.number().int().optional().openapi({ description: 'Records not written for this many days are dropped; absent: kept forever.' }),
+    source: z
+      .enum(['namespace', 'sandbox', 'none'])
+      .openapi({ description: 'namespace: set with PUT /__sandbox/retention; sandbox: --retention; none: neither, records are kept forever.' }),
+  })
+  .openapi('SandboxRetention');
+
+export const RetentionChangeSchema = z
+  .object({
+    days: z
+      .number()
+      .int()
+      .min(0)
+      .max(36_500)
+      .nullable()
+      .openapi({ description: "This namespace's limit in days (0: keep forever); null follows --retention again.", example: 30 }),
+  })
+  .strict()
+  .openapi('SandboxRetentionChange');
+
+export const PurgeResultSchema = z
+  .object({
+    purged: z.array(
+      z.object({
+        namespace: z.string(),
+        records: z.number().int().openapi({ description: 'Records dropped.' }),
+        dropped: z.boolean().openapi({ description: 'The whole namespace was dropped: none of its records was written within its limit.' }),
+      }),
+    ),
+  })
+  .openapi('SandboxPurgeResult');
+
+export const StoreStatsSchema = z
+  .object({
+    records: z.number().int(),
+    bytes: z.number().int().openapi({ description: 'The records as JSON, in UTF-8 bytes.' }),
+    namespaces: z.array(
+      z.object({
+        namespace: z.string(),
+        records: z.number().int(),
+        bytes: z.number().int(),
+        oldestRecordAt: z.string().optional().openapi({ description: 'When the least recently written record was written, on the namespace clock.' }),
+        retentionDays: z.number().int().optional().openapi({ description: 'The retention in force; absent when records are kept forever.' }),
+        collections: z.array(z.object({ collection: z.string(), records: z.number().int(), bytes: z.number().int() })),
+      }),
+    ),
+  })
+  .openapi('SandboxStoreStats');

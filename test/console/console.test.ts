@@ -187,6 +187,21 @@ describe('console overview', () => {
     expect(decodeURIComponent(confirmed.location ?? '')).toContain('notice=Namespace qa is back to the fixtures');
     expect((await sandbox.call('GET', '/v1/sessions', { namespace: 'qa' })).body.sessions).toHaveLength(0);
   });
+
+  it('shows records, size, the oldest write and the retention per namespace, and purges on demand', async () => {
+    const sandbox = await testSandbox({ retentionDays: 3 });
+    await sandbox.call('POST', '/v1/sessions', { body: JANE, namespace: 'qa' });
+    const tab = await browse(sandbox);
+    const storage = await tab.get('/console/storage?namespace=qa');
+    expect(storage.status).toBe(200);
+    expect(storage.html).toMatch(
+      /<td><a href="\/console\?namespace=qa">qa<\/a><\/td><td>2<\/td><td>[\d.]+ KiB<\/td>\s*<td>2026-01-15T09:30:00.000Z<\/td><td>3 days<\/td>/,
+    );
+    await sandbox.call('POST', '/__sandbox/clock', { key: null, namespace: 'qa', body: { advance: '4d' } });
+    const purged = await tab.post('/console/storage/purge?namespace=qa');
+    expect(decodeURIComponent(purged.location ?? '')).toContain('notice=Purged what retention drops.');
+    expect((await tab.get('/console/storage?namespace=default')).html).not.toContain('>qa</a>');
+  });
 });
 
 describe('console sessions', () => {

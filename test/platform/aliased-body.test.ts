@@ -137,7 +137,12 @@ describe('aliasedBody', () => {
       required: true,
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ExampleAliasedBody' } } },
     });
-    const component = doc.components?.schemas?.ExampleAliasedBody as { properties: Record<string, unknown>; required: string[]; allOf: unknown; description: string };
+    const component = doc.components?.schemas?.ExampleAliasedBody as {
+      properties: Record<string, unknown>;
+      required: string[];
+      allOf: unknown;
+      description: string;
+    };
     expect(Object.keys(component.properties)).toEqual([
       'first_name',
       'firstName',

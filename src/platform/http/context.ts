@@ -2,6 +2,7 @@
  * What every handler can reach: the platform (shared by all namespaces) and the request's own variables
  * (its world, principal, error family, explanations).
  */
+import type { Retention } from '../retention/retention.ts';
 import type { Context } from 'hono';
 import type { AdminSession, AdminSessions } from '../admin/admin-guard.ts';
 import type { KeyRing, Principal } from '../auth/organizations.ts';
@@ -44,6 +45,8 @@ export interface Platform {
   /** Where the scenarios come from, reloaded when they change. */
   scenarioFiles: ScenarioFiles;
   worlds: Worlds;
+  /** `--retention` and each namespace's own limit: the background purge. */
+  retention: Retention;
   jobs: JobEngine;
   catalog: Catalog;
   /** Integration coverage: the outcome classes and which of them each namespace's answers fell into. */

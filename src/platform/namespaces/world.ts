@@ -81,6 +81,7 @@ export class World {
     this.scenarios = new ScenarioState(registry, seed, namespace, settings.scenarios);
     this.data = data;
     this.courier = settings.courier;
+    data.useClock(() => this.clock.now());
   }
 
   /** The next id of this namespace: a UUID v4 fixed by the seed, the namespace and a persisted counter. */

@@ -42,15 +42,21 @@ export interface CollectionChange {
   collection: string;
   id: string;
   value?: unknown;
+  /** When a put was made, on the namespace's virtual clock (epoch ms), when the collection has a clock. */
+  at?: number;
 }
 
 export class Collection<T extends Identified> {
   private readonly records = new Map<string, T>();
   private readonly indexes = new Map<string, IndexState<T>>();
+  /** When each record was last written, on the namespace's virtual clock (retention reads it); absent when unknown. */
+  private readonly stamps = new Map<string, number>();
 
   constructor(
     readonly name: string,
     private readonly onChange: (change: CollectionChange) => void,
+    /** The namespace's virtual clock, once a world is bound to the partition. */
+    private readonly now: () => number | undefined = () => undefined,
   ) {}
 
   /**
@@ -91,6 +97,16 @@ export class Collection<T extends Identified> {
   /** All records, in insertion order. */
   all(): T[] {
     return [...this.records.values()];
+  }
+
+  /** When the record was last written (epoch ms on the namespace's clock), or undefined when unknown. */
+  writtenAt(id: string): number | undefined {
+    return this.stamps.get(id);
+  }
+
+  /** The ids of the records, in insertion order (a live view: safe to read while records change). */
+  ids(): IterableIterator<string> {
+    return this.records.keys();
   }
 
   /** Records filed under `value` in the named index: in insertion order, or ascending for an ordered index. */
@@ -134,9 +150,10 @@ export class Collection<T extends Identified> {
 
   /** Inserts or replaces a record. The record must not be mutated afterwards: put a new object instead. */
   put(record: T): T {
+    const at = this.now();
     // Journalled first: a record the store refuses (too big) is never applied.
-    this.onChange({ op: 'put', collection: this.name, id: record.id, value: record });
-    this.apply(record);
+    this.onChange({ op: 'put', collection: this.name, id: record.id, value: record, ...(at === undefined ? {} : { at }) });
+    this.apply(record, at);
     return record;
   }
 
@@ -147,8 +164,48 @@ export class Collection<T extends Identified> {
     return true;
   }
 
-  /** Applies a change without journalling it (replay at start-up). */
-  apply(record: T): void {
+  /**
+   * Deletes several records at once (a retention purge): each ordered bucket they leave is rewritten once
+   * instead of shifted once per record. Ids not present are skipped; returns how many were deleted.
+   */
+  deleteMany(ids: readonly string[]): number {
+    const gone: T[] = [];
+    for (const id of ids) {
+      const record = this.records.get(id);
+      if (record) gone.push(record);
+    }
+    for (const index of this.indexes.values()) {
+      if (!index.orderBy) {
+        for (const record of gone) this.unfile(index, record);
+        continue;
+      }
+      const leaving = new Map<string, Set<string>>();
+      for (const record of gone) {
+        const value = index.key(record);
+        if (value === undefined) continue;
+        let bucketIds = leaving.get(value);
+        if (!bucketIds) leaving.set(value, (bucketIds = new Set()));
+        bucketIds.add(record.id);
+      }
+      for (const [value, bucketIds] of leaving) {
+        // A new array: a list reading the old one meanwhile keeps its view (it skips ids no longer stored).
+        const kept = (index.sorted.get(value) ?? []).filter((entry) => !bucketIds.has(entry.id));
+        if (kept.length === 0) index.sorted.delete(value);
+        else index.sorted.set(value, kept);
+      }
+    }
+    for (const record of gone) {
+      this.records.delete(record.id);
+      this.stamps.delete(record.id);
+      this.onChange({ op: 'del', collection: this.name, id: record.id });
+    }
+    return gone.length;
+  }
+
+  /** Applies a change without journalling it (replay at start-up); `at`: when it was written, if known. */
+  apply(record: T, at?: number): void {
+    if (at === undefined) this.stamps.delete(record.id);
+    else this.stamps.set(record.id, at);
     const previous = this.records.get(record.id);
     for (const index of this.indexes.values()) {
       if (previous) {
@@ -166,6 +223,7 @@ export class Collection<T extends Identified> {
     if (!previous) return;
     for (const index of this.indexes.values()) this.unfile(index, previous);
     this.records.delete(id);
+    this.stamps.delete(id);
   }
 
   private requireIndex(name: string): IndexState<T> {

@@ -43,8 +43,11 @@ const Snapshot = SnapshotHeader.extend({ namespaces: z.record(Name, z.record(Nam
 /** namespace → collection → records, in Maps: a namespace may be called `__proto__` or `constructor`. */
 export type Snapshot = z.infer<typeof SnapshotHeader> & { namespaces: Map<string, Map<string, { id: string }[]>> };
 
+/** Epoch milliseconds on a namespace's virtual clock. */
+const Instant = z.number().int().nonnegative();
+
 export const JournalEntry = z.discriminatedUnion('op', [
-  z.object({ op: z.literal('put'), ns: Name, c: Name, id: Name, v: StoredRecord }).refine((entry) => entry.v.id === entry.id, {
+  z.object({ op: z.literal('put'), ns: Name, c: Name, id: Name, v: StoredRecord, at: Instant.optional() }).refine((entry) => entry.v.id === entry.id, {
     message: 'the record id (v.id) differs from the entry id',
     path: ['v', 'id'],
   }),
@@ -52,6 +55,15 @@ export const JournalEntry = z.discriminatedUnion('op', [
   z.object({ op: z.literal('drop'), ns: Name }),
 ]);
 export type JournalEntry = z.infer<typeof JournalEntry>;
+
+/**
+ * The snapshot's one collection that holds no records of an area: per collection, when each of its records
+ * was last written on the namespace's virtual clock (retention reads it), in the order of the records,
+ * null where unknown (a store written before the stamps existed).
+ */
+export const WRITTEN_AT = '__written_at';
+export const WrittenAt = z.object({ id: Name, at: z.array(Instant.nullable()) });
+export type WrittenAt = z.infer<typeof WrittenAt>;
 
 export function emptySnapshot(generation: number): Snapshot {
   return { format: STORE_FORMAT, version: STORE_VERSION, generation, namespaces: new Map() };

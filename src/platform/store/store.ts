@@ -47,6 +47,8 @@ import {
   type PausePoint,
   type RecordShapes,
   type Snapshot,
+  WRITTEN_AT,
+  WrittenAt,
 } from './store-files.ts';
 
 export { StoreOpenError };
@@ -91,6 +93,8 @@ export interface StoreOptions {
 /** The collections of one namespace. */
 export class Partition {
   private readonly collections = new Map<string, Collection<Identified>>();
+  /** The namespace's virtual clock: every write is stamped with it (retention). */
+  private clock: (() => number) | undefined;
 
   constructor(
     readonly namespace: string,
@@ -104,19 +108,40 @@ export class Partition {
     if (this.joinStore) this.sink = this.joinStore(this);
   }
 
+  /** Stamps every later write with the namespace's virtual clock (the world binds its clock here). */
+  useClock(now: () => number): void {
+    this.clock = now;
+  }
+
   collection<T extends Identified>(name: string): Collection<T> {
     let collection = this.collections.get(name);
     if (!collection) {
-      collection = new Collection<Identified>(name, (change) => this.sink(this.namespace, change));
+      collection = new Collection<Identified>(
+        name,
+        (change) => this.sink(this.namespace, change),
+        () => this.clock?.(),
+      );
       this.collections.set(name, collection);
     }
     return collection as unknown as Collection<T>;
   }
 
-  /** name → records, for the snapshot. */
+  /** The collections holding records. */
+  filled(): Collection<Identified>[] {
+    return [...this.collections.values()].filter((collection) => collection.size > 0);
+  }
+
+  /** name → records, for the snapshot, with when each was written (WRITTEN_AT) after them. */
   dump(): Map<string, Identified[]> {
     const out = new Map<string, Identified[]>();
-    for (const [name, collection] of this.collections) if (collection.size > 0) out.set(name, collection.all());
+    const written: WrittenAt[] = [];
+    for (const collection of this.filled()) {
+      const records = collection.all();
+      out.set(collection.name, records);
+      const at = records.map((record) => collection.writtenAt(record.id) ?? null);
+      if (at.some((instant) => instant !== null)) written.push({ id: collection.name, at });
+    }
+    if (written.length > 0) out.set(WRITTEN_AT, written);
     return out;
   }
 }
@@ -189,12 +214,21 @@ export class Store {
     store.generation = snapshot.generation;
     for (const [ns, collections] of snapshot.namespaces) {
       const partition = store.partition(ns);
+      const written = new Map<string, readonly (number | null)[]>();
+      for (const [index, stamps] of (collections.get(WRITTEN_AT) ?? []).entries()) {
+        const checked = WrittenAt.safeParse(stamps);
+        if (checked.success) written.set(checked.data.id, checked.data.at);
+        else
+          setAside(damaged(file, `namespaces.${ns}.${WRITTEN_AT}[${index}]`, `not the write instants of a collection (${checked.error.issues[0]?.message})`));
+      }
       for (const [name, records] of collections) {
+        if (name === WRITTEN_AT) continue;
         const collection = partition.collection(name);
+        const stamps = written.get(name);
         for (const [index, record] of records.entries()) {
           const wrong = recordProblem(options.recordShapes, name, record);
           if (wrong) setAside(damaged(file, `namespaces.${ns}.${name}[${index}]${wrong.path}`, `not a stored ${name} record (${wrong.problem})`));
-          else collection.apply(record);
+          else collection.apply(record, stamps?.[index] ?? undefined);
         }
       }
     }
@@ -334,7 +368,7 @@ export class Store {
     if (!this.persistent) return;
     const entry =
       change.op === 'put'
-        ? { ns, op: change.op, c: change.collection, id: change.id, v: change.value }
+        ? { ns, op: change.op, c: change.collection, id: change.id, v: change.value, at: change.at }
         : { ns, op: change.op, c: change.collection, id: change.id };
     const line = JSON.stringify(entry);
     if (line.length > MAX_RECORD_BYTES) {
@@ -361,7 +395,7 @@ export class Store {
       return;
     }
     const collection = this.partition(entry.ns).collection(entry.c);
-    if (entry.op === 'put') collection.apply(entry.v);
+    if (entry.op === 'put') collection.apply(entry.v, entry.at);
     else collection.applyDelete(entry.id);
   }
 
