@@ -13,15 +13,20 @@ import { ApiError } from '../platform/errors/api-error.ts';
 import { behaviourOn, explain, publicUrlsOf, type AppContext, type AppEnv } from '../platform/http/context.ts';
 import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
-import { problemPage, resultPage, sessionPage } from './hosted-page.view.ts';
-import { isApplicantOutcome, redirectUrlFor } from './redirect-callback.ts';
+import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
+import { getWorkflowState, submitStep, type StepDeps } from '../workflows/workflow-sessions.service.ts';
+import { STEP_CODES, type StepCode } from '../workflows/workflow-steps.ts';
+import type { WorkflowState } from '../workflows/workflows.schemas.ts';
+import { STEP_FORMS, type FormView, type PageClient, type PageFile, type StepAnswer } from './hosted-step-forms.ts';
+import { problemPage, resultPage, sessionPage, workflowPage, type StepResultModel } from './hosted-page.view.ts';
+import { isApplicantOutcome, redirectUrlFor, workflowCallback } from './redirect-callback.ts';
 import { displayStatus, isExpired } from './session.machine.ts';
 import { findHostedSession, openHostedPage, submitApplicantOutcome } from './sessions.service.ts';
-import type { StoredSession } from './sessions.store.ts';
+import { sessionUploadOwner, type StoredSession } from './sessions.store.ts';
 
 /** Where the page's buttons post: {verify_url}/<id>/outcome?oid=<org>&token=<page token>[&namespace=<ns>]. */
-export function hostedActionUrl(verifyUrl: string, stored: StoredSession, scope: PageScope): string {
-  const url = `${verifyUrl.replace(/\/+$/, '')}/${encodeURIComponent(stored.id)}/outcome?oid=${encodeURIComponent(stored.record.organization_id)}`;
+export function hostedActionUrl(verifyUrl: string, stored: StoredSession, scope: PageScope, action = 'outcome'): string {
+  const url = `${verifyUrl.replace(/\/+$/, '')}/${encodeURIComponent(stored.id)}/${action}?oid=${encodeURIComponent(stored.record.organization_id)}`;
   return hostedPageUrl(url, stored.id, scope);
 }
 
@@ -38,6 +43,134 @@ function applicantName(stored: StoredSession): string {
   return `${stored.user.first_name} ${stored.user.last_name}`;
 }
 
+function isStepCode(value: string): value is StepCode {
+  return (STEP_CODES as readonly string[]).includes(value);
+}
+
+const stepTitle = (code: string) => (isStepCode(code) ? STEP_FORMS[code].title : code);
+
+function formViewOf(stored: StoredSession, step: WorkflowState['steps'][number]): FormView {
+  const { first_name, last_name, email, phone } = stored.user;
+  return { step, applicant: { firstName: first_name, lastName: last_name, ...(email ? { email } : {}), ...(phone ? { phone } : {}) } };
+}
+
+/** The step engine's dependencies for a page post: the session organization's uploads, URLs on the public base. */
+function pageStepDeps(c: AppContext, organizationId: string): StepDeps {
+  const platform = c.get('platform');
+  const world = c.get('world');
+  return {
+    readUpload: async (fileKey) => (await platform.uploads.read(world, organizationId, fileKey)).bytes,
+    presign: (request) => platform.uploads.presign(world, organizationId, { ...request, byteLength: MAX_UPLOAD_BYTES }, publicUrlsOf(c).base),
+  };
+}
+
+/** The page as the applicant's client: every submission goes to the step engine, every file through the upload store. */
+function pageClient(c: AppContext, stored: StoredSession, code: StepCode): PageClient {
+  const world = c.get('world');
+  const uploads = c.get('platform').uploads;
+  const organizationId = stored.record.organization_id;
+  const deps = pageStepDeps(c, organizationId);
+  // What a browser's PUT to the upload URL does (the signed query is the permission).
+  const deliver = async (uploadUrl: string, file: PageFile) => {
+    const url = new URL(uploadUrl);
+    const query = { expires: url.searchParams.get('expires') ?? '', signature: url.searchParams.get('signature') ?? '' };
+    await uploads.receive(world, decodeURIComponent(url.pathname.split('/').pop() ?? ''), query, file.contentType, file.bytes);
+  };
+  return {
+    submit: async (body) => {
+      const answer = await submitStep(world, organizationId, stored.id, code, body, deps);
+      for (const reason of answer.explanations) if (reason !== '') explain(c, reason);
+      return answer.value as StepAnswer;
+    },
+    store: async (slot, file) => {
+      if (file.bytes.length > MAX_UPLOAD_BYTES)
+        throw new ApiError(400, `${file.label} has ${file.bytes.length} bytes: a file may have at most ${MAX_UPLOAD_BYTES} (15 MB).`);
+      // A page slot flips no uploads flag of the record: the step records the slots it used once it accepts them.
+      const request = { contentType: file.contentType, byteLength: file.bytes.length, owner: sessionUploadOwner(stored.id), slot: `page:${slot}` };
+      const presigned = uploads.presign(world, organizationId, request, publicUrlsOf(c).base);
+      await deliver(presigned.uploadUrl, file);
+      return presigned.fileKey;
+    },
+    deliver,
+  };
+}
+
+/** The envelope keys every step answer has; the others are the step's own result (shown as details). */
+const ENVELOPE_KEYS = new Set([
+  'step_id',
+  'step_status',
+  'failure_reason',
+  'current_step',
+  'attempts_remaining',
+  'session_status',
+  'session_progress',
+  'failure',
+  'session_failure',
+]);
+
+function resultOf(answer: StepAnswer): StepResultModel {
+  const failure = answer.failure as { code: string; message: string } | undefined;
+  const own = Object.fromEntries(Object.entries(answer).filter(([key]) => !ENVELOPE_KEYS.has(key)));
+  return {
+    title: stepTitle(answer.step_id),
+    stepStatus: answer.step_status,
+    ...(failure === undefined ? {} : { failure: { code: failure.code, message: failure.message } }),
+    attemptsRemaining: (answer.attempts_remaining as number | null | undefined) ?? null,
+    ...(Object.keys(own).length === 0 ? {} : { details: JSON.stringify(own, null, 2) }),
+  };
+}
+
+/** Where the applicant returns once the run ended: the callback URL (the session has a redirect_url), else undefined. */
+function workflowReturn(stored: StoredSession, state: WorkflowState, nowMs: number) {
+  const redirectUrl = stored.record.redirect_url;
+  if (redirectUrl === undefined) return undefined;
+  const ended = state.session_failure;
+  const callback = workflowCallback({
+    sessionStatus: stored.record.status,
+    expired: isExpired(stored.record, nowMs),
+    ...(ended?.failure === undefined ? {} : { failureCategory: ended.failure.category }),
+  });
+  return { callback, url: redirectUrlFor(redirectUrl, stored.id, callback.status, callback.reason) };
+}
+
+type PageStatus = 200 | 400 | 403 | 404 | 409 | 413;
+
+/** The workflow page: the steps, the last post's result or refusal, and the current step's form. */
+function renderWorkflowPage(c: AppContext, stored: StoredSession, extras: { result?: StepResultModel; problem?: string }, status: PageStatus) {
+  const world = c.get('world');
+  const nowMs = world.clock.now();
+  const state = getWorkflowState(world, stored.record.organization_id, stored.id).value;
+  const expired = isExpired(stored.record, nowMs);
+  const current = state.current_step === null || expired ? undefined : state.steps[state.current_step];
+  const verifyUrl = publicUrlsOf(c).verify;
+  const organization = c.get('platform').keyRing.organizations.get(stored.record.organization_id);
+  const ended = current === undefined ? workflowReturn(stored, state, nowMs) : undefined;
+  return c.html(
+    workflowPage({
+      sessionId: stored.id,
+      applicantName: applicantName(stored),
+      organizationName: organization?.name ?? stored.record.organization_id,
+      displayStatus: displayStatus(stored.record, nowMs),
+      steps: state.steps.map((step) => ({ code: step.step_id, title: stepTitle(step.step_id), status: step.status })),
+      ...(current === undefined || !isStepCode(current.step_id)
+        ? {}
+        : {
+            current: {
+              title: STEP_FORMS[current.step_id].title,
+              actionUrl: hostedActionUrl(verifyUrl, stored, world, `steps/${current.step_id}`),
+              fields: STEP_FORMS[current.step_id].fields(formViewOf(stored, current)),
+            },
+          }),
+      ...extras,
+      expired,
+      ...(stored.record.expires_at === undefined ? {} : { expiresAt: stored.record.expires_at }),
+      ...(stored.record.status === 'PENDING' ? { outcomeActionUrl: hostedActionUrl(verifyUrl, stored, world) } : {}),
+      ...(ended === undefined ? {} : { returnUrl: ended.url }),
+    }),
+    status,
+  );
+}
+
 export const hostedPageRouter = new Hono<AppEnv>()
   .get('/verify/:id', hostedPageGuard(), (c) => {
     const world = c.get('world');
@@ -45,6 +178,7 @@ export const hostedPageRouter = new Hono<AppEnv>()
     const found = findHostedSession(world, id, c.req.query('oid'));
     if (found === undefined) return notFound(c, id);
     const stored = openHostedPage(world, found);
+    if (stored.record.workflow_id !== undefined) return renderWorkflowPage(c, stored, {}, 200);
     const nowMs = world.clock.now();
     const expired = isExpired(stored.record, nowMs);
     const organization = c.get('platform').keyRing.organizations.get(stored.record.organization_id);
@@ -105,4 +239,34 @@ export const hostedPageRouter = new Hono<AppEnv>()
       }),
       200,
     );
+  })
+  .post('/verify/:id/steps/:step', hostedPageGuard(), async (c) => {
+    const world = c.get('world');
+    const id = c.req.param('id');
+    const code = c.req.param('step');
+    const found = findHostedSession(world, id, c.req.query('oid'));
+    if (found === undefined || found.record.workflow_id === undefined) return notFound(c, id);
+    const step = getWorkflowState(world, found.record.organization_id, id).value.steps.find((candidate) => candidate.step_id === code);
+    if (step === undefined || !isStepCode(code)) {
+      return c.html(problemPage('Step not found', `Session ${id} has no step ${code}: open the page again and use the form it shows.`), 404);
+    }
+    let answer: StepAnswer;
+    try {
+      answer = await STEP_FORMS[code].submit(await c.req.parseBody(), pageClient(c, found, code), formViewOf(found, step));
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      explain(c, error.message);
+      return renderWorkflowPage(c, findHostedSession(world, id, undefined) ?? found, { problem: error.message }, error.status as PageStatus);
+    }
+    const stored = findHostedSession(world, id, undefined) ?? found;
+    const ended =
+      answer.current_step === null ? workflowReturn(stored, getWorkflowState(world, stored.record.organization_id, id).value, world.clock.now()) : undefined;
+    if (ended !== undefined) {
+      explain(
+        c,
+        `${code}: the run ended ${stored.record.status}; callback status ${ended.callback.status}${ended.callback.reason === undefined ? '' : `, reason ${ended.callback.reason}`}`,
+      );
+      return c.redirect(ended.url, 303);
+    }
+    return renderWorkflowPage(c, stored, { result: resultOf(answer) }, 200);
   });

@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { createHeadlessSession, createWorkflow, fixtureImage } from '../workflows/helpers.ts';
+import { doStep, openSessionPage, stepForm, submitForm } from './page-forms.ts';
+
+const fresh = () => testSandbox({ rateLimit: false });
+
+async function workflowState(sandbox: TestSandbox, id: string) {
+  const response = await sandbox.call('GET', `/v1/sessions/${id}/workflow`);
+  expect(response.status, response.text).toBe(200);
+  return response.body;
+}
+
+describe('the applicant’s page of a workflow session', () => {
+  it('shows the steps and the current step’s form, with the QA shortcut beside it', async () => {
+    const sandbox = await fresh();
+    const id = await createHeadlessSession(sandbox, await createWorkflow(sandbox));
+    const page = await openSessionPage(sandbox, id);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain(
+      '<ol class="steps"><li>Your ID document and a selfie <span class="status">PENDING</span></li><li>Liveness check <span class="status">PENDING</span></li></ol>',
+    );
+    const form = stepForm(page.html);
+    expect(form.title).toBe('Your ID document and a selfie');
+    expect(form.action).toBe(`http://127.0.0.1:4010/verify/${id}/steps/ID_VERIFICATION?oid=org_demo&token=${sandbox.pageToken(id)}`);
+    expect(form.files).toEqual(['id_front', 'id_back', 'selfie_front']);
+    expect(form.defaults).toMatchObject({ document_type: 'passport-us', id_front_sample: 'passport.jpg', id_back_sample: '', selfie_front_sample: 'face.jpg' });
+    // Every input has a label.
+    expect(form.html.match(/<input type="file"/g)?.length).toBe(form.html.match(/<label>Your file <input type="file"/g)?.length);
+    expect(page.html).toContain('<summary>QA shortcut: end the session with an outcome in one click</summary>');
+    expect(page.html).toContain('name="outcome" value="face_mismatch"');
+    expect(page.html).not.toMatch(/<script/i);
+  });
+
+  it('walks ID_VERIFICATION then FACE_LIVENESS with the sample images, through the step engine', async () => {
+    const sandbox = await fresh();
+    const id = await createHeadlessSession(sandbox, await createWorkflow(sandbox));
+    const afterId = await doStep(sandbox, id, {}, 'Your ID document and a selfie');
+    expect(afterId.status, afterId.html).toBe(200);
+    expect(afterId.html).toContain('<h2>Your ID document and a selfie: COMPLETED</h2>');
+    expect(stepForm(afterId.html).title).toBe('Liveness check');
+    const afterLiveness = await submitForm(sandbox, stepForm(afterId.html));
+    expect(afterLiveness.status, afterLiveness.html).toBe(200);
+    expect(afterLiveness.html).toContain('<h2>Liveness check: COMPLETED</h2>');
+    expect(afterLiveness.html).toContain('There is no step left to do');
+    const state = await workflowState(sandbox, id);
+    expect(state.status).toBe('VERIFIED');
+    expect(state.steps.map((step: { status: string; attempts: number }) => [step.status, step.attempts])).toEqual([
+      ['COMPLETED', 1],
+      ['COMPLETED', 1],
+    ]);
+    const record = (await sandbox.call('GET', `/v1/sessions/${id}`)).body.session_record;
+    expect(record.analysis_data.id_matches_selfie).toBe(true);
+  });
+
+  it('shows a failed attempt’s failure and the attempts left, and a retry with the applicant’s own files passes', async () => {
+    const sandbox = await fresh();
+    const id = await createHeadlessSession(sandbox, await createWorkflow(sandbox));
+    const failed = await doStep(sandbox, id, { fields: { selfie_front_sample: 'different-face.jpg' } });
+    expect(failed.status).toBe(200);
+    expect(failed.html).toContain('<h2>Your ID document and a selfie: IN_PROGRESS</h2>');
+    expect(failed.html).toContain('<code>SELFIE_ID_FACE_MISMATCH</code>');
+    expect(failed.html).toContain('Attempts remaining: 2');
+    const files = {
+      id_front: { bytes: fixtureImage('passport.jpg'), name: 'my-passport.jpg', type: 'image/jpeg' },
+      selfie_front: { bytes: fixtureImage('face.png'), name: 'me.png', type: 'image/png' },
+    };
+    const retried = await submitForm(sandbox, stepForm(failed.html), { fields: { selfie_front_sample: 'different-face.jpg' }, files });
+    expect(retried.html).toContain('<h2>Your ID document and a selfie: COMPLETED</h2>');
+  });
+
+  it('shows the engine’s 400 sentence for a bad form and stores nothing', async () => {
+    const sandbox = await fresh();
+    const id = await createHeadlessSession(sandbox, await createWorkflow(sandbox));
+    const form = stepForm((await openSessionPage(sandbox, id)).html);
+    const before = [await workflowState(sandbox, id), (await sandbox.call('GET', `/v1/sessions/${id}`)).body];
+    const answer = await submitForm(sandbox, form, { fields: { document_type: '' } });
+    expect(answer.status).toBe(400);
+    expect(answer.html).toMatch(/<p class="error" role="alert">[^<]*document_type must not be empty/);
+    expect(stepForm(answer.html).title).toBe('Your ID document and a selfie');
+    expect([await workflowState(sandbox, id), (await sandbox.call('GET', `/v1/sessions/${id}`)).body]).toEqual(before);
+  });
+
+  it('says which file is missing when neither a file nor a sample was chosen', async () => {
+    const sandbox = await fresh();
+    const id = await createHeadlessSession(sandbox, await createWorkflow(sandbox));
+    await doStep(sandbox, id);
+    const missing = await doStep(sandbox, id, { fields: { frame_sample: '' } });
+    expect(missing.status).toBe(400);
+    expect(missing.html).toContain('The picture for the frames is missing: choose a file or one of the sample images.');
+    const png = await doStep(sandbox, id, { fields: { frame_sample: 'blank.png' } });
+    expect(png.status).toBe(400);
+    expect(png.html).toContain('The picture for the frames must be a JPEG (liveness frames are image/jpeg); sample blank.png is image/png.');
+    const unknown = await doStep(sandbox, id, { fields: { frame_sample: '../organizations.json' } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.html).toContain('frame_sample must be one of the sample images');
+    expect((await workflowState(sandbox, id)).steps[1].status).toBe('PENDING');
+  });
+
+  it('refuses a post without the page token, or with another session’s', async () => {
+    const sandbox = await fresh();
+    const workflowId = await createWorkflow(sandbox);
+    const id = await createHeadlessSession(sandbox, workflowId);
+    const other = await createHeadlessSession(sandbox, workflowId);
+    const form = stepForm((await openSessionPage(sandbox, id)).html);
+    for (const action of [form.action.replace(/&token=[^&]+/, ''), form.action.replace(sandbox.pageToken(id), sandbox.pageToken(other))]) {
+      const answer = await submitForm(sandbox, { ...form, action });
+      expect(answer.status).toBe(403);
+      expect(answer.html).toContain('Link not valid');
+    }
+    expect((await workflowState(sandbox, id)).steps[0].status).toBe('PENDING');
+  });
+
+  it('refuses a form posted from another origin', async () => {
+    const sandbox = await fresh();
+    const id = await createHeadlessSession(sandbox, await createWorkflow(sandbox));
+    const answer = await submitForm(sandbox, stepForm((await openSessionPage(sandbox, id)).html), { headers: { origin: 'https://evil.example' } });
+    expect(answer.status).toBe(403);
+    expect((await workflowState(sandbox, id)).steps[0].status).toBe('PENDING');
+  });
+
+  it('answers 404 for a step the session does not have', async () => {
+    const sandbox = await fresh();
+    const id = await createHeadlessSession(sandbox, await createWorkflow(sandbox));
+    const form = stepForm((await openSessionPage(sandbox, id)).html);
+    const answer = await submitForm(sandbox, { ...form, action: form.action.replace('/steps/ID_VERIFICATION', '/steps/PEP_SANCTIONS') });
+    expect(answer.status).toBe(404);
+    expect(answer.html).toContain('has no step PEP_SANCTIONS');
+  });
+});
