@@ -3,7 +3,13 @@
  * link is the permission), POST /verify/<id>/outcome applies the button's outcome and answers 303 to the
  * session's redirect_url with session_id, status and reason, or a result page when it has none.
  *
- * The link must carry the session's page token (hostedPageGuard), and the buttons post only from the page's
+ * A session created with a workflow walks its steps instead: POST /verify/<id>/steps/<STEP> turns the
+ * step's form into the client's body and submits it to the workflows area's step engine (submitStep, the
+ * verb behind POST /v1/sessions/{id}/steps/{step}), then shows the step's result and the next step's form;
+ * a refusal (400, 409) shows its sentence above the same form. When the run ends, the applicant is sent to
+ * redirect_url with the callback workflowCallback gives. The outcome buttons stay as the QA shortcut.
+ *
+ * The link must carry the session's page token (hostedPageGuard), and the forms post only from the page's
  * own origin. The page trusts the stored session, not the link: the redirect target is the session's own
  * redirect_url (the link's redirect_url parameter is informational), and an `oid` that names another
  * organization answers 404. A non-default namespace rides along as `?namespace=` in every URL.

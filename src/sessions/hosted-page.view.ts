@@ -1,10 +1,12 @@
 /**
- * The applicant's hosted page ({verify_url}/<session id>), as small static HTML without JavaScript: the
- * applicant's name, the organization asking, and one button per outcome the redirect callback can carry
- * (APPLICANT_OUTCOME_TABLE). Every interpolation goes through hono/html, which escapes it.
+ * The applicant's hosted page ({verify_url}/<session id>), as small static HTML without JavaScript. A
+ * session without a workflow shows the applicant's name, the organization asking, and one button per
+ * outcome the redirect callback can carry (APPLICANT_OUTCOME_TABLE). A workflow session shows its steps,
+ * the result of the last step posted and the current step's form (hosted-step-forms.ts), with those
+ * outcome buttons folded beneath as the QA shortcut. Every interpolation goes through hono/html, which
+ * escapes it.
  *
- * LIMITATIONS: a QA surface, not a capture flow: no camera, no document upload, no real liveness; the
- * buttons stand for what the applicant would do.
+ * LIMITATIONS: no camera: files and sample images stand for what the applicant captures.
  */
 import { html } from 'hono/html';
 import { hostedPage } from '../platform/hosted-pages/hosted-page-layout.ts';

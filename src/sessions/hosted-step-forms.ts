@@ -87,8 +87,8 @@ function samplesFor(purpose: SamplePurpose) {
 function fileField(name: string, label: string, purpose: SamplePurpose, optional = false): Html {
   const preselected = optional ? '' : DEFAULT_SAMPLE[purpose];
   return html`<fieldset><legend>${label}${optional ? ' (optional)' : ''}</legend>
-<label>Your file <input type="file" name="${name}" accept="${purpose === 'frame' ? 'image/jpeg' : 'image/*'}"></label>
-<label>or a sample <select name="${name}_sample">${optional ? html`<option value="">none</option>` : ''}${samplesFor(purpose).map(
+<label>${label}: your file <input type="file" name="${name}" accept="${purpose === 'frame' ? 'image/jpeg' : 'image/*'}"></label>
+<label>${label}: or a sample image <select name="${name}_sample">${optional ? html`<option value="">none</option>` : ''}${samplesFor(purpose).map(
     (fixture) => html`<option value="${fixture.file}"${fixture.file === preselected ? ' selected' : ''}>${fixture.file}: ${fixture.description}</option>`,
   )}</select></label></fieldset>`;
 }

@@ -25,8 +25,9 @@ describe('the applicant’s page of a workflow session', () => {
     expect(form.action).toBe(`http://127.0.0.1:4010/verify/${id}/steps/ID_VERIFICATION?oid=org_demo&token=${sandbox.pageToken(id)}`);
     expect(form.files).toEqual(['id_front', 'id_back', 'selfie_front']);
     expect(form.defaults).toMatchObject({ document_type: 'passport-us', id_front_sample: 'passport.jpg', id_back_sample: '', selfie_front_sample: 'face.jpg' });
-    // Every input has a label.
-    expect(form.html.match(/<input type="file"/g)?.length).toBe(form.html.match(/<label>Your file <input type="file"/g)?.length);
+    // Every file input and sample picker has its own label.
+    expect(form.html).toContain('<label>Front of the document: your file <input type="file" name="id_front" accept="image/*"></label>');
+    expect(form.html).toContain('<label>Selfie: or a sample image <select name="selfie_front_sample">');
     expect(page.html).toContain('<summary>QA shortcut: end the session with an outcome in one click</summary>');
     expect(page.html).toContain('name="outcome" value="face_mismatch"');
     expect(page.html).not.toMatch(/<script/i);
