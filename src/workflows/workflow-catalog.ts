@@ -4,8 +4,8 @@
  * the ID_VERIFICATION step itself reads.
  */
 import type { CatalogEntry } from '../platform/catalog/catalog.ts';
-import { ID_DOCUMENT_MAGIC_VALUES } from './id-verification.step.ts';
-import { SLOW_LIVENESS_LAST_NAME } from './face-liveness.step.ts';
+import { ID_DOCUMENT_MAGIC_VALUES } from './steps/id-verification.step.ts';
+import { SLOW_LIVENESS_LAST_NAME } from './steps/face-liveness.step.ts';
 import { WORKFLOW_FAILURES, type WorkflowFailureRow } from './workflow-failures.ts';
 
 const STEP = 'POST /v1/sessions/{id}/steps/ID_VERIFICATION';

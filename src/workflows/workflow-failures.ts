@@ -10,6 +10,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import type { FailureReason, FailureSlot } from '../sessions/sessions.schemas.ts';
+import type { StepCode } from './workflow-steps.ts';
 
 export const FAILURE_CATEGORIES = ['DOCUMENT', 'SELFIE', 'FACE_MATCH', 'LIVENESS', 'OTHER'] as const;
 export const USER_ACTIONS = ['RETAKE_DOCUMENT', 'USE_DIFFERENT_DOCUMENT', 'RETAKE_SELFIE', 'RETRY_LIVENESS', 'RETRY_STEP', 'NONE'] as const;
@@ -20,7 +21,7 @@ export interface WorkflowFailureRow {
   user_action: (typeof USER_ACTIONS)[number];
   /** The meta_data.failureData reason the attempt is recorded under. */
   reason: FailureReason;
-  step: 'ID_VERIFICATION' | 'FACE_LIVENESS';
+  step: StepCode;
   /** Real content that triggers it. */
   content: string;
   /** The applicant last name that forces it (null: reached from content or other magic only). */

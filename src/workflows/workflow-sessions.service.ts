@@ -1,27 +1,25 @@
 /**
- * Headless workflow sessions: POST /v1/workflows/{id}/sessions, GET /v1/sessions/{id}/workflow,
- * POST /v1/sessions/{id}/workflow/start and POST /v1/sessions/{id}/steps/{step_id}.
+ * The step engine of workflow sessions: POST /v1/workflows/{id}/sessions (headless), GET
+ * /v1/sessions/{id}/workflow, POST /v1/sessions/{id}/workflow/start and POST /v1/sessions/{id}/steps/{step_id}
+ * for every session created with a workflow — headless ones (ID_VERIFICATION and FACE_LIVENESS only, the
+ * spec's restriction) and hosted ones (POST /v1/sessions with workflow_id: every step type in STEP_MODULES).
  *
- * A headless session is a session record (type `session`, the workflow's id and steps) in the sessions
- * area, plus this area's execution state in the 'workflow-sessions' collection: each step's status,
- * attempts, timestamps, failure reason and requirements, and the liveness session of FACE_LIVENESS.
- * Steps run synchronously on the uploaded files (id-verification.step.ts, face-liveness.step.ts); their
- * results land in the session record's analysis_data and uploads, and the session moves through the
- * sessions area's state machine: session_progress STARTED on the first move, every failed attempt
- * appended to meta_data.failureData (FAILED at the workflow's limit), and when the last step completes
- * SUBMITTED then VERIFIED (the checks passed, so the sandbox approves automatically).
- *
- * The attempt that completes ID_VERIFICATION offers its selfie to the shared face registry, as a hosted
- * session's finish does: the session's face is enrolled, or the session becomes a duplicate of the
- * session whose enrolled face it matches (iGaming self-exclusion and anti-cheat purge see both). A failed
- * attempt enrols nothing, so a retry with the right selfie is the one that counts.
+ * A workflow session is a session record (sessions area) plus its run (workflow-runs.store.ts): each step's
+ * status, attempts, timestamps, failure and saved state. Each step type is a module (steps/): the engine
+ * validates the body with the module's schema, takes the session's lock, lets the module decide the
+ * submission (StepOutcome), lets the attempt script override a verdict, and records the result: analysis
+ * members into analysis_data, the step's move (workflow-step.machine.ts) and the session's (the sessions
+ * area's machine): session_progress STARTED on the first move, every failed attempt appended to
+ * meta_data.failureData (FAILED at the workflow's limit, session_failure ATTEMPTS_EXHAUSTED), a step that
+ * ends the run (declined consent) REJECTS the session with meta_data.declinedData (session_failure
+ * STEP_BLOCKED), and when the last step completes SUBMITTED then VERIFIED (the checks passed, so the
+ * sandbox approves automatically).
  *
  * LIMITATIONS:
  * - Every failed check is a failed attempt the caller may retry until the limit (default 3, or the
- *   workflow's own); nothing auto-declines to REJECTED here.
+ *   workflow's own); apart from a declined consent nothing auto-declines to REJECTED here.
  * - Creating a headless session costs one token, like a hosted one; steps are not billed.
  */
-import { enrolSessionSelfie } from '../face-registry/face-registry.ts';
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { describeZodError } from '../platform/errors/api-error.ts';
@@ -29,69 +27,37 @@ import type { World } from '../platform/namespaces/world.ts';
 import { applyWorkflowSessionEvent, SESSION_PRICE_TOKENS } from '../sessions/sessions.service.ts';
 import { DEFAULT_MAX_FAILED_ATTEMPTS, isExpired, isTerminal } from '../sessions/session.machine.ts';
 import { createSessionRecord, recordStepResults, requireOwnSession, type StoredSession } from '../sessions/sessions.store.ts';
-import { FRONT_ONLY_DOCUMENT_TYPES, isFrontOnly, VALID_ID_TYPES, VALID_STATES } from './id-document-types.ts';
-import { checkIdVerificationBody, runIdVerification, type UploadReader } from './id-verification.step.ts';
-import { runFaceLivenessAction, type LivenessDeps, type LivenessState } from './face-liveness.step.ts';
+import { scriptedVerdict, scriptFromExternalId, type AttemptScript } from './attempt-scripts.ts';
+import { STEP_MODULES } from './steps/index.ts';
+import type { StepContext, StepDeps, StepModule, StepOutcome } from './steps/step-module.ts';
 import { stepConflict, workflowError } from './workflow-errors.ts';
 import { failureDataOf, toWireFailure, type SessionFailure, type StepFailure, type WorkflowFailure } from './workflow-failures.ts';
-import { isSubmittable, moveStep, type StepState } from './workflow-step.machine.ts';
-import {
-  DEFAULT_LIVENESS_CHALLENGE,
-  idVerificationSettings,
-  isHeadlessStep,
-  livenessThreshold,
-  type HeadlessStepCode,
-  type StepCode,
-} from './workflow-steps.ts';
+import { newRun, saveRun, workflowRuns, type RunStep, type WorkflowRunRecord } from './workflow-runs.store.ts';
+import { isSubmittable, moveStep } from './workflow-step.machine.ts';
+import { isHeadlessStep, type HeadlessStepCode, type StepCode } from './workflow-steps.ts';
 import { requireActiveWorkflow, requireOwnWorkflow, type Explained } from './workflows.service.ts';
-import {
-  FaceLivenessStepBodySchema,
-  IdVerificationStepBodySchema,
-  type CreateWorkflowSessionInput,
-  type FaceLivenessRequirements,
-  type IdVerificationRequirements,
-  type StepSubmissionResponse,
-  type WorkflowSession,
-  type WorkflowState,
+import type {
+  CreateWorkflowSessionInput,
+  FaceLivenessRequirements,
+  IdVerificationRequirements,
+  StepSubmissionResponse,
+  WorkflowSession,
+  WorkflowState,
 } from './workflows.schemas.ts';
-import { stepCode } from './workflows.store.ts';
 
-interface HeadlessStep extends StepState {
-  requirements: IdVerificationRequirements | FaceLivenessRequirements;
-  /** The step's resolved config in the workflow (what the checks read). */
-  config: Record<string, unknown>;
-  /** Why the latest attempt failed (cleared when the step completes). */
-  failure?: StepFailure;
-}
+type HeadlessRequirements = IdVerificationRequirements | FaceLivenessRequirements;
+import { findWorkflow, stepCode } from './workflows.store.ts';
 
-export interface HeadlessSessionRecord {
-  /** The session id. */
-  id: string;
-  organizationId: string;
-  workflowId: string;
-  maxFailedAttempts: number;
-  steps: HeadlessStep[];
-  liveness?: LivenessState;
-}
-
-const headlessSessions = (world: World) => world.data.collection<HeadlessSessionRecord>('workflow-sessions');
+export type { StepDeps } from './steps/step-module.ts';
 
 // ─── Creation ───────────────────────────────────────────────────────────────────────────────────────
 
-function requirementsFor(code: HeadlessStepCode, config: Record<string, unknown>): HeadlessStep['requirements'] {
-  if (code === 'FACE_LIVENESS') return { challenge_type: DEFAULT_LIVENESS_CHALLENGE, confidence_threshold: livenessThreshold(config) };
-  const settings = idVerificationSettings(config);
-  return {
-    document: {
-      require_front_only: false,
-      front_only_document_types: [...FRONT_ONLY_DOCUMENT_TYPES],
-      require_secondary_id: settings.requireSecondaryId,
-      require_tertiary_id: settings.requireTertiaryId,
-      valid_id_types: [...VALID_ID_TYPES],
-      valid_states: [...VALID_STATES],
-    },
-    face: { face_front_photo_only: settings.faceFrontPhotoOnly },
-  };
+/** The attempt script an external_id carries; 400 naming the part to fix when it does not parse. */
+export function requireScriptOf(externalId: string | undefined): AttemptScript | undefined {
+  const script = scriptFromExternalId(externalId);
+  if (typeof script === 'string')
+    throw workflowError('VALIDATION_ERROR', `Invalid request: external_id carries an attempt script that does not parse: ${script}.`);
+  return script;
 }
 
 export function createWorkflowSession(
@@ -111,6 +77,7 @@ export function createWorkflowSession(
     );
   }
   requireActiveWorkflow(workflow, { code: 'WORKFLOW_INACTIVE' });
+  const script = requireScriptOf(input.externalId);
   requireFunds(world, organization, funds, SESSION_PRICE_TOKENS);
   const nowIso = world.clock.iso();
   const stored = createSessionRecord(world, {
@@ -120,58 +87,70 @@ export function createWorkflowSession(
     workflow,
     nowIso,
   });
-  const record: HeadlessSessionRecord = {
-    id: stored.id,
-    organizationId: organization.id,
-    workflowId: workflow.id,
-    maxFailedAttempts: workflow.settings?.max_failed_attempts ?? DEFAULT_MAX_FAILED_ATTEMPTS,
-    steps: workflow.steps.map((step) => {
-      const code = stepCode(step.id) as HeadlessStepCode;
-      return {
-        step_id: code,
-        status: 'PENDING',
-        attempts: 0,
-        started_at: null,
-        completed_at: null,
-        failure_reason: null,
-        requirements: requirementsFor(code, step.config),
-        config: step.config,
-      };
-    }),
-  };
-  headlessSessions(world).put(record);
+  const run = saveRun(world, newRun(workflow, { id: stored.id, organizationId: organization.id, hosted: false, ...(script === undefined ? {} : { script }) }));
   const remaining = charge(world, organization, funds, SESSION_PRICE_TOKENS);
   return {
     value: {
       session_id: stored.id,
       expires_at: stored.record.expires_at ?? null,
-      steps: record.steps.map((step) => ({ step_id: step.step_id, status: step.status, requirements: step.requirements })),
+      steps: run.steps.map((step) => ({
+        step_id: step.step_id as HeadlessStepCode,
+        status: step.status,
+        requirements: step.requirements as HeadlessRequirements,
+      })),
       current_step: 0,
     },
     explanations: [
-      `headless session of workflow ${workflow.id} (${record.steps.map((s) => s.step_id).join(', ')}), failed-attempt limit ${record.maxFailedAttempts}; no invitation sent`,
+      `headless session of workflow ${workflow.id} (${run.steps.map((s) => s.step_id).join(', ')}), failed-attempt limit ${run.maxFailedAttempts}; no invitation sent`,
+      ...(script === undefined ? [] : [`attempt script "${script.text}" (from external_id)`]),
       `${SESSION_PRICE_TOKENS} token charged, balance ${remaining}`,
     ],
   };
+}
+
+/** The run of a hosted session created with a workflow (POST /v1/sessions calls it after storing the record). */
+export function createHostedRun(world: World, stored: StoredSession, workflow: Parameters<typeof newRun>[0], script: AttemptScript | undefined): string {
+  const run = saveRun(
+    world,
+    newRun(workflow, { id: stored.id, organizationId: stored.record.organization_id, hosted: true, ...(script === undefined ? {} : { script }) }),
+  );
+  return `workflow run of ${run.steps.length} step(s) (${run.steps.map((step) => step.step_id).join(', ')})${script === undefined ? '' : `, attempt script "${script.text}" (from external_id)`}`;
 }
 
 // ─── State ──────────────────────────────────────────────────────────────────────────────────────────
 
 interface Loaded {
   stored: StoredSession;
-  headless: HeadlessSessionRecord;
+  run: WorkflowRunRecord;
+}
+
+/**
+ * The run of a session: the stored one, or for a hosted session stored before runs existed, one derived
+ * from its workflow (saved on first use). A session without a workflow has none.
+ */
+function runFor(world: World, stored: StoredSession): WorkflowRunRecord | undefined {
+  const run = workflowRuns(world).get(stored.id);
+  if (run !== undefined) return run;
+  const workflowId = stored.record.workflow_id;
+  const workflow = workflowId === undefined ? undefined : findWorkflow(world, stored.record.organization_id, workflowId);
+  if (workflow === undefined) return undefined;
+  const script = scriptFromExternalId(stored.record.external_id);
+  return saveRun(
+    world,
+    newRun(workflow, { id: stored.id, organizationId: stored.record.organization_id, hosted: true, ...(typeof script === 'object' ? { script } : {}) }),
+  );
 }
 
 function load(world: World, organizationId: string, sessionId: string): Loaded {
   const stored = requireOwnSession(world, organizationId, sessionId);
-  const headless = headlessSessions(world).get(sessionId);
-  if (headless === undefined) {
+  const run = runFor(world, stored);
+  if (run === undefined) {
     throw workflowError(
       'EXECUTION_STATE_NOT_FOUND',
-      `Session ${sessionId} is not a headless workflow session (it was not created with POST /v1/workflows/{workflow_id}/sessions), so it has no workflow state.`,
+      `Session ${sessionId} was created without a workflow, so it has no workflow state: create it with POST /v1/sessions and a workflow_id, or with POST /v1/workflows/{workflow_id}/sessions.`,
     );
   }
-  return { stored, headless };
+  return { stored, run };
 }
 
 function failedAttempts(stored: StoredSession): number {
@@ -179,31 +158,31 @@ function failedAttempts(stored: StoredSession): number {
 }
 
 /** The index of the step to submit next, or null once none is left (all done, or the session ended). */
-function currentStep({ stored, headless }: Loaded): number | null {
+function currentStep({ stored, run }: Loaded): number | null {
   if (isTerminal(stored.record.status)) return null;
-  const index = headless.steps.findIndex((step) => isSubmittable(step.status));
+  const index = run.steps.findIndex((step) => isSubmittable(step.status));
   return index < 0 ? null : index;
 }
 
 function attemptsRemaining(loaded: Loaded): number {
-  return Math.max(0, loaded.headless.maxFailedAttempts - failedAttempts(loaded.stored));
+  return Math.max(0, loaded.run.maxFailedAttempts - failedAttempts(loaded.stored));
 }
 
 /** The wire `failure` of a step whose latest attempt failed a check (retryable while the session is open). */
-function stepFailure(loaded: Loaded, step: HeadlessStep): WorkflowFailure | undefined {
+function stepFailure(loaded: Loaded, step: RunStep): WorkflowFailure | undefined {
   return step.failure === undefined ? undefined : toWireFailure(step.failure, !isTerminal(loaded.stored.record.status) && isSubmittable(step.status));
 }
 
 /** Why the run ended without being submitted: attempts used up, the session expired, or it was ended with a step open. */
 function sessionFailure(loaded: Loaded, nowMs: number): SessionFailure | undefined {
   const { record } = loaded.stored;
-  const about = (step: HeadlessStep | undefined) => {
+  const about = (step: RunStep | undefined) => {
     if (step === undefined) return {};
     const failure = stepFailure(loaded, step);
     return { step_id: step.step_id, ...(failure === undefined ? {} : { failure }) };
   };
-  const open = loaded.headless.steps.find((step) => isSubmittable(step.status));
-  if (record.status === 'FAILED') return { code: 'ATTEMPTS_EXHAUSTED', ...about(loaded.headless.steps.find((step) => step.status === 'FAILED') ?? open) };
+  const open = loaded.run.steps.find((step) => isSubmittable(step.status));
+  if (record.status === 'FAILED') return { code: 'ATTEMPTS_EXHAUSTED', ...about(loaded.run.steps.find((step) => step.status === 'FAILED') ?? open) };
   if (isExpired(record, nowMs)) return { code: 'SESSION_EXPIRED', ...about(open) };
   if ((record.status === 'REJECTED' || record.status === 'VOIDED') && open !== undefined) return { code: 'STEP_BLOCKED', ...about(open) };
   return undefined;
@@ -215,8 +194,8 @@ function toState(loaded: Loaded, nowMs: number): WorkflowState {
     session_id: loaded.stored.id,
     status: loaded.stored.record.status,
     session_progress: loaded.stored.record.session_progress,
-    steps: loaded.headless.steps.map(({ config: _config, failure: _failure, ...step }) => {
-      const failure = stepFailure(loaded, loaded.headless.steps.find((candidate) => candidate.step_id === step.step_id) as HeadlessStep);
+    steps: loaded.run.steps.map(({ config: _config, failure: _failure, state: _state, analysis: _analysis, ...step }) => {
+      const failure = stepFailure(loaded, loaded.run.steps.find((candidate) => candidate.step_id === step.step_id) as RunStep);
       return failure === undefined ? step : { ...step, failure };
     }),
     current_step: currentStep(loaded),
@@ -237,7 +216,7 @@ export function getWorkflowState(world: World, organizationId: string, sessionId
 /** 409 unless steps may move: not terminal, not expired, a step left. Returns the current step's index. */
 function requireOpen(world: World, loaded: Loaded): number {
   const { record } = loaded.stored;
-  const create = `create a new session with POST /v1/workflows/${loaded.headless.workflowId}/sessions`;
+  const create = `create a new session with ${loaded.run.hosted === true ? 'POST /v1/sessions' : `POST /v1/workflows/${loaded.run.workflowId}/sessions`}`;
   if (isTerminal(record.status)) {
     throw stepConflict('SESSION_TERMINAL', `Session ${record.id} is ${record.status} (terminal): no step can be submitted any more; ${create}.`, {
       current_step: null,
@@ -257,12 +236,8 @@ function requireOpen(world: World, loaded: Loaded): number {
   return index;
 }
 
-function saveHeadless(world: World, headless: HeadlessSessionRecord): HeadlessSessionRecord {
-  return headlessSessions(world).put(headless);
-}
-
-function withStep(headless: HeadlessSessionRecord, index: number, step: HeadlessStep): HeadlessSessionRecord {
-  return { ...headless, steps: headless.steps.map((existing, i) => (i === index ? step : existing)) };
+function withStep(run: WorkflowRunRecord, index: number, step: RunStep): WorkflowRunRecord {
+  return { ...run, steps: run.steps.map((existing, i) => (i === index ? step : existing)) };
 }
 
 /** session_progress PENDING → STARTED (no change once started). */
@@ -303,22 +278,20 @@ export function startWorkflow(world: World, organizationId: string, sessionId: s
 /** Sessions with a submission running (per namespace): a second one meanwhile is a 409. */
 const running = new WeakMap<World, Set<string>>();
 
-export interface StepDeps extends LivenessDeps {
-  readUpload: UploadReader;
-}
-
 function parseBody<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: import('zod').ZodError } }, body: unknown): T {
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw workflowError('VALIDATION_ERROR', describeZodError(parsed.error, 'json'));
   return parsed.data;
 }
 
-/** The step the path names, if the session may take it now; else the refusal that says why. */
-function requireCurrent(loaded: Loaded, code: StepCode, currentIndex: number): HeadlessStepCode {
+/** The module of the step the path names, if the session may take it now; else the refusal that says why. */
+function requireCurrent(loaded: Loaded, code: StepCode, currentIndex: number): StepModule {
   const { id } = loaded.stored;
-  const steps = loaded.headless.steps;
-  const current = steps[currentIndex] as HeadlessStep;
-  if (!isHeadlessStep(code)) {
+  const steps = loaded.run.steps;
+  const current = steps[currentIndex] as RunStep;
+  const hosted = loaded.run.hosted === true;
+  const module = STEP_MODULES[code];
+  if (!hosted && !isHeadlessStep(code)) {
     throw workflowError(
       'STEP_NOT_RUNNABLE',
       `${code} cannot be submitted through the API: a headless session runs ID_VERIFICATION and FACE_LIVENESS only; submit ${current.step_id} next.`,
@@ -331,26 +304,83 @@ function requireCurrent(loaded: Loaded, code: StepCode, currentIndex: number): H
       `Session ${id} has no ${code} step (its steps are ${steps.map((s) => s.step_id).join(', ')}): submit ${current.step_id} next.`,
     );
   }
-  if (targetIndex === currentIndex) return code;
-  const target = steps[targetIndex] as HeadlessStep;
+  if (module === undefined) {
+    throw workflowError(
+      'STEP_NOT_RUNNABLE',
+      `${code} is not built in this sandbox yet: drive session ${id} to an outcome with POST /__sandbox/sessions/${id}/outcome instead.`,
+    );
+  }
+  if (targetIndex === currentIndex) return module;
+  const target = steps[targetIndex] as RunStep;
   if (!isSubmittable(target.status)) {
     throw stepConflict(
       'STEP_NOT_SUBMITTABLE',
       `${code} is ${target.status} on session ${id}: it cannot be submitted again; submit ${current.step_id} (step ${currentIndex}) next.`,
-      {
-        current_step: currentIndex,
-        step_id: code,
-      },
+      { current_step: currentIndex, step_id: code },
     );
   }
   throw stepConflict(
     'STEP_OUT_OF_ORDER',
     `${code} is ${target.status} on session ${id}, and steps go in order: submit ${current.step_id} (step ${currentIndex}) next.`,
-    {
-      current_step: currentIndex,
-      step_id: current.step_id,
-    },
+    { current_step: currentIndex, step_id: current.step_id },
   );
+}
+
+function contextFor(world: World, loaded: Loaded, index: number, deps: StepDeps): StepContext {
+  const { stored, run } = loaded;
+  const step = run.steps[index] as RunStep;
+  const legacyLiveness = step.step_id === 'FACE_LIVENESS' && step.state === undefined ? run.liveness : undefined;
+  return {
+    world,
+    organizationId: run.organizationId,
+    sessionId: stored.id,
+    index,
+    attempt: failedAttempts(stored) + 1,
+    nowIso: world.clock.iso(),
+    hosted: run.hosted === true,
+    applicant: {
+      first_name: stored.user.first_name,
+      last_name: stored.user.last_name,
+      ...(stored.user.email === undefined ? {} : { email: stored.user.email }),
+      ...(stored.user.phone === undefined ? {} : { phone: stored.user.phone }),
+      ...(stored.record.external_id === undefined ? {} : { external_id: stored.record.external_id }),
+    },
+    config: step.config,
+    state: step.state ?? legacyLiveness,
+    earlier: (code) => {
+      const found = run.steps.slice(0, index).find((candidate) => candidate.step_id === code);
+      if (found === undefined) return undefined;
+      return {
+        status: found.status,
+        ...(found.state === undefined ? {} : { state: found.state }),
+        ...(found.analysis === undefined ? {} : { analysis: found.analysis }),
+      };
+    },
+    deps,
+  };
+}
+
+/** The script's verdict replaces the content's (a pass or a failure); a "progress" outcome decides nothing. */
+function scripted(run: WorkflowRunRecord, module: StepModule, step: RunStep, outcome: StepOutcome): StepOutcome {
+  if (outcome.kind === 'progress') return outcome;
+  const verdict = scriptedVerdict(run.script, module.code, step.attempts, module.failures);
+  if (verdict === undefined) return outcome;
+  const { state, analysis, payload, requirements } = outcome;
+  const kept = {
+    ...(state === undefined ? {} : { state }),
+    ...(analysis === undefined ? {} : { analysis }),
+    ...(payload === undefined ? {} : { payload }),
+    ...(requirements === undefined ? {} : { requirements }),
+    explanations: [verdict.said, ...outcome.explanations],
+  };
+  if (verdict.failure === null) return { kind: 'passed', ...kept };
+  return { kind: 'failed', failure: verdict.failure, ...kept };
+}
+
+/** What a step submission answered, for the router's coverage note. */
+export interface StepAnswer extends Explained<StepSubmissionResponse> {
+  /** The failure code of a failed attempt, or the step's status. */
+  outcome: string;
 }
 
 export async function submitStep(
@@ -360,10 +390,11 @@ export async function submitStep(
   requested: StepCode,
   body: unknown,
   deps: StepDeps,
-): Promise<Explained<StepSubmissionResponse>> {
+): Promise<StepAnswer> {
   const before = load(world, organizationId, sessionId);
   const index = requireOpen(world, before);
-  const code = requireCurrent(before, requested, index);
+  const module = requireCurrent(before, requested, index);
+  const code = module.code;
   const inFlight = running.get(world) ?? new Set<string>();
   running.set(world, inFlight);
   if (inFlight.has(sessionId)) {
@@ -373,60 +404,47 @@ export async function submitStep(
       { current_step: index, step_id: code },
     );
   }
-  const step = before.headless.steps[index] as HeadlessStep;
   // Validate before taking the lock: a bad body never blocks anyone.
-  const parsed = code === 'ID_VERIFICATION' ? { id: parseBody(IdVerificationStepBodySchema, body) } : { liveness: parseBody(FaceLivenessStepBodySchema, body) };
+  const parsed = parseBody(module.body, body);
   inFlight.add(sessionId);
   try {
-    if (parsed.id !== undefined) {
-      const settings = idVerificationSettings(step.config);
-      const slots = checkIdVerificationBody(
-        parsed.id,
-        settings,
-        (step.config.id_scan_face_settings as { require_front_only?: boolean } | undefined)?.require_front_only === true,
-      );
-      const run = await runIdVerification(parsed.id, slots, { lastName: before.stored.user.last_name, nowIso: world.clock.iso(), settings }, deps.readUpload);
-      const loaded = load(world, organizationId, sessionId);
-      requireOpen(world, loaded);
-      recordStepResults(world, sessionId, run.analysis, run.uploadedSlots, world.clock.iso());
-      const document = { ...(step.requirements as IdVerificationRequirements).document, require_front_only: isFrontOnly(parsed.id.document_type) };
-      const requirements = { ...(step.requirements as IdVerificationRequirements), document };
-      const withSelfie: HeadlessSessionRecord = {
-        ...loaded.headless,
-        liveness: { ...loaded.headless.liveness, selfieScore: run.selfieLivenessScore, selfieKey: parsed.id.uploads.selfie_front },
-      };
-      const answer = settleAttempt(world, organizationId, sessionId, index, { ...step, requirements }, withSelfie, run.failure, run.explanations);
-      // The selfie of the attempt that completes the step is the session's face (as a hosted session's finish).
-      const enrolment =
-        run.failure === undefined
-          ? enrolSessionSelfie(world, { organizationId, sessionId, source: 'workflow-step', analysis: run.selfie, label: 'uploads.selfie_front' })
-          : undefined;
-      return {
-        value: { ...answer.value, checks: run.checks },
-        explanations: enrolment === undefined ? answer.explanations : [...answer.explanations, enrolment],
-      };
-    }
-    const context = { world, sessionId, organizationId, lastName: before.stored.user.last_name, index };
-    const action = await runFaceLivenessAction(context, parsed.liveness, step, before.headless.liveness, deps);
+    const outcome = await module.run(contextFor(world, before, index, deps), parsed);
     const loaded = load(world, organizationId, sessionId);
     requireOpen(world, loaded);
-    const headless: HeadlessSessionRecord = { ...loaded.headless, liveness: action.liveness };
-    if (action.verdict === undefined) {
+    const step = loaded.run.steps[index] as RunStep;
+    const decided = scripted(loaded.run, module, step, outcome);
+    const nowIso = world.clock.iso();
+    const analysis = decided.analysis ?? {};
+    const uploadedSlots = decided.kind === 'progress' ? [] : (decided.uploadedSlots ?? []);
+    if (Object.keys(analysis).length > 0 || uploadedSlots.length > 0) recordStepResults(world, sessionId, analysis, uploadedSlots, nowIso);
+    const updated: RunStep = {
+      ...step,
+      ...(decided.state === undefined ? {} : { state: decided.state }),
+      ...(decided.requirements === undefined ? {} : { requirements: decided.requirements }),
+      ...(decided.analysis === undefined ? {} : { analysis: { ...step.analysis, ...decided.analysis } }),
+    };
+    const { liveness: _moved, ...run } = loaded.run;
+    const payload = decided.payload ?? {};
+    if (decided.kind === 'progress') {
       const opened = open(world, loaded.stored);
-      const saved = saveHeadless(world, withStep(headless, index, moveStep(step, 'begin', world.clock.iso())));
-      const value = envelope({ stored: opened.value, headless: saved }, index, world.clock.now());
-      return { value: { ...value, liveness: action.payload }, explanations: [...opened.explanations, ...action.explanations] };
+      const saved = saveRun(world, withStep(run, index, moveStep(updated, 'begin', nowIso)));
+      const value = envelope({ stored: opened.value, run: saved }, index, world.clock.now());
+      return { value: { ...value, ...payload }, explanations: [...opened.explanations, ...decided.explanations], outcome: value.step_status };
     }
-    recordStepResults(world, sessionId, action.verdict.analysis, [], world.clock.iso());
-    const answer = settleAttempt(world, organizationId, sessionId, index, step, headless, action.verdict.failure, action.explanations);
-    return { ...answer, value: { ...answer.value, liveness: action.payload } };
+    const answer = settleAttempt(world, loaded, index, updated, run, decided.kind === 'failed' ? decided : undefined, decided.explanations);
+    const effects = decided.kind === 'passed' && decided.onPassed !== undefined ? decided.onPassed() : [];
+    return {
+      value: { ...answer.value, ...payload },
+      explanations: [...answer.explanations, ...effects],
+      outcome: answer.value.failure?.code ?? answer.value.step_status,
+    };
   } finally {
     inFlight.delete(sessionId);
   }
 }
 
 function envelope(loaded: Loaded, index: number, nowMs: number): StepSubmissionResponse {
-  const step = loaded.headless.steps[index] as HeadlessStep;
+  const step = loaded.run.steps[index] as RunStep;
   const failure = stepFailure(loaded, step);
   const ended = sessionFailure(loaded, nowMs);
   return {
@@ -444,25 +462,25 @@ function envelope(loaded: Loaded, index: number, nowMs: number): StepSubmissionR
 
 /**
  * Records an attempt's verdict: the step completes (and the session finishes after the last step), or
- * the failed attempt is counted on the session (FAILED at the limit) and the step stays open or fails.
+ * the failed attempt is counted on the session (FAILED at the limit) and the step stays open or fails, or
+ * the step ends the run (the session is REJECTED with declinedData).
  */
 function settleAttempt(
   world: World,
-  organizationId: string,
-  sessionId: string,
+  loaded: Loaded,
   index: number,
-  step: HeadlessStep,
-  headless: HeadlessSessionRecord,
-  failure: StepFailure | undefined,
+  step: RunStep,
+  run: WorkflowRunRecord,
+  failed: { failure: StepFailure; endsRun?: boolean } | undefined,
   explanations: string[],
 ): Explained<StepSubmissionResponse> {
   const nowIso = world.clock.iso();
   const said = [...explanations];
-  let stored = open(world, requireOwnSession(world, organizationId, sessionId)).value;
-  let steps: HeadlessSessionRecord;
-  if (failure === undefined) {
+  let stored = open(world, loaded.stored).value;
+  let steps: WorkflowRunRecord;
+  if (failed === undefined) {
     const { failure: _cleared, ...passed } = moveStep(step, 'pass', nowIso);
-    steps = withStep(headless, index, passed);
+    steps = withStep(run, index, passed);
     said.push(`${step.step_id} COMPLETED`);
     if (!steps.steps.some((candidate) => isSubmittable(candidate.status))) {
       for (const event of [{ type: 'submit' } as const, { type: 'verify' } as const]) {
@@ -471,20 +489,32 @@ function settleAttempt(
         said.push(...moved.explanations);
       }
     }
-  } else {
+  } else if (failed.endsRun === true) {
+    const { failure } = failed;
     const data = failureDataOf(failure);
     const moved = applyWorkflowSessionEvent(world, stored, {
-      type: 'attempt_failed',
-      attempt: data,
-      maxFailedAttempts: headless.maxFailedAttempts,
+      type: 'auto_decline',
+      declinedData: {
+        declined: true,
+        score: 0,
+        declinedAt: nowIso,
+        reason: { code: failure.code, detail: failure.detail, slot: step.step_id, severity: 'CRITICAL' },
+      },
     });
     stored = moved.value;
+    steps = withStep(run, index, { ...moveStep(step, 'end_run', nowIso, data.reason), failure });
+    said.push(`${step.step_id} ended the run: ${failure.code} (${failure.detail}); session REJECTED`, ...moved.explanations);
+  } else {
+    const { failure } = failed;
+    const data = failureDataOf(failure);
+    const moved = applyWorkflowSessionEvent(world, stored, { type: 'attempt_failed', attempt: data, maxFailedAttempts: run.maxFailedAttempts });
+    stored = moved.value;
     const final = stored.record.status === 'FAILED';
-    steps = withStep(headless, index, { ...moveStep(step, final ? 'fail_final' : 'fail_attempt', nowIso, data.reason), failure });
+    steps = withStep(run, index, { ...moveStep(step, final ? 'fail_final' : 'fail_attempt', nowIso, data.reason), failure });
     said.push(`${step.step_id} attempt failed: ${failure.code} (${data.reason} on ${data.slot}: ${failure.detail})`, ...moved.explanations);
   }
-  const saved = saveHeadless(world, steps);
-  return { value: envelope({ stored, headless: saved }, index, world.clock.now()), explanations: said };
+  const saved = saveRun(world, steps);
+  return { value: envelope({ stored, run: saved }, index, world.clock.now()), explanations: said };
 }
 
 /** GET .../workflow for a sandbox key: a finished two-step session, for any id. */
@@ -497,8 +527,8 @@ export function syntheticWorkflowState(sessionId: string): Explained<WorkflowSta
       status: 'VERIFIED',
       session_progress: 'COMPLETED',
       steps: [
-        { step_id: 'ID_VERIFICATION', ...done, requirements: requirementsFor('ID_VERIFICATION', {}) },
-        { step_id: 'FACE_LIVENESS', ...done, requirements: requirementsFor('FACE_LIVENESS', {}) },
+        { step_id: 'ID_VERIFICATION', ...done, requirements: STEP_MODULES.ID_VERIFICATION?.requirements({}) ?? {} },
+        { step_id: 'FACE_LIVENESS', ...done, requirements: STEP_MODULES.FACE_LIVENESS?.requirements({}) ?? {} },
       ],
       current_step: null,
       attempts_remaining: DEFAULT_MAX_FAILED_ATTEMPTS,

@@ -6,12 +6,15 @@
  *   PENDING | IN_PROGRESS ──fail_attempt──▶ IN_PROGRESS  (a failed attempt with attempts left: resubmit)
  *   PENDING | IN_PROGRESS ──fail_final──▶ FAILED         (the workflow's failed-attempt limit reached)
  *
+ *   PENDING | IN_PROGRESS ──end_run──▶ FAILED         (the step ends the run whatever attempts are left: declined consent)
+ *
  * Only the session's current step moves, and only from PENDING or IN_PROGRESS (the spec's rule); SKIPPED
- * is in the status set but no headless move leads there.
+ * is in the status set but no move leads there.
  */
+import type { StepCode } from './workflow-steps.ts';
 import type { StepStatus } from './workflows.schemas.ts';
 
-export type StepEvent = 'begin' | 'pass' | 'fail_attempt' | 'fail_final';
+export type StepEvent = 'begin' | 'pass' | 'fail_attempt' | 'fail_final' | 'end_run';
 
 export const STEP_TRANSITIONS: readonly { event: StepEvent; from: readonly StepStatus[]; to: StepStatus; effects: string }[] = [
   { event: 'begin', from: ['PENDING', 'IN_PROGRESS'], to: 'IN_PROGRESS', effects: 'started_at set on the first move' },
@@ -23,10 +26,16 @@ export const STEP_TRANSITIONS: readonly { event: StepEvent; from: readonly StepS
   },
   { event: 'fail_attempt', from: ['PENDING', 'IN_PROGRESS'], to: 'IN_PROGRESS', effects: 'attempts + 1, failure_reason set; the step may be submitted again' },
   { event: 'fail_final', from: ['PENDING', 'IN_PROGRESS'], to: 'FAILED', effects: 'attempts + 1, failure_reason and completed_at set; the session is FAILED' },
+  {
+    event: 'end_run',
+    from: ['PENDING', 'IN_PROGRESS'],
+    to: 'FAILED',
+    effects: 'attempts + 1, failure_reason and completed_at set; the session is REJECTED (declined consent)',
+  },
 ];
 
 export interface StepState {
-  step_id: 'ID_VERIFICATION' | 'FACE_LIVENESS';
+  step_id: StepCode;
   status: StepStatus;
   attempts: number;
   started_at: string | null;
@@ -52,6 +61,7 @@ export function moveStep<S extends StepState>(step: S, event: StepEvent, nowIso:
     case 'fail_attempt':
       return { ...step, status: row.to, attempts: step.attempts + 1, started_at: started, failure_reason: failureReason ?? null };
     case 'fail_final':
+    case 'end_run':
       return { ...step, status: row.to, attempts: step.attempts + 1, started_at: started, completed_at: nowIso, failure_reason: failureReason ?? null };
   }
 }

@@ -5,7 +5,6 @@ import {
   CreateWorkflowSessionBodySchema,
   SessionIdParamsSchema,
   SessionStepParamsSchema,
-  StepSubmissionBodySchema,
   StepSubmissionResponseSchema,
   UpdateStepConfigBodySchema,
   WorkflowIdParamsSchema,
@@ -15,6 +14,7 @@ import {
   WorkflowStateSchema,
   WorkflowStepParamsSchema,
 } from './workflows.schemas.ts';
+import { StepSubmissionBodySchema } from './steps/index.ts';
 
 const json = jsonResponse;
 const WORKFLOWS = ['Workflows'];

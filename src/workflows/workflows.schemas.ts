@@ -179,7 +179,9 @@ export const HeadlessStepCodeSchema = z.enum(HEADLESS_STEP_CODES, {
   error: mustBe('step_id', `one of ${HEADLESS_STEP_CODES.join(', ')} (the steps a headless session runs)`),
 });
 
-const StepRequirementsSchema = z.union([IdVerificationRequirementsSchema, FaceLivenessRequirementsSchema]);
+const StepRequirementsSchema = z.union([IdVerificationRequirementsSchema, FaceLivenessRequirementsSchema, z.record(z.string(), z.unknown())]).openapi({
+  description: "ID_VERIFICATION and FACE_LIVENESS: their requirements objects; other steps (hosted sessions): the step's own keys (see docs/workflows.md).",
+});
 
 export const WorkflowSessionSchema = z
   .object({
@@ -192,7 +194,7 @@ export const WorkflowSessionSchema = z
 export type WorkflowSession = z.infer<typeof WorkflowSessionSchema>;
 
 export const WorkflowStateStepSchema = z.object({
-  step_id: HeadlessStepCodeSchema,
+  step_id: StepCodeSchema.openapi({ description: 'Headless sessions: ID_VERIFICATION or FACE_LIVENESS; hosted sessions: any step type.' }),
   status: StepStatusSchema,
   attempts: z.number().int().min(0),
   started_at: IsoInstant.nullable(),
@@ -242,7 +244,7 @@ export const StepPathIdSchema = z
 
 export const SessionStepParamsSchema = SessionIdParamsSchema.extend({ step_id: StepPathIdSchema });
 
-// ─── Step submissions ───────────────────────────────────────────────────────────────────────────────
+// ─── Step submissions (the bodies' union is built from the step registry: steps/index.ts) ─────────────
 
 const fileKey = (field: string) =>
   z
@@ -313,12 +315,6 @@ export const LivenessUploadUrlFieldsSchema = z.object({
   clip_mime_type: z.enum(CLIP_MIME_TYPES, { error: mustBe('clip_mime_type', 'video/webm or video/mp4 (or omit it)') }).optional(),
 });
 
-/** The route's body: any JSON object, validated against the step's own schema by the service. */
-export const StepSubmissionBodySchema = z.record(z.string(), z.unknown()).openapi('StepSubmissionBody', {
-  description: "ID_VERIFICATION: IdVerificationStepBody. FACE_LIVENESS: FaceLivenessStepBody. Checked against the step's requirements.",
-  anyOf: [{ $ref: '#/components/schemas/IdVerificationStepBody' }, { $ref: '#/components/schemas/FaceLivenessStepBody' }],
-});
-
 const isoZ = z.string().openapi({ format: 'date-time' });
 
 /** FACE_LIVENESS `start`: the liveness session with the TypeScript client's streaming credentials and the iOS client's script. */
@@ -363,8 +359,8 @@ export const LivenessCompletePayloadSchema = z
   .openapi('WorkflowLivenessResult');
 
 export const StepSubmissionResponseSchema = z
-  .object({
-    step_id: HeadlessStepCodeSchema,
+  .looseObject({
+    step_id: StepCodeSchema,
     step_status: StepStatusSchema,
     failure_reason: z.string().nullable(),
     current_step: z.number().int().min(0).nullable(),
@@ -379,5 +375,7 @@ export const StepSubmissionResponseSchema = z
       .optional()
       .openapi({ description: "FACE_LIVENESS: the action's payload" }),
   })
-  .openapi('StepSubmissionResponse');
+  .openapi('StepSubmissionResponse', {
+    description: 'The seven envelope keys, then the step’s own payload keys (checks, liveness, deepfake, …: see docs/workflows.md).',
+  });
 export type StepSubmissionResponse = z.infer<typeof StepSubmissionResponseSchema>;

@@ -20,23 +20,30 @@
  * LIMITATIONS:
  * - The clip and the timeline are stored, not analysed; neither is required for complete.
  */
-import { createLivenessSession, LIVENESS_TIMINGS, livenessConfidence, livenessScript } from '../face/face-liveness.service.ts';
-import type { LivenessChallengeType } from '../face/face-liveness.schemas.ts';
-import { compareFaces, FACE_MATCH_THRESHOLD } from '../face/face.service.ts';
-import type { AnalysedImage } from '../images/image-analysis.ts';
-import type { World } from '../platform/namespaces/world.ts';
-import { round } from '../platform/numbers.ts';
-import { uploadsOwnedBy } from '../platform/uploads/uploads.ts';
-import { sessionUploadOwner } from '../sessions/sessions.store.ts';
-import { describeZodError } from '../platform/errors/api-error.ts';
-import { loadMedia, readUploadAs, type UploadReader } from './id-verification.step.ts';
-import { stepConflict, workflowError } from './workflow-errors.ts';
-import { magicFailureCode, type StepFailure } from './workflow-failures.ts';
-import type { StepState } from './workflow-step.machine.ts';
-import { livenessThreshold } from './workflow-steps.ts';
-import { LivenessUploadUrlFieldsSchema, type FaceLivenessRequirements, type FaceLivenessStepBody, type StepSubmissionResponse } from './workflows.schemas.ts';
+import { createLivenessSession, LIVENESS_TIMINGS, livenessConfidence, livenessScript } from '../../face/face-liveness.service.ts';
+import type { LivenessChallengeType } from '../../face/face-liveness.schemas.ts';
+import { compareFaces, FACE_MATCH_THRESHOLD } from '../../face/face.service.ts';
+import type { AnalysedImage } from '../../images/image-analysis.ts';
+import type { World } from '../../platform/namespaces/world.ts';
+import { round } from '../../platform/numbers.ts';
+import { uploadsOwnedBy } from '../../platform/uploads/uploads.ts';
+import { sessionUploadOwner } from '../../sessions/sessions.store.ts';
+import { describeZodError } from '../../platform/errors/api-error.ts';
+import { loadMedia, readUploadAs, type IdVerificationState } from './id-verification.step.ts';
+import { stepConflict, workflowError } from '../workflow-errors.ts';
+import { magicFailureCode, type StepFailure } from '../workflow-failures.ts';
+import { WORKFLOW_FAILURE_CODES, WORKFLOW_FAILURES } from '../workflow-failures.ts';
+import { DEFAULT_LIVENESS_CHALLENGE, livenessThreshold } from '../workflow-steps.ts';
+import {
+  FaceLivenessStepBodySchema,
+  LivenessUploadUrlFieldsSchema,
+  type FaceLivenessRequirements,
+  type FaceLivenessStepBody,
+  type StepSubmissionResponse,
+} from '../workflows.schemas.ts';
+import { defineStep, type StepDeps, type UploadReader } from './step-module.ts';
 
-export interface LivenessState {
+export interface LivenessState extends Record<string, unknown> {
   livenessSessionId?: string;
   /** When the running attempt started (sandbox clock). */
   startedAtMs?: number;
@@ -46,16 +53,12 @@ export interface LivenessState {
   frameKeys?: string[];
   timelineKey?: string;
   clipKey?: string;
-  /** The ID_VERIFICATION selfie's score and file key, kept for `complete`. */
+  /** The ID_VERIFICATION selfie's score and file key (read from that step's state for `complete`, not saved here). */
   selfieScore?: number;
   selfieKey?: string;
 }
 
-export interface LivenessDeps {
-  readUpload: UploadReader;
-  /** Presigns one upload of the session (owner `session:<id>`) with the platform's upload-URL function. */
-  presign: (request: { contentType: string; owner: string; slot: string }) => { fileKey: string; uploadUrl: string; expiresAt: string };
-}
+type LivenessDeps = Pick<StepDeps, 'readUpload' | 'presign'>;
 
 export interface LivenessContext {
   world: World;
@@ -186,12 +189,7 @@ async function scoreCapture(state: LivenessState, livenessSessionId: string, dep
     : { status: 'SUCCEEDED', confidence, source, mismatch: `frames vs the ID_VERIFICATION selfie: ${comparison.explanation}` };
 }
 
-async function complete(
-  context: LivenessContext,
-  step: StepState & { config: Record<string, unknown> },
-  state: LivenessState,
-  deps: LivenessDeps,
-): Promise<LivenessAction> {
+async function complete(context: LivenessContext, config: Record<string, unknown>, state: LivenessState, deps: LivenessDeps): Promise<LivenessAction> {
   const { world, sessionId, index, lastName } = context;
   const livenessSessionId = requireStarted(context, state, '{"action": "complete"} once the capture is done');
   const readyAtMs = (state.startedAtMs ?? 0) + LIVENESS_TIMINGS.processingMs;
@@ -212,7 +210,7 @@ async function complete(
       { current_step: index, step_id: 'FACE_LIVENESS' },
     );
   }
-  const threshold = livenessThreshold(step.config);
+  const threshold = livenessThreshold(config);
   const forced = magicFailureCode(lastName, 'FACE_LIVENESS');
   const scored = await scoreCapture(state, livenessSessionId, deps);
   const score: Score =
@@ -233,7 +231,16 @@ async function complete(
       ? { code: 'LIVENESS_ID_MISMATCH', slot: 'LIVENESS', detail: score.mismatch }
       : undefined;
   // A new capture needs a new start: the finished liveness session and its uploads are spent.
-  const { livenessSessionId: _spent, frameKeys: _frames, timelineKey: _timeline, clipKey: _clip, startedAtMs: _started, ...rest } = state;
+  const {
+    livenessSessionId: _spent,
+    frameKeys: _frames,
+    timelineKey: _timeline,
+    clipKey: _clip,
+    startedAtMs: _started,
+    selfieScore: _score,
+    selfieKey: _key,
+    ...rest
+  } = state;
   return {
     liveness: rest,
     payload: {
@@ -249,15 +256,47 @@ async function complete(
   };
 }
 
-export async function runFaceLivenessAction(
+function faceLivenessRequirements(config: Record<string, unknown>): FaceLivenessRequirements {
+  return { challenge_type: DEFAULT_LIVENESS_CHALLENGE, confidence_threshold: livenessThreshold(config) };
+}
+
+async function runFaceLivenessAction(
   context: LivenessContext,
   body: FaceLivenessStepBody,
-  step: StepState & { config: Record<string, unknown>; requirements: unknown },
-  state: LivenessState | undefined,
+  config: Record<string, unknown>,
+  state: LivenessState,
   deps: LivenessDeps,
 ): Promise<LivenessAction> {
-  const current: LivenessState = { ...state };
-  if (body.action === 'start') return start(context, step.requirements as FaceLivenessRequirements, current);
-  if (body.action === 'upload-url') return uploadUrl(context, body, current, deps);
-  return complete(context, step, current, deps);
+  if (body.action === 'start') return start(context, faceLivenessRequirements(config), state);
+  if (body.action === 'upload-url') return uploadUrl(context, body, state, deps);
+  return complete(context, config, state, deps);
 }
+
+export const FACE_LIVENESS_STEP = defineStep<FaceLivenessStepBody>({
+  code: 'FACE_LIVENESS',
+  summary: 'Liveness capture: start, upload-url for the frames, complete scores them against confidence_threshold (and the ID selfie)',
+  body: FaceLivenessStepBodySchema,
+  headless: true,
+  requirements: faceLivenessRequirements,
+  failures: WORKFLOW_FAILURE_CODES.filter((code) => WORKFLOW_FAILURES[code].step === 'FACE_LIVENESS'),
+  async run(context, body) {
+    const selfie = context.earlier('ID_VERIFICATION')?.state as IdVerificationState | undefined;
+    const state: LivenessState = {
+      ...(context.state as LivenessState | undefined),
+      ...(selfie === undefined ? {} : { selfieScore: selfie.selfieScore, selfieKey: selfie.selfieKey }),
+    };
+    const livenessContext = {
+      world: context.world,
+      sessionId: context.sessionId,
+      organizationId: context.organizationId,
+      lastName: context.applicant.last_name,
+      index: context.index,
+    };
+    const action = await runFaceLivenessAction(livenessContext, body, context.config, state, context.deps);
+    const { selfieScore: _score, selfieKey: _key, ...saved } = action.liveness;
+    const common = { state: saved, payload: { liveness: action.payload }, explanations: action.explanations };
+    if (action.verdict === undefined) return { kind: 'progress', ...common };
+    const { failure, analysis } = action.verdict;
+    return failure === undefined ? { kind: 'passed', analysis, ...common } : { kind: 'failed', failure, analysis, ...common };
+  },
+});

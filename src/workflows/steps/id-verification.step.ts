@@ -18,24 +18,23 @@
  * - expiry_date_years is read as a grace period: a document passes until that many years after its
  *   expiration date (0: it must not be expired).
  */
-import { scanDocument } from '../document/document.service.ts';
-import { compareFaces, FACE_MATCH_THRESHOLD } from '../face/face.service.ts';
-import type { AnalysedImage } from '../images/image-analysis.ts';
-import { round } from '../platform/numbers.ts';
-import { loadImages, type LoadedImage } from '../images/image-loading.ts';
-import { imageApiError } from '../images/image-request.ts';
-import { ApiError } from '../platform/errors/api-error.ts';
-import { UploadStore } from '../platform/uploads/uploads.ts';
-import { ageAt } from '../sessions/analysis-data.ts';
-import type { ExtractedText, FailureReason, FailureSlot, IdAnalysisData } from '../sessions/sessions.schemas.ts';
-import { idDocumentType, isFrontOnly, isRecognisedDocumentType, VALID_ID_TYPES, VALID_STATES } from './id-document-types.ts';
-import { workflowError } from './workflow-errors.ts';
-import { magicFailureCode, type StepFailure, type WorkflowFailureCode } from './workflow-failures.ts';
-import type { IdVerificationSettings } from './workflow-steps.ts';
-import type { IdVerificationStepBody, IdVerificationUpload } from './workflows.schemas.ts';
-
-/** Reads the bytes behind a file key for the session's organization (ApiError 403 otherwise). */
-export type UploadReader = (fileKey: string) => Promise<Buffer>;
+import { scanDocument } from '../../document/document.service.ts';
+import { enrolSessionSelfie } from '../../face-registry/face-registry.ts';
+import { compareFaces, FACE_MATCH_THRESHOLD } from '../../face/face.service.ts';
+import type { AnalysedImage } from '../../images/image-analysis.ts';
+import { round } from '../../platform/numbers.ts';
+import { loadImages, type LoadedImage } from '../../images/image-loading.ts';
+import { imageApiError } from '../../images/image-request.ts';
+import { ApiError } from '../../platform/errors/api-error.ts';
+import { UploadStore } from '../../platform/uploads/uploads.ts';
+import { ageAt } from '../../sessions/analysis-data.ts';
+import type { ExtractedText, FailureReason, FailureSlot, IdAnalysisData } from '../../sessions/sessions.schemas.ts';
+import { FRONT_ONLY_DOCUMENT_TYPES, idDocumentType, isFrontOnly, isRecognisedDocumentType, VALID_ID_TYPES, VALID_STATES } from '../id-document-types.ts';
+import { workflowError } from '../workflow-errors.ts';
+import { magicFailureCode, WORKFLOW_FAILURE_CODES, WORKFLOW_FAILURES, type StepFailure, type WorkflowFailureCode } from '../workflow-failures.ts';
+import { idVerificationSettings, type IdVerificationSettings } from '../workflow-steps.ts';
+import { IdVerificationStepBodySchema, type IdVerificationRequirements, type IdVerificationStepBody, type IdVerificationUpload } from '../workflows.schemas.ts';
+import { defineStep, type UploadReader } from './step-module.ts';
 
 export interface IdVerificationContext {
   /** The applicant's last name (magic values). */
@@ -340,3 +339,67 @@ export async function runIdVerification(
     ],
   };
 }
+
+// ─── The step module ────────────────────────────────────────────────────────────────────────────────
+
+function idVerificationRequirements(config: Record<string, unknown>): IdVerificationRequirements {
+  const settings = idVerificationSettings(config);
+  return {
+    document: {
+      require_front_only: false,
+      front_only_document_types: [...FRONT_ONLY_DOCUMENT_TYPES],
+      require_secondary_id: settings.requireSecondaryId,
+      require_tertiary_id: settings.requireTertiaryId,
+      valid_id_types: [...VALID_ID_TYPES],
+      valid_states: [...VALID_STATES],
+    },
+    face: { face_front_photo_only: settings.faceFrontPhotoOnly },
+  };
+}
+
+/** What FACE_LIVENESS reads from this step's saved state: the latest selfie's score and file key. */
+export interface IdVerificationState extends Record<string, unknown> {
+  selfieScore: number;
+  selfieKey: string;
+}
+
+export const ID_VERIFICATION_STEP = defineStep<IdVerificationStepBody>({
+  code: 'ID_VERIFICATION',
+  summary: 'Scans the ID documents, compares id_front with selfie_front, checks expiry, age and state',
+  body: IdVerificationStepBodySchema,
+  headless: true,
+  requirements: idVerificationRequirements,
+  failures: WORKFLOW_FAILURE_CODES.filter((code) => WORKFLOW_FAILURES[code].step === 'ID_VERIFICATION'),
+  async run(context, body) {
+    const settings = idVerificationSettings(context.config);
+    const requireFrontOnly = (context.config.id_scan_face_settings as { require_front_only?: boolean } | undefined)?.require_front_only === true;
+    const slots = checkIdVerificationBody(body, settings, requireFrontOnly);
+    const run = await runIdVerification(body, slots, { lastName: context.applicant.last_name, nowIso: context.nowIso, settings }, context.deps.readUpload);
+    const base = idVerificationRequirements(context.config);
+    const state: IdVerificationState = { selfieScore: run.selfieLivenessScore, selfieKey: body.uploads.selfie_front };
+    const common = {
+      state,
+      analysis: run.analysis,
+      payload: { checks: run.checks },
+      requirements: { ...base, document: { ...base.document, require_front_only: isFrontOnly(body.document_type) } },
+      uploadedSlots: run.uploadedSlots,
+      explanations: run.explanations,
+    };
+    if (run.failure !== undefined) return { kind: 'failed', failure: run.failure, ...common };
+    return {
+      kind: 'passed',
+      ...common,
+      // The selfie of the attempt that completes the step is the session's face (as a hosted session's finish).
+      onPassed: () => {
+        const enrolment = enrolSessionSelfie(context.world, {
+          organizationId: context.organizationId,
+          sessionId: context.sessionId,
+          source: 'workflow-step',
+          analysis: run.selfie,
+          label: 'uploads.selfie_front',
+        });
+        return enrolment === undefined ? [] : [enrolment];
+      },
+    };
+  },
+});

@@ -1,0 +1,36 @@
+/**
+ * The step registry: one line per step type that runs. The engine, the OpenAPI document (the step-submit
+ * body's union), the catalog, the console and the docs tables all read this table. A step type absent here
+ * is refused with 400 STEP_NOT_RUNNABLE ("not built yet").
+ */
+import { z } from '@hono/zod-openapi';
+import type { StepCode } from '../workflow-steps.ts';
+import { FACE_LIVENESS_STEP } from './face-liveness.step.ts';
+import { ID_VERIFICATION_STEP } from './id-verification.step.ts';
+import type { StepModule } from './step-module.ts';
+
+// Each module's body type is its own; the registry holds them as modules of unknown bodies (the engine validates with `body`).
+const step = <Body>(module: StepModule<Body>) => module as unknown as StepModule;
+
+export const STEP_MODULES: Partial<Record<StepCode, StepModule>> = {
+  ID_VERIFICATION: step(ID_VERIFICATION_STEP),
+  FACE_LIVENESS: step(FACE_LIVENESS_STEP),
+};
+
+/** The module of a step type, or undefined while it is not built. */
+export function stepModule(code: StepCode): StepModule | undefined {
+  return STEP_MODULES[code];
+}
+
+/** The step-submit route's body: any JSON object, validated by the step's module; documented as the union of the modules' bodies. */
+export const StepSubmissionBodySchema = z.record(z.string(), z.unknown()).openapi('StepSubmissionBody', {
+  description: `The body of the step the path names: ${Object.values(STEP_MODULES)
+    .map((module) => `${module.code}: ${stepBodyName(module)}`)
+    .join('; ')}. Steps not listed are not built yet (400 STEP_NOT_RUNNABLE).`,
+  anyOf: Object.values(STEP_MODULES).map((module) => ({ $ref: `#/components/schemas/${stepBodyName(module)}` })),
+});
+
+/** The OpenAPI component name of a step's body: ID_VERIFICATION → IdVerificationStepBody (modules name their schema so). */
+export function stepBodyName(module: Pick<StepModule, 'code'>): string {
+  return `${module.code.toLowerCase().replace(/(?:^|_)([a-z])/g, (_, letter: string) => letter.toUpperCase())}StepBody`;
+}
