@@ -16,7 +16,7 @@
  */
 import { Hono } from 'hono';
 import { ApiError } from '../platform/errors/api-error.ts';
-import { behaviourOn, explain, publicUrlsOf, type AppContext, type AppEnv } from '../platform/http/context.ts';
+import { behaviourOn, explain, noteOutcome, publicUrlsOf, type AppContext, type AppEnv } from '../platform/http/context.ts';
 import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
@@ -67,6 +67,7 @@ function pageStepDeps(c: AppContext, organizationId: string): StepDeps {
   return {
     readUpload: async (fileKey) => (await platform.uploads.read(world, organizationId, fileKey)).bytes,
     presign: (request) => platform.uploads.presign(world, organizationId, { ...request, byteLength: MAX_UPLOAD_BYTES }, publicUrlsOf(c).base),
+    publicBaseUrl: publicUrlsOf(c).base,
   };
 }
 
@@ -85,6 +86,7 @@ function pageClient(c: AppContext, stored: StoredSession, code: StepCode): PageC
   return {
     submit: async (body) => {
       const answer = await submitStep(world, organizationId, stored.id, code, body, deps);
+      noteOutcome(c, `step ${answer.outcome}`);
       for (const reason of answer.explanations) if (reason !== '') explain(c, reason);
       return answer.value as StepAnswer;
     },
