@@ -1,7 +1,26 @@
 import { describe, expect, it } from 'vitest';
+import { STEP_FORMS } from '../../src/sessions/hosted-step-forms.ts';
+import { STEP_CODES, STEP_PREREQUISITES } from '../../src/workflows/workflow-steps.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { createHeadlessSession, createWorkflow, fixtureImage } from '../workflows/helpers.ts';
 import { doStep, openSessionPage, stepForm, submitForm } from './page-forms.ts';
+import { createSession, JANE } from './route-helpers.ts';
+
+const CALLBACK = 'https://example.com/kyc/done?order=77';
+
+/** A hosted session (POST /v1/sessions) of a new workflow with these steps. */
+async function hostedSession(sandbox: TestSandbox, steps: string[], extra: Record<string, unknown> = { redirectUrl: CALLBACK }): Promise<string> {
+  const workflowId = await createWorkflow(sandbox, steps.map((id) => ({ id })));
+  return (await createSession(sandbox, { ...JANE, phone: '+14155550123', workflowId, ...extra })).id;
+}
+
+/** The callback query of a 303 to CALLBACK. */
+function callbackOf(location: string | null): Record<string, string> {
+  expect(location).not.toBeNull();
+  const url = new URL(location as string);
+  expect(`${url.origin}${url.pathname}`).toBe('https://example.com/kyc/done');
+  return Object.fromEntries(url.searchParams);
+}
 
 const fresh = () => testSandbox({ rateLimit: false });
 
@@ -128,4 +147,71 @@ describe('the applicant’s page of a workflow session', () => {
     expect(answer.status).toBe(404);
     expect(answer.html).toContain('has no step PEP_SANCTIONS');
   });
+
+  it('walks a hosted session’s steps to the redirect callback with status success', async () => {
+    const sandbox = await fresh();
+    const id = await hostedSession(sandbox, ['ID_VERIFICATION', 'FACE_LIVENESS']);
+    const afterId = await doStep(sandbox, id);
+    expect(afterId.html).toContain('<h2>Your ID document and a selfie: COMPLETED</h2>');
+    const done = await submitForm(sandbox, stepForm(afterId.html));
+    expect(done.status, done.html).toBe(303);
+    expect(callbackOf(done.location)).toEqual({ order: '77', session_id: id, status: 'success' });
+    const record = (await sandbox.call('GET', `/v1/sessions/${id}`)).body.session_record;
+    expect(record.status).toBe('VERIFIED');
+    // Coming back to the link shows the finished run and the way back.
+    const again = await openSessionPage(sandbox, id);
+    expect(again.html).toContain('There is no step left to do');
+    expect(again.html).toContain(`<a href="https://example.com/kyc/done?order=77&amp;session_id=${id}&amp;status=success">Return to Demo Org</a>`);
+    expect(again.html).not.toContain('<details class="qa">');
+  });
+
+  it('redirects with failed / face_mismatch once the selfie used up the attempts', async () => {
+    const sandbox = await fresh();
+    const id = await hostedSession(sandbox, ['ID_VERIFICATION', 'FACE_LIVENESS']);
+    let answer = await doStep(sandbox, id, { fields: { selfie_front_sample: 'different-face.jpg' } });
+    expect(answer.html).toContain('Attempts remaining: 2');
+    answer = await doStep(sandbox, id, { fields: { selfie_front_sample: 'different-face.jpg' } });
+    expect(answer.html).toContain('Attempts remaining: 1');
+    answer = await doStep(sandbox, id, { fields: { selfie_front_sample: 'different-face.jpg' } });
+    expect(answer.status).toBe(303);
+    expect(callbackOf(answer.location)).toEqual({ order: '77', session_id: id, status: 'failed', reason: 'face_mismatch' });
+    expect((await sandbox.call('GET', `/v1/sessions/${id}`)).body.session_record.status).toBe('FAILED');
+  });
+
+  it('redirects with failed / document_unreadable when the document could not be read to the last attempt', async () => {
+    const sandbox = await fresh();
+    const id = await hostedSession(sandbox, ['ID_VERIFICATION']);
+    let answer = await doStep(sandbox, id, { fields: { id_front_sample: 'blank.png' } });
+    for (let attempt = 2; attempt <= 3; attempt++) answer = await submitForm(sandbox, stepForm(answer.html), { fields: { id_front_sample: 'blank.png' } });
+    expect(callbackOf(answer.location)).toEqual({ order: '77', session_id: id, status: 'failed', reason: 'document_unreadable' });
+  });
+
+  it('keeps the QA shortcut beside the steps: one click ends the session with that outcome', async () => {
+    const sandbox = await fresh();
+    const id = await hostedSession(sandbox, ['ID_VERIFICATION', 'FACE_LIVENESS']);
+    const page = await openSessionPage(sandbox, id);
+    const action = /<details class="qa">[\s\S]*?<form method="post" action="([^"]+)"/.exec(page.html)?.[1]?.replace(/&amp;/g, '&') ?? '';
+    const answer = await sandbox.app.request(new URL(action).pathname + new URL(action).search, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'outcome=face_mismatch',
+    });
+    expect(answer.status).toBe(303);
+    expect(callbackOf(answer.headers.get('location'))).toMatchObject({ status: 'failed', reason: 'face_mismatch' });
+  });
+
+  for (const code of STEP_CODES) {
+    it(`shows the ${code} form on a hosted session whose current step it is`, async () => {
+      const sandbox = await fresh();
+      const prerequisite = STEP_PREREQUISITES[code];
+      const id = await hostedSession(sandbox, prerequisite === undefined ? [code] : [prerequisite, code]);
+      const page = await openSessionPage(sandbox, id);
+      expect(page.status, page.html).toBe(200);
+      expect(page.html).toContain(`<li>${STEP_FORMS[code].title} <span class="status">PENDING</span></li>`);
+      const form = stepForm(page.html);
+      expect(form.title).toBe(STEP_FORMS[prerequisite ?? code].title);
+      expect(form.action).toContain(`/verify/${id}/steps/${prerequisite ?? code}?`);
+      expect(form.buttons.length).toBeGreaterThan(0);
+    });
+  }
 });
