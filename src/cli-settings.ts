@@ -38,6 +38,7 @@ export const SETTINGS = {
   'no-rate-limit': { kind: 'switch' },
   'public-url': { kind: 'text', env: 'IDV_SANDBOX_PUBLIC_URL' },
   'admin-token': { kind: 'text', env: 'IDV_SANDBOX_ADMIN_TOKEN' },
+  smtp: { kind: 'text', env: 'IDV_SANDBOX_SMTP' },
   cors: { kind: 'text', env: 'IDV_SANDBOX_CORS' },
   'log-requests': { kind: 'switch', env: 'IDV_SANDBOX_LOG_REQUESTS' },
   'log-format': { kind: 'text', env: 'IDV_SANDBOX_LOG_FORMAT', choices: LOG_FORMATS },

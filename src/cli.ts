@@ -49,6 +49,8 @@ variable, which wins over the config file.
   --no-rate-limit       turn off the 25/s, burst 35, 10,000/day limits
   --public-url <url>    base URL used in links (env IDV_SANDBOX_PUBLIC_URL; for Docker port maps)
   --admin-token <t>     require "Authorization: Bearer <t>" on /__sandbox and /console (env IDV_SANDBOX_ADMIN_TOKEN)
+  --smtp <url>          also deliver the outbox's e-mails to this SMTP server, e.g. a local Mailpit at
+                        smtp://127.0.0.1:1025 (env IDV_SANDBOX_SMTP); a failed delivery never fails a request
   --cors [origins]      answer CORS on /v1 for browser tools: any origin, or a comma-separated list (env IDV_SANDBOX_CORS)
   --log-requests        print one line per request (env IDV_SANDBOX_LOG_REQUESTS=1)
   --log-format <f>      text | json: json prints one JSON object per line (the start too, and every request:
@@ -126,6 +128,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | '
     rateLimit: !s['no-rate-limit'],
     publicUrl: s['public-url'],
     adminToken: s['admin-token'],
+    smtp: s.smtp,
     extraOrganizationsFiles: s.organizations,
     apiKeys: env.IDV_SANDBOX_API_KEYS,
     cors: s.cors === undefined ? undefined : parseCorsSetting(s.cors),

@@ -38,6 +38,7 @@ import { DeclaredOperations, type ResponseRecorder } from './platform/http/respo
 import type { CorsSetting } from './platform/http/cors.ts';
 import { FileBlobStore, MemoryBlobStore } from './platform/uploads/blob-store.ts';
 import { UploadStore } from './platform/uploads/uploads.ts';
+import { parseSmtpUrl, SmtpCourier } from './platform/outbox/smtp-courier.ts';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DEFAULT_DATA_FILE = '.data/idv-sandbox.json';
@@ -64,6 +65,8 @@ export interface SandboxOptions {
   rateLimits?: Partial<RateLimits>;
   publicUrl?: string;
   adminToken?: string;
+  /** `smtp://host:port`: outbox e-mails are also delivered there (`--smtp`). */
+  smtp?: string;
   /** Organizations file (default fixtures/organizations.json). */
   organizationsFile?: string;
   /** More organizations files, merged in. */
@@ -155,6 +158,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
   }
   const dataFile = options.data ?? DEFAULT_DATA_FILE;
   const log = options.logger ?? consoleLogger;
+  const courier = options.smtp === undefined ? undefined : new SmtpCourier(parseSmtpUrl(options.smtp), log);
   const store = await Store.open(
     options.memory ? {} : { file: dataFile, port: options.port ?? null, warn: log.warn, recordShapes: storedRecordShapes(), repair: options.repair },
   );
@@ -170,6 +174,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
       rateLimits: options.rateLimit === false ? null : { ...SPEC_RATE_LIMITS, ...options.rateLimits },
       requestLog: { ...DEFAULT_REQUEST_LOG_LIMITS, ...options.requestLog },
       maxNamespaces: options.maxNamespaces ?? DEFAULT_MAX_NAMESPACES,
+      ...(courier === undefined ? {} : { courier }),
     },
     store,
     scenarios,
@@ -202,7 +207,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     invalidKeys: new InvalidKeyLimiter(options.invalidKeysPerMinute ?? DEFAULT_INVALID_KEYS_PER_MINUTE),
     adminTokenGuesses: new InvalidKeyLimiter(ADMIN_TOKEN_GUESSES_PER_MINUTE),
     imageRequests: new ConcurrencyGate({ ...DEFAULT_IMAGE_CONCURRENCY, ...options.imageConcurrency }),
-    closers: [],
+    closers: courier === undefined ? [] : [() => courier.close()],
   };
 }
 

@@ -16,6 +16,7 @@ import {
 } from './age-verification.routes.ts';
 import {
   actOnParentConnect,
+  type ParentInviteContext,
   createAgeVerification,
   listParentConnect,
   parentConnectRequests,
@@ -35,7 +36,7 @@ export const ageVerificationRouter = newRouter()
   .openapi(getParentConnectRoute, (c) => c.json(readParentConnect(c.get('world'), principalOf(c), c.req.valid('param').id), 200))
   .openapi(getBoundariesRoute, (c) => c.json(readBoundaries(c.get('world'), principalOf(c), c.req.valid('param').id), 200))
   .openapi(parentConnectEventRoute, (c) => {
-    const { record, explanation } = actOnParentConnect(c.get('world'), c.req.valid('param').id, c.req.valid('json'));
+    const { record, explanation } = actOnParentConnect(c.get('world'), c.req.valid('param').id, c.req.valid('json'), parentInviteContext(c));
     explain(c, explanation);
     return c.json(record, 200);
   });
@@ -53,6 +54,11 @@ ageVerificationRouter.get('/verify/deep-age/:id', hostedPageGuard(), (c) => {
     }),
   );
   return c.redirect(url.pathname + url.search, 302);
+});
+
+const parentInviteContext = (c: AppContext): ParentInviteContext => ({
+  verifyUrl: publicUrlsOf(c).verify,
+  organizations: c.get('platform').keyRing.organizations,
 });
 
 function renderPage(c: AppContext, id: string, error?: { status: 400 | 409; message: string }) {
@@ -88,11 +94,16 @@ ageVerificationRouter.post('/verify/parent-connect/:id/events', hostedPageGuard(
     }
   }
   try {
-    const { explanation } = actOnParentConnect(c.get('world'), id, {
-      event: event as ParentConnectEvent,
-      boundaries,
-      accept_eula: form.accept_eula !== undefined,
-    });
+    const { explanation } = actOnParentConnect(
+      c.get('world'),
+      id,
+      {
+        event: event as ParentConnectEvent,
+        boundaries,
+        accept_eula: form.accept_eula !== undefined,
+      },
+      parentInviteContext(c),
+    );
     explain(c, `hosted page: ${explanation}`);
   } catch (error) {
     if (error instanceof ApiError && (error.status === 400 || error.status === 409)) return renderPage(c, id, { status: error.status, message: error.message });

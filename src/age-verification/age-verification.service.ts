@@ -11,7 +11,8 @@
  *
  * LIMITATIONS:
  * - The quiz and credit-card methods are plain hosted sessions: no quiz questions or card checks happen.
- * - Invitations are recorded, never sent; contact_method is always `email`.
+ * - Invitations go to the namespace's outbox (GET /__sandbox/outbox); contact_method is always `email`, and
+ *   the parent's invitation goes to the e-mail address of the child's session (the request names no other).
  * - boundaries_match_attestation is true while consent is given and has not expired.
  */
 import type { OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
@@ -20,9 +21,10 @@ import { ApiError } from '../platform/errors/api-error.ts';
 import type { PublicUrls } from '../platform/http/context.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
+import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
 import { keysetPaging } from '../platform/paging/keyset-paging.ts';
 import { adminConsoleUrl, sessionDetailsUrl } from '../sessions/session-record.ts';
-import { createSessionRecord } from '../sessions/sessions.store.ts';
+import { createSessionRecord, findSession } from '../sessions/sessions.store.ts';
 import { PARENT_CONNECT_TIMINGS, statusAt, transitionFor, type ParentConnectEvent, type ParentConnectStatus } from './age-verification.machine.ts';
 import type {
   AgeMethod,
@@ -115,16 +117,27 @@ export function createAgeVerification(
     explanation += `; Parent Connect request ${request.id} PENDING`;
   }
   const remaining = charge(world, organization, funds);
+  const sessionUrl = hostedPageUrl(`${trimSlash(urls.verify)}/deep-age/${encodeURIComponent(record.id)}`, record.id, world);
+  const invitation = sendInvitation(world, {
+    kind: 'age_verification_invitation',
+    sessionId: record.id,
+    link: sessionUrl,
+    sender: organization.name,
+    firstName: body.firstName,
+    ...(record.expires_at === undefined ? {} : { expiresAt: record.expires_at }),
+    email: invitedIf(body.sendEmailInvite, body.email, 'sendEmailInvite'),
+    sms: invitedIf(body.sendPhoneInvite, body.phone, 'sendPhoneInvite'),
+  });
   return {
     body: {
       id: record.id,
-      session_url: hostedPageUrl(`${trimSlash(urls.verify)}/deep-age/${encodeURIComponent(record.id)}`, record.id, world),
+      session_url: sessionUrl,
       method: METHOD_NAMES[body.method],
       ...(record.external_id === undefined ? {} : { external_id: record.external_id }),
       expires_at: record.expires_at ?? null,
       links,
     },
-    explanation: `${explanation}; 1 token charged, balance ${remaining}`,
+    explanation: `${explanation}; ${invitation.explanation}; 1 token charged, balance ${remaining}`,
   };
 }
 
@@ -277,11 +290,23 @@ export function resolveBoundaries(
   return out;
 }
 
+/** What the invite event needs to write the parent's e-mail: the page's base and the organizations' names. */
+export interface ParentInviteContext {
+  verifyUrl: string;
+  organizations: ReadonlyMap<string, { name: string }>;
+}
+
 /**
  * Applies a parent's (or a test's) event: the page and the control plane both call this. 404 unknown,
  * 409 when the machine has no such move from the current status, 400 for boundaries or an EULA not accepted.
+ * The invite event sends the parent's e-mail (to the outbox).
  */
-export function actOnParentConnect(world: World, id: string, input: ParentConnectEventBody): { record: ParentConnectRequest; explanation: string } {
+export function actOnParentConnect(
+  world: World,
+  id: string,
+  input: ParentConnectEventBody,
+  inviteContext: ParentInviteContext,
+): { record: ParentConnectRequest; explanation: string } {
   const stored = parentConnectRequests(world).get(id);
   if (!stored) throw new ApiError(404, `There is no Parent Connect request ${id} in this namespace.`);
   const now = world.clock.now();
@@ -315,5 +340,19 @@ export function actOnParentConnect(world: World, id: string, input: ParentConnec
   };
   apply[input.event]();
   parentConnectRequests(world).put(next);
-  return { record: toParentConnectJson(next, now), explanation: `Parent Connect ${status} -> ${move.to} (${input.event})` };
+  const invited = input.event === 'invite' ? `; ${inviteParent(world, next, inviteContext)}` : '';
+  return { record: toParentConnectJson(next, now), explanation: `Parent Connect ${status} -> ${move.to} (${input.event})${invited}` };
+}
+
+/** The parent's invitation: to the e-mail address on the child's session, opening the parent's page. */
+function inviteParent(world: World, request: StoredParentConnect, context: ParentInviteContext): string {
+  const child = request.child_session_id === null ? undefined : findSession(world, request.child_session_id);
+  return sendInvitation(world, {
+    kind: 'parent_connect_invitation',
+    sessionId: request.id,
+    link: parentConnectPageUrl(context.verifyUrl, request.id, world),
+    sender: context.organizations.get(request.organizationId)?.name ?? request.organizationId,
+    ...(request.invite_expires_at === null ? {} : { expiresAt: request.invite_expires_at }),
+    email: child === undefined ? { skipped: 'the child session has no e-mail address' } : { to: child.user.email },
+  }).explanation;
 }

@@ -1,10 +1,13 @@
 import { newRouter } from '../platform/http/routing.ts';
 import { jobFateFor, publicUrlsOf, type AppContext } from '../platform/http/context.ts';
 import { renderReport } from '../platform/coverage/coverage-report.ts';
+import { clearOutbox, listMessages } from '../platform/outbox/outbox.ts';
 import {
   addScenarioRoute,
   catalogRoute,
   changeClockRoute,
+  clearOutboxRoute,
+  listOutboxRoute,
   clearCoverageRoute,
   coverageRoute,
   clearRequestsRoute,
@@ -92,4 +95,14 @@ export const controlRouter = newRouter()
     return c.body(renderReport(report, format), 200, { 'content-type': COVERAGE_CONTENT_TYPES[format] });
   })
   .openapi(clearCoverageRoute, (c) => c.json(clearCoverage(c.get('platform'), c.get('world'), c.req.valid('query').scope), 200))
-  .openapi(createTestJobRoute, (c) => c.json(createTestJob(c.get('platform'), c.get('world'), c.req.valid('json'), jobFateFor(c)), 201));
+  .openapi(createTestJobRoute, (c) => c.json(createTestJob(c.get('platform'), c.get('world'), c.req.valid('json'), jobFateFor(c)), 201))
+  .openapi(listOutboxRoute, (c) => {
+    const { recipient, session, channel, limit, nextToken } = c.req.valid('query');
+    const world = c.get('world');
+    const page = listMessages(world, { recipient, sessionId: session, channel }, { limit, token: nextToken, secret: c.get('platform').signingSecret });
+    return c.json({ namespace: world.namespace, messages: page.items, nextToken: page.nextToken }, 200);
+  })
+  .openapi(clearOutboxRoute, (c) => {
+    const world = c.get('world');
+    return c.json({ namespace: world.namespace, cleared: clearOutbox(world) }, 200);
+  });

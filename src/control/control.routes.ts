@@ -9,6 +9,9 @@ import {
   CoverageQuerySchema,
   CoverageReportSchema,
   NamespaceQuerySchema,
+  OutboxClearedSchema,
+  OutboxPageSchema,
+  OutboxQuerySchema,
   OrganizationParamsSchema,
   OrganizationViewSchema,
   RequestIdParamsSchema,
@@ -229,4 +232,24 @@ export const createTestJobRoute = controlRoute({
   summary: 'Create a test async job (kind sandbox.echo) to exercise a polling client',
   request: { query: NamespaceQuerySchema, body: jsonBody(TestJobBodySchema) },
   responses: { 201: json(AsyncJobSchema, 'The new job'), 404: json(ErrorSchema, 'Unknown organization') },
+});
+
+export const listOutboxRoute = controlRoute({
+  method: 'get',
+  path: '/__sandbox/outbox',
+  operationId: 'sandboxListOutbox',
+  summary: 'The messages the sandbox sent (invitations, codes), newest first',
+  description:
+    'Every e-mail and SMS the service would have sent in the namespace, each with the link it carries (the hosted page, with its token). Filters: recipient, session, channel; paged with limit and nextToken.',
+  request: { query: OutboxQuerySchema },
+  responses: { 200: json(OutboxPageSchema, 'One page of messages') },
+});
+
+export const clearOutboxRoute = controlRoute({
+  method: 'delete',
+  path: '/__sandbox/outbox',
+  operationId: 'sandboxClearOutbox',
+  summary: 'Empty the outbox of the namespace',
+  request: { query: NamespaceQuerySchema },
+  responses: { 200: json(OutboxClearedSchema, 'How many messages were removed') },
 });

@@ -1,6 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { ErrorSchema } from '../platform/http/routing.ts';
 import { DurationSchema } from '../platform/clock/virtual-clock.ts';
+import { MESSAGE_CHANNELS, OutboxMessageSchema } from '../platform/outbox/outbox.schemas.ts';
+import { mustBe } from '../platform/validation/request-fields.ts';
 
 export const NamespaceQuerySchema = z.object({
   namespace: z.string().optional().openapi({ description: 'Namespace to act on (same as the X-Sandbox-Namespace header).' }),
@@ -255,3 +257,35 @@ export const CoverageReportSchema = z
   .openapi('SandboxCoverageReport');
 
 export const CoverageClearedSchema = z.object({ cleared: z.array(z.string()) }).openapi('SandboxCoverageCleared');
+
+export const OutboxQuerySchema = NamespaceQuerySchema.extend({
+  recipient: z
+    .string()
+    .min(1, { error: 'recipient must not be empty: give an e-mail address (any case) or an E.164 phone number, or omit it' })
+    .optional()
+    .openapi({ description: 'Only messages to this e-mail address (any case) or phone number.', example: 'jane.doe@example.com' }),
+  session: z
+    .string()
+    .min(1, { error: 'session must not be empty: give the id of a session or request, or omit it' })
+    .optional()
+    .openapi({ description: 'Only messages about this session or request (its id).' }),
+  channel: z.enum(MESSAGE_CHANNELS, { error: mustBe('channel', '"email" or "sms"') }).optional(),
+  limit: z.coerce
+    .number({ error: mustBe('limit', 'a whole number from 1 to 100') })
+    .int({ error: mustBe('limit', 'a whole number from 1 to 100') })
+    .min(1, { error: mustBe('limit', 'at least 1') })
+    .max(100, { error: mustBe('limit', 'at most 100') })
+    .default(50)
+    .openapi({ type: 'integer', minimum: 1, maximum: 100, default: 50 }),
+  nextToken: z.string().min(1, { error: 'nextToken must not be empty: omit it for the first page, or pass the nextToken of the previous answer' }).optional(),
+});
+
+export const OutboxPageSchema = z
+  .object({
+    namespace: z.string(),
+    messages: z.array(OutboxMessageSchema).openapi({ description: 'Newest first.' }),
+    nextToken: z.string().nullable().openapi({ description: 'Pass as nextToken (with the same filters) for the next page; null on the last page.' }),
+  })
+  .openapi('SandboxOutbox');
+
+export const OutboxClearedSchema = z.object({ namespace: z.string(), cleared: z.number().int() }).openapi('SandboxOutboxCleared');

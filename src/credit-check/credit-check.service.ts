@@ -15,7 +15,7 @@
  * LIMITATIONS:
  * - The report is built at creation, so its generated_at (and the dates computed from it) is the creation
  *   instant, not the instant the applicant finished.
- * - Invitations are recorded on the session, never sent.
+ * - Invitations go to the namespace's outbox (GET /__sandbox/outbox); no SMS leaves the sandbox.
  * - There is no live bureau: with uat false the report is just as synthetic as with uat true. uat_type is
  *   honoured in both cases (the real service ignores it outside test mode), so QA can pick a persona
  *   without toggling uat; the explanation says so.
@@ -25,6 +25,7 @@
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import type { World } from '../platform/namespaces/world.ts';
+import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
 import { adminConsoleUrl, buildSessionUrl, sessionDetailsUrl, type SessionUrls } from '../sessions/session-record.ts';
 import { createSessionRecord, saveSession } from '../sessions/sessions.store.ts';
 import {
@@ -161,16 +162,21 @@ export function createCreditCheck(
     adminConsoleHref: adminConsoleUrl(links.urls.console, record.id, { scope: world }),
     sessionDetailsHref: sessionDetailsUrl(links.urls.base, record.id, { scope: world }),
   });
-  const invites = [
-    body.sendEmailInvite ? `e-mail invitation to ${body.email}` : 'no e-mail invitation (send_email_invite false)',
-    body.sendPhoneInvite ? `SMS invitation to ${body.phone}` : 'no SMS invitation (send_phone_invite false)',
-  ].join('; ');
+  const invitation = sendInvitation(world, {
+    kind: 'credit_check_invitation',
+    sessionId: record.id,
+    link: response.session_url,
+    sender: organization.name,
+    firstName: body.firstName,
+    email: invitedIf(body.sendEmailInvite, body.email, 'send_email_invite'),
+    sms: invitedIf(body.sendPhoneInvite, body.phone, 'send_phone_invite'),
+  });
   return {
     body: response,
     explanations: [
       result.explanation,
       `${kind === 'hard' ? 'full report with AI insights' : 'score only'} recorded in analysis_data.credit_report when the applicant finishes (hosted page, or POST /__sandbox/sessions/${record.id}/outcome)`,
-      `${invites} (simulated, nothing is sent)`,
+      invitation.explanation,
       `${CREDIT_CHECK_PRICE_TOKENS} token charged, balance ${remaining}`,
     ],
   };

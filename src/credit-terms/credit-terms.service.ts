@@ -6,7 +6,8 @@
  * bank-statement record's shape; lists are paged newest first with a signed `nextToken`.
  *
  * LIMITATIONS:
- * - Invitations are recorded, never sent; there is no credit decision beyond the business's submission.
+ * - Invitations go to the namespace's outbox (GET /__sandbox/outbox); there is no credit decision beyond
+ *   the business's submission.
  * - A sandbox key reads the organization's records like a live key (there are no synthetic records).
  */
 import type { OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
@@ -14,6 +15,7 @@ import { charge, requireFunds, type FundsPolicy } from '../platform/billing/bill
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { PublicUrls } from '../platform/http/context.ts';
 import { namespacedUrl, sandboxLink, type World } from '../platform/namespaces/world.ts';
+import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { keysetPaging } from '../platform/paging/keyset-paging.ts';
 import { applicantUserIdFor, senderUserIdFor } from '../sessions/session-record.ts';
@@ -81,10 +83,19 @@ export function createCreditTerms(
   };
   creditTerms(world).put(stored);
   const remaining = charge(world, organization, funds);
+  const creditTermsUrl = creditTermsPageUrl(urls.verify, stored.id, world);
+  const invitation = sendInvitation(world, {
+    kind: 'credit_terms_invitation',
+    sessionId: stored.id,
+    link: creditTermsUrl,
+    sender: organization.name,
+    firstName: body.firstName,
+    email: invitedIf(body.sendEmailInvite, body.businessEmail, 'sendEmailInvite'),
+  });
   return {
     body: {
       creditTermsId: stored.id,
-      creditTermsUrl: creditTermsPageUrl(urls.verify, stored.id, world),
+      creditTermsUrl,
       ...(stored.externalId === undefined ? {} : { externalId: stored.externalId }),
       links: [
         {
@@ -99,7 +110,7 @@ export function createCreditTerms(
         },
       ],
     },
-    explanation: `credit terms pending for ${body.requestedCreditAmount} over ${body.requestedCreditPeriod} days; ${body.sendEmailInvite ? `e-mail invitation to ${body.businessEmail}` : 'no e-mail invitation'} (simulated); 1 token charged, balance ${remaining}`,
+    explanation: `credit terms pending for ${body.requestedCreditAmount} over ${body.requestedCreditPeriod} days; ${invitation.explanation}; 1 token charged, balance ${remaining}`,
   };
 }
 

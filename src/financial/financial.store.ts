@@ -4,7 +4,7 @@
  * financial.machine.ts derives it from the stored timestamps at the virtual clock's `now` on every read.
  *
  * LIMITATIONS:
- * - Invitations (sendEmailInvite / sendPhoneInvite) are recorded on the request, never sent.
+ * - Invitations (sendEmailInvite / sendPhoneInvite) go to the namespace's outbox (GET /__sandbox/outbox).
  * - The applicant's user id follows from the organization and the e-mail address (the same rule as hosted
  *   sessions), so one applicant has one user id across sessions and bank statements.
  */
@@ -15,6 +15,7 @@ import type { PublicUrls } from '../platform/http/context.ts';
 import type { PageRequest } from '../platform/paging/keyset-paging.ts';
 import { namespacedUrl, sandboxLink, type World } from '../platform/namespaces/world.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
+import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
 import { applicantUserIdFor, senderUserIdFor } from '../sessions/session-record.ts';
 import { DEFAULT_FINANCIAL_PAGE_SIZE, financialPaging, financialQueryScope } from './financial-paging.ts';
 import type { CreateFinancialBody, CreateFinancialResponse, FinancialListResponse, FinancialRecord, StoredFinancialRecord } from './financial.schemas.ts';
@@ -90,14 +91,24 @@ export function requestBankStatements(
   requireFunds(world, organization, funds);
   const { record, explanation } = createBankStatement(world, organization.id, body);
   charge(world, organization, funds);
+  const bankStatementUrl = bankStatementPageUrl(urls.verify, record.id, world);
+  const invitation = sendInvitation(world, {
+    kind: 'bank_statement_invitation',
+    sessionId: record.id,
+    link: bankStatementUrl,
+    sender: organization.name,
+    firstName: body.firstName,
+    email: invitedIf(body.sendEmailInvite, body.email, 'sendEmailInvite'),
+    sms: invitedIf(body.sendPhoneInvite, body.phone, 'sendPhoneInvite'),
+  });
   return {
     body: toCreateFinancialJson({
       record,
-      bankStatementUrl: bankStatementPageUrl(urls.verify, record.id, world),
+      bankStatementUrl,
       adminConsoleHref: bankStatementConsoleUrl(urls.console, record.id, world.namespace),
       detailsHref: bankStatementDetailsUrl(urls.base, record.id, world.namespace),
     }),
-    explanation,
+    explanation: `${explanation}; ${invitation.explanation}`,
   };
 }
 

@@ -5,8 +5,8 @@
  * for a 4xx; each returns the ASCII explanations the route puts in X-Sandbox-Explain.
  *
  * LIMITATIONS:
- * - Invitations are not sent anywhere: the sandbox records which would have gone out (and says so in
- *   X-Sandbox-Explain).
+ * - Invitations go to the namespace's outbox (GET /__sandbox/outbox), and with --smtp to a mail server;
+ *   no SMS leaves the sandbox.
  * - A session whose expires_at has passed keeps status PENDING on the API (the spec's status set has no
  *   expired value; 'expired' exists only in the redirect callback). The read path says so in
  *   X-Sandbox-Explain, the hosted page shows it, and the applicant's events are refused.
@@ -16,6 +16,7 @@
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
+import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { UploadStore } from '../platform/uploads/uploads.ts';
 import { enrolFinishedSessionFace } from './session-face.ts';
@@ -128,9 +129,20 @@ export function createSession(
   } else {
     explanations.push('no expiry (none requested, none configured on the workflow)');
   }
-  explanations.push(invitationsExplanation(stored, input));
+  const response = buildCreateSessionResponse(stored.record, links.urls, { scope: world });
+  const invitation = sendInvitation(world, {
+    kind: 'session_invitation',
+    sessionId: stored.id,
+    link: response.session_url,
+    sender: organization.name,
+    firstName: input.firstName,
+    ...(response.expires_at === undefined ? {} : { expiresAt: response.expires_at }),
+    email: invitedIf(input.sendEmailInvite, input.email, 'send_email_invite'),
+    sms: invitedIf(input.sendPhoneInvite, input.phone, 'send_phone_invite'),
+  });
+  explanations.push(invitation.explanation);
   explanations.push(`${SESSION_PRICE_TOKENS} token charged, balance ${remaining}`);
-  return { value: buildCreateSessionResponse(stored.record, links.urls, { scope: world }), explanations };
+  return { value: response, explanations };
 }
 
 /** The bank-statement request of a session whose workflow asks for statements (the phone was checked above). */
@@ -145,16 +157,6 @@ function requestBankStatementFor(world: World, organization: OrganizationFixture
     sendPhoneInvite: false,
   });
   return createBankStatement(world, organization.id, body).record;
-}
-
-function invitationsExplanation(stored: StoredSession, input: CreateSessionInput): string {
-  const email = stored.invitations.email ? `e-mail invitation to ${stored.user.email}` : 'no e-mail invitation (send_email_invite false)';
-  const sms = stored.invitations.sms
-    ? `SMS invitation to ${stored.user.phone ?? ''}`
-    : input.phone === undefined
-      ? 'no SMS invitation (no phone on file)'
-      : 'no SMS invitation (send_phone_invite false)';
-  return `${email}; ${sms} (simulated, nothing is sent)`;
 }
 
 // ─── GET /v1/sessions ───────────────────────────────────────────────────────────────────────────────

@@ -70,7 +70,7 @@ describe('POST /v1/credit-check/hard and /soft', () => {
     expect(nullPaths(created.body)).toEqual([]);
     const { score_value } = await reportAfterFinish(sandbox, id);
     expect(created.headers.get('x-sandbox-explain')).toBe(
-      `uat true; uat_type STANDARD_HIT -> clean file: cards and a line of credit, all R1; ${kind} check score ${score_value}; ${kind === 'hard' ? 'full report with AI insights' : 'score only'} recorded in analysis_data.credit_report when the applicant finishes (hosted page, or POST /__sandbox/sessions/${id}/outcome); e-mail invitation to sam.lee@example.com; SMS invitation to +16045550177 (simulated, nothing is sent); 1 token charged, balance 999`,
+      `uat true; uat_type STANDARD_HIT -> clean file: cards and a line of credit, all R1; ${kind} check score ${score_value}; ${kind === 'hard' ? 'full report with AI insights' : 'score only'} recorded in analysis_data.credit_report when the applicant finishes (hosted page, or POST /__sandbox/sessions/${id}/outcome); e-mail invitation to sam.lee@example.com (msg_00000001); SMS invitation to +16045550177 (msg_00000002), in the outbox (GET /__sandbox/outbox); 1 token charged, balance 999`,
     );
   });
 
@@ -96,11 +96,11 @@ describe('POST /v1/credit-check/hard and /soft', () => {
     expect((await sandbox.call('GET', `/v1/sessions/${created.body.id}`)).status).toBe(404);
   });
 
-  it('defaults both invitations to on and says which ones would go out', async () => {
+  it('defaults both invitations to on and says which ones went to the outbox', async () => {
     const sandbox = await testSandbox();
     const defaults = await createCheck(sandbox, 'hard');
     expect(defaults.headers.get('x-sandbox-explain')).toContain(
-      'e-mail invitation to sam.lee@example.com; SMS invitation to +16045550177 (simulated, nothing is sent)',
+      'e-mail invitation to sam.lee@example.com (msg_00000001); SMS invitation to +16045550177 (msg_00000002), in the outbox (GET /__sandbox/outbox)',
     );
     expect(sessions(sandbox.platform.worlds.get('default')).get(defaults.body.id)?.invitations).toEqual({ email: true, sms: true });
     const off = await createCheck(sandbox, 'soft', { send_email_invite: false, sendPhoneInvite: false });

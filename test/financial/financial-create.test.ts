@@ -34,7 +34,7 @@ describe('POST /v1/financial', () => {
     });
     expect(Object.keys(created.body)).toEqual(['bankStatementId', 'bankStatementUrl', 'externalId', 'links']);
     expect(created.headers.get('x-sandbox-explain')).toBe(
-      'bank statement request created PENDING (period 6 months); completes 5 s after the applicant links a bank on the hosted page',
+      'bank statement request created PENDING (period 6 months); completes 5 s after the applicant links a bank on the hosted page; e-mail invitation to ana.silva@example.com (msg_00000001); SMS invitation to +14035550111 (msg_00000002), in the outbox (GET /__sandbox/outbox)',
     );
 
     // The stored record, read back through the API.

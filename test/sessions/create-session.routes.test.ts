@@ -238,12 +238,16 @@ describe('POST /v1/sessions', () => {
     expect(await listAll(sandbox)).toEqual([]);
   });
 
-  it('says which invitations would have gone out', async () => {
+  it('says which invitations went to the outbox', async () => {
     const sandbox = await testSandbox();
     const withPhone = await sandbox.call('POST', '/v1/sessions', { body: { ...JANE, phone: '+14155550123', sendEmailInvite: false } });
-    expect(withPhone.headers.get('x-sandbox-explain')).toContain('no e-mail invitation (send_email_invite false); SMS invitation to +14155550123');
+    expect(withPhone.headers.get('x-sandbox-explain')).toContain(
+      'no e-mail invitation (send_email_invite false); SMS invitation to +14155550123 (msg_00000001), in the outbox',
+    );
     const withoutPhone = await sandbox.call('POST', '/v1/sessions', { body: JANE });
-    expect(withoutPhone.headers.get('x-sandbox-explain')).toContain('e-mail invitation to jane.doe@example.com; no SMS invitation (no phone on file)');
+    expect(withoutPhone.headers.get('x-sandbox-explain')).toContain(
+      'e-mail invitation to jane.doe@example.com (msg_00000002); no SMS invitation (no phone on file), in the outbox',
+    );
   });
 
   it('keeps a non-default namespace in the session_url, and the session lives only there', async () => {

@@ -11,6 +11,7 @@ import { RequestLog, type RequestLogLimits } from '../request-log/request-log.ts
 import { ScenarioState, type ScenarioRegistry } from '../scenarios/scenarios.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { Partition, Store } from '../store/store.ts';
+import type { MessageCourier } from '../outbox/outbox.ts';
 
 export const DEFAULT_NAMESPACE = 'default';
 /** Letters, digits, `_`, `.` and `-`, but never only dots (`.` and `..` read as directories to people and tools). */
@@ -43,6 +44,8 @@ export interface WorldSettings {
   requestLog: RequestLogLimits;
   /** At most this many namespaces at once; past it a new one is refused (507), never made room for. */
   maxNamespaces: number;
+  /** `--smtp`: where outbox e-mails are also delivered. */
+  courier?: MessageCourier;
 }
 
 export const DEFAULT_MAX_NAMESPACES = 1000;
@@ -58,6 +61,9 @@ export class World {
   readonly rateLimiter: RateLimiter | null;
   readonly scenarios: ScenarioState;
   readonly data: Partition;
+  readonly courier: MessageCourier | undefined;
+  /** Set by a reset: the namespace lives on in a new world, and late work (an SMTP answer) must not write here. */
+  retired = false;
   private requestNumber = 0;
   private readonly secret: string;
 
@@ -74,6 +80,7 @@ export class World {
     this.rateLimiter = settings.rateLimits ? new RateLimiter(settings.rateLimits) : null;
     this.scenarios = new ScenarioState(registry, seed, namespace, settings.scenarios);
     this.data = data;
+    this.courier = settings.courier;
   }
 
   /** The next id of this namespace: a UUID v4 fixed by the seed, the namespace and a persisted counter. */
@@ -169,6 +176,8 @@ export class Worlds {
    */
   reset(namespace: string, seed?: number): void {
     this.store.dropPartition(namespace);
+    const world = this.worlds.get(namespace);
+    if (world) world.retired = true;
     this.worlds.delete(namespace);
     this.seeds.delete(namespace);
     if (seed !== undefined) this.seeds.set(namespace, seed);
