@@ -243,3 +243,31 @@ export function checkAdverseMediaConsistency(result: AdverseMediaResult): string
   if (ids.size !== result.findings.length) problems.push('findingIds are not unique');
   return problems;
 }
+
+/** The session record's analysis_data.adverse_media_data member. */
+export interface AdverseMediaData {
+  total_hits: number;
+  news_exposures: Record<ExposureCategory, { hits: number; articles: { timestamp: string; headline: string; source_link: string; body: string }[] }>;
+}
+
+/**
+ * A result as a session records it (analysis_data.adverse_media_data: total_hits and news_exposures, every
+ * category present). An article's body is its finding's detail; an undated watchlist entry or a source
+ * without a link gives an empty string, since the session shape has no nulls there.
+ */
+export function toAdverseMediaData(result: AdverseMediaResult): AdverseMediaData {
+  const detailOf = (headline: string) => result.findings.find((finding) => headline.startsWith(finding.title))?.detail ?? headline;
+  const news_exposures = Object.fromEntries(
+    EXPOSURE_CATEGORIES.map((category) => {
+      const bucket = result.exposuresByCategory[category];
+      const articles = bucket.articles.map((article) => ({
+        timestamp: article.timestamp ?? '',
+        headline: article.headline,
+        source_link: article.sourceLink ?? '',
+        body: detailOf(article.headline),
+      }));
+      return [category, { hits: bucket.hits, articles }];
+    }),
+  ) as AdverseMediaData['news_exposures'];
+  return { total_hits: result.totalHits, news_exposures };
+}

@@ -39,7 +39,7 @@ import type { World } from '../platform/namespaces/world.ts';
 import { hashParts } from '../platform/random/random.ts';
 import { patchAnalysisData, requireOwnSession, type StoredSession } from '../sessions/sessions.store.ts';
 import { findWorkflow, stepCode } from '../workflows/workflows.store.ts';
-import type { AdverseMediaQueued, AdverseMediaRequest } from './adverse-media.schemas.ts';
+import type { AdverseMediaQueued, AdverseMediaRequest, AdverseMediaResult } from './adverse-media.schemas.ts';
 import { computeAdverseMediaResult } from './adverse-media.service.ts';
 import { checkCarrierAgeGate } from './carrier-age-gate.service.ts';
 import type { CarrierAgeGateRequest, CarrierAgeGateResponse } from './carrier-age-gate.schemas.ts';
@@ -240,12 +240,16 @@ function runPhoneCheck<TResponse extends { sessionId?: string }>(
 
   if (covered) call.note(`billing: ${check.label} not charged: the workflow of session ${session.id} has the ${check.step} step`);
   else bill(call, check.label);
-  if (session) {
-    const { sessionId: _echo, ...stored } = result.response;
-    patchAnalysisData(world, session.id, ['phone_checks', check.analysisKey], stored, world.clock.iso());
-    call.note(`attached to session ${session.id} as analysis_data.phone_checks.${check.analysisKey}`);
-  }
+  if (session) call.note(attachPhoneCheck(world, session.id, kind, result.response));
   return result.response;
+}
+
+/** Writes a check's result to analysis_data.phone_checks.<key> (a repeat overwrites); returns the sentence that says so. */
+function attachPhoneCheck(world: World, sessionId: string, kind: PhoneCheckKind, response: { sessionId?: string }): string {
+  const { analysisKey } = PHONE_CHECKS[kind];
+  const { sessionId: _echo, ...stored } = response;
+  patchAnalysisData(world, sessionId, ['phone_checks', analysisKey], stored, world.clock.iso());
+  return `attached to session ${sessionId} as analysis_data.phone_checks.${analysisKey}`;
 }
 
 export function checkOwnership(call: ScreeningCall, body: PhoneOwnershipRequest): PhoneOwnershipResponse {
@@ -273,4 +277,65 @@ export function checkAgeGate(call: ScreeningCall, body: CarrierAgeGateRequest): 
   return runPhoneCheck(call, 'carrierAgeGate', body, (filled) =>
     checkCarrierAgeGate({ phone: filled.phone, sessionId: body.sessionId }, call.world.clock.now()),
   );
+}
+
+// ─── Workflow steps ─────────────────────────────────────────────────────────────────────────────────
+// A session's workflow step (PHONE_TRUST_CHECK, ADVERSE_MEDIA, …) is covered by the session's price: these
+// verbs never bill and never answer a status; the step decides what each result means for the run.
+
+export interface PhoneCheckResponses {
+  ownership: PhoneOwnershipResponse;
+  trust: PhoneTrustResponse;
+  carrierAgeGate: CarrierAgeGateResponse;
+}
+
+type SessionApplicant = { phone: string | undefined; firstName: string; lastName: string; sessionId: string };
+
+const SESSION_PHONE_CHECKS: { [K in PhoneCheckKind]: (applicant: SessionApplicant, nowMs: number) => PhoneCheckResult<PhoneCheckResponses[K]> } = {
+  ownership: (applicant, nowMs) => checkPhoneOwnership(applicant, nowMs),
+  trust: ({ phone, sessionId }, nowMs) => checkPhoneTrust({ phone, sessionId }, nowMs),
+  carrierAgeGate: ({ phone, sessionId }, nowMs) => checkCarrierAgeGate({ phone, sessionId }, nowMs),
+};
+
+/**
+ * A carrier check of the session's own applicant (phone, first and last name), at the check's defaults
+ * (medium strictness and sensitivity, age 18), attached to analysis_data.phone_checks as the endpoint
+ * does with a sessionId. The result comes back as is: the carrier's outage and a number the carrier
+ * cannot read are the step's to decide.
+ */
+export function checkSessionPhone<K extends PhoneCheckKind>(
+  world: World,
+  organizationId: string,
+  sessionId: string,
+  kind: K,
+): { result: PhoneCheckResult<PhoneCheckResponses[K]>; explanations: string[] } {
+  const session = requireOwnSession(world, organizationId, sessionId);
+  const applicant = { phone: session.user.phone, firstName: session.user.first_name, lastName: session.user.last_name, sessionId };
+  const result = SESSION_PHONE_CHECKS[kind](applicant, world.clock.now());
+  const explanations = [`${PHONE_CHECKS[kind].label} of the session's phone ${session.user.phone ?? '(none)'}: ${result.explanation}`];
+  if (result.status === 'ok') explanations.push(attachPhoneCheck(world, sessionId, kind, result.response));
+  return { result, explanations };
+}
+
+/** An adverse-media job queued for a workflow step: visible at GET /v1/async-jobs/{jobId}, never billed. */
+export function queueStepAdverseMedia(world: World, jobs: JobEngine, organizationId: string, person: AdverseMediaRequest, fate: JobFate): StoredJob {
+  return jobs.create(world, { organizationId, kind: ADVERSE_MEDIA_JOB_KIND, input: person, fate, requestFingerprint: adverseMediaFingerprint(person) });
+}
+
+export type AdverseMediaJobState =
+  | { status: 'gone' }
+  | { status: 'pending' | 'processing'; jobId: string; readyAtMs: number | undefined; explanation?: string }
+  | { status: 'failed'; jobId: string; error: string; explanation?: string }
+  | { status: 'ready'; jobId: string; result: AdverseMediaResult; explanation?: string };
+
+/** Where a step's adverse-media job is on the clock (readyAtMs undefined: stuck by scenario); 'gone' past its retention. */
+export function adverseMediaJobState(world: World, jobs: JobEngine, jobId: string): AdverseMediaJobState {
+  const job = jobs.find(world, jobId);
+  if (job === undefined) return { status: 'gone' };
+  const { view, explanation } = jobs.view(world, job);
+  const why = explanation === undefined ? {} : { explanation };
+  if (view.status === 'ready') return { status: 'ready', jobId, result: view.result as AdverseMediaResult, ...why };
+  if (view.status === 'failed') return { status: 'failed', jobId, error: view.error ?? 'the job failed', ...why };
+  const readyAtMs = job.fate === 'stuck' ? undefined : job.createdAtMs + jobs.timings.doneAfterMs;
+  return { status: view.status, jobId, readyAtMs, ...why };
 }
