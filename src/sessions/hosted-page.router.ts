@@ -15,6 +15,7 @@
  * organization answers 404. A non-default namespace rides along as `?namespace=` in every URL.
  */
 import { Hono } from 'hono';
+import { bankStatementPageUrl } from '../financial/financial.store.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { behaviourOn, explain, noteOutcome, publicUrlsOf, type AppContext, type AppEnv } from '../platform/http/context.ts';
 import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
@@ -55,9 +56,14 @@ function isStepCode(value: string): value is StepCode {
 
 const stepTitle = (code: string) => (isStepCode(code) ? STEP_FORMS[code].title : code);
 
-function formViewOf(stored: StoredSession, step: WorkflowState['steps'][number]): FormView {
+function formViewOf(c: AppContext, stored: StoredSession, step: WorkflowState['steps'][number]): FormView {
   const { first_name, last_name, email, phone } = stored.user;
-  return { step, applicant: { firstName: first_name, lastName: last_name, ...(email ? { email } : {}), ...(phone ? { phone } : {}) } };
+  const bankStatementId = stored.record.bank_statement_request_id;
+  return {
+    step,
+    applicant: { firstName: first_name, lastName: last_name, ...(email ? { email } : {}), ...(phone ? { phone } : {}) },
+    ...(bankStatementId === undefined ? {} : { bankStatementPage: bankStatementPageUrl(publicUrlsOf(c).verify, bankStatementId, c.get('world')) }),
+  };
 }
 
 /** The step engine's dependencies for a page post: the session organization's uploads, URLs on the public base. */
@@ -166,7 +172,7 @@ function renderWorkflowPage(c: AppContext, stored: StoredSession, extras: { resu
             current: {
               title: STEP_FORMS[current.step_id].title,
               actionUrl: hostedActionUrl(verifyUrl, stored, world, `steps/${current.step_id}`),
-              fields: STEP_FORMS[current.step_id].fields(formViewOf(stored, current)),
+              fields: STEP_FORMS[current.step_id].fields(formViewOf(c, stored, current)),
             },
           }),
       ...extras,
@@ -260,7 +266,7 @@ export const hostedPageRouter = new Hono<AppEnv>()
     }
     let answer: StepAnswer;
     try {
-      answer = await STEP_FORMS[code].submit(await c.req.parseBody(), pageClient(c, found, code), formViewOf(found, step));
+      answer = await STEP_FORMS[code].submit(await c.req.parseBody(), pageClient(c, found, code), formViewOf(c, found, step));
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
       explain(c, error.message);

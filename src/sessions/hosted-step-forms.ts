@@ -18,6 +18,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { html } from 'hono/html';
+import { SANDBOX_BANKS } from '../financial/sandbox-banks.ts';
 import { IMAGE_FIXTURES } from '../images/image-outcomes.ts';
 import { mimeOf, sniffImageFormat } from '../images/image-format.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
@@ -56,6 +57,8 @@ export type WorkflowStep = WorkflowState['steps'][number];
 export interface FormView {
   step: WorkflowStep;
   applicant: { firstName: string; lastName: string; email?: string; phone?: string };
+  /** The session's bank-statement request page, when its workflow asks for statements. */
+  bankStatementPage?: string;
 }
 
 export interface StepForm {
@@ -311,7 +314,15 @@ export const STEP_FORMS: Record<StepCode, StepForm> = {
   DEEP_AGE: startCompleteForm('Age check', 'An age check of your face'),
   ADDRESS_VERIFICATION: startCompleteForm('Your address', 'A check of your address'),
   BACKGROUND_CHECK: startCompleteForm('Background check', 'A background check on the identity read from your document'),
-  BANK_STATEMENT_UPLOAD: startCompleteForm('Your bank statements', 'Your bank statements are requested'),
+  BANK_STATEMENT_UPLOAD: startCompleteForm(
+    'Your bank statements',
+    'Link your bank so the organization can read your statements',
+    (
+      view,
+    ) => html`<label>Your bank <select name="bank">${SANDBOX_BANKS.map((bank) => html`<option value="${bank.input}">${bank.name}: ${bank.description}</option>`)}</select></label>
+${view.bankStatementPage === undefined ? '' : html`<p>Or <a href="${view.bankStatementPage}">upload your statements on the bank-statement page</a>, then come back and start.</p>`}`,
+    (form) => withOptional({}, { bank: text(form, 'bank') }),
+  ),
   AI_BANK_STATEMENT_ANALYSIS: continueForm('Bank statement analysis', 'Your bank statement is analysed'),
   TITLE_SEARCH: {
     title: 'Property title search',
