@@ -416,7 +416,8 @@ export async function submitStep(
     const nowIso = world.clock.iso();
     const analysis = decided.analysis ?? {};
     const uploadedSlots = decided.kind === 'progress' ? [] : (decided.uploadedSlots ?? []);
-    if (Object.keys(analysis).length > 0 || uploadedSlots.length > 0) recordStepResults(world, sessionId, analysis, uploadedSlots, nowIso);
+    const recorded =
+      Object.keys(analysis).length > 0 || uploadedSlots.length > 0 ? recordStepResults(world, sessionId, analysis, uploadedSlots, nowIso) : loaded.stored;
     const updated: RunStep = {
       ...step,
       ...(decided.state === undefined ? {} : { state: decided.state }),
@@ -426,12 +427,12 @@ export async function submitStep(
     const { liveness: _moved, ...run } = loaded.run;
     const payload = decided.payload ?? {};
     if (decided.kind === 'progress') {
-      const opened = open(world, loaded.stored);
+      const opened = open(world, recorded);
       const saved = saveRun(world, withStep(run, index, moveStep(updated, 'begin', nowIso)));
       const value = envelope({ stored: opened.value, run: saved }, index, world.clock.now());
       return { value: { ...value, ...payload }, explanations: [...opened.explanations, ...decided.explanations], outcome: value.step_status };
     }
-    const answer = settleAttempt(world, loaded, index, updated, run, decided.kind === 'failed' ? decided : undefined, decided.explanations);
+    const answer = settleAttempt(world, { stored: recorded, run }, index, updated, decided.kind === 'failed' ? decided : undefined, decided.explanations);
     const effects = decided.kind === 'passed' && decided.onPassed !== undefined ? decided.onPassed() : [];
     return {
       value: { ...answer.value, ...payload },
@@ -467,16 +468,15 @@ function envelope(loaded: Loaded, index: number, nowMs: number): StepSubmissionR
  */
 function settleAttempt(
   world: World,
-  loaded: Loaded,
+  { stored: current, run }: Loaded,
   index: number,
   step: RunStep,
-  run: WorkflowRunRecord,
   failed: { failure: StepFailure; endsRun?: boolean } | undefined,
   explanations: string[],
 ): Explained<StepSubmissionResponse> {
   const nowIso = world.clock.iso();
   const said = [...explanations];
-  let stored = open(world, loaded.stored).value;
+  let stored = open(world, current).value;
   let steps: WorkflowRunRecord;
   if (failed === undefined) {
     const { failure: _cleared, ...passed } = moveStep(step, 'pass', nowIso);

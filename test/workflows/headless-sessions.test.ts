@@ -151,7 +151,10 @@ describe('GET /v1/sessions/{id}/workflow and POST .../workflow/start', () => {
     const hosted = await sandbox.call('POST', '/v1/sessions', { body: { first_name: 'A', last_name: 'B', email: 'a@example.com' } });
     const notHeadless = await sandbox.call('GET', `/v1/sessions/${hosted.body.id}/workflow`);
     expect(notHeadless.status).toBe(404);
-    expect(notHeadless.body).toMatchObject({ code: 'EXECUTION_STATE_NOT_FOUND', error: expect.stringMatching(/is not a headless workflow session/) });
+    expect(notHeadless.body).toMatchObject({
+      code: 'EXECUTION_STATE_NOT_FOUND',
+      error: expect.stringMatching(/was created without a workflow, so it has no workflow state/),
+    });
     const unknown = await sandbox.call('GET', '/v1/sessions/00000000-0000-4000-8000-000000000000/workflow');
     expect(unknown.status).toBe(404);
     expect(unknown.body.code).toBe('SESSION_NOT_FOUND');
