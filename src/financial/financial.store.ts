@@ -18,12 +18,22 @@ import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.t
 import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
 import { applicantUserIdFor, senderUserIdFor } from '../sessions/session-record.ts';
 import { DEFAULT_FINANCIAL_PAGE_SIZE, financialPaging, financialQueryScope } from './financial-paging.ts';
-import type { CreateFinancialBody, CreateFinancialResponse, FinancialListResponse, FinancialRecord, StoredFinancialRecord } from './financial.schemas.ts';
+import { completedAt, statusAt } from './financial.machine.ts';
+import type {
+  BankStatement,
+  CreateFinancialBody,
+  CreateFinancialResponse,
+  FinancialListResponse,
+  FinancialRecord,
+  FinancialStatus,
+  StoredFinancialRecord,
+} from './financial.schemas.ts';
 import {
   completeBankLink,
   createFinancialRecord,
   FinancialDomainError,
   startBankLink,
+  statementFor,
   toCreateFinancialJson,
   toFinancialRecordJson,
   uploadStatements,
@@ -242,4 +252,50 @@ export function actOnBankStatementPage(world: World, id: string, action: HostedP
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// ---------------------------------------------------------------- a session's workflow steps
+
+/**
+ * BANK_STATEMENT_UPLOAD start: the applicant links `bankCode` (the first sandbox bank when none is named)
+ * to the session's request. A request already linked or uploaded (on its own page, or by an earlier start)
+ * stays as it is.
+ */
+export function linkBankStatementForStep(
+  world: World,
+  organizationId: string,
+  id: string,
+  bankCode: string | undefined,
+): { record: StoredFinancialRecord; explanation: string } {
+  const record = requireOwnBankStatement(world, organizationId, id);
+  const now = world.clock.now();
+  if (record.linkedAt !== undefined) {
+    const how = record.type === 'upload' ? 'statements uploaded' : `bank ${record.bankCode ?? ''} linked`;
+    return { record, explanation: `bank statement request ${id} already has its ${how} at ${record.linkedAt}: kept; ${statusAt(record, now).explanation}` };
+  }
+  const linked = bankStatements(world).put(completeBankLink(record, bankCode, now));
+  return { record: linked, explanation: `bank statement request ${id}: applicant linked ${linked.bankCode ?? ''}; ${statusAt(linked, now).explanation}` };
+}
+
+export interface BankStatementProgress {
+  record: StoredFinancialRecord;
+  status: FinancialStatus;
+  /** When the statement is (or was) ready; undefined while nothing is linked or uploaded. */
+  readyAtMs: number | undefined;
+  /** The statement of a completed `request` record (an `upload` record carries none). */
+  statement: BankStatement | undefined;
+  explanation: string;
+}
+
+/** Where the session's request is on the virtual clock, with its statement once COMPLETED. */
+export function bankStatementProgress(world: World, organizationId: string, id: string): BankStatementProgress {
+  const record = requireOwnBankStatement(world, organizationId, id);
+  const state = statusAt(record, world.clock.now());
+  return {
+    record,
+    status: state.status,
+    readyAtMs: completedAt(record),
+    statement: state.status === 'COMPLETED' ? statementFor(record) : undefined,
+    explanation: state.explanation,
+  };
 }

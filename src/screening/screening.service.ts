@@ -324,7 +324,8 @@ export function queueStepAdverseMedia(world: World, jobs: JobEngine, organizatio
 
 export type AdverseMediaJobState =
   | { status: 'gone' }
-  | { status: 'pending' | 'processing'; jobId: string; readyAtMs: number | undefined; explanation?: string }
+  | { status: 'pending'; jobId: string; readyAtMs: number | undefined; explanation?: string }
+  | { status: 'processing'; jobId: string; readyAtMs: number | undefined; explanation?: string }
   | { status: 'failed'; jobId: string; error: string; explanation?: string }
   | { status: 'ready'; jobId: string; result: AdverseMediaResult; explanation?: string };
 

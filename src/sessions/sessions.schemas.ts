@@ -96,6 +96,14 @@ export const FAILURE_REASONS = [
   'STATE_NOT_ALLOWED',
   'LOW_FACE_MATCH',
   'LIVENESS_FAILED',
+  // Screening, phone and bank-statement steps of hosted workflow sessions.
+  'SCREENING_MATCH',
+  'SCREENING_UNAVAILABLE',
+  'TITLE_NOT_VERIFIED',
+  'PHONE_CHECK_FAILED',
+  'CARRIER_UNAVAILABLE',
+  'PHONE_CODE_INVALID',
+  'BANK_STATEMENT_REJECTED',
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 export const FAILURE_SLOTS = ['PRIMARY', 'SECONDARY', 'TERTIARY', 'LIVENESS'] as const;

@@ -62,6 +62,14 @@ export const WORKFLOW_ERROR_CODES = {
     when: 'FACE_LIVENESS complete while the result is still processing (failure_reason FACE_LIVENESS_RESULT_NOT_READY; magic last name Slowliveness)',
   },
   LIVENESS_UPLOAD_INCOMPLETE: { status: 409, when: 'FACE_LIVENESS complete after upload-url while some announced frames were not PUT' },
+  ADVERSE_MEDIA_NOT_STARTED: { status: 409, when: 'ADVERSE_MEDIA complete before start (or after its job was retired, 24 h)' },
+  ADVERSE_MEDIA_NOT_READY: { status: 409, when: 'ADVERSE_MEDIA complete while the adverse-media job is pending or processing (ready_at says when it is due)' },
+  BACKGROUND_CHECK_NOT_STARTED: { status: 409, when: 'BACKGROUND_CHECK complete before start' },
+  BACKGROUND_CHECK_NOT_READY: { status: 409, when: 'BACKGROUND_CHECK complete while its adverse-media job is pending or processing (ready_at)' },
+  BANK_STATEMENT_NOT_STARTED: { status: 409, when: 'BANK_STATEMENT_UPLOAD complete before a bank was linked (start, or the request page)' },
+  BANK_STATEMENT_NOT_READY: { status: 409, when: 'BANK_STATEMENT_UPLOAD complete while the statement is still being fetched (ready_at, 5 s after linking)' },
+  PHONE_VERIFICATION_NOT_STARTED: { status: 409, when: 'PHONE_VERIFICATION complete before start (or after the code expired)' },
+  PHONE_CODE_NOT_ENTERED: { status: 409, when: 'PHONE_VERIFICATION complete without a code: the applicant has not entered the code yet' },
   INTERNAL_ERROR: { status: 500, when: 'an unexpected fault; safe to retry' },
 } as const satisfies Record<string, WorkflowErrorCode>;
 
@@ -83,7 +91,7 @@ export function workflowError(code: WorkflowErrorCodeName, message: string, extr
 export function stepConflict(
   code: WorkflowErrorCodeName,
   message: string,
-  where: { current_step: number | null; step_id?: string; failure_reason?: string },
+  where: { current_step: number | null; step_id?: string; failure_reason?: string; ready_at?: string },
 ): ApiError {
   return workflowError(code, message, where);
 }
@@ -99,4 +107,5 @@ export const WorkflowConflictSchema = WorkflowErrorSchema.extend({
   current_step: z.number().int().min(0).nullable().openapi({ description: 'The index of the step to submit next; null once the run is over.' }),
   step_id: z.string().optional().openapi({ description: 'The expected step when out of order, else the submitted step.' }),
   failure_reason: z.string().optional().openapi({ description: 'LIVENESS_RESULT_NOT_READY: FACE_LIVENESS_RESULT_NOT_READY.' }),
+  ready_at: z.string().optional().openapi({ description: 'The *_NOT_READY codes of the asynchronous steps: when the result is due (sandbox clock).' }),
 }).openapi('WorkflowConflict');

@@ -22,6 +22,8 @@ export interface WorkflowFailureRow {
   /** The meta_data.failureData reason the attempt is recorded under. */
   reason: FailureReason;
   step: StepCode;
+  /** Other steps that give the same code (a carrier outage fails any of the three phone checks). */
+  alsoSteps?: readonly StepCode[];
   /** Real content that triggers it. */
   content: string;
   /** The applicant last name that forces it (null: reached from content or other magic only). */
@@ -130,10 +132,184 @@ export const WORKFLOW_FAILURES = {
     magicLastName: 'Expired',
     message: 'The document failed a check (expiry, age or state).',
   },
+  // ─── Screening, phone and bank-statement steps (hosted workflow sessions) ───
+  PEP_MATCH: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'SCREENING_MATCH',
+    step: 'PEP_SANCTIONS',
+    content: 'a person on a PEP list only: first_name Ottoline, last_name Brackenbury, date_of_birth 1961-07-14 (ends the run: REJECTED)',
+    magicLastName: null,
+    message: 'The person is a politically exposed person.',
+  },
+  SANCTIONS_MATCH: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'SCREENING_MATCH',
+    step: 'PEP_SANCTIONS',
+    content: 'a person on a sanctions list (or on both kinds): Radomir Kestrelov 1966-09-30, Emile Vautrin-Lacoste 1955-11-23 (ends the run: REJECTED)',
+    magicLastName: null,
+    message: 'The person is on a sanctions list.',
+  },
+  ADVERSE_MEDIA_HIT: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'SCREENING_MATCH',
+    step: 'ADVERSE_MEDIA',
+    content: 'adverse media risk HIGH or CRITICAL: Harper High, Cyrus Critical (ends the run: REJECTED)',
+    magicLastName: null,
+    message: 'Adverse media of high or critical risk was found.',
+  },
+  SCREENING_UNAVAILABLE: {
+    category: 'OTHER',
+    user_action: 'RETRY_STEP',
+    reason: 'SCREENING_UNAVAILABLE',
+    step: 'ADVERSE_MEDIA',
+    alsoSteps: ['BACKGROUND_CHECK'],
+    content: 'the adverse-media job failed: the person Fay Failure, or the async-jobs-fail scenario during start (start again)',
+    magicLastName: null,
+    message: 'The screening provider failed to complete the check.',
+  },
+  BACKGROUND_CHECK_HIT: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'SCREENING_MATCH',
+    step: 'BACKGROUND_CHECK',
+    content:
+      'the identity read from the document is on a watchlist or has HIGH/CRITICAL adverse media (document identities are synthetic: force it with an attempt script; ends the run: REJECTED)',
+    magicLastName: null,
+    message: 'The background check of the identity on the document found a hit.',
+  },
+  TITLE_NOT_FOUND: {
+    category: 'OTHER',
+    user_action: 'RETRY_STEP',
+    reason: 'TITLE_NOT_VERIFIED',
+    step: 'TITLE_SEARCH',
+    content: 'a US address without a property record, e.g. "404 Nowhere Lane, Springfield, IL 62701", or one that cannot be located',
+    magicLastName: null,
+    message: 'No property record was found at the address.',
+  },
+  TITLE_MULTIPLE_PROPERTIES: {
+    category: 'OTHER',
+    user_action: 'RETRY_STEP',
+    reason: 'TITLE_NOT_VERIFIED',
+    step: 'TITLE_SEARCH',
+    content: 'a multi-unit building without a unit, e.g. "2 Sandbox Towers, Springfield, IL 62701" (resend with a unit)',
+    magicLastName: null,
+    message: 'Several properties are at the address: name the unit.',
+  },
+  TITLE_UNSUPPORTED_REGION: {
+    category: 'OTHER',
+    user_action: 'RETRY_STEP',
+    reason: 'TITLE_NOT_VERIFIED',
+    step: 'TITLE_SEARCH',
+    content: 'an address outside the US, e.g. "221B Baker Street, London NW1 6XE, United Kingdom"',
+    magicLastName: null,
+    message: 'Title search covers US addresses only.',
+  },
+  PHONE_TRUST_TRIPPED: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'PHONE_CHECK_FAILED',
+    step: 'PHONE_TRUST_CHECK',
+    content: 'a session phone with a recent SIM swap or call forwarding: +447700900003, +447700900004, +447700900005, +447700900006',
+    magicLastName: null,
+    message: 'The phone shows a recent SIM swap or active call forwarding.',
+  },
+  PHONE_OWNERSHIP_MISMATCH: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'PHONE_CHECK_FAILED',
+    step: 'PHONE_OWNERSHIP_MATCH',
+    content: "a session phone whose subscriber's name differs from the applicant's: +447700900002 (score 0), +447700900169 (score 69)",
+    magicLastName: null,
+    message: "The carrier's subscriber is not the applicant.",
+  },
+  PHONE_OWNERSHIP_NO_DATA: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'PHONE_CHECK_FAILED',
+    step: 'PHONE_OWNERSHIP_MATCH',
+    content: 'a session phone the carrier holds no data for: +447700900008, or any number outside UK mobiles (e.g. +12015550123)',
+    magicLastName: null,
+    message: 'The carrier holds no subscriber data for the phone.',
+  },
+  CARRIER_AGE_NOT_VERIFIED: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'PHONE_CHECK_FAILED',
+    step: 'CARRIER_AGE_GATE',
+    content: 'a session phone whose subscriber is under 18: +447700900010 (16), +447700900017 (turns 18 tomorrow)',
+    magicLastName: null,
+    message: "The carrier's subscriber is younger than the required age.",
+  },
+  CARRIER_AGE_NO_DATA: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'PHONE_CHECK_FAILED',
+    step: 'CARRIER_AGE_GATE',
+    content: 'a session phone the carrier holds no date of birth for: +447700900008, or any number outside UK mobiles',
+    magicLastName: null,
+    message: "The carrier holds no date of birth for the phone's subscriber.",
+  },
+  CARRIER_UNAVAILABLE: {
+    category: 'OTHER',
+    user_action: 'RETRY_STEP',
+    reason: 'CARRIER_UNAVAILABLE',
+    step: 'PHONE_TRUST_CHECK',
+    alsoSteps: ['PHONE_OWNERSHIP_MATCH', 'CARRIER_AGE_GATE'],
+    content: 'the session phone +447700900009 (the carrier data provider is down)',
+    magicLastName: null,
+    message: 'The carrier data provider did not answer.',
+  },
+  PHONE_CODE_INCORRECT: {
+    category: 'OTHER',
+    user_action: 'RETRY_STEP',
+    reason: 'PHONE_CODE_INVALID',
+    step: 'PHONE_VERIFICATION',
+    content: 'complete with a code other than the one sent by SMS (the outbox shows the right one)',
+    magicLastName: null,
+    message: 'The code entered is not the code sent.',
+  },
+  PHONE_CODE_EXPIRED: {
+    category: 'OTHER',
+    user_action: 'RETRY_STEP',
+    reason: 'PHONE_CODE_INVALID',
+    step: 'PHONE_VERIFICATION',
+    content: 'complete with the code more than 10 minutes (sandbox clock) after it was sent (start again for a new code)',
+    magicLastName: null,
+    message: 'The code expired before it was entered.',
+  },
+  BANK_STATEMENT_HIGH_RISK: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'BANK_STATEMENT_REJECTED',
+    step: 'AI_BANK_STATEMENT_ANALYSIS',
+    content: 'a statement with a balance below zero or no regular income: the bank PrairieSky in the BANK_STATEMENT_UPLOAD start (ends the run: REJECTED)',
+    magicLastName: null,
+    message: 'The bank statement analysis found a high risk.',
+  },
+  BANK_STATEMENT_NOT_ANALYSABLE: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'BANK_STATEMENT_REJECTED',
+    step: 'AI_BANK_STATEMENT_ANALYSIS',
+    content: "statements uploaded on the bank-statement request's page instead of a linked bank (no statement to read)",
+    magicLastName: null,
+    message: 'There is no bank statement to analyse.',
+  },
 } as const satisfies Record<string, WorkflowFailureRow>;
 
 export type WorkflowFailureCode = keyof typeof WORKFLOW_FAILURES;
 export const WORKFLOW_FAILURE_CODES = Object.keys(WORKFLOW_FAILURES) as WorkflowFailureCode[];
+
+/** The failure codes a step type can give (its module's `failures`). */
+export function failuresOfStep(step: StepCode): WorkflowFailureCode[] {
+  return WORKFLOW_FAILURE_CODES.filter((code) => {
+    const row: WorkflowFailureRow = WORKFLOW_FAILURES[code];
+    return row.step === step || (row.alsoSteps?.includes(step) ?? false);
+  });
+}
 
 /** The failure code a magic last name forces, if any. */
 export function magicFailureCode(lastName: string, step: WorkflowFailureRow['step']): WorkflowFailureCode | undefined {

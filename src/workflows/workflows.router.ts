@@ -1,5 +1,5 @@
 import { fundsPolicyOf } from '../platform/billing/billing.ts';
-import { explain, noteOutcome, principalOf, publicUrlsOf, type AppContext } from '../platform/http/context.ts';
+import { explain, jobFateFor, noteOutcome, principalOf, publicUrlsOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
 import { createWorkflowSession, getWorkflowState, startWorkflow, submitStep, syntheticWorkflowState, type StepDeps } from './workflow-sessions.service.ts';
@@ -30,6 +30,8 @@ function stepDeps(c: AppContext): StepDeps {
     readUpload: async (fileKey) => (await platform.uploads.read(world, organizationId, fileKey)).bytes,
     presign: (request) => platform.uploads.presign(world, organizationId, { ...request, byteLength: MAX_UPLOAD_BYTES }, publicUrlsOf(c).base),
     publicBaseUrl: publicUrlsOf(c).base,
+    jobs: platform.jobs,
+    jobFate: () => jobFateFor(c),
   };
 }
 

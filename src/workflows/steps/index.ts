@@ -5,8 +5,18 @@
  */
 import { z } from '@hono/zod-openapi';
 import type { StepCode } from '../workflow-steps.ts';
+import { ADVERSE_MEDIA_STEP } from './adverse-media.step.ts';
+import { AI_BANK_STATEMENT_ANALYSIS_STEP } from './ai-bank-statement-analysis.step.ts';
+import { BACKGROUND_CHECK_STEP } from './background-check.step.ts';
+import { BANK_STATEMENT_UPLOAD_STEP } from './bank-statement-upload.step.ts';
+import { CARRIER_AGE_GATE_STEP } from './carrier-age-gate.step.ts';
 import { FACE_LIVENESS_STEP } from './face-liveness.step.ts';
 import { ID_VERIFICATION_STEP } from './id-verification.step.ts';
+import { PEP_SANCTIONS_STEP } from './pep-sanctions.step.ts';
+import { PHONE_OWNERSHIP_MATCH_STEP } from './phone-ownership-match.step.ts';
+import { PHONE_TRUST_CHECK_STEP } from './phone-trust-check.step.ts';
+import { PHONE_VERIFICATION_STEP } from './phone-verification.step.ts';
+import { TITLE_SEARCH_STEP } from './title-search.step.ts';
 import type { StepModule } from './step-module.ts';
 
 // Each module's body type is its own; the registry holds them as modules of unknown bodies (the engine validates with `body`).
@@ -15,6 +25,16 @@ const step = <Body>(module: StepModule<Body>) => module as unknown as StepModule
 export const STEP_MODULES: Partial<Record<StepCode, StepModule>> = {
   ID_VERIFICATION: step(ID_VERIFICATION_STEP),
   FACE_LIVENESS: step(FACE_LIVENESS_STEP),
+  PEP_SANCTIONS: step(PEP_SANCTIONS_STEP),
+  ADVERSE_MEDIA: step(ADVERSE_MEDIA_STEP),
+  TITLE_SEARCH: step(TITLE_SEARCH_STEP),
+  BACKGROUND_CHECK: step(BACKGROUND_CHECK_STEP),
+  BANK_STATEMENT_UPLOAD: step(BANK_STATEMENT_UPLOAD_STEP),
+  AI_BANK_STATEMENT_ANALYSIS: step(AI_BANK_STATEMENT_ANALYSIS_STEP),
+  PHONE_TRUST_CHECK: step(PHONE_TRUST_CHECK_STEP),
+  CARRIER_AGE_GATE: step(CARRIER_AGE_GATE_STEP),
+  PHONE_OWNERSHIP_MATCH: step(PHONE_OWNERSHIP_MATCH_STEP),
+  PHONE_VERIFICATION: step(PHONE_VERIFICATION_STEP),
 };
 
 /** The module of a step type, or undefined while it is not built. */

@@ -12,6 +12,7 @@
  * receives the step's resolved config.
  */
 import type { z } from '@hono/zod-openapi';
+import type { JobEngine, JobFate } from '../../platform/jobs/jobs.ts';
 import type { World } from '../../platform/namespaces/world.ts';
 import type { StepFailure, WorkflowFailureCode } from '../workflow-failures.ts';
 import type { StepCode } from '../workflow-steps.ts';
@@ -36,6 +37,10 @@ export interface StepDeps {
   presign: (request: { contentType: string; owner: string; slot: string }) => PresignedUpload;
   /** The public base URL of the server (links in messages, pages). */
   publicBaseUrl: string;
+  /** The platform's async-job engine (ADVERSE_MEDIA and BACKGROUND_CHECK queue the screening area's job). */
+  jobs: JobEngine;
+  /** The fate of a job this submission queues (the async-jobs-* scenarios); asking counts the scenario as fired. */
+  jobFate: () => JobFate;
 }
 
 /** The applicant as the session record holds them (magic values read last_name). */

@@ -1,0 +1,138 @@
+/**
+ * ADVERSE_MEDIA: `{action: "start", email?, first_name, last_name, date_of_birth, country?}` queues the
+ * screening area's adverse-media job for the person (the same job GET /v1/async-jobs/{jobId} shows, the
+ * async-jobs-* scenarios included) and leaves the step IN_PROGRESS; `{action: "complete"}` reads the job on
+ * the virtual clock. Before the result is due it answers 409 ADVERSE_MEDIA_NOT_READY (with `ready_at`),
+ * without a start 409 ADVERSE_MEDIA_NOT_STARTED.
+ *
+ * The result lands in analysis_data.adverse_media_data (the spec's member). LOW and MEDIUM risk complete
+ * the step; HIGH and CRITICAL end the run (ADVERSE_MEDIA_HIT, the session REJECTED); a failed job is a
+ * failed attempt (SCREENING_UNAVAILABLE), and the next start queues a new job. The screening magic names
+ * (Clara Clean, Morgan Medium, Harper High, Cyrus Critical, Fay Failure) force each.
+ *
+ * A start repeated while its job is kept returns the same job when the person is the same (no new job),
+ * a new one when the person changed.
+ *
+ * LIMITATIONS:
+ * - The session's price covers the job: nothing is billed, unlike the standalone endpoint.
+ */
+import { z } from '@hono/zod-openapi';
+import { toAdverseMediaData } from '../../screening/adverse-media.service.ts';
+import type { AdverseMediaRequest } from '../../screening/adverse-media.schemas.ts';
+import { CountrySchema } from '../../screening/screening.schemas.ts';
+import { adverseMediaFingerprint, adverseMediaJobState, queueStepAdverseMedia } from '../../screening/screening.service.ts';
+import { stepConflict } from '../workflow-errors.ts';
+import { failuresOfStep } from '../workflow-failures.ts';
+import { screenedPersonFields, stepAction } from './step-bodies.ts';
+import { defineStep, type StepContext, type StepOutcome } from './step-module.ts';
+
+const StartSchema = z.strictObject({ action: stepAction(['start']), ...screenedPersonFields, country: CountrySchema.optional() });
+const CompleteSchema = z.strictObject({ action: stepAction(['complete']) });
+
+export const AdverseMediaStepBodySchema = z
+  .discriminatedUnion('action', [StartSchema, CompleteSchema], { error: () => 'action is required: it must be start or complete' })
+  .openapi('AdverseMediaStepBody');
+export type AdverseMediaStepBody = z.infer<typeof AdverseMediaStepBodySchema>;
+
+/** What the step keeps between start and complete. */
+export interface AdverseMediaState extends Record<string, unknown> {
+  job_id: string;
+  /** The person's fingerprint, so a repeated start with the same person reuses the job. */
+  fingerprint: string;
+}
+
+function personOf(body: z.infer<typeof StartSchema>): AdverseMediaRequest {
+  return {
+    ...(body.email === undefined ? {} : { email: body.email }),
+    firstName: body.first_name,
+    lastName: body.last_name,
+    dateOfBirth: body.date_of_birth,
+    ...(body.country === undefined ? {} : { country: body.country }),
+  };
+}
+
+function start(context: StepContext, body: z.infer<typeof StartSchema>): StepOutcome {
+  const { world, deps } = context;
+  const person = personOf(body);
+  const fingerprint = adverseMediaFingerprint(person);
+  const earlier = context.state as AdverseMediaState | undefined;
+  if (earlier?.fingerprint === fingerprint) {
+    const running = adverseMediaJobState(world, deps.jobs, earlier.job_id);
+    if (running.status !== 'gone' && running.status !== 'failed') {
+      return {
+        kind: 'progress',
+        state: earlier,
+        payload: { adverse_media: { job_id: earlier.job_id, status: running.status } },
+        explanations: [`start repeated with the same person: adverse media job ${earlier.job_id} (${running.status}) kept, nothing queued`],
+      };
+    }
+  }
+  const job = queueStepAdverseMedia(world, deps.jobs, context.organizationId, person, deps.jobFate());
+  const state: AdverseMediaState = { job_id: job.id, fingerprint };
+  const fate = job.fate === 'normal' ? '' : ` (scenario async-jobs-${job.fate})`;
+  return {
+    kind: 'progress',
+    state,
+    payload: { adverse_media: { job_id: job.id, status: 'pending' } },
+    explanations: [
+      `adverse media job ${job.id} queued for ${person.firstName} ${person.lastName}${fate}; complete once it is ready (GET /v1/async-jobs/${job.id})`,
+    ],
+  };
+}
+
+function complete(context: StepContext): StepOutcome {
+  const { world, deps, sessionId, index } = context;
+  const state = context.state as AdverseMediaState | undefined;
+  const job = state === undefined ? undefined : adverseMediaJobState(world, deps.jobs, state.job_id);
+  if (state === undefined || job === undefined || job.status === 'gone') {
+    throw stepConflict(
+      'ADVERSE_MEDIA_NOT_STARTED',
+      `ADVERSE_MEDIA on session ${sessionId} has no screening running: submit {"action": "start", "first_name": ..., "last_name": ..., "date_of_birth": ...} first, then complete.`,
+      { current_step: index, step_id: 'ADVERSE_MEDIA' },
+    );
+  }
+  if (job.status === 'pending' || job.status === 'processing') {
+    const due = job.readyAtMs === undefined ? 'it stays processing (scenario async-jobs-stuck)' : `it is due at ${world.clock.iso(job.readyAtMs)}`;
+    throw stepConflict(
+      'ADVERSE_MEDIA_NOT_READY',
+      `The adverse media screening of session ${sessionId} is still ${job.status}: ${due}; submit {"action": "complete"} again then.`,
+      { current_step: index, step_id: 'ADVERSE_MEDIA', ...(job.readyAtMs === undefined ? {} : { ready_at: world.clock.iso(job.readyAtMs) }) },
+    );
+  }
+  const said = job.explanation === undefined ? [] : [job.explanation];
+  if (job.status === 'failed') {
+    return {
+      kind: 'failed',
+      failure: { code: 'SCREENING_UNAVAILABLE', slot: 'PRIMARY', detail: `Adverse media job ${job.jobId} failed: ${job.error}.` },
+      state: {},
+      payload: { adverse_media: { job_id: job.jobId, status: 'failed' } },
+      explanations: said,
+    };
+  }
+  const { result } = job;
+  const analysis = { adverse_media_data: toAdverseMediaData(result) };
+  const payload = {
+    adverse_media: { job_id: job.jobId, status: 'ready', risk_level: result.riskLevel, risk_score: result.riskScore, total_hits: result.totalHits },
+  };
+  if (result.riskLevel === 'HIGH' || result.riskLevel === 'CRITICAL') {
+    return {
+      kind: 'failed',
+      failure: { code: 'ADVERSE_MEDIA_HIT', slot: 'PRIMARY', detail: `Risk ${result.riskLevel} (score ${result.riskScore}): ${result.summary}` },
+      endsRun: true,
+      analysis,
+      payload,
+      explanations: said,
+    };
+  }
+  return { kind: 'passed', analysis, payload, explanations: said };
+}
+
+export const ADVERSE_MEDIA_STEP = defineStep<AdverseMediaStepBody>({
+  code: 'ADVERSE_MEDIA',
+  summary: 'Adverse media screening of the person sent: start queues the job, complete reads it on the clock; HIGH or CRITICAL risk ends the run',
+  body: AdverseMediaStepBodySchema,
+  headless: false,
+  requirements: () => ({ actions: ['start', 'complete'], fields: ['first_name', 'last_name', 'date_of_birth'] }),
+  failures: failuresOfStep('ADVERSE_MEDIA'),
+  run: (context, body) => (body.action === 'start' ? start(context, body) : complete(context)),
+});

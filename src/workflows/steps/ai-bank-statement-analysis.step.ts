@@ -1,0 +1,61 @@
+/**
+ * AI_BANK_STATEMENT_ANALYSIS (`{}`): reads the statement of the earlier BANK_STATEMENT_UPLOAD step's
+ * request with the financial area's analysis (income, spending, cash flow, lowest balance, flags and a
+ * risk level; bank-statement-analysis.ts) and records it as analysis_data.ai_bank_statement_analysis and
+ * the response's `bank_statement_analysis`.
+ *
+ * LOW and MEDIUM risk complete the step; HIGH (no regular income, or a balance below zero: the PrairieSky
+ * bank's overdraft almost always) ends the run, BANK_STATEMENT_HIGH_RISK, the session REJECTED as an
+ * affordability decline. A request whose statements were uploaded rather than linked carries no statement
+ * to read: BANK_STATEMENT_NOT_ANALYSABLE.
+ */
+import { z } from '@hono/zod-openapi';
+import { analyzeBankStatement } from '../../financial/bank-statement-analysis.ts';
+import { bankStatementProgress } from '../../financial/financial.store.ts';
+import { failuresOfStep } from '../workflow-failures.ts';
+import type { BankStatementUploadState } from './bank-statement-upload.step.ts';
+import { defineStep } from './step-module.ts';
+
+export const AiBankStatementAnalysisStepBodySchema = z.strictObject({}).openapi('AiBankStatementAnalysisStepBody');
+
+export const AI_BANK_STATEMENT_ANALYSIS_STEP = defineStep<z.infer<typeof AiBankStatementAnalysisStepBodySchema>>({
+  code: 'AI_BANK_STATEMENT_ANALYSIS',
+  summary: 'Analyses the statement of the earlier BANK_STATEMENT_UPLOAD: income, spending, lowest balance; HIGH risk ends the run',
+  body: AiBankStatementAnalysisStepBodySchema,
+  headless: false,
+  requirements: () => ({ statement_from: 'BANK_STATEMENT_UPLOAD' }),
+  failures: failuresOfStep('AI_BANK_STATEMENT_ANALYSIS'),
+  run(context) {
+    // The engine runs this step only after BANK_STATEMENT_UPLOAD completed, which saved its request id.
+    const upload = context.earlier('BANK_STATEMENT_UPLOAD')?.state as BankStatementUploadState | undefined;
+    const id = upload?.bank_statement_request_id ?? '';
+    const progress = bankStatementProgress(context.world, context.organizationId, id);
+    if (progress.statement === undefined) {
+      return {
+        kind: 'failed',
+        failure: {
+          code: 'BANK_STATEMENT_NOT_ANALYSABLE',
+          slot: 'PRIMARY',
+          detail: `Bank-statement request ${id} is a ${progress.record.type} record (${progress.status}) without a statement to read: the applicant uploaded files instead of linking a bank.`,
+        },
+        explanations: [progress.explanation],
+      };
+    }
+    const { analysis, explanation } = analyzeBankStatement(progress.statement, progress.record.Config.period);
+    const recorded = { bank_statement_request_id: id, ...analysis };
+    const result = { analysis: { ai_bank_statement_analysis: recorded }, payload: { bank_statement_analysis: recorded }, explanations: [explanation] };
+    if (analysis.risk_level === 'HIGH') {
+      return {
+        kind: 'failed',
+        failure: {
+          code: 'BANK_STATEMENT_HIGH_RISK',
+          slot: 'PRIMARY',
+          detail: `Risk HIGH: ${analysis.flags.join(', ')} (lowest balance ${analysis.lowest_balance}).`,
+        },
+        endsRun: true,
+        ...result,
+      };
+    }
+    return { kind: 'passed', ...result };
+  },
+});

@@ -1,0 +1,62 @@
+/**
+ * PEP_SANCTIONS: screens the person the client sends (`{email?, first_name, last_name, date_of_birth}`)
+ * against the watchlists with the screening area's PEP and sanctions engine, and records the matches as
+ * analysis_data.pep_sanctions_data (the spec's member, the shape of POST /v1/screening/pep-sanctions).
+ *
+ * No match: COMPLETED. A match ends the run (the session is REJECTED, as a reviewer's decline): a
+ * sanctions match (on a sanctions list only, or on both kinds) fails SANCTIONS_MATCH, a PEP-only match
+ * PEP_MATCH. The screening magic names (GET /__sandbox/catalog) force each.
+ *
+ * LIMITATIONS:
+ * - The session's price covers the screening: nothing is billed, unlike the standalone endpoint.
+ * - `email` is validated and not used, as on the standalone endpoint.
+ */
+import { z } from '@hono/zod-openapi';
+import { screenPepSanctions } from '../../screening/pep-sanctions.service.ts';
+import { defaultWatchlist } from '../../screening/pep-sanctions.watchlist.ts';
+import type { PepSanctionsMatch } from '../../screening/pep-sanctions.schemas.ts';
+import { screenedPersonFields } from './step-bodies.ts';
+import { defineStep } from './step-module.ts';
+import { failuresOfStep } from '../workflow-failures.ts';
+
+export const PepSanctionsStepBodySchema = z.strictObject(screenedPersonFields).openapi('PepSanctionsStepBody');
+export type PepSanctionsStepBody = z.infer<typeof PepSanctionsStepBodySchema>;
+
+const describe = (matches: readonly PepSanctionsMatch[]) =>
+  matches.map((match) => `${match.name} (confidence ${match.confidence}, ${match.datasets.length} lists)`).join('; ');
+
+export const PEP_SANCTIONS_STEP = defineStep<PepSanctionsStepBody>({
+  code: 'PEP_SANCTIONS',
+  summary: 'Screens the person sent against the PEP and sanctions watchlists; a match ends the run',
+  body: PepSanctionsStepBodySchema,
+  headless: false,
+  requirements: () => ({ fields: ['first_name', 'last_name', 'date_of_birth'] }),
+  failures: failuresOfStep('PEP_SANCTIONS'),
+  run(_context, body) {
+    const { response, explanation } = screenPepSanctions(
+      { firstName: body.first_name, lastName: body.last_name, dateOfBirth: body.date_of_birth },
+      defaultWatchlist(),
+    );
+    const analysis = { pep_sanctions_data: { peps: response.peps, sanctions: response.sanctions, both: response.both } };
+    const sanctioned = [...response.both, ...response.sanctions];
+    if (sanctioned.length > 0) {
+      return {
+        kind: 'failed',
+        failure: { code: 'SANCTIONS_MATCH', slot: 'PRIMARY', detail: `On a sanctions list: ${describe(sanctioned)}.` },
+        endsRun: true,
+        analysis,
+        explanations: [explanation],
+      };
+    }
+    if (response.peps.length > 0) {
+      return {
+        kind: 'failed',
+        failure: { code: 'PEP_MATCH', slot: 'PRIMARY', detail: `A politically exposed person: ${describe(response.peps)}.` },
+        endsRun: true,
+        analysis,
+        explanations: [explanation],
+      };
+    }
+    return { kind: 'passed', analysis, explanations: [explanation] };
+  },
+});

@@ -1,0 +1,66 @@
+/**
+ * TITLE_SEARCH: `{address}` (1-500 characters) is looked up by the screening area's title engine for the
+ * session's applicant (the magic found address lists them as first owner). The engine's four results:
+ * - found: COMPLETED; the record lands in analysis_data.title_search_data (the spec's member);
+ * - multiple_properties: a failed attempt TITLE_MULTIPLE_PROPERTIES (resend the address with a unit; the
+ *   response's `title_search` lists availableUnits);
+ * - not_found: TITLE_NOT_FOUND; unsupported_region (outside the US): TITLE_UNSUPPORTED_REGION.
+ * Every submission answers the engine's result as `title_search`, so the page can show the units.
+ *
+ * LIMITATIONS:
+ * - A found record completes the step whoever owns it: owners of non-magic addresses are synthetic, so
+ *   ownership is reported (owner_matches_applicant), not required.
+ * - The session's price covers the search: nothing is billed, unlike the standalone endpoint.
+ */
+import type { z } from '@hono/zod-openapi';
+import { checkTitle } from '../../screening/title-check.service.ts';
+import { TitleCheckRequestSchema, type TitleCheckResponse } from '../../screening/title-check.schemas.ts';
+import { normalizeName } from '../../screening/name-similarity.ts';
+import type { WorkflowFailureCode } from '../workflow-failures.ts';
+import { failuresOfStep } from '../workflow-failures.ts';
+import { defineStep } from './step-module.ts';
+
+export const TitleSearchStepBodySchema = TitleCheckRequestSchema.pick({ address: true }).strict().openapi('TitleSearchStepBody');
+export type TitleSearchStepBody = z.infer<typeof TitleSearchStepBodySchema>;
+
+const FAILURE_OF_STATUS: Record<Exclude<TitleCheckResponse['status'], 'found'>, WorkflowFailureCode> = {
+  multiple_properties: 'TITLE_MULTIPLE_PROPERTIES',
+  not_found: 'TITLE_NOT_FOUND',
+  unsupported_region: 'TITLE_UNSUPPORTED_REGION',
+};
+
+export const TITLE_SEARCH_STEP = defineStep<TitleSearchStepBody>({
+  code: 'TITLE_SEARCH',
+  summary: 'Title search of the address sent for the applicant: a found property record completes it',
+  body: TitleSearchStepBodySchema,
+  headless: false,
+  requirements: () => ({ fields: ['address'] }),
+  failures: failuresOfStep('TITLE_SEARCH'),
+  run(context, body) {
+    const { first_name: firstName, last_name: lastName } = context.applicant;
+    const { response, explanation } = checkTitle({ firstName, lastName, address: body.address });
+    if (response.status !== 'found') {
+      return {
+        kind: 'failed',
+        failure: {
+          code: FAILURE_OF_STATUS[response.status],
+          slot: 'PRIMARY',
+          detail: `${response.message} (address ${JSON.stringify(body.address.slice(0, 120))})`,
+        },
+        payload: { title_search: response },
+        explanations: [explanation],
+      };
+    }
+    const owner = response.ownerInformation;
+    const ownerMatches =
+      owner !== null &&
+      normalizeName(owner.Owner1LastName ?? '') === normalizeName(lastName) &&
+      normalizeName(owner.Owner1FirstNameMiddleInitial ?? '').startsWith(normalizeName(firstName));
+    return {
+      kind: 'passed',
+      analysis: { title_search_data: response },
+      payload: { title_search: { ...response, owner_matches_applicant: ownerMatches } },
+      explanations: [explanation, `first owner ${ownerMatches ? 'is' : 'is not'} the applicant`],
+    };
+  },
+});
