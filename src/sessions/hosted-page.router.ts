@@ -21,7 +21,8 @@ import { behaviourOn, explain, noteOutcome, publicUrlsOf, type AppContext, type 
 import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
-import { getWorkflowState, submitStep, type StepDeps } from '../workflows/workflow-sessions.service.ts';
+import { stepDepsFor } from '../workflows/step-deps.ts';
+import { getWorkflowState, submitStep } from '../workflows/workflow-sessions.service.ts';
 import { STEP_CODES, type StepCode } from '../workflows/workflow-steps.ts';
 import type { WorkflowState } from '../workflows/workflows.schemas.ts';
 import { STEP_FORMS, type FormView, type PageClient, type PageFile, type StepAnswer } from './hosted-step-forms.ts';
@@ -66,23 +67,12 @@ function formViewOf(c: AppContext, stored: StoredSession, step: WorkflowState['s
   };
 }
 
-/** The step engine's dependencies for a page post: the session organization's uploads, URLs on the public base. */
-function pageStepDeps(c: AppContext, organizationId: string): StepDeps {
-  const platform = c.get('platform');
-  const world = c.get('world');
-  return {
-    readUpload: async (fileKey) => (await platform.uploads.read(world, organizationId, fileKey)).bytes,
-    presign: (request) => platform.uploads.presign(world, organizationId, { ...request, byteLength: MAX_UPLOAD_BYTES }, publicUrlsOf(c).base),
-    publicBaseUrl: publicUrlsOf(c).base,
-  };
-}
-
 /** The page as the applicant's client: every submission goes to the step engine, every file through the upload store. */
 function pageClient(c: AppContext, stored: StoredSession, code: StepCode): PageClient {
   const world = c.get('world');
   const uploads = c.get('platform').uploads;
   const organizationId = stored.record.organization_id;
-  const deps = pageStepDeps(c, organizationId);
+  const deps = stepDepsFor(c, organizationId);
   // What a browser's PUT to the upload URL does (the signed query is the permission).
   const deliver = async (uploadUrl: string, file: PageFile) => {
     const url = new URL(uploadUrl);
