@@ -128,11 +128,12 @@ function resultOf(answer: StepAnswer): StepResultModel {
 function workflowReturn(stored: StoredSession, state: WorkflowState, nowMs: number) {
   const redirectUrl = stored.record.redirect_url;
   if (redirectUrl === undefined) return undefined;
-  const ended = state.session_failure;
+  // The step that ended the run carries its failure; a run out of attempts names it in session_failure.
+  const failure = state.steps.find((step) => step.status === 'FAILED')?.failure ?? state.session_failure?.failure;
   const callback = workflowCallback({
     sessionStatus: stored.record.status,
     expired: isExpired(stored.record, nowMs),
-    ...(ended?.failure === undefined ? {} : { failureCategory: ended.failure.category }),
+    ...(failure === undefined ? {} : { failure: { code: failure.code, category: failure.category } }),
   });
   return { callback, url: redirectUrlFor(redirectUrl, stored.id, callback.status, callback.reason) };
 }

@@ -78,6 +78,9 @@ export const LIVENESS_FRAME_COUNT = 3;
 
 type SamplePurpose = 'document' | 'selfie' | 'frame';
 
+/** What each file input takes: liveness frames are image/jpeg; documents may also be PDFs. */
+const ACCEPTED_FILES: Record<SamplePurpose, string> = { document: 'image/*,application/pdf', selfie: 'image/*', frame: 'image/jpeg' };
+
 /** The sample preselected per purpose: the one that passes with the others' defaults. */
 const DEFAULT_SAMPLE: Record<SamplePurpose, string> = { document: 'passport.jpg', selfie: 'face.jpg', frame: 'face.jpg' };
 
@@ -90,7 +93,7 @@ function samplesFor(purpose: SamplePurpose) {
 function fileField(name: string, label: string, purpose: SamplePurpose, optional = false): Html {
   const preselected = optional ? '' : DEFAULT_SAMPLE[purpose];
   return html`<fieldset><legend>${label}${optional ? ' (optional)' : ''}</legend>
-<label>${label}: your file <input type="file" name="${name}" accept="${purpose === 'frame' ? 'image/jpeg' : 'image/*'}"></label>
+<label>${label}: your file <input type="file" name="${name}" accept="${ACCEPTED_FILES[purpose]}"></label>
 <label>${label}: or a sample image <select name="${name}_sample">${optional ? html`<option value="">none</option>` : ''}${samplesFor(purpose).map(
     (fixture) => html`<option value="${fixture.file}"${fixture.file === preselected ? ' selected' : ''}>${fixture.file}: ${fixture.description}</option>`,
   )}</select></label></fieldset>`;
@@ -250,6 +253,56 @@ ${view.step.status === 'IN_PROGRESS' ? actionButton('complete', 'Ask for the res
   },
 };
 
+/** The deepfake scans the page offers, as the frames a camera would send (fixtures/images). */
+const DEEPFAKE_SCANS = {
+  live: {
+    label: 'a live scan: person A from two angles',
+    frames: ['face.jpg', 'face-cropped.jpg', 'face.jpg', 'face-cropped.jpg', 'face.jpg', 'face-cropped.jpg'],
+  },
+  replay: {
+    label: 'a photo held to the camera: the same picture in every frame',
+    frames: ['face.jpg', 'face.jpg', 'face.jpg', 'face.jpg', 'face.jpg', 'face.jpg'],
+  },
+  switch: {
+    label: 'another person half-way: person B in the last frame',
+    frames: ['face.jpg', 'face-cropped.jpg', 'face.jpg', 'face-cropped.jpg', 'face.jpg', 'different-face.jpg'],
+  },
+} as const;
+type DeepfakeScan = keyof typeof DEEPFAKE_SCANS;
+
+/** The live scan's frame metadata (fixtures/deepfake-live-scan.json), in the step body's snake case. */
+async function liveScanFrameMeta(): Promise<Record<string, unknown>[]> {
+  const scan = JSON.parse(await readFile(new URL('../../fixtures/deepfake-live-scan.json', import.meta.url), 'utf8')) as {
+    frameMeta: Record<string, unknown>[];
+  };
+  return scan.frameMeta.map((meta) =>
+    Object.fromEntries(Object.entries(meta).map(([key, value]) => [key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`), value])),
+  );
+}
+
+const deepfakeForm: StepForm = {
+  title: 'Face scan',
+  fields: () => html`<p>The page starts a scan, uploads its six frames and asks whether a live person was in front of the camera.</p>
+<label>What the camera sees <select name="scan">${Object.entries(DEEPFAKE_SCANS).map(([value, scan]) => html`<option value="${value}">${scan.label}</option>`)}</select></label>
+${submitButton('Scan my face')}`,
+  submit: async (form, client) => {
+    const choice = text(form, 'scan') ?? 'live';
+    if (!(choice in DEEPFAKE_SCANS)) throw new ApiError(400, `scan must be one of ${Object.keys(DEEPFAKE_SCANS).join(', ')}.`);
+    const frames = DEEPFAKE_SCANS[choice as DeepfakeScan].frames;
+    const started = await client.submit({ action: 'start' });
+    const { upload_urls: urls, s3_keys: keys } = started.deepfake as { upload_urls: Record<string, string>; s3_keys: Record<string, string> };
+    const s3Keys: Record<string, string> = {};
+    for (const [index, name] of frames.entries()) {
+      const slot = `frame_${index}`;
+      await client.deliver(urls[slot] as string, (await sampleFile(name)) as PageFile);
+      s3Keys[slot] = keys[slot] as string;
+    }
+    const frameMeta = await liveScanFrameMeta();
+    const lastTimestamp = Number(frameMeta.at(-1)?.timestamp ?? 0);
+    return client.submit({ action: 'complete', scan_duration_ms: lastTimestamp + 600, frame_meta: frameMeta, s3_keys: s3Keys });
+  },
+};
+
 const selfieForm: StepForm = {
   title: 'A selfie',
   fields: () => html`${fileField('selfie_front', 'Selfie', 'selfie')}${submitButton('Send the selfie')}`,
@@ -282,11 +335,21 @@ function continueForm(title: string, what: string): StepForm {
   return { title, fields: () => html`<p>${what}.</p>${submitButton('Continue')}`, submit: (_form, client) => client.submit({}) };
 }
 
+/** The slots an uploads step asks for (its requirements' `slots`), or one `document` slot when it names none. */
+function uploadSlots(view: FormView): string[] {
+  const slots = (view.step.requirements as { slots?: unknown } | undefined)?.slots;
+  const named = Array.isArray(slots) ? slots.filter((slot): slot is string => typeof slot === 'string') : [];
+  return named.length > 0 ? named : ['document'];
+}
+
 function uploadsForm(title: string, what: string): StepForm {
   return {
     title,
-    fields: () => html`<p>${what}.</p>${fileField('document', 'Document', 'document')}${submitButton('Upload')}`,
-    submit: async (form, client) => client.submit({ uploads: await storedUploads(form, client, ['document']) }),
+    fields: (view) => {
+      const prompt = (view.step.requirements as { prompt?: unknown } | undefined)?.prompt;
+      return html`<p>${typeof prompt === 'string' ? prompt : `${what}.`}</p>${uploadSlots(view).map((slot) => fileField(slot, slot.replace(/_/g, ' '), 'document'))}${submitButton('Upload')}`;
+    },
+    submit: async (form, client, view) => client.submit({ uploads: await storedUploads(form, client, uploadSlots(view)) }),
   };
 }
 
@@ -310,7 +373,7 @@ export const STEP_FORMS: Record<StepCode, StepForm> = {
   ID_VERIFICATION: idVerificationForm,
   FACE_LIVENESS: faceLivenessForm,
   AGE_ESTIMATION: { ...selfieForm, title: 'Age estimation from a selfie' },
-  DEEPFAKE_DETECTION: faceLivenessForm,
+  DEEPFAKE_DETECTION: deepfakeForm,
   DEEP_AGE: startCompleteForm('Age check', 'An age check of your face'),
   ADDRESS_VERIFICATION: startCompleteForm('Your address', 'A check of your address'),
   BACKGROUND_CHECK: startCompleteForm('Background check', 'A background check on the identity read from your document'),

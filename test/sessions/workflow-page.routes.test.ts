@@ -10,7 +10,10 @@ const CALLBACK = 'https://example.com/kyc/done?order=77';
 
 /** A hosted session (POST /v1/sessions) of a new workflow with these steps. */
 async function hostedSession(sandbox: TestSandbox, steps: string[], extra: Record<string, unknown> = { redirectUrl: CALLBACK }): Promise<string> {
-  const workflowId = await createWorkflow(sandbox, steps.map((id) => ({ id })));
+  const workflowId = await createWorkflow(
+    sandbox,
+    steps.map((id) => ({ id })),
+  );
   return (await createSession(sandbox, { ...JANE, phone: '+14155550123', workflowId, ...extra })).id;
 }
 
@@ -214,4 +217,40 @@ describe('the applicant’s page of a workflow session', () => {
       expect(form.buttons.length).toBeGreaterThan(0);
     });
   }
+
+  it('sends the phone code, refuses a wrong one with its failure, and passes with the code from the outbox', async () => {
+    const sandbox = await fresh();
+    const id = await hostedSession(sandbox, ['PHONE_VERIFICATION', 'PEP_SANCTIONS']);
+    const sent = await doStep(sandbox, id, {}, 'Your phone number');
+    expect(sent.status, sent.html).toBe(200);
+    expect(sent.html).toContain('<h2>Your phone number: IN_PROGRESS</h2>');
+    const form = stepForm(sent.html);
+    expect(form.html).toContain('<label>Code <input type="text" name="code" value="" required></label>');
+    const outbox = await sandbox.call('GET', `/__sandbox/outbox?session=${id}&channel=sms`, { key: null });
+    const code = /\b(\d{6})\b/.exec(outbox.body.messages[0].text)?.[1] as string;
+    const wrong = await submitForm(sandbox, form, { fields: { code: code === '000000' ? '111111' : '000000' } });
+    expect(wrong.html).toContain('<code>PHONE_CODE_INCORRECT</code>');
+    expect(wrong.html).toContain('Attempts remaining: 2');
+    const empty = await submitForm(sandbox, stepForm(wrong.html), { fields: { code: 'abc' } });
+    expect(empty.status).toBe(400);
+    expect(empty.html).toMatch(/<p class="error" role="alert">[^<]*code must be the 6-digit code/);
+    const right = await submitForm(sandbox, stepForm(empty.html), { fields: { code } });
+    expect(right.html).toContain('<h2>Your phone number: COMPLETED</h2>');
+    expect(stepForm(right.html).title).toBe('Sanctions and PEP screening');
+  });
+
+  it('screens the applicant on the PEP form: a clean name redirects with success, a date of birth left out shows the 400', async () => {
+    const sandbox = await fresh();
+    const id = await hostedSession(sandbox, ['PEP_SANCTIONS']);
+    const page = await openSessionPage(sandbox, id);
+    const form = stepForm(page.html);
+    expect(form.defaults).toMatchObject({ first_name: 'Jane', last_name: 'Doe', email: 'jane.doe@example.com', date_of_birth: '' });
+    const missing = await submitForm(sandbox, form);
+    expect(missing.status).toBe(400);
+    expect(missing.html).toContain('date_of_birth');
+    const done = await submitForm(sandbox, form, { fields: { date_of_birth: '1990-04-12' } });
+    expect(done.status, done.html).toBe(303);
+    expect(callbackOf(done.location)).toEqual({ order: '77', session_id: id, status: 'success' });
+    expect((await sandbox.call('GET', `/v1/sessions/${id}`)).body.session_record.analysis_data.pep_sanctions_data).toBeDefined();
+  });
 });
