@@ -51,6 +51,17 @@ function applicantName(stored: StoredSession): string {
   return `${stored.user.first_name} ${stored.user.last_name}`;
 }
 
+/** What both kinds of session page say at the top: who, for whom, which session, in which state. */
+function pageHeading(c: AppContext, stored: StoredSession, nowMs: number) {
+  const organization = c.get('platform').keyRing.organizations.get(stored.record.organization_id);
+  return {
+    sessionId: stored.id,
+    applicantName: applicantName(stored),
+    organizationName: organization?.name ?? stored.record.organization_id,
+    displayStatus: displayStatus(stored.record, nowMs),
+  };
+}
+
 function isStepCode(value: string): value is StepCode {
   return (STEP_CODES as readonly string[]).includes(value);
 }
@@ -148,14 +159,10 @@ function renderWorkflowPage(c: AppContext, stored: StoredSession, extras: { resu
   const expired = isExpired(stored.record, nowMs);
   const current = state.current_step === null || expired ? undefined : state.steps[state.current_step];
   const verifyUrl = publicUrlsOf(c).verify;
-  const organization = c.get('platform').keyRing.organizations.get(stored.record.organization_id);
   const ended = current === undefined ? workflowReturn(stored, state, nowMs) : undefined;
   return c.html(
     workflowPage({
-      sessionId: stored.id,
-      applicantName: applicantName(stored),
-      organizationName: organization?.name ?? stored.record.organization_id,
-      displayStatus: displayStatus(stored.record, nowMs),
+      ...pageHeading(c, stored, nowMs),
       steps: state.steps.map((step) => ({ code: step.step_id, title: stepTitle(step.step_id), status: step.status })),
       ...(current === undefined || !isStepCode(current.step_id)
         ? {}
@@ -186,14 +193,10 @@ export const hostedPageRouter = new Hono<AppEnv>()
     if (stored.record.workflow_id !== undefined) return renderWorkflowPage(c, stored, {}, 200);
     const nowMs = world.clock.now();
     const expired = isExpired(stored.record, nowMs);
-    const organization = c.get('platform').keyRing.organizations.get(stored.record.organization_id);
     if (expired) explain(c, `session ${id} expired at ${stored.record.expires_at as string}: buttons redirect with status expired, reason session_expired`);
     return c.html(
       sessionPage({
-        sessionId: stored.id,
-        applicantName: applicantName(stored),
-        organizationName: organization?.name ?? stored.record.organization_id,
-        displayStatus: displayStatus(stored.record, nowMs),
+        ...pageHeading(c, stored, nowMs),
         kind: stored.record.type === 'session' ? 'verification' : 'credit check',
         open: stored.record.status === 'PENDING',
         expired,

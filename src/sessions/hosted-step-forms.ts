@@ -76,13 +76,14 @@ const FIXTURE_IMAGES_DIR = new URL('../../fixtures/images/', import.meta.url);
 /** How many frames a page liveness capture uploads (the step takes 1-8). */
 export const LIVENESS_FRAME_COUNT = 3;
 
-type SamplePurpose = 'document' | 'selfie' | 'frame';
+/** What a file input is for: an ID document, a selfie, a liveness frame, or a file an uploads step asks for. */
+type SamplePurpose = 'document' | 'selfie' | 'frame' | 'upload';
 
-/** What each file input takes: liveness frames are image/jpeg; documents may also be PDFs. */
-const ACCEPTED_FILES: Record<SamplePurpose, string> = { document: 'image/*,application/pdf', selfie: 'image/*', frame: 'image/jpeg' };
+/** What each file input takes: liveness frames are image/jpeg; an uploads step also takes PDFs. */
+const ACCEPTED_FILES: Record<SamplePurpose, string> = { document: 'image/*', selfie: 'image/*', frame: 'image/jpeg', upload: 'image/*,application/pdf' };
 
 /** The sample preselected per purpose: the one that passes with the others' defaults. */
-const DEFAULT_SAMPLE: Record<SamplePurpose, string> = { document: 'passport.jpg', selfie: 'face.jpg', frame: 'face.jpg' };
+const DEFAULT_SAMPLE: Record<SamplePurpose, string> = { document: 'passport.jpg', selfie: 'face.jpg', frame: 'face.jpg', upload: 'passport.jpg' };
 
 function samplesFor(purpose: SamplePurpose) {
   // Liveness frames are image/jpeg (the step's frame_content_type), so only the JPEG samples fit.
@@ -185,7 +186,7 @@ const consentForm: StepForm = {
   title: 'Your consent',
   fields: (view) => html`<p>Type your legal name to agree that your identity is checked; the signature image is optional.</p>
 ${textField('legal_name', 'Legal name', `${view.applicant.firstName} ${view.applicant.lastName}`, 'text', false)}
-${fileField('signature_upload', 'Signature image', 'document', true)}
+${fileField('signature_upload', 'Signature image', 'upload', true)}
 ${actionButton('accept', 'I agree')}${actionButton('decline', 'I do not agree', false)}`,
   submit: async (form, client) => {
     if (text(form, 'action') === 'decline') return client.submit({ accepted: false });
@@ -347,7 +348,7 @@ function uploadsForm(title: string, what: string): StepForm {
     title,
     fields: (view) => {
       const prompt = (view.step.requirements as { prompt?: unknown } | undefined)?.prompt;
-      return html`<p>${typeof prompt === 'string' ? prompt : `${what}.`}</p>${uploadSlots(view).map((slot) => fileField(slot, slot.replace(/_/g, ' '), 'document'))}${submitButton('Upload')}`;
+      return html`<p>${typeof prompt === 'string' ? prompt : `${what}.`}</p>${uploadSlots(view).map((slot) => fileField(slot, slot.replace(/_/g, ' '), 'upload'))}${submitButton('Upload')}`;
     },
     submit: async (form, client, view) => client.submit({ uploads: await storedUploads(form, client, uploadSlots(view)) }),
   };

@@ -5,21 +5,15 @@
  * Every page's WCAG AA contrast is computed by axe-core and screenshotted in test-results/screenshots/.
  */
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contrastViolations, launchChromium, openSandbox, screenshot, type BrowserSandbox } from './chromium.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { contrastViolations, chromiumForFile, openSandbox, screenshot, type BrowserSandbox } from './chromium.ts';
 
 const APPLICANT = { firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com', phone: '+14155550123' };
 const APP = 'https://app.example';
 const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/images/${name}`, import.meta.url));
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumForFile();
 
 async function api(sandbox: BrowserSandbox['sandbox'], method: string, path: string, body?: unknown, key: string | null = 'sk_live_demo') {
   const response = await fetch(`${sandbox.url}${path}`, {
@@ -39,7 +33,7 @@ async function stepDone(page: Page, heading: string, name: string): Promise<void
 
 describe('the applicant’s workflow page in a browser', { timeout: 90_000 }, () => {
   it('walks consent, ID, liveness, the phone code from the outbox and PEP screening to the redirect', async () => {
-    const opened = await openSandbox(browser, {}, { [APP]: () => '<!doctype html><title>Integrator app</title><p>back in the app</p>' });
+    const opened = await openSandbox(browser(), {}, { [APP]: () => '<!doctype html><title>Integrator app</title><p>back in the app</p>' });
     const { sandbox, page } = opened;
     try {
       const steps = ['CONSENT', 'ID_VERIFICATION', 'FACE_LIVENESS', 'PHONE_VERIFICATION', 'PEP_SANCTIONS'].map((id) => ({ id }));

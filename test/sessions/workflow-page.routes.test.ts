@@ -4,9 +4,7 @@ import { STEP_CODES, STEP_PREREQUISITES } from '../../src/workflows/workflow-ste
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { createHeadlessSession, createWorkflow, fixtureImage } from '../workflows/helpers.ts';
 import { doStep, openSessionPage, stepForm, submitForm } from './page-forms.ts';
-import { createSession, JANE } from './route-helpers.ts';
-
-const CALLBACK = 'https://example.com/kyc/done?order=77';
+import { CALLBACK, callbackOf, createSession, JANE } from './route-helpers.ts';
 
 /** A hosted session (POST /v1/sessions) of a new workflow with these steps. */
 async function hostedSession(sandbox: TestSandbox, steps: string[], extra: Record<string, unknown> = { redirectUrl: CALLBACK }): Promise<string> {
@@ -15,14 +13,6 @@ async function hostedSession(sandbox: TestSandbox, steps: string[], extra: Recor
     steps.map((id) => ({ id })),
   );
   return (await createSession(sandbox, { ...JANE, phone: '+14155550123', workflowId, ...extra })).id;
-}
-
-/** The callback query of a 303 to CALLBACK. */
-function callbackOf(location: string | null): Record<string, string> {
-  expect(location).not.toBeNull();
-  const url = new URL(location as string);
-  expect(`${url.origin}${url.pathname}`).toBe('https://example.com/kyc/done');
-  return Object.fromEntries(url.searchParams);
 }
 
 const fresh = () => testSandbox({ rateLimit: false });
