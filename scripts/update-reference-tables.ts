@@ -1,7 +1,8 @@
-/** Rewrites docs/reference.md's generated section from the sandbox's own tables: `npx tsx scripts/update-reference-tables.ts`. */
+/** Rewrites the generated sections of docs/reference.md and docs/workflows.md from the sandbox's own tables: `npx tsx scripts/update-reference-tables.ts`. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { referenceMarkdown, referenceSources, withReferenceSection } from '../src/control/reference-markdown.ts';
 import { createSandbox } from '../src/sandbox.ts';
+import { withWorkflowStepTables } from '../src/workflows/workflow-docs.ts';
 
 async function main() {
   const sandbox = await createSandbox({ port: null, memory: true, logger: { info() {}, warn() {}, error() {} } });
@@ -9,7 +10,9 @@ async function main() {
   const page = readFileSync(pagePath, 'utf8');
   writeFileSync(pagePath, withReferenceSection(page, referenceMarkdown(await referenceSources(sandbox.app))));
   await sandbox.close();
-  console.log('docs/reference.md tables updated');
+  const workflowsPath = new URL('../docs/workflows.md', import.meta.url);
+  writeFileSync(workflowsPath, withWorkflowStepTables(readFileSync(workflowsPath, 'utf8')));
+  console.log('docs/reference.md and docs/workflows.md tables updated');
 }
 
 void main();

@@ -17,11 +17,11 @@
 import { Hono } from 'hono';
 import { bankStatementPageUrl } from '../financial/financial.store.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
-import { behaviourOn, explain, noteOutcome, publicUrlsOf, type AppContext, type AppEnv } from '../platform/http/context.ts';
+import { behaviourOn, explain, publicUrlsOf, type AppContext, type AppEnv } from '../platform/http/context.ts';
 import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
-import { stepDepsFor } from '../workflows/step-deps.ts';
+import { noteStepAnswer, stepDepsFor } from '../workflows/step-deps.ts';
 import { getWorkflowState, submitStep } from '../workflows/workflow-sessions.service.ts';
 import { STEP_CODES, type StepCode } from '../workflows/workflow-steps.ts';
 import type { WorkflowState } from '../workflows/workflows.schemas.ts';
@@ -93,7 +93,7 @@ function pageClient(c: AppContext, stored: StoredSession, code: StepCode): PageC
   return {
     submit: async (body) => {
       const answer = await submitStep(world, organizationId, stored.id, code, body, deps);
-      noteOutcome(c, `step ${answer.outcome}`);
+      noteStepAnswer(c, answer.value);
       for (const reason of answer.explanations) if (reason !== '') explain(c, reason);
       return answer.value as StepAnswer;
     },

@@ -88,7 +88,7 @@ export type DeclinedData = z.infer<typeof DeclinedDataSchema>;
 
 /** The reasons the spec observed (what hosted sessions fail with). */
 export const OBSERVED_FAILURE_REASONS = ['NO_FACE_DETECTED', 'OCR_NAME_MISSING', 'DOC_TYPE_NOT_ALLOWED'] as const;
-/** The observed reasons, then those of headless workflow steps (document checks, face match, liveness). */
+/** The observed reasons, then those of workflow steps (document checks, face match, liveness, the other step types). */
 export const FAILURE_REASONS = [
   ...OBSERVED_FAILURE_REASONS,
   'DOCUMENT_EXPIRED',
@@ -104,9 +104,13 @@ export const FAILURE_REASONS = [
   'CARRIER_UNAVAILABLE',
   'PHONE_CODE_INVALID',
   'BANK_STATEMENT_REJECTED',
+  'CONSENT_DECLINED',
+  'DEEPFAKE_DETECTED',
+  'FILE_NOT_ACCEPTED',
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
-export const FAILURE_SLOTS = ['PRIMARY', 'SECONDARY', 'TERTIARY', 'LIVENESS'] as const;
+/** The document a failed attempt is about, LIVENESS for the liveness capture, STEP for a step that checks no document. */
+export const FAILURE_SLOTS = ['PRIMARY', 'SECONDARY', 'TERTIARY', 'LIVENESS', 'STEP'] as const;
 export type FailureSlot = (typeof FAILURE_SLOTS)[number];
 
 export const FailedAttemptSchema = z.object({

@@ -20,6 +20,8 @@ import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { UploadStore } from '../platform/uploads/uploads.ts';
 import { enrolFinishedSessionFace } from './session-face.ts';
+import { requireScriptOf } from '../workflows/attempt-scripts.ts';
+import { createHostedRun } from '../workflows/workflow-runs.store.ts';
 import { requireActiveWorkflow } from '../workflows/workflows.service.ts';
 import { findWorkflow, workflowHasStep, type WorkflowRecord } from '../workflows/workflows.store.ts';
 import { CreateFinancialBodySchema } from '../financial/financial.schemas.ts';
@@ -100,6 +102,7 @@ export function createSession(
       );
     }
   }
+  const script = workflow === undefined ? undefined : requireScriptOf(input.externalId);
   requireFunds(world, organization, funds, SESSION_PRICE_TOKENS);
 
   const nowIso = world.clock.iso();
@@ -121,6 +124,7 @@ export function createSession(
   if (workflow !== undefined) {
     const limit = stored.maxFailedAttempts === undefined ? 'default 3' : String(stored.maxFailedAttempts);
     explanations.push(`workflow ${workflow.id} (${workflow.steps.map((s) => s.id).join(', ')}), failed-attempt limit ${limit}`);
+    explanations.push(createHostedRun(world, { id: stored.id, organizationId: organization.id }, workflow, script));
   }
   if (stored.record.expires_at !== undefined) {
     const source =

@@ -19,6 +19,7 @@
  */
 import { FAILURE_SLOTS, type FailureSlot } from '../sessions/sessions.schemas.ts';
 import { WORKFLOW_FAILURE_CODES, type StepFailure, type WorkflowFailureCode } from './workflow-failures.ts';
+import { workflowError } from './workflow-errors.ts';
 import { STEP_CODES, type StepCode } from './workflow-steps.ts';
 
 export const ATTEMPT_SCRIPT_PREFIX = 'sandbox-attempts:';
@@ -66,6 +67,14 @@ export function parseAttemptScript(text: string): AttemptScript | string {
 export function scriptFromExternalId(externalId: string | undefined): AttemptScript | string | undefined {
   if (externalId === undefined || !externalId.startsWith(ATTEMPT_SCRIPT_PREFIX)) return undefined;
   return parseAttemptScript(externalId.slice(ATTEMPT_SCRIPT_PREFIX.length));
+}
+
+/** The attempt script an external_id carries; 400 naming the part to fix when it does not parse. */
+export function requireScriptOf(externalId: string | undefined): AttemptScript | undefined {
+  const script = scriptFromExternalId(externalId);
+  if (typeof script === 'string')
+    throw workflowError('VALIDATION_ERROR', `Invalid request: external_id carries an attempt script that does not parse: ${script}.`);
+  return script;
 }
 
 /**

@@ -5,10 +5,11 @@
  * workflows up through workflows.store.ts.
  */
 import { setupImageOperations } from '../images/image-catalog.ts';
-import { codeSource } from '../platform/coverage/sources.ts';
+import { codeSource, valueSource } from '../platform/coverage/sources.ts';
 import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { WORKFLOW_ERROR_CODES } from './workflow-errors.ts';
 import { WORKFLOW_MAGIC_VALUES } from './workflow-catalog.ts';
+import { STEP_FAILURE_COVERAGE, WORKFLOW_FAILURES, type WorkflowFailureCode, type WorkflowFailureRow } from './workflow-failures.ts';
 import { workflowsRouter } from './workflows.router.ts';
 
 export const workflowsModule: SandboxModule = {
@@ -22,6 +23,14 @@ export const workflowsModule: SandboxModule = {
         'workflow error codes',
         Object.entries(WORKFLOW_ERROR_CODES).map(([code, { status, when }]) => ({ code, status, how: when })),
       ),
+    );
+    platform.coverage.addSource(
+      valueSource(STEP_FAILURE_COVERAGE, (code) => {
+        const row: WorkflowFailureRow = WORKFLOW_FAILURES[code as WorkflowFailureCode];
+        return {
+          how: `POST /v1/sessions/{id}/steps/${row.step} with ${row.content}${row.magicLastName === null ? '' : `, or applicant last name ${row.magicLastName}`}`,
+        };
+      }),
     );
   },
 };

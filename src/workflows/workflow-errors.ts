@@ -41,15 +41,15 @@ export const WORKFLOW_ERROR_CODES = {
   },
   STEP_NOT_RUNNABLE: {
     status: 400,
-    when: 'the path names a step type a headless session cannot execute (any of the 21 step ids but ID_VERIFICATION and FACE_LIVENESS)',
+    when: 'the path names a step type a headless session cannot execute (any of the 21 step ids but ID_VERIFICATION and FACE_LIVENESS), or, on a hosted session, a step type this sandbox does not run yet',
   },
   INSUFFICIENT_FUNDS: { status: 402, when: "creating a session with the organization's token balance at 0" },
   FORBIDDEN: { status: 403, when: "a sandbox key used for a write, or another organization's workflow or session" },
   ORGANIZATION_NOT_FOUND: { status: 404, when: 'never in the sandbox: every valid key belongs to an organization (listed because the service names it)' },
   WORKFLOW_NOT_FOUND: { status: 404, when: 'creating a session on an unknown workflow id' },
   SESSION_NOT_FOUND: { status: 404, when: 'an unknown session id' },
-  EXECUTION_STATE_NOT_FOUND: { status: 404, when: 'a session that exists but is not a headless workflow session (created with POST /v1/sessions)' },
-  STEP_NOT_FOUND: { status: 404, when: "the path names ID_VERIFICATION or FACE_LIVENESS but the session's workflow has no such step" },
+  EXECUTION_STATE_NOT_FOUND: { status: 404, when: 'a session that exists but was created without a workflow' },
+  STEP_NOT_FOUND: { status: 404, when: "the path names a step the session's workflow does not have" },
   SESSION_TERMINAL: { status: 409, when: 'the session is VERIFIED, REJECTED, VOIDED or FAILED (current_step null)' },
   SESSION_ALREADY_STARTED: { status: 409, when: 'workflow/start after a step was submitted, or on a terminal or expired session' },
   NO_ACTIVE_STEP: { status: 409, when: 'the session is open (or expired) but no step is left to submit' },
@@ -70,6 +70,8 @@ export const WORKFLOW_ERROR_CODES = {
   BANK_STATEMENT_NOT_READY: { status: 409, when: 'BANK_STATEMENT_UPLOAD complete while the statement is still being fetched (ready_at, 5 s after linking)' },
   PHONE_VERIFICATION_NOT_STARTED: { status: 409, when: 'PHONE_VERIFICATION complete before start (or after the code expired)' },
   PHONE_CODE_NOT_ENTERED: { status: 409, when: 'PHONE_VERIFICATION complete without a code: the applicant has not entered the code yet' },
+  STEP_NOT_STARTED: { status: 409, when: 'complete of a start/complete step (DEEP_AGE, DEEPFAKE_DETECTION, ADDRESS_VERIFICATION) before its start' },
+  STEP_UPLOAD_INCOMPLETE: { status: 409, when: 'complete of a step whose files presigned by start have not all been PUT (ADDRESS_VERIFICATION)' },
   INTERNAL_ERROR: { status: 500, when: 'an unexpected fault; safe to retry' },
 } as const satisfies Record<string, WorkflowErrorCode>;
 

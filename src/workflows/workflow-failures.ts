@@ -122,6 +122,114 @@ export const WORKFLOW_FAILURES = {
     magicLastName: 'Spoof',
     message: 'The liveness check did not pass.',
   },
+  CONSENT_DECLINED: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'CONSENT_DECLINED',
+    step: 'CONSENT',
+    content: '{"accepted": false}: the run ends, the session is REJECTED',
+    magicLastName: null,
+    message: 'The applicant declined the consent.',
+  },
+  BIOMETRIC_CONSENT_DECLINED: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'CONSENT_DECLINED',
+    step: 'FACE_LIVENESS_CONSENT_SETTINGS',
+    content: '{"accepted": false}: the run ends, the session is REJECTED',
+    magicLastName: null,
+    message: 'The applicant declined the biometric (face) consent.',
+  },
+  AGE_ESTIMATION_NO_FACE: {
+    category: 'SELFIE',
+    user_action: 'RETAKE_SELFIE',
+    reason: 'NO_FACE_DETECTED',
+    step: 'AGE_ESTIMATION',
+    content: 'a selfie without a face (fixtures/images/blank.png)',
+    magicLastName: null,
+    message: 'No face was found to estimate an age from.',
+  },
+  AGE_ESTIMATION_UNDER_MINIMUM: {
+    category: 'SELFIE',
+    user_action: 'NONE',
+    reason: 'AGE_RESTRICTION_FAILED',
+    step: 'AGE_ESTIMATION',
+    content: 'a selfie whose estimated age is under the step’s minimum_age (e.g. minimum_age 60 with fixtures/images/face.jpg)',
+    magicLastName: 'Underage',
+    message: 'The estimated age is under the minimum age.',
+  },
+  DEEP_AGE_NO_FACE: {
+    category: 'SELFIE',
+    user_action: 'RETAKE_SELFIE',
+    reason: 'NO_FACE_DETECTED',
+    step: 'DEEP_AGE',
+    content: 'no selfie with a face earlier in the run (AGE_ESTIMATION or ID_VERIFICATION selfie_front)',
+    magicLastName: null,
+    message: 'No selfie with a face to analyse.',
+  },
+  DEEP_AGE_UNDER_MINIMUM: {
+    category: 'SELFIE',
+    user_action: 'NONE',
+    reason: 'AGE_RESTRICTION_FAILED',
+    step: 'DEEP_AGE',
+    content: 'the lower bound of the selfie’s age range is under minimum_age (config, default 18)',
+    magicLastName: 'Underage',
+    message: 'The deep age analysis puts the applicant under the minimum age.',
+  },
+  DEEP_AGE_DOCUMENT_MISMATCH: {
+    category: 'FACE_MATCH',
+    user_action: 'NONE',
+    reason: 'AGE_RESTRICTION_FAILED',
+    step: 'DEEP_AGE',
+    content: 'the age on the ID_VERIFICATION document is outside the selfie’s estimated age range widened by max_age_gap years (config, default 10)',
+    magicLastName: null,
+    message: 'The age on the document does not fit the face.',
+  },
+  DEEPFAKE_DETECTED: {
+    category: 'LIVENESS',
+    user_action: 'RETRY_LIVENESS',
+    reason: 'DEEPFAKE_DETECTED',
+    step: 'DEEPFAKE_DETECTION',
+    content: 'frames the deepfake engine judges DEEPFAKE or trust REJECT (e.g. no face, poses that do not fit frame_meta), or its magic challenge words',
+    magicLastName: null,
+    message: 'The capture looks synthetic or replayed.',
+  },
+  DEEPFAKE_INCONCLUSIVE: {
+    category: 'LIVENESS',
+    user_action: 'RETRY_LIVENESS',
+    reason: 'DEEPFAKE_DETECTED',
+    step: 'DEEPFAKE_DETECTION',
+    content: 'frames the deepfake engine judges INCONCLUSIVE or trust REVIEW',
+    magicLastName: null,
+    message: 'The deepfake analysis was inconclusive.',
+  },
+  DOCUMENT_UPLOAD_FILE_NOT_ACCEPTED: {
+    category: 'DOCUMENT',
+    user_action: 'RETAKE_DOCUMENT',
+    reason: 'FILE_NOT_ACCEPTED',
+    step: 'DOCUMENT_UPLOAD',
+    content: 'an uploaded file whose bytes are neither an image (JPEG, PNG, WebP, …) nor a PDF, or an image too flat to read (fixtures/images/blank.png)',
+    magicLastName: null,
+    message: 'An uploaded document is not a readable image or PDF.',
+  },
+  CUSTOM_PROMPT_FILE_NOT_ACCEPTED: {
+    category: 'DOCUMENT',
+    user_action: 'RETAKE_DOCUMENT',
+    reason: 'FILE_NOT_ACCEPTED',
+    step: 'CUSTOM_PROMPT',
+    content: 'an uploaded file whose bytes are neither an image nor a PDF, or an image too flat to read (fixtures/images/blank.png)',
+    magicLastName: null,
+    message: 'An uploaded answer to the prompt is not a readable image or PDF.',
+  },
+  ADDRESS_DOCUMENT_NOT_READABLE: {
+    category: 'DOCUMENT',
+    user_action: 'RETAKE_DOCUMENT',
+    reason: 'OCR_NAME_MISSING',
+    step: 'ADDRESS_VERIFICATION',
+    content: 'a proof of address that is not a readable image or PDF (fixtures/images/blank.png)',
+    magicLastName: 'Noaddress',
+    message: 'The proof of address could not be read.',
+  },
   UNKNOWN: {
     category: 'DOCUMENT',
     user_action: 'USE_DIFFERENT_DOCUMENT',
@@ -310,6 +418,13 @@ export function failuresOfStep(step: StepCode): WorkflowFailureCode[] {
     return row.step === step || (row.alsoSteps?.includes(step) ?? false);
   });
 }
+/** The step failure codes as a coverage table: a failed attempt inside a 200 counts as its code. */
+export const STEP_FAILURE_COVERAGE = {
+  name: 'workflow step failure codes',
+  operation: 'submitWorkflowStep',
+  member: 'failure.code',
+  values: WORKFLOW_FAILURE_CODES,
+} as const;
 
 /** The failure code a magic last name forces, if any. */
 export function magicFailureCode(lastName: string, step: WorkflowFailureRow['step']): WorkflowFailureCode | undefined {
@@ -338,7 +453,7 @@ export const SessionFailureSchema = z
   .object({
     code: z.enum(SESSION_FAILURE_CODES).openapi({
       description:
-        'ATTEMPTS_EXHAUSTED: the failed-attempt limit ended the session FAILED; SESSION_EXPIRED: expires_at passed with a step open; STEP_BLOCKED: the session was ended (REJECTED or VOIDED) with a step open.',
+        'ATTEMPTS_EXHAUSTED: the failed-attempt limit ended the session FAILED; SESSION_EXPIRED: expires_at passed with a step open; STEP_BLOCKED: the session was ended (REJECTED or VOIDED) with a step open, or a step ended the run (declined consent).',
     }),
     step_id: z.string().optional(),
     failure: WorkflowFailureSchema.optional(),
@@ -368,7 +483,7 @@ export function toWireFailure(failure: StepFailure, retryable: boolean): Workflo
     category: row.category,
     user_action: retryable ? row.user_action : 'NONE',
     retryable,
-    slot: row.category === 'DOCUMENT' && failure.slot !== 'LIVENESS' ? failure.slot : null,
+    slot: row.category === 'DOCUMENT' && failure.slot !== 'LIVENESS' && failure.slot !== 'STEP' ? failure.slot : null,
     message: `${row.message} ${failure.detail}`,
   };
 }

@@ -71,3 +71,14 @@ export function newRun(workflow: WorkflowRecord, session: { id: string; organiza
 export function saveRun(world: World, run: WorkflowRunRecord): WorkflowRunRecord {
   return workflowRuns(world).put(run);
 }
+
+/** The run of a hosted session created with a workflow (POST /v1/sessions stores it beside the record). */
+export function createHostedRun(
+  world: World,
+  session: { id: string; organizationId: string },
+  workflow: WorkflowRecord,
+  script: AttemptScript | undefined,
+): string {
+  const run = saveRun(world, newRun(workflow, { ...session, hosted: true, ...(script === undefined ? {} : { script }) }));
+  return `workflow run of ${run.steps.length} step(s), driven with GET /v1/sessions/${run.id}/workflow and POST .../steps/{step_id}${script === undefined ? '' : `; attempt script "${script.text}" (from external_id)`}`;
+}

@@ -26,8 +26,8 @@ import { describeZodError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { applyWorkflowSessionEvent, SESSION_PRICE_TOKENS } from '../sessions/sessions.service.ts';
 import { DEFAULT_MAX_FAILED_ATTEMPTS, isExpired, isTerminal } from '../sessions/session.machine.ts';
-import { createSessionRecord, recordStepResults, requireOwnSession, type StoredSession } from '../sessions/sessions.store.ts';
-import { scriptedVerdict, scriptFromExternalId, type AttemptScript } from './attempt-scripts.ts';
+import { createSessionRecord, findSession, recordStepResults, requireOwnSession, type StoredSession } from '../sessions/sessions.store.ts';
+import { parseAttemptScript, requireScriptOf, scriptedVerdict, scriptFromExternalId } from './attempt-scripts.ts';
 import { STEP_MODULES } from './steps/index.ts';
 import type { StepContext, StepDeps, StepModule, StepOutcome } from './steps/step-module.ts';
 import { stepConflict, workflowError } from './workflow-errors.ts';
@@ -37,6 +37,7 @@ import { isSubmittable, moveStep } from './workflow-step.machine.ts';
 import { isHeadlessStep, type HeadlessStepCode, type StepCode } from './workflow-steps.ts';
 import { requireActiveWorkflow, requireOwnWorkflow, type Explained } from './workflows.service.ts';
 import type {
+  AttemptScriptResponse,
   CreateWorkflowSessionInput,
   FaceLivenessRequirements,
   IdVerificationRequirements,
@@ -51,14 +52,6 @@ import { findWorkflow, stepCode } from './workflows.store.ts';
 export type { StepDeps } from './steps/step-module.ts';
 
 // ─── Creation ───────────────────────────────────────────────────────────────────────────────────────
-
-/** The attempt script an external_id carries; 400 naming the part to fix when it does not parse. */
-export function requireScriptOf(externalId: string | undefined): AttemptScript | undefined {
-  const script = scriptFromExternalId(externalId);
-  if (typeof script === 'string')
-    throw workflowError('VALIDATION_ERROR', `Invalid request: external_id carries an attempt script that does not parse: ${script}.`);
-  return script;
-}
 
 export function createWorkflowSession(
   world: World,
@@ -106,15 +99,6 @@ export function createWorkflowSession(
       `${SESSION_PRICE_TOKENS} token charged, balance ${remaining}`,
     ],
   };
-}
-
-/** The run of a hosted session created with a workflow (POST /v1/sessions calls it after storing the record). */
-export function createHostedRun(world: World, stored: StoredSession, workflow: Parameters<typeof newRun>[0], script: AttemptScript | undefined): string {
-  const run = saveRun(
-    world,
-    newRun(workflow, { id: stored.id, organizationId: stored.record.organization_id, hosted: true, ...(script === undefined ? {} : { script }) }),
-  );
-  return `workflow run of ${run.steps.length} step(s) (${run.steps.map((step) => step.step_id).join(', ')})${script === undefined ? '' : `, attempt script "${script.text}" (from external_id)`}`;
 }
 
 // ─── State ──────────────────────────────────────────────────────────────────────────────────────────
@@ -184,7 +168,9 @@ function sessionFailure(loaded: Loaded, nowMs: number): SessionFailure | undefin
   const open = loaded.run.steps.find((step) => isSubmittable(step.status));
   if (record.status === 'FAILED') return { code: 'ATTEMPTS_EXHAUSTED', ...about(loaded.run.steps.find((step) => step.status === 'FAILED') ?? open) };
   if (isExpired(record, nowMs)) return { code: 'SESSION_EXPIRED', ...about(open) };
-  if ((record.status === 'REJECTED' || record.status === 'VOIDED') && open !== undefined) return { code: 'STEP_BLOCKED', ...about(open) };
+  // A step that ended the run (declined consent) blocked it; else the step left open when the session was ended.
+  const blocking = loaded.run.steps.find((step) => step.status === 'FAILED') ?? open;
+  if ((record.status === 'REJECTED' || record.status === 'VOIDED') && blocking !== undefined) return { code: 'STEP_BLOCKED', ...about(blocking) };
   return undefined;
 }
 
@@ -377,12 +363,6 @@ function scripted(run: WorkflowRunRecord, module: StepModule, step: RunStep, out
   return { kind: 'failed', failure: verdict.failure, ...kept };
 }
 
-/** What a step submission answered, for the router's coverage note. */
-export interface StepAnswer extends Explained<StepSubmissionResponse> {
-  /** The failure code of a failed attempt, or the step's status. */
-  outcome: string;
-}
-
 export async function submitStep(
   world: World,
   organizationId: string,
@@ -390,7 +370,7 @@ export async function submitStep(
   requested: StepCode,
   body: unknown,
   deps: StepDeps,
-): Promise<StepAnswer> {
+): Promise<Explained<StepSubmissionResponse>> {
   const before = load(world, organizationId, sessionId);
   const index = requireOpen(world, before);
   const module = requireCurrent(before, requested, index);
@@ -430,14 +410,13 @@ export async function submitStep(
       const opened = open(world, recorded);
       const saved = saveRun(world, withStep(run, index, moveStep(updated, 'begin', nowIso)));
       const value = envelope({ stored: opened.value, run: saved }, index, world.clock.now());
-      return { value: { ...value, ...payload }, explanations: [...opened.explanations, ...decided.explanations], outcome: value.step_status };
+      return { value: { ...value, ...payload }, explanations: [...opened.explanations, ...decided.explanations] };
     }
     const answer = settleAttempt(world, { stored: recorded, run }, index, updated, decided.kind === 'failed' ? decided : undefined, decided.explanations);
     const effects = decided.kind === 'passed' && decided.onPassed !== undefined ? decided.onPassed() : [];
     return {
       value: { ...answer.value, ...payload },
       explanations: [...answer.explanations, ...effects],
-      outcome: answer.value.failure?.code ?? answer.value.step_status,
     };
   } finally {
     inFlight.delete(sessionId);
@@ -515,6 +494,28 @@ function settleAttempt(
   }
   const saved = saveRun(world, steps);
   return { value: envelope({ stored, run: saved }, index, world.clock.now()), explanations: said };
+}
+
+/** PUT /__sandbox/sessions/{id}/attempt-script: any organization's workflow session of the namespace. */
+export function setAttemptScript(world: World, sessionId: string, text: string | null): Explained<AttemptScriptResponse> {
+  const stored = findSession(world, sessionId);
+  if (stored === undefined) {
+    throw workflowError(
+      'SESSION_NOT_FOUND',
+      `Session ${sessionId} was not found in namespace "${world.namespace}": create it first with POST /v1/sessions (workflow_id) or POST /v1/workflows/{id}/sessions.`,
+    );
+  }
+  const loaded = load(world, stored.record.organization_id, sessionId);
+  const script = text === null ? undefined : parseAttemptScript(text);
+  if (typeof script === 'string') throw workflowError('VALIDATION_ERROR', `Invalid request: script does not parse: ${script}.`);
+  const { script: _replaced, ...rest } = loaded.run;
+  const run = saveRun(world, script === undefined ? rest : { ...rest, script });
+  return {
+    value: { session_id: sessionId, script: script?.text ?? null, workflow_state: toState({ stored: loaded.stored, run }, world.clock.now()) },
+    explanations: [
+      script === undefined ? `session ${sessionId}: attempt script removed, the content decides` : `session ${sessionId}: attempt script "${script.text}"`,
+    ],
+  };
 }
 
 /** GET .../workflow for a sandbox key: a finished two-step session, for any id. */

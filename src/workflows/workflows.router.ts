@@ -1,14 +1,15 @@
 import { fundsPolicyOf } from '../platform/billing/billing.ts';
-import { explain, noteOutcome, principalOf, type AppContext } from '../platform/http/context.ts';
+import { explain, principalOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
-import { createWorkflowSession, getWorkflowState, startWorkflow, submitStep, syntheticWorkflowState } from './workflow-sessions.service.ts';
-import { stepDepsFor } from './step-deps.ts';
+import { createWorkflowSession, getWorkflowState, setAttemptScript, startWorkflow, submitStep, syntheticWorkflowState } from './workflow-sessions.service.ts';
+import { noteStepAnswer, stepDepsFor } from './step-deps.ts';
 import {
   createWorkflowRoute,
   createWorkflowSessionRoute,
   getWorkflowRoute,
   getWorkflowStateRoute,
   listWorkflowsRoute,
+  setAttemptScriptRoute,
   startWorkflowRoute,
   submitStepRoute,
   updateStepConfigRoute,
@@ -66,9 +67,12 @@ export const workflowsRouter = newRouter()
     const { organization } = principalOf(c);
     const { session_id, step_id } = c.req.valid('param');
     const answer = await submitStep(c.get('world'), organization.id, session_id, step_id, c.req.valid('json'), stepDepsFor(c, organization.id));
-    // A failed attempt inside a 200 counts as its failure code for coverage.
-    noteOutcome(c, `step ${answer.outcome}`);
+    noteStepAnswer(c, answer.value);
     return c.json(explainAll(c, answer), 200);
+  })
+  .openapi(setAttemptScriptRoute, (c) => {
+    const { session_id } = c.req.valid('param');
+    return c.json(explainAll(c, setAttemptScript(c.get('world'), session_id, c.req.valid('json').script)), 200);
   });
 
 // The step bodies the submission's anyOf refers to.

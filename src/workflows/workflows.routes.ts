@@ -1,6 +1,9 @@
-import { apiRoute, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
+import { NamespaceQuerySchema } from '../control/control.schemas.ts';
+import { apiRoute, controlRoute, ErrorSchema, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
 import { fallbackCodes, WorkflowConflictSchema, WorkflowErrorSchema } from './workflow-errors.ts';
 import {
+  AttemptScriptBodySchema,
+  AttemptScriptResponseSchema,
   CreateWorkflowBodySchema,
   CreateWorkflowSessionBodySchema,
   SessionIdParamsSchema,
@@ -128,4 +131,18 @@ export const submitStepRoute = apiRoute({
   guard: { errorCodes: fallbackCodes('SESSION_NOT_FOUND') },
   request: { params: SessionStepParamsSchema, body: jsonBody(StepSubmissionBodySchema) },
   responses: { 200: json(StepSubmissionResponseSchema, 'The step envelope'), ...headlessErrors([400, 403, 404, 409, 500]) },
+});
+
+export const setAttemptScriptRoute = controlRoute({
+  method: 'put',
+  path: '/__sandbox/sessions/{session_id}/attempt-script',
+  operationId: 'sandboxSetAttemptScript',
+  summary: "Script a workflow session's attempts in advance (QA)",
+  description:
+    'The script decides the n-th decided submission of each named step whatever the uploaded content (see docs/workflows.md): a failure code (optionally @SLOT) or pass; "exhaust" fails every attempt until the limit. Replaces the script set at creation (external_id "sandbox-attempts:..."); null removes it. Any organization\'s session of the namespace.',
+  request: { query: NamespaceQuerySchema, params: SessionIdParamsSchema, body: jsonBody(AttemptScriptBodySchema) },
+  responses: {
+    200: json(AttemptScriptResponseSchema, 'The script now in force and the workflow state'),
+    404: json(ErrorSchema, 'Unknown session in this namespace, or one without a workflow'),
+  },
 });

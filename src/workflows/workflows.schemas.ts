@@ -379,3 +379,23 @@ export const StepSubmissionResponseSchema = z
     description: 'The seven envelope keys, then the step’s own payload keys (checks, liveness, deepfake, …: see docs/workflows.md).',
   });
 export type StepSubmissionResponse = z.infer<typeof StepSubmissionResponseSchema>;
+
+// ─── PUT /__sandbox/sessions/{id}/attempt-script ────────────────────────────────────────────────────
+
+export const AttemptScriptBodySchema = z
+  .strictObject({
+    script: z
+      .string({ error: mustBe('script', 'a script such as "ID_VERIFICATION=ID_TEXT_NOT_READABLE,pass" or "exhaust", or null to remove it') })
+      .min(1)
+      .max(1000)
+      .nullable(),
+  })
+  .openapi('AttemptScriptBody', {
+    description: 'STEP=<failure code[@SLOT] or pass>,...;STEP=... or "exhaust"; null removes the script (the content decides again).',
+    example: { script: 'ID_VERIFICATION=ID_TEXT_NOT_READABLE@PRIMARY,SELFIE_ID_FACE_MISMATCH,pass' },
+  });
+
+export const AttemptScriptResponseSchema = z
+  .object({ session_id: z.string(), script: z.string().nullable(), workflow_state: WorkflowStateSchema })
+  .openapi('AttemptScriptResponse');
+export type AttemptScriptResponse = z.infer<typeof AttemptScriptResponseSchema>;

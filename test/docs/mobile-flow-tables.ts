@@ -16,7 +16,11 @@ export function errorCodeTable(): string {
 }
 
 export function failureCodeTable(): string {
-  const rows = Object.entries(WORKFLOW_FAILURES).map(([code, row]: [string, WorkflowFailureRow]) =>
+  // The mobile flow runs the headless steps; docs/workflows.md lists the failures of the others.
+  const headless = (Object.entries(WORKFLOW_FAILURES) as [string, WorkflowFailureRow][]).filter(
+    ([, row]) => row.step === 'ID_VERIFICATION' || row.step === 'FACE_LIVENESS',
+  );
+  const rows = headless.map(([code, row]: [string, WorkflowFailureRow]) =>
     [
       `\`${code}\``,
       row.step,

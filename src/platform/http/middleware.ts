@@ -224,7 +224,13 @@ export function apiKeyGuard(policy: GuardPolicy) {
     }
     const principal = platform.keyRing.identify(presented);
     if (!principal) {
-      countWrongGuess(c, platform.invalidKeys, 'invalid API keys', 'Fix the x-api-key header: valid keys are served meanwhile, only wrong ones are refused.', 'refusal:invalid-keys');
+      countWrongGuess(
+        c,
+        platform.invalidKeys,
+        'invalid API keys',
+        'Fix the x-api-key header: valid keys are served meanwhile, only wrong ones are refused.',
+        'refusal:invalid-keys',
+      );
       throw new ApiError(401, 'Invalid API key', {
         detail: 'The x-api-key header does not hold a known API key. Check for typos or regenerate the key in the admin console.',
       });

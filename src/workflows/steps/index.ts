@@ -17,6 +17,12 @@ import { PHONE_OWNERSHIP_MATCH_STEP } from './phone-ownership-match.step.ts';
 import { PHONE_TRUST_CHECK_STEP } from './phone-trust-check.step.ts';
 import { PHONE_VERIFICATION_STEP } from './phone-verification.step.ts';
 import { TITLE_SEARCH_STEP } from './title-search.step.ts';
+import { ADDRESS_VERIFICATION_STEP } from './address-verification.step.ts';
+import { AGE_ESTIMATION_STEP, DEEP_AGE_STEP } from './age.step.ts';
+import { CONSENT_STEP, FACE_LIVENESS_CONSENT_SETTINGS_STEP } from './consent.step.ts';
+import { DEEPFAKE_DETECTION_STEP } from './deepfake-detection.step.ts';
+import { CUSTOM_PROMPT_STEP, DOCUMENT_UPLOAD_STEP } from './uploads.step.ts';
+import { WHITE_LABEL_STEP } from './white-label.step.ts';
 import type { StepModule } from './step-module.ts';
 
 // Each module's body type is its own; the registry holds them as modules of unknown bodies (the engine validates with `body`).
@@ -35,6 +41,15 @@ export const STEP_MODULES: Partial<Record<StepCode, StepModule>> = {
   CARRIER_AGE_GATE: step(CARRIER_AGE_GATE_STEP),
   PHONE_OWNERSHIP_MATCH: step(PHONE_OWNERSHIP_MATCH_STEP),
   PHONE_VERIFICATION: step(PHONE_VERIFICATION_STEP),
+  AGE_ESTIMATION: step(AGE_ESTIMATION_STEP),
+  FACE_LIVENESS_CONSENT_SETTINGS: step(FACE_LIVENESS_CONSENT_SETTINGS_STEP),
+  DEEPFAKE_DETECTION: step(DEEPFAKE_DETECTION_STEP),
+  DEEP_AGE: step(DEEP_AGE_STEP),
+  ADDRESS_VERIFICATION: step(ADDRESS_VERIFICATION_STEP),
+  CUSTOM_PROMPT: step(CUSTOM_PROMPT_STEP),
+  CONSENT: step(CONSENT_STEP),
+  DOCUMENT_UPLOAD: step(DOCUMENT_UPLOAD_STEP),
+  WHITE_LABEL: step(WHITE_LABEL_STEP),
 };
 
 /** The module of a step type, or undefined while it is not built. */

@@ -1,7 +1,8 @@
 /**
- * Fields several step bodies share, spelled as the real client sends them (snake_case): the `action` of a
- * start/complete step and the person a screening step is about. Every message names the client's field
- * and the fix, since the engine answers it verbatim as the 400 `error`.
+ * Fields and body shapes several step types share, spelled as the real client sends them (snake_case): the
+ * `action` of a start/complete step, the person a screening step is about, `{uploads: {slot: fileKey, …}}`
+ * and `{}`, each named per step for the OpenAPI union. Every message names the client's field and the fix,
+ * since the engine answers it verbatim as the 400 `error`.
  */
 import { z } from '@hono/zod-openapi';
 import { dateField, EmailSchema, nameField } from '../../screening/screening.schemas.ts';
@@ -19,3 +20,34 @@ export const screenedPersonFields = {
   last_name: nameField('last_name', 'Doe'),
   date_of_birth: dateField('date_of_birth', '1980-04-23'),
 };
+
+export const START_COMPLETE_ACTIONS = ['start', 'complete'] as const;
+
+/** `{action: "start" | "complete"}` (unknown keys refused), named e.g. 'DeepAgeStepBody'. */
+export function startCompleteBody(name: string) {
+  return z.strictObject({ action: z.enum(START_COMPLETE_ACTIONS, { error: mustBe('action', 'start or complete') }) }).openapi(name);
+}
+
+/** `{uploads: {slot: fileKey, …}}` with at least one slot, named e.g. 'DocumentUploadStepBody'. */
+export function uploadsBody(name: string) {
+  return z
+    .strictObject({
+      uploads: z
+        .record(
+          z.string().min(1).max(64, { error: 'uploads slot names must be 1-64 characters' }),
+          z.string({ error: mustBe('uploads.<slot>', 'a file key from POST /v1/sessions/{id}/uploads or POST /v1/upload/presign') }).min(1),
+          { error: mustBe('uploads', 'an object of slot names to file keys, e.g. {"document": "<file key>"}') },
+        )
+        .refine((uploads) => Object.keys(uploads).length > 0, { error: 'uploads must name at least one file: {"<slot>": "<file key>"}' }),
+    })
+    .openapi(name);
+}
+
+/** `{}`: the step takes no input (unknown keys refused), named e.g. 'PhoneTrustCheckStepBody'. */
+export function emptyBody(name: string) {
+  return z.strictObject({}).openapi(name);
+}
+
+/** The action of a start/complete body. */
+export type StartCompleteBody = z.infer<ReturnType<typeof startCompleteBody>>;
+export type UploadsBody = z.infer<ReturnType<typeof uploadsBody>>;
