@@ -387,6 +387,8 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
   await control('sandboxClearCoverage', 'DELETE', '/__sandbox/coverage');
   await control('sandboxCreateTestJob', 'POST', '/__sandbox/jobs', { input: { n: 1 } });
   await control('sandboxClearRequests', 'DELETE', '/__sandbox/requests');
+  await control('sandboxListOutbox', 'GET', '/__sandbox/outbox?channel=email&limit=1');
+  await control('sandboxClearOutbox', 'DELETE', '/__sandbox/outbox');
   await control('sandboxReset', 'POST', '/__sandbox/reset', { seed: 42 });
   await sandbox.close();
   return Object.fromEntries(Object.entries(examples).sort(([a], [b]) => a.localeCompare(b)));

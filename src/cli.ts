@@ -179,6 +179,7 @@ export function banner(sandbox: Sandbox): string {
     `  Console             ${urls.console}`,
     `  Hosted pages        ${urls.verify}`,
     `  Control plane       ${urls.base}/__sandbox`,
+    `  Outbox              ${urls.base}/__sandbox/outbox${world.courier ? ` (e-mails also to SMTP ${world.courier.server})` : ''}`,
     `  Store               ${store.file ?? 'memory'}`,
     `  Seed                ${world.seed}`,
     `  Clock               ${clock.mode === 'frozen' ? `frozen at ${clock.now}` : `real (now ${clock.now})`}`,

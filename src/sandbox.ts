@@ -158,7 +158,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
   }
   const dataFile = options.data ?? DEFAULT_DATA_FILE;
   const log = options.logger ?? consoleLogger;
-  const courier = options.smtp === undefined ? undefined : new SmtpCourier(parseSmtpUrl(options.smtp), log);
+  const courier = options.smtp === undefined ? undefined : await SmtpCourier.open(parseSmtpUrl(options.smtp), log);
   const store = await Store.open(
     options.memory ? {} : { file: dataFile, port: options.port ?? null, warn: log.warn, recordShapes: storedRecordShapes(), repair: options.repair },
   );

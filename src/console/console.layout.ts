@@ -39,7 +39,7 @@ const STYLE = html`<style>
   .badge { display: inline-block; padding: .05rem .5rem; border-radius: 999px; font-size: .8rem; font-weight: 600; background: #eceef2; color: #3d4352; }
   .badge.PENDING, .badge.pending, .badge.processing, .badge.STARTED { background: #fff1cc; color: #6b4100; }
   .badge.SUBMITTED, .badge.IN_PROGRESS { background: #e3ecff; color: #1d3f9e; }
-  .badge.VERIFIED, .badge.ready, .badge.on, .badge.COMPLETED, .badge.APPROVED, .badge.active { background: #dff5e7; color: #0d5c2c; }
+  .badge.VERIFIED, .badge.ready, .badge.on, .badge.COMPLETED, .badge.APPROVED, .badge.active, .badge.delivered { background: #dff5e7; color: #0d5c2c; }
   .badge.REJECTED, .badge.FAILED, .badge.failed, .badge.DECLINED { background: #fde2e2; color: #8f1d1d; }
   .badge.EXPIRED, .badge.VOIDED, .badge.off { background: #eceef2; color: #3d4352; }
   form.inline { display: inline; } form.row { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; margin: .25rem 0; }
@@ -69,6 +69,7 @@ export const CONSOLE_PAGES = [
   { key: 'jobs', path: '/console/jobs', label: 'Async jobs' },
   { key: 'registry', path: '/console/registry', label: 'Registry & AML' },
   { key: 'records', path: '/console/records', label: 'Credit & age' },
+  { key: 'outbox', path: '/console/outbox', label: 'Outbox' },
   { key: 'coverage', path: '/console/coverage', label: 'Coverage' },
 ] as const;
 

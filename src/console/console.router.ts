@@ -20,6 +20,8 @@ import {
 import { consoleReturnPath, csrfTokenOf, isAdminToken, startConsoleSession } from '../platform/admin/admin-guard.ts';
 import { DurationSchema } from '../platform/clock/virtual-clock.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
+import { clearOutbox, listMessages } from '../platform/outbox/outbox.ts';
+import { OutboxQuerySchema } from '../control/control.schemas.ts';
 import { type AppEnv, behaviourOn, publicUrlsOf } from '../platform/http/context.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { uploadsOwnedBy } from '../platform/uploads/uploads.ts';
@@ -36,6 +38,7 @@ import { coveragePage } from './coverage.view.ts';
 import { overviewPage } from './overview.view.ts';
 import { requestDetail, requestRows, requestsPage } from './requests.view.ts';
 import { scenariosPage } from './scenarios.view.ts';
+import { outboxPage } from './outbox.view.ts';
 import { type SessionFilter, type SessionRow, sessionDetail, sessionsPage, type TimelineEntry } from './sessions.view.ts';
 
 export const consoleRouter = new Hono<AppEnv>();
@@ -202,6 +205,35 @@ consoleRouter.get('/console/coverage', (c) => {
   const world = c.get('world');
   const report = coverageReport(c.get('platform'), world, publicUrlsOf(c).base, { scope: 'namespace' });
   return renderPage(c, 'Integration coverage', 'coverage', coveragePage(world.namespace, report));
+});
+
+// ─── Outbox ─────────────────────────────────────────────────────────────────────────────────────────
+
+consoleRouter.get('/console/outbox', (c) => {
+  const world = c.get('world');
+  const back = consoleHref('/console/outbox', world.namespace);
+  // The control plane's own query schema: the same filters, the same refusals.
+  const query = OutboxQuerySchema.safeParse(Object.fromEntries(Object.entries(c.req.query()).filter(([, value]) => value !== '')));
+  if (!query.success) return c.redirect(`${back}&problem=${encodeURIComponent(query.error.issues[0]?.message ?? 'Invalid filter.')}`, 303);
+  const { recipient, session, channel, limit, nextToken } = query.data;
+  const filter = { recipient, sessionId: session, channel };
+  try {
+    const page = listMessages(world, filter, { limit, token: nextToken, secret: c.get('platform').signingSecret });
+    return renderPage(
+      c,
+      'Outbox',
+      'outbox',
+      outboxPage({ namespace: world.namespace, filter, messages: page.items, nextToken: page.nextToken, csrf: csrfTokenOf(c) }),
+    );
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return c.redirect(`${back}&problem=${encodeURIComponent(error.message)}`, 303);
+  }
+});
+
+consoleRouter.post('/console/outbox/clear', (c) => {
+  const world = c.get('world');
+  return act(c, consoleHref('/console/outbox', world.namespace), () => clearOutbox(world), 'The outbox is empty.');
 });
 
 // ─── Scenarios ──────────────────────────────────────────────────────────────────────────────────────

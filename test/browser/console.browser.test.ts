@@ -108,6 +108,7 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
         ['/console/bank-statements', 'console-bank-statements'],
         ['/console/registry', 'console-registry'],
         ['/console/records', 'console-records'],
+        ['/console/outbox', 'console-outbox'],
       ]) {
         await visit(page, `${sandbox.url}${path}`, name as string);
       }

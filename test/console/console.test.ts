@@ -415,3 +415,32 @@ describe('console records of other areas', () => {
     expect((await tab.get(`/console/sessions/${id}/uploads/nope?namespace=default`)).status).toBe(404);
   });
 });
+
+describe('console outbox', () => {
+  it('lists the messages with their links and text, filters them like the control plane, and empties the outbox', async () => {
+    const sandbox = await testSandbox();
+    const created = await sandbox.call('POST', '/v1/sessions', { body: { ...JANE, phone: '+14155550123' } });
+    const tab = await browse(sandbox);
+    const all = await tab.get('/console/outbox?namespace=default');
+    expect(all.status).toBe(200);
+    expect(all.html).toContain('aria-current="page">Outbox</a>');
+    expect([...all.html.matchAll(/<tr id="(msg_\d+)"/g)].map((match) => match[1])).toEqual(['msg_00000002', 'msg_00000001']);
+    expect(all.html).toContain(`<a href="${created.body.session_url.replaceAll('&', '&amp;')}">Open the page</a>`);
+    expect(all.html).toContain('<summary>Verify your identity for Demo Org</summary>');
+
+    const sms = await tab.get('/console/outbox?namespace=default&channel=sms&recipient=&session=');
+    expect([...sms.html.matchAll(/<tr id="(msg_\d+)"/g)].map((match) => match[1])).toEqual(['msg_00000002']);
+    const paged = await tab.get('/console/outbox?namespace=default&limit=1');
+    const older = /href="([^"]+)" rel="next"/.exec(paged.html)?.[1]?.replaceAll('&amp;', '&') as string;
+    expect([...(await tab.get(older)).html.matchAll(/<tr id="(msg_\d+)"/g)].map((match) => match[1])).toEqual(['msg_00000001']);
+
+    const refused = await tab.get('/console/outbox?namespace=default&channel=fax');
+    expect(refused.status).toBe(303);
+    expect(decodeURIComponent(refused.location ?? '')).toContain('problem=channel must be "email" or "sms"');
+
+    const cleared = await tab.post('/console/outbox/clear?namespace=default');
+    expect(cleared.status).toBe(303);
+    expect((await sandbox.call('GET', '/__sandbox/outbox', { key: null })).body.messages).toEqual([]);
+    expect((await tab.get('/console/outbox?namespace=default')).html).toContain('No messages.');
+  });
+});

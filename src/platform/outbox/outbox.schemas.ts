@@ -9,13 +9,15 @@ export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
 
 /** Every message the service sends, by kind: what triggers it. */
 export const MESSAGE_KINDS = {
-  session_invitation: 'POST /v1/sessions (send_email_invite, send_phone_invite): the hosted verification page',
-  credit_check_invitation: 'POST /v1/credit-check/hard and /soft (send_email_invite, send_phone_invite): the credit check page',
+  session_invitation:
+    'POST /v1/sessions: e-mail unless send_email_invite is false, SMS unless send_phone_invite is false or there is no phone; opens the hosted page. A headless workflow session sends none',
+  credit_check_invitation: 'POST /v1/credit-check/hard and /soft, with the same two flags: the credit check page',
   bank_statement_invitation: 'POST /v1/financial (sendEmailInvite, sendPhoneInvite): the bank-statement page',
-  credit_terms_invitation: "POST /v1/credit-terms (sendEmailInvite): the business's credit-terms page",
+  credit_terms_invitation: "POST /v1/credit-terms (sendEmailInvite): an e-mail to businessEmail, the business's credit-terms page",
   age_verification_invitation: 'POST /v1/age-verification (sendEmailInvite, sendPhoneInvite): the age verification page',
-  parent_connect_invitation: "A Parent Connect request's invite event: the parent's page",
-  phone_verification_code: 'A PHONE_VERIFICATION step started: the one-time code, by SMS',
+  parent_connect_invitation:
+    "The invite event of a Parent Connect request (its page, or the control plane's events call): an e-mail to the address of the child's session, the only one the request has; the parent's page",
+  phone_verification_code: "A workflow's PHONE_VERIFICATION step starts: the one-time code, by SMS",
 } as const;
 export type MessageKind = keyof typeof MESSAGE_KINDS;
 const KIND_NAMES = Object.keys(MESSAGE_KINDS) as [MessageKind, ...MessageKind[]];

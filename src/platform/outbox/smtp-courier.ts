@@ -4,7 +4,7 @@
  * once, and the message's `delivery` says later whether the server took the e-mail. A server that is down
  * is logged once (and once again when it answers), not per message.
  */
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from '../http/context.ts';
 import type { MessageCourier } from './outbox.ts';
 import type { Delivery, OutboxMessage } from './outbox.schemas.ts';
@@ -30,19 +30,21 @@ export function parseSmtpUrl(text: string): URL {
 }
 
 export class SmtpCourier implements MessageCourier {
-  readonly server: string;
-  private readonly transport: Transporter;
   private readonly inFlight = new Set<Promise<void>>();
   private failing = false;
 
-  constructor(
-    url: URL,
+  private constructor(
+    readonly server: string,
+    private readonly transport: Transporter,
     private readonly log: Logger,
-  ) {
+  ) {}
+
+  /** nodemailer is loaded here, only with --smtp: a sandbox without it starts without the library. */
+  static async open(url: URL, log: Logger): Promise<SmtpCourier> {
+    const { default: nodemailer } = await import('nodemailer');
     const secure = url.protocol === 'smtps:';
     const port = url.port === '' ? (secure ? 465 : 25) : Number(url.port);
-    this.server = `${url.hostname}:${port}`;
-    this.transport = nodemailer.createTransport({
+    const transport = nodemailer.createTransport({
       host: url.hostname.replace(/^\[|\]$/g, ''),
       port,
       secure,
@@ -51,6 +53,7 @@ export class SmtpCourier implements MessageCourier {
       greetingTimeout: SMTP_TIMEOUT_MS,
       socketTimeout: SMTP_TIMEOUT_MS,
     });
+    return new SmtpCourier(`${url.hostname}:${port}`, transport, log);
   }
 
   dispatch(message: OutboxMessage, settle: (delivery: Delivery) => void): void {
