@@ -243,4 +243,29 @@ describe('the applicant’s page of a workflow session', () => {
     expect(callbackOf(done.location)).toEqual({ order: '77', session_id: id, status: 'success' });
     expect((await sandbox.call('GET', `/v1/sessions/${id}`)).body.session_record.analysis_data.pep_sanctions_data).toBeDefined();
   });
+
+  it('takes the consent with the legal name typed, and a declined consent sends the applicant back abandoned / user_cancelled', async () => {
+    const sandbox = await fresh();
+    const accepted = await hostedSession(sandbox, ['CONSENT', 'PEP_SANCTIONS']);
+    const page = await openSessionPage(sandbox, accepted);
+    expect(stepForm(page.html).defaults).toMatchObject({ legal_name: 'Jane Doe', signature_upload_sample: '' });
+    const agreed = await submitForm(sandbox, stepForm(page.html), { button: 'I agree' });
+    expect(agreed.html).toContain('<h2>Your consent: COMPLETED</h2>');
+    const declined = await hostedSession(sandbox, ['CONSENT', 'PEP_SANCTIONS']);
+    const answer = await doStep(sandbox, declined, { button: 'I do not agree' });
+    expect(answer.status).toBe(303);
+    expect(callbackOf(answer.location)).toEqual({ order: '77', session_id: declined, status: 'abandoned', reason: 'user_cancelled' });
+    expect((await sandbox.call('GET', `/v1/sessions/${declined}`)).body.session_record.status).toBe('REJECTED');
+  });
+
+  it('runs the deepfake scan the applicant picks: a live scan passes, a replayed photo is detected', async () => {
+    const sandbox = await fresh();
+    const live = await hostedSession(sandbox, ['DEEPFAKE_DETECTION'], {});
+    const passed = await doStep(sandbox, live, { fields: { scan: 'live' } }, 'Face scan');
+    expect(passed.status, passed.html).toBe(200);
+    expect(passed.html).toContain('<h2>Face scan: COMPLETED</h2>');
+    const replay = await hostedSession(sandbox, ['DEEPFAKE_DETECTION'], {});
+    const detected = await doStep(sandbox, replay, { fields: { scan: 'replay' } });
+    expect(detected.html).toContain('<code>DEEPFAKE_DETECTED</code>');
+  });
 });
