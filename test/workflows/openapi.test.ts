@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { STEP_MODULES, stepBodyName } from '../../src/workflows/steps/index.ts';
 import { testSandbox } from '../helpers/sandbox.ts';
 
 const OPERATIONS: [string, string, number][] = [
@@ -24,10 +25,12 @@ describe('the workflow operations in /openapi.json', () => {
     }
     const submitBody = document.paths['/v1/sessions/{session_id}/steps/{step_id}'].post.requestBody.content['application/json'].schema;
     expect(JSON.stringify(submitBody)).toContain('StepSubmissionBody');
-    expect(document.components.schemas.StepSubmissionBody.anyOf).toEqual([
-      { $ref: '#/components/schemas/IdVerificationStepBody' },
-      { $ref: '#/components/schemas/FaceLivenessStepBody' },
-    ]);
+    // One body per built step type, each a documented component (the registry is the source).
+    const union = document.components.schemas.StepSubmissionBody.anyOf as { $ref: string }[];
+    expect(union.slice(0, 2)).toEqual([{ $ref: '#/components/schemas/IdVerificationStepBody' }, { $ref: '#/components/schemas/FaceLivenessStepBody' }]);
+    expect(union.map((entry) => entry.$ref.split('/').at(-1))).toEqual(Object.values(STEP_MODULES).map(stepBodyName));
+    for (const entry of union) expect(document.components.schemas[entry.$ref.split('/').at(-1) as string]).toBeDefined();
+    expect(document.components.schemas.ConsentStepBody).toBeDefined();
     expect(Object.keys(document.components.schemas.IdVerificationStepBody.properties)).toEqual([
       'document_type',
       'secondary_document_type',
