@@ -137,3 +137,34 @@ export function redirectUrlFor(redirectUrl: string, sessionId: string, status: R
   if (status !== 'success' && reason !== undefined) added.push(`reason=${encodeURIComponent(reason)}`);
   return `${path}?${[...kept, ...added].join('&')}${hash}`;
 }
+
+/** What a finished workflow run reads as: its status, and the failure of the step that ended it. */
+export interface WorkflowRunEnd {
+  sessionStatus: string;
+  expired: boolean;
+  /** The failure that ended the run (its WORKFLOW_FAILURES code and category), when a step failed. */
+  failure?: { code: string; category: string };
+}
+
+/** Declining a consent is the applicant leaving, not a failed check. */
+const DECLINED_CONSENTS = new Set(['CONSENT_DECLINED', 'BIOMETRIC_CONSENT_DECLINED']);
+
+/** The reason a failed step's category gives the callback: documents → document_unreadable, faces → face_mismatch. */
+const REASON_OF_CATEGORY: Record<string, RedirectReason> = {
+  DOCUMENT: 'document_unreadable',
+  SELFIE: 'face_mismatch',
+  FACE_MATCH: 'face_mismatch',
+  LIVENESS: 'face_mismatch',
+};
+
+/**
+ * The callback of a workflow run the applicant walked on the page: success once submitted or verified,
+ * expired when the link expired, abandoned / user_cancelled when a consent was declined, else failed with
+ * the reason the ending step's failure category gives (unknown for the other steps' failures).
+ */
+export function workflowCallback(end: WorkflowRunEnd): { status: RedirectStatus; reason?: RedirectReason } {
+  if (end.sessionStatus === 'SUBMITTED' || end.sessionStatus === 'VERIFIED') return { status: 'success' };
+  if (end.expired) return { status: 'expired', reason: 'session_expired' };
+  if (end.failure !== undefined && DECLINED_CONSENTS.has(end.failure.code)) return { status: 'abandoned', reason: 'user_cancelled' };
+  return { status: 'failed', reason: (end.failure === undefined ? undefined : REASON_OF_CATEGORY[end.failure.category]) ?? 'unknown' };
+}

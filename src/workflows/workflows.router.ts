@@ -1,18 +1,8 @@
 import { fundsPolicyOf } from '../platform/billing/billing.ts';
-import { explain, jobFateFor, noteOutcome, principalOf, publicUrlsOf, type AppContext } from '../platform/http/context.ts';
+import { explain, principalOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
-import { valueFact } from '../platform/coverage/sources.ts';
-import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
-import { STEP_FAILURE_COVERAGE } from './workflow-failures.ts';
-import {
-  createWorkflowSession,
-  getWorkflowState,
-  setAttemptScript,
-  startWorkflow,
-  submitStep,
-  syntheticWorkflowState,
-  type StepDeps,
-} from './workflow-sessions.service.ts';
+import { createWorkflowSession, getWorkflowState, setAttemptScript, startWorkflow, submitStep, syntheticWorkflowState } from './workflow-sessions.service.ts';
+import { noteStepAnswer, stepDepsFor } from './step-deps.ts';
 import {
   createWorkflowRoute,
   createWorkflowSessionRoute,
@@ -30,20 +20,6 @@ import { createWorkflow, getSandboxWorkflow, getWorkflow, listSandboxWorkflows, 
 function explainAll<T>(c: AppContext, answer: { value: T; explanations: string[] }): T {
   for (const reason of answer.explanations) if (reason !== '') explain(c, reason);
   return answer.value;
-}
-
-/** What a step reads and writes in the platform's upload store, for the caller's organization. */
-function stepDeps(c: AppContext): StepDeps {
-  const platform = c.get('platform');
-  const world = c.get('world');
-  const organizationId = principalOf(c).organization.id;
-  return {
-    readUpload: async (fileKey) => (await platform.uploads.read(world, organizationId, fileKey)).bytes,
-    presign: (request) => platform.uploads.presign(world, organizationId, { ...request, byteLength: MAX_UPLOAD_BYTES }, publicUrlsOf(c).base),
-    publicBaseUrl: publicUrlsOf(c).base,
-    jobs: platform.jobs,
-    jobFate: () => jobFateFor(c),
-  };
 }
 
 export const workflowsRouter = newRouter()
@@ -90,9 +66,8 @@ export const workflowsRouter = newRouter()
   .openapi(submitStepRoute, async (c) => {
     const { organization } = principalOf(c);
     const { session_id, step_id } = c.req.valid('param');
-    const answer = await submitStep(c.get('world'), organization.id, session_id, step_id, c.req.valid('json'), stepDeps(c));
-    // A failed attempt inside a 200 counts as its failure code for coverage.
-    if (answer.value.failure !== undefined) noteOutcome(c, valueFact(STEP_FAILURE_COVERAGE, answer.value.failure.code));
+    const answer = await submitStep(c.get('world'), organization.id, session_id, step_id, c.req.valid('json'), stepDepsFor(c, organization.id));
+    noteStepAnswer(c, answer.value);
     return c.json(explainAll(c, answer), 200);
   })
   .openapi(setAttemptScriptRoute, (c) => {

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.ts';
 import { FROZEN_AT, silentLogger } from '../helpers/sandbox.ts';
 
@@ -37,6 +38,18 @@ export async function launchChromium(executablePath: string = CHROMIUM_PATH): Pr
   // Chromium's sandbox needs user namespaces a root process in a container lacks.
   const args = process.getuid?.() === 0 ? [...QUIET_FLAGS, '--no-sandbox'] : QUIET_FLAGS;
   return chromium.launch({ executablePath, headless: true, args });
+}
+
+/** One Chromium for the test file: launched before its tests, closed after them; call the result for it. */
+export function chromiumForFile(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => browser as Browser;
 }
 
 export interface BrowserSandbox {

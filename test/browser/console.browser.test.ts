@@ -3,19 +3,13 @@
  * through (and the coverage report), checked against the API, every page's WCAG AA contrast computed by axe-core, and a screenshot
  * of each page in test-results/screenshots/. One browser for the file; a fresh sandbox and context per test.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BrowserSandbox, contrastViolations, launchChromium, openSandbox, screenshot } from './chromium.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { type BrowserSandbox, contrastViolations, chromiumForFile, launchChromium, openSandbox, screenshot } from './chromium.ts';
 
 const JANE = { firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com' };
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumForFile();
 
 /** An API call the way an integrator's code makes it (not through the browser). */
 async function api(sandbox: BrowserSandbox['sandbox'], method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
@@ -35,7 +29,7 @@ async function visit(page: Page, url: string, name: string): Promise<void> {
 }
 
 async function withSandbox(run: (opened: BrowserSandbox) => Promise<void>, options = {}, fulfil = {}): Promise<void> {
-  const opened = await openSandbox(browser, options, fulfil);
+  const opened = await openSandbox(browser(), options, fulfil);
   try {
     await run(opened);
     expect(opened.outside).toEqual([]);
@@ -50,7 +44,7 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
   });
 
   it('has a contrast check that catches faint text', async () => {
-    const page = await browser.newPage();
+    const page = await browser().newPage();
     await page.setContent('<main><p style="color:#999;background:#fff">faint caption</p><p style="color:#1d2330">legible</p></main>');
     const violations = await contrastViolations(page);
     await page.close();

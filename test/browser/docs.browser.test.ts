@@ -2,21 +2,14 @@
  * /docs in headless Chromium with no network beyond the sandbox: the interactive reference renders its
  * operations from the sandbox's own assets and /openapi.json (not a blank page), and a screenshot is saved.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openSandbox, screenshot } from './chromium.ts';
+import { describe, expect, it } from 'vitest';
+import { chromiumForFile, openSandbox, screenshot } from './chromium.ts';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-}, 30_000);
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = chromiumForFile();
 
 describe('/docs in a browser', { timeout: 90_000 }, () => {
   it('renders the API reference offline: operations visible, nothing fetched from elsewhere', async () => {
-    const opened = await openSandbox(browser);
+    const opened = await openSandbox(browser());
     try {
       const { page, sandbox } = opened;
       const errors: string[] = [];

@@ -1,17 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { APPLICANT_OUTCOME_TABLE } from '../../src/sessions/redirect-callback.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
-import { actionOf, BASE, createSession, drive, getSession, HOUR, JANE, local, openPage, press } from './route-helpers.ts';
-
-const CALLBACK = 'https://example.com/kyc/done?order=77';
-
-/** The callback query of a 303, as a plain object (and checks the target is the redirect_url). */
-function callbackOf(location: string | null): Record<string, string> {
-  expect(location).not.toBeNull();
-  const url = new URL(location as string);
-  expect(`${url.origin}${url.pathname}`).toBe('https://example.com/kyc/done');
-  return Object.fromEntries(url.searchParams);
-}
+import { actionOf, BASE, CALLBACK, callbackOf, createSession, drive, getSession, HOUR, JANE, local, openPage, press } from './route-helpers.ts';
 
 const fresh = () => testSandbox({ rateLimit: false });
 

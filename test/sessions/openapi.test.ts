@@ -84,7 +84,11 @@ describe('sessions schemas in the OpenAPI document', () => {
       'get /v1/sessions/{id}': ['getSession', ['200', '400', '401', '403', '404', '429', '500'], ['ApiKeyAuth']],
       'patch /v1/sessions/{id}/update-status': ['updateSessionStatus', ['200', '400', '401', '403', '404', '409', '413', '415', '429', '500'], ['ApiKeyAuth']],
       'post /v1/sessions/{id}/uploads': ['createSessionUploads', ['200', '400', '401', '403', '404', '409', '413', '415', '429', '500'], ['ApiKeyAuth']],
-      'post /__sandbox/sessions/{id}/outcome': ['sandboxDriveSessionOutcome', ['200', '400', '401', '403', '404', '409', '413', '415', '429', '500'], ['AdminToken']],
+      'post /__sandbox/sessions/{id}/outcome': [
+        'sandboxDriveSessionOutcome',
+        ['200', '400', '401', '403', '404', '409', '413', '415', '429', '500'],
+        ['AdminToken'],
+      ],
     };
     for (const [key, [operationId, statuses, security]] of Object.entries(operations)) {
       const [method, path] = key.split(' ') as [string, string];

@@ -91,3 +91,14 @@ export async function press(sandbox: TestSandbox, actionUrl: string, outcome: st
 }
 
 export { KEYS };
+
+/** The callback address of the hosted-page tests' sessions (its own query is kept by the callback). */
+export const CALLBACK = 'https://example.com/kyc/done?order=77';
+
+/** The callback query of a 303, as a plain object (and checks the target is CALLBACK's address). */
+export function callbackOf(location: string | null): Record<string, string> {
+  expect(location).not.toBeNull();
+  const url = new URL(location as string);
+  expect(`${url.origin}${url.pathname}`).toBe('https://example.com/kyc/done');
+  return Object.fromEntries(url.searchParams);
+}

@@ -16,6 +16,11 @@ const STYLE = html`<style>
   .error { background: #fdecec; border: 1px solid #f3b7b7; padding: .6rem .8rem; border-radius: 6px; }
   ul { list-style: none; padding: 0; } li { margin: .6rem 0; } form { margin: 0; }
   label { display: block; margin: .4rem 0; }
+  input[type=text], input[type=email], input[type=date], select, textarea { display: block; width: 100%; box-sizing: border-box; padding: .35rem .5rem; margin-top: .2rem; border: 1px solid #8a91a3; border-radius: 5px; font: inherit; }
+  fieldset { border: 1px solid #e3e6ee; border-radius: 6px; margin: .6rem 0; } legend { font-weight: 600; }
+  .result { background: #e8f6ee; border: 1px solid #9fd6b5; padding: .6rem .8rem; border-radius: 6px; } .result h2, .error h2 { margin-top: 0; }
+  ol.steps { padding-left: 1.4rem; } ol.steps li { margin: .2rem 0; } pre { white-space: pre-wrap; font-size: .8rem; }
+  details.qa { margin-top: 2rem; border-top: 1px solid #e3e6ee; padding-top: .8rem; }
   label.choice { padding: .5rem .8rem; border: 1px solid #c9cedb; border-radius: 6px; background: #fafbfd; cursor: pointer; }
   label.choice small { display: inline; }
   button { width: 100%; text-align: left; padding: .6rem .8rem; margin: .3rem 0; border: 1px solid #c9cedb; border-radius: 6px; background: #fafbfd; color: inherit; cursor: pointer; font: inherit; }
