@@ -30,6 +30,7 @@ import { buildSessionUrl, sessionDetailsUrl } from '../sessions/session-record.t
 import { displayStatus } from '../sessions/session.machine.ts';
 import { CONTROL_OUTCOMES, type ControlOutcome, SESSION_STATUSES, SESSION_TYPES } from '../sessions/sessions.schemas.ts';
 import { driveSessionOutcome } from '../sessions/sessions.service.ts';
+import { attemptScriptOf, setAttemptScript } from '../workflows/workflow-sessions.service.ts';
 import { findSession, sessions, sessionUploadOwner, type StoredSession } from '../sessions/sessions.store.ts';
 import { consoleHref, plainPage } from './console.layout.ts';
 import { act, formText, notFound, renderPage } from './console.page.ts';
@@ -391,8 +392,22 @@ consoleRouter.get('/console/sessions/:id', (c) => {
         contentType: upload.contentType,
         src: upload.uploadedAtMs === undefined ? undefined : uploadPath(upload.id),
       })),
+      attemptScript: attemptScriptOf(world, record.id),
       csrf: csrfTokenOf(c),
     }),
+  );
+});
+
+consoleRouter.post('/console/sessions/:id/attempt-script', async (c) => {
+  const world = c.get('world');
+  const id = c.req.param('id');
+  const script = formText(await c.req.parseBody(), 'script');
+  const back = consoleHref(`/console/sessions/${encodeURIComponent(id)}`, world.namespace);
+  return act(
+    c,
+    back,
+    () => setAttemptScript(world, id, script === '' ? null : script),
+    script === '' ? 'Attempt script removed.' : `Attempt script set: ${script}`,
   );
 });
 

@@ -101,6 +101,8 @@ export interface SessionDetailModel {
   record: unknown;
   timeline: TimelineEntry[];
   uploads: UploadThumb[];
+  /** The attempt script of a workflow session (null: none); absent for a session without a workflow. */
+  attemptScript?: string | null;
   csrf: string;
 }
 
@@ -122,6 +124,7 @@ ${
 }
 </section>
 </div>
+${model.attemptScript === undefined ? '' : attemptScriptCard(model)}
 <section class="card"><h2>Timeline</h2>
 <ol class="timeline">${model.timeline.map(
     (entry) =>
@@ -142,4 +145,13 @@ ${
 <section class="card"><h2>meta_data</h2>${model.metaData === undefined ? html`<p class="muted">No meta_data yet.</p>` : jsonBlock(model.metaData)}</section>
 </div>
 <section class="card"><h2>Record</h2>${jsonBlock(model.record)}</section>`;
+}
+
+/** The attempt-script form of a workflow session: the same one-line script as external_id and the control plane take. */
+function attemptScriptCard(model: SessionDetailModel): Markup {
+  const action = consoleHref(`/console/sessions/${encodeURIComponent(model.id)}/attempt-script`, model.namespace);
+  return html`<section class="card"><h2>Attempt script</h2>
+<p class="muted">Decides the next submissions of each step whatever the uploads show, as <code>PUT /__sandbox/sessions/{id}/attempt-script</code> does: e.g. <code>ID_VERIFICATION=ID_TEXT_NOT_READABLE@PRIMARY,SELFIE_ID_FACE_MISMATCH,pass</code>, or <code>exhaust</code>. Empty removes it: the content decides again.</p>
+<form method="post" action="${action}">${csrfField(model.csrf)}<label for="attempt-script">Script</label> <input id="attempt-script" name="script" size="70" value="${model.attemptScript ?? ''}"> <button type="submit">Set script</button></form>
+</section>`;
 }

@@ -18,6 +18,7 @@ import { Hono } from 'hono';
 import { bankStatementPageUrl } from '../financial/financial.store.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { behaviourOn, explain, publicUrlsOf, type AppContext, type AppEnv } from '../platform/http/context.ts';
+import { explained } from '../platform/http/explained.ts';
 import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
@@ -94,8 +95,7 @@ function pageClient(c: AppContext, stored: StoredSession, code: StepCode): PageC
     submit: async (body) => {
       const answer = await submitStep(world, organizationId, stored.id, code, body, deps);
       noteStepAnswer(c, answer.value);
-      for (const reason of answer.explanations) if (reason !== '') explain(c, reason);
-      return answer.value as StepAnswer;
+      return explained(c, answer) as StepAnswer;
     },
     store: async (slot, file) => {
       if (file.bytes.length > MAX_UPLOAD_BYTES)
@@ -189,7 +189,7 @@ export const hostedPageRouter = new Hono<AppEnv>()
     const id = c.req.param('id');
     const found = findHostedSession(world, id, c.req.query('oid'));
     if (found === undefined) return notFound(c, id);
-    const stored = openHostedPage(world, found);
+    const stored = explained(c, openHostedPage(world, found));
     if (stored.record.workflow_id !== undefined) return renderWorkflowPage(c, stored, {}, 200);
     const nowMs = world.clock.now();
     const expired = isExpired(stored.record, nowMs);
@@ -233,7 +233,7 @@ export const hostedPageRouter = new Hono<AppEnv>()
       }
       throw error;
     }
-    explain(c, answer.explanation);
+    explained(c, { value: undefined, explanations: [answer.explanation], facts: answer.facts });
     const { status, reason } = answer.redirect;
     const redirectUrl = answer.stored.record.redirect_url;
     if (redirectUrl !== undefined) return c.redirect(redirectUrlFor(redirectUrl, id, status, reason), 303);

@@ -346,15 +346,18 @@ export function findHostedSession(world: World, id: string, oid: string | undefi
 }
 
 /** The applicant opens the page: session_progress PENDING → STARTED (nothing for a finished or expired one). */
-export function openHostedPage(world: World, stored: StoredSession): StoredSession {
+export function openHostedPage(world: World, stored: StoredSession): Explained<StoredSession> {
   const result = transition(stored.record, { type: 'open' }, world.clock.iso());
-  return result.ok && result.changed ? saveSession(world, { ...stored, record: result.record, openedAt: world.clock.iso() }) : stored;
+  if (!result.ok || !result.changed) return { value: stored, explanations: [] };
+  return { value: saveSession(world, { ...stored, record: result.record, openedAt: world.clock.iso() }), explanations: [], facts: transitionFacts(result) };
 }
 
 export interface ApplicantOutcomeAnswer {
   stored: StoredSession;
   redirect: { status: RedirectStatus; reason?: RedirectReason };
   explanation: string;
+  /** The session's moves, for the coverage recorder. */
+  facts: string[];
 }
 
 /**
@@ -372,5 +375,10 @@ export async function submitApplicantOutcome(
   const saved = settle(world, stored, result);
   const scenario = autoDecline && outcome === 'success' && saved.record.status === 'REJECTED' ? 'scenario auto-decline: ' : '';
   const face = stored.record.status === saved.record.status ? undefined : await enrolFinishedSessionFace(world, uploads, saved);
-  return { stored: saved, redirect, explanation: `${scenario}${result.ok ? result.explanation : ''}${face === undefined ? '' : `; ${face}`}` };
+  return {
+    stored: saved,
+    redirect,
+    explanation: `${scenario}${result.ok ? result.explanation : ''}${face === undefined ? '' : `; ${face}`}`,
+    facts: transitionFacts(result),
+  };
 }

@@ -1,5 +1,5 @@
 /**
- * The documented inputs that force each outcome of a headless step, as catalog rows (GET
+ * The documented inputs that force each outcome of a workflow step, as catalog rows (GET
  * /__sandbox/catalog and docs/reference.md's generated tables read them). The last-name rows come from the table
  * the ID_VERIFICATION step itself reads.
  */
@@ -7,6 +7,7 @@ import type { CatalogEntry } from '../platform/catalog/catalog.ts';
 import { ID_DOCUMENT_MAGIC_VALUES } from './steps/id-verification.step.ts';
 import { SLOW_LIVENESS_LAST_NAME } from './steps/face-liveness.step.ts';
 import { WORKFLOW_FAILURES, type WorkflowFailureRow } from './workflow-failures.ts';
+import { isHeadlessStep } from './workflow-steps.ts';
 
 const STEP = 'POST /v1/sessions/{id}/steps/ID_VERIFICATION';
 
@@ -34,7 +35,7 @@ export const WORKFLOW_MAGIC_VALUES: readonly CatalogEntry[] = [
         ? []
         : [
             {
-              endpoint: `POST /v1/workflows/{id}/sessions + ${endpoint}`,
+              endpoint: `${isHeadlessStep(row.step) ? 'POST /v1/workflows/{id}/sessions' : 'POST /v1/sessions (workflow_id)'} + ${endpoint}`,
               input: `last_name ${row.magicLastName} (any case)`,
               outcome,
               description: 'whatever the pictures show',

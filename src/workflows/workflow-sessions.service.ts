@@ -26,6 +26,7 @@ import { describeZodError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { applyWorkflowSessionEvent, SESSION_PRICE_TOKENS } from '../sessions/sessions.service.ts';
 import { DEFAULT_MAX_FAILED_ATTEMPTS, isExpired, isTerminal } from '../sessions/session.machine.ts';
+import type { Explained } from '../platform/http/explained.ts';
 import { createSessionRecord, findSession, recordStepResults, requireOwnSession, type StoredSession } from '../sessions/sessions.store.ts';
 import { parseAttemptScript, requireScriptOf, scriptedVerdict, scriptFromExternalId } from './attempt-scripts.ts';
 import { STEP_MODULES } from './steps/index.ts';
@@ -35,7 +36,7 @@ import { failureDataOf, toWireFailure, type SessionFailure, type StepFailure, ty
 import { newRun, saveRun, workflowRuns, type RunStep, type WorkflowRunRecord } from './workflow-runs.store.ts';
 import { isSubmittable, moveStep } from './workflow-step.machine.ts';
 import { isHeadlessStep, type HeadlessStepCode, type StepCode } from './workflow-steps.ts';
-import { requireActiveWorkflow, requireOwnWorkflow, type Explained } from './workflows.service.ts';
+import { requireActiveWorkflow, requireOwnWorkflow } from './workflows.service.ts';
 import type {
   AttemptScriptResponse,
   CreateWorkflowSessionInput,
@@ -410,13 +411,14 @@ export async function submitStep(
       const opened = open(world, recorded);
       const saved = saveRun(world, withStep(run, index, moveStep(updated, 'begin', nowIso)));
       const value = envelope({ stored: opened.value, run: saved }, index, world.clock.now());
-      return { value: { ...value, ...payload }, explanations: [...opened.explanations, ...decided.explanations] };
+      return { value: { ...value, ...payload }, explanations: [...opened.explanations, ...decided.explanations], facts: opened.facts ?? [] };
     }
     const answer = settleAttempt(world, { stored: recorded, run }, index, updated, decided.kind === 'failed' ? decided : undefined, decided.explanations);
     const effects = decided.kind === 'passed' && decided.onPassed !== undefined ? decided.onPassed() : [];
     return {
       value: { ...answer.value, ...payload },
       explanations: [...answer.explanations, ...effects],
+      facts: answer.facts ?? [],
     };
   } finally {
     inFlight.delete(sessionId);
@@ -455,7 +457,9 @@ function settleAttempt(
 ): Explained<StepSubmissionResponse> {
   const nowIso = world.clock.iso();
   const said = [...explanations];
-  let stored = open(world, current).value;
+  const opened = open(world, current);
+  const facts = [...(opened.facts ?? [])];
+  let stored = opened.value;
   let steps: WorkflowRunRecord;
   if (failed === undefined) {
     const { failure: _cleared, ...passed } = moveStep(step, 'pass', nowIso);
@@ -466,6 +470,7 @@ function settleAttempt(
         const moved = applyWorkflowSessionEvent(world, stored, event);
         stored = moved.value;
         said.push(...moved.explanations);
+        facts.push(...(moved.facts ?? []));
       }
     }
   } else if (failed.endsRun === true) {
@@ -481,6 +486,7 @@ function settleAttempt(
       },
     });
     stored = moved.value;
+    facts.push(...(moved.facts ?? []));
     steps = withStep(run, index, { ...moveStep(step, 'end_run', nowIso, data.reason), failure });
     said.push(`${step.step_id} ended the run: ${failure.code} (${failure.detail}); session REJECTED`, ...moved.explanations);
   } else {
@@ -488,12 +494,20 @@ function settleAttempt(
     const data = failureDataOf(failure);
     const moved = applyWorkflowSessionEvent(world, stored, { type: 'attempt_failed', attempt: data, maxFailedAttempts: run.maxFailedAttempts });
     stored = moved.value;
+    facts.push(...(moved.facts ?? []));
     const final = stored.record.status === 'FAILED';
     steps = withStep(run, index, { ...moveStep(step, final ? 'fail_final' : 'fail_attempt', nowIso, data.reason), failure });
     said.push(`${step.step_id} attempt failed: ${failure.code} (${data.reason} on ${data.slot}: ${failure.detail})`, ...moved.explanations);
   }
   const saved = saveRun(world, steps);
-  return { value: envelope({ stored, run: saved }, index, world.clock.now()), explanations: said };
+  return { value: envelope({ stored, run: saved }, index, world.clock.now()), explanations: said, facts };
+}
+
+/** The attempt script in force on a session's workflow run (null: none), or undefined for a session without a workflow. */
+export function attemptScriptOf(world: World, sessionId: string): string | null | undefined {
+  const stored = findSession(world, sessionId);
+  const run = stored === undefined ? undefined : runFor(world, stored);
+  return run === undefined ? undefined : (run.script?.text ?? null);
 }
 
 /** PUT /__sandbox/sessions/{id}/attempt-script: any organization's workflow session of the namespace. */

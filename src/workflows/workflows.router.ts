@@ -1,5 +1,6 @@
 import { fundsPolicyOf } from '../platform/billing/billing.ts';
-import { explain, principalOf, type AppContext } from '../platform/http/context.ts';
+import { principalOf } from '../platform/http/context.ts';
+import { explained } from '../platform/http/explained.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { createWorkflowSession, getWorkflowState, setAttemptScript, startWorkflow, submitStep, syntheticWorkflowState } from './workflow-sessions.service.ts';
 import { noteStepAnswer, stepDepsFor } from './step-deps.ts';
@@ -17,25 +18,20 @@ import {
 import { STEP_MODULES, stepBodyName } from './steps/index.ts';
 import { createWorkflow, getSandboxWorkflow, getWorkflow, listSandboxWorkflows, listWorkflows, updateStepConfig } from './workflows.service.ts';
 
-function explainAll<T>(c: AppContext, answer: { value: T; explanations: string[] }): T {
-  for (const reason of answer.explanations) if (reason !== '') explain(c, reason);
-  return answer.value;
-}
-
 export const workflowsRouter = newRouter()
   .openapi(createWorkflowRoute, (c) => {
     const { organization } = principalOf(c);
-    const workflow = explainAll(c, createWorkflow(c.get('world'), organization.id, c.req.valid('json')));
+    const workflow = explained(c, createWorkflow(c.get('world'), organization.id, c.req.valid('json')));
     return c.json({ workflow }, 201);
   })
   .openapi(listWorkflowsRoute, (c) => {
     const { kind, organization } = principalOf(c);
-    return c.json(explainAll(c, kind === 'sandbox' ? listSandboxWorkflows(organization.id) : listWorkflows(c.get('world'), organization.id)), 200);
+    return c.json(explained(c, kind === 'sandbox' ? listSandboxWorkflows(organization.id) : listWorkflows(c.get('world'), organization.id)), 200);
   })
   .openapi(getWorkflowRoute, (c) => {
     const { kind, organization } = principalOf(c);
     const { workflow_id } = c.req.valid('param');
-    const workflow = explainAll(
+    const workflow = explained(
       c,
       kind === 'sandbox' ? getSandboxWorkflow(organization.id, workflow_id) : getWorkflow(c.get('world'), organization.id, workflow_id),
     );
@@ -44,35 +40,35 @@ export const workflowsRouter = newRouter()
   .openapi(updateStepConfigRoute, (c) => {
     const { organization } = principalOf(c);
     const { workflow_id, step_id } = c.req.valid('param');
-    const workflow = explainAll(c, updateStepConfig(c.get('world'), organization.id, workflow_id, step_id, c.req.valid('json').config));
+    const workflow = explained(c, updateStepConfig(c.get('world'), organization.id, workflow_id, step_id, c.req.valid('json').config));
     return c.json({ workflow }, 200);
   })
   .openapi(createWorkflowSessionRoute, (c) => {
     const { organization } = principalOf(c);
     return c.json(
-      explainAll(c, createWorkflowSession(c.get('world'), organization, c.req.valid('param').workflow_id, c.req.valid('json'), fundsPolicyOf(c))),
+      explained(c, createWorkflowSession(c.get('world'), organization, c.req.valid('param').workflow_id, c.req.valid('json'), fundsPolicyOf(c))),
       200,
     );
   })
   .openapi(getWorkflowStateRoute, (c) => {
     const { kind, organization } = principalOf(c);
     const { session_id } = c.req.valid('param');
-    return c.json(explainAll(c, kind === 'sandbox' ? syntheticWorkflowState(session_id) : getWorkflowState(c.get('world'), organization.id, session_id)), 200);
+    return c.json(explained(c, kind === 'sandbox' ? syntheticWorkflowState(session_id) : getWorkflowState(c.get('world'), organization.id, session_id)), 200);
   })
   .openapi(startWorkflowRoute, (c) => {
     const { organization } = principalOf(c);
-    return c.json(explainAll(c, startWorkflow(c.get('world'), organization.id, c.req.valid('param').session_id)), 200);
+    return c.json(explained(c, startWorkflow(c.get('world'), organization.id, c.req.valid('param').session_id)), 200);
   })
   .openapi(submitStepRoute, async (c) => {
     const { organization } = principalOf(c);
     const { session_id, step_id } = c.req.valid('param');
     const answer = await submitStep(c.get('world'), organization.id, session_id, step_id, c.req.valid('json'), stepDepsFor(c, organization.id));
     noteStepAnswer(c, answer.value);
-    return c.json(explainAll(c, answer), 200);
+    return c.json(explained(c, answer), 200);
   })
   .openapi(setAttemptScriptRoute, (c) => {
     const { session_id } = c.req.valid('param');
-    return c.json(explainAll(c, setAttemptScript(c.get('world'), session_id, c.req.valid('json').script)), 200);
+    return c.json(explained(c, setAttemptScript(c.get('world'), session_id, c.req.valid('json').script)), 200);
   });
 
 // The step bodies the submission's anyOf refers to.

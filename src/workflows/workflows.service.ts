@@ -9,6 +9,7 @@
  * - Sandbox keys read synthetic workflows: three per organization in the list, and any id retrieves a
  *   workflow derived from a hash of that id.
  */
+import type { Explained } from '../platform/http/explained.ts';
 import { z } from '@hono/zod-openapi';
 import { ApiError, describeZodError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
@@ -16,11 +17,6 @@ import { rngFrom, uuidFrom } from '../platform/random/random.ts';
 import { defaultStepConfig, resolveStepConfig, STEP_CODES, stepRecordId, type StepCode } from './workflow-steps.ts';
 import { checkStepConfig, type CreateWorkflowInput, type Workflow } from './workflows.schemas.ts';
 import { fixtureWorkflows, stepCode, workflows, type WorkflowRecord } from './workflows.store.ts';
-
-export interface Explained<T> {
-  value: T;
-  explanations: string[];
-}
 
 /** The wire shape of a workflow (the sandbox's `settings` stay inside). */
 export function toWorkflowJson(record: WorkflowRecord): Workflow {

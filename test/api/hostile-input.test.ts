@@ -36,8 +36,9 @@ async function operations(sandbox: TestSandbox) {
       .map((method) => ({
         method: method.toUpperCase(),
         path: path.replace(/\{[^}]+\}/g, SOME_UUID),
-        // A DELETE that declares no body (the real client sends none) ignores whatever is sent.
-        bodyless: method === 'delete' && (methods[method] as { requestBody?: unknown }).requestBody === undefined,
+        // An operation that declares no body (a DELETE the real client sends without one, the retention purge)
+        // ignores whatever is sent.
+        bodyless: (methods[method] as { requestBody?: unknown }).requestBody === undefined,
       })),
   );
 }

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { applyControlOutcome, legalControlOutcomes } from '../../src/sessions/session-outcomes.ts';
 import { CONTROL_OUTCOMES, SESSION_STATUSES, type SessionRecord } from '../../src/sessions/sessions.schemas.ts';
 import { FROZEN_AT, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
-import { createHeadlessSession, createWorkflow, uploadToSession } from '../workflows/helpers.ts';
+import { createHeadlessSession, createWorkflow, submit, uploadToSession } from '../workflows/helpers.ts';
+import { hostedSession } from '../workflows/steps/hosted.ts';
 
 const JANE = { firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com' };
 
@@ -190,13 +191,15 @@ describe('console overview', () => {
 
   it('shows records, size, the oldest write and the retention per namespace, and purges on demand', async () => {
     const sandbox = await testSandbox({ retentionDays: 3 });
+    // The session, its organization's balance and its e-mail invitation in the outbox.
     await sandbox.call('POST', '/v1/sessions', { body: JANE, namespace: 'qa' });
     const tab = await browse(sandbox);
     const storage = await tab.get('/console/storage?namespace=qa');
     expect(storage.status).toBe(200);
     expect(storage.html).toMatch(
-      /<td><a href="\/console\?namespace=qa">qa<\/a><\/td><td>2<\/td><td>[\d.]+ KiB<\/td>\s*<td>2026-01-15T09:30:00.000Z<\/td><td>3 days<\/td>/,
+      /<td><a href="\/console\?namespace=qa">qa<\/a><\/td><td>3<\/td><td>[\d.]+ KiB<\/td>\s*<td>2026-01-15T09:30:00.000Z<\/td><td>3 days<\/td>/,
     );
+    expect(storage.html).toContain('<div><code>outbox</code> 1</div>');
     await sandbox.call('POST', '/__sandbox/clock', { key: null, namespace: 'qa', body: { advance: '4d' } });
     const purged = await tab.post('/console/storage/purge?namespace=qa');
     expect(decodeURIComponent(purged.location ?? '')).toContain('notice=Purged what retention drops.');
@@ -238,6 +241,32 @@ describe('console sessions', () => {
     const unknown = await tab.post(`/console/sessions/${id}/outcome?namespace=default`, { outcome: 'APPROVED' });
     expect(decodeURIComponent(unknown.location ?? '')).toContain('Unknown outcome "APPROVED"');
     expect((await sandbox.call('GET', `/v1/sessions/${id}`)).body.session_record.status).toBe('VERIFIED');
+  });
+
+  it('sets and removes a workflow session’s attempt script, which then decides the step, and shows a script that does not parse as the problem', async () => {
+    const sandbox = await testSandbox();
+    const id = await hostedSession(sandbox, ['DOCUMENT_UPLOAD']);
+    const plain = (await sandbox.call('POST', '/v1/sessions', { body: JANE })).body.id as string;
+    const tab = await browse(sandbox);
+    const detail = `/console/sessions/${id}?namespace=default`;
+    const script = `/console/sessions/${id}/attempt-script?namespace=default`;
+    expect((await tab.get(detail)).html).toContain('<input id="attempt-script" name="script" size="70" value="">');
+    expect((await tab.get(`/console/sessions/${plain}?namespace=default`)).html).not.toContain('Attempt script');
+
+    const bad = await tab.post(script, { script: 'DOCUMENT_UPLOAD=maybe' });
+    expect(decodeURIComponent(bad.location ?? '')).toContain('problem=Invalid request: script does not parse');
+    expect((await tab.get(detail)).html).toContain('name="script" size="70" value=""');
+
+    const set = await tab.post(script, { script: 'DOCUMENT_UPLOAD=DOCUMENT_UPLOAD_FILE_NOT_ACCEPTED' });
+    expect(decodeURIComponent(set.location ?? '')).toContain('notice=Attempt script set');
+    expect((await tab.get(detail)).html).toContain('value="DOCUMENT_UPLOAD=DOCUMENT_UPLOAD_FILE_NOT_ACCEPTED"');
+    const keys = await uploadToSession(sandbox, id, { id_front: 'passport.jpg' });
+    const scripted = await submit(sandbox, id, 'DOCUMENT_UPLOAD', { uploads: { document: keys.id_front } });
+    expect(scripted.body).toMatchObject({ step_status: 'IN_PROGRESS', failure: { code: 'DOCUMENT_UPLOAD_FILE_NOT_ACCEPTED' } });
+
+    await tab.post(script, { script: '' });
+    expect((await tab.get(detail)).html).toContain('name="script" size="70" value=""');
+    expect((await submit(sandbox, id, 'DOCUMENT_UPLOAD', { uploads: { document: keys.id_front } })).body.step_status).toBe('COMPLETED');
   });
 
   it('offers only VOIDED on an expired session', async () => {

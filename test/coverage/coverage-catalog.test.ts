@@ -24,6 +24,7 @@ import { DEEPFAKE_VERDICTS, TRUST_VERDICTS } from '../../src/deepfake/deepfake.s
 import { IMAGE_LIMITS } from '../../src/images/image-decoding.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { fixture } from '../images/http-helpers.ts';
+import { createWorkflow, submit, uploadToSession } from '../workflows/helpers.ts';
 
 const DEEPFAKE_ANALYZE = 'POST /v1/deepfake/analyze';
 const DEEPFAKE_SESSION = '5f0c1a52-8a44-4d7e-9b1c-2a6f3e9d8c71';
@@ -237,6 +238,36 @@ describe('the coverage catalog and the tables the code reads', () => {
         .hit.map((hit) => hit.id)
         .filter((id) => id.startsWith('transition ')),
     ).toEqual(['transition submit PENDING -> SUBMITTED', 'transition verify SUBMITTED -> VERIFIED']);
+    await sandbox.close();
+  });
+
+  it('records the applicant’s own moves: opening the hosted page, and failed workflow attempts up to the limit', async () => {
+    const sandbox = await testSandbox();
+    const moves = () =>
+      sandbox
+        .coverage('default')
+        .hit.map((hit) => hit.id)
+        .filter((id) => id.startsWith('transition '));
+    const plain = await sandbox.call('POST', '/v1/sessions', { body: { firstName: 'Jane', lastName: 'Doe', email: 'jane@example.com' } });
+    const page = await sandbox.app.request(`/verify/${plain.body.id}?oid=org_demo&token=${sandbox.pageToken(plain.body.id)}`);
+    expect(page.status).toBe(200);
+    expect(moves()).toEqual(['transition open PENDING -> PENDING']);
+
+    const workflowId = await createWorkflow(sandbox, [{ id: 'DOCUMENT_UPLOAD' }]);
+    const hosted = await sandbox.call('POST', '/v1/sessions', {
+      body: { firstName: 'Jane', lastName: 'Doe', email: 'jane@example.com', workflowId, externalId: 'sandbox-attempts:exhaust' },
+    });
+    const keys = await uploadToSession(sandbox, hosted.body.id, { id_front: 'passport.jpg' });
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      const answer = await submit(sandbox, hosted.body.id, 'DOCUMENT_UPLOAD', { uploads: { document: keys.id_front } });
+      expect(answer.status, answer.text).toBe(200);
+    }
+    expect((await sandbox.call('GET', `/v1/sessions/${hosted.body.id}`)).body.session_record.status).toBe('FAILED');
+    expect(moves()).toEqual([
+      'transition open PENDING -> PENDING',
+      'transition attempt_failed PENDING -> PENDING',
+      'transition attempt_failed PENDING -> FAILED',
+    ]);
     await sandbox.close();
   });
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_NAMESPACE } from '../../src/platform/namespaces/world.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
-import { APPLICANT, createHeadlessSession, createWorkflow, putBytes, submit, uploadToSession } from './helpers.ts';
+import { APPLICANT, createHeadlessSession, createWorkflow, passportAndSelfie, putBytes, submit, uploadToSession } from './helpers.ts';
 
 async function hosted(sandbox: TestSandbox, steps: unknown[], extra: Record<string, unknown> = {}) {
   const workflowId = await createWorkflow(sandbox, steps);
@@ -192,6 +192,38 @@ describe('AGE_ESTIMATION and DEEP_AGE', () => {
       if (outcome === 'IN_PROGRESS') expect(done.body.failure.code).toBe('DEEP_AGE_UNDER_MINIMUM');
       expect((await record(sandbox, sessionId)).analysis_data.deep_age).toMatchObject({ age_range: { low: 28, high: 36 }, minimum_age: minimum });
     }
+  });
+});
+
+describe('DEEP_AGE without a face or against the document', () => {
+  it('fails DEEP_AGE_NO_FACE when no earlier step took a selfie, and DEEP_AGE_DOCUMENT_MISMATCH when the document’s age is outside the face’s range', async () => {
+    const sandbox = await testSandbox();
+    const alone = await hosted(sandbox, [{ id: 'DEEP_AGE' }]);
+    await submit(sandbox, alone, 'DEEP_AGE', { action: 'start' });
+    const noSelfie = await submit(sandbox, alone, 'DEEP_AGE', { action: 'complete' });
+    expect(noSelfie.body).toMatchObject({ step_status: 'IN_PROGRESS', failure: { code: 'DEEP_AGE_NO_FACE' } });
+    expect(decodeURIComponent(noSelfie.headers.get('x-sandbox-explain') ?? '')).toContain('no AGE_ESTIMATION or ID_VERIFICATION selfie earlier in the run');
+
+    const outcomes: string[] = [];
+    for (const gap of [50, 0]) {
+      // The document is the passport's holder; the age selfie is another person's face, whose age range misses the document's age.
+      const sessionId = await hosted(sandbox, [
+        { id: 'ID_VERIFICATION' },
+        { id: 'AGE_ESTIMATION', config: { minimum_age: 18 } },
+        { id: 'DEEP_AGE', config: { max_age_gap: gap } },
+      ]);
+      const id = await submit(sandbox, sessionId, 'ID_VERIFICATION', await passportAndSelfie(sandbox, sessionId));
+      expect(id.body.step_status, id.text).toBe('COMPLETED');
+      const other = await uploadToSession(sandbox, sessionId, { selfie_front: 'different-face.jpg' });
+      expect((await submit(sandbox, sessionId, 'AGE_ESTIMATION', { uploads: { selfie_front: other.selfie_front } })).body.step_status).toBe('COMPLETED');
+      await submit(sandbox, sessionId, 'DEEP_AGE', { action: 'start' });
+      const done = await submit(sandbox, sessionId, 'DEEP_AGE', { action: 'complete' });
+      const analysis = (await record(sandbox, sessionId)).analysis_data.deep_age;
+      expect(analysis.document_age, JSON.stringify(analysis)).toEqual(expect.any(Number));
+      outcomes.push(done.body.failure?.code ?? done.body.step_status);
+    }
+    // The document's age lies outside the face's range: only a gap wide enough lets it pass.
+    expect(outcomes).toEqual(['COMPLETED', 'DEEP_AGE_DOCUMENT_MISMATCH']);
   });
 });
 
