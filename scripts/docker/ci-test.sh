@@ -49,6 +49,9 @@ if ! docker info >/dev/null 2>&1; then
   for _ in $(seq 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
   docker info >/dev/null 2>&1 || { tail -20 "$work/dockerd.log"; fail "dockerd did not start"; }
 fi
+# vfs copies the whole image for each new container: on a busy machine creating one outlasts compose's default
+# 60 s wait for the engine's answer.
+export COMPOSE_HTTP_TIMEOUT=600
 # Debian's docker.io has no compose plugin: Debian's docker-compose runs the documented `docker compose`.
 if ! docker compose version >/dev/null 2>&1 && ! command -v docker-compose >/dev/null; then
   apt-get update -qq && apt-get install -y -qq docker-compose
