@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_NAMESPACE } from '../../src/platform/namespaces/world.ts';
+import type { DeepfakeFrameMeta } from '../api/real-client/client.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { APPLICANT, createHeadlessSession, createWorkflow, passportAndSelfie, putBytes, submit, uploadToSession } from './helpers.ts';
 
@@ -295,17 +296,7 @@ describe('WHITE_LABEL and ADDRESS_VERIFICATION', () => {
 describe('DEEPFAKE_DETECTION', () => {
   const scan = JSON.parse(readFileSync(new URL('../../fixtures/deepfake-live-scan.json', import.meta.url), 'utf8')) as {
     frames: string[];
-    frameMeta: {
-      actionId: string;
-      action: string;
-      timestamp: number;
-      yaw: number;
-      pitch: number;
-      roll: number;
-      leftEyeOpenness: number;
-      rightEyeOpenness: number;
-      faceDetected: boolean;
-    }[];
+    frameMeta: DeepfakeFrameMeta[];
   };
   const frameMeta = scan.frameMeta.map((meta) => ({
     action_id: meta.actionId,
