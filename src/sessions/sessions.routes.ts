@@ -1,4 +1,5 @@
 import { NamespaceQuerySchema } from '../control/control.schemas.ts';
+import { WorkflowConflictSchema } from '../workflows/workflow-errors.ts';
 import { apiRoute, controlRoute, ErrorSchema, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
 import {
   CreateSessionBodySchema,
@@ -84,7 +85,7 @@ export const createSessionUploadsRoute = apiRoute({
   responses: {
     200: json(SessionUploadsResponseSchema, 'Signed upload URLs'),
     404: extraErrors[404],
-    409: extraErrors[409],
+    409: json(WorkflowConflictSchema, 'The session is terminal or expired (SESSION_TERMINAL, current_step null): it takes no more uploads'),
   },
 });
 

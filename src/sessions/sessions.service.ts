@@ -23,6 +23,7 @@ import type { UploadStore } from '../platform/uploads/uploads.ts';
 import { enrolFinishedSessionFace } from './session-face.ts';
 import { requireScriptOf } from '../workflows/attempt-scripts.ts';
 import { createHostedRun } from '../workflows/workflow-runs.store.ts';
+import { workflowError } from '../workflows/workflow-errors.ts';
 import { requireActiveWorkflow } from '../workflows/workflows.service.ts';
 import { findWorkflow, workflowHasStep, type WorkflowRecord } from '../workflows/workflows.store.ts';
 import { CreateFinancialBodySchema } from '../financial/financial.schemas.ts';
@@ -249,7 +250,8 @@ export function createSessionUploads(
 ): Explained<SessionUploadsResponse> {
   const stored = requireOwnSession(world, organizationId, id);
   const refusal = uploadsRefusal(stored.record, world.clock.iso());
-  if (refusal !== undefined) throw new ApiError(409, `${refusal.message}.`);
+  // The service's code for a session that takes nothing more (the iOS client reads `code` and `current_step`).
+  if (refusal !== undefined) throw workflowError('SESSION_TERMINAL', `${refusal.message}.`, { current_step: null });
   const value = buildSignedUploads(files, (file) => presign(sessionUploadOwner(id), file));
   return {
     value,

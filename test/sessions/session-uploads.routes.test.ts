@@ -89,11 +89,13 @@ describe('POST /v1/sessions/{id}/uploads', () => {
     const refused = await requestUploads(sandbox, terminal.id, files);
     expect(refused.status).toBe(409);
     expect(refused.body.error).toBe(`Session ${terminal.id} is VERIFIED (terminal); it no longer accepts uploads.`);
+    expect(refused.body).toMatchObject({ code: 'SESSION_TERMINAL', current_step: null });
     const expiring = await createSession(sandbox, { ...JANE, expiresInHours: 1 });
     sandbox.clock.advance(HOUR);
     const expired = await requestUploads(sandbox, expiring.id, files);
     expect(expired.status).toBe(409);
     expect(expired.body.error).toMatch(/expired at .*; it no longer accepts uploads/);
+    expect(expired.body).toMatchObject({ code: 'SESSION_TERMINAL', current_step: null });
     expect(uploadCount(sandbox)).toBe(before);
   });
 
