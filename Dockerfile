@@ -31,7 +31,7 @@ VOLUME ["/data"]
 EXPOSE 4010
 # The server writes the address it listens on to IDV_SANDBOX_PORT_FILE; the check reads it, so it holds
 # however the port was given (PORT, --port, or 0).
-HEALTHCHECK --interval=5s --timeout=3s --start-period=10s --retries=3 \
+HEALTHCHECK --interval=5s --timeout=3s --start-period=45s --retries=3 \
   CMD ["node", "dist/health-check.js"]
 # The bin's first line holds the Node flags (env -S), the same for `npm start` and `npx idv-sandbox`; env
 # execs node, so node is PID 1 and gets the SIGTERM of `docker stop`. Arguments of `docker run` are flags.

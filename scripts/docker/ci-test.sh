@@ -137,13 +137,21 @@ balance() { curl -fsS "$(base_url)/__sandbox/organizations" | json '.organizatio
 docker start "$CHECK" >/dev/null
 wait_healthy
 expect_equal "$(balance)" 4321 "balance after a restart"
-# A graceful stop releases the data file's lock; a killed container's lock names its host (the container
-# id), which another container cannot probe, so it would refuse the volume.
+# A graceful stop releases the data file's lock at once.
 docker stop -t 30 "$CHECK" >/dev/null
 docker rm "$CHECK" >/dev/null
 docker run -d --name "$CHECK" -p 127.0.0.1::4010 -v "$VOLUME:/data" "$IMAGE" >/dev/null
 wait_healthy
 expect_equal "$(balance)" 4321 "balance in a new container on the same volume"
+
+step "a killed container's lock goes stale and a new container takes the volume over"
+expect_equal "$(curl -fsS -X PUT "$(base_url)/__sandbox/organizations/org_demo/balance" -H 'content-type: application/json' -d '{"balance": 5432}' -o /dev/null -w '%{http_code}')" 200 "balance write before the kill"
+docker kill "$CHECK" >/dev/null
+docker rm "$CHECK" >/dev/null
+docker run -d --name "$CHECK" -p 127.0.0.1::4010 -v "$VOLUME:/data" "$IMAGE" >/dev/null
+wait_healthy
+docker logs "$CHECK" 2>&1 | grep 'waiting up to' >/dev/null || fail "the new container did not wait for the killed one's lock"
+expect_equal "$(balance)" 5432 "balance acknowledged before the kill, in the next container"
 docker rm -f "$CHECK" >/dev/null
 
 step "--public-url"

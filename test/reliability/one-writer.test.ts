@@ -1,14 +1,19 @@
 import { spawn } from 'node:child_process';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { LOCK_HEARTBEAT_MS, LOCK_STALE_AFTER_MS } from '../../src/platform/store/lock.ts';
 import { Store, StoreOpenError } from '../../src/platform/store/store.ts';
 import { runCli, startCli, type CliProcess } from '../helpers/cli-process.ts';
 import { deadPid, directoryState, tempDataFile } from '../helpers/data-dir.ts';
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
+
+const neverWaits = async (): Promise<void> => {
+  throw new Error('the starter waited, but this lock needs no wait');
+};
 
 async function createJob(url: string, n: number): Promise<string> {
   const response = await fetch(`${url}/__sandbox/jobs`, { method: 'POST', headers: JSON_HEADERS, body: JSON.stringify({ input: { n } }) });
@@ -55,21 +60,80 @@ describe('one writer per data file (store)', () => {
     await store.close();
   });
 
-  it.each([
-    [
-      'a lock of another host (it cannot be probed)',
-      () => JSON.stringify({ pid: deadPid(), host: 'another-host', port: 4010 }),
-      /pid \d+ on another-host, port 4010/,
-    ],
-    ['a lock it cannot read', () => 'garbage', /which this sandbox cannot read/],
-  ])('refuses %s', async (_label, content, message) => {
+  it('refuses a lock it cannot read, naming it, and changes nothing on disk', async () => {
     const file = tempDataFile();
-    writeFileSync(`${file}.lock`, content());
+    writeFileSync(`${file}.lock`, 'garbage');
     const before = directoryState(dirname(file));
-    const error = await Store.open({ file }).catch((e: unknown) => e);
+    const error = await Store.open({ file, lockWaiting: { wait: neverWaits } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreOpenError);
-    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).toMatch(/which this sandbox cannot read/);
     expect(directoryState(dirname(file))).toEqual(before);
+  });
+
+  it("refuses another host's lock that its holder keeps refreshing, after waiting for one refresh", async () => {
+    const file = tempDataFile();
+    const lock = `${file}.lock`;
+    writeFileSync(lock, JSON.stringify({ pid: deadPid(), host: 'another-container', port: 4010 }));
+    const before = directoryState(dirname(file));
+    const waits: number[] = [];
+    // The holder's heartbeat, seen as the lock's modification time moving on while the starter waits.
+    const heartbeat = async (ms: number) => {
+      waits.push(ms);
+      const later = (statSync(lock).mtimeMs + ms) / 1000;
+      utimesSync(lock, later, later);
+    };
+    const error = await Store.open({ file, lockWaiting: { wait: heartbeat } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StoreOpenError);
+    expect((error as Error).message).toMatch(/pid \d+ on another-container, port 4010.*refreshed every 5 s/);
+    expect(waits).toEqual([LOCK_HEARTBEAT_MS]);
+    expect(directoryState(dirname(file))).toEqual(before);
+  });
+
+  it("takes over another host's lock not refreshed for 20 s (a killed container's) at once", async () => {
+    const file = tempDataFile();
+    const lock = `${file}.lock`;
+    writeFileSync(lock, JSON.stringify({ pid: 1, host: 'killed-container', port: 4010 }));
+    const longAgo = (statSync(lock).mtimeMs - LOCK_STALE_AFTER_MS - 1000) / 1000;
+    utimesSync(lock, longAgo, longAgo);
+    const store = await Store.open({ file, lockWaiting: { wait: neverWaits } });
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
+    await store.close();
+  });
+
+  it("waits for another host's fresh lock to go 20 s without a refresh, then takes it over", async () => {
+    const file = tempDataFile();
+    const lock = `${file}.lock`;
+    writeFileSync(lock, JSON.stringify({ pid: 1, host: 'killed-container', port: 4010 }));
+    const said: string[] = [];
+    const refreshed = statSync(lock).mtimeMs;
+    let waited = 0;
+    // Time passes and no heartbeat moves the lock's modification time.
+    const silence = async (ms: number) => {
+      waited += ms;
+    };
+    const now = () => refreshed + waited;
+    const store = await Store.open({ file, lockWaiting: { wait: silence, now }, warn: (message) => said.push(message) });
+    expect(waited).toBe(LOCK_STALE_AFTER_MS);
+    expect(said).toEqual([expect.stringMatching(/names pid 1 on killed-container, refreshed 0 s ago; waiting up to 20 s/)]);
+    expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid });
+    await store.close();
+  });
+
+  it('keeps refreshing its own lock while it holds it, and stops when it closes', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const file = tempDataFile();
+      const lock = `${file}.lock`;
+      const store = await Store.open({ file });
+      const longAgo = (statSync(lock).mtimeMs - 60_000) / 1000;
+      utimesSync(lock, longAgo, longAgo);
+      vi.advanceTimersByTime(LOCK_HEARTBEAT_MS);
+      expect(statSync(lock).mtimeMs).toBeGreaterThan(longAgo * 1000 + 50_000);
+      await store.close();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('lets exactly one of several processes racing for a stale lock take it', async () => {
@@ -77,7 +141,7 @@ describe('one writer per data file (store)', () => {
     writeFileSync(`${file}.lock`, JSON.stringify({ pid: deadPid(), host: hostname(), port: 1 }));
     const lockModule = fileURLToPath(new URL('../../src/platform/store/lock.ts', import.meta.url));
     const script = `import { DataLock } from ${JSON.stringify(lockModule)};
-      try { DataLock.acquire(${JSON.stringify(file)}, process.pid); console.log('held'); } catch (e) { console.log('refused'); }
+      try { await DataLock.acquire(${JSON.stringify(file)}, process.pid); console.log('held'); } catch (e) { console.log('refused'); }
       process.stdin.on('data', () => {}); process.stdin.on('end', () => process.exit(0));`;
     const racers = Array.from({ length: 4 }, () => {
       const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'inherit'] });

@@ -32,7 +32,7 @@ import { ApiError } from '../errors/api-error.ts';
 import { Collection, type CollectionChange, type Identified } from './collection.ts';
 import { DamagedFileError, StoreOpenError } from './errors.ts';
 import { Repair } from './repair.ts';
-import { DataLock } from './lock.ts';
+import { DataLock, type LockWaiting } from './lock.ts';
 import {
   damaged,
   emptySnapshot,
@@ -88,6 +88,8 @@ export interface StoreOptions {
   recordShapes?: RecordShapes;
   /** Set aside what cannot be read instead of refusing to start, keeping a copy of every file it changes. */
   repair?: boolean;
+  /** How start-up waits to see whether another host's lock is refreshed (tests pass their own; default real time). */
+  lockWaiting?: Pick<LockWaiting, 'wait' | 'now'>;
 }
 
 /** The collections of one namespace. */
@@ -183,7 +185,10 @@ export class Store {
     if (!options.file) return new Store(undefined, undefined, undefined, undefined);
     const file = options.file;
     mkdirSync(dirname(file), { recursive: true });
-    const lock = DataLock.acquire(file, options.port ?? null);
+    const lock = await DataLock.acquire(file, options.port ?? null, {
+      say: options.warn ?? ((message) => console.warn(message)),
+      ...options.lockWaiting,
+    });
     try {
       return await Store.load(file, options, lock);
     } catch (error) {
