@@ -118,14 +118,19 @@ describe('the compiled package', () => {
     expect(snapshot).toMatch(/"balance":\s*4321/);
   }, 120_000);
 
-  it('starts the server from the one bundled file and loads the image codecs on the first image only', async () => {
-    // A module hook that prints every file the process (and its worker threads) loads.
+  /** Starts the bundled server with a module hook that prints every file the process (and its worker threads) loads. */
+  async function startPrintingLoads(args: string[]) {
     const hook = join(temporaryDirectory('idv-sandbox-bundle-'), 'print-loads.mjs');
     const printLoads =
       "export async function load(url, context, next) { if (url.startsWith('file:')) process.stderr.write('loaded ' + url + '\\n'); return next(url, context); }";
     writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(printLoads)}`)});\n`);
-    const { url, output } = await startServer(process.execPath, ['--import', pathToFileURL(hook).href, 'dist/main.js', '--port', '0', '--memory']);
+    const { url, output } = await startServer(process.execPath, ['--import', pathToFileURL(hook).href, 'dist/main.js', '--port', '0', '--memory', ...args]);
     const loaded = () => [...new Set([...output().matchAll(/^loaded (\S+)$/gm)].map((match) => fileURLToPath(match[1] as string).slice(ROOT.length)))];
+    return { url, loaded };
+  }
+
+  it('starts the server from the one bundled file and loads the image codecs on the first image only', async () => {
+    const { url, loaded } = await startPrintingLoads([]);
 
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect(loaded()).toEqual(['dist/main.js']);
@@ -141,5 +146,13 @@ describe('the compiled package', () => {
     expect(compared.status).toBe(200);
     expect(await compared.json()).toMatchObject({ isMatch: true, sourceFaceDetected: true, targetFaceDetected: true });
     expect(loaded()).toEqual(expect.arrayContaining(['dist/images/decode-worker.mjs', 'dist/images/codecs.mjs', 'node_modules/jimp/dist/esm/index.js']));
+  }, 120_000);
+
+  it('leaves nodemailer out of the bundle and loads it from node_modules only with --smtp', async () => {
+    // Bundled, nodemailer's imports of tls, https, dns and child_process would load at every start.
+    expect(readFileSync(join(ROOT, 'dist/main.js'), 'utf8')).not.toMatch(/node_modules\/nodemailer\//);
+    const { url, loaded } = await startPrintingLoads(['--smtp', 'smtp://127.0.0.1:25']);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect(loaded().slice(0, 2)).toEqual(['dist/main.js', 'node_modules/nodemailer/dist/esm/nodemailer.js']);
   }, 120_000);
 });
