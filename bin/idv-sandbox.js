@@ -6,7 +6,7 @@
 import module from 'node:module';
 
 // Node 22.1 and later keep V8's compiled code of the bundle between starts (in the system's temporary
-// folder, or NODE_COMPILE_CACHE): a start compiles the 3 MB bundle only when it changed. Hence the import
+// folder, or NODE_COMPILE_CACHE): a start compiles the bundle only when it changed. Hence the import
 // below is dynamic: a static one would load the bundle before the cache is on.
 module.enableCompileCache?.();
 await import('../dist/main.js');
