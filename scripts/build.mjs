@@ -49,6 +49,16 @@ const codecsOnFirstUse = {
   },
 };
 
+// A package imported on first use only (nodemailer, with --smtp) stays out of the bundle and is loaded from
+// node_modules then: bundled, its static imports of Node's built-ins (tls, https, dns, …) would be hoisted
+// to the bundle's top and loaded by every start.
+const packagesOnFirstUse = {
+  name: 'packages-on-first-use',
+  setup(bundler) {
+    bundler.onResolve({ filter: /^[^./]/ }, ({ path, kind }) => (kind === 'dynamic-import' ? { path, external: true } : undefined));
+  },
+};
+
 await build({
   entryPoints: ['src/main.ts'],
   outfile: SERVER_BUNDLE,
@@ -58,7 +68,7 @@ await build({
   format: 'esm',
   // Bundled CommonJS packages call require() for Node's built-ins: give the ES module bundle one.
   banner: { js: "import { createRequire as createBundleRequire } from 'node:module'; const require = createBundleRequire(import.meta.url);" },
-  plugins: [importMetaUrlPerFile, codecsOnFirstUse],
+  plugins: [importMetaUrlPerFile, codecsOnFirstUse, packagesOnFirstUse],
   sourcemap: true,
   sourcesContent: false,
   logLevel: 'warning',

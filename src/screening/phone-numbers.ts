@@ -25,8 +25,11 @@
  * - Allocation is libphonenumber's metadata: a newly allocated real range answers NO_DATA until the
  *   library is updated.
  */
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { packageOnFirstUse } from '../platform/package-on-first-use.ts';
 import { E164_PATTERN } from '../platform/validation/request-fields.ts';
+
+/** libphonenumber's full metadata is 180 KB of code: it loads on the first phone number, not at start-up. */
+const libphonenumber = packageOnFirstUse<typeof import('libphonenumber-js/max')>(import.meta.url, 'libphonenumber-js/max');
 
 export interface ParsedPhone {
   /** E.164, e.g. '+447700900001'. */
@@ -74,7 +77,7 @@ export function normalizePhone(raw: string): PhoneParseResult {
     return { ok: false, message: `phone ${shown} is not an E.164 number (a + and 10-15 digits, the first 1-9): send it as ${EXAMPLE_NUMBER}` };
   }
   if (OFCOM_DRAMA_RANGE.test(compact)) return { ok: true, e164: compact, country: 'GB', type: 'MOBILE', allocated: true };
-  const parsed = parsePhoneNumberFromString(compact);
+  const parsed = libphonenumber().parsePhoneNumberFromString(compact);
   if (!parsed?.isValid()) return { ok: true, e164: compact, country: parsed?.country, type: undefined, allocated: false };
   return { ok: true, e164: parsed.number, country: parsed.country, type: parsed.getType(), allocated: true };
 }

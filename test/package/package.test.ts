@@ -118,14 +118,19 @@ describe('the compiled package', () => {
     expect(snapshot).toMatch(/"balance":\s*4321/);
   }, 120_000);
 
-  it('starts the server from the one bundled file and loads the image codecs on the first image only', async () => {
-    // A module hook that prints every file the process (and its worker threads) loads.
+  /** Starts the bundled server with a module hook that prints every file the process (and its worker threads) loads. */
+  async function startPrintingLoads(args: string[]) {
     const hook = join(temporaryDirectory('idv-sandbox-bundle-'), 'print-loads.mjs');
     const printLoads =
       "export async function load(url, context, next) { if (url.startsWith('file:')) process.stderr.write('loaded ' + url + '\\n'); return next(url, context); }";
     writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(printLoads)}`)});\n`);
-    const { url, output } = await startServer(process.execPath, ['--import', pathToFileURL(hook).href, 'dist/main.js', '--port', '0', '--memory']);
+    const { url, output } = await startServer(process.execPath, ['--import', pathToFileURL(hook).href, 'dist/main.js', '--port', '0', '--memory', ...args]);
     const loaded = () => [...new Set([...output().matchAll(/^loaded (\S+)$/gm)].map((match) => fileURLToPath(match[1] as string).slice(ROOT.length)))];
+    return { url, loaded };
+  }
+
+  it('starts the server from the one bundled file and loads the image codecs on the first image only', async () => {
+    const { url, loaded } = await startPrintingLoads([]);
 
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect(loaded()).toEqual(['dist/main.js']);
@@ -141,5 +146,27 @@ describe('the compiled package', () => {
     expect(compared.status).toBe(200);
     expect(await compared.json()).toMatchObject({ isMatch: true, sourceFaceDetected: true, targetFaceDetected: true });
     expect(loaded()).toEqual(expect.arrayContaining(['dist/images/decode-worker.mjs', 'dist/images/codecs.mjs', 'node_modules/jimp/dist/esm/index.js']));
+  }, 120_000);
+
+  it('leaves nodemailer, faker and libphonenumber out of the bundle and loads each from node_modules on first use', async () => {
+    // Bundled, they are a third of the bundle to compile at every start, and nodemailer's imports of tls,
+    // https, dns and child_process would load with it.
+    expect(readFileSync(join(ROOT, 'dist/main.js'), 'utf8')).not.toMatch(/node_modules\/(nodemailer|@faker-js|libphonenumber-js)\//);
+    const { url, loaded } = await startPrintingLoads(['--smtp', 'smtp://127.0.0.1:25']);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect(loaded().slice(0, 2)).toEqual(['dist/main.js', 'node_modules/nodemailer/dist/esm/nodemailer.js']);
+
+    // A fixture session's synthetic person (faker) and a phone check (libphonenumber) answer from the built server.
+    const session = await fetch(`${url}/v1/sessions/test_verified`, { headers: { 'x-api-key': 'sk_test_demo' } });
+    expect(session.status).toBe(200);
+    expect(await session.json()).toMatchObject({ session_record: { id: 'test_verified', status: 'VERIFIED' } });
+    const phone = await fetch(`${url}/v1/screening/phone-ownership`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'sk_live_demo' },
+      body: JSON.stringify({ phone: '+14155550123', firstName: 'Jane', lastName: 'Doe' }),
+    });
+    expect(phone.status).toBe(200);
+    // libphonenumber placed the number in the US, where the sandbox has no carrier data.
+    expect(await phone.json()).toMatchObject({ outcome: 'NO_DATA', statusMessage: expect.stringContaining('US and Canadian') });
   }, 120_000);
 });

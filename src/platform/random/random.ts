@@ -4,12 +4,8 @@
  * the same seed and the same requests give byte-identical answers.
  */
 import { hash } from 'node:crypto';
-import type { Faker } from '@faker-js/faker';
-// The per-locale entry points: the package root loads all of faker's 70 locales (about 30 MB resident and
-// most of a second of start-up) for the three the sandbox uses.
-import { faker as fakerEn } from '@faker-js/faker/locale/en';
-import { faker as fakerEnGb } from '@faker-js/faker/locale/en_GB';
-import { faker as fakerEnUs } from '@faker-js/faker/locale/en_US';
+import type { Faker, LocaleDefinition } from '@faker-js/faker';
+import { packageOnFirstUse } from '../package-on-first-use.ts';
 
 /** A deterministic source of numbers in [0, 1) with helpers. */
 export interface Rng {
@@ -109,19 +105,37 @@ export function seedFrom(...parts: readonly (string | number)[]): number {
   return hashParts(...parts).readUInt32LE(0);
 }
 
-// Merged once (each entry point's instance holds its locale merged with en and base): a Faker built from
-// a list of locales would merge them again in its constructor.
-const LOCALES = { en: fakerEn.rawDefinitions, en_GB: fakerEnGb.rawDefinitions, en_US: fakerEnUs.rawDefinitions } as const;
-/** The Faker class, from an instance: the entry points export no class, and the root would load every locale. */
-const SeededFaker = fakerEn.constructor as typeof Faker;
-export type FakerLocale = keyof typeof LOCALES;
+// The per-locale entry points: the package root loads all of faker's 70 locales (about 30 MB resident and
+// most of a second of start-up) for the three the sandbox uses. Even these are half a megabyte of code and
+// several MB resident: they load on the first synthetic value, not at start-up.
+const fakerEntries = {
+  en: packageOnFirstUse<{ faker: Faker }>(import.meta.url, '@faker-js/faker/locale/en'),
+  en_GB: packageOnFirstUse<{ faker: Faker }>(import.meta.url, '@faker-js/faker/locale/en_GB'),
+  en_US: packageOnFirstUse<{ faker: Faker }>(import.meta.url, '@faker-js/faker/locale/en_US'),
+};
+export type FakerLocale = keyof typeof fakerEntries;
+
+let seeded: { SeededFaker: typeof Faker; locales: Record<FakerLocale, LocaleDefinition> } | undefined;
+function seededFakers() {
+  if (seeded) return seeded;
+  const en = fakerEntries.en().faker;
+  seeded = {
+    // The Faker class, from an instance: the entry points export no class, and the root would load every locale.
+    SeededFaker: en.constructor as typeof Faker,
+    // Merged once (each entry point's instance holds its locale merged with en and base): a Faker built from
+    // a list of locales would merge them again in its constructor.
+    locales: { en: en.rawDefinitions, en_GB: fakerEntries.en_GB().faker.rawDefinitions, en_US: fakerEntries.en_US().faker.rawDefinitions },
+  };
+  return seeded;
+}
 
 /**
  * A faker instance whose output is fixed by the given parts. Never use the global `faker`: its state is
  * shared and unseeded.
  */
 export function fakerFrom(locale: FakerLocale, ...parts: readonly (string | number)[]): Faker {
-  const faker = new SeededFaker({ locale: LOCALES[locale] });
+  const { SeededFaker, locales } = seededFakers();
+  const faker = new SeededFaker({ locale: locales[locale] });
   faker.seed(seedFrom(...parts));
   return faker;
 }
