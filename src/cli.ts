@@ -7,6 +7,7 @@ import { parseFlags, readConfigFile, resolveSettings } from './cli-settings.ts';
 import { readFileSync } from 'node:fs';
 import { coverageCommand, finishCoverage, type CoverageExit } from './coverage-command.ts';
 import { parseRequirement } from './platform/coverage/coverage-gate.ts';
+import { renderContext } from './platform/coverage/coverage-report.ts';
 import { createSandbox, DEFAULT_DATA_FILE, DEFAULT_SHUTDOWN_TIMEOUT_MS, type Sandbox, type SandboxOptions } from './sandbox.ts';
 import { parseCorsSetting } from './platform/http/cors.ts';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './platform/http/connection-limits.ts';
@@ -275,7 +276,10 @@ export async function main(): Promise<void> {
     sandbox
       .close()
       // A forced stop (bound or second signal) exits by itself, once its flush is done.
-      .then((report) => forcing || process.exit(finishCoverage(report, options, { info: console.log, error: console.error })))
+      .then(
+        (report) =>
+          forcing || process.exit(finishCoverage(report, renderContext(sandbox.url, sandbox.clock), options, { info: console.log, error: console.error })),
+      )
       .catch((error: unknown) => {
         console.error('idv-sandbox: error while stopping', error);
         process.exit(1);

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { checkGate, starterRequirementFile, type CoverageRequirement } from './platform/coverage/coverage-gate.ts';
-import { formatForFile, renderReport, type CoverageReport } from './platform/coverage/coverage-report.ts';
+import { formatForFile, type RenderContext, renderReport, type CoverageReport } from './platform/coverage/coverage-report.ts';
 import { createSandbox } from './sandbox.ts';
 
 export const DEFAULT_REQUIREMENT_FILE = 'idv-sandbox-coverage.txt';
@@ -17,11 +17,16 @@ export interface CoverageExit {
 }
 
 /** Writes the report and checks the gate; the exit status of the stop (0, or 1 when the gate is not met). */
-export function finishCoverage(report: CoverageReport, options: CoverageExit, log: { info(m: string): void; error(m: string): void }): number {
+export function finishCoverage(
+  report: CoverageReport,
+  context: RenderContext,
+  options: CoverageExit,
+  log: { info(m: string): void; error(m: string): void },
+): number {
   if (options.coverageOut) {
     try {
       mkdirSync(dirname(options.coverageOut), { recursive: true });
-      writeFileSync(options.coverageOut, renderReport(report, formatForFile(options.coverageOut)));
+      writeFileSync(options.coverageOut, renderReport(report, formatForFile(options.coverageOut), context));
       log.info(`idv-sandbox: coverage report (${report.percent}%) written to ${options.coverageOut}`);
     } catch (error) {
       log.error(`idv-sandbox: could not write the coverage report (--coverage-out): ${(error as Error).message}`);

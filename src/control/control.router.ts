@@ -1,6 +1,6 @@
 import { newRouter } from '../platform/http/routing.ts';
 import { jobFateFor, publicUrlsOf, type AppContext } from '../platform/http/context.ts';
-import { renderReport } from '../platform/coverage/coverage-report.ts';
+import { renderContext, renderReport } from '../platform/coverage/coverage-report.ts';
 import { clearOutbox, listMessages } from '../platform/outbox/outbox.ts';
 import { storeStats } from '../platform/retention/stats.ts';
 import {
@@ -95,9 +95,10 @@ export const controlRouter = newRouter()
   .openapi(catalogRoute, (c) => c.json(catalogView(c.get('platform')), 200))
   .openapi(coverageRoute, (c) => {
     const { format, ...query } = c.req.valid('query');
-    const report = coverageReport(c.get('platform'), c.get('world'), publicUrlsOf(c).base, query);
+    const base = publicUrlsOf(c).base;
+    const report = coverageReport(c.get('platform'), c.get('world'), base, query);
     if (format === 'json') return c.json(report, 200);
-    return c.body(renderReport(report, format), 200, { 'content-type': COVERAGE_CONTENT_TYPES[format] });
+    return c.body(renderReport(report, format, renderContext(base, c.get('world').clock)), 200, { 'content-type': COVERAGE_CONTENT_TYPES[format] });
   })
   .openapi(clearCoverageRoute, (c) => c.json(clearCoverage(c.get('platform'), c.get('world'), c.req.valid('query').scope), 200))
   .openapi(createTestJobRoute, (c) => c.json(createTestJob(c.get('platform'), c.get('world'), c.req.valid('json'), jobFateFor(c)), 201))

@@ -48,10 +48,13 @@ export interface SessionWorkflowInfo {
 }
 
 const HOUR = 3_600_000;
-const trimSlash = (url: string): string => url.replace(/\/+$/, '');
+const trimSlash = (url: string): string => (url.endsWith('/') ? url.replace(/\/+$/, '') : url);
 
+const NOTHING_UPLOADED = Object.freeze(Object.fromEntries(UPLOAD_FLAGS.map((flag) => [flag, false])) as Uploads);
+
+/** Every upload flag false: a fresh object, which the session then updates. */
 export function emptyUploads(): Uploads {
-  return Object.fromEntries(UPLOAD_FLAGS.map((flag) => [flag, false])) as Uploads;
+  return { ...NOTHING_UPLOADED };
 }
 
 /** When a session expires: expires_in_hours, else the workflow's expiry, else never (undefined). */

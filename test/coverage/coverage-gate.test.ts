@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { checkGate, parseRequirement } from '../../src/platform/coverage/coverage-gate.ts';
 import { runCli, startCli } from '../helpers/cli-process.ts';
 import { temporaryDirectory } from '../helpers/temporary-directory.ts';
+import { junitSchemaErrors } from './junit-schemas.ts';
 
 async function stop(run: Awaited<ReturnType<typeof startCli>>): Promise<number | null> {
   run.child.kill('SIGTERM');
@@ -26,7 +27,9 @@ describe('--require-coverage', () => {
     expect(run.output()).toContain('  - scenario rate-limited: header X-Sandbox-Scenario: rate-limited');
     expect(run.output()).not.toContain('  - status GET /v1/auth/verify 200:');
     const junit = readFileSync(out, 'utf8');
-    expect(junit).toContain('<testcase classname="coverage.status" name="status GET /v1/auth/verify 200" time="0">');
+    expect(junit).toContain('<testcase classname="coverage.status" name="status GET /v1/auth/verify 200" time="0"/>');
+    expect(await junitSchemaErrors(junit, 'jenkins')).toEqual([]);
+    expect(await junitSchemaErrors(junit, 'ant')).toEqual([]);
   });
 
   it('exits 0 when every class of the file is hit', { timeout: 60_000 }, async () => {

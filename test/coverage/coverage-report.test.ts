@@ -1,22 +1,13 @@
 /**
  * The coverage report after a known set of requests: the exact classes hit, a sample of those missed with
- * their triggers, in JSON, Markdown, JUnit XML (valid against the JUnit XML schema in junit.xsd, checked
- * by libxml2's xmllint compiled to WebAssembly, and parsed for the structure JUnit consumers read) and HTML.
+ * their triggers, in JSON, Markdown, JUnit XML (valid against the upstream Jenkins and Ant JUnit schemas,
+ * and parsed for the structure JUnit consumers read) and HTML.
  */
-import { readFileSync } from 'node:fs';
 import { XMLParser } from 'fast-xml-parser';
-import { validateXML } from 'xmllint-wasm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CoverageReportSchema } from '../../src/control/control.schemas.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
-
-const JUNIT_SCHEMA = { fileName: 'junit.xsd', contents: readFileSync(new URL('./junit.xsd', import.meta.url), 'utf8') };
-
-/** xmllint's verdict on a JUnit document: its schema errors, none when valid. */
-async function junitSchemaErrors(document: string): Promise<string[]> {
-  const result = await validateXML({ xml: [{ fileName: 'coverage.xml', contents: document }], schema: [JUNIT_SCHEMA] });
-  return result.errors.map((error) => error.rawMessage);
-}
+import { junitSchemaErrors } from './junit-schemas.ts';
 
 let sandbox: TestSandbox;
 afterEach(async () => {
@@ -120,24 +111,37 @@ describe('GET /__sandbox/coverage', () => {
 
     const junit = await sandbox.call('GET', '/__sandbox/coverage?format=junit', { key: null });
     expect(junit.headers.get('content-type')).toBe('application/xml; charset=utf-8');
-    expect(await junitSchemaErrors(junit.text)).toEqual([]);
+    expect(await junitSchemaErrors(junit.text, 'jenkins')).toEqual([]);
+    expect(await junitSchemaErrors(junit.text, 'ant')).toEqual([]);
     const parsed = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => name === 'testsuite' || name === 'testcase' }).parse(
       junit.text,
     );
     const suites = parsed.testsuites.testsuite as {
       name: string;
+      id: string;
+      timestamp: string;
+      hostname: string;
       tests: string;
       failures: string;
+      properties: { property: { name: string; value: string } };
+      'system-out': string;
       testcase: { name: string; classname: string; failure?: { message: string; type: string; '#text': string } }[];
     }[];
     const cases = suites.flatMap((suite) => suite.testcase);
-    expect(Number(parsed.testsuites.tests)).toBe(json.classes);
-    expect(Number(parsed.testsuites.failures)).toBe(json.missed.length);
+    expect(suites.reduce((sum, suite) => sum + Number(suite.tests), 0)).toBe(json.classes);
+    expect(suites.reduce((sum, suite) => sum + Number(suite.failures), 0)).toBe(json.missed.length);
     expect(cases).toHaveLength(json.classes);
+    expect(suites.map((suite) => suite.id)).toEqual(suites.map((_, index) => String(index)));
     for (const suite of suites) {
       expect(Number(suite.tests)).toBe(suite.testcase.length);
       expect(Number(suite.failures)).toBe(suite.testcase.filter((c) => c.failure).length);
+      // The frozen clock of the test sandbox, without fraction or zone; the host the sandbox answers on.
+      expect(suite.timestamp).toBe(sandbox.clock.iso().slice(0, 19));
+      expect(suite.hostname).toBe('127.0.0.1');
+      expect(suite.properties.property).toEqual({ name: 'namespace', value: 'default' });
     }
+    const statusSuite = suites.find((suite) => suite.name === 'coverage.status');
+    expect(statusSuite?.['system-out']).toContain('status GET /v1/auth/verify 200: hit 36 time(s), first ');
     const failing = cases.filter((c) => c.failure).map((c) => c.name);
     expect(failing.sort()).toEqual(json.missed.map((m) => m.id).sort());
     const passing = cases.filter((c) => !c.failure).map((c) => c.name);
@@ -154,14 +158,20 @@ describe('GET /__sandbox/coverage', () => {
     expect(html.text).toContain('<td><code>status GET /v1/sessions/{id} 404</code></td><td>1</td>');
   });
 
-  it('checks JUnit against a schema that refuses what CI servers cannot read (a missing count, a count that is no number)', async () => {
+  it('checks JUnit against schemas that refuse what CI servers cannot read (a missing count, a count that is no number, output inside a test case)', async () => {
     sandbox = await testSandbox();
     const junit = (await sandbox.call('GET', '/__sandbox/coverage?format=junit', { key: null })).text;
-    expect(await junitSchemaErrors(junit)).toEqual([]);
-    const withoutCount = junit.replace(/(<testsuite name="[^"]+") tests="\d+"/, '$1');
-    expect((await junitSchemaErrors(withoutCount)).join('\n')).toContain("The attribute 'tests' is required");
-    const notANumber = junit.replace(/<testsuite name="([^"]+)" tests="\d+"/, '<testsuite name="$1" tests="many"');
-    expect((await junitSchemaErrors(notANumber)).join('\n')).toContain("'many' is not a valid value");
+    expect(await junitSchemaErrors(junit, 'jenkins')).toEqual([]);
+    expect(await junitSchemaErrors(junit, 'ant')).toEqual([]);
+    const withoutCount = junit.replace(/ tests="\d+"/, '');
+    expect((await junitSchemaErrors(withoutCount, 'jenkins')).join('\n')).toContain("The attribute 'tests' is required");
+    expect((await junitSchemaErrors(withoutCount, 'ant')).join('\n')).toContain("The attribute 'tests' is required");
+    const notANumber = junit.replace(/ tests="\d+"/, ' tests="many"');
+    expect((await junitSchemaErrors(notANumber, 'ant')).join('\n')).toContain("'many' is not a valid value");
+    const outputInCase = junit.replace('</failure>', '</failure><system-out>hit</system-out>');
+    expect(outputInCase).not.toBe(junit);
+    expect(await junitSchemaErrors(outputInCase, 'jenkins')).toEqual([]);
+    expect((await junitSchemaErrors(outputInCase, 'ant')).join('\n')).toContain("Element 'system-out': This element is not expected");
   });
 
   it('counts a validation failure under its status and the validation kind', async () => {

@@ -165,43 +165,66 @@ const xml = (text: string) =>
     // XML 1.0 has no place for other control characters.
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
-/** One testsuite per kind of class, one testcase per class; a missed class fails with how to trigger it. */
-export function reportJunit(report: CoverageReport): string {
-  const cases = new Map<string, string[]>();
-  const failures = new Map<string, number>();
+/** Where and when a report was rendered: JUnit's schemas require both of each test suite. */
+export interface RenderContext {
+  /** An ISO timestamp of the namespace's clock. */
+  at: string;
+  /** The host the sandbox answers on. */
+  hostname: string;
+}
+
+/** The context of a report rendered by the sandbox at `baseUrl`, now on `clock`. */
+export function renderContext(baseUrl: string, clock: { iso(): string }): RenderContext {
+  return { at: clock.iso(), hostname: new URL(baseUrl).hostname };
+}
+
+/**
+ * One testsuite per kind of class, one testcase per class; a missed class fails with how to trigger it.
+ * Valid against both schemas CI readers follow: Jenkins' junit-4.xsd and Apache Ant's JUnit.xsd. Ant's is
+ * the stricter: no attribute on testsuites, each testsuite with id, package, hostname and a zone-less
+ * timestamp, properties first and system-out and system-err last, and nothing but a failure in a testcase,
+ * so the hit counts go to the suite's system-out.
+ */
+export function reportJunit(report: CoverageReport, context: RenderContext): string {
+  const suites = new Map<string, { cases: string[]; failures: number; hits: string[] }>();
+  const suiteOf = (kind: string) => {
+    let suite = suites.get(kind);
+    if (!suite) suites.set(kind, (suite = { cases: [], failures: 0, hits: [] }));
+    return suite;
+  };
   for (const h of report.hit) {
-    pushCase(
-      cases,
-      h.kind,
-      `    <testcase classname="${xml(`coverage.${h.kind}`)}" name="${xml(h.id)}" time="0">\n      <system-out>${xml(`hit ${h.count} time(s), first ${h.firstRequestId}, last ${h.lastRequestId}`)}</system-out>\n    </testcase>`,
-    );
+    const suite = suiteOf(h.kind);
+    suite.cases.push(`    <testcase classname="${xml(`coverage.${h.kind}`)}" name="${xml(h.id)}" time="0"/>`);
+    suite.hits.push(`${h.id}: hit ${h.count} time(s), first ${h.firstRequestId}, last ${h.lastRequestId}`);
   }
   for (const m of report.missed) {
-    failures.set(m.kind, (failures.get(m.kind) ?? 0) + 1);
+    const suite = suiteOf(m.kind);
+    suite.failures += 1;
     const text = m.curl === undefined ? m.how : `${m.how}\n${m.curl}`;
-    pushCase(
-      cases,
-      m.kind,
+    suite.cases.push(
       `    <testcase classname="${xml(`coverage.${m.kind}`)}" name="${xml(m.id)}" time="0">\n      <failure message="${xml(`never hit: ${m.title}`)}" type="NotCovered">${xml(text)}</failure>\n    </testcase>`,
     );
   }
-  const suites = [...cases].map(
-    ([kind, list]) =>
-      `  <testsuite name="${xml(`coverage.${kind}`)}" tests="${list.length}" failures="${failures.get(kind) ?? 0}" errors="0" skipped="0" time="0">\n${list.join('\n')}\n  </testsuite>`,
-  );
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xml(`idv-sandbox coverage (${report.namespace})`)}" tests="${report.classes}" failures="${report.missed.length}" errors="0" time="0">`,
-    ...suites,
-    '</testsuites>',
-    '',
-  ].join('\n');
-}
-
-function pushCase(cases: Map<string, string[]>, kind: string, text: string): void {
-  const list = cases.get(kind) ?? [];
-  list.push(text);
-  cases.set(kind, list);
+  const properties = [
+    `      <property name="namespace" value="${xml(report.namespace)}"/>`,
+    ...(report.keyId === undefined ? [] : [`      <property name="key" value="${xml(report.keyId)}"/>`]),
+  ];
+  // Ant's timestamp is an ISO date-time without fraction or zone: the sandbox clock's, in UTC.
+  const timestamp = context.at.slice(0, 19);
+  const rendered = [...suites].map(([kind, { cases, failures, hits }], id) => {
+    const name = xml(`coverage.${kind}`);
+    return [
+      `  <testsuite name="${name}" package="${name}" id="${id}" timestamp="${timestamp}" hostname="${xml(context.hostname)}" tests="${cases.length}" failures="${failures}" errors="0" time="0">`,
+      '    <properties>',
+      ...properties,
+      '    </properties>',
+      ...cases,
+      `    <system-out>${xml(hits.join('\n'))}</system-out>`,
+      '    <system-err></system-err>',
+      '  </testsuite>',
+    ].join('\n');
+  });
+  return ['<?xml version="1.0" encoding="UTF-8"?>', '<testsuites>', ...rendered, '</testsuites>', ''].join('\n');
 }
 
 // ─── HTML ───────────────────────────────────────────────────────────────────────────────────────────
@@ -257,12 +280,12 @@ ${reportHtmlSection(report)}
 `;
 }
 
-export function renderReport(report: CoverageReport, format: CoverageFormat): string {
+export function renderReport(report: CoverageReport, format: CoverageFormat, context: RenderContext): string {
   switch (format) {
     case 'markdown':
       return reportMarkdown(report);
     case 'junit':
-      return reportJunit(report);
+      return reportJunit(report, context);
     case 'html':
       return reportHtml(report);
     default:

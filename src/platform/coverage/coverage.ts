@@ -16,8 +16,8 @@ export interface Observation {
   requestId: string;
   keyId: string | null;
   keyKind: string | undefined;
-  /** The documented operation that answered (`POST /v1/sessions`), if any. */
-  operation: string | undefined;
+  /** The classes of the documented operation that answered (`POST /v1/sessions`), if any (`Coverage.operationOf`). */
+  operation: OperationClasses | undefined;
   path: string;
   status: number;
   /** Facts the pipeline noted while answering (`validation:invalid_type`, `refusal:rate`, `scenario:slow`…). */
@@ -25,38 +25,36 @@ export interface Observation {
   requestBody(): Promise<unknown>;
 }
 
-interface HitStat {
-  count: number;
-  firstSeq: number;
-  firstRequestId: string;
-  lastSeq: number;
-  lastRequestId: string;
-}
-
-/** Hits of one namespace: class id → key id (`-` for none) → counts. */
-type NamespaceHits = Map<string, Map<string, HitStat>>;
-
 type RequestRecognizer = Extract<OutcomeClass['recognizer'], { by: 'request' }>;
 
+/** A class recognised from the request, by its number in the catalog. */
 interface RequestEntry {
-  id: string;
+  index: number;
   recognizer: RequestRecognizer;
+  /** The body members it needs, names without `_` or case (bodies take uat_type and uatType alike). */
+  members: readonly (readonly [string, unknown])[] | undefined;
 }
 
-/** An operation's classes recognised from the request: those of any path, and those of one path (a sandbox id). */
-interface RequestClasses {
-  anyPath: RequestEntry[];
-  byPath: Map<string, RequestEntry[]>;
+/**
+ * The classes of one documented operation, indexed for recognition: found once per matched route, so a
+ * request only looks up its status, and its path or body when the operation has classes recognised by them.
+ */
+export interface OperationClasses {
+  readonly name: string;
+  /** Status → class number. */
+  readonly byStatus: ReadonlyMap<number, number>;
+  /** Classes recognised from the request on any path, and on one path (a sandbox id's read). */
+  readonly anyPath: readonly RequestEntry[];
+  readonly byPath: ReadonlyMap<string, readonly RequestEntry[]>;
 }
 
-/** The classes of one sandbox, indexed for recognition. */
+/** The classes of one sandbox, numbered and indexed for recognition. */
 export class CoverageCatalog {
+  /** Every class; its index is its number, which the recorder counts by. */
   readonly classes: readonly OutcomeClass[];
   readonly byId: ReadonlyMap<string, OutcomeClass>;
-  /** Operation → status → class: no key string is built per request. */
-  private readonly byStatus = new Map<string, Map<number, string>>();
-  private readonly byFact = new Map<string, string[]>();
-  private readonly byRequest = new Map<string, RequestClasses>();
+  private readonly byOperation = new Map<string, BuildingOperation>();
+  private readonly byFact = new Map<string, number[]>();
 
   constructor(
     readonly operations: ReadonlyMap<string, OperationInfo>,
@@ -69,51 +67,70 @@ export class CoverageCatalog {
     }
     this.classes = [...byId.values()];
     this.byId = byId;
-    for (const { id, recognizer } of this.classes) {
-      if (recognizer.by === 'status') {
-        let statuses = this.byStatus.get(recognizer.operation);
-        if (!statuses) this.byStatus.set(recognizer.operation, (statuses = new Map()));
-        statuses.set(recognizer.status, id);
-      } else if (recognizer.by === 'fact') pushTo(this.byFact, recognizer.fact, id);
+    const operation = (name: string) => {
+      let classes = this.byOperation.get(name);
+      if (!classes) this.byOperation.set(name, (classes = { name, byStatus: new Map(), anyPath: [], byPath: new Map() }));
+      return classes;
+    };
+    this.classes.forEach(({ recognizer }, index) => {
+      if (recognizer.by === 'status') operation(recognizer.operation).byStatus.set(recognizer.status, index);
+      else if (recognizer.by === 'fact') pushTo(this.byFact, recognizer.fact, index);
       else {
-        let classes = this.byRequest.get(recognizer.operation);
-        if (!classes) this.byRequest.set(recognizer.operation, (classes = { anyPath: [], byPath: new Map() }));
-        if (recognizer.path === undefined) classes.anyPath.push({ id, recognizer });
-        else pushTo(classes.byPath, recognizer.path, { id, recognizer });
+        const members = recognizer.body && Object.entries(recognizer.body).map(([member, value]) => [memberKey(member), value] as const);
+        const entry = { index, recognizer, members };
+        if (recognizer.path === undefined) operation(recognizer.operation).anyPath.push(entry);
+        else pushTo(operation(recognizer.operation).byPath, recognizer.path, entry);
       }
+    });
+  }
+
+  /** The classes of a documented operation (`POST /v1/sessions`), if it has any. */
+  operation(name: string): OperationClasses | undefined {
+    return this.byOperation.get(name);
+  }
+
+  /** Adds the numbers of the classes these facts mark to `hit`. */
+  classifyFacts(facts: readonly string[], hit: number[]): void {
+    for (let i = 0; i < facts.length; i += 1) {
+      const indexes = this.byFact.get(facts[i] as string);
+      if (indexes) for (const index of indexes) hit.push(index);
     }
   }
 
-  /** Adds the classes these facts mark to `hit`. */
-  classifyFacts(facts: readonly string[], hit: string[] = []): string[] {
-    for (const fact of facts) {
-      const ids = this.byFact.get(fact);
-      if (ids) for (const id of ids) hit.push(id);
-    }
-    return hit;
+  /** The classes of the request recognised on its path, none when its operation has none. */
+  pathClasses(observation: Observation): readonly RequestEntry[] {
+    const byPath = observation.operation?.byPath;
+    return byPath === undefined || byPath.size === 0 ? NONE : (byPath.get(safeDecode(observation.path)) ?? NONE);
   }
 
-  /** The classes one answered request fell into. */
-  async classify(observation: Observation): Promise<string[]> {
-    const hit: string[] = [];
+  /** Adds the numbers of the classes one answered request fell into to `hit`; `body` is its parsed body when `needsBody` said so. */
+  classify(observation: Observation, pathClasses: readonly RequestEntry[], body: unknown, hit: number[]): void {
     const { operation, status } = observation;
     if (operation !== undefined) {
-      const byStatus = this.byStatus.get(operation)?.get(status);
-      if (byStatus) hit.push(byStatus);
+      const index = operation.byStatus.get(status);
+      if (index !== undefined) hit.push(index);
     }
     this.classifyFacts(observation.facts, hit);
-    const requestClasses = operation === undefined ? undefined : this.byRequest.get(operation);
-    if (!requestClasses) return hit;
-    const candidates =
-      requestClasses.byPath.size === 0
-        ? requestClasses.anyPath
-        : [...requestClasses.anyPath, ...(requestClasses.byPath.get(safeDecode(observation.path)) ?? [])];
-    if (candidates.length === 0) return hit;
-    // A sandbox id's read (the path is the value) needs no body: only body members make one be read.
-    const body = candidates.some(({ recognizer }) => recognizer.body !== undefined) ? await observation.requestBody() : undefined;
-    for (const { id, recognizer } of candidates) if (requestMatches(recognizer, observation, body)) hit.push(id);
-    return hit;
+    if (operation === undefined) return;
+    const sent = typeof body === 'object' && body !== null ? sentMembers(body) : undefined;
+    for (const entry of operation.anyPath) if (requestMatches(entry, observation, sent)) hit.push(entry.index);
+    for (const entry of pathClasses) if (requestMatches(entry, observation, sent)) hit.push(entry.index);
   }
+}
+
+/** `OperationClasses` while the catalog fills it. */
+interface BuildingOperation extends OperationClasses {
+  byStatus: Map<number, number>;
+  anyPath: RequestEntry[];
+  byPath: Map<string, RequestEntry[]>;
+}
+
+const NONE: readonly RequestEntry[] = [];
+
+/** Whether recognising the request's classes needs its body: only body members make one be read. */
+function needsBody(operation: OperationClasses | undefined, pathClasses: readonly RequestEntry[]): boolean {
+  if (operation === undefined) return false;
+  return operation.anyPath.some((entry) => entry.members !== undefined) || pathClasses.some((entry) => entry.members !== undefined);
 }
 
 function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
@@ -122,15 +139,17 @@ function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value]);
 }
 
-/** Whether the request fits a recognizer of its operation (and path: the index has matched that). */
-function requestMatches(recognizer: RequestRecognizer, observation: Observation, body: unknown): boolean {
+/** A request body's members by name without `_` or case. */
+function sentMembers(body: object): Map<string, unknown> {
+  return new Map(Object.entries(body).map(([member, value]) => [memberKey(member), value]));
+}
+
+/** Whether the request fits a class of its operation (and path: the index has matched that). */
+function requestMatches({ recognizer, members }: RequestEntry, observation: Observation, sent: Map<string, unknown> | undefined): boolean {
   if (recognizer.status === undefined ? observation.status >= 400 : observation.status !== recognizer.status) return false;
   if (recognizer.keyKind !== undefined && observation.keyKind !== recognizer.keyKind) return false;
-  if (recognizer.body === undefined) return true;
-  if (typeof body !== 'object' || body === null) return false;
-  // Bodies take a member in snake_case or camelCase (uat_type, uatType): compare names without either.
-  const members = new Map(Object.entries(body).map(([member, value]) => [memberKey(member), value]));
-  return Object.entries(recognizer.body).every(([member, value]) => sameValue(members.get(memberKey(member)), value));
+  if (members === undefined) return true;
+  return sent !== undefined && members.every(([member, value]) => sameValue(sent.get(member), value));
 }
 
 function memberKey(name: string): string {
@@ -160,36 +179,55 @@ export interface ClassHits {
   byKey: Record<string, number>;
 }
 
-/** Hits per namespace, kept for the life of the process (or until cleared). */
+/**
+ * The hits of one key in one namespace, by class number: a request stores a count, a sequence number and
+ * its id (a reference, no copy) per class it hit; the report puts them together.
+ */
+class KeyHits {
+  readonly counts: Uint32Array;
+  readonly firstSeq: Float64Array;
+  readonly lastSeq: Float64Array;
+  readonly firstIds: string[];
+  readonly lastIds: string[];
+
+  constructor(size: number) {
+    this.counts = new Uint32Array(size);
+    this.firstSeq = new Float64Array(size);
+    this.lastSeq = new Float64Array(size);
+    this.firstIds = new Array<string>(size).fill('');
+    this.lastIds = new Array<string>(size).fill('');
+  }
+}
+
+/** Hits per namespace and key, kept for the life of the process (or until cleared). */
 export class CoverageRecorder {
-  private readonly namespaces = new Map<string, NamespaceHits>();
+  /** Namespace → key id (`-` for none) → hits. */
+  private readonly namespaces = new Map<string, Map<string, KeyHits>>();
   private sequence = 0;
+  /** How many classes the catalog numbers (set when it is built). */
+  size = 0;
 
   constructor(readonly enabled: boolean) {}
 
-  record(namespace: string, classIds: readonly string[], requestId: string, keyId: string | null): void {
-    if (classIds.length === 0) return;
-    let hits = this.namespaces.get(namespace);
-    if (!hits) {
-      hits = new Map();
-      this.namespaces.set(namespace, hits);
-    }
-    this.sequence += 1;
+  /** Counts the classes numbered in `hit` for one request. */
+  record(namespace: string, hit: readonly number[], requestId: string, keyId: string | null): void {
+    if (hit.length === 0) return;
+    let keys = this.namespaces.get(namespace);
+    if (!keys) this.namespaces.set(namespace, (keys = new Map()));
     const key = keyId ?? '-';
-    for (const id of classIds) {
-      let byKey = hits.get(id);
-      if (!byKey) {
-        byKey = new Map();
-        hits.set(id, byKey);
+    let hits = keys.get(key);
+    if (!hits) keys.set(key, (hits = new KeyHits(this.size)));
+    this.sequence += 1;
+    for (let i = 0; i < hit.length; i += 1) {
+      const index = hit[i] as number;
+      const count = hits.counts[index] ?? 0;
+      if (count === 0) {
+        hits.firstSeq[index] = this.sequence;
+        hits.firstIds[index] = requestId;
       }
-      const stat = byKey.get(key);
-      if (stat) {
-        stat.count += 1;
-        stat.lastSeq = this.sequence;
-        stat.lastRequestId = requestId;
-      } else {
-        byKey.set(key, { count: 1, firstSeq: this.sequence, firstRequestId: requestId, lastSeq: this.sequence, lastRequestId: requestId });
-      }
+      hits.counts[index] = count + 1;
+      hits.lastSeq[index] = this.sequence;
+      hits.lastIds[index] = requestId;
     }
   }
 
@@ -202,30 +240,31 @@ export class CoverageRecorder {
     return [...this.namespaces.keys()];
   }
 
-  /** Hits of one namespace (or of all when none is named), optionally of one key id only. */
-  hits(namespace: string | undefined, keyId?: string): Map<string, ClassHits> {
-    const sources = namespace === undefined ? [...this.namespaces.values()] : [this.namespaces.get(namespace) ?? new Map()];
-    const merged = new Map<string, { count: number; first: [number, string]; last: [number, string]; byKey: Record<string, number> }>();
-    for (const hits of sources) {
-      for (const [id, byKey] of hits) {
-        for (const [key, stat] of byKey) {
-          if (keyId !== undefined && key !== keyId) continue;
-          const entry = merged.get(id) ?? {
-            count: 0,
-            first: [stat.firstSeq, stat.firstRequestId] as [number, string],
-            last: [stat.lastSeq, stat.lastRequestId] as [number, string],
-            byKey: {} as Record<string, number>,
-          };
-          entry.count += stat.count;
-          entry.byKey[key] = (entry.byKey[key] ?? 0) + stat.count;
-          if (stat.firstSeq < entry.first[0]) entry.first = [stat.firstSeq, stat.firstRequestId];
-          if (stat.lastSeq > entry.last[0]) entry.last = [stat.lastSeq, stat.lastRequestId];
-          merged.set(id, entry);
-        }
+  /** Hits of one namespace (or of all when none is named), optionally of one key id only, by class id. */
+  hits(classes: readonly OutcomeClass[], namespace: string | undefined, keyId?: string): Map<string, ClassHits> {
+    const sources = namespace === undefined ? [...this.namespaces.values()] : [this.namespaces.get(namespace) ?? new Map<string, KeyHits>()];
+    const merged = new Map<number, { count: number; first: [number, string]; last: [number, string]; byKey: Record<string, number> }>();
+    for (const keys of sources) {
+      for (const [key, hits] of keys) {
+        if (keyId !== undefined && key !== keyId) continue;
+        hits.counts.forEach((count, index) => {
+          if (count === 0) return;
+          const first: [number, string] = [hits.firstSeq[index] as number, hits.firstIds[index] as string];
+          const last: [number, string] = [hits.lastSeq[index] as number, hits.lastIds[index] as string];
+          const entry = merged.get(index) ?? { count: 0, first, last, byKey: {} as Record<string, number> };
+          entry.count += count;
+          entry.byKey[key] = (entry.byKey[key] ?? 0) + count;
+          if (first[0] < entry.first[0]) entry.first = first;
+          if (last[0] > entry.last[0]) entry.last = last;
+          merged.set(index, entry);
+        });
       }
     }
     return new Map(
-      [...merged].map(([id, entry]) => [id, { count: entry.count, firstRequestId: entry.first[1], lastRequestId: entry.last[1], byKey: entry.byKey }]),
+      [...merged].map(([index, entry]) => [
+        (classes[index] as OutcomeClass).id,
+        { count: entry.count, firstRequestId: entry.first[1], lastRequestId: entry.last[1], byKey: entry.byKey },
+      ]),
     );
   }
 }
@@ -251,7 +290,9 @@ export class Coverage {
   private built: CoverageCatalog | undefined;
   /** `METHOD /hono/:path` → `METHOD /openapi/{path}` of the /v1 operations. */
   private readonly routes = new Map<string, string>();
-  private readonly operationByRoute = new WeakMap<object, string | null>();
+  private readonly operationByRoute = new WeakMap<object, OperationClasses | null>();
+  /** The class numbers of the request being counted (recording is synchronous once the body is read). */
+  private readonly hit: number[] = [];
   readonly recorder: CoverageRecorder;
 
   constructor(enabled: boolean, sources: readonly ClassSource[]) {
@@ -292,6 +333,7 @@ export class Coverage {
       });
     }
     this.built = new CoverageCatalog(operations, this.sources, { ...context, operations, keys: TRIGGER_KEYS });
+    this.recorder.size = this.built.classes.length;
   }
 
   get catalog(): CoverageCatalog {
@@ -299,13 +341,17 @@ export class Coverage {
     return this.built;
   }
 
-  /** The documented /v1 operation of a matched Hono route (`method`, `path` as Hono registered it). */
-  operationOf(matched: readonly { method: string; path: string }[]): string | undefined {
+  /** The classes of the documented /v1 operation of the matched Hono routes (`method`, `path` as Hono registered them). */
+  operationOf(matched: readonly { method: string; path: string }[]): OperationClasses | undefined {
     for (const route of matched) {
       // Hono hands back the same route objects on every request: each is looked up once.
-      let name = this.operationByRoute.get(route);
-      if (name === undefined) this.operationByRoute.set(route, (name = this.routes.get(`${route.method} ${route.path}`) ?? null));
-      if (name !== null) return name;
+      let classes = this.operationByRoute.get(route);
+      if (classes === undefined) {
+        const name = this.routes.get(`${route.method} ${route.path}`);
+        classes = name === undefined ? null : (this.catalog.operation(name) ?? null);
+        this.operationByRoute.set(route, classes);
+      }
+      if (classes !== null) return classes;
     }
     return undefined;
   }
@@ -313,17 +359,29 @@ export class Coverage {
   /** The report of one namespace, or of every namespace together when none is named (`*`); optionally of one kind of class. */
   report(scope: { namespace?: string; keyId?: string; kind?: OutcomeKind; baseUrl: string }): CoverageReport {
     const classes = scope.kind === undefined ? this.catalog.classes : this.catalog.classes.filter((outcome) => outcome.kind === scope.kind);
-    return buildReport(classes, this.recorder.hits(scope.namespace, scope.keyId), {
+    return buildReport(classes, this.recorder.hits(this.catalog.classes, scope.namespace, scope.keyId), {
       namespace: scope.namespace ?? '*',
       ...(scope.keyId === undefined ? {} : { keyId: scope.keyId }),
       baseUrl: scope.baseUrl,
     });
   }
 
-  async record(namespace: string, observation: Observation): Promise<void> {
-    if (!this.recorder.enabled) return;
-    const classIds = await this.catalog.classify(observation);
-    this.recorder.record(namespace, classIds, observation.requestId, observation.keyId);
+  /** Counts the classes an answered request fell into; a promise only when that needs the request's body. */
+  record(namespace: string, observation: Observation): Promise<void> | undefined {
+    if (!this.recorder.enabled) return undefined;
+    const pathClasses = this.catalog.pathClasses(observation);
+    if (!needsBody(observation.operation, pathClasses)) {
+      this.count(namespace, observation, pathClasses, undefined);
+      return undefined;
+    }
+    return observation.requestBody().then((body) => this.count(namespace, observation, pathClasses, body));
+  }
+
+  private count(namespace: string, observation: Observation, pathClasses: readonly RequestEntry[], body: unknown): void {
+    const hit = this.hit;
+    hit.length = 0;
+    this.catalog.classify(observation, pathClasses, body, hit);
+    this.recorder.record(namespace, hit, observation.requestId, observation.keyId);
   }
 
   /**
@@ -332,6 +390,9 @@ export class Coverage {
    */
   recordFacts(namespace: string, facts: readonly string[], requestId: string): void {
     if (!this.recorder.enabled) return;
-    this.recorder.record(namespace, this.catalog.classifyFacts(facts), requestId, null);
+    const hit = this.hit;
+    hit.length = 0;
+    this.catalog.classifyFacts(facts, hit);
+    this.recorder.record(namespace, hit, requestId, null);
   }
 }

@@ -115,15 +115,16 @@ async function saved(c: AppContext, durable: Promise<void>): Promise<boolean> {
 }
 
 /** Tells the coverage recorder which operation answered what, and the facts noted on the way. */
-async function recordCoverage(c: AppContext, world: World): Promise<void> {
+function recordCoverage(c: AppContext, world: World): Promise<void> | undefined {
   const coverage = c.get('platform').coverage;
-  const facts = [...c.get('outcomeFacts')];
-  for (const fired of c.get('firedRules')) {
-    facts.push(`scenario:${fired.scenario}`);
-    const rule = fired.rule === undefined ? undefined : world.scenarios.get(fired.scenario)?.rules[fired.rule];
+  const fired = c.get('firedRules');
+  const facts = fired.length === 0 ? c.get('outcomeFacts') : [...c.get('outcomeFacts')];
+  for (const { scenario, rule: ruleIndex } of fired) {
+    facts.push(`scenario:${scenario}`);
+    const rule = ruleIndex === undefined ? undefined : world.scenarios.get(scenario)?.rules[ruleIndex];
     for (const kind of rule ? ruleKinds(rule) : ['behaviour']) facts.push(`scenario-kind:${kind}`);
   }
-  await coverage.record(world.namespace, {
+  return coverage.record(world.namespace, {
     requestId: c.get('requestId'),
     keyId: c.get('principal')?.keyId ?? null,
     keyKind: c.get('principal')?.kind,

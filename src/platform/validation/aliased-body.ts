@@ -89,6 +89,7 @@ export function aliasedBody<const F extends Record<string, AliasedField>>(fields
     }
   }
 
+  const fieldList = Object.entries(fields);
   const pairs = [...camelOf].map(([snake, camel]) => `${snake}/${camel}`);
   const description = [
     options.description,
@@ -106,16 +107,20 @@ export function aliasedBody<const F extends Record<string, AliasedField>>(fields
     error: requiredKeys.length > 0 ? `the request body must be a JSON object with ${listed(requiredKeys)}` : 'the request body must be a JSON object',
   });
 
+  /** A snake_case key sent beside its camelCase twin. */
+  const shadowed = (source: Record<string, unknown>, key: string): boolean => {
+    const camel = camelOf.get(key);
+    return camel !== undefined && Object.hasOwn(source, camel) && source[camel] !== undefined;
+  };
   /** Drops each snake_case key whose camelCase twin was sent, so it is not validated at all. */
   const dropShadowed = (input: unknown): unknown => {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
     const source = input as Record<string, unknown>;
+    // Most bodies use one spelling: they are passed on as they are (the object schema copies what it keeps).
+    if (!Object.keys(source).some((key) => shadowed(source, key))) return source;
     // fromEntries defines own keys, so a hostile "__proto__" key stays a plain (then stripped) key.
     return Object.fromEntries(
-      Object.entries(source).filter(([key]) => {
-        const camel = camelOf.get(key);
-        return camel === undefined || !Object.hasOwn(source, camel) || source[camel] === undefined;
-      }),
+      Object.entries(source).filter(([key]) => !shadowed(source, key)),
     );
   };
 
@@ -131,7 +136,7 @@ export function aliasedBody<const F extends Record<string, AliasedField>>(fields
       .transform((body) => {
         const sent = body as Record<string, unknown>;
         const out: Record<string, unknown> = {};
-        for (const [key, field] of Object.entries(fields)) {
+        for (const [key, field] of fieldList) {
           const value = sent[key] !== undefined ? sent[key] : field.snake === undefined ? undefined : sent[field.snake];
           if (value !== undefined) out[key] = value;
           else if (field.default !== undefined) out[key] = field.default;
