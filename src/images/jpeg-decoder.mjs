@@ -381,18 +381,31 @@ var JpegImage = (function jpegImage() {
     var blocksPerColumn = component.blocksPerColumn;
     var samplesPerLine = blocksPerLine << 3;
     // Only 1 used per invocation of this function and garbage collected after invocation, so no need to account for its memory footprint.
-    var R = new Int32Array(64), r = new Uint8Array(64);
+    var R = new Int32Array(64);
 
     // A port of poppler's IDCT method which in turn is taken from:
     //   Christoph Loeffler, Adriaan Ligtenberg, George S. Moschytz,
     //   "Practical Fast 1-D DCT Algorithms with 11 Multiplications",
     //   IEEE Intl. Conf. on Acoustics, Speech & Signal Processing, 1989,
     //   988-991.
-    function quantizeAndInverse(zz, o, dataOut, dataIn) {
+    function quantizeAndInverse(zz, o, dataOut, outOffset, dataIn) {
       var qt = component.quantizationTable;
       var v0, v1, v2, v3, v4, v5, v6, v7, t;
       var p = dataIn;
       var i;
+
+      // A block with no AC coefficient (most of a smooth picture) comes out flat: the passes below then reduce
+      // to these two roundings of the DC value, so it is filled at once with the very same sample.
+      for (i = 1; i < 64 && zz[o + i] === 0; i++);
+      if (i === 64) {
+        t = (dctSqrt2 * ((zz[o] * qt[0]) | 0) + 512) >> 10;
+        t = (dctSqrt2 * t + 8192) >> 14;
+        var flat = 128 + ((t + 8) >> 4);
+        flat = flat < 0 ? 0 : flat > 0xFF ? 0xFF : flat;
+        for (i = 0; i < 64; ++i)
+          dataOut[outOffset + (i >> 3) * samplesPerLine + (i & 7)] = flat;
+        return;
+      }
 
       // dequant
       for (i = 0; i < 64; i++)
@@ -536,28 +549,21 @@ var JpegImage = (function jpegImage() {
         p[4*8 + col] = v3 - v4;
       }
 
-      // convert to 8-bit integers
+      // convert to 8-bit integers, straight into the component's sample plane
       for (i = 0; i < 64; ++i) {
         var sample = 128 + ((p[i] + 8) >> 4);
-        dataOut[i] = sample < 0 ? 0 : sample > 0xFF ? 0xFF : sample;
+        dataOut[outOffset + (i >> 3) * samplesPerLine + (i & 7)] = sample < 0 ? 0 : sample > 0xFF ? 0xFF : sample;
       }
     }
 
     requestMemoryAllocation(samplesPerLine * blocksPerColumn * 8);
     var plane = new Uint8Array(samplesPerLine * blocksPerColumn * 8);
 
-    var i, j;
     var blockData = component.blockData, blocksPerLineForMcu = component.blocksPerLineForMcu;
     for (var blockRow = 0; blockRow < blocksPerColumn; blockRow++) {
       var scanLine = blockRow << 3;
       for (var blockCol = 0; blockCol < blocksPerLine; blockCol++) {
-        quantizeAndInverse(blockData, (blockRow * blocksPerLineForMcu + blockCol) << 6, r, R);
-
-        var offset = 0, sample = (scanLine * samplesPerLine) + (blockCol << 3);
-        for (j = 0; j < 8; j++, sample += samplesPerLine) {
-          for (i = 0; i < 8; i++)
-            plane[sample + i] = r[offset++];
-        }
+        quantizeAndInverse(blockData, (blockRow * blocksPerLineForMcu + blockCol) << 6, plane, scanLine * samplesPerLine + (blockCol << 3), R);
       }
     }
     return { plane: plane, samplesPerLine: samplesPerLine };
