@@ -62,7 +62,9 @@ export function isNearUniform(quality: PictureQuality): boolean {
 
 /** YCbCr skin rule (a classic broad one, covering light to dark skin tones). */
 function isSkin(r: number, g: number, b: number): boolean {
-  const [y, cb, cr] = chroma(r, g, b);
+  const y = lumaOf(r, g, b);
+  const cb = cbOf(r, g, b);
+  const cr = crOf(r, g, b);
   return y > 35 && y < 250 && cb >= 80 && cb <= 135 && cr >= 135 && cr <= 180 && r > b;
 }
 
@@ -84,10 +86,10 @@ function regionToPixels(region: NormRect, w: number, h: number): PixelBox {
   };
 }
 
-/** Y, Cb, Cr (ITU-R BT.601, full range). */
-function chroma(r: number, g: number, b: number): [number, number, number] {
-  return [0.299 * r + 0.587 * g + 0.114 * b, 128 - 0.168736 * r - 0.331264 * g + 0.5 * b, 128 + 0.5 * r - 0.418688 * g - 0.081312 * b];
-}
+// Y, Cb, Cr (ITU-R BT.601, full range), one number each: no tuple per pixel on the analysis's hottest loops.
+const lumaOf = (r: number, g: number, b: number) => 0.299 * r + 0.587 * g + 0.114 * b;
+const cbOf = (r: number, g: number, b: number) => 128 - 0.168736 * r - 0.331264 * g + 0.5 * b;
+const crOf = (r: number, g: number, b: number) => 128 + 0.5 * r - 0.418688 * g - 0.081312 * b;
 
 // A Float64Array sorts numerically without calling a comparator per pair: this sort was the largest cost of
 // a face analysis on the main thread.
@@ -115,10 +117,9 @@ function locateBySkin(image: RgbImage, area: PixelBox): { box: PixelBox; skinSha
       if (!isSkin(r, g, b)) continue;
       broad[y * area.w + x] = 1;
       if (x > area.w * 0.3 && x < area.w * 0.7 && y > area.h * 0.2 && y < area.h * 0.6) {
-        const [yy, cb, cr] = chroma(r, g, b);
-        centre.ys.push(yy);
-        centre.cbs.push(cb);
-        centre.crs.push(cr);
+        centre.ys.push(lumaOf(r, g, b));
+        centre.cbs.push(cbOf(r, g, b));
+        centre.crs.push(crOf(r, g, b));
       }
     }
   }
@@ -130,8 +131,10 @@ function locateBySkin(image: RgbImage, area: PixelBox): { box: PixelBox; skinSha
     const x = p % area.w;
     const y = (p - x) / area.w;
     const i = ((area.y + y) * width + area.x + x) * 3;
-    const [yy, cb, cr] = chroma(rgb[i] ?? 0, rgb[i + 1] ?? 0, rgb[i + 2] ?? 0);
-    if (Math.abs(yy - ref[0]) <= 70 && Math.abs(cb - ref[1]) + Math.abs(cr - ref[2]) <= 12) mask[p] = 1;
+    const r = rgb[i] ?? 0;
+    const g = rgb[i + 1] ?? 0;
+    const b = rgb[i + 2] ?? 0;
+    if (Math.abs(lumaOf(r, g, b) - ref[0]) <= 70 && Math.abs(cbOf(r, g, b) - ref[1]) + Math.abs(crOf(r, g, b) - ref[2]) <= 12) mask[p] = 1;
   }
   const { components, labels } = labelComponents(mask, area.w, area.h);
   const total = area.w * area.h;

@@ -75,7 +75,7 @@ export function analyseImage(image: DecodedImage): AnalysedImage {
   const pixelHash = createHash('sha256').update(working.rgb).digest('hex');
   const document = featureless ? null : findDocumentLayout(working);
   const faceRegion = document?.portrait ?? FULL_FRAME;
-  const signature = computeSignature(working, faceRegion);
+  const signature = computeSignature(working, faceRegion, luma);
   const face = featureless ? null : findFace(working, luma, faceRegion, quality);
   const ageGender = face ? estimateAgeGender(signature) : null;
   const what = `${image.format.toUpperCase()} ${image.width}x${image.height}`;

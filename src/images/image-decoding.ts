@@ -6,8 +6,9 @@
  * operation of a request.
  *
  * LIMITATIONS:
- * - Decoders are jimp's pure-JS ones (jpeg-js, pngjs, omggif, bmp-ts, utif2) plus the WebP wasm codec;
- *   a 1-megapixel JPEG takes ~40-70 ms to decode. Arithmetic-coded and lossless JPEGs are undecodable.
+ * - Decoders are jimp's pure-JS ones (jpeg-js, as reorganised in jpeg-decoder.mjs, pngjs, omggif, bmp-ts,
+ *   utif2) plus the WebP wasm codec; a 1-megapixel JPEG takes ~50-100 ms of CPU to decode and downscale.
+ *   Arithmetic-coded and lossless JPEGs are undecodable.
  * - With `workers: 0` (inline mode) decoding runs on the calling thread and the time budget is checked
  *   only after the decoder returns.
  */

@@ -75,9 +75,8 @@ function toHex(bits: readonly boolean[]): string {
   return hex;
 }
 
-/** Computes the signature of `region` of the image (the whole frame by default). */
-export function computeSignature(image: RgbImage, region: NormRect = FULL_FRAME): ImageSignature {
-  const luma = luminance(image);
+/** Computes the signature of `region` of the image (the whole frame by default); `luma` when the caller has it already. */
+export function computeSignature(image: RgbImage, region: NormRect = FULL_FRAME, luma: Float32Array = luminance(image)): ImageSignature {
   const plane = resampleRegion(luma, image.width, image.height, 1, region, N, N);
   const block = lowFrequencyDct(plane);
   const sorted = [...block].sort((a, b) => a - b);

@@ -29,7 +29,7 @@ export function luminance(image: RgbImage): Float32Array {
  * output value is the exact average of the source area it covers (fractional pixels weighted), so
  * the result barely depends on the source resolution — the property the similarity relies on.
  */
-export function resampleRegion(src: ArrayLike<number>, sw: number, sh: number, channels: number, rect: NormRect, dw: number, dh: number): Float64Array {
+export function resampleRegion(src: ArrayLike<number>, sw: number, sh: number, channels: 1 | 3, rect: NormRect, dw: number, dh: number): Float64Array {
   const out = new Float64Array(dw * dh * channels);
   const rx0 = Math.max(0, rect.left * sw);
   const ry0 = Math.max(0, rect.top * sh);
@@ -37,14 +37,16 @@ export function resampleRegion(src: ArrayLike<number>, sw: number, sh: number, c
   const ry1 = Math.min(sh, (rect.top + rect.height) * sh);
   const spanX = Math.max(1e-6, rx1 - rx0);
   const spanY = Math.max(1e-6, ry1 - ry0);
-  const acc = new Float64Array(channels);
   for (let dy = 0; dy < dh; dy++) {
     const y0 = ry0 + (dy * spanY) / dh;
     const y1 = ry0 + ((dy + 1) * spanY) / dh;
     for (let dx = 0; dx < dw; dx++) {
       const x0 = rx0 + (dx * spanX) / dw;
       const x1 = rx0 + ((dx + 1) * spanX) / dw;
-      acc.fill(0);
+      // One running sum per channel in locals (not an array): the same additions in the same order.
+      let acc0 = 0;
+      let acc1 = 0;
+      let acc2 = 0;
       let area = 0;
       const yEnd = Math.min(sh, Math.ceil(y1));
       const xEnd = Math.min(sw, Math.ceil(x1));
@@ -57,11 +59,19 @@ export function resampleRegion(src: ArrayLike<number>, sw: number, sh: number, c
           const w = wx * wy;
           area += w;
           const base = (y * sw + x) * channels;
-          for (let c = 0; c < channels; c++) acc[c] = (acc[c] ?? 0) + w * (src[base + c] ?? 0);
+          acc0 += w * (src[base] ?? 0);
+          if (channels === 3) {
+            acc1 += w * (src[base + 1] ?? 0);
+            acc2 += w * (src[base + 2] ?? 0);
+          }
         }
       }
       const o = (dy * dw + dx) * channels;
-      for (let c = 0; c < channels; c++) out[o + c] = area > 0 ? (acc[c] ?? 0) / area : 0;
+      out[o] = area > 0 ? acc0 / area : 0;
+      if (channels === 3) {
+        out[o + 1] = area > 0 ? acc1 / area : 0;
+        out[o + 2] = area > 0 ? acc2 / area : 0;
+      }
     }
   }
   return out;
