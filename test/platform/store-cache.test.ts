@@ -117,7 +117,7 @@ describe('the snapshot cache', () => {
     await reopened.close();
   });
 
-  it('does not use keys cached by other index functions, nor keys the records contradict', async () => {
+  it('does not use cached keys of another sandbox version, nor keys the records contradict (other index functions, a changed cache)', async () => {
     const file = await closedStore();
     const store = await Store.open({ file, cacheFromBytes: 0 });
     const byParity = byGroup(store, (t) => (Number(t.id.slice(1)) % 2 === 0 ? 'even' : 'odd'));
@@ -135,7 +135,19 @@ describe('the snapshot cache', () => {
     writeFileSync(`${lying}.cache`, serialize(cache));
     const reopened = await Store.open({ file: lying, cacheFromBytes: 0 });
     expect(newestFirst(byGroup(reopened), 'a')).toEqual(expectedGroup('a'));
-    await reopened.close();
+    await reopened.closeWithoutCompaction();
+
+    const older = await closedStore();
+    const olderCache = deserialize(readFileSync(`${older}.cache`)) as SnapshotCache;
+    for (const [, collections] of olderCache.namespaces)
+      for (const [, collection] of collections) for (const [, cached] of collection.indexes) cached.fingerprint = '0.0.1 ordered';
+    writeFileSync(`${older}.cache`, serialize(olderCache));
+    const upgraded = await Store.open({ file: older, cacheFromBytes: 0 });
+    const things = byGroup(upgraded);
+    // Every record read to compute the keys again.
+    expect(rawCount(upgraded)).toBe(0);
+    expect(newestFirst(things, 'b')).toEqual(expectedGroup('b'));
+    await upgraded.close();
   });
 
   it('keeps no cache beside a snapshot under the size from which one pays (1 MB by default)', async () => {

@@ -52,7 +52,7 @@ export interface CollectionChange {
 }
 
 /** Records of a cached snapshot checked against an index's functions before its cached keys are used. */
-const CACHE_SAMPLES = 16;
+const CACHE_SAMPLES = 32;
 
 export class Collection<T extends Identified> {
   private readonly records = new Map<string, T | RawRecord>();
@@ -287,7 +287,7 @@ export class Collection<T extends Identified> {
   declaredIndexes(): { name: string; fingerprint: string; key: IndexKey<T>; orderBy?: (record: T) => number }[] {
     return [...this.indexes.values()].map(({ name, key, orderBy }) => ({
       name,
-      fingerprint: indexFingerprint(key, orderBy),
+      fingerprint: indexFingerprint(orderBy !== undefined),
       key,
       ...(orderBy ? { orderBy } : {}),
     }));
@@ -311,7 +311,7 @@ export class Collection<T extends Identified> {
     const raws: RawRecord[] = [];
     for (const value of this.records.values()) if (value instanceof RawRecord) raws.push(value);
     if (raws.length === 0) return true;
-    if (!cached || cached.fingerprint !== indexFingerprint(index.key, index.orderBy) || (index.orderBy !== undefined) !== (cached.orders !== undefined))
+    if (!cached || cached.fingerprint !== indexFingerprint(index.orderBy !== undefined) || (index.orderBy !== undefined) !== (cached.orders !== undefined))
       return false;
     const step = Math.max(1, Math.floor(raws.length / CACHE_SAMPLES));
     for (let i = 0; i < raws.length; i += step) {

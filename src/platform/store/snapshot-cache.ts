@@ -2,7 +2,7 @@
  * The snapshot cache (`<file>.cache`): what start-up needs to serve a large store without parsing it, kept
  * beside the JSON snapshot, which stays the store. Per collection it holds the records' ids in snapshot
  * order, where each record's line lies in the JSON file, when each was written, and the keys of every index
- * the areas declared (with a fingerprint of the functions that computed them).
+ * the areas declared (with the version of the sandbox that computed them).
  *
  * A start whose cache describes the very snapshot on disk (same device, inode, size and modification time,
  * same generation) keeps every record as a `RawRecord`, a place in the JSON file, read and parsed on first
@@ -13,6 +13,7 @@
 import { closeSync, fstatSync, openSync, readSync, type BigIntStats } from 'node:fs';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { deserialize, serialize } from 'node:v8';
+import packageJson from '../../../package.json' with { type: 'json' };
 
 const CACHE_FORMAT = 'idv-sandbox-store-cache';
 const CACHE_VERSION = 1;
@@ -209,7 +210,11 @@ export async function writeCache(file: string, cache: SnapshotCache): Promise<vo
   }
 }
 
-/** What identifies the functions of an index: a cache written with other functions is not used. */
-export function indexFingerprint(key: (record: never) => unknown, orderBy?: (record: never) => unknown): string {
-  return `${key.toString()}\u0000${orderBy?.toString() ?? ''}`;
+/**
+ * What a cached index's keys were computed by: this version of the sandbox (the areas' index functions are
+ * part of it; their source text differs between the built and the TypeScript code, so it cannot serve).
+ * Within a version, `Collection.index` still checks a sample of records against the cached keys.
+ */
+export function indexFingerprint(ordered: boolean): string {
+  return `${packageJson.version}${ordered ? ' ordered' : ''}`;
 }

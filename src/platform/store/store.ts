@@ -314,7 +314,6 @@ export class Store {
       return null;
     }
     this.source = source;
-    this.snapshotBytes = Number(identity.split(':')[2]);
     this.cachedIndexNames = new Set();
     this.layout = new Map();
     for (const [ns, collections] of cache.namespaces) {
