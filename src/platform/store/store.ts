@@ -345,6 +345,7 @@ export class Store {
     }
     const cache: SnapshotCache = { format: 'idv-sandbox-store-cache', version: 1, snapshot: fresh.identity(), generation: this.generation, namespaces: [] };
     const indexNames = new Set<string>();
+    let whole = true;
     for (const [ns, collections] of dump) {
       const partition = this.partitionsByName.get(ns);
       const cachedCollections: [string, CachedCollection][] = [];
@@ -354,8 +355,10 @@ export class Store {
         if (name === WRITTEN_AT) continue;
         const places = layout.get(ns)?.get(name);
         if (!places) {
-          if (fresh !== this.source) fresh.close();
-          return;
+          // Not in the file described (cannot happen: the dump is what was written or read): no cache, and
+          // the raw records keep both files open.
+          whole = false;
+          continue;
         }
         const collection = partition?.collection(name);
         const indexes = collection ? await snapshotIndexKeys(collection, records) : [];
@@ -384,6 +387,7 @@ export class Store {
     }
     const old = this.source;
     this.source = fresh;
+    if (!whole) return;
     if (old !== fresh) old?.close();
     try {
       await writeCache(file, cache);
