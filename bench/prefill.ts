@@ -2,7 +2,8 @@
  * Bench prefill: writes `count` hosted sessions of the bench organization into a data file through the
  * sessions service and the store's own write path (collection puts, journal, one durable flush), not
  * through HTTP. Every session has the same external_id and they are one second apart on a frozen clock,
- * so the list cases have 100% matches for external_id and a known number inside a date window.
+ * so the list cases have 100% matches for external_id and a known number inside a date window. Returns the
+ * id of the session in the middle, which the start-up case reads (a store loaded lazily pays for it there).
  */
 import { REFUSES_FOR_FUNDS } from '../src/platform/billing/billing.ts';
 import { createSandbox } from '../src/sandbox.ts';
@@ -14,7 +15,7 @@ export const BENCH_EXTERNAL_ID = 'bench-applicant';
 export const PREFILL_START = '2026-01-01T00:00:00.000Z';
 export const PREFILL_SPACING_MS = 1000;
 
-export async function prefill(dataFile: string, count: number): Promise<void> {
+export async function prefill(dataFile: string, count: number): Promise<string> {
   const sandbox = await createSandbox({
     port: null,
     data: dataFile,
@@ -27,8 +28,9 @@ export async function prefill(dataFile: string, count: number): Promise<void> {
   if (!principal) throw new Error(`bench organizations file has no key ${BENCH_LIVE_KEY}`);
   const world = sandbox.platform.worlds.get();
   const links = { urls: sandbox.platform.urls, namespace: world.namespace };
+  let middle = '';
   for (let i = 0; i < count; i++) {
-    createSession(
+    const created = createSession(
       world,
       principal.organization,
       {
@@ -42,8 +44,10 @@ export async function prefill(dataFile: string, count: number): Promise<void> {
       links,
       REFUSES_FOR_FUNDS,
     );
+    if (i === count >> 1) middle = created.value.id;
     world.clock.advance(PREFILL_SPACING_MS);
     if (i % 5000 === 4999) await sandbox.platform.store.durable();
   }
   await sandbox.close();
+  return middle;
 }

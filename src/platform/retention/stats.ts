@@ -35,7 +35,7 @@ export async function storeStats(store: Store, retention: Retention): Promise<{ 
       if (collection.name === META) continue;
       let bytes = 0;
       for (const id of collection.ids()) {
-        bytes += Buffer.byteLength(JSON.stringify(collection.get(id)));
+        bytes += collection.bytes(id);
         const at = collection.writtenAt(id);
         if (at !== undefined && at < oldest) oldest = at;
         seen += 1;

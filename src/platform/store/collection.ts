@@ -5,7 +5,11 @@
  * An index may be ordered (`orderBy`): each bucket then keeps its records sorted by (order value, id), so
  * a list reads one page newest first from a keyset position or a window of order values with two binary
  * searches, whatever the bucket's size, instead of collecting and sorting every match.
+ *
+ * Records loaded from a snapshot with a valid cache stay `RawRecord`s (a place in the JSON file) until first
+ * read; their index keys come from the cache (snapshot-cache.ts), checked against the index's functions.
  */
+import { type CachedIndex, cachedKey, indexFingerprint, RawRecord } from './snapshot-cache.ts';
 
 export interface Identified {
   id: string;
@@ -29,6 +33,7 @@ interface OrderedEntry {
 }
 
 interface IndexState<T> {
+  name: string;
   key: IndexKey<T>;
   /** Unordered indexes: the ids in insertion order. */
   buckets: Map<string, Set<string>>;
@@ -46,10 +51,18 @@ export interface CollectionChange {
   at?: number;
 }
 
+/** Records of a cached snapshot checked against an index's functions before its cached keys are used. */
+const CACHE_SAMPLES = 32;
+
 export class Collection<T extends Identified> {
-  private readonly records = new Map<string, T>();
+  private readonly records = new Map<string, T | RawRecord>();
+  /** The cached index keys of the raw records (by their `position`), by index name. */
+  private cachedIndexes = new Map<string, CachedIndex>();
   private readonly indexes = new Map<string, IndexState<T>>();
-  /** When each record was last written, on the namespace's virtual clock (retention reads it); absent when unknown. */
+  /**
+   * When each record was last written, on the namespace's virtual clock (retention reads it); absent when
+   * unknown. A raw record carries its own (`at`) until read.
+   */
   private readonly stamps = new Map<string, number>();
 
   constructor(
@@ -65,25 +78,31 @@ export class Collection<T extends Identified> {
    */
   index(name: string, key: IndexKey<T>, options: { orderBy?: (record: T) => number } = {}): this {
     if (this.indexes.has(name)) return this;
-    const index: IndexState<T> = { key, buckets: new Map(), sorted: new Map(), ...(options.orderBy ? { orderBy: options.orderBy } : {}) };
+    const index: IndexState<T> = { name, key, buckets: new Map(), sorted: new Map(), ...(options.orderBy ? { orderBy: options.orderBy } : {}) };
+    if (!this.cachedKeysHold(index)) {
+      // Keys cached by other functions (another version of the area): every record is read once.
+      this.cachedIndexes.delete(name);
+      this.all();
+    }
     this.indexes.set(name, index);
     if (!index.orderBy) {
       for (const record of this.records.values()) this.file(index, record);
       return this;
     }
     for (const record of this.records.values()) {
-      const value = key(record);
+      const value = this.keyOf(index, record);
       if (value === undefined) continue;
       let bucket = index.sorted.get(value);
       if (!bucket) index.sorted.set(value, (bucket = []));
-      bucket.push({ value: index.orderBy(record), id: record.id });
+      bucket.push({ value: this.orderOf(index, record), id: record.id });
     }
     for (const bucket of index.sorted.values()) bucket.sort((a, b) => compareEntries(a, b.value, b.id));
     return this;
   }
 
   get(id: string): T | undefined {
-    return this.records.get(id);
+    const value = this.records.get(id);
+    return value instanceof RawRecord ? this.materialize(value) : value;
   }
 
   has(id: string): boolean {
@@ -96,11 +115,25 @@ export class Collection<T extends Identified> {
 
   /** All records, in insertion order. */
   all(): T[] {
+    return Array.from(this.records.values(), (value) => (value instanceof RawRecord ? this.materialize(value) : value));
+  }
+
+  /** The records as they are held, raw ones unread: what a snapshot writes. */
+  held(): (T | RawRecord)[] {
     return [...this.records.values()];
+  }
+
+  /** The record's size as JSON, in UTF-8 bytes (a raw record is not read for it). */
+  bytes(id: string): number {
+    const value = this.records.get(id);
+    if (value === undefined) return 0;
+    return value instanceof RawRecord ? value.length : Buffer.byteLength(JSON.stringify(value));
   }
 
   /** When the record was last written (epoch ms on the namespace's clock), or undefined when unknown. */
   writtenAt(id: string): number | undefined {
+    const value = this.records.get(id);
+    if (value instanceof RawRecord) return Number.isNaN(value.at) ? undefined : value.at;
     return this.stamps.get(id);
   }
 
@@ -115,7 +148,7 @@ export class Collection<T extends Identified> {
     const ids = index.orderBy ? (index.sorted.get(value) ?? []).map((entry) => entry.id) : (index.buckets.get(value) ?? []);
     const out: T[] = [];
     for (const id of ids) {
-      const record = this.records.get(id);
+      const record = this.get(id);
       if (record) out.push(record);
     }
     return out;
@@ -134,13 +167,13 @@ export class Collection<T extends Identified> {
     let end = window.to === undefined ? bucket.length : firstAbove(bucket, window.to);
     const count = Math.max(0, end - start);
     if (window.after !== undefined) end = Math.min(end, firstAtOrAbove(bucket, window.after.value, window.after.id));
-    const records = this.records;
+    const get = (id: string) => this.get(id);
     return {
       count,
       records: {
         *[Symbol.iterator]() {
           for (let i = end - 1; i >= start; i--) {
-            const record = records.get((bucket[i] as OrderedEntry).id);
+            const record = get((bucket[i] as OrderedEntry).id);
             if (record) yield record;
           }
         },
@@ -165,11 +198,12 @@ export class Collection<T extends Identified> {
   }
 
   /**
-   * Deletes several records at once (a retention purge): each ordered bucket they leave is rewritten once
-   * instead of shifted once per record. Ids not present are skipped; returns how many were deleted.
+   * Deletes several records at once (a retention purge): each ordered bucket they leave loses each run of
+   * neighbouring entries in one splice, so a slice costs about its own size, not its buckets'. Ids not
+   * present are skipped; returns how many were deleted.
    */
   deleteMany(ids: readonly string[]): number {
-    const gone: T[] = [];
+    const gone: (T | RawRecord)[] = [];
     for (const id of ids) {
       const record = this.records.get(id);
       if (record) gone.push(record);
@@ -179,19 +213,28 @@ export class Collection<T extends Identified> {
         for (const record of gone) this.unfile(index, record);
         continue;
       }
-      const leaving = new Map<string, Set<string>>();
+      const leaving = new Map<string, number[]>();
       for (const record of gone) {
-        const value = index.key(record);
-        if (value === undefined) continue;
-        let bucketIds = leaving.get(value);
-        if (!bucketIds) leaving.set(value, (bucketIds = new Set()));
-        bucketIds.add(record.id);
+        const value = this.keyOf(index, record);
+        const bucket = value === undefined ? undefined : index.sorted.get(value);
+        if (value === undefined || !bucket) continue;
+        const at = firstAtOrAbove(bucket, this.orderOf(index, record), record.id);
+        if (bucket[at]?.id !== record.id) continue;
+        let places = leaving.get(value);
+        if (!places) leaving.set(value, (places = []));
+        places.push(at);
       }
-      for (const [value, bucketIds] of leaving) {
-        // A new array: a list reading the old one meanwhile keeps its view (it skips ids no longer stored).
-        const kept = (index.sorted.get(value) ?? []).filter((entry) => !bucketIds.has(entry.id));
-        if (kept.length === 0) index.sorted.delete(value);
-        else index.sorted.set(value, kept);
+      for (const [value, places] of leaving) {
+        const bucket = index.sorted.get(value) as OrderedEntry[];
+        places.sort((a, b) => b - a);
+        // From the last run to the first, so the places still to remove do not move.
+        for (let i = 0; i < places.length; ) {
+          let run = 1;
+          while (places[i + run] === (places[i] as number) - run) run++;
+          bucket.splice((places[i] as number) - run + 1, run);
+          i += run;
+        }
+        if (bucket.length === 0) index.sorted.delete(value);
       }
     }
     for (const record of gone) {
@@ -209,7 +252,7 @@ export class Collection<T extends Identified> {
     const previous = this.records.get(record.id);
     for (const index of this.indexes.values()) {
       if (previous) {
-        const unchanged = index.key(previous) === index.key(record) && (!index.orderBy || index.orderBy(previous) === index.orderBy(record));
+        const unchanged = this.keyOf(index, previous) === index.key(record) && (!index.orderBy || this.orderOf(index, previous) === index.orderBy(record));
         if (unchanged) continue;
         this.unfile(index, previous);
       }
@@ -226,19 +269,83 @@ export class Collection<T extends Identified> {
     this.stamps.delete(id);
   }
 
+  /**
+   * Loads a cached snapshot's records unread (before any index is declared).
+   * The cached index keys are used by `index` once a sample of records confirms them.
+   */
+  loadRaw(records: readonly RawRecord[], indexes: Iterable<[string, CachedIndex]>): void {
+    for (const record of records) this.records.set(record.id, record);
+    this.cachedIndexes = new Map(indexes);
+  }
+
+  /** The cached keys in force, by index name (what a new cache carries over for raw records). */
+  cachedKeys(): ReadonlyMap<string, CachedIndex> {
+    return this.cachedIndexes;
+  }
+
+  /** The declared indexes' names and functions, for the cache written beside a snapshot. */
+  declaredIndexes(): { name: string; fingerprint: string; key: IndexKey<T>; orderBy?: (record: T) => number }[] {
+    return [...this.indexes.values()].map(({ name, key, orderBy }) => ({
+      name,
+      fingerprint: indexFingerprint(orderBy !== undefined),
+      key,
+      ...(orderBy ? { orderBy } : {}),
+    }));
+  }
+
+  /** After a new snapshot and its cache are written: the raw records now point into it. */
+  useCachedKeys(indexes: Map<string, CachedIndex>): void {
+    this.cachedIndexes = indexes;
+  }
+
+  private materialize(raw: RawRecord): T {
+    const record = raw.parse() as T;
+    if (!Number.isNaN(raw.at)) this.stamps.set(raw.id, raw.at);
+    this.records.set(raw.id, record);
+    return record;
+  }
+
+  /** The cached keys of this index were made by the same functions, and a sample of raw records agrees. */
+  private cachedKeysHold(index: IndexState<T>): boolean {
+    const cached = this.cachedIndexes.get(index.name);
+    const raws: RawRecord[] = [];
+    for (const value of this.records.values()) if (value instanceof RawRecord) raws.push(value);
+    if (raws.length === 0) return true;
+    if (!cached || cached.fingerprint !== indexFingerprint(index.orderBy !== undefined) || (index.orderBy !== undefined) !== (cached.orders !== undefined))
+      return false;
+    const step = Math.max(1, Math.floor(raws.length / CACHE_SAMPLES));
+    for (let i = 0; i < raws.length; i += step) {
+      const raw = raws[i] as RawRecord;
+      const record = raw.parse() as T;
+      if (index.key(record) !== cachedKey(cached, raw.position)) return false;
+      if (index.orderBy && index.orderBy(record) !== cached.orders?.[raw.position]) return false;
+    }
+    return true;
+  }
+
+  private keyOf(index: IndexState<T>, value: T | RawRecord): string | undefined {
+    if (!(value instanceof RawRecord)) return index.key(value);
+    return cachedKey(this.cachedIndexes.get(index.name) as CachedIndex, value.position);
+  }
+
+  private orderOf(index: IndexState<T>, value: T | RawRecord): number {
+    if (!(value instanceof RawRecord)) return (index.orderBy as (record: T) => number)(value);
+    return ((this.cachedIndexes.get(index.name) as CachedIndex).orders as Float64Array)[value.position] as number;
+  }
+
   private requireIndex(name: string): IndexState<T> {
     const index = this.indexes.get(name);
     if (!index) throw new Error(`collection ${this.name} has no index ${name}`);
     return index;
   }
 
-  private file(index: IndexState<T>, record: T): void {
-    const value = index.key(record);
+  private file(index: IndexState<T>, record: T | RawRecord): void {
+    const value = this.keyOf(index, record);
     if (value === undefined) return;
     if (index.orderBy) {
       let bucket = index.sorted.get(value);
       if (!bucket) index.sorted.set(value, (bucket = []));
-      const entry = { value: index.orderBy(record), id: record.id };
+      const entry = { value: this.orderOf(index, record), id: record.id };
       // New records usually sort last (creation order): append without moving anything.
       const last = bucket.at(-1);
       if (last === undefined || compareEntries(last, entry.value, entry.id) < 0) bucket.push(entry);
@@ -250,8 +357,8 @@ export class Collection<T extends Identified> {
     bucket.add(record.id);
   }
 
-  private unfile(index: IndexState<T>, record: T): void {
-    const value = index.key(record);
+  private unfile(index: IndexState<T>, record: T | RawRecord): void {
+    const value = this.keyOf(index, record);
     if (value === undefined) return;
     if (!index.orderBy) {
       index.buckets.get(value)?.delete(record.id);
@@ -259,7 +366,7 @@ export class Collection<T extends Identified> {
     }
     const bucket = index.sorted.get(value);
     if (!bucket) return;
-    const at = firstAtOrAbove(bucket, index.orderBy(record), record.id);
+    const at = firstAtOrAbove(bucket, this.orderOf(index, record), record.id);
     if (bucket[at]?.id === record.id) bucket.splice(at, 1);
     if (bucket.length === 0) index.sorted.delete(value);
   }

@@ -7,10 +7,10 @@
 import { createReadStream, existsSync } from 'node:fs';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import type { Adapter } from 'lowdb';
 import { z } from 'zod';
 import { DamagedFileError, StoreOpenError } from './errors.ts';
+import { RawRecord } from './snapshot-cache.ts';
 
 export const STORE_FORMAT = 'idv-sandbox-store';
 export const STORE_VERSION = 1;
@@ -40,8 +40,14 @@ function isStoredRecord(value: unknown): value is { id: string } {
   return typeof id === 'string' && id.length > 0;
 }
 const Snapshot = SnapshotHeader.extend({ namespaces: z.record(Name, z.record(Name, z.array(StoredRecord))) });
-/** namespace → collection → records, in Maps: a namespace may be called `__proto__` or `constructor`. */
-export type Snapshot = z.infer<typeof SnapshotHeader> & { namespaces: Map<string, Map<string, { id: string }[]>> };
+/**
+ * namespace → collection → records, in Maps: a namespace may be called `__proto__` or `constructor`. A
+ * snapshot being written may hold raw records (copied from the older file unread).
+ */
+export type Snapshot = z.infer<typeof SnapshotHeader> & { namespaces: Map<string, Map<string, ({ id: string } | RawRecord)[]>> };
+
+/** Where each record's JSON lies in a snapshot file (bytes), per namespace and collection, in record order. */
+export type SnapshotLayout = Map<string, Map<string, { offsets: ArrayLike<number>; lengths: ArrayLike<number> }>>;
 
 /** Epoch milliseconds on a namespace's virtual clock. */
 const Instant = z.number().int().nonnegative();
@@ -77,6 +83,9 @@ export type PausePoint = 'snapshot-partial' | 'snapshot-renamed';
  * runs between them), fsyncs it, renames it over the file and fsyncs the directory; `read` validates.
  */
 export class SnapshotFile implements Adapter<Snapshot> {
+  /** Where the records of the file last read or written lie in it (a document not in the streamed layout: none). */
+  layout: SnapshotLayout | undefined;
+
   constructor(
     readonly file: string,
     private readonly pauseAt: (point: PausePoint) => Promise<void> = async () => undefined,
@@ -88,7 +97,11 @@ export class SnapshotFile implements Adapter<Snapshot> {
     const first = await lines.next();
     // Never read as an empty store: the next compaction would then overwrite what the journals hold.
     if (first.done) throw damaged(this.file, 'its start', 'the file is empty (0 bytes), as a crash or a full disk can leave it');
-    if (first.value.text.endsWith(HEADER_END)) return readStreamedLayout(this.file, first.value.text, lines);
+    this.layout = undefined;
+    if (first.value.text.endsWith(HEADER_END)) {
+      this.layout = new Map();
+      return readStreamedLayout(this.file, first.value.text, lines, this.layout);
+    }
     await lines.return(undefined);
     return parseWholeDocument(this.file, await readFile(this.file, 'utf8'));
   }
@@ -109,10 +122,13 @@ export class SnapshotFile implements Adapter<Snapshot> {
 
   private async writeTemp(temp: string, data: Snapshot): Promise<void> {
     const handle = await open(temp, 'w');
+    const layout: SnapshotLayout = new Map();
     try {
       let chunk = '';
       let paused = false;
-      const put = async (text: string) => {
+      let bytes = 0;
+      const put = async (text: string, length = Buffer.byteLength(text)) => {
+        bytes += length;
         chunk += text;
         if (chunk.length < CHUNK_CHARS) return;
         await handle.writeFile(chunk);
@@ -126,15 +142,29 @@ export class SnapshotFile implements Adapter<Snapshot> {
       for (const [n, [ns, collections]] of spaces.entries()) {
         await put(`${JSON.stringify(ns)}:{\n`);
         const named = [...collections];
+        const places = new Map<string, { offsets: number[]; lengths: number[] }>();
+        layout.set(ns, places);
         for (const [c, [name, records]] of named.entries()) {
           await put(`${JSON.stringify(name)}:[\n`);
-          for (let i = 0; i < records.length; i++) await put(`${JSON.stringify(records[i])}${i < records.length - 1 ? ',' : ''}\n`);
+          const offsets: number[] = [];
+          const lengths: number[] = [];
+          places.set(name, { offsets, lengths });
+          for (let i = 0; i < records.length; i++) {
+            const record = records[i];
+            // A raw record is copied as it lies in the older file, unread.
+            const text = record instanceof RawRecord ? record.source.text(record.offset, record.length) : JSON.stringify(record);
+            const length = record instanceof RawRecord ? record.length : Buffer.byteLength(text);
+            offsets.push(bytes);
+            lengths.push(length);
+            await put(`${text}${i < records.length - 1 ? ',' : ''}\n`, length + (i < records.length - 1 ? 2 : 1));
+          }
           await put(c < named.length - 1 ? '],\n' : ']\n');
         }
         await put(n < spaces.length - 1 ? '},\n' : '}\n');
       }
       await handle.writeFile(`${chunk}}}\n`);
       await handle.sync();
+      this.layout = layout;
     } finally {
       await handle.close();
     }
@@ -226,32 +256,50 @@ export function recordProblem(shapes: RecordShapes | undefined, collection: stri
 const HEADER_END = ',"namespaces":{';
 const CHUNK_CHARS = 1 << 18;
 
-/** Lines of a file read in chunks (no string of the whole file), numbered from 1. */
-async function* readLines(path: string): AsyncGenerator<{ text: string; number: number; terminated: boolean }> {
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
+interface Line {
+  text: string;
+  /** Counted from 1. */
+  number: number;
+  /** Ends with a newline (else it is the file's torn last line). */
+  terminated: boolean;
+  /** Where it starts in the file and how long it is, in bytes (newline not counted). */
+  offset: number;
+  bytes: number;
+}
+
+/** Lines of a file read in chunks (no string of the whole file). */
+async function* readLines(path: string): AsyncGenerator<Line> {
+  // The bytes of the line begun in earlier chunks, and where it starts in the file.
+  let begun: Buffer[] = [];
+  let offset = 0;
   let number = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_CHARS })) {
-    rest += decoder.write(chunk as Buffer);
+  for await (const chunk of createReadStream(path, { highWaterMark: CHUNK_CHARS }) as AsyncIterable<Buffer>) {
     let start = 0;
-    for (let end = rest.indexOf('\n'); end !== -1; end = rest.indexOf('\n', start)) {
-      yield { text: rest.slice(start, end), number: ++number, terminated: true };
+    for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+      const line = begun.length === 0 ? chunk.subarray(start, end) : Buffer.concat([...begun, chunk.subarray(start, end)]);
+      begun = [];
+      yield { text: line.toString('utf8'), number: ++number, terminated: true, offset, bytes: line.length };
+      offset += line.length + 1;
       start = end + 1;
     }
-    rest = rest.slice(start);
+    if (start < chunk.length) begun.push(chunk.subarray(start));
   }
-  rest += decoder.end();
-  if (rest !== '') yield { text: rest, number: ++number, terminated: false };
+  if (begun.length > 0) {
+    const line = Buffer.concat(begun);
+    yield { text: line.toString('utf8'), number: ++number, terminated: false, offset, bytes: line.length };
+  }
 }
 
 /** The layout `write` produces: header line, then `"ns":{`, `"collection":[`, one record per line, closers. */
-async function readStreamedLayout(file: string, headerLine: string, lines: AsyncGenerator<{ text: string; number: number }>): Promise<Snapshot> {
+async function readStreamedLayout(file: string, headerLine: string, lines: AsyncGenerator<Line>, layout: SnapshotLayout): Promise<Snapshot> {
   const snapshot: Snapshot = { ...checkHeader(file, parseLine(file, 1, `${headerLine.slice(0, -HEADER_END.length)}}`)), namespaces: new Map() };
   let namespace: Map<string, { id: string }[]> | undefined;
   let records: { id: string }[] | undefined;
+  let namespacePlaces = new Map<string, { offsets: number[]; lengths: number[] }>();
+  let places: { offsets: number[]; lengths: number[] } | undefined;
   let place = 'namespaces';
   let ended = false;
-  for await (const { text, number } of lines) {
+  for await (const { text, number, offset, bytes } of lines) {
     if (ended) {
       if (text.trim() === '') continue;
       throw damaged(file, `line ${number}`, 'text after the end of the document');
@@ -263,12 +311,15 @@ async function readStreamedLayout(file: string, headerLine: string, lines: Async
         place = place.replace(/\.[^.]+$/, '');
         continue;
       }
-      const value = parseLine(file, number, text.endsWith(',') ? text.slice(0, -1) : text);
+      const separated = text.endsWith(',');
+      const value = parseLine(file, number, separated ? text.slice(0, -1) : text);
       if (!isStoredRecord(value)) {
         const { error } = StoredRecord.safeParse(value);
         throw damaged(file, `${at}${pathOf(error?.issues[0]?.path)}`, error ? describe(error) : 'not a record');
       }
       records.push(value);
+      places?.offsets.push(offset);
+      places?.lengths.push(separated ? bytes - 1 : bytes);
     } else if (namespace) {
       if (text === '}' || text === '},') {
         namespace = undefined;
@@ -277,6 +328,8 @@ async function readStreamedLayout(file: string, headerLine: string, lines: Async
         const name = memberName(file, number, at, text);
         records = [];
         namespace.set(name, records);
+        places = { offsets: [], lengths: [] };
+        namespacePlaces.set(name, places);
         place += `.${name}`;
       } else throw damaged(file, at, `expected a collection ("name":[) or the end of the namespace, found ${preview(text)}`);
     } else if (text === '}}') {
@@ -285,6 +338,8 @@ async function readStreamedLayout(file: string, headerLine: string, lines: Async
       const name = memberName(file, number, at, text);
       namespace = new Map();
       snapshot.namespaces.set(name, namespace);
+      namespacePlaces = new Map();
+      layout.set(name, namespacePlaces);
       place = `namespaces.${name}`;
     } else throw damaged(file, at, `expected a namespace ("name":{) or the end of the document, found ${preview(text)}`);
   }

@@ -20,11 +20,16 @@
  *   removes its temporary file, keeps the journals and is retried.
  *
  * - One process per data file: `<file>.lock` (see lock.ts) is taken before the file is read.
+ * - A large store starts without parsing the snapshot: `<file>.cache` (snapshot-cache.ts), written beside
+ *   each snapshot (and at close when it was missing), says where each record lies in the JSON file and
+ *   holds the index keys; records are read on first use. Without a cache that matches the file, start-up
+ *   reads and checks the JSON file whole, as always.
  *
  * LIMITATIONS: records must be treated as immutable
  * (replace them with `put`, never mutate) because the snapshot captures references.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
+import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { open, stat, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Low } from 'lowdb';
@@ -33,6 +38,18 @@ import { Collection, type CollectionChange, type Identified } from './collection
 import { DamagedFileError, StoreOpenError } from './errors.ts';
 import { Repair } from './repair.ts';
 import { DataLock, type LockWaiting } from './lock.ts';
+import {
+  type CachedCollection,
+  type CachedIndex,
+  cachedKey,
+  keyColumn,
+  cachePath,
+  RawRecord,
+  readCache,
+  type SnapshotCache,
+  SnapshotText,
+  writeCache,
+} from './snapshot-cache.ts';
 import {
   damaged,
   emptySnapshot,
@@ -47,6 +64,7 @@ import {
   type PausePoint,
   type RecordShapes,
   type Snapshot,
+  type SnapshotLayout,
   WRITTEN_AT,
   WrittenAt,
 } from './store-files.ts';
@@ -54,6 +72,8 @@ import {
 export { StoreOpenError };
 
 const DEFAULT_COMPACT_AFTER_BYTES = 8 * 1024 * 1024;
+/** A snapshot smaller than this is read whole at start-up (quick enough): no cache is written beside it. */
+const DEFAULT_CACHE_FROM_BYTES = 1024 * 1024;
 /** How long a failed background compaction waits before it is tried again. */
 const COMPACTION_RETRY_MS = 30_000;
 /**
@@ -82,6 +102,8 @@ export interface StoreOptions {
   file?: string;
   /** Journal size that starts a compaction (env IDV_SANDBOX_COMPACT_AFTER_BYTES; default 8 MB or half the snapshot, whichever is larger). */
   compactAfterBytes?: number;
+  /** Snapshot size from which a cache is kept beside it (env IDV_SANDBOX_CACHE_FROM_BYTES; default 1 MB). */
+  cacheFromBytes?: number;
   /** The HTTP port this process serves, written into the lock file for whoever is refused. */
   port?: number | null;
   /** The shape each collection's stored records must have; a file holding another is refused at start-up. */
@@ -133,12 +155,12 @@ export class Partition {
     return [...this.collections.values()].filter((collection) => collection.size > 0);
   }
 
-  /** name → records, for the snapshot, with when each was written (WRITTEN_AT) after them. */
-  dump(): Map<string, Identified[]> {
-    const out = new Map<string, Identified[]>();
+  /** name → records (raw ones unread), for the snapshot, with when each was written (WRITTEN_AT) after them. */
+  dump(): Map<string, (Identified | RawRecord)[]> {
+    const out = new Map<string, (Identified | RawRecord)[]>();
     const written: WrittenAt[] = [];
     for (const collection of this.filled()) {
-      const records = collection.all();
+      const records = collection.held();
       out.set(collection.name, records);
       const at = records.map((record) => collection.writtenAt(record.id) ?? null);
       if (at.some((instant) => instant !== null)) written.push({ id: collection.name, at });
@@ -171,6 +193,12 @@ export class Store {
   private changes = 0;
   private snapshotChanges = 0;
   private closed = false;
+  /** The snapshot file the raw records are read from, and where its records lie (unknown: no cache can be written). */
+  private source: SnapshotText | undefined;
+  private layout: SnapshotLayout | undefined;
+  /** The cache on disk describes the snapshot, with the keys of the indexes named here (`ns`, collection, index). */
+  private cachedIndexNames: Set<string> | null = null;
+  private cacheFromBytes = DEFAULT_CACHE_FROM_BYTES;
 
   private constructor(
     readonly file: string | undefined,
@@ -201,23 +229,28 @@ export class Store {
     const snapshotFile = new SnapshotFile(file, (point: PausePoint): Promise<void> => (store.compacting ? pauseForFaultTests(point) : Promise.resolve()));
     const db = new Low<Snapshot>(snapshotFile, emptySnapshot(0));
     const store = new Store(file, db, options.compactAfterBytes ?? envBytes('IDV_SANDBOX_COMPACT_AFTER_BYTES'), lock, options.warn);
+    store.cacheFromBytes = options.cacheFromBytes ?? envBytes('IDV_SANDBOX_CACHE_FROM_BYTES') ?? DEFAULT_CACHE_FROM_BYTES;
     const repair = options.repair ? new Repair() : undefined;
     const setAside = (error: unknown) => {
       if (!repair || !(error instanceof DamagedFileError)) throw error;
       repair.note(error);
     };
-    let stored: Snapshot | null = null;
-    try {
-      stored = await snapshotFile.read();
-    } catch (error) {
-      setAside(error);
+    const cached = repair ? null : await store.openCached();
+    let stored: Snapshot | null = cached;
+    if (!cached) {
+      try {
+        stored = await snapshotFile.read();
+        store.layout = snapshotFile.layout;
+      } catch (error) {
+        setAside(error);
+      }
     }
     // A snapshot set aside by --repair: the journals beside it are replayed from the oldest one.
     const snapshot = stored ?? emptySnapshot(repair?.touches(file) ? (journalFiles(file)[0]?.generation ?? 0) : 0);
     if (stored) store.snapshotBytes = (await stat(file)).size;
     const journals = journalsToReplay(file, snapshot.generation);
     store.generation = snapshot.generation;
-    for (const [ns, collections] of snapshot.namespaces) {
+    for (const [ns, collections] of cached ? [] : snapshot.namespaces) {
       const partition = store.partition(ns);
       const written = new Map<string, readonly (number | null)[]>();
       for (const [index, stamps] of (collections.get(WRITTEN_AT) ?? []).entries()) {
@@ -233,7 +266,7 @@ export class Store {
         for (const [index, record] of records.entries()) {
           const wrong = recordProblem(options.recordShapes, name, record);
           if (wrong) setAside(damaged(file, `namespaces.${ns}.${name}[${index}]${wrong.path}`, `not a stored ${name} record (${wrong.problem})`));
-          else collection.apply(record, stamps?.[index] ?? undefined);
+          else collection.apply(record as Identified, stamps?.[index] ?? undefined);
         }
       }
     }
@@ -265,6 +298,121 @@ export class Store {
       await store.compact();
     }
     return store;
+  }
+
+  /**
+   * The snapshot's records unread, from a cache that describes the snapshot on disk; null without one
+   * (the snapshot is then read whole). The returned snapshot holds no records: they are in the partitions.
+   */
+  private async openCached(): Promise<Snapshot | null> {
+    const file = this.file as string;
+    let source: SnapshotText;
+    try {
+      source = SnapshotText.open(file);
+    } catch {
+      return null;
+    }
+    const identity = source.identity();
+    const cache = await readCache(file, identity);
+    if (!cache) {
+      source.close();
+      return null;
+    }
+    this.source = source;
+    this.cachedIndexNames = new Set();
+    this.layout = new Map();
+    for (const [ns, collections] of cache.namespaces) {
+      const partition = this.partition(ns);
+      const places = new Map<string, { offsets: ArrayLike<number>; lengths: ArrayLike<number> }>();
+      this.layout.set(ns, places);
+      for (const [name, columns] of collections) {
+        const ids = columns.offsets.length === 0 ? [] : columns.ids.split('\n');
+        const raws = ids.map((id, i) => new RawRecord(id, source, columns.offsets[i] as number, columns.lengths[i] as number, i, columns.at[i] as number));
+        partition.collection(name).loadRaw(raws, columns.indexes);
+        places.set(name, { offsets: columns.offsets, lengths: columns.lengths });
+        for (const [index] of columns.indexes) this.cachedIndexNames.add(cacheIndexName(ns, name, index));
+      }
+    }
+    return emptySnapshot(cache.generation);
+  }
+
+  /**
+   * Writes the cache of the snapshot on disk (`dump`: the records it holds, in its order) with the keys of
+   * every declared index, then points the raw records at that file. A cache that cannot be written is only
+   * a slower next start: the failure is told, not thrown.
+   */
+  private async writeSnapshotCache(dump: Snapshot['namespaces'], layout: SnapshotLayout, fresh: SnapshotText): Promise<void> {
+    const file = this.file as string;
+    if (this.snapshotBytes < this.cacheFromBytes) {
+      if (fresh !== this.source) fresh.close();
+      await unlink(cachePath(file)).catch(() => undefined);
+      return;
+    }
+    const cache: SnapshotCache = { format: 'idv-sandbox-store-cache', version: 1, snapshot: fresh.identity(), generation: this.generation, namespaces: [] };
+    const indexNames = new Set<string>();
+    let whole = true;
+    for (const [ns, collections] of dump) {
+      const partition = this.partitionsByName.get(ns);
+      const cachedCollections: [string, CachedCollection][] = [];
+      cache.namespaces.push([ns, cachedCollections]);
+      const stamps = new Map(((collections.get(WRITTEN_AT) ?? []) as unknown as WrittenAt[]).map(({ id, at }) => [id, at]));
+      for (const [name, records] of collections) {
+        if (name === WRITTEN_AT) continue;
+        const places = layout.get(ns)?.get(name);
+        if (!places) {
+          // Not in the file described (cannot happen: the dump is what was written or read): no cache, and
+          // the raw records keep both files open.
+          whole = false;
+          continue;
+        }
+        const collection = partition?.collection(name);
+        const indexes = collection ? await snapshotIndexKeys(collection, records) : [];
+        const at = stamps.get(name);
+        cachedCollections.push([
+          name,
+          {
+            ids: records.map((record) => record.id).join('\n'),
+            offsets: Float64Array.from(places.offsets),
+            lengths: Float64Array.from(places.lengths),
+            at: Float64Array.from(records, (_, i) => at?.[i] ?? Number.NaN),
+            indexes,
+          },
+        ]);
+        for (const [index] of indexes) indexNames.add(cacheIndexName(ns, name, index));
+        // At once, without yielding: the raw records still held now lie in the new file, at their place in this dump.
+        for (const [i, record] of records.entries()) {
+          if (!(record instanceof RawRecord)) continue;
+          record.source = fresh;
+          record.offset = places.offsets[i] as number;
+          record.length = places.lengths[i] as number;
+          record.position = i;
+        }
+        collection?.useCachedKeys(new Map(indexes));
+      }
+    }
+    const old = this.source;
+    this.source = fresh;
+    if (!whole) return;
+    if (old !== fresh) old?.close();
+    try {
+      await writeCache(file, cache);
+      this.cachedIndexNames = indexNames;
+    } catch (error) {
+      this.cachedIndexNames = null;
+      this.warn(`idv-sandbox: could not write the store cache beside ${file} (${(error as Error).message}); the next start reads the JSON file whole.`);
+    }
+  }
+
+  /** Whether a close with nothing changed should write the cache: none matches the snapshot, or it lacks a declared index. */
+  private cacheBehind(): boolean {
+    if (!this.layout || this.snapshotBytes < this.cacheFromBytes) return false;
+    if (!this.cachedIndexNames) return true;
+    for (const [ns, partition] of this.partitionsByName) {
+      for (const collection of partition.filled()) {
+        for (const { name } of collection.declaredIndexes()) if (!this.cachedIndexNames.has(cacheIndexName(ns, collection.name, name))) return true;
+      }
+    }
+    return false;
   }
 
   get persistent(): boolean {
@@ -347,6 +495,7 @@ export class Store {
       // A background compaction writes the same temporary file: let it finish before the last one.
       await this.compacting?.catch(() => undefined);
       if (this.changes !== this.snapshotChanges) await this.compact();
+      else if (this.cacheBehind()) await this.cacheUnchangedSnapshot();
     } finally {
       await this.closeWithoutCompaction();
     }
@@ -365,6 +514,8 @@ export class Store {
     if (this.pending.length > 0) await this.scheduleFlush().catch(() => undefined);
     await this.journal?.close().catch(() => undefined);
     this.journal = null;
+    this.source?.close();
+    this.source = undefined;
     this.lock?.release();
   }
 
@@ -535,6 +686,15 @@ export class Store {
       if (generation <= oldGeneration) await unlink(path).catch(() => undefined);
     }
     await syncDirectory(file);
+    this.layout = (this.db.adapter as SnapshotFile).layout;
+    if (this.layout) await this.writeSnapshotCache(namespaces, this.layout, SnapshotText.open(file));
+  }
+
+  /** The cache of a snapshot nothing changed since it was read (its records are the partitions' now, in order). */
+  private async cacheUnchangedSnapshot(): Promise<void> {
+    const dump: Snapshot['namespaces'] = new Map();
+    for (const [ns, partition] of this.partitionsByName) dump.set(ns, partition.dump());
+    await this.writeSnapshotCache(dump, this.layout as SnapshotLayout, this.source ?? SnapshotText.open(this.file as string));
   }
 }
 
@@ -595,6 +755,46 @@ function journalsToReplay(file: string, snapshotGeneration: number): { generatio
     }
   });
   return journals;
+}
+
+function cacheIndexName(ns: string, collection: string, index: string): string {
+  return `${ns}\u0000${collection}\u0000${index}`;
+}
+
+/** Records between two turns of the event loop while index keys are computed for a cache. */
+const KEYS_SLICE = 5000;
+
+/**
+ * The keys of a collection's indexes for the records of a dump, in its order: of every declared index
+ * (computed, or for a raw record taken from the cache it was loaded with), and of every cached index not
+ * declared in this run while all the records are still raw.
+ */
+async function snapshotIndexKeys(collection: Collection<Identified>, records: readonly (Identified | RawRecord)[]): Promise<[string, CachedIndex][]> {
+  const out: [string, CachedIndex][] = [];
+  const cachedKeys = collection.cachedKeys();
+  const declared = collection.declaredIndexes();
+  const allRaw = records.every((record) => record instanceof RawRecord);
+  const carried = allRaw ? [...cachedKeys].filter(([name]) => !declared.some((index) => index.name === name)) : [];
+  for (const [name, cached] of carried) declared.push({ name, fingerprint: cached.fingerprint, key: () => undefined });
+  for (const { name, fingerprint, key, orderBy } of declared) {
+    const cached = cachedKeys.get(name);
+    const column = keyColumn(records.length);
+    const orders = orderBy || cached?.orders ? new Float64Array(records.length) : undefined;
+    for (let i = 0; i < records.length; i++) {
+      const held = records[i] as Identified | RawRecord;
+      if (held instanceof RawRecord && cached?.fingerprint === fingerprint) {
+        column.set(i, cachedKey(cached, held.position));
+        if (orders) orders[i] = cached.orders?.[held.position] as number;
+      } else {
+        const record = held instanceof RawRecord ? held.parse() : held;
+        column.set(i, key(record));
+        if (orders && orderBy) orders[i] = orderBy(record);
+      }
+      if (i % KEYS_SLICE === KEYS_SLICE - 1) await yieldToRequests();
+    }
+    out.push([name, { fingerprint, values: column.values, keys: column.keys, ...(orders ? { orders } : {}) }]);
+  }
+  return out;
 }
 
 function envBytes(name: string): number | undefined {

@@ -1,0 +1,220 @@
+/**
+ * The snapshot cache (`<file>.cache`): what start-up needs to serve a large store without parsing it, kept
+ * beside the JSON snapshot, which stays the store. Per collection it holds the records' ids in snapshot
+ * order, where each record's line lies in the JSON file, when each was written, and the keys of every index
+ * the areas declared (with the version of the sandbox that computed them).
+ *
+ * A start whose cache describes the very snapshot on disk (same device, inode, size and modification time,
+ * same generation) keeps every record as a `RawRecord`, a place in the JSON file, read and parsed on first
+ * use; indexes are built from the cached keys. Anything else — no cache, an unreadable one, one written for
+ * an older snapshot — is ignored: the JSON file is read and checked whole, as without a cache, and a new
+ * cache is written by the next snapshot write or at close. The cache may be deleted at any time.
+ */
+import { closeSync, fstatSync, openSync, readSync, type BigIntStats } from 'node:fs';
+import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { deserialize, serialize } from 'node:v8';
+import packageJson from '../../../package.json' with { type: 'json' };
+
+const CACHE_FORMAT = 'idv-sandbox-store-cache';
+const CACHE_VERSION = 1;
+
+/** One version of the snapshot file, held open so its records can be read after a newer one replaced it. */
+export class SnapshotText {
+  private constructor(
+    private readonly fd: number,
+    readonly file: string,
+  ) {}
+
+  static open(file: string): SnapshotText {
+    return new SnapshotText(openSync(file, 'r'), file);
+  }
+
+  /** The file's identity: what a cache must name to be trusted. */
+  identity(): string {
+    return identityOf(fstatSync(this.fd, { bigint: true }));
+  }
+
+  text(offset: number, length: number): string {
+    const bytes = Buffer.allocUnsafe(length);
+    let read = 0;
+    while (read < length) {
+      const got = readSync(this.fd, bytes, read, length - read, offset + read);
+      if (got === 0) break;
+      read += got;
+    }
+    return bytes.toString('utf8', 0, read);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+function identityOf(stats: BigIntStats): string {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs}`;
+}
+
+/**
+ * A record not read yet: where its JSON lies in a snapshot file. `position`: its place in its collection's
+ * cached columns; `at`: when it was written (NaN: unknown).
+ */
+export class RawRecord {
+  constructor(
+    readonly id: string,
+    public source: SnapshotText,
+    public offset: number,
+    public length: number,
+    public position: number,
+    readonly at: number,
+  ) {}
+
+  /** The record, parsed from its JSON in the file. */
+  parse(): { id: string } {
+    const record = JSON.parse(this.source.text(this.offset, this.length)) as { id?: unknown };
+    if (record?.id !== this.id) {
+      throw new Error(
+        `The store file ${this.source.file} changed under the running sandbox: record ${this.id} is no longer where it was. Restart the sandbox.`,
+      );
+    }
+    return record as { id: string };
+  }
+}
+
+/**
+ * The keys one index gives the records of a collection, in snapshot order: each record's key as its place
+ * in `values` (-1: not filed), and for an ordered index its order value.
+ */
+export interface CachedIndex {
+  fingerprint: string;
+  values: string[];
+  keys: Int32Array;
+  orders?: Float64Array;
+}
+
+export interface CachedCollection {
+  /** The ids, newline-separated (one string reads back faster than many). */
+  ids: string;
+  /** Where each record's JSON starts in the snapshot file, and its length in bytes (no separator). */
+  offsets: Float64Array;
+  lengths: Float64Array;
+  /** When each was written on the namespace's clock, NaN where unknown. */
+  at: Float64Array;
+  indexes: [string, CachedIndex][];
+}
+
+/** A column of index keys, each distinct key kept once. */
+export function keyColumn(count: number): { keys: Int32Array; values: string[]; set(i: number, key: string | undefined): void } {
+  const keys = new Int32Array(count);
+  const values: string[] = [];
+  const places = new Map<string, number>();
+  return {
+    keys,
+    values,
+    set(i, key) {
+      if (key === undefined) {
+        keys[i] = -1;
+        return;
+      }
+      let place = places.get(key);
+      if (place === undefined) {
+        place = values.length;
+        values.push(key);
+        places.set(key, place);
+      }
+      keys[i] = place;
+    },
+  };
+}
+
+/** The key of record `position` in a cached index. */
+export function cachedKey(index: CachedIndex, position: number): string | undefined {
+  const place = index.keys[position] as number;
+  return place < 0 ? undefined : index.values[place];
+}
+
+export interface SnapshotCache {
+  format: typeof CACHE_FORMAT;
+  version: typeof CACHE_VERSION;
+  /** The snapshot file it describes (`snapshotIdentity`) and that file's generation. */
+  snapshot: string;
+  generation: number;
+  namespaces: [string, [string, CachedCollection][]][];
+}
+
+export function cachePath(file: string): string {
+  return `${file}.cache`;
+}
+
+/** The cache of `file` when it describes the snapshot on disk now and is whole, else null (it is then ignored). */
+export async function readCache(file: string, identity: string): Promise<SnapshotCache | null> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(cachePath(file));
+  } catch {
+    return null;
+  }
+  try {
+    const cache = deserialize(bytes) as SnapshotCache;
+    if (cache?.format !== CACHE_FORMAT || cache.version !== CACHE_VERSION || cache.snapshot !== identity) return null;
+    return isWhole(cache) ? cache : null;
+  } catch {
+    return null;
+  }
+}
+
+function isWhole(cache: SnapshotCache): boolean {
+  if (!Number.isInteger(cache.generation) || !Array.isArray(cache.namespaces)) return false;
+  return cache.namespaces.every(
+    ([ns, collections]) =>
+      typeof ns === 'string' &&
+      Array.isArray(collections) &&
+      collections.every(([name, c]) => {
+        const n = c?.offsets?.length;
+        return (
+          typeof name === 'string' &&
+          typeof c.ids === 'string' &&
+          c.offsets instanceof Float64Array &&
+          c.lengths instanceof Float64Array &&
+          c.lengths.length === n &&
+          c.at instanceof Float64Array &&
+          c.at.length === n &&
+          Array.isArray(c.indexes) &&
+          c.indexes.every(
+            ([, index]) =>
+              index?.keys instanceof Int32Array &&
+              index.keys.length === n &&
+              Array.isArray(index.values) &&
+              (index.orders === undefined || (index.orders instanceof Float64Array && index.orders.length === n)),
+          )
+        );
+      }),
+  );
+}
+
+/** Written whole beside the snapshot (temp file, fsync, rename); a failure leaves no cache, never a torn one. */
+export async function writeCache(file: string, cache: SnapshotCache): Promise<void> {
+  const path = cachePath(file);
+  const temp = `${path}.tmp`;
+  try {
+    const handle = await open(temp, 'w');
+    try {
+      await handle.writeFile(serialize(cache));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * What a cached index's keys were computed by: this version of the sandbox (the areas' index functions are
+ * part of it; their source text differs between the built and the TypeScript code, so it cannot serve).
+ * Within a version, `Collection.index` still checks a sample of records against the cached keys.
+ */
+export function indexFingerprint(ordered: boolean): string {
+  return `${packageJson.version}${ordered ? ' ordered' : ''}`;
+}

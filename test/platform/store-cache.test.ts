@@ -1,0 +1,176 @@
+/**
+ * The snapshot cache (src/platform/store/snapshot-cache.ts): a start with a cache that describes the JSON
+ * file serves the same records and lists without parsing them up front; a missing, stale, foreign or
+ * disagreeing cache is ignored and written again, and the JSON file stays the store.
+ */
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { deserialize, serialize } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import type { Collection } from '../../src/platform/store/collection.ts';
+import { RawRecord, type SnapshotCache } from '../../src/platform/store/snapshot-cache.ts';
+import { Store } from '../../src/platform/store/store.ts';
+import { crash, tempDataFile } from '../helpers/data-dir.ts';
+
+interface Thing {
+  id: string;
+  group: string;
+  at: number;
+}
+
+const byGroup = (store: Store, key: (t: Thing) => string = (t) => t.group): Collection<Thing> =>
+  store
+    .partition('default')
+    .collection<Thing>('things')
+    .index('byGroup', key, { orderBy: (t) => t.at });
+const newestFirst = (collection: Collection<Thing>, group: string) => [...collection.ordered('byGroup', group).records].map((t) => t.id);
+const rawCount = (store: Store) =>
+  store
+    .partition('default')
+    .collection<Thing>('things')
+    .held()
+    .filter((held) => held instanceof RawRecord).length;
+
+const THINGS: Thing[] = Array.from({ length: 60 }, (_, i) => ({ id: `t${String(i).padStart(2, '0')}`, group: i % 3 === 0 ? 'a' : 'b', at: 1000 - i }));
+
+/** A closed store of THINGS written with the index declared: snapshot and cache, no journal. */
+async function closedStore(): Promise<string> {
+  const file = tempDataFile();
+  const store = await Store.open({ file, cacheFromBytes: 0 });
+  const things = byGroup(store);
+  for (const thing of THINGS) things.put(thing);
+  await store.close();
+  return file;
+}
+
+const expectedGroup = (group: string) =>
+  THINGS.filter((t) => t.group === group)
+    .sort((x, y) => y.at - x.at)
+    .map((t) => t.id);
+
+describe('the snapshot cache', () => {
+  it('starts with every record unread, then serves records and ordered lists from the cached keys as from the JSON file', async () => {
+    const file = await closedStore();
+    expect(existsSync(`${file}.cache`)).toBe(true);
+    const store = await Store.open({ file, cacheFromBytes: 0 });
+    expect(rawCount(store)).toBe(THINGS.length);
+    const things = byGroup(store);
+    // Declaring the index reads only a sample of records to check the cached keys.
+    expect(rawCount(store)).toBeGreaterThan(THINGS.length - 20);
+    expect(newestFirst(things, 'a')).toEqual(expectedGroup('a'));
+    expect(things.get('t07')).toEqual(THINGS[7]);
+    expect(things.all()).toEqual(THINGS);
+    await store.close();
+  });
+
+  it('starts from the JSON file when the cache was deleted, and writes it again at a close with nothing changed', async () => {
+    const file = await closedStore();
+    const snapshot = readFileSync(file);
+    rmSync(`${file}.cache`);
+    const store = await Store.open({ file, cacheFromBytes: 0 });
+    expect(rawCount(store)).toBe(0);
+    expect(newestFirst(byGroup(store), 'b')).toEqual(expectedGroup('b'));
+    await store.close();
+    expect(readFileSync(file)).toEqual(snapshot);
+    expect(existsSync(`${file}.cache`)).toBe(true);
+    const again = await Store.open({ file, cacheFromBytes: 0 });
+    expect(rawCount(again)).toBe(THINGS.length);
+    expect(newestFirst(byGroup(again), 'b')).toEqual(expectedGroup('b'));
+    await again.close();
+  });
+
+  it('ignores a cache older than the JSON file, and one that is not a cache', async () => {
+    const file = await closedStore();
+    const oldCache = readFileSync(`${file}.cache`);
+    const store = await Store.open({ file, cacheFromBytes: 0 });
+    byGroup(store).put({ id: 'later', group: 'a', at: 5000 });
+    byGroup(store).delete('t00');
+    await store.close();
+    for (const cache of [oldCache, Buffer.from('not a cache'), serialize({ format: 'idv-sandbox-store-cache', version: 1 })]) {
+      writeFileSync(`${file}.cache`, cache);
+      const reopened = await Store.open({ file, cacheFromBytes: 0 });
+      expect(rawCount(reopened)).toBe(0);
+      const things = byGroup(reopened);
+      expect(things.get('later')).toEqual({ id: 'later', group: 'a', at: 5000 });
+      expect(things.has('t00')).toBe(false);
+      expect(newestFirst(things, 'a')).toEqual(['later', ...expectedGroup('a').filter((id) => id !== 't00')]);
+      await reopened.close();
+    }
+  });
+
+  it('replays the journals written after the cached snapshot', async () => {
+    const file = await closedStore();
+    const store = await Store.open({ file, cacheFromBytes: 0 });
+    byGroup(store).put({ ...THINGS[4], group: 'a' } as Thing);
+    byGroup(store).delete('t03');
+    await store.durable();
+    await crash(store, file);
+    const reopened = await Store.open({ file, cacheFromBytes: 0 });
+    const things = byGroup(reopened);
+    expect(things.get('t04')?.group).toBe('a');
+    expect(things.has('t03')).toBe(false);
+    expect(newestFirst(things, 'a')).toEqual(
+      expectedGroup('a')
+        .filter((id) => id !== 't03')
+        .concat('t04')
+        .sort((x, y) => Number(x.slice(1)) - Number(y.slice(1))),
+    );
+    await reopened.close();
+  });
+
+  it('does not use cached keys of another sandbox version, nor keys the records contradict (other index functions, a changed cache)', async () => {
+    const file = await closedStore();
+    const store = await Store.open({ file, cacheFromBytes: 0 });
+    const byParity = byGroup(store, (t) => (Number(t.id.slice(1)) % 2 === 0 ? 'even' : 'odd'));
+    expect(newestFirst(byParity, 'even')).toEqual(THINGS.filter((_, i) => i % 2 === 0).map((t) => t.id));
+    expect(newestFirst(byParity, 'a')).toEqual([]);
+    await store.closeWithoutCompaction();
+
+    const lying = await closedStore();
+    const cache = deserialize(readFileSync(`${lying}.cache`)) as SnapshotCache;
+    const index = cache.namespaces[0]?.[1].find(([name]) => name === 'things')?.[1].indexes[0]?.[1];
+    if (!index) throw new Error('the cache holds no keys of byGroup');
+    // The same functions, but the cached keys of groups a and b swapped.
+    expect(index.values).toEqual(['a', 'b']);
+    index.values.reverse();
+    writeFileSync(`${lying}.cache`, serialize(cache));
+    const reopened = await Store.open({ file: lying, cacheFromBytes: 0 });
+    expect(newestFirst(byGroup(reopened), 'a')).toEqual(expectedGroup('a'));
+    await reopened.closeWithoutCompaction();
+
+    const older = await closedStore();
+    const olderCache = deserialize(readFileSync(`${older}.cache`)) as SnapshotCache;
+    for (const [, collections] of olderCache.namespaces)
+      for (const [, collection] of collections) for (const [, cached] of collection.indexes) cached.fingerprint = '0.0.1 ordered';
+    writeFileSync(`${older}.cache`, serialize(olderCache));
+    const upgraded = await Store.open({ file: older, cacheFromBytes: 0 });
+    const things = byGroup(upgraded);
+    // Every record read to compute the keys again.
+    expect(rawCount(upgraded)).toBe(0);
+    expect(newestFirst(things, 'b')).toEqual(expectedGroup('b'));
+    await upgraded.close();
+  });
+
+  it('keeps no cache beside a snapshot under the size from which one pays (1 MB by default)', async () => {
+    const file = tempDataFile();
+    const store = await Store.open({ file });
+    for (const thing of THINGS) byGroup(store).put(thing);
+    await store.close();
+    expect(existsSync(file)).toBe(true);
+    expect(existsSync(`${file}.cache`)).toBe(false);
+  });
+
+  it('copies unread records into the next snapshot when it compacts, and they are read from the new file', async () => {
+    const file = await closedStore();
+    const store = await Store.open({ file, compactAfterBytes: 1, cacheFromBytes: 0 });
+    expect(rawCount(store)).toBe(THINGS.length);
+    const things = byGroup(store);
+    things.put({ id: 'new', group: 'a', at: 2000 });
+    await store.durable();
+    await store.close();
+    const reopened = await Store.open({ file, cacheFromBytes: 0 });
+    expect(rawCount(reopened)).toBe(THINGS.length + 1);
+    expect(byGroup(reopened).all()).toEqual([...THINGS, { id: 'new', group: 'a', at: 2000 }]);
+    expect(newestFirst(byGroup(reopened), 'a')).toEqual(['new', ...expectedGroup('a')]);
+    await reopened.close();
+  });
+});
