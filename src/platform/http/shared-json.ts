@@ -3,6 +3,8 @@
  * text is kept beside them, so each read sends the same bytes without serializing the same tree again.
  * Only a value that is never changed after it is shared belongs here.
  */
+import type { TypedResponse } from 'hono';
+import type { JSONParsed } from 'hono/utils/types';
 import type { AppContext } from './context.ts';
 
 const texts = new WeakMap<object, string>();
@@ -14,8 +16,8 @@ export function shareJson<T extends object>(body: T): T {
 }
 
 /** `c.json(body, status)`, with the kept text of a shared body (the same bytes and headers). */
-export function sendJson<T extends object, S extends 200 | 201>(c: AppContext, body: T, status: S) {
+export function sendJson<T extends object, S extends 200 | 201>(c: AppContext, body: T, status: S): Response & TypedResponse<JSONParsed<T>, S, 'json'> {
   const text = texts.get(body);
   if (text === undefined) return c.json(body, status);
-  return c.body(text, status, { 'Content-Type': 'application/json' }) as unknown as ReturnType<typeof c.json<T, S>>;
+  return c.body(text, status, { 'Content-Type': 'application/json' }) as unknown as Response & TypedResponse<JSONParsed<T>, S, 'json'>;
 }
