@@ -168,8 +168,18 @@ function deriveSenderUser(organizationId: string, organizationName: string | und
 }
 
 export function senderUserIdFor(organizationId: string): string {
-  return uuidFrom('sender-user', organizationId);
+  let id = senderUserIds.get(organizationId);
+  if (id === undefined) {
+    id = uuidFrom('sender-user', organizationId);
+    if (senderUserIds.size >= SENDER_USER_IDS_KEPT) senderUserIds.clear();
+    senderUserIds.set(organizationId, id);
+  }
+  return id;
 }
+
+/** Sender user ids by organization, asked for by every list and create: a hash of the organization id, kept. */
+const senderUserIds = new Map<string, string>();
+const SENDER_USER_IDS_KEPT = 1024;
 
 /** Where a link is opened from: a session of a non-default namespace keeps it in its hosted URL. */
 export interface SessionUrlOptions {
