@@ -17,8 +17,20 @@ export interface PageScope {
 
 /** 128 bits of the HMAC, base64url. */
 export function pageToken(secret: string, namespace: string, id: string): string {
-  return createHmac('sha256', secret).update(`hosted-page\n${namespace}\n${id}`).digest('base64url').slice(0, 22);
+  // Every read of a session links its hosted page: the tokens of recently linked records are kept.
+  const key = `${secret}\n${namespace}\n${id}`;
+  let token = recentTokens.get(key);
+  if (token === undefined) {
+    token = createHmac('sha256', secret).update(`hosted-page\n${namespace}\n${id}`).digest('base64url').slice(0, 22);
+    if (recentTokens.size >= TOKENS_KEPT) recentTokens.clear();
+    recentTokens.set(key, token);
+  }
+  return token;
 }
+
+/** Tokens by secret, namespace and record id (all the HMAC covers). */
+const recentTokens = new Map<string, string>();
+const TOKENS_KEPT = 4096;
 
 /** Constant-time check of a presented token. */
 export function isPageToken(presented: string | undefined, expected: string): boolean {
