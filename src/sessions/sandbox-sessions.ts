@@ -17,6 +17,7 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { shareJson } from '../platform/http/shared-json.ts';
+import { keptAnswers } from '../platform/kept-answers.ts';
 import { fakerFrom, rngFrom, uuidFrom, type Rng } from '../platform/random/random.ts';
 import { buildAnalysisData } from './analysis-data.ts';
 import { APPLICANT_COUNTRY, buildApplicantSubmission, buildDeclinedData, buildFailureData } from './meta-data.ts';
@@ -320,7 +321,7 @@ export function fillPlaceholders<T>(value: T, organizationId: string, urls: Sess
   return fill(value) as T;
 }
 
-const filledFixtures = new WeakMap<SingleSessionResponse, Map<string, SingleSessionResponse>>();
+const filledFixtures = new WeakMap<SingleSessionResponse, (key: string, fill: () => SingleSessionResponse) => SingleSessionResponse>();
 const FILLED_PER_FIXTURE = 64;
 
 /**
@@ -329,14 +330,9 @@ const FILLED_PER_FIXTURE = 64;
  */
 function filledFixture(fixture: SingleSessionResponse, organizationId: string, urls: SessionUrls): SingleSessionResponse {
   let filled = filledFixtures.get(fixture);
-  if (filled === undefined) filledFixtures.set(fixture, (filled = new Map()));
+  if (filled === undefined) filledFixtures.set(fixture, (filled = keptAnswers(FILLED_PER_FIXTURE)));
   const key = JSON.stringify([organizationId, urls.base, urls.verify, urls.console]);
-  let body = filled.get(key);
-  if (body === undefined) {
-    if (filled.size >= FILLED_PER_FIXTURE) filled.clear();
-    filled.set(key, (body = shareJson(fillPlaceholders(fixture, organizationId, urls))));
-  }
-  return body;
+  return filled(key, () => shareJson(fillPlaceholders(fixture, organizationId, urls)));
 }
 
 // ─── Fixture files ──────────────────────────────────────────────────────────────────────────────────

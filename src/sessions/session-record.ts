@@ -14,6 +14,7 @@
  */
 import { namespacedUrl, sandboxLink } from '../platform/namespaces/world.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
+import { keptAnswers } from '../platform/kept-answers.ts';
 import { fakerFrom, rngFrom, uuidFrom } from '../platform/random/random.ts';
 import {
   UPLOAD_FLAGS,
@@ -167,19 +168,12 @@ function deriveSenderUser(organizationId: string, organizationName: string | und
   };
 }
 
-export function senderUserIdFor(organizationId: string): string {
-  let id = senderUserIds.get(organizationId);
-  if (id === undefined) {
-    id = uuidFrom('sender-user', organizationId);
-    if (senderUserIds.size >= SENDER_USER_IDS_KEPT) senderUserIds.clear();
-    senderUserIds.set(organizationId, id);
-  }
-  return id;
-}
-
 /** Sender user ids by organization, asked for by every list and create: a hash of the organization id, kept. */
-const senderUserIds = new Map<string, string>();
-const SENDER_USER_IDS_KEPT = 1024;
+const senderUserIds = keptAnswers<string>(1024);
+
+export function senderUserIdFor(organizationId: string): string {
+  return senderUserIds(organizationId, () => uuidFrom('sender-user', organizationId));
+}
 
 /** Where a link is opened from: a session of a non-default namespace keeps it in its hosted URL. */
 export interface SessionUrlOptions {

@@ -20,6 +20,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors/api-error.ts';
+import { keptAnswers } from '../kept-answers.ts';
 
 export type PageTokenErrorCode = 'MALFORMED' | 'TAMPERED' | 'WRONG_QUERY';
 
@@ -105,17 +106,9 @@ export function keysetPaging<T>(options: KeysetPagingOptions<T>): KeysetPaging<T
 
   const sign = (payload: string, secret: string): string => createHmac('sha256', secret).update(`${purpose}-page\u0000`).update(payload).digest('base64url');
   // Every page of a list digests its query's scope: the digests of recent (secret, scope) pairs are kept.
-  const digests = new Map<string, string>();
-  const scopeDigest = (scope: string, secret: string): string => {
-    const key = `${secret}\u0000${scope}`;
-    let digest = digests.get(key);
-    if (digest === undefined) {
-      digest = createHmac('sha256', secret).update(`${purpose}-scope\u0000`).update(scope).digest('base64url').slice(0, 16);
-      if (digests.size >= SCOPE_DIGESTS_KEPT) digests.clear();
-      digests.set(key, digest);
-    }
-    return digest;
-  };
+  const digests = keptAnswers<string>(SCOPE_DIGESTS_KEPT);
+  const scopeDigest = (scope: string, secret: string): string =>
+    digests(`${secret}\u0000${scope}`, () => createHmac('sha256', secret).update(`${purpose}-scope\u0000`).update(scope).digest('base64url').slice(0, 16));
   const malformed = () => new PageTokenError('MALFORMED', `${tokenParam} is not a token this API issued: ${fix}`);
 
   const compare = (a: T, b: T): number => {
