@@ -16,6 +16,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { shareJson } from '../platform/http/shared-json.ts';
+import { keptAnswers } from '../platform/kept-answers.ts';
 import { fakerFrom, rngFrom, uuidFrom, type Rng } from '../platform/random/random.ts';
 import { buildAnalysisData } from './analysis-data.ts';
 import { APPLICANT_COUNTRY, buildApplicantSubmission, buildDeclinedData, buildFailureData } from './meta-data.ts';
@@ -319,23 +321,18 @@ export function fillPlaceholders<T>(value: T, organizationId: string, urls: Sess
   return fill(value) as T;
 }
 
-const filledFixtures = new WeakMap<SingleSessionResponse, Map<string, SingleSessionResponse>>();
+const filledFixtures = new WeakMap<SingleSessionResponse, (key: string, fill: () => SingleSessionResponse) => SingleSessionResponse>();
 const FILLED_PER_FIXTURE = 64;
 
 /**
  * A fixture filled for an organization and base URLs, kept (a few per fixture) so a synthetic read does not
- * walk the whole tree on every request. The answer is shared: callers serialize it, never change it.
+ * walk the whole tree, nor serialize it, on every request. The answer is shared: callers send it, never change it.
  */
 function filledFixture(fixture: SingleSessionResponse, organizationId: string, urls: SessionUrls): SingleSessionResponse {
   let filled = filledFixtures.get(fixture);
-  if (filled === undefined) filledFixtures.set(fixture, (filled = new Map()));
+  if (filled === undefined) filledFixtures.set(fixture, (filled = keptAnswers(FILLED_PER_FIXTURE)));
   const key = JSON.stringify([organizationId, urls.base, urls.verify, urls.console]);
-  let body = filled.get(key);
-  if (body === undefined) {
-    if (filled.size >= FILLED_PER_FIXTURE) filled.clear();
-    filled.set(key, (body = fillPlaceholders(fixture, organizationId, urls)));
-  }
-  return body;
+  return filled(key, () => shareJson(fillPlaceholders(fixture, organizationId, urls)));
 }
 
 // ─── Fixture files ──────────────────────────────────────────────────────────────────────────────────
@@ -343,12 +340,15 @@ function filledFixture(fixture: SingleSessionResponse, organizationId: string, u
 export const DEFAULT_SANDBOX_FIXTURES_DIR = new URL('../../fixtures/sandbox/sessions/', import.meta.url);
 
 const loaded = new Map<string, Map<SandboxFixtureId, SingleSessionResponse>>();
+let defaultFixtures: Map<SandboxFixtureId, SingleSessionResponse> | undefined;
 
 /**
  * Reads and validates the six fixture files (once per directory). A broken or foreign file stops with
  * a message naming the file and the problem.
  */
 export function loadSandboxSessionFixtures(dir: URL | string = DEFAULT_SANDBOX_FIXTURES_DIR): Map<SandboxFixtureId, SingleSessionResponse> {
+  // Every synthetic read asks for the default directory: answered without building its URL's text again.
+  if (dir === DEFAULT_SANDBOX_FIXTURES_DIR && defaultFixtures !== undefined) return defaultFixtures;
   const base = typeof dir === 'string' ? pathToFileURL(dir.endsWith('/') ? dir : `${dir}/`) : dir;
   const cached = loaded.get(base.href);
   if (cached) return cached;
@@ -373,6 +373,7 @@ export function loadSandboxSessionFixtures(dir: URL | string = DEFAULT_SANDBOX_F
     fixtures.set(id, raw as SingleSessionResponse);
   }
   loaded.set(base.href, fixtures);
+  if (dir === DEFAULT_SANDBOX_FIXTURES_DIR) defaultFixtures = fixtures;
   return fixtures;
 }
 

@@ -14,6 +14,7 @@
  */
 import { namespacedUrl, sandboxLink } from '../platform/namespaces/world.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
+import { keptAnswers } from '../platform/kept-answers.ts';
 import { fakerFrom, rngFrom, uuidFrom } from '../platform/random/random.ts';
 import {
   UPLOAD_FLAGS,
@@ -170,8 +171,11 @@ function deriveSenderUser(organizationId: string, organizationName: string | und
   };
 }
 
+/** Sender user ids by organization, asked for by every list and create: a hash of the organization id, kept. */
+const senderUserIds = keptAnswers<string>(1024);
+
 export function senderUserIdFor(organizationId: string): string {
-  return uuidFrom('sender-user', organizationId);
+  return senderUserIds(organizationId, () => uuidFrom('sender-user', organizationId));
 }
 
 /** Where a link is opened from: a session of a non-default namespace keeps it in its hosted URL. */

@@ -3,6 +3,7 @@ import { valueFact } from '../platform/coverage/sources.ts';
 import { SESSION_STATUS_COVERAGE } from './session-coverage.ts';
 import { behaviourOn, noteOutcome, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
 import { explained } from '../platform/http/explained.ts';
+import { sendJson } from '../platform/http/shared-json.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
 import { hostedPageRouter } from './hosted-page.router.ts';
@@ -46,7 +47,7 @@ export const sessionsRouter = newRouter()
     const answer = kind === 'sandbox' ? getSandboxSession(id, organization.id, publicUrlsOf(c)) : getSession(c.get('world'), organization.id, id, linksOf(c));
     const session = explained(c, answer);
     noteOutcome(c, valueFact(SESSION_STATUS_COVERAGE, session.session_record.status));
-    return c.json(session, 200);
+    return sendJson(c, session, 200);
   })
   .openapi(updateSessionStatusRoute, (c) => {
     const { organization } = principalOf(c);

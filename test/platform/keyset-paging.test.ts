@@ -142,3 +142,27 @@ describe('keyset paging', () => {
     expect(a).toBe(createHmac('sha256', SECRET).update(`things-scope\u0000${SCOPE}`).digest('base64url').slice(0, 16));
   });
 });
+
+describe('scope digests kept between pages', () => {
+  const positionOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[0] ?? '', 'base64url').toString('utf8')) as { q: string };
+  const digestOf = (secret: string, scope: string) => createHmac('sha256', secret).update('things-scope\u0000').update(scope).digest('base64url').slice(0, 16);
+
+  it('binds a token to the digest of its own secret and scope, however often the scope was digested before', () => {
+    const last = item(7);
+    for (const [secret, scope] of [
+      [SECRET, SCOPE],
+      ['another-secret', SCOPE],
+      [SECRET, 'scope-b'],
+      [SECRET, SCOPE],
+    ] as const) {
+      expect(positionOf(paging.encode(last, secret, scope)).q).toBe(digestOf(secret, scope));
+    }
+  });
+
+  it('still refuses a token of another query once many scopes were digested', () => {
+    const token = paging.encode(item(3), SECRET, SCOPE);
+    for (let n = 0; n < 600; n++) paging.encode(item(n), SECRET, `scope-${n}`);
+    expect(refusal(() => paging.decode(token, SECRET, 'scope-b')).code).toBe('WRONG_QUERY');
+    expect(paging.decode(token, SECRET, SCOPE).i).toBe(item(3).key);
+  });
+});

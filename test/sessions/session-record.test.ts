@@ -121,6 +121,14 @@ describe('user profiles', () => {
     expect(UserProfileSchema.parse(sender)).toEqual(sender);
     expect(buildSenderUser('org_other').id).not.toBe(sender.id);
   });
+
+  it('keeps each organization its own sender user id past the number of ids kept', () => {
+    const first = senderUserIdFor('org_demo');
+    const ids = Array.from({ length: 1500 }, (_, n) => senderUserIdFor(`org_${n}`));
+    expect(new Set(ids).size).toBe(1500);
+    expect(senderUserIdFor('org_demo')).toBe(first);
+    expect(senderUserIdFor('org_7')).toBe(ids[7]);
+  });
 });
 
 describe('responses', () => {

@@ -21,6 +21,7 @@ import type { ConcurrencyGate } from './image-concurrency.ts';
 import type { InvalidKeyLimiter } from '../rate-limit/invalid-key-limiter.ts';
 import type { FiredScenarioRule } from '../request-log/request-log.ts';
 import type { DeclaredOperations, ResponseRecorder } from './response-conformance.ts';
+import { keptAnswers } from '../kept-answers.ts';
 
 export interface PublicUrls {
   /** {base_url}: what links in responses use (`--public-url`). */
@@ -139,6 +140,9 @@ export function publicUrls(base: string): PublicUrls {
   return { base, verify: `${base}/verify`, console: `${base}/console`, docs: `${base}/docs` };
 }
 
+/** The public URLs of the origins clients used lately: every read that links builds them. */
+const urlsByOrigin = keptAnswers<PublicUrls>(256);
+
 /** A Host header that is only a host name or IP literal and an optional port (never reflected otherwise). */
 const PLAIN_HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 
@@ -151,7 +155,9 @@ export function publicUrlsOf(c: AppContext): PublicUrls {
   const platform = c.get('platform');
   const host = c.req.header('host');
   if (!platform.urlsFromRequestHost || host === undefined || !PLAIN_HOST.test(host)) return platform.urls;
-  return publicUrls(`${new URL(c.req.url).protocol}//${host}`);
+  const url = c.req.url;
+  const origin = `${url.slice(0, url.indexOf(':') + 1).toLowerCase()}//${host}`;
+  return urlsByOrigin(origin, () => publicUrls(origin));
 }
 
 /** The authenticated principal; the API-key guard guarantees it on /v1 routes. */

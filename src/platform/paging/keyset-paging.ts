@@ -20,6 +20,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors/api-error.ts';
+import { keptAnswers } from '../kept-answers.ts';
 
 export type PageTokenErrorCode = 'MALFORMED' | 'TAMPERED' | 'WRONG_QUERY';
 
@@ -96,14 +97,18 @@ export interface KeysetPosition {
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
+/** Scope digests kept per list (a few queries repeated by a client walking pages, or a test suite). */
+const SCOPE_DIGESTS_KEPT = 256;
 
 export function keysetPaging<T>(options: KeysetPagingOptions<T>): KeysetPaging<T> {
   const { purpose, tokenParam, scopeHint, idOf, createdAtOf } = options;
   const fix = `pass ${tokenParam} exactly as returned by the previous page of the same query, or omit it to start from the first page`;
 
   const sign = (payload: string, secret: string): string => createHmac('sha256', secret).update(`${purpose}-page\u0000`).update(payload).digest('base64url');
+  // Every page of a list digests its query's scope: the digests of recent (secret, scope) pairs are kept.
+  const digests = keptAnswers<string>(SCOPE_DIGESTS_KEPT);
   const scopeDigest = (scope: string, secret: string): string =>
-    createHmac('sha256', secret).update(`${purpose}-scope\u0000`).update(scope).digest('base64url').slice(0, 16);
+    digests(`${secret}\u0000${scope}`, () => createHmac('sha256', secret).update(`${purpose}-scope\u0000`).update(scope).digest('base64url').slice(0, 16));
   const malformed = () => new PageTokenError('MALFORMED', `${tokenParam} is not a token this API issued: ${fix}`);
 
   const compare = (a: T, b: T): number => {

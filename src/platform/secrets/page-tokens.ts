@@ -4,6 +4,7 @@
  * sandbox's private secret: nothing is stored, and only someone handed the link can open the page.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { keptAnswers } from '../kept-answers.ts';
 import { namespacedUrl } from '../namespaces/world.ts';
 
 /** The query parameter that carries the token, beside the spec's `oid` and `redirect_url`. */
@@ -15,9 +16,15 @@ export interface PageScope {
   pageToken(id: string): string;
 }
 
+/** Tokens by secret, namespace and record id (all the HMAC covers). */
+const recentTokens = keptAnswers<string>(4096);
+
 /** 128 bits of the HMAC, base64url. */
 export function pageToken(secret: string, namespace: string, id: string): string {
-  return createHmac('sha256', secret).update(`hosted-page\n${namespace}\n${id}`).digest('base64url').slice(0, 22);
+  // Every read of a session links its hosted page: the tokens of recently linked records are kept.
+  return recentTokens(`${secret}\n${namespace}\n${id}`, () =>
+    createHmac('sha256', secret).update(`hosted-page\n${namespace}\n${id}`).digest('base64url').slice(0, 22),
+  );
 }
 
 /** Constant-time check of a presented token. */
