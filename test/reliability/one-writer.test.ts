@@ -95,8 +95,10 @@ describe('one writer per data file (store)', () => {
     writeFileSync(lock, JSON.stringify({ pid: 1, host: 'killed-container', port: 4010 }));
     const longAgo = (statSync(lock).mtimeMs - LOCK_STALE_AFTER_MS - 1000) / 1000;
     utimesSync(lock, longAgo, longAgo);
-    const store = await Store.open({ file, lockWaiting: { wait: neverWaits } });
+    const said: string[] = [];
+    const store = await Store.open({ file, lockWaiting: { wait: neverWaits }, warn: (message) => said.push(message) });
     expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid, host: hostname() });
+    expect(said).toEqual([expect.stringMatching(/took over the data file's lock .* of pid 1 on killed-container: not refreshed for 20 s/)]);
     await store.close();
   });
 
@@ -114,7 +116,10 @@ describe('one writer per data file (store)', () => {
     const now = () => refreshed + waited;
     const store = await Store.open({ file, lockWaiting: { wait: silence, now }, warn: (message) => said.push(message) });
     expect(waited).toBe(LOCK_STALE_AFTER_MS);
-    expect(said).toEqual([expect.stringMatching(/names pid 1 on killed-container, refreshed 0 s ago; waiting up to 20 s/)]);
+    expect(said).toEqual([
+      expect.stringMatching(/names pid 1 on killed-container, refreshed 0 s ago; waiting up to 20 s/),
+      expect.stringMatching(/took over the data file's lock .* of pid 1 on killed-container/),
+    ]);
     expect(JSON.parse(readFileSync(lock, 'utf8'))).toMatchObject({ pid: process.pid });
     await store.close();
   });

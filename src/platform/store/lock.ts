@@ -68,7 +68,14 @@ export class DataLock {
         }
         const holder = readHolder(path);
         if (holder === 'gone') continue;
-        if (holder !== 'unreadable' && (isStale(path, holder) || (await foreignLockWentStale(path, holder, waiting)))) {
+        if (holder !== 'unreadable' && isStale(path, holder)) {
+          takeOverStale(path, holder);
+          continue;
+        }
+        if (holder !== 'unreadable' && (await foreignLockWentStale(path, holder, waiting))) {
+          waiting.say?.(
+            `idv-sandbox: took over the data file's lock ${path} of pid ${holder.pid} on ${holder.host}: not refreshed for ${LOCK_STALE_AFTER_MS / 1000} s, so that process is gone.`,
+          );
           takeOverStale(path, holder);
           continue;
         }
