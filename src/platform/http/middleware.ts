@@ -94,7 +94,9 @@ export function requestContext(platform: Platform) {
           startedAt,
           finishedAt: world.clock.iso(),
         });
-        if (platform.coverage.recorder.enabled) await recordCoverage(c, world);
+        // Synchronous unless a class needs the body: an await of nothing would still cost a turn per request.
+        const recorded = platform.coverage.recorder.enabled ? recordCoverage(c, world) : undefined;
+        if (recorded) await recorded;
       }
     }
   });
@@ -132,7 +134,8 @@ function recordCoverage(c: AppContext, world: World): Promise<void> | undefined 
     path: c.req.path,
     status: c.res?.status ?? 500,
     facts,
-    // The validator has parsed a JSON body already: Hono hands back the same parse.
+    // Read only for operations whose classes are told apart by body members: Hono keeps the text the body
+    // limit read, so this is one more JSON.parse of it, not another read.
     requestBody: () => (/json/i.test(c.req.header('content-type') ?? '') ? c.req.json().catch(() => undefined) : Promise.resolve(undefined)),
   });
 }
