@@ -1,11 +1,12 @@
 /**
  * A disk that fills up, at the file layer: `withFullDisk(fs)` wraps node:fs/promises so that, while
  * `disk.full` is set, every write to a file whose name matches `disk.files` writes half its bytes (a torn
- * line, as a real full disk leaves) and then fails with ENOSPC. Used through `vi.mock('node:fs/promises')`.
+ * line, as a real full disk leaves) and then fails with ENOSPC; with `disk.refusesCuts`, cutting it back fails
+ * too. Used through `vi.mock('node:fs/promises')`.
  */
 import type * as fs from 'node:fs/promises';
 
-export const disk = { full: false, files: /./, refusals: 0 };
+export const disk = { full: false, files: /./, refusals: 0, refusesCuts: false };
 
 function enospc(path: string): NodeJS.ErrnoException {
   disk.refusals += 1;
@@ -25,9 +26,15 @@ export function withFullDisk(real: typeof fs): typeof fs {
     };
     const appendFile = handle.appendFile.bind(handle);
     const writeFile = handle.writeFile.bind(handle);
+    const truncate = handle.truncate.bind(handle);
     return Object.assign(handle, {
       appendFile: tornWrite((data) => appendFile(data, 'utf8')),
       writeFile: tornWrite((data) => writeFile(data)),
+      // `refusesCuts`: cutting the torn line back fails too (as it may on a disk refusing every change).
+      truncate: async (length?: number) => {
+        if (refuses() && disk.refusesCuts) throw enospc(name);
+        return truncate(length);
+      },
     });
   };
   return { ...real, open, default: { ...real, open } } as typeof fs;

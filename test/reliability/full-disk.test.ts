@@ -22,6 +22,7 @@ afterEach(() => {
   disk.full = false;
   disk.files = /./;
   disk.refusals = 0;
+  disk.refusesCuts = false;
 });
 
 async function createSession(sandbox: TestSandbox): Promise<{ status: number; id?: string; error?: string }> {
@@ -89,6 +90,31 @@ describe('a full disk during journal appends', () => {
     const restarted = await fileSandbox(file);
     for (const id of acknowledged) expect((await restarted.call('GET', `/v1/sessions/${id}`)).status).toBe(200);
     disk.full = false;
+    await restarted.close();
+  });
+
+  it('a torn line whose cut was refused too is cut by the next append, before its lines', async () => {
+    const file = tempDataFile();
+    const sandbox = await fileSandbox(file);
+    const acknowledged = [(await createSession(sandbox)).id as string];
+    disk.full = true;
+    disk.refusesCuts = true;
+    disk.files = /\.journal-\d+\.ndjson$/;
+    expect((await createSession(sandbox)).status).toBe(507);
+    // The half line is still there: nothing could cut it.
+    const [journal] = journalsOf(file);
+    expect(readFileSync(join(dirname(file), journal as string), 'utf8').endsWith('\n')).toBe(false);
+
+    disk.full = false;
+    disk.refusesCuts = false;
+    const again = await createSession(sandbox);
+    expect(again.status).toBe(200);
+    acknowledged.push(again.id as string);
+    expectWholeLines(file);
+    await sandbox.closeNow();
+
+    const restarted = await fileSandbox(file);
+    for (const id of acknowledged) expect((await restarted.call('GET', `/v1/sessions/${id}`)).status).toBe(200);
     await restarted.close();
   });
 });

@@ -186,6 +186,8 @@ export class Store {
   private compactionRetry: NodeJS.Timeout | null = null;
   private journal: FileHandle | null = null;
   private journalBytes = 0;
+  /** A failed append whose cut back to the last whole line failed too: the next append cuts first. */
+  private journalCutPending = false;
   private snapshotBytes = 0;
   private generation = 0;
   private compacting: Promise<void> | null = null;
@@ -587,8 +589,12 @@ export class Store {
     const handle = await this.journalHandle();
     const before = this.journalBytes;
     try {
-      // A cut that failed last time (the disk refused even that) comes first.
-      if ((await handle.stat()).size !== before) await handle.truncate(before);
+      // A cut that failed last time (the disk refused even that) comes first. Only then: an fstat costs as
+      // much CPU as the append itself.
+      if (this.journalCutPending) {
+        if ((await handle.stat()).size !== before) await handle.truncate(before);
+        this.journalCutPending = false;
+      }
       for (const data of journalChunks(lines)) {
         await handle.appendFile(data, 'utf8');
         this.journalBytes += Buffer.byteLength(data);
@@ -596,7 +602,14 @@ export class Store {
       await handle.datasync();
     } catch (error) {
       this.journalBytes = before;
-      await handle.truncate(before).catch(() => undefined);
+      await handle.truncate(before).then(
+        () => {
+          this.journalCutPending = false;
+        },
+        () => {
+          this.journalCutPending = true;
+        },
+      );
       throw error;
     }
   }
