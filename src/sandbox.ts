@@ -38,7 +38,7 @@ import { loadSandboxSecret } from './platform/secrets/sandbox-secret.ts';
 import { DeclaredOperations, type ResponseRecorder } from './platform/http/response-conformance.ts';
 import type { CorsSetting } from './platform/http/cors.ts';
 import { FileBlobStore, MemoryBlobStore } from './platform/uploads/blob-store.ts';
-import { UploadStore } from './platform/uploads/uploads.ts';
+import { UPLOADS_COLLECTION, UploadStore } from './platform/uploads/uploads.ts';
 import { parseSmtpUrl, SmtpCourier } from './platform/outbox/smtp-courier.ts';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -184,9 +184,12 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     store,
     scenarios,
   );
-  const retention = new Retention(options.retentionDays, store, worlds, async (namespace) => {
-    worlds.reset(namespace);
-    await uploads.dropNamespace(namespace);
+  const retention = new Retention(options.retentionDays, store, worlds, {
+    dropNamespace: async (namespace) => {
+      worlds.reset(namespace);
+      await uploads.dropNamespace(namespace);
+    },
+    dropped: (namespace, collection, ids) => (collection === UPLOADS_COLLECTION ? uploads.forget(namespace, ids) : Promise.resolve()),
   });
   const base = (options.publicUrl ?? `http://${options.host ?? '127.0.0.1'}:${options.port ?? 4010}`).replace(/\/+$/, '');
   return {

@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Store } from '../../src/platform/store/store.ts';
 import { PURGE_SLICE } from '../../src/platform/retention/retention.ts';
-import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { storagePath } from '../../src/platform/storage/storage-path.ts';
+import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { temporaryDirectory } from '../helpers/temporary-directory.ts';
 
 async function createSession(sandbox: TestSandbox, n: number, namespace?: string): Promise<string> {
@@ -17,6 +19,21 @@ async function createSession(sandbox: TestSandbox, n: number, namespace?: string
 const advance = (sandbox: TestSandbox, by: string, namespace?: string) =>
   sandbox.call('POST', '/__sandbox/clock', { key: null, namespace, body: { advance: by } });
 const purge = (sandbox: TestSandbox) => sandbox.call('POST', '/__sandbox/retention/purge', { key: null });
+const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1]);
+
+/** Presigns one upload and PUTs its bytes: its storage key. */
+async function upload(sandbox: TestSandbox): Promise<string> {
+  const presigned = await sandbox.call('POST', '/v1/upload/presign', {
+    key: KEYS.live,
+    body: { files: [{ contentType: 'image/jpeg', byteLength: JPEG.length }] },
+  });
+  const [{ uploadUrl, fileKey }] = presigned.body.uploads;
+  const url = new URL(uploadUrl);
+  const put = await sandbox.app.request(url.pathname + url.search, { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: JPEG });
+  expect(put.status).toBe(200);
+  return fileKey as string;
+}
+
 const sessionStatus = async (sandbox: TestSandbox, id: string, namespace?: string) => (await sandbox.call('GET', `/v1/sessions/${id}`, { namespace })).status;
 
 describe('retention (--retention DAYS)', () => {
@@ -68,6 +85,24 @@ describe('retention (--retention DAYS)', () => {
     expect(purged.body.purged).toContainEqual({ namespace: 'ci-run-1', records: expect.any(Number), dropped: true });
     const stats = await sandbox.call('GET', '/__sandbox/stats', { key: null });
     expect(stats.body.namespaces.map((n: { namespace: string }) => n.namespace)).not.toContain('ci-run-1');
+  });
+
+  it("removes an upload's bytes with its record, and keeps the bytes of uploads inside the limit", async () => {
+    const data = join(temporaryDirectory(), 'store.json');
+    const sandbox = await testSandbox({ memory: false, data, retentionDays: 30 });
+    const bytesOf = (fileKey: string) => storagePath(`${data}.uploads`, 'default', fileKey.replace('uploads/', ''));
+    const old = await upload(sandbox);
+    await advance(sandbox, '31d');
+    const recent = await upload(sandbox);
+    expect(existsSync(bytesOf(old))).toBe(true);
+
+    expect((await purge(sandbox)).body.purged).toEqual([{ namespace: 'default', records: 1, dropped: false }]);
+    expect(existsSync(bytesOf(old))).toBe(false);
+    expect(existsSync(bytesOf(recent))).toBe(true);
+    const world = sandbox.platform.worlds.get();
+    await expect(sandbox.platform.uploads.read(world, 'org_demo', old)).rejects.toMatchObject({ status: 403 });
+    expect((await sandbox.platform.uploads.read(world, 'org_demo', recent)).bytes.equals(JPEG)).toBe(true);
+    await sandbox.close();
   });
 
   it('keeps everything without --retention', async () => {

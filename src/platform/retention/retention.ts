@@ -56,6 +56,14 @@ function slicer(): () => Promise<void> {
   };
 }
 
+/** What retention does beyond the store: what dropped records stand for outside it. */
+export interface RetentionEffects {
+  /** Drops a whole namespace (its data, world and uploaded files), as a reset does. */
+  dropNamespace(namespace: string): Promise<void>;
+  /** Records of `collection` were dropped: removes what they stand for outside the store (an upload's bytes). */
+  dropped(namespace: string, collection: string, ids: readonly string[]): Promise<void>;
+}
+
 export class Retention {
   private running: Promise<PurgeOutcome[]> | null = null;
   private sweep: NodeJS.Timeout | null = null;
@@ -65,8 +73,7 @@ export class Retention {
     readonly sandboxDays: number | undefined,
     private readonly store: Store,
     private readonly worlds: Worlds,
-    /** Drops a whole namespace (its data, world and uploaded files), as a reset does. */
-    private readonly dropNamespace: (namespace: string) => Promise<void>,
+    private readonly effects: RetentionEffects,
   ) {}
 
   /** The limit in force for a namespace. */
@@ -137,7 +144,7 @@ export class Retention {
       }
     }
     if (total > 0 && newest < cutoff && this.store.hasPartition(namespace)) {
-      await this.dropNamespace(namespace);
+      await this.effects.dropNamespace(namespace);
       return { namespace, records: total, dropped: true };
     }
     let records = 0;
@@ -146,16 +153,21 @@ export class Retention {
       // Each slice's old records go together, before the event loop turns: none is written meanwhile.
       let old: string[] = [];
       let seen = 0;
+      // Deleted first, then released: a stop in between leaves bytes nothing points at, never a record without its bytes.
+      const drop = async () => {
+        records += collection.deleteMany(old);
+        if (old.length > 0) await this.effects.dropped(namespace, collection.name, old);
+        old = [];
+      };
       for (const id of collection.ids()) {
         const at = collection.writtenAt(id);
         if (at !== undefined && at < cutoff) old.push(id);
         if (++seen % PURGE_SLICE === 0) {
-          records += collection.deleteMany(old);
-          old = [];
+          await drop();
           await yieldToRequests();
         }
       }
-      records += collection.deleteMany(old);
+      await drop();
     }
     return { namespace, records, dropped: false };
   }

@@ -10,6 +10,8 @@ import { removeStorageTree, storagePath } from '../storage/storage-path.ts';
 export interface BlobStore {
   put(namespace: string, id: string, bytes: Buffer): Promise<void>;
   get(namespace: string, id: string): Promise<Buffer | undefined>;
+  /** Removes the bytes of these uploads; one whose bytes never arrived has none, which is no error. */
+  delete(namespace: string, ids: readonly string[]): Promise<void>;
   dropNamespace(namespace: string): Promise<void>;
 }
 
@@ -24,6 +26,11 @@ export class MemoryBlobStore implements BlobStore {
 
   async get(namespace: string, id: string): Promise<Buffer | undefined> {
     return this.blobs.get(namespace)?.get(id);
+  }
+
+  async delete(namespace: string, ids: readonly string[]): Promise<void> {
+    const space = this.blobs.get(namespace);
+    for (const id of ids) space?.delete(id);
   }
 
   async dropNamespace(namespace: string): Promise<void> {
@@ -53,6 +60,10 @@ export class FileBlobStore implements BlobStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
+  }
+
+  async delete(namespace: string, ids: readonly string[]): Promise<void> {
+    for (const id of ids) await removeStorageTree(this.directory, namespace, id);
   }
 
   async dropNamespace(namespace: string): Promise<void> {

@@ -59,7 +59,9 @@ export interface PresignRequest {
   slot?: string;
 }
 
-const uploads = (world: World) => world.data.collection<UploadRecord>('uploads').index('byOwner', (upload) => upload.owner);
+/** The collection of upload records, whose bytes live in the blob store. */
+export const UPLOADS_COLLECTION = 'uploads';
+const uploads = (world: World) => world.data.collection<UploadRecord>(UPLOADS_COLLECTION).index('byOwner', (upload) => upload.owner);
 
 /** The upload records of an owner (e.g. `session:<id>`), in creation order. */
 export function uploadsOwnedBy(world: World, owner: string): UploadRecord[] {
@@ -150,6 +152,11 @@ export class UploadStore {
   /** Is this string shaped like one of our storage keys? */
   static looksLikeKey(value: string): boolean {
     return value.startsWith(KEY_PREFIX);
+  }
+
+  /** Removes the bytes of upload records already dropped from the store (by retention). */
+  forget(namespace: string, ids: readonly string[]): Promise<void> {
+    return this.blobs.delete(namespace, ids);
   }
 
   dropNamespace(namespace: string): Promise<void> {
