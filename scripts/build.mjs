@@ -1,8 +1,10 @@
 // `npm run build` (and `prepare`, so `npm install` builds): compiles src/ into dist/ with type
 // declarations, copies the hand-written JavaScript modules of src/ (and their declarations) as they are,
-// then bundles the server entry (src/main.ts, what `npm start`, the bin and the Docker image run) into
-// the single file dist/main.js, so start-up reads one file instead of resolving hundreds of modules.
-// The per-file modules stay for the package's `exports` (the programmatic API) and the decode worker.
+// then bundles the server entry (src/server-entry.ts, what `npm start`, the bin and the Docker image run)
+// into the single file dist/server.cjs, so start-up reads one file instead of resolving hundreds of modules.
+// The bundle is CommonJS so that the bin can run it with V8's compiled code of an earlier start
+// (src/bundle-loader.mjs): Node 20 keeps no compiled code of ES modules. The per-file modules stay for the
+// package's `exports` (the programmatic API) and the decode worker.
 import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -10,7 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 
-const SERVER_BUNDLE = 'dist/main.js';
+const SERVER_BUNDLE = 'dist/server.cjs';
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 rmSync('dist', { recursive: true, force: true });
@@ -60,14 +62,15 @@ const packagesOnFirstUse = {
 };
 
 await build({
-  entryPoints: ['src/main.ts'],
+  entryPoints: ['src/server-entry.ts'],
   outfile: SERVER_BUNDLE,
   bundle: true,
   platform: 'node',
   target: 'node20',
-  format: 'esm',
-  // Bundled CommonJS packages call require() for Node's built-ins: give the ES module bundle one.
-  banner: { js: "import { createRequire as createBundleRequire } from 'node:module'; const require = createBundleRequire(import.meta.url);" },
+  format: 'cjs',
+  // The bundle's own URL, from which each file's `import.meta.url` above is made (CommonJS has no import.meta).
+  define: { 'import.meta.url': 'bundleUrl' },
+  banner: { js: "const bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [importMetaUrlPerFile, codecsOnFirstUse, packagesOnFirstUse],
   sourcemap: true,
   sourcesContent: false,
