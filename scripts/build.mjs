@@ -5,8 +5,8 @@
 // The bundle is CommonJS so that the bin can run it with V8's compiled code of an earlier start
 // (src/bundle-loader.mjs): Node 20 keeps no compiled code of ES modules. The per-file modules stay for the
 // package's `exports` (the programmatic API) and the decode worker.
-import { execFileSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
@@ -76,3 +76,23 @@ await build({
   sourcesContent: false,
   logLevel: 'warning',
 });
+
+// The bin keeps the bundle's compiled code after a start, for the next one (src/bundle-loader.mjs): one
+// start now, with the bin's Node flags, makes the first start after a build or an install a fast one too.
+// Best effort: where the bin or the fixtures are not there (the image's build stage), the first start does it.
+const BIN = 'bin/idv-sandbox.js';
+const flags = existsSync(BIN) ? (readFileSync(BIN, 'utf8').split('\n')[0] ?? '').split(' ').slice(3) : [];
+const { codeCacheFile } = await import('../dist/bundle-loader.mjs');
+const kept = codeCacheFile(readFileSync(SERVER_BUNDLE, 'utf8'), flags);
+if (existsSync(BIN) && !existsSync(kept)) {
+  // The start's own settings only: none of this shell's sandbox settings (a data file, a port, a config).
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(IDV_SANDBOX_|PORT$|HOST$)/.test(name)));
+  const start = spawn(process.execPath, [...flags, BIN, '--memory', '--port', '0', '--host', '127.0.0.1'], { env, stdio: 'ignore' });
+  const exited = new Promise((done) => start.on('close', done));
+  // Stopped once it wrote the code, or after 30 s.
+  for (let waited = 0; waited < 30_000 && start.exitCode === null && !existsSync(kept); waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  start.kill('SIGTERM');
+  await exited;
+}

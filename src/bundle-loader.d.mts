@@ -2,6 +2,8 @@
 
 export function defaultCodeCacheDir(env?: NodeJS.ProcessEnv): string;
 
+export function codeCacheFile(source: string, execArgv: readonly string[], cacheDir?: string): string;
+
 export function loadBundle(
   filename: string,
   cacheDir?: string,

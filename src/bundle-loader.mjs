@@ -22,6 +22,16 @@ export function defaultCodeCacheDir(env = process.env) {
   return join(env.NODE_COMPILE_CACHE ?? tmpdir(), 'idv-sandbox-code-cache');
 }
 
+/** The file that keeps the compiled code of the bundle `source` run by this Node with the flags `execArgv`. */
+export function codeCacheFile(source, execArgv, cacheDir = defaultCodeCacheDir()) {
+  const key = createHash('sha256')
+    .update(`${process.version}\0${execArgv.join(' ')}\0`)
+    .update(source)
+    .digest('hex')
+    .slice(0, 32);
+  return join(cacheDir, `${key}.bin`);
+}
+
 /**
  * Evaluates the CommonJS file `filename` as Node's loader would (exports, require, module, __filename,
  * __dirname; `import()` through the main loader) and returns its exports, whether V8 took the kept
@@ -29,12 +39,7 @@ export function defaultCodeCacheDir(env = process.env) {
  */
 export function loadBundle(filename, cacheDir = defaultCodeCacheDir()) {
   const source = readFileSync(filename, 'utf8');
-  const key = createHash('sha256')
-    .update(`${process.version}\0${process.execArgv.join(' ')}\0`)
-    .update(source)
-    .digest('hex')
-    .slice(0, 32);
-  const cacheFile = join(cacheDir, `${key}.bin`);
+  const cacheFile = codeCacheFile(source, process.execArgv, cacheDir);
   let cachedData;
   try {
     cachedData = readFileSync(cacheFile);
