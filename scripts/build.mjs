@@ -83,7 +83,7 @@ await build({
 const BIN = 'bin/idv-sandbox.js';
 const flags = existsSync(BIN) ? (readFileSync(BIN, 'utf8').split('\n')[0] ?? '').split(' ').slice(3) : [];
 const { codeCacheFile } = await import('../dist/bundle-loader.mjs');
-const kept = codeCacheFile(readFileSync(SERVER_BUNDLE, 'utf8'), flags);
+const kept = codeCacheFile(readFileSync(SERVER_BUNDLE), flags);
 if (existsSync(BIN) && !existsSync(kept)) {
   // The start's own settings only: none of this shell's sandbox settings (a data file, a port, a config).
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(IDV_SANDBOX_|PORT$|HOST$)/.test(name)));

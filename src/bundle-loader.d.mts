@@ -2,7 +2,7 @@
 
 export function defaultCodeCacheDir(env?: NodeJS.ProcessEnv): string;
 
-export function codeCacheFile(source: string, execArgv: readonly string[], cacheDir?: string): string;
+export function codeCacheFile(source: string | Buffer, execArgv: readonly string[], cacheDir?: string): string;
 
 export function loadBundle(
   filename: string,

@@ -22,7 +22,7 @@ export function defaultCodeCacheDir(env = process.env) {
   return join(env.NODE_COMPILE_CACHE ?? tmpdir(), 'idv-sandbox-code-cache');
 }
 
-/** The file that keeps the compiled code of the bundle `source` run by this Node with the flags `execArgv`. */
+/** The file that keeps the compiled code of the bundle `source` (its text or its bytes) run by this Node with the flags `execArgv`. */
 export function codeCacheFile(source, execArgv, cacheDir = defaultCodeCacheDir()) {
   const key = createHash('sha256')
     .update(`${process.version}\0${execArgv.join(' ')}\0`)
@@ -38,8 +38,9 @@ export function codeCacheFile(source, execArgv, cacheDir = defaultCodeCacheDir()
  * compiled code, and `keepCompiledCode()`, to call once the start is done.
  */
 export function loadBundle(filename, cacheDir = defaultCodeCacheDir()) {
-  const source = readFileSync(filename, 'utf8');
-  const cacheFile = codeCacheFile(source, process.execArgv, cacheDir);
+  // The key hashes the bytes as read (hashing the decoded text would encode it again).
+  const bytes = readFileSync(filename);
+  const cacheFile = codeCacheFile(bytes, process.execArgv, cacheDir);
   let cachedData;
   try {
     cachedData = readFileSync(cacheFile);
@@ -47,7 +48,7 @@ export function loadBundle(filename, cacheDir = defaultCodeCacheDir()) {
     // no compiled code kept yet
   }
   // On the wrapper's first line, so the bundle's lines and columns stay its own (source maps, stacks).
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${bytes.toString('utf8')}\n})`, {
     filename,
     cachedData,
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,

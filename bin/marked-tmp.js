@@ -1,0 +1,16 @@
+#!/usr/bin/env -S node --max-semi-space-size=4
+// Runs the compiled code (dist/, built by `npm install` through the prepare script, or `npm run build`).
+// `npm start` and the Docker image run this file too, so the Node flags above are the only ones to keep:
+// a young generation of at most 4 MB per semi-space lowers resident memory under read load by 15-30 MB
+// (measured with `npm run bench`) for about the same CPU per request.
+import module from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { loadBundle } from '../dist/bundle-loader.mjs';
+
+// Node 22.1 and later keep V8's compiled code of the packages loaded on first use (in the system's temporary
+// folder, or NODE_COMPILE_CACHE); the bundle's own is kept by loadBundle, on every Node version.
+module.enableCompileCache?.();
+const server = loadBundle(fileURLToPath(new URL('../dist/server-marked.cjs', import.meta.url)));
+await server.exports.main();
+// Now that the server listens, its compiled code covers the start: kept for the next one.
+server.keepCompiledCode();
