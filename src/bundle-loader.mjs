@@ -8,10 +8,12 @@
  * The cache is only compiled code (no heap state: nothing random, secret or time-dependent is in it). It is
  * named after the bundle's text, the Node version and the process's flags; V8 itself refuses a cache of
  * another V8 or other flags. A missing, foreign or damaged cache only means the bundle compiles as before
- * and the next start finds a new one; a cache that cannot be written is not an error.
+ * and the next start finds a new one; a cache that cannot be written is not an error. Compiled code runs as
+ * this process: it is read only from a folder this user owns and no one else may write to (the temporary
+ * folder is shared), else the bundle compiles as before and nothing is written there.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -37,13 +39,23 @@ export function codeCacheFile(source, execArgv, cacheDir = defaultCodeCacheDir()
  * __dirname; `import()` through the main loader) and returns its exports, whether V8 took the kept
  * compiled code, and `keepCompiledCode()`, to call once the start is done.
  */
+/** Whether `folder` is this user's own, which no other user may write to (where ownership exists). */
+function ownFolder(folder) {
+  try {
+    const stat = statSync(folder);
+    return stat.isDirectory() && (process.getuid === undefined || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0));
+  } catch {
+    return false;
+  }
+}
+
 export function loadBundle(filename, cacheDir = defaultCodeCacheDir()) {
   // The key hashes the bytes as read (hashing the decoded text would encode it again).
   const bytes = readFileSync(filename);
   const cacheFile = codeCacheFile(bytes, process.execArgv, cacheDir);
   let cachedData;
   try {
-    cachedData = readFileSync(cacheFile);
+    if (ownFolder(cacheDir)) cachedData = readFileSync(cacheFile);
   } catch {
     // no compiled code kept yet
   }
@@ -65,7 +77,8 @@ export function loadBundle(filename, cacheDir = defaultCodeCacheDir()) {
       if (cacheUsed) return false;
       const partial = `${cacheFile}.${process.pid}.partial`;
       try {
-        mkdirSync(cacheDir, { recursive: true });
+        mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+        if (!ownFolder(cacheDir)) return false;
         writeFileSync(partial, script.createCachedData());
         // Whole or absent: a start reading it while another writes it finds the old file or the new one.
         renameSync(partial, cacheFile);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -77,6 +77,18 @@ describe('loadBundle (the bin runs the server bundle with the compiled code of a
     const { folder, file } = bundleOf('module.exports = { value: 4 };');
     expect(start(file, join(folder, 'server.cjs', 'code-cache'))).toEqual({ cacheUsed: false, exports: { value: 4 }, kept: false });
     expect(readdirSync(folder)).toEqual(['server.cjs']);
+  });
+
+  it('neither takes nor writes compiled code in a folder that other users may write to', () => {
+    const { file, cacheDir } = bundleOf('module.exports = { value: 5 };');
+    start(file, cacheDir);
+    const [kept] = keptFiles(cacheDir);
+    chmodSync(cacheDir, 0o777);
+
+    expect(start(file, cacheDir)).toEqual({ cacheUsed: false, exports: { value: 5 }, kept: false });
+    rmSync(join(cacheDir, kept as string));
+    expect(start(file, cacheDir).kept).toBe(false);
+    expect(keptFiles(cacheDir)).toEqual([]);
   });
 
   it("imports ES modules from the bundle's folder on first use (the image codecs, nodemailer)", () => {
