@@ -1,16 +1,18 @@
 // `npm run build` (and `prepare`, so `npm install` builds): compiles src/ into dist/ with type
 // declarations, copies the hand-written JavaScript modules of src/ (and their declarations) as they are,
-// then bundles the server entry (src/main.ts, what `npm start`, the bin and the Docker image run) into
-// the single file dist/main.js, so start-up reads one file instead of resolving hundreds of modules.
-// The per-file modules stay for the package's `exports` (the programmatic API) and the decode worker.
-import { execFileSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
+// then bundles the server entry (src/server-entry.ts, what `npm start`, the bin and the Docker image run)
+// into the single file dist/server.cjs, so start-up reads one file instead of resolving hundreds of modules.
+// The bundle is CommonJS so that the bin can run it with V8's compiled code of an earlier start
+// (src/bundle-loader.mjs): Node 20 keeps no compiled code of ES modules. The per-file modules stay for the
+// package's `exports` (the programmatic API) and the decode worker.
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
 
-const SERVER_BUNDLE = 'dist/main.js';
+const SERVER_BUNDLE = 'dist/server.cjs';
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 rmSync('dist', { recursive: true, force: true });
@@ -60,16 +62,37 @@ const packagesOnFirstUse = {
 };
 
 await build({
-  entryPoints: ['src/main.ts'],
+  entryPoints: ['src/server-entry.ts'],
   outfile: SERVER_BUNDLE,
   bundle: true,
   platform: 'node',
   target: 'node20',
-  format: 'esm',
-  // Bundled CommonJS packages call require() for Node's built-ins: give the ES module bundle one.
-  banner: { js: "import { createRequire as createBundleRequire } from 'node:module'; const require = createBundleRequire(import.meta.url);" },
+  format: 'cjs',
+  // The bundle's own URL, from which each file's `import.meta.url` above is made (CommonJS has no import.meta).
+  define: { 'import.meta.url': 'bundleUrl' },
+  banner: { js: "const bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [importMetaUrlPerFile, codecsOnFirstUse, packagesOnFirstUse],
   sourcemap: true,
   sourcesContent: false,
   logLevel: 'warning',
 });
+
+// The bin keeps the bundle's compiled code after a start, for the next one (src/bundle-loader.mjs): one
+// start now, with the bin's Node flags, makes the first start after a build or an install a fast one too.
+// Best effort: where the bin or the fixtures are not there (the image's build stage), the first start does it.
+const BIN = 'bin/idv-sandbox.js';
+const flags = existsSync(BIN) ? (readFileSync(BIN, 'utf8').split('\n')[0] ?? '').split(' ').slice(3) : [];
+const { codeCacheFile } = await import('../dist/bundle-loader.mjs');
+const kept = codeCacheFile(readFileSync(SERVER_BUNDLE), flags);
+if (existsSync(BIN) && !existsSync(kept)) {
+  // The start's own settings only: none of this shell's sandbox settings (a data file, a port, a config).
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(IDV_SANDBOX_|PORT$|HOST$)/.test(name)));
+  const start = spawn(process.execPath, [...flags, BIN, '--memory', '--port', '0', '--host', '127.0.0.1'], { env, stdio: 'ignore' });
+  const exited = new Promise((done) => start.on('close', done));
+  // Stopped once it wrote the code, or after 30 s.
+  for (let waited = 0; waited < 30_000 && start.exitCode === null && !existsSync(kept); waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  start.kill('SIGTERM');
+  await exited;
+}

@@ -5,7 +5,7 @@
  * loads the image codecs only when an image arrives.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -42,8 +42,8 @@ function descendantCommandLines(pid: number): string[] {
 }
 
 /** Spawns a server command and resolves once it printed the address it listens on (killed after the test). */
-async function startServer(command: string, args: string[]) {
-  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startServer(command: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk) => (output += String(chunk)));
   child.stderr.on('data', (chunk) => (output += String(chunk)));
@@ -74,7 +74,7 @@ describe('the compiled package', () => {
     expect(readFileSync(join(ROOT, entry.types), 'utf8')).toContain('createSandbox');
     // The image decoder's worker and codecs are JavaScript sources: they must sit beside the compiled code.
     expect(existsSync(join(ROOT, 'dist/images/decode-worker.mjs'))).toBe(true);
-    expect(readFileSync(join(ROOT, manifest.bin['idv-sandbox']), 'utf8')).toContain('../dist/main.js');
+    expect(readFileSync(join(ROOT, manifest.bin['idv-sandbox']), 'utf8')).toContain('../dist/server.cjs');
   });
 
   it('imports in plain Node from another project that installed it', () => {
@@ -118,13 +118,43 @@ describe('the compiled package', () => {
     expect(snapshot).toMatch(/"balance":\s*4321/);
   }, 120_000);
 
-  /** Starts the bundled server with a module hook that prints every file the process (and its worker threads) loads. */
+  it("starts the bundle with the compiled code of the previous start, kept in NODE_COMPILE_CACHE's folder", async () => {
+    const env = { ...process.env, NODE_COMPILE_CACHE: temporaryDirectory('idv-sandbox-compile-cache-') };
+    const cacheDir = join(env.NODE_COMPILE_CACHE, 'idv-sandbox-code-cache');
+    const flags = (readFileSync(join(ROOT, 'bin/idv-sandbox.js'), 'utf8').split('\n')[0] ?? '').split(' ').slice(3);
+    const startAndStop = async () => {
+      const { child, url, exited } = await startServer(process.execPath, [...flags, 'bin/idv-sandbox.js', '--port', '0', '--memory'], env);
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    };
+
+    await startAndStop();
+    const [kept, ...others] = readdirSync(cacheDir);
+    expect(others).toEqual([]);
+    const first = statSync(join(cacheDir, kept as string));
+    expect(first.size).toBeGreaterThan(100_000);
+    // V8 took it (same bundle, Node and flags): the second start has nothing new to write.
+    await startAndStop();
+    expect(readdirSync(cacheDir)).toEqual([kept]);
+    expect(statSync(join(cacheDir, kept as string))).toMatchObject({ ino: first.ino, mtimeMs: first.mtimeMs });
+  }, 120_000);
+
+  /** Starts the bin with a module hook that prints every file the process (and its worker threads) loads as a module. */
   async function startPrintingLoads(args: string[]) {
     const hook = join(temporaryDirectory('idv-sandbox-bundle-'), 'print-loads.mjs');
     const printLoads =
       "export async function load(url, context, next) { if (url.startsWith('file:')) process.stderr.write('loaded ' + url + '\\n'); return next(url, context); }";
     writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(printLoads)}`)});\n`);
-    const { url, output } = await startServer(process.execPath, ['--import', pathToFileURL(hook).href, 'dist/main.js', '--port', '0', '--memory', ...args]);
+    const { url, output } = await startServer(process.execPath, [
+      '--import',
+      pathToFileURL(hook).href,
+      'bin/idv-sandbox.js',
+      '--port',
+      '0',
+      '--memory',
+      ...args,
+    ]);
     const loaded = () => [...new Set([...output().matchAll(/^loaded (\S+)$/gm)].map((match) => fileURLToPath(match[1] as string).slice(ROOT.length)))];
     return { url, loaded };
   }
@@ -133,9 +163,10 @@ describe('the compiled package', () => {
     const { url, loaded } = await startPrintingLoads([]);
 
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    expect(loaded()).toEqual(['dist/main.js']);
+    // The bin and its loader, which reads and runs the bundle itself: no other module.
+    expect(loaded()).toEqual(['bin/idv-sandbox.js', 'dist/bundle-loader.mjs']);
     // Nor did the bundle take the codecs in (esbuild marks each bundled file with its path).
-    expect(readFileSync(join(ROOT, 'dist/main.js'), 'utf8')).not.toMatch(/node_modules\/(jimp|@jimp|@jsquash)\//);
+    expect(readFileSync(join(ROOT, 'dist/server.cjs'), 'utf8')).not.toMatch(/node_modules\/(jimp|@jimp|@jsquash)\//);
 
     const image = (name: string) => readFileSync(join(ROOT, 'fixtures/images', name)).toString('base64');
     const compared = await fetch(`${url}/v1/face/compare`, {
@@ -151,10 +182,10 @@ describe('the compiled package', () => {
   it('leaves nodemailer, faker and libphonenumber out of the bundle and loads each from node_modules on first use', async () => {
     // Bundled, they are a third of the bundle to compile at every start, and nodemailer's imports of tls,
     // https, dns and child_process would load with it.
-    expect(readFileSync(join(ROOT, 'dist/main.js'), 'utf8')).not.toMatch(/node_modules\/(nodemailer|@faker-js|libphonenumber-js)\//);
+    expect(readFileSync(join(ROOT, 'dist/server.cjs'), 'utf8')).not.toMatch(/node_modules\/(nodemailer|@faker-js|libphonenumber-js)\//);
     const { url, loaded } = await startPrintingLoads(['--smtp', 'smtp://127.0.0.1:25']);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    expect(loaded().slice(0, 2)).toEqual(['dist/main.js', 'node_modules/nodemailer/dist/esm/nodemailer.js']);
+    expect(loaded().slice(0, 3)).toEqual(['bin/idv-sandbox.js', 'dist/bundle-loader.mjs', 'node_modules/nodemailer/dist/esm/nodemailer.js']);
 
     // A fixture session's synthetic person (faker) and a phone check (libphonenumber) answer from the built server.
     const session = await fetch(`${url}/v1/sessions/test_verified`, { headers: { 'x-api-key': 'sk_test_demo' } });

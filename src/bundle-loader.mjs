@@ -1,0 +1,96 @@
+/**
+ * Runs the server bundle (a CommonJS file) with V8's compiled code of an earlier start, and keeps the
+ * compiled code for the next one. Node 20 keeps no compiled code of ES modules (22.1 and later have
+ * `module.enableCompileCache`, for the files Node's own loaders read), and compiling the bundle is a fifth
+ * of a start: a `vm.Script` takes V8's code cache, and one made after the start holds every function the
+ * start compiled, not only the bundle's top level.
+ *
+ * The cache is only compiled code (no heap state: nothing random, secret or time-dependent is in it). It is
+ * named after the bundle's text, the Node version and the process's flags; V8 itself refuses a cache of
+ * another V8 or other flags. A missing, foreign or damaged cache only means the bundle compiles as before
+ * and the next start finds a new one; a cache that cannot be written is not an error. Compiled code runs as
+ * this process: it is read only from a folder this user owns and no one else may write to (the temporary
+ * folder is shared), else the bundle compiles as before and nothing is written there.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import vm from 'node:vm';
+
+/** Where compiled code is kept: beside Node's own compile cache if one is set, else in the temporary folder. */
+export function defaultCodeCacheDir(env = process.env) {
+  return join(env.NODE_COMPILE_CACHE ?? tmpdir(), 'idv-sandbox-code-cache');
+}
+
+/** The file that keeps the compiled code of the bundle `source` (its text or its bytes) run by this Node with the flags `execArgv`. */
+export function codeCacheFile(source, execArgv, cacheDir = defaultCodeCacheDir()) {
+  const key = createHash('sha256')
+    .update(`${process.version}\0${execArgv.join(' ')}\0`)
+    .update(source)
+    .digest('hex')
+    .slice(0, 32);
+  return join(cacheDir, `${key}.bin`);
+}
+
+/**
+ * Evaluates the CommonJS file `filename` as Node's loader would (exports, require, module, __filename,
+ * __dirname; `import()` through the main loader) and returns its exports, whether V8 took the kept
+ * compiled code, and `keepCompiledCode()`, to call once the start is done.
+ */
+/** Whether `folder` is this user's own, which no other user may write to (where ownership exists). */
+function ownFolder(folder) {
+  try {
+    const stat = statSync(folder);
+    return stat.isDirectory() && (process.getuid === undefined || (stat.uid === process.getuid() && (stat.mode & 0o022) === 0));
+  } catch {
+    return false;
+  }
+}
+
+export function loadBundle(filename, cacheDir = defaultCodeCacheDir()) {
+  // The key hashes the bytes as read (hashing the decoded text would encode it again).
+  const bytes = readFileSync(filename);
+  const cacheFile = codeCacheFile(bytes, process.execArgv, cacheDir);
+  let cachedData;
+  try {
+    if (ownFolder(cacheDir)) cachedData = readFileSync(cacheFile);
+  } catch {
+    // no compiled code kept yet
+  }
+  // On the wrapper's first line, so the bundle's lines and columns stay its own (source maps, stacks).
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${bytes.toString('utf8')}\n})`, {
+    filename,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const cacheUsed = cachedData !== undefined && !script.cachedDataRejected;
+  const module = { exports: {}, filename, id: filename, loaded: false };
+  script.runInThisContext()(module.exports, createRequire(filename), module, filename, dirname(filename));
+  module.loaded = true;
+  return {
+    exports: module.exports,
+    cacheUsed,
+    /** Writes the compiled code of everything run so far, unless the start used kept code; false when not written. */
+    keepCompiledCode() {
+      if (cacheUsed) return false;
+      const partial = `${cacheFile}.${process.pid}.partial`;
+      try {
+        mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+        if (!ownFolder(cacheDir)) return false;
+        writeFileSync(partial, script.createCachedData());
+        // Whole or absent: a start reading it while another writes it finds the old file or the new one.
+        renameSync(partial, cacheFile);
+        return true;
+      } catch {
+        try {
+          rmSync(partial, { force: true });
+        } catch {
+          // the folder itself could not be made
+        }
+        return false;
+      }
+    },
+  };
+}
