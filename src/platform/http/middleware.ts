@@ -15,6 +15,7 @@ import { admitNamespace, explain, noteOutcome, type AppContext, type AppEnv, typ
 import { ruleKinds } from '../scenarios/scenario.schema.ts';
 import { round } from '../numbers.ts';
 import { StorageError } from '../store/store.ts';
+import { withHeaders } from './string-responses.ts';
 import type { InvalidKeyLimiter } from '../rate-limit/invalid-key-limiter.ts';
 
 /** Paths that are not recorded in the request journal (the sandbox's own surfaces). */
@@ -65,9 +66,15 @@ export function requestContext(platform: Platform) {
       // The admitted world when the request created its namespace: the same object as the visitor, kept.
       const world = c.get('world');
       if (c.res) {
-        c.res.headers.set('X-Request-Id', c.get('requestId'));
-        if (explanations.length > 0) c.res.headers.set('X-Sandbox-Explain', explanations.join('; '));
-        if (world.namespace !== DEFAULT_NAMESPACE) c.res.headers.set('X-Sandbox-Namespace', world.namespace);
+        const added: Record<string, string> = { 'x-request-id': c.get('requestId') };
+        if (explanations.length > 0) added['x-sandbox-explain'] = explanations.join('; ');
+        if (world.namespace !== DEFAULT_NAMESPACE) added['x-sandbox-namespace'] = world.namespace;
+        const response = withHeaders(c.res, added);
+        if (response !== c.res) {
+          // Unset first: replacing a response copies the old one's headers into a Headers object.
+          c.res = undefined;
+          c.res = response;
+        }
       }
       if (!UNJOURNALED.test(c.req.path)) {
         const limits = world.requestLog.limits;
