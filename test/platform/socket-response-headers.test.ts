@@ -52,7 +52,9 @@ describe('response headers over a socket', () => {
     expect(JSON.parse(body).session_record.id).toBe('test_verified');
     // The journal kept the body that was sent.
     const id = head[2]?.slice('x-request-id: '.length);
-    const entry = await fetch(`${sandbox.url}/__sandbox/requests/${id}`, { headers: { 'x-sandbox-namespace': 'team-a' } }).then((r) => r.json());
+    const entry = (await fetch(`${sandbox.url}/__sandbox/requests/${id}`, { headers: { 'x-sandbox-namespace': 'team-a' } }).then((r) => r.json())) as {
+      responseBody: unknown;
+    };
     expect(entry.responseBody).toEqual(JSON.parse(body));
   });
 

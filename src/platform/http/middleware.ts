@@ -149,7 +149,9 @@ function requestRefusal(world: World, namespace: string, scenarioHeader: string 
   if (!NAMESPACE_PATTERN.test(namespace)) {
     return `Invalid X-Sandbox-Namespace "${namespace.slice(0, 80)}": use 1-64 letters, digits, "_", "." or "-", not only dots.`;
   }
-  const names = (scenarioHeader ?? '')
+  // Most requests name no scenario.
+  if (scenarioHeader === undefined) return { scenarios: [] };
+  const names = scenarioHeader
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean);

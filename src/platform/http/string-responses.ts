@@ -15,21 +15,22 @@ interface StringResponseParts {
   headers: unknown;
 }
 
+/** The lightweight response's `cache` symbol, found on the first response that has it (one per process). */
+let cacheSymbol: symbol | undefined;
+
 /** The parts of a response built from a string, or undefined for any other response. */
 export function stringResponseParts(response: Response): StringResponseParts | undefined {
-  for (const symbol of Object.getOwnPropertySymbols(response)) {
-    if (symbol.description !== 'cache') continue;
-    const cached = (response as unknown as Record<symbol, unknown>)[symbol];
-    if (!Array.isArray(cached) || typeof cached[1] !== 'string') return undefined;
-    return { status: cached[0] as number, body: cached[1], headers: cached[2] };
-  }
-  return undefined;
+  cacheSymbol ??= Object.getOwnPropertySymbols(response).find((symbol) => symbol.description === 'cache');
+  const cached = cacheSymbol === undefined ? undefined : (response as unknown as Record<symbol, unknown>)[cacheSymbol];
+  if (!Array.isArray(cached) || typeof cached[1] !== 'string') return undefined;
+  return { status: cached[0] as number, body: cached[1], headers: cached[2] };
 }
 
 /** The lightweight response's own default when it was given no headers. */
 const DEFAULT_HEADERS = { 'content-type': 'text/plain; charset=UTF-8' };
-/** The whitespace a Headers object strips from both ends of a value. */
-const HEADER_VALUE_PADDING = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+/** The whitespace a Headers object strips from both ends of a value (and a quick test for any). */
+const PADDED_VALUE = /^[\t\n\r ]|[\t\n\r ]$/;
+const VALUE_PADDING = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 
 /**
  * `response` with `added` headers set (names in lower case). A response built from a string with a plain
@@ -46,15 +47,17 @@ export function withHeaders(response: Response, added: Record<string, string>): 
     for (const [name, value] of Object.entries(added)) response.headers.set(name, value);
     return response;
   }
-  const merged = new Map<string, string>();
+  const merged: [string, string][] = [];
   for (const [name, value] of [...(record as [string, string][]), ...Object.entries(added)]) {
     const lower = name.toLowerCase();
-    const normalized = value.replace(HEADER_VALUE_PADDING, '');
+    const normalized = PADDED_VALUE.test(value) ? value.replace(VALUE_PADDING, '') : value;
+    const same = merged.find(([given]) => given === lower);
     // A name given twice (in two cases) is combined as Headers does; an added header replaces, as `set` does.
-    merged.set(lower, merged.has(lower) && !(name in added) ? `${merged.get(lower)}, ${normalized}` : normalized);
+    if (same === undefined) merged.push([lower, normalized]);
+    else same[1] = name in added ? normalized : `${same[1]}, ${normalized}`;
   }
   const headers: Record<string, string> = {};
-  for (const name of [...merged.keys()].sort()) headers[name] = merged.get(name) as string;
+  for (const [name, value] of merged.sort(([a], [b]) => (a < b ? -1 : 1))) headers[name] = value;
   return new Response(parts.body, { status: parts.status, headers });
 }
 
@@ -67,5 +70,5 @@ export function responseHeader(response: Response, name: string): string | null 
   const headers = stringResponseParts(response)?.headers;
   if (!isPlainRecord(headers)) return response.headers.get(name);
   const values = Object.entries(headers).filter(([given, value]) => typeof value === 'string' && given.toLowerCase() === name);
-  return values.length === 0 ? null : values.map(([, value]) => (value as string).replace(HEADER_VALUE_PADDING, '')).join(', ');
+  return values.length === 0 ? null : values.map(([, value]) => (value as string).replace(VALUE_PADDING, '')).join(', ');
 }
