@@ -20,12 +20,11 @@ import { handleError } from './platform/http/routing.ts';
 import { controlPlane } from './control/index.ts';
 import { consoleRouter } from './console/console.router.ts';
 import { MODULES } from './modules.ts';
-import { KeptRoutes } from './platform/http/kept-routes.ts';
 
 export const API_VERSION = '0.1.0';
 
 export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>({ router: new KeptRoutes() });
+  const app = new OpenAPIHono<AppEnv>();
 
   if (platform.cors) for (const path of CORS_PATHS) app.use(path, corsMiddleware(platform.cors));
   if (platform.logRequests) app.use('*', requestLogLines(platform));
