@@ -8,7 +8,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
 import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
-import { hashParts } from '../random/random.ts';
+import { hexHashParts } from '../random/random.ts';
 import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/world.ts';
 import { keptHeaders, keptQuery, receivedBody, sentBody } from '../request-log/request-log.ts';
 import { admitNamespace, explain, noteOutcome, type AppContext, type AppEnv, type Platform } from './context.ts';
@@ -43,7 +43,7 @@ export function requestContext(platform: Platform) {
     const named = NAMESPACE_PATTERN.test(namespace) ? namespace : DEFAULT_NAMESPACE;
     c.set('world', platform.worlds.existing(named) ?? platform.worlds.visitor(named));
     const world = c.get('world');
-    c.set('requestId', `req_${hashParts(platform.signingSecret, world.namespace, world.nextRequestNumber()).toString('hex').slice(0, 20)}`);
+    c.set('requestId', `req_${hexHashParts(platform.signingSecret, world.namespace, world.nextRequestNumber()).slice(0, 20)}`);
     const startedAt = world.clock.iso();
     const changesBefore = platform.store.changeCount;
 
