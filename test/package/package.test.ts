@@ -98,6 +98,7 @@ describe('the compiled package', () => {
       // `npm start` runs the bin, whose first line gives node its flags (the Docker image runs it too).
       const flags = (readFileSync(join(ROOT, 'bin/idv-sandbox.js'), 'utf8').split('\n')[0] ?? '').split(' ').slice(3);
       expect(flags).toContain('--max-semi-space-size=4');
+      expect(flags).toContain('--heap-growing-percent=100');
       expect(descendantCommandLines(child.pid ?? 0).filter((line) => line.includes('bin/idv-sandbox.js'))).toEqual([
         expect.stringContaining(`node ${flags.join(' ')} `),
       ]);

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../src/platform/clock/virtual-clock.ts';
-import { hashParts } from '../../src/platform/random/random.ts';
+import { hashParts, hexHashParts } from '../../src/platform/random/random.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -29,5 +29,12 @@ describe('hashParts', () => {
     expect(hashParts('a', 1, 'é').toString('hex')).toBe(sha256('a\u00001\u0000é\u0000'));
     expect(hashParts().toString('hex')).toBe(sha256(''));
     expect(hashParts('').toString('hex')).toBe(sha256('\u0000'));
+  });
+
+  it('gives the same digest as hex text directly (request ids)', () => {
+    for (const parts of [['a', 1, 'é'], [], ['secret', 'team-a', 41]] as (string | number)[][]) {
+      expect(hexHashParts(...parts)).toBe(hashParts(...parts).toString('hex'));
+    }
+    expect(hexHashParts('a', 1, 'é')).toBe(sha256('a\u00001\u0000é\u0000'));
   });
 });

@@ -8,13 +8,14 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
 import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
-import { hashParts } from '../random/random.ts';
+import { hexHashParts } from '../random/random.ts';
 import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/world.ts';
 import { keptHeaders, keptQuery, receivedBody, sentBody } from '../request-log/request-log.ts';
 import { admitNamespace, explain, noteOutcome, type AppContext, type AppEnv, type Platform } from './context.ts';
 import { ruleKinds } from '../scenarios/scenario.schema.ts';
 import { round } from '../numbers.ts';
 import { StorageError } from '../store/store.ts';
+import { withHeaders } from './string-responses.ts';
 import type { InvalidKeyLimiter } from '../rate-limit/invalid-key-limiter.ts';
 
 /** Paths that are not recorded in the request journal (the sandbox's own surfaces). */
@@ -42,7 +43,7 @@ export function requestContext(platform: Platform) {
     const named = NAMESPACE_PATTERN.test(namespace) ? namespace : DEFAULT_NAMESPACE;
     c.set('world', platform.worlds.existing(named) ?? platform.worlds.visitor(named));
     const world = c.get('world');
-    c.set('requestId', `req_${hashParts(platform.signingSecret, world.namespace, world.nextRequestNumber()).toString('hex').slice(0, 20)}`);
+    c.set('requestId', `req_${hexHashParts(platform.signingSecret, world.namespace, world.nextRequestNumber()).slice(0, 20)}`);
     const startedAt = world.clock.iso();
     const changesBefore = platform.store.changeCount;
 
@@ -65,9 +66,15 @@ export function requestContext(platform: Platform) {
       // The admitted world when the request created its namespace: the same object as the visitor, kept.
       const world = c.get('world');
       if (c.res) {
-        c.res.headers.set('X-Request-Id', c.get('requestId'));
-        if (explanations.length > 0) c.res.headers.set('X-Sandbox-Explain', explanations.join('; '));
-        if (world.namespace !== DEFAULT_NAMESPACE) c.res.headers.set('X-Sandbox-Namespace', world.namespace);
+        const added: Record<string, string> = { 'x-request-id': c.get('requestId') };
+        if (explanations.length > 0) added['x-sandbox-explain'] = explanations.join('; ');
+        if (world.namespace !== DEFAULT_NAMESPACE) added['x-sandbox-namespace'] = world.namespace;
+        const response = withHeaders(c.res, added);
+        if (response !== c.res) {
+          // Unset first: replacing a response copies the old one's headers into a Headers object.
+          c.res = undefined;
+          c.res = response;
+        }
       }
       if (!UNJOURNALED.test(c.req.path)) {
         const limits = world.requestLog.limits;
@@ -145,7 +152,9 @@ function requestRefusal(world: World, namespace: string, scenarioHeader: string 
   if (!NAMESPACE_PATTERN.test(namespace)) {
     return `Invalid X-Sandbox-Namespace "${namespace.slice(0, 80)}": use 1-64 letters, digits, "_", "." or "-", not only dots.`;
   }
-  const names = (scenarioHeader ?? '')
+  // Most requests name no scenario.
+  if (scenarioHeader === undefined) return { scenarios: [] };
+  const names = scenarioHeader
     .split(',')
     .map((name) => name.trim())
     .filter(Boolean);

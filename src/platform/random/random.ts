@@ -27,11 +27,22 @@ export interface Rng {
 
 /** SHA-256 of the parts joined with a separator that cannot occur inside them by accident. */
 export function hashParts(...parts: readonly (string | number)[]): Buffer {
-  // The same bytes as one update per part and separator, hashed in one call (no Hash object): ids and
-  // request ids are made on every request.
+  return hash('sha256', joinedParts(parts), 'buffer');
+}
+
+/** `hashParts(...parts).toString('hex')`, encoded by the hash itself (no Buffer in between): request ids. */
+export function hexHashParts(...parts: readonly (string | number)[]): string {
+  return hash('sha256', joinedParts(parts), 'hex');
+}
+
+/**
+ * The same bytes as one update per part and separator, hashed in one call (no Hash object): ids and
+ * request ids are made on every request.
+ */
+function joinedParts(parts: readonly (string | number)[]): string {
   let text = '';
   for (const part of parts) text += `${part}\u0000`;
-  return hash('sha256', text, 'buffer');
+  return text;
 }
 
 /** sfc32: small, fast, well-distributed; state is four 32-bit words. */

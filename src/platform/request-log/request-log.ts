@@ -13,6 +13,7 @@
  * entry is counted again at its kept size then.
  */
 import type { HonoRequest } from 'hono';
+import { responseHeader, stringResponseParts } from '../http/string-responses.ts';
 
 export interface RequestLogLimits {
   /** Entries kept per namespace. */
@@ -285,30 +286,16 @@ async function readReceivedBody(request: HonoRequest, limits: RequestLogLimits):
 }
 
 /**
- * The string a response was built from (`c.json`, `c.text`), when the server's lightweight Response holds
- * one: @hono/node-server keeps `[status, body, headers]` under its `cache` symbol and writes that string
- * out itself, so reading it here costs nothing. Undefined for any other response.
- */
-function builtFromString(response: Response): string | undefined {
-  for (const symbol of Object.getOwnPropertySymbols(response)) {
-    if (symbol.description !== 'cache') continue;
-    const cached = (response as unknown as Record<symbol, unknown>)[symbol];
-    const body = Array.isArray(cached) ? cached[1] : undefined;
-    return typeof body === 'string' ? body : undefined;
-  }
-  return undefined;
-}
-
-/**
  * The response body as sent, and the response to send in its place. A body built from a string is taken
  * as it is; another text body is read once and the response rebuilt from those bytes (cheaper than a
  * clone, and the server writes them out directly). Binary bodies only as a summary, never read.
  */
 export async function sentBody(response: Response, limits: RequestLogLimits): Promise<{ body: unknown; response: Response }> {
-  const contentType = response.headers.get('content-type') ?? '';
+  const contentType = responseHeader(response, 'content-type') ?? '';
   if (!isText(contentType))
     return { body: response.body ? binarySummary(contentType, Number(response.headers.get('content-length') ?? 0)) : undefined, response };
-  const text = builtFromString(response);
+  // A body built from a string is what the server writes out itself: taking it costs nothing.
+  const text = stringResponseParts(response)?.body;
   if (text !== undefined) return { body: text === '' ? undefined : journaledBody(text, contentType, limits), response };
   // The bytes go out as they came (whatever their encoding); the journal keeps their text.
   const bytes = new Uint8Array(await response.arrayBuffer());

@@ -1,0 +1,74 @@
+/**
+ * Responses built from a string (`c.json`, `c.body`, `c.text`). Served by @hono/node-server, such a
+ * response is its lightweight Response, which keeps `[status, body, headers]` under its `cache` symbol
+ * and writes them out itself: headers kept as a plain record go straight to `writeHead`, while a
+ * Headers object (made the first time anything reads `response.headers`) is copied into one first.
+ * Reading those parts here costs nothing; any other response (a stream, a file, or every response in an
+ * in-process `app.request`, where Response is the platform's own) has none, and is handled as any Response.
+ */
+
+/** What a lightweight response was built from: its body text and headers as given. */
+interface StringResponseParts {
+  status: number;
+  body: string;
+  /** A plain record (names as the code wrote them), a Headers object, or nothing (text/plain). */
+  headers: unknown;
+}
+
+/** The lightweight response's `cache` symbol, found on the first response that has it (one per process). */
+let cacheSymbol: symbol | undefined;
+
+/** The parts of a response built from a string, or undefined for any other response. */
+export function stringResponseParts(response: Response): StringResponseParts | undefined {
+  cacheSymbol ??= Object.getOwnPropertySymbols(response).find((symbol) => symbol.description === 'cache');
+  const cached = cacheSymbol === undefined ? undefined : (response as unknown as Record<symbol, unknown>)[cacheSymbol];
+  if (!Array.isArray(cached) || typeof cached[1] !== 'string') return undefined;
+  return { status: cached[0] as number, body: cached[1], headers: cached[2] };
+}
+
+/** The lightweight response's own default when it was given no headers. */
+const DEFAULT_HEADERS = { 'content-type': 'text/plain; charset=UTF-8' };
+/** The whitespace a Headers object strips from both ends of a value (and a quick test for any). */
+const PADDED_VALUE = /^[\t\n\r ]|[\t\n\r ]$/;
+const VALUE_PADDING = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+
+/**
+ * `response` with `added` headers set (names in lower case). A response built from a string with a plain
+ * record of headers is rebuilt with one record of them all, in the lower-case names and sorted order a
+ * Headers object gives, so the bytes sent are the same as through `response.headers.set`, without making
+ * a Headers object and copying it back; any other response has them set on its headers.
+ */
+export function withHeaders(response: Response, added: Record<string, string>): Response {
+  const parts = stringResponseParts(response);
+  const given = parts && (parts.headers === undefined ? DEFAULT_HEADERS : parts.headers);
+  // Hono builds such a record with one string per name; anything else takes the general path.
+  const record = isPlainRecord(given) ? Object.entries(given) : [];
+  if (parts === undefined || record.length === 0 || record.some(([, value]) => typeof value !== 'string')) {
+    for (const [name, value] of Object.entries(added)) response.headers.set(name, value);
+    return response;
+  }
+  const merged: [string, string][] = [];
+  for (const [name, value] of [...(record as [string, string][]), ...Object.entries(added)]) {
+    const lower = name.toLowerCase();
+    const normalized = PADDED_VALUE.test(value) ? value.replace(VALUE_PADDING, '') : value;
+    const same = merged.find(([given]) => given === lower);
+    // A name given twice (in two cases) is combined as Headers does; an added header replaces, as `set` does.
+    if (same === undefined) merged.push([lower, normalized]);
+    else same[1] = name in added ? normalized : `${same[1]}, ${normalized}`;
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of merged.sort(([a], [b]) => (a < b ? -1 : 1))) headers[name] = value;
+  return new Response(parts.body, { status: parts.status, headers });
+}
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !(value instanceof Headers) && !Array.isArray(value);
+}
+
+/** A response header's value, read from a plain record of headers where the response keeps one. */
+export function responseHeader(response: Response, name: string): string | null {
+  const headers = stringResponseParts(response)?.headers;
+  if (!isPlainRecord(headers)) return response.headers.get(name);
+  const values = Object.entries(headers).filter(([given, value]) => typeof value === 'string' && given.toLowerCase() === name);
+  return values.length === 0 ? null : values.map(([, value]) => (value as string).replace(VALUE_PADDING, '')).join(', ');
+}
