@@ -12,6 +12,7 @@ import { apiReferenceRouter } from './platform/docs/api-reference.ts';
 import { readOperationExamples, withOperationExamples } from './platform/docs/openapi-examples.ts';
 import { CORS_PATHS, corsMiddleware } from './platform/http/cors.ts';
 import { requestContext } from './platform/http/middleware.ts';
+import { KeptRoutes } from './platform/http/kept-routes.ts';
 import { ResponseConformance } from './platform/http/response-conformance.ts';
 import { refuseUnparseableStubs } from './platform/scenarios/stub-answers.ts';
 import { requestLogLines } from './platform/request-log/request-log-line.ts';
@@ -24,7 +25,7 @@ import { MODULES } from './modules.ts';
 export const API_VERSION = '0.1.0';
 
 export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
-  const app = new OpenAPIHono<AppEnv>();
+  const app = new OpenAPIHono<AppEnv>({ router: new KeptRoutes() });
 
   if (platform.cors) for (const path of CORS_PATHS) app.use(path, corsMiddleware(platform.cors));
   if (platform.logRequests) app.use('*', requestLogLines(platform));
