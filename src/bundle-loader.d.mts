@@ -1,5 +1,8 @@
 /** Types for bundle-loader.mjs (plain JS: the bin loads it before the server bundle, without a TypeScript loader). */
 
+/** Files of compiled code kept at most (the least recently written go first). */
+export const KEPT_CODE_FILES: number;
+
 export function defaultCodeCacheDir(env?: NodeJS.ProcessEnv): string;
 
 export function codeCacheFile(source: string | Buffer, execArgv: readonly string[], cacheDir?: string): string;

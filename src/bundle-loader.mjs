@@ -13,11 +13,17 @@
  * folder is shared), else the bundle compiles as before and nothing is written there.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import vm from 'node:vm';
+
+/**
+ * Files of compiled code kept at most: one per bundle, Node version and flags, so a rebuild or an upgrade
+ * leaves an old one behind; past this many the least recently written go.
+ */
+export const KEPT_CODE_FILES = 4;
 
 /** Where compiled code is kept: beside Node's own compile cache if one is set, else in the temporary folder. */
 export function defaultCodeCacheDir(env = process.env) {
@@ -82,6 +88,7 @@ export function loadBundle(filename, cacheDir = defaultCodeCacheDir()) {
         writeFileSync(partial, script.createCachedData());
         // Whole or absent: a start reading it while another writes it finds the old file or the new one.
         renameSync(partial, cacheFile);
+        forgetOldest(cacheDir);
         return true;
       } catch {
         try {
@@ -93,4 +100,17 @@ export function loadBundle(filename, cacheDir = defaultCodeCacheDir()) {
       }
     },
   };
+}
+
+/** Removes the kept files past KEPT_CODE_FILES, least recently written first (another start may race: not an error). */
+function forgetOldest(cacheDir) {
+  try {
+    const kept = readdirSync(cacheDir)
+      .filter((name) => name.endsWith('.bin'))
+      .map((name) => ({ path: join(cacheDir, name), written: statSync(join(cacheDir, name)).mtimeMs }))
+      .sort((a, b) => b.written - a.written);
+    for (const { path } of kept.slice(KEPT_CODE_FILES)) rmSync(path, { force: true });
+  } catch {
+    // another start removed one meanwhile
+  }
 }

@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defaultCodeCacheDir } from '../../src/bundle-loader.mjs';
+import { defaultCodeCacheDir, KEPT_CODE_FILES } from '../../src/bundle-loader.mjs';
 import { temporaryDirectory } from '../helpers/temporary-directory.ts';
 
 const LOADER = pathToFileURL(new URL('../../src/bundle-loader.mjs', import.meta.url).pathname).href;
@@ -89,6 +89,23 @@ describe('loadBundle (the bin runs the server bundle with the compiled code of a
     rmSync(join(cacheDir, kept as string));
     expect(start(file, cacheDir).kept).toBe(false);
     expect(keptFiles(cacheDir)).toEqual([]);
+  });
+
+  it('keeps the newest files of compiled code only, so rebuilds and upgrades do not fill the folder', () => {
+    const { file, cacheDir } = bundleOf('module.exports = { value: 6 };');
+    start(file, cacheDir);
+    const [current] = keptFiles(cacheDir);
+    // Older builds' files, written a day apart, the oldest first.
+    const older = Array.from({ length: KEPT_CODE_FILES + 1 }, (_, n) => `older-${n}.bin`);
+    older.forEach((name, n) => {
+      writeFileSync(join(cacheDir, name), 'old compiled code');
+      const written = new Date(Date.UTC(2026, 0, 1 + n));
+      utimesSync(join(cacheDir, name), written, written);
+    });
+    rmSync(join(cacheDir, current as string));
+
+    start(file, cacheDir);
+    expect(keptFiles(cacheDir).sort()).toEqual([current, ...older.slice(-(KEPT_CODE_FILES - 1))].sort());
   });
 
   it("imports ES modules from the bundle's folder on first use (the image codecs, nodemailer)", () => {
