@@ -144,9 +144,9 @@ describe('the snapshot cache', () => {
     writeFileSync(`${older}.cache`, serialize(olderCache));
     const upgraded = await Store.open({ file: older, cacheFromBytes: 0 });
     const things = byGroup(upgraded);
-    // Every record read to compute the keys again.
-    expect(rawCount(upgraded)).toBe(0);
     expect(newestFirst(things, 'b')).toEqual(expectedGroup('b'));
+    // Every record read to compute the keys again when the index was first used.
+    expect(rawCount(upgraded)).toBe(0);
     await upgraded.close();
   });
 

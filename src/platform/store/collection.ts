@@ -4,7 +4,12 @@
  *
  * An index may be ordered (`orderBy`): each bucket then keeps its records sorted by (order value, id), so
  * a list reads one page newest first from a keyset position or a window of order values with two binary
- * searches, whatever the bucket's size, instead of collecting and sorting every match.
+ * searches, whatever the bucket's size, instead of collecting and sorting every match. A bucket is two
+ * parallel arrays (order values, ids), not an object per record: fewer objects to build and to collect.
+ *
+ * An index is built on its first use (a read through it, or a write once it is built): a start serves
+ * reads by id without building any, and an index nothing uses costs nothing. Until it is built a write has
+ * nothing to keep up to date in it: the build reads the records as they are then.
  *
  * Records loaded from a snapshot with a valid cache stay `RawRecord`s (a place in the JSON file) until first
  * read; their index keys come from the cache (snapshot-cache.ts), checked against the index's functions.
@@ -26,20 +31,22 @@ export interface OrderWindow {
   after?: { value: number; id: string };
 }
 
-/** One record's place in an ordered bucket. */
-interface OrderedEntry {
-  value: number;
-  id: string;
+/** The records filed under one key of an ordered index, ascending by (value, id): entry i is (values[i], ids[i]). */
+interface OrderedBucket {
+  values: number[];
+  ids: string[];
 }
 
 interface IndexState<T> {
   name: string;
   key: IndexKey<T>;
+  /** Whether the buckets hold the records (built on first use). */
+  built: boolean;
   /** Unordered indexes: the ids in insertion order. */
   buckets: Map<string, Set<string>>;
-  /** Ordered indexes: the entries ascending by (value, id). */
+  /** Ordered indexes: the buckets ascending by (value, id). */
   orderBy?: (record: T) => number;
-  sorted: Map<string, OrderedEntry[]>;
+  sorted: Map<string, OrderedBucket>;
 }
 
 export interface CollectionChange {
@@ -73,31 +80,47 @@ export class Collection<T extends Identified> {
   ) {}
 
   /**
-   * Declares an index (idempotent); it is built from the records already present. With `orderBy`, each
-   * bucket is kept sorted by (that value, id) and can be read with `ordered`.
+   * Declares an index (idempotent); it is built from the records present at its first use. With `orderBy`,
+   * each bucket is kept sorted by (that value, id) and can be read with `ordered`.
    */
   index(name: string, key: IndexKey<T>, options: { orderBy?: (record: T) => number } = {}): this {
     if (this.indexes.has(name)) return this;
-    const index: IndexState<T> = { name, key, buckets: new Map(), sorted: new Map(), ...(options.orderBy ? { orderBy: options.orderBy } : {}) };
+    this.indexes.set(name, { name, key, built: false, buckets: new Map(), sorted: new Map(), ...(options.orderBy ? { orderBy: options.orderBy } : {}) });
+    return this;
+  }
+
+  /** Files every record in a declared index; raw records by their cached keys once a sample confirms them. */
+  private build(index: IndexState<T>): void {
     if (!this.cachedKeysHold(index)) {
       // Keys cached by other functions (another version of the area): every record is read once.
-      this.cachedIndexes.delete(name);
+      this.cachedIndexes.delete(index.name);
       this.all();
     }
-    this.indexes.set(name, index);
+    index.built = true;
     if (!index.orderBy) {
       for (const record of this.records.values()) this.file(index, record);
-      return this;
+      return;
     }
+    const cached = this.cachedIndexes.get(index.name);
     for (const record of this.records.values()) {
-      const value = this.keyOf(index, record);
+      let value: string | undefined;
+      let order: number;
+      if (record instanceof RawRecord) {
+        const held = cached as CachedIndex;
+        value = cachedKey(held, record.position);
+        order = (held.orders as Float64Array)[record.position] as number;
+      } else {
+        value = index.key(record);
+        order = value === undefined ? 0 : index.orderBy(record);
+      }
       if (value === undefined) continue;
       let bucket = index.sorted.get(value);
-      if (!bucket) index.sorted.set(value, (bucket = []));
-      bucket.push({ value: this.orderOf(index, record), id: record.id });
+      if (!bucket) index.sorted.set(value, (bucket = { values: [], ids: [] }));
+      bucket.values.push(order);
+      bucket.ids.push(record.id);
     }
-    for (const bucket of index.sorted.values()) bucket.sort((a, b) => compareEntries(a, b.value, b.id));
-    return this;
+    // Records are usually held in creation order already: a bucket is sorted only when it is not.
+    for (const bucket of index.sorted.values()) if (!isSorted(bucket)) sortBucket(bucket);
   }
 
   get(id: string): T | undefined {
@@ -145,7 +168,7 @@ export class Collection<T extends Identified> {
   /** Records filed under `value` in the named index: in insertion order, or ascending for an ordered index. */
   where(indexName: string, value: string): T[] {
     const index = this.requireIndex(indexName);
-    const ids = index.orderBy ? (index.sorted.get(value) ?? []).map((entry) => entry.id) : (index.buckets.get(value) ?? []);
+    const ids = index.orderBy ? (index.sorted.get(value)?.ids ?? []) : (index.buckets.get(value) ?? []);
     const out: T[] = [];
     for (const id of ids) {
       const record = this.get(id);
@@ -162,9 +185,9 @@ export class Collection<T extends Identified> {
   ordered(indexName: string, value: string, window: OrderWindow = {}): { count: number; records: Iterable<T> } {
     const index = this.requireIndex(indexName);
     if (!index.orderBy) throw new Error(`index ${indexName} of collection ${this.name} is not ordered`);
-    const bucket = index.sorted.get(value) ?? [];
+    const bucket = index.sorted.get(value) ?? { values: [], ids: [] };
     const start = window.from === undefined ? 0 : firstAtOrAbove(bucket, window.from, '');
-    let end = window.to === undefined ? bucket.length : firstAbove(bucket, window.to);
+    let end = window.to === undefined ? bucket.ids.length : firstAbove(bucket, window.to);
     const count = Math.max(0, end - start);
     if (window.after !== undefined) end = Math.min(end, firstAtOrAbove(bucket, window.after.value, window.after.id));
     const get = (id: string) => this.get(id);
@@ -173,7 +196,7 @@ export class Collection<T extends Identified> {
       records: {
         *[Symbol.iterator]() {
           for (let i = end - 1; i >= start; i--) {
-            const record = get((bucket[i] as OrderedEntry).id);
+            const record = get(bucket.ids[i] as string);
             if (record) yield record;
           }
         },
@@ -209,6 +232,7 @@ export class Collection<T extends Identified> {
       if (record) gone.push(record);
     }
     for (const index of this.indexes.values()) {
+      if (!index.built) continue;
       if (!index.orderBy) {
         for (const record of gone) this.unfile(index, record);
         continue;
@@ -219,22 +243,23 @@ export class Collection<T extends Identified> {
         const bucket = value === undefined ? undefined : index.sorted.get(value);
         if (value === undefined || !bucket) continue;
         const at = firstAtOrAbove(bucket, this.orderOf(index, record), record.id);
-        if (bucket[at]?.id !== record.id) continue;
+        if (bucket.ids[at] !== record.id) continue;
         let places = leaving.get(value);
         if (!places) leaving.set(value, (places = []));
         places.push(at);
       }
       for (const [value, places] of leaving) {
-        const bucket = index.sorted.get(value) as OrderedEntry[];
+        const bucket = index.sorted.get(value) as OrderedBucket;
         places.sort((a, b) => b - a);
         // From the last run to the first, so the places still to remove do not move.
         for (let i = 0; i < places.length; ) {
           let run = 1;
           while (places[i + run] === (places[i] as number) - run) run++;
-          bucket.splice((places[i] as number) - run + 1, run);
+          bucket.values.splice((places[i] as number) - run + 1, run);
+          bucket.ids.splice((places[i] as number) - run + 1, run);
           i += run;
         }
-        if (bucket.length === 0) index.sorted.delete(value);
+        if (bucket.ids.length === 0) index.sorted.delete(value);
       }
     }
     for (const record of gone) {
@@ -251,6 +276,7 @@ export class Collection<T extends Identified> {
     else this.stamps.set(record.id, at);
     const previous = this.records.get(record.id);
     for (const index of this.indexes.values()) {
+      if (!index.built) continue;
       if (previous) {
         const unchanged = this.keyOf(index, previous) === index.key(record) && (!index.orderBy || this.orderOf(index, previous) === index.orderBy(record));
         if (unchanged) continue;
@@ -264,7 +290,7 @@ export class Collection<T extends Identified> {
   applyDelete(id: string): void {
     const previous = this.records.get(id);
     if (!previous) return;
-    for (const index of this.indexes.values()) this.unfile(index, previous);
+    for (const index of this.indexes.values()) if (index.built) this.unfile(index, previous);
     this.records.delete(id);
     this.stamps.delete(id);
   }
@@ -336,6 +362,7 @@ export class Collection<T extends Identified> {
   private requireIndex(name: string): IndexState<T> {
     const index = this.indexes.get(name);
     if (!index) throw new Error(`collection ${this.name} has no index ${name}`);
+    if (!index.built) this.build(index);
     return index;
   }
 
@@ -344,12 +371,18 @@ export class Collection<T extends Identified> {
     if (value === undefined) return;
     if (index.orderBy) {
       let bucket = index.sorted.get(value);
-      if (!bucket) index.sorted.set(value, (bucket = []));
-      const entry = { value: this.orderOf(index, record), id: record.id };
+      if (!bucket) index.sorted.set(value, (bucket = { values: [], ids: [] }));
+      const order = this.orderOf(index, record);
       // New records usually sort last (creation order): append without moving anything.
-      const last = bucket.at(-1);
-      if (last === undefined || compareEntries(last, entry.value, entry.id) < 0) bucket.push(entry);
-      else bucket.splice(firstAtOrAbove(bucket, entry.value, entry.id), 0, entry);
+      const last = bucket.ids.length - 1;
+      const at = last < 0 || compareEntry(bucket, last, order, record.id) < 0 ? last + 1 : firstAtOrAbove(bucket, order, record.id);
+      if (at === last + 1) {
+        bucket.values.push(order);
+        bucket.ids.push(record.id);
+      } else {
+        bucket.values.splice(at, 0, order);
+        bucket.ids.splice(at, 0, record.id);
+      }
       return;
     }
     let bucket = index.buckets.get(value);
@@ -367,37 +400,55 @@ export class Collection<T extends Identified> {
     const bucket = index.sorted.get(value);
     if (!bucket) return;
     const at = firstAtOrAbove(bucket, this.orderOf(index, record), record.id);
-    if (bucket[at]?.id === record.id) bucket.splice(at, 1);
-    if (bucket.length === 0) index.sorted.delete(value);
+    if (bucket.ids[at] === record.id) {
+      bucket.values.splice(at, 1);
+      bucket.ids.splice(at, 1);
+    }
+    if (bucket.ids.length === 0) index.sorted.delete(value);
   }
 }
 
-/** Negative, zero or positive as `entry` sorts before, with or after (value, id). */
-function compareEntries(entry: OrderedEntry, value: number, id: string): number {
-  if (entry.value !== value) return entry.value < value ? -1 : 1;
-  return entry.id < id ? -1 : entry.id > id ? 1 : 0;
+/** Negative, zero or positive as entry `i` of the bucket sorts before, with or after (value, id). */
+function compareEntry(bucket: OrderedBucket, i: number, value: number, id: string): number {
+  const held = bucket.values[i] as number;
+  if (held !== value) return held < value ? -1 : 1;
+  const heldId = bucket.ids[i] as string;
+  return heldId < id ? -1 : heldId > id ? 1 : 0;
 }
 
 /** The first position whose entry sorts at or after (value, id); '' sorts before every id. */
-function firstAtOrAbove(bucket: readonly OrderedEntry[], value: number, id: string): number {
+function firstAtOrAbove(bucket: OrderedBucket, value: number, id: string): number {
   let low = 0;
-  let high = bucket.length;
+  let high = bucket.ids.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (compareEntries(bucket[middle] as OrderedEntry, value, id) < 0) low = middle + 1;
+    if (compareEntry(bucket, middle, value, id) < 0) low = middle + 1;
     else high = middle;
   }
   return low;
 }
 
 /** The first position whose order value is above `value`. */
-function firstAbove(bucket: readonly OrderedEntry[], value: number): number {
+function firstAbove(bucket: OrderedBucket, value: number): number {
   let low = 0;
-  let high = bucket.length;
+  let high = bucket.ids.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if ((bucket[middle] as OrderedEntry).value <= value) low = middle + 1;
+    if ((bucket.values[middle] as number) <= value) low = middle + 1;
     else high = middle;
   }
   return low;
+}
+
+function isSorted(bucket: OrderedBucket): boolean {
+  for (let i = 1; i < bucket.ids.length; i++) {
+    if (compareEntry(bucket, i - 1, bucket.values[i] as number, bucket.ids[i] as string) > 0) return false;
+  }
+  return true;
+}
+
+function sortBucket(bucket: OrderedBucket): void {
+  const order = Array.from(bucket.ids, (_, i) => i).sort((a, b) => -compareEntry(bucket, b, bucket.values[a] as number, bucket.ids[a] as string));
+  bucket.values = order.map((i) => bucket.values[i] as number);
+  bucket.ids = order.map((i) => bucket.ids[i] as string);
 }
