@@ -150,6 +150,19 @@ describe('the snapshot cache', () => {
     await upgraded.close();
   });
 
+  it('ignores a cache whose table of record places does not fit its records, and reads the JSON file whole', async () => {
+    const file = await closedStore();
+    const cache = deserialize(readFileSync(`${file}.cache`)) as SnapshotCache;
+    const columns = cache.namespaces[0]?.[1].find(([name]) => name === 'things')?.[1];
+    if (!columns) throw new Error('the cache holds no things');
+    columns.slots[columns.slots.findIndex((held) => held === 0)] = THINGS.length + 1;
+    writeFileSync(`${file}.cache`, serialize(cache));
+    const store = await Store.open({ file, cacheFromBytes: 0 });
+    expect(rawCount(store)).toBe(0);
+    expect(byGroup(store).all()).toEqual(THINGS);
+    await store.close();
+  });
+
   it('answers as a store read from the JSON file while records are read, replaced, deleted and written anew, across a compaction and a restart', async () => {
     const file = await closedStore();
     const plain = tempDataFile();

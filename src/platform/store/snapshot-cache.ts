@@ -1,8 +1,9 @@
 /**
  * The snapshot cache (`<file>.cache`): what start-up needs to serve a large store without parsing it, kept
  * beside the JSON snapshot, which stays the store. Per collection it holds the records' ids in snapshot
- * order, where each record's line lies in the JSON file, when each was written, and the keys of every index
- * the areas declared (with the version of the sandbox that computed them).
+ * order, where each record's line lies in the JSON file, when each was written, a hash table that finds a
+ * record's place by id, and the keys of every index the areas declared (with the version of the sandbox
+ * that computed them).
  *
  * A start whose cache describes the very snapshot on disk (same device, inode, size and modification time,
  * same generation) keeps every record unread (`RawColumns`: a place in the JSON file), read and parsed on
