@@ -155,7 +155,7 @@ describe('the snapshot cache', () => {
     const cache = deserialize(readFileSync(`${file}.cache`)) as SnapshotCache;
     const columns = cache.namespaces[0]?.[1].find(([name]) => name === 'things')?.[1];
     if (!columns) throw new Error('the cache holds no things');
-    columns.slots[columns.slots.findIndex((held) => held === 0)] = THINGS.length + 1;
+    columns.slots[columns.slots.indexOf(0)] = THINGS.length + 1;
     writeFileSync(`${file}.cache`, serialize(cache));
     const store = await Store.open({ file, cacheFromBytes: 0 });
     expect(rawCount(store)).toBe(0);
