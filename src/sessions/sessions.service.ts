@@ -46,6 +46,7 @@ import {
   sessionUploadOwner,
   SESSION_INDEXES,
   type StoredSession,
+  withArrivedUploads,
 } from './sessions.store.ts';
 import {
   dateRange,
@@ -179,8 +180,11 @@ export function listSessions(world: World, organizationId: string, query: ListSe
   const belongs = listQueryFilter(query, caller);
   const matching = collection.ordered(indexName, indexValue, { from: fromMs, to: toMs }).count;
   // Keyset seek on the ordered index: the page costs the same at any store size. A bad next_token throws PageTokenError (400).
+  // The stored sessions of the page by id, so each is brought up to date without being looked up again.
+  const listed = new Map<string, StoredSession>();
   const page = sessionPaging.seek(
-    (after) => listedRecords(collection.ordered(indexName, indexValue, { from: fromMs, to: toMs, ...(after === undefined ? {} : { after }) }).records, belongs),
+    (after) =>
+      listedRecords(collection.ordered(indexName, indexValue, { from: fromMs, to: toMs, ...(after === undefined ? {} : { after }) }).records, belongs, listed),
     {
       limit: query.limit,
       ...(query.next_token === undefined ? {} : { token: query.next_token }),
@@ -189,16 +193,24 @@ export function listSessions(world: World, organizationId: string, query: ListSe
     },
   );
   // Bring each listed session's uploads up to date, as a single read would.
-  const items = page.items.map((record) => toListItem(findSession(world, record.id)?.record ?? record));
+  const items = page.items.map((record) => toListItem(withArrivedUploads(world, listed.get(record.id) as StoredSession).record));
   return {
     value: { sessions: items, next_token: page.nextToken },
     explanations: [`query mode ${mode}: ${matching} matching, ${items.length} on this page${page.nextToken === null ? ', last page' : ''}`],
   };
 }
 
-/** The records of an index read, lazily, checked against the query (the index already narrows to it). */
-function* listedRecords(stored: Iterable<StoredSession>, belongs: (record: SessionRecord) => boolean): Iterable<SessionRecord> {
-  for (const { record } of stored) if (belongs(record)) yield record;
+/** The records of an index read, lazily, checked against the query (the index already narrows to it); each one yielded is noted in `listed`. */
+function* listedRecords(
+  stored: Iterable<StoredSession>,
+  belongs: (record: SessionRecord) => boolean,
+  listed: Map<string, StoredSession>,
+): Iterable<SessionRecord> {
+  for (const session of stored) {
+    if (!belongs(session.record)) continue;
+    listed.set(session.id, session);
+    yield session.record;
+  }
 }
 
 export function listSandboxSessions(organizationId: string): Explained<SessionListResponse> {

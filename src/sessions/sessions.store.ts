@@ -105,7 +105,7 @@ export function sessionUploadOwner(sessionId: string): string {
 }
 
 /** The session with the flags of slots whose bytes arrived while it was open turned true (and saved). */
-function withArrivedUploads(world: World, stored: StoredSession): StoredSession {
+export function withArrivedUploads(world: World, stored: StoredSession): StoredSession {
   if (isTerminal(stored.record.status)) return stored;
   let record = stored.record;
   const closesAtMs = record.expires_at === undefined ? Number.POSITIVE_INFINITY : Date.parse(record.expires_at);

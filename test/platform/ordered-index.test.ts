@@ -130,6 +130,21 @@ describe('ordered index', () => {
     await fromSnapshot.close();
   });
 
+  it('is built on its first use from the records as they are then, out of order, replaced and deleted, and kept up to date after', async () => {
+    const rng = rngFrom('ordered-index-first-use');
+    const store = await Store.open();
+    const collection = things(store);
+    for (let i = 0; i < 200; i++) {
+      const id = `t${rng.int(0, 80)}`;
+      if (rng.next() < 0.2) collection.delete(id);
+      else collection.put({ id, group: rng.pick(['a', 'b', 'c']), at: rng.int(0, 80) });
+    }
+    expectConsistent(collection);
+    collection.put({ id: 'late', group: 'b', at: 3 });
+    collection.delete(collection.all()[0]?.id as string);
+    expectConsistent(collection);
+  });
+
   it('refuses an ordered read of an unordered index', async () => {
     const store = await Store.open();
     const plain = store

@@ -144,10 +144,83 @@ describe('the snapshot cache', () => {
     writeFileSync(`${older}.cache`, serialize(olderCache));
     const upgraded = await Store.open({ file: older, cacheFromBytes: 0 });
     const things = byGroup(upgraded);
-    // Every record read to compute the keys again.
-    expect(rawCount(upgraded)).toBe(0);
     expect(newestFirst(things, 'b')).toEqual(expectedGroup('b'));
+    // Every record read to compute the keys again when the index was first used.
+    expect(rawCount(upgraded)).toBe(0);
     await upgraded.close();
+  });
+
+  it('ignores a cache whose table of record places does not fit its records, and reads the JSON file whole', async () => {
+    const file = await closedStore();
+    const cache = deserialize(readFileSync(`${file}.cache`)) as SnapshotCache;
+    const columns = cache.namespaces[0]?.[1].find(([name]) => name === 'things')?.[1];
+    if (!columns) throw new Error('the cache holds no things');
+    columns.slots[columns.slots.indexOf(0)] = THINGS.length + 1;
+    writeFileSync(`${file}.cache`, serialize(cache));
+    const store = await Store.open({ file, cacheFromBytes: 0 });
+    expect(rawCount(store)).toBe(0);
+    expect(byGroup(store).all()).toEqual(THINGS);
+    await store.close();
+  });
+
+  it('answers as a store read from the JSON file while records are read, replaced, deleted and written anew, across a compaction and a restart', async () => {
+    const file = await closedStore();
+    const plain = tempDataFile();
+    writeFileSync(plain, readFileSync(file));
+    const cached = await Store.open({ file, cacheFromBytes: 0, compactAfterBytes: 1 });
+    const reference = await Store.open({ file: plain, cacheFromBytes: 0, compactAfterBytes: 1 });
+    expect(rawCount(cached)).toBe(THINGS.length);
+    expect(rawCount(reference)).toBe(0);
+    const both = (change: (things: Collection<Thing>) => void) => {
+      change(byGroup(cached));
+      change(byGroup(reference));
+    };
+    const expectSame = () => {
+      const [mine, theirs] = [byGroup(cached), byGroup(reference)];
+      expect([...mine.ids()]).toEqual([...theirs.ids()]);
+      expect(mine.size).toBe(theirs.size);
+      for (const id of [...theirs.ids(), 't05', 'gone']) {
+        expect(mine.has(id)).toBe(theirs.has(id));
+        expect(mine.bytes(id)).toBe(theirs.bytes(id));
+        expect(mine.writtenAt(id)).toBe(theirs.writtenAt(id));
+      }
+      for (const group of ['a', 'b', 'c']) expect(newestFirst(mine, group)).toEqual(newestFirst(theirs, group));
+      expect(mine.all()).toEqual(theirs.all());
+    };
+    both((things) => {
+      things.get('t01');
+      things.get('t02');
+      things.put({ id: 't03', group: 'c', at: 2000 });
+      things.delete('t02');
+      things.delete('t05');
+      things.put({ id: 'new1', group: 'a', at: 1 });
+      things.put({ id: 't05', group: 'b', at: 3 });
+      things.deleteMany(['t10', 't11', 'new1']);
+    });
+    // Before any list: the records are held, counted and ordered without an index.
+    expect([...byGroup(cached).ids()]).toEqual([...byGroup(reference).ids()]);
+    await cached.durable();
+    await reference.durable();
+    const compacting = (store: Store) => (store as unknown as { compacting: Promise<void> | null }).compacting;
+    await compacting(cached);
+    await compacting(reference);
+    // The compaction left the unread records unread, now read from the new file.
+    expect(rawCount(cached)).toBeGreaterThan(THINGS.length - 20);
+    expectSame();
+    both((things) => {
+      things.put({ id: 't20', group: 'a', at: 4 });
+      things.delete('t21');
+      things.put({ id: 'new2', group: 'c', at: 7 });
+    });
+    expectSame();
+    await cached.close();
+    await reference.close();
+    const [reopened, again] = [await Store.open({ file, cacheFromBytes: 0 }), await Store.open({ file: plain, cacheFromBytes: 0 })];
+    expect(rawCount(reopened)).toBe(byGroup(reopened).size);
+    expect([...byGroup(reopened).ids()]).toEqual([...byGroup(again).ids()]);
+    expect(byGroup(reopened).all()).toEqual(byGroup(again).all());
+    await reopened.close();
+    await again.close();
   });
 
   it('keeps no cache beside a snapshot under the size from which one pays (1 MB by default)', async () => {

@@ -4,12 +4,20 @@
  *
  * An index may be ordered (`orderBy`): each bucket then keeps its records sorted by (order value, id), so
  * a list reads one page newest first from a keyset position or a window of order values with two binary
- * searches, whatever the bucket's size, instead of collecting and sorting every match.
+ * searches, whatever the bucket's size, instead of collecting and sorting every match. A bucket is two
+ * parallel arrays (order values, ids), not an object per record: fewer objects to build and to collect.
  *
- * Records loaded from a snapshot with a valid cache stay `RawRecord`s (a place in the JSON file) until first
- * read; their index keys come from the cache (snapshot-cache.ts), checked against the index's functions.
+ * An index is built on its first use (a read through it, or a write once it is built): a start serves
+ * reads by id without building any, and an index nothing uses costs nothing. Until it is built a write has
+ * nothing to keep up to date in it: the build reads the records as they are then.
+ *
+ * Records loaded from a snapshot with a valid cache stay unread (a place in the JSON file, in the columns
+ * of `RawColumns`: no object and no Map entry per record) until first read; they are found by id through
+ * the columns' own hash table, and their index keys come from the cache (snapshot-cache.ts), checked
+ * against the index's functions. A record read or replaced keeps its place in the columns' order; one
+ * written anew goes after them, so the order is the insertion order a Map of every record would keep.
  */
-import { type CachedIndex, cachedKey, indexFingerprint, RawRecord } from './snapshot-cache.ts';
+import { type CachedIndex, cachedKey, indexFingerprint, type RawColumns, RawRecord } from './snapshot-cache.ts';
 
 export interface Identified {
   id: string;
@@ -26,20 +34,22 @@ export interface OrderWindow {
   after?: { value: number; id: string };
 }
 
-/** One record's place in an ordered bucket. */
-interface OrderedEntry {
-  value: number;
-  id: string;
+/** The records filed under one key of an ordered index, ascending by (value, id): entry i is (values[i], ids[i]). */
+interface OrderedBucket {
+  values: number[];
+  ids: string[];
 }
 
 interface IndexState<T> {
   name: string;
   key: IndexKey<T>;
+  /** Whether the buckets hold the records (built on first use). */
+  built: boolean;
   /** Unordered indexes: the ids in insertion order. */
   buckets: Map<string, Set<string>>;
-  /** Ordered indexes: the entries ascending by (value, id). */
+  /** Ordered indexes: the buckets ascending by (value, id). */
   orderBy?: (record: T) => number;
-  sorted: Map<string, OrderedEntry[]>;
+  sorted: Map<string, OrderedBucket>;
 }
 
 export interface CollectionChange {
@@ -54,8 +64,24 @@ export interface CollectionChange {
 /** Records of a cached snapshot checked against an index's functions before its cached keys are used. */
 const CACHE_SAMPLES = 32;
 
+/** What became of each record of the raw columns: still unread, held in `placed` (read or replaced), or deleted. */
+const UNREAD = 0;
+const PLACED = 1;
+const GONE = 2;
+
+/** A record as held: the record, or the position of an unread one in the raw columns. */
+type Held<T> = T | number;
+
 export class Collection<T extends Identified> {
-  private readonly records = new Map<string, T | RawRecord>();
+  /** The records written since the raw columns were loaded (all of them without columns), in insertion order. */
+  private readonly records = new Map<string, T>();
+  /** The records of the raw columns that were read or replaced (they keep their place in the columns' order). */
+  private readonly placed = new Map<string, T>();
+  /** The records of the snapshot the store started from (or last wrote), unread until first use. */
+  private raw: RawColumns | undefined;
+  /** UNREAD, PLACED or GONE for each position of the raw columns, and how many are still unread. */
+  private rawState = new Uint8Array(0);
+  private unread = 0;
   /** The cached index keys of the raw records (by their `position`), by index name. */
   private cachedIndexes = new Map<string, CachedIndex>();
   private readonly indexes = new Map<string, IndexState<T>>();
@@ -73,79 +99,101 @@ export class Collection<T extends Identified> {
   ) {}
 
   /**
-   * Declares an index (idempotent); it is built from the records already present. With `orderBy`, each
-   * bucket is kept sorted by (that value, id) and can be read with `ordered`.
+   * Declares an index (idempotent); it is built from the records present at its first use. With `orderBy`,
+   * each bucket is kept sorted by (that value, id) and can be read with `ordered`.
    */
   index(name: string, key: IndexKey<T>, options: { orderBy?: (record: T) => number } = {}): this {
     if (this.indexes.has(name)) return this;
-    const index: IndexState<T> = { name, key, buckets: new Map(), sorted: new Map(), ...(options.orderBy ? { orderBy: options.orderBy } : {}) };
-    if (!this.cachedKeysHold(index)) {
-      // Keys cached by other functions (another version of the area): every record is read once.
-      this.cachedIndexes.delete(name);
-      this.all();
-    }
-    this.indexes.set(name, index);
-    if (!index.orderBy) {
-      for (const record of this.records.values()) this.file(index, record);
-      return this;
-    }
-    for (const record of this.records.values()) {
-      const value = this.keyOf(index, record);
-      if (value === undefined) continue;
-      let bucket = index.sorted.get(value);
-      if (!bucket) index.sorted.set(value, (bucket = []));
-      bucket.push({ value: this.orderOf(index, record), id: record.id });
-    }
-    for (const bucket of index.sorted.values()) bucket.sort((a, b) => compareEntries(a, b.value, b.id));
+    this.indexes.set(name, { name, key, built: false, buckets: new Map(), sorted: new Map(), ...(options.orderBy ? { orderBy: options.orderBy } : {}) });
     return this;
   }
 
+  /** Files every record in a declared index; raw records by their cached keys once a sample confirms them. */
+  private build(index: IndexState<T>): void {
+    if (!this.cachedKeysHold(index)) {
+      // Keys cached by other functions (another version of the area): every record is read once.
+      this.cachedIndexes.delete(index.name);
+      this.all();
+    }
+    index.built = true;
+    if (!index.orderBy) {
+      for (const [id, record] of this.inOrder()) this.file(index, id, record);
+      return;
+    }
+    const cached = this.cachedIndexes.get(index.name);
+    for (const [id, record] of this.inOrder()) {
+      let value: string | undefined;
+      let order: number;
+      if (typeof record === 'number') {
+        const held = cached as CachedIndex;
+        value = cachedKey(held, record);
+        order = (held.orders as Float64Array)[record] as number;
+      } else {
+        value = index.key(record);
+        order = value === undefined ? 0 : index.orderBy(record);
+      }
+      if (value === undefined) continue;
+      let bucket = index.sorted.get(value);
+      if (!bucket) index.sorted.set(value, (bucket = { values: [], ids: [] }));
+      bucket.values.push(order);
+      bucket.ids.push(id);
+    }
+    // Records are usually held in creation order already: a bucket is sorted only when it is not.
+    for (const bucket of index.sorted.values()) if (!isSorted(bucket)) sortBucket(bucket);
+  }
+
   get(id: string): T | undefined {
-    const value = this.records.get(id);
-    return value instanceof RawRecord ? this.materialize(value) : value;
+    const value = this.peek(id);
+    return typeof value === 'number' ? this.materialize(value) : value;
   }
 
   has(id: string): boolean {
-    return this.records.has(id);
+    return this.peek(id) !== undefined;
   }
 
   get size(): number {
-    return this.records.size;
+    return this.records.size + this.placed.size + this.unread;
   }
 
   /** All records, in insertion order. */
   all(): T[] {
-    return Array.from(this.records.values(), (value) => (value instanceof RawRecord ? this.materialize(value) : value));
+    return Array.from(this.inOrder(), ([, value]) => (typeof value === 'number' ? this.materialize(value) : value));
   }
 
   /** The records as they are held, raw ones unread: what a snapshot writes. */
   held(): (T | RawRecord)[] {
-    return [...this.records.values()];
+    const raw = this.raw;
+    return Array.from(this.inOrder(), ([id, value]) =>
+      typeof value === 'number' && raw
+        ? new RawRecord(id, raw.source, raw.offsets[value] as number, raw.lengths[value] as number, value, raw.at[value] as number)
+        : (value as T),
+    );
   }
 
   /** The record's size as JSON, in UTF-8 bytes (a raw record is not read for it). */
   bytes(id: string): number {
-    const value = this.records.get(id);
+    const value = this.peek(id);
     if (value === undefined) return 0;
-    return value instanceof RawRecord ? value.length : Buffer.byteLength(JSON.stringify(value));
+    return typeof value === 'number' ? ((this.raw as RawColumns).lengths[value] as number) : Buffer.byteLength(JSON.stringify(value));
   }
 
   /** When the record was last written (epoch ms on the namespace's clock), or undefined when unknown. */
   writtenAt(id: string): number | undefined {
-    const value = this.records.get(id);
-    if (value instanceof RawRecord) return Number.isNaN(value.at) ? undefined : value.at;
-    return this.stamps.get(id);
+    const value = this.peek(id);
+    if (typeof value !== 'number') return this.stamps.get(id);
+    const at = (this.raw as RawColumns).at[value] as number;
+    return Number.isNaN(at) ? undefined : at;
   }
 
   /** The ids of the records, in insertion order (a live view: safe to read while records change). */
-  ids(): IterableIterator<string> {
-    return this.records.keys();
+  *ids(): IterableIterator<string> {
+    for (const [id] of this.inOrder()) yield id;
   }
 
   /** Records filed under `value` in the named index: in insertion order, or ascending for an ordered index. */
   where(indexName: string, value: string): T[] {
     const index = this.requireIndex(indexName);
-    const ids = index.orderBy ? (index.sorted.get(value) ?? []).map((entry) => entry.id) : (index.buckets.get(value) ?? []);
+    const ids = index.orderBy ? (index.sorted.get(value)?.ids ?? []) : (index.buckets.get(value) ?? []);
     const out: T[] = [];
     for (const id of ids) {
       const record = this.get(id);
@@ -162,9 +210,9 @@ export class Collection<T extends Identified> {
   ordered(indexName: string, value: string, window: OrderWindow = {}): { count: number; records: Iterable<T> } {
     const index = this.requireIndex(indexName);
     if (!index.orderBy) throw new Error(`index ${indexName} of collection ${this.name} is not ordered`);
-    const bucket = index.sorted.get(value) ?? [];
+    const bucket = index.sorted.get(value) ?? { values: [], ids: [] };
     const start = window.from === undefined ? 0 : firstAtOrAbove(bucket, window.from, '');
-    let end = window.to === undefined ? bucket.length : firstAbove(bucket, window.to);
+    let end = window.to === undefined ? bucket.ids.length : firstAbove(bucket, window.to);
     const count = Math.max(0, end - start);
     if (window.after !== undefined) end = Math.min(end, firstAtOrAbove(bucket, window.after.value, window.after.id));
     const get = (id: string) => this.get(id);
@@ -173,7 +221,7 @@ export class Collection<T extends Identified> {
       records: {
         *[Symbol.iterator]() {
           for (let i = end - 1; i >= start; i--) {
-            const record = get((bucket[i] as OrderedEntry).id);
+            const record = get(bucket.ids[i] as string);
             if (record) yield record;
           }
         },
@@ -191,7 +239,7 @@ export class Collection<T extends Identified> {
   }
 
   delete(id: string): boolean {
-    if (!this.records.has(id)) return false;
+    if (!this.has(id)) return false;
     this.applyDelete(id);
     this.onChange({ op: 'del', collection: this.name, id });
     return true;
@@ -203,44 +251,45 @@ export class Collection<T extends Identified> {
    * present are skipped; returns how many were deleted.
    */
   deleteMany(ids: readonly string[]): number {
-    const gone: (T | RawRecord)[] = [];
+    const gone: [string, Held<T>][] = [];
     for (const id of ids) {
-      const record = this.records.get(id);
-      if (record) gone.push(record);
+      const record = this.peek(id);
+      if (record !== undefined) gone.push([id, record]);
     }
     for (const index of this.indexes.values()) {
+      if (!index.built) continue;
       if (!index.orderBy) {
-        for (const record of gone) this.unfile(index, record);
+        for (const [id, record] of gone) this.unfile(index, id, record);
         continue;
       }
       const leaving = new Map<string, number[]>();
-      for (const record of gone) {
+      for (const [id, record] of gone) {
         const value = this.keyOf(index, record);
         const bucket = value === undefined ? undefined : index.sorted.get(value);
         if (value === undefined || !bucket) continue;
-        const at = firstAtOrAbove(bucket, this.orderOf(index, record), record.id);
-        if (bucket[at]?.id !== record.id) continue;
+        const at = firstAtOrAbove(bucket, this.orderOf(index, record), id);
+        if (bucket.ids[at] !== id) continue;
         let places = leaving.get(value);
         if (!places) leaving.set(value, (places = []));
         places.push(at);
       }
       for (const [value, places] of leaving) {
-        const bucket = index.sorted.get(value) as OrderedEntry[];
+        const bucket = index.sorted.get(value) as OrderedBucket;
         places.sort((a, b) => b - a);
         // From the last run to the first, so the places still to remove do not move.
         for (let i = 0; i < places.length; ) {
           let run = 1;
           while (places[i + run] === (places[i] as number) - run) run++;
-          bucket.splice((places[i] as number) - run + 1, run);
+          bucket.values.splice((places[i] as number) - run + 1, run);
+          bucket.ids.splice((places[i] as number) - run + 1, run);
           i += run;
         }
-        if (bucket.length === 0) index.sorted.delete(value);
+        if (bucket.ids.length === 0) index.sorted.delete(value);
       }
     }
-    for (const record of gone) {
-      this.records.delete(record.id);
-      this.stamps.delete(record.id);
-      this.onChange({ op: 'del', collection: this.name, id: record.id });
+    for (const [id] of gone) {
+      this.remove(id);
+      this.onChange({ op: 'del', collection: this.name, id });
     }
     return gone.length;
   }
@@ -249,32 +298,36 @@ export class Collection<T extends Identified> {
   apply(record: T, at?: number): void {
     if (at === undefined) this.stamps.delete(record.id);
     else this.stamps.set(record.id, at);
-    const previous = this.records.get(record.id);
+    const previous = this.peek(record.id);
     for (const index of this.indexes.values()) {
-      if (previous) {
+      if (!index.built) continue;
+      if (previous !== undefined) {
         const unchanged = this.keyOf(index, previous) === index.key(record) && (!index.orderBy || this.orderOf(index, previous) === index.orderBy(record));
         if (unchanged) continue;
-        this.unfile(index, previous);
+        this.unfile(index, record.id, previous);
       }
-      this.file(index, record);
+      this.file(index, record.id, record);
     }
-    this.records.set(record.id, record);
+    if (typeof previous === 'number') this.place(previous, record);
+    else if (this.placed.has(record.id)) this.placed.set(record.id, record);
+    else this.records.set(record.id, record);
   }
 
   applyDelete(id: string): void {
-    const previous = this.records.get(id);
-    if (!previous) return;
-    for (const index of this.indexes.values()) this.unfile(index, previous);
-    this.records.delete(id);
-    this.stamps.delete(id);
+    const previous = this.peek(id);
+    if (previous === undefined) return;
+    for (const index of this.indexes.values()) if (index.built) this.unfile(index, id, previous);
+    this.remove(id);
   }
 
   /**
    * Loads a cached snapshot's records unread (before any index is declared).
    * The cached index keys are used by `index` once a sample of records confirms them.
    */
-  loadRaw(records: readonly RawRecord[], indexes: Iterable<[string, CachedIndex]>): void {
-    for (const record of records) this.records.set(record.id, record);
+  loadRaw(columns: RawColumns, indexes: Iterable<[string, CachedIndex]>): void {
+    this.raw = columns;
+    this.rawState = new Uint8Array(columns.ids.length);
+    this.unread = columns.ids.length;
     this.cachedIndexes = new Map(indexes);
   }
 
@@ -293,111 +346,194 @@ export class Collection<T extends Identified> {
     }));
   }
 
-  /** After a new snapshot and its cache are written: the raw records now point into it. */
-  useCachedKeys(indexes: Map<string, CachedIndex>): void {
+  /**
+   * After a new snapshot and its cache are written (`dump`: the records it holds as `held()` gave them,
+   * `columns`: where they lie in it, `indexes`: their keys): the records still unread are read from it
+   * from now on. Each record of the new columns is what became of it at its place in the old ones
+   * (unread, placed or deleted since); a record the old ones did not hold stays where it is, after them.
+   */
+  useSnapshot(dump: readonly (T | RawRecord)[], columns: RawColumns, indexes: Map<string, CachedIndex>): void {
+    const state = new Uint8Array(dump.length);
+    let unread = 0;
+    for (let i = 0; i < dump.length; i++) {
+      const held = dump[i] as T | RawRecord;
+      // A record unread at the dump has its old position; a placed one is looked up (few are read).
+      const old = held instanceof RawRecord ? held.position : this.placed.has(held.id) ? (this.raw as RawColumns).find(held.id) : -1;
+      state[i] = old < 0 ? GONE : (this.rawState[old] as number);
+      if (state[i] === UNREAD) unread++;
+    }
+    this.raw = columns;
+    this.rawState = state;
+    this.unread = unread;
     this.cachedIndexes = indexes;
   }
 
-  private materialize(raw: RawRecord): T {
-    const record = raw.parse() as T;
-    if (!Number.isNaN(raw.at)) this.stamps.set(raw.id, raw.at);
-    this.records.set(raw.id, record);
+  /** The record, the position of an unread one, or undefined. */
+  private peek(id: string): Held<T> | undefined {
+    const value = this.records.get(id) ?? this.placed.get(id);
+    if (value !== undefined || this.unread === 0) return value;
+    const position = (this.raw as RawColumns).find(id);
+    return position >= 0 && this.rawState[position] === UNREAD ? position : undefined;
+  }
+
+  /** Every record as held, in insertion order: the raw columns' (unread or placed), then those written since. */
+  private *inOrder(): Generator<[string, Held<T>]> {
+    const raw = this.raw;
+    if (raw) {
+      for (let position = 0; position < raw.ids.length; position++) {
+        const state = this.rawState[position];
+        const id = raw.ids[position] as string;
+        if (state === UNREAD) yield [id, position];
+        else if (state === PLACED) yield [id, this.placed.get(id) as T];
+      }
+    }
+    yield* this.records;
+  }
+
+  private materialize(position: number): T {
+    const raw = this.raw as RawColumns;
+    const record = raw.read(position) as T;
+    const at = raw.at[position] as number;
+    if (!Number.isNaN(at)) this.stamps.set(record.id, at);
+    this.place(position, record);
     return record;
+  }
+
+  /** Holds `record` at a position of the raw columns that was unread. */
+  private place(position: number, record: T): void {
+    this.placed.set(record.id, record);
+    this.rawState[position] = PLACED;
+    this.unread--;
+  }
+
+  private remove(id: string): void {
+    this.stamps.delete(id);
+    if (this.records.delete(id)) return;
+    const position = this.raw ? this.raw.find(id) : -1;
+    if (position < 0) return;
+    if (this.rawState[position] === UNREAD) this.unread--;
+    this.placed.delete(id);
+    this.rawState[position] = GONE;
   }
 
   /** The cached keys of this index were made by the same functions, and a sample of raw records agrees. */
   private cachedKeysHold(index: IndexState<T>): boolean {
     const cached = this.cachedIndexes.get(index.name);
-    const raws: RawRecord[] = [];
-    for (const value of this.records.values()) if (value instanceof RawRecord) raws.push(value);
+    const raws: number[] = [];
+    for (let position = 0; position < this.rawState.length; position++) if (this.rawState[position] === UNREAD) raws.push(position);
     if (raws.length === 0) return true;
     if (!cached || cached.fingerprint !== indexFingerprint(index.orderBy !== undefined) || (index.orderBy !== undefined) !== (cached.orders !== undefined))
       return false;
     const step = Math.max(1, Math.floor(raws.length / CACHE_SAMPLES));
     for (let i = 0; i < raws.length; i += step) {
-      const raw = raws[i] as RawRecord;
-      const record = raw.parse() as T;
-      if (index.key(record) !== cachedKey(cached, raw.position)) return false;
-      if (index.orderBy && index.orderBy(record) !== cached.orders?.[raw.position]) return false;
+      const position = raws[i] as number;
+      const record = (this.raw as RawColumns).read(position) as T;
+      if (index.key(record) !== cachedKey(cached, position)) return false;
+      if (index.orderBy && index.orderBy(record) !== cached.orders?.[position]) return false;
     }
     return true;
   }
 
-  private keyOf(index: IndexState<T>, value: T | RawRecord): string | undefined {
-    if (!(value instanceof RawRecord)) return index.key(value);
-    return cachedKey(this.cachedIndexes.get(index.name) as CachedIndex, value.position);
+  private keyOf(index: IndexState<T>, value: Held<T>): string | undefined {
+    if (typeof value !== 'number') return index.key(value);
+    return cachedKey(this.cachedIndexes.get(index.name) as CachedIndex, value);
   }
 
-  private orderOf(index: IndexState<T>, value: T | RawRecord): number {
-    if (!(value instanceof RawRecord)) return (index.orderBy as (record: T) => number)(value);
-    return ((this.cachedIndexes.get(index.name) as CachedIndex).orders as Float64Array)[value.position] as number;
+  private orderOf(index: IndexState<T>, value: Held<T>): number {
+    if (typeof value !== 'number') return (index.orderBy as (record: T) => number)(value);
+    return ((this.cachedIndexes.get(index.name) as CachedIndex).orders as Float64Array)[value] as number;
   }
 
   private requireIndex(name: string): IndexState<T> {
     const index = this.indexes.get(name);
     if (!index) throw new Error(`collection ${this.name} has no index ${name}`);
+    if (!index.built) this.build(index);
     return index;
   }
 
-  private file(index: IndexState<T>, record: T | RawRecord): void {
+  private file(index: IndexState<T>, id: string, record: Held<T>): void {
     const value = this.keyOf(index, record);
     if (value === undefined) return;
     if (index.orderBy) {
       let bucket = index.sorted.get(value);
-      if (!bucket) index.sorted.set(value, (bucket = []));
-      const entry = { value: this.orderOf(index, record), id: record.id };
+      if (!bucket) index.sorted.set(value, (bucket = { values: [], ids: [] }));
+      const order = this.orderOf(index, record);
       // New records usually sort last (creation order): append without moving anything.
-      const last = bucket.at(-1);
-      if (last === undefined || compareEntries(last, entry.value, entry.id) < 0) bucket.push(entry);
-      else bucket.splice(firstAtOrAbove(bucket, entry.value, entry.id), 0, entry);
+      const last = bucket.ids.length - 1;
+      const at = last < 0 || compareEntry(bucket, last, order, id) < 0 ? last + 1 : firstAtOrAbove(bucket, order, id);
+      if (at === last + 1) {
+        bucket.values.push(order);
+        bucket.ids.push(id);
+      } else {
+        bucket.values.splice(at, 0, order);
+        bucket.ids.splice(at, 0, id);
+      }
       return;
     }
     let bucket = index.buckets.get(value);
     if (!bucket) index.buckets.set(value, (bucket = new Set()));
-    bucket.add(record.id);
+    bucket.add(id);
   }
 
-  private unfile(index: IndexState<T>, record: T | RawRecord): void {
+  private unfile(index: IndexState<T>, id: string, record: Held<T>): void {
     const value = this.keyOf(index, record);
     if (value === undefined) return;
     if (!index.orderBy) {
-      index.buckets.get(value)?.delete(record.id);
+      index.buckets.get(value)?.delete(id);
       return;
     }
     const bucket = index.sorted.get(value);
     if (!bucket) return;
-    const at = firstAtOrAbove(bucket, this.orderOf(index, record), record.id);
-    if (bucket[at]?.id === record.id) bucket.splice(at, 1);
-    if (bucket.length === 0) index.sorted.delete(value);
+    const at = firstAtOrAbove(bucket, this.orderOf(index, record), id);
+    if (bucket.ids[at] === id) {
+      bucket.values.splice(at, 1);
+      bucket.ids.splice(at, 1);
+    }
+    if (bucket.ids.length === 0) index.sorted.delete(value);
   }
 }
 
-/** Negative, zero or positive as `entry` sorts before, with or after (value, id). */
-function compareEntries(entry: OrderedEntry, value: number, id: string): number {
-  if (entry.value !== value) return entry.value < value ? -1 : 1;
-  return entry.id < id ? -1 : entry.id > id ? 1 : 0;
+/** Negative, zero or positive as entry `i` of the bucket sorts before, with or after (value, id). */
+function compareEntry(bucket: OrderedBucket, i: number, value: number, id: string): number {
+  const held = bucket.values[i] as number;
+  if (held !== value) return held < value ? -1 : 1;
+  const heldId = bucket.ids[i] as string;
+  return heldId < id ? -1 : heldId > id ? 1 : 0;
 }
 
 /** The first position whose entry sorts at or after (value, id); '' sorts before every id. */
-function firstAtOrAbove(bucket: readonly OrderedEntry[], value: number, id: string): number {
+function firstAtOrAbove(bucket: OrderedBucket, value: number, id: string): number {
   let low = 0;
-  let high = bucket.length;
+  let high = bucket.ids.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if (compareEntries(bucket[middle] as OrderedEntry, value, id) < 0) low = middle + 1;
+    if (compareEntry(bucket, middle, value, id) < 0) low = middle + 1;
     else high = middle;
   }
   return low;
 }
 
 /** The first position whose order value is above `value`. */
-function firstAbove(bucket: readonly OrderedEntry[], value: number): number {
+function firstAbove(bucket: OrderedBucket, value: number): number {
   let low = 0;
-  let high = bucket.length;
+  let high = bucket.ids.length;
   while (low < high) {
     const middle = (low + high) >>> 1;
-    if ((bucket[middle] as OrderedEntry).value <= value) low = middle + 1;
+    if ((bucket.values[middle] as number) <= value) low = middle + 1;
     else high = middle;
   }
   return low;
+}
+
+function isSorted(bucket: OrderedBucket): boolean {
+  for (let i = 1; i < bucket.ids.length; i++) {
+    if (compareEntry(bucket, i - 1, bucket.values[i] as number, bucket.ids[i] as string) > 0) return false;
+  }
+  return true;
+}
+
+function sortBucket(bucket: OrderedBucket): void {
+  const order = Array.from(bucket.ids, (_, i) => i).sort((a, b) => -compareEntry(bucket, b, bucket.values[a] as number, bucket.ids[a] as string));
+  bucket.values = order.map((i) => bucket.values[i] as number);
+  bucket.ids = order.map((i) => bucket.ids[i] as string);
 }

@@ -1,22 +1,24 @@
 /**
  * The snapshot cache (`<file>.cache`): what start-up needs to serve a large store without parsing it, kept
  * beside the JSON snapshot, which stays the store. Per collection it holds the records' ids in snapshot
- * order, where each record's line lies in the JSON file, when each was written, and the keys of every index
- * the areas declared (with the version of the sandbox that computed them).
+ * order, where each record's line lies in the JSON file, when each was written, a hash table that finds a
+ * record's place by id, and the keys of every index the areas declared (with the version of the sandbox
+ * that computed them).
  *
  * A start whose cache describes the very snapshot on disk (same device, inode, size and modification time,
- * same generation) keeps every record as a `RawRecord`, a place in the JSON file, read and parsed on first
- * use; indexes are built from the cached keys. Anything else — no cache, an unreadable one, one written for
+ * same generation) keeps every record unread (`RawColumns`: a place in the JSON file), read and parsed on
+ * first use; indexes are built from the cached keys. Anything else — no cache, an unreadable one, one written for
  * an older snapshot — is ignored: the JSON file is read and checked whole, as without a cache, and a new
  * cache is written by the next snapshot write or at close. The cache may be deleted at any time.
  */
 import { closeSync, fstatSync, openSync, readSync, type BigIntStats } from 'node:fs';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { deserialize, serialize } from 'node:v8';
 import packageJson from '../../../package.json' with { type: 'json' };
 
 const CACHE_FORMAT = 'idv-sandbox-store-cache';
-const CACHE_VERSION = 1;
+const CACHE_VERSION = 2;
 
 /** One version of the snapshot file, held open so its records can be read after a newer one replaced it. */
 export class SnapshotText {
@@ -55,29 +57,93 @@ function identityOf(stats: BigIntStats): string {
 }
 
 /**
- * A record not read yet: where its JSON lies in a snapshot file. `position`: its place in its collection's
- * cached columns; `at`: when it was written (NaN: unknown).
+ * A record not read yet, as a snapshot about to be written holds it: where its JSON lies in a snapshot
+ * file. `position`: its place in its collection's cached columns; `at`: when it was written (NaN: unknown).
  */
 export class RawRecord {
   constructor(
     readonly id: string,
-    public source: SnapshotText,
-    public offset: number,
-    public length: number,
-    public position: number,
+    readonly source: SnapshotText,
+    readonly offset: number,
+    readonly length: number,
+    readonly position: number,
     readonly at: number,
   ) {}
 
   /** The record, parsed from its JSON in the file. */
   parse(): { id: string } {
-    const record = JSON.parse(this.source.text(this.offset, this.length)) as { id?: unknown };
-    if (record?.id !== this.id) {
-      throw new Error(
-        `The store file ${this.source.file} changed under the running sandbox: record ${this.id} is no longer where it was. Restart the sandbox.`,
-      );
-    }
-    return record as { id: string };
+    return parseAt(this.source, this.offset, this.length, this.id);
   }
+}
+
+function parseAt(source: SnapshotText, offset: number, length: number, id: string): { id: string } {
+  const record = JSON.parse(source.text(offset, length)) as { id?: unknown };
+  if (record?.id !== id) {
+    throw new Error(`The store file ${source.file} changed under the running sandbox: record ${id} is no longer where it was. Restart the sandbox.`);
+  }
+  return record as { id: string };
+}
+
+/**
+ * A collection's records in a snapshot file, unread, as columns (position i is the i-th record): no object
+ * per record, and instead of a Map of every id (slow to fill with a million) an open-addressing table of
+ * positions by a hash of the id (`idSlots`), which the cache holds.
+ */
+export class RawColumns {
+  constructor(
+    readonly source: SnapshotText,
+    readonly ids: readonly string[],
+    /** Where each record's JSON starts in the file, its length in bytes, and when it was written (NaN: unknown). */
+    readonly offsets: ArrayLike<number>,
+    readonly lengths: ArrayLike<number>,
+    readonly at: ArrayLike<number>,
+    /** position + 1 at the slot of the id's hash (or a later one, linear probing); 0: empty. */
+    private readonly slots: Int32Array,
+  ) {}
+
+  /** The position of the record with this id, or -1. */
+  find(id: string): number {
+    const mask = this.slots.length - 1;
+    for (let slot = hashId(id) & mask; ; slot = (slot + 1) & mask) {
+      const held = this.slots[slot] as number;
+      if (held === 0) return -1;
+      if (this.ids[held - 1] === id) return held - 1;
+    }
+  }
+
+  /** The record at a position, parsed from its JSON in the file. */
+  read(position: number): { id: string } {
+    return parseAt(this.source, this.offsets[position] as number, this.lengths[position] as number, this.ids[position] as string);
+  }
+}
+
+/** Ids hashed between two turns of the event loop while a table is filled. */
+const HASH_SLICE = 20_000;
+
+/** The hash table of `RawColumns` for these ids: a power of two of at least twice as many slots. */
+export async function idSlots(ids: readonly string[]): Promise<Int32Array> {
+  const slots = new Int32Array(slotCount(ids.length));
+  const mask = slots.length - 1;
+  for (let position = 0; position < ids.length; position++) {
+    let slot = hashId(ids[position] as string) & mask;
+    while (slots[slot] !== 0) slot = (slot + 1) & mask;
+    slots[slot] = position + 1;
+    if (position % HASH_SLICE === HASH_SLICE - 1) await yieldToRequests();
+  }
+  return slots;
+}
+
+function slotCount(records: number): number {
+  let size = 8;
+  while (size < records * 2) size *= 2;
+  return size;
+}
+
+/** 32-bit FNV-1a of the id's UTF-16 code units. */
+function hashId(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
 }
 
 /**
@@ -99,6 +165,8 @@ export interface CachedCollection {
   lengths: Float64Array;
   /** When each was written on the namespace's clock, NaN where unknown. */
   at: Float64Array;
+  /** The table that finds a record's position by id (`idSlots`). */
+  slots: Int32Array;
   indexes: [string, CachedIndex][];
 }
 
@@ -178,6 +246,9 @@ function isWhole(cache: SnapshotCache): boolean {
           c.lengths.length === n &&
           c.at instanceof Float64Array &&
           c.at.length === n &&
+          c.slots instanceof Int32Array &&
+          c.slots.length === slotCount(n) &&
+          c.slots.every((held) => held >= 0 && held <= n) &&
           Array.isArray(c.indexes) &&
           c.indexes.every(
             ([, index]) =>

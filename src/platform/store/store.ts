@@ -44,6 +44,8 @@ import {
   cachedKey,
   keyColumn,
   cachePath,
+  idSlots,
+  RawColumns,
   RawRecord,
   readCache,
   type SnapshotCache,
@@ -162,7 +164,10 @@ export class Partition {
     for (const collection of this.filled()) {
       const records = collection.held();
       out.set(collection.name, records);
-      const at = records.map((record) => collection.writtenAt(record.id) ?? null);
+      // An unread record carries its instant: no lookup by id for each of a million.
+      const at = records.map((record) =>
+        record instanceof RawRecord ? (Number.isNaN(record.at) ? null : record.at) : (collection.writtenAt(record.id) ?? null),
+      );
       if (at.some((instant) => instant !== null)) written.push({ id: collection.name, at });
     }
     if (written.length > 0) out.set(WRITTEN_AT, written);
@@ -329,8 +334,7 @@ export class Store {
       this.layout.set(ns, places);
       for (const [name, columns] of collections) {
         const ids = columns.offsets.length === 0 ? [] : columns.ids.split('\n');
-        const raws = ids.map((id, i) => new RawRecord(id, source, columns.offsets[i] as number, columns.lengths[i] as number, i, columns.at[i] as number));
-        partition.collection(name).loadRaw(raws, columns.indexes);
+        partition.collection(name).loadRaw(new RawColumns(source, ids, columns.offsets, columns.lengths, columns.at, columns.slots), columns.indexes);
         places.set(name, { offsets: columns.offsets, lengths: columns.lengths });
         for (const [index] of columns.indexes) this.cachedIndexNames.add(cacheIndexName(ns, name, index));
       }
@@ -350,7 +354,7 @@ export class Store {
       await unlink(cachePath(file)).catch(() => undefined);
       return;
     }
-    const cache: SnapshotCache = { format: 'idv-sandbox-store-cache', version: 1, snapshot: fresh.identity(), generation: this.generation, namespaces: [] };
+    const cache: SnapshotCache = { format: 'idv-sandbox-store-cache', version: 2, snapshot: fresh.identity(), generation: this.generation, namespaces: [] };
     const indexNames = new Set<string>();
     let whole = true;
     for (const [ns, collections] of dump) {
@@ -370,26 +374,19 @@ export class Store {
         const collection = partition?.collection(name);
         const indexes = collection ? await snapshotIndexKeys(collection, records) : [];
         const at = stamps.get(name);
-        cachedCollections.push([
-          name,
-          {
-            ids: records.map((record) => record.id).join('\n'),
-            offsets: Float64Array.from(places.offsets),
-            lengths: Float64Array.from(places.lengths),
-            at: Float64Array.from(records, (_, i) => at?.[i] ?? Number.NaN),
-            indexes,
-          },
-        ]);
+        const ids = records.map((record) => record.id);
+        const columns: CachedCollection = {
+          ids: ids.join('\n'),
+          offsets: Float64Array.from(places.offsets),
+          lengths: Float64Array.from(places.lengths),
+          at: Float64Array.from(records, (_, i) => at?.[i] ?? Number.NaN),
+          slots: await idSlots(ids),
+          indexes,
+        };
+        cachedCollections.push([name, columns]);
         for (const [index] of indexes) indexNames.add(cacheIndexName(ns, name, index));
-        // At once, without yielding: the raw records still held now lie in the new file, at their place in this dump.
-        for (const [i, record] of records.entries()) {
-          if (!(record instanceof RawRecord)) continue;
-          record.source = fresh;
-          record.offset = places.offsets[i] as number;
-          record.length = places.lengths[i] as number;
-          record.position = i;
-        }
-        collection?.useCachedKeys(new Map(indexes));
+        // At once, without yielding: the records still unread now are read from the new file, at their place in this dump.
+        collection?.useSnapshot(records, new RawColumns(fresh, ids, columns.offsets, columns.lengths, columns.at, columns.slots), new Map(indexes));
       }
     }
     const old = this.source;
