@@ -195,8 +195,8 @@ export function coverageReport(platform: Platform, world: World, baseUrl: string
 }
 
 export function clearCoverage(platform: Platform, world: World, scope: 'namespace' | 'all') {
-  const cleared = scope === 'all' ? platform.coverage.recorder.namespaceNames() : [world.namespace];
-  platform.coverage.recorder.clear(scope === 'all' ? undefined : world.namespace);
+  const cleared = scope === 'all' ? platform.coverage.namespaceNames() : [world.namespace];
+  platform.coverage.clear(scope === 'all' ? undefined : world.namespace);
   return { cleared };
 }
 

@@ -22,7 +22,6 @@ export interface Observation {
   status: number;
   /** Facts the pipeline noted while answering (`validation:invalid_type`, `refusal:rate`, `scenario:slow`…). */
   facts: readonly string[];
-  requestBody(): Promise<unknown>;
 }
 
 type RequestRecognizer = Extract<OutcomeClass['recognizer'], { by: 'request' }>;
@@ -46,6 +45,8 @@ export interface OperationClasses {
   /** Classes recognised from the request on any path, and on one path (a sandbox id's read). */
   readonly anyPath: readonly RequestEntry[];
   readonly byPath: ReadonlyMap<string, readonly RequestEntry[]>;
+  /** Whether any of them is told apart by body members (then the body is read). */
+  readonly readsBody: boolean;
 }
 
 /** The classes of one sandbox, numbered and indexed for recognition. */
@@ -69,7 +70,7 @@ export class CoverageCatalog {
     this.byId = byId;
     const operation = (name: string) => {
       let classes = this.byOperation.get(name);
-      if (!classes) this.byOperation.set(name, (classes = { name, byStatus: new Map(), anyPath: [], byPath: new Map() }));
+      if (!classes) this.byOperation.set(name, (classes = { name, byStatus: new Map(), anyPath: [], byPath: new Map(), readsBody: false }));
       return classes;
     };
     this.classes.forEach(({ recognizer }, index) => {
@@ -78,8 +79,10 @@ export class CoverageCatalog {
       else {
         const members = recognizer.body && Object.entries(recognizer.body).map(([member, value]) => [memberKey(member), value] as const);
         const entry = { index, recognizer, members };
-        if (recognizer.path === undefined) operation(recognizer.operation).anyPath.push(entry);
-        else pushTo(operation(recognizer.operation).byPath, recognizer.path, entry);
+        const classes = operation(recognizer.operation);
+        if (members !== undefined) classes.readsBody = true;
+        if (recognizer.path === undefined) classes.anyPath.push(entry);
+        else pushTo(classes.byPath, recognizer.path, entry);
       }
     });
   }
@@ -103,7 +106,7 @@ export class CoverageCatalog {
     return byPath === undefined || byPath.size === 0 ? NONE : (byPath.get(safeDecode(observation.path)) ?? NONE);
   }
 
-  /** Adds the numbers of the classes one answered request fell into to `hit`; `body` is its parsed body when `needsBody` said so. */
+  /** Adds the numbers of the classes one answered request fell into to `hit`; `body` is its parsed body when its operation `readsBody`. */
   classify(observation: Observation, pathClasses: readonly RequestEntry[], body: unknown, hit: number[]): void {
     const { operation, status } = observation;
     if (operation !== undefined) {
@@ -123,15 +126,12 @@ interface BuildingOperation extends OperationClasses {
   byStatus: Map<number, number>;
   anyPath: RequestEntry[];
   byPath: Map<string, RequestEntry[]>;
+  readsBody: boolean;
 }
 
 const NONE: readonly RequestEntry[] = [];
-
-/** Whether recognising the request's classes needs its body: only body members make one be read. */
-function needsBody(operation: OperationClasses | undefined, pathClasses: readonly RequestEntry[]): boolean {
-  if (operation === undefined) return false;
-  return operation.anyPath.some((entry) => entry.members !== undefined) || pathClasses.some((entry) => entry.members !== undefined);
-}
+/** Answered requests waiting to be counted at most (their observations are held meanwhile). */
+const PENDING_LIMIT = 64;
 
 function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key);
@@ -293,6 +293,13 @@ export class Coverage {
   private readonly operationByRoute = new WeakMap<object, OperationClasses | null>();
   /** The class numbers of the request being counted (recording is synchronous once the body is read). */
   private readonly hit: number[] = [];
+  /**
+   * Answered requests not counted yet, and their namespaces: counted together, in order, before anything
+   * reads or clears the hits and whenever PENDING_LIMIT wait. Counted in one loop, a request costs a
+   * fraction of what counting it amid its own handling did; few enough wait that they die young.
+   */
+  private pending: Observation[] = [];
+  private pendingNamespaces: string[] = [];
   readonly recorder: CoverageRecorder;
 
   constructor(enabled: boolean, sources: readonly ClassSource[]) {
@@ -358,6 +365,7 @@ export class Coverage {
 
   /** The report of one namespace, or of every namespace together when none is named (`*`); optionally of one kind of class. */
   report(scope: { namespace?: string; keyId?: string; kind?: OutcomeKind; baseUrl: string }): CoverageReport {
+    this.countPending();
     const classes = scope.kind === undefined ? this.catalog.classes : this.catalog.classes.filter((outcome) => outcome.kind === scope.kind);
     return buildReport(classes, this.recorder.hits(this.catalog.classes, scope.namespace, scope.keyId), {
       namespace: scope.namespace ?? '*',
@@ -366,15 +374,46 @@ export class Coverage {
     });
   }
 
-  /** Counts the classes an answered request fell into; a promise only when that needs the request's body. */
-  record(namespace: string, observation: Observation): Promise<void> | undefined {
+  /** The namespaces with hits. */
+  namespaceNames(): string[] {
+    this.countPending();
+    return this.recorder.namespaceNames();
+  }
+
+  /** Forgets the hits of one namespace, or of all. */
+  clear(namespace?: string): void {
+    this.countPending();
+    this.recorder.clear(namespace);
+  }
+
+  /**
+   * Counts the classes an answered request fell into (soon); a promise only when that needs the request's
+   * body, which `requestBody` reads (it is not kept: it holds the whole request).
+   */
+  record(namespace: string, observation: Observation, requestBody: () => Promise<unknown>): Promise<void> | undefined {
     if (!this.recorder.enabled) return undefined;
-    const pathClasses = this.catalog.pathClasses(observation);
-    if (!needsBody(observation.operation, pathClasses)) {
-      this.count(namespace, observation, pathClasses, undefined);
+    if (!observation.operation?.readsBody) {
+      this.pending.push(observation);
+      this.pendingNamespaces.push(namespace);
+      if (this.pending.length >= PENDING_LIMIT) this.countPending();
       return undefined;
     }
-    return observation.requestBody().then((body) => this.count(namespace, observation, pathClasses, body));
+    return requestBody().then((body) => {
+      this.countPending();
+      this.count(namespace, observation, this.catalog.pathClasses(observation), body);
+    });
+  }
+
+  private countPending(): void {
+    const observations = this.pending;
+    const namespaces = this.pendingNamespaces;
+    if (observations.length === 0) return;
+    this.pending = [];
+    this.pendingNamespaces = [];
+    for (let i = 0; i < observations.length; i += 1) {
+      const observation = observations[i] as Observation;
+      this.count(namespaces[i] as string, observation, this.catalog.pathClasses(observation), undefined);
+    }
   }
 
   private count(namespace: string, observation: Observation, pathClasses: readonly RequestEntry[], body: unknown): void {
@@ -390,6 +429,7 @@ export class Coverage {
    */
   recordFacts(namespace: string, facts: readonly string[], requestId: string): void {
     if (!this.recorder.enabled) return;
+    this.countPending();
     const hit = this.hit;
     hit.length = 0;
     this.catalog.classifyFacts(facts, hit);

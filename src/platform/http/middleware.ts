@@ -133,18 +133,21 @@ function recordCoverage(c: AppContext, world: World): Promise<void> | undefined 
     const rule = ruleIndex === undefined ? undefined : world.scenarios.get(scenario)?.rules[ruleIndex];
     for (const kind of rule ? ruleKinds(rule) : ['behaviour']) facts.push(`scenario-kind:${kind}`);
   }
-  return coverage.record(world.namespace, {
-    requestId: c.get('requestId'),
-    keyId: c.get('principal')?.keyId ?? null,
-    keyKind: c.get('principal')?.kind,
-    operation: coverage.operationOf(matchedRoutes(c)),
-    path: c.req.path,
-    status: c.res?.status ?? 500,
-    facts,
+  return coverage.record(
+    world.namespace,
+    {
+      requestId: c.get('requestId'),
+      keyId: c.get('principal')?.keyId ?? null,
+      keyKind: c.get('principal')?.kind,
+      operation: coverage.operationOf(matchedRoutes(c)),
+      path: c.req.path,
+      status: c.res?.status ?? 500,
+      facts,
+    },
     // Read only for operations whose classes are told apart by body members: Hono keeps the text the body
     // limit read, so this is one more JSON.parse of it, not another read.
-    requestBody: () => (/json/i.test(c.req.header('content-type') ?? '') ? c.req.json().catch(() => undefined) : Promise.resolve(undefined)),
-  });
+    () => (/json/i.test(c.req.header('content-type') ?? '') ? c.req.json().catch(() => undefined) : Promise.resolve(undefined)),
+  );
 }
 
 /** A message refusing the namespace or scenario headers, or the request's scenarios. */
