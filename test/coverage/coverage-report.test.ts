@@ -218,6 +218,19 @@ describe('GET /__sandbox/coverage', () => {
     expect(response.body.error).toContain('junit');
   });
 
+  it('recognises a magic value in a body the journal keeps shortened, and in one it keeps whole', async () => {
+    // 8 bytes per body: the journal keeps the phone-trust body shortened, not as the text that was sent.
+    for (const bodyBytes of [8, 16 * 1024]) {
+      sandbox = await testSandbox({ requestLog: { bodyBytes } });
+      const answer = await sandbox.call('POST', '/v1/screening/phone-trust', { body: { phone: '+447700900003', note: 'x'.repeat(64) } });
+      expect(answer.status).toBe(200);
+      const report = CoverageReportSchema.parse((await sandbox.call('GET', '/__sandbox/coverage', { key: null })).body);
+      expect(report.hit.map((h) => h.id)).toContain('magic-value POST /v1/screening/phone-trust phone +447700900003');
+      await sandbox.close();
+    }
+    sandbox = await testSandbox();
+  });
+
   it('records nothing when the sandbox runs without coverage', async () => {
     sandbox = await testSandbox({ coverage: false });
     await sandbox.call('GET', '/v1/auth/verify');

@@ -1,9 +1,10 @@
 /**
  * Integration coverage: which outcome classes (outcome-class.ts) the responses of each namespace fell
  * into, per API key. On by default, so recording stays cheap: classes are indexed once by operation and
- * status, by fact and by operation for the few recognised from the request body; a request reads its body
- * only when its operation has such classes (the JSON the validator already parsed). Answers are never
- * read back: what they report (a session's status) comes as a fact the handler noted.
+ * status, by fact and by operation for the few recognised from the request body; a request's JSON text is
+ * kept with it only when its operation has such classes, and parsed only when one of them could match (its
+ * status and key kind fit). Answers are never read back: what they report (a session's status) comes as a
+ * fact the handler noted.
  *
  * Coverage outlives POST /__sandbox/reset (a suite resets between tests and wants the whole run's
  * coverage); DELETE /__sandbox/coverage clears it.
@@ -22,6 +23,8 @@ export interface Observation {
   status: number;
   /** Facts the pipeline noted while answering (`validation:invalid_type`, `refusal:rate`, `scenario:slow`…). */
   facts: readonly string[];
+  /** The request's JSON text, when its operation `readsBody`. */
+  body?: string;
 }
 
 type RequestRecognizer = Extract<OutcomeClass['recognizer'], { by: 'request' }>;
@@ -106,8 +109,8 @@ export class CoverageCatalog {
     return byPath === undefined || byPath.size === 0 ? NONE : (byPath.get(safeDecode(observation.path)) ?? NONE);
   }
 
-  /** Adds the numbers of the classes one answered request fell into to `hit`; `body` is its parsed body when its operation `readsBody`. */
-  classify(observation: Observation, pathClasses: readonly RequestEntry[], body: unknown, hit: number[]): void {
+  /** Adds the numbers of the classes one answered request fell into to `hit`. */
+  classify(observation: Observation, pathClasses: readonly RequestEntry[], hit: number[]): void {
     const { operation, status } = observation;
     if (operation !== undefined) {
       const index = operation.byStatus.get(status);
@@ -115,7 +118,7 @@ export class CoverageCatalog {
     }
     this.classifyFacts(observation.facts, hit);
     if (operation === undefined) return;
-    const sent = typeof body === 'object' && body !== null ? sentMembers(body) : undefined;
+    const sent = new SentMembers(observation.body);
     for (const entry of operation.anyPath) if (requestMatches(entry, observation, sent)) hit.push(entry.index);
     for (const entry of pathClasses) if (requestMatches(entry, observation, sent)) hit.push(entry.index);
   }
@@ -140,16 +143,35 @@ function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
 }
 
 /** A request body's members by name without `_` or case. */
-function sentMembers(body: object): Map<string, unknown> {
-  return new Map(Object.entries(body).map(([member, value]) => [memberKey(member), value]));
+/** A request body's top-level members by `memberKey`, parsed from its JSON text when first asked for. */
+class SentMembers {
+  private members: Map<string, unknown> | undefined | null = null;
+
+  constructor(private readonly text: string | undefined) {}
+
+  get(): Map<string, unknown> | undefined {
+    if (this.members === null) this.members = this.text === undefined ? undefined : parseMembers(this.text);
+    return this.members;
+  }
+}
+
+function parseMembers(text: string): Map<string, unknown> | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return typeof body === 'object' && body !== null ? new Map(Object.entries(body).map(([member, value]) => [memberKey(member), value])) : undefined;
 }
 
 /** Whether the request fits a class of its operation (and path: the index has matched that). */
-function requestMatches({ recognizer, members }: RequestEntry, observation: Observation, sent: Map<string, unknown> | undefined): boolean {
+function requestMatches({ recognizer, members }: RequestEntry, observation: Observation, sent: SentMembers): boolean {
   if (recognizer.status === undefined ? observation.status >= 400 : observation.status !== recognizer.status) return false;
   if (recognizer.keyKind !== undefined && observation.keyKind !== recognizer.keyKind) return false;
   if (members === undefined) return true;
-  return sent !== undefined && members.every(([member, value]) => sameValue(sent.get(member), value));
+  const body = sent.get();
+  return body !== undefined && members.every(([member, value]) => sameValue(body.get(member), value));
 }
 
 function memberKey(name: string): string {
@@ -386,22 +408,12 @@ export class Coverage {
     this.recorder.clear(namespace);
   }
 
-  /**
-   * Counts the classes an answered request fell into (soon); a promise only when that needs the request's
-   * body, which `requestBody` reads (it is not kept: it holds the whole request).
-   */
-  record(namespace: string, observation: Observation, requestBody: () => Promise<unknown>): Promise<void> | undefined {
-    if (!this.recorder.enabled) return undefined;
-    if (!observation.operation?.readsBody) {
-      this.pending.push(observation);
-      this.pendingNamespaces.push(namespace);
-      if (this.pending.length >= PENDING_LIMIT) this.countPending();
-      return undefined;
-    }
-    return requestBody().then((body) => {
-      this.countPending();
-      this.count(namespace, observation, this.catalog.pathClasses(observation), body);
-    });
+  /** Counts the classes an answered request fell into (soon: with the next PENDING_LIMIT, or before anything reads them). */
+  record(namespace: string, observation: Observation): void {
+    if (!this.recorder.enabled) return;
+    this.pending.push(observation);
+    this.pendingNamespaces.push(namespace);
+    if (this.pending.length >= PENDING_LIMIT) this.countPending();
   }
 
   private countPending(): void {
@@ -412,14 +424,14 @@ export class Coverage {
     this.pendingNamespaces = [];
     for (let i = 0; i < observations.length; i += 1) {
       const observation = observations[i] as Observation;
-      this.count(namespaces[i] as string, observation, this.catalog.pathClasses(observation), undefined);
+      this.count(namespaces[i] as string, observation, this.catalog.pathClasses(observation));
     }
   }
 
-  private count(namespace: string, observation: Observation, pathClasses: readonly RequestEntry[], body: unknown): void {
+  private count(namespace: string, observation: Observation, pathClasses: readonly RequestEntry[]): void {
     const hit = this.hit;
     hit.length = 0;
-    this.catalog.classify(observation, pathClasses, body, hit);
+    this.catalog.classify(observation, pathClasses, hit);
     this.recorder.record(namespace, hit, observation.requestId, observation.keyId);
   }
 

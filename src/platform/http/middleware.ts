@@ -10,9 +10,10 @@ import { matchedRoutes } from 'hono/route';
 import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
 import { hexHashParts } from '../random/random.ts';
 import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/world.ts';
-import { keptHeaders, keptQuery, receivedBody, sentBody } from '../request-log/request-log.ts';
+import { keptHeaders, keptQuery, receivedBody, sentBody, sentJsonText } from '../request-log/request-log.ts';
 import { admitNamespace, explain, noteOutcome, type AppContext, type AppEnv, type Platform } from './context.ts';
 import { ruleKinds } from '../scenarios/scenario.schema.ts';
+import type { Observation } from '../coverage/coverage.ts';
 import { round } from '../numbers.ts';
 import { StorageError } from '../store/store.ts';
 import { withHeaders } from './string-responses.ts';
@@ -84,13 +85,14 @@ export function requestContext(platform: Platform) {
           c.res = undefined;
           c.res = sent.response;
         }
+        const requestBody = await receivedBody(c.req, limits);
         world.requestLog.add({
           requestId: c.get('requestId'),
           method: c.req.method,
           path: c.req.path,
           query: keptQuery(c.req.query()),
           headers: keptHeaders(c.req.raw.headers),
-          requestBody: await receivedBody(c.req, limits),
+          requestBody,
           status: c.res?.status ?? 500,
           responseBody: sent?.body,
           explain: explanations.length > 0 ? explanations.join('; ') : undefined,
@@ -102,7 +104,7 @@ export function requestContext(platform: Platform) {
           finishedAt: world.clock.iso(),
         });
         // Synchronous unless a class needs the body: an await of nothing would still cost a turn per request.
-        const recorded = platform.coverage.recorder.enabled ? recordCoverage(c, world) : undefined;
+        const recorded = platform.coverage.recorder.enabled ? recordCoverage(c, world, requestBody) : undefined;
         if (recorded) await recorded;
       }
     }
@@ -123,8 +125,11 @@ async function saved(c: AppContext, durable: Promise<void>): Promise<boolean> {
   }
 }
 
-/** Tells the coverage recorder which operation answered what, and the facts noted on the way. */
-function recordCoverage(c: AppContext, world: World): Promise<void> | undefined {
+/**
+ * Tells the coverage recorder which operation answered what, and the facts noted on the way; `journaled`
+ * is the request body as the journal kept it.
+ */
+function recordCoverage(c: AppContext, world: World, journaled: unknown): Promise<void> | undefined {
   const coverage = c.get('platform').coverage;
   const fired = c.get('firedRules');
   const facts = fired.length === 0 ? c.get('outcomeFacts') : [...c.get('outcomeFacts')];
@@ -133,21 +138,28 @@ function recordCoverage(c: AppContext, world: World): Promise<void> | undefined 
     const rule = ruleIndex === undefined ? undefined : world.scenarios.get(scenario)?.rules[ruleIndex];
     for (const kind of rule ? ruleKinds(rule) : ['behaviour']) facts.push(`scenario-kind:${kind}`);
   }
-  return coverage.record(
-    world.namespace,
-    {
-      requestId: c.get('requestId'),
-      keyId: c.get('principal')?.keyId ?? null,
-      keyKind: c.get('principal')?.kind,
-      operation: coverage.operationOf(matchedRoutes(c)),
-      path: c.req.path,
-      status: c.res?.status ?? 500,
-      facts,
-    },
-    // Read only for operations whose classes are told apart by body members: Hono keeps the text the body
-    // limit read, so this is one more JSON.parse of it, not another read.
-    () => (/json/i.test(c.req.header('content-type') ?? '') ? c.req.json().catch(() => undefined) : Promise.resolve(undefined)),
-  );
+  const observation: Observation = {
+    requestId: c.get('requestId'),
+    keyId: c.get('principal')?.keyId ?? null,
+    keyKind: c.get('principal')?.kind,
+    operation: coverage.operationOf(matchedRoutes(c)),
+    path: c.req.path,
+    status: c.res?.status ?? 500,
+    facts,
+  };
+  // Only the classes of a few operations are told apart by body members. The journal keeps a JSON body's
+  // text as sent unless it is long (an image as base64): that one is read again from the text Hono kept.
+  if (observation.operation?.readsBody) {
+    observation.body = sentJsonText(journaled);
+    if (observation.body === undefined && /json/i.test(c.req.header('content-type') ?? '')) {
+      return c.req.text().then(
+        (text) => coverage.record(world.namespace, { ...observation, body: text }),
+        () => coverage.record(world.namespace, observation),
+      );
+    }
+  }
+  coverage.record(world.namespace, observation);
+  return undefined;
 }
 
 /** A message refusing the namespace or scenario headers, or the request's scenarios. */

@@ -175,6 +175,11 @@ function journaledBody(text: string, contentType: string, limits: RequestLogLimi
   return keptBody(text, contentType, limits);
 }
 
+/** The text of a JSON body `receivedBody` kept as sent (not one it shortened or redacted). */
+export function sentJsonText(journaled: unknown): string | undefined {
+  return journaled instanceof UnreadBody ? journaled.text : undefined;
+}
+
 /** JSON sizes of kept bodies, measured once when they are kept: an entry's size reuses them. */
 const keptBodyBytes = new WeakMap<object, number>();
 
