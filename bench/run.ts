@@ -5,7 +5,9 @@
  * while autocannon (this process) runs on core 1, when the machine has two cores and `taskset`. The
  * baselines (bench/baselines/) answer with the sandbox's own JSON bodies, captured at the start of the run,
  * so the sizes match. Stores of 10k and 100k sessions are prefilled in bulk through the store's own write
- * path (bench/prefill.ts). Prints a markdown table with ratios and targets, and writes the figures as JSON.
+ * path (bench/prefill.ts). A ratio compares two servers running at once, loaded in alternate 1 s bursts
+ * (`alternated`), so the drift of a shared machine falls on both. Prints a markdown table with ratios and
+ * targets, and writes the figures as JSON.
  *
  *   npm run bench                         (BENCH_SECONDS per case, default 5, after BENCH_WARMUP_REQUESTS
  *                                          untimed ones, default 1000; BENCH_CONNECTIONS, default 20)
@@ -13,7 +15,7 @@
  *   npm run bench -- --case list             `--case <word>` and `--case=<word>` say the same)
  *   npm run bench -- --no-coverage        (every sandbox without integration-coverage recording)
  *   npm run bench -- --scale              (a store of 1M sessions instead of 10k and 100k: start-up, memory,
- *                                          reads, creates and lists at 1M against the empty store)
+ *                                          reads, creates and lists at 1M against an empty store)
  *   npm run bench -- coverage             (recording on against off, both running, in alternate 1 s bursts, for reads and creates)
  *   BENCH_JSON=out.json npm run bench     (where the JSON goes; default bench-results.json)
  *   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" npm run bench -- create
@@ -300,24 +302,25 @@ async function main() {
     let readRss = 0;
     if (wanted('synthetic read')) {
       const bare = await startBaseline('bare-hono.ts', join(work, 'synthetic.json'));
-      const base = await load(bare, { method: 'GET', path: '/v1/sessions/test_verified' });
+      const [mine, base] = await alternated(
+        { server: empty, request: syntheticRead },
+        { server: bare, request: { method: 'GET', path: '/v1/sessions/test_verified' } },
+      );
       await stop(bare);
-      const mine = await load(empty, syntheticRead);
       readRss = Math.max(readRss, mine.peakRssMb);
       const r = ratio(mine.rps, base.rps);
       record({
         name: '`GET /v1/sessions/test_verified` (synthetic read)',
         figures: mine,
-        baseline: `bare Hono ${base.rps} req/s, p99 ${base.p99} ms`,
+        baseline: `bare Hono ${base.rps} req/s, p99 ${base.p99} ms, CPU ${base.cpuMsPerRequest} ms/req`,
         ratio: r,
         target: '≥ 0.65 of bare Hono, p99 ≤ 5 ms',
         met: okLoad(mine) && r >= 0.65 && mine.p99 <= 5,
       });
     }
     const storedRead = (id: string): Request => ({ method: 'GET', path: `/v1/sessions/${id}`, headers: LIVE });
-    let storedAt0: Figures | undefined;
     if (wanted('stored read')) {
-      storedAt0 = await load(empty, storedRead(storedId));
+      const storedAt0 = await load(empty, storedRead(storedId));
       readRss = Math.max(readRss, storedAt0.peakRssMb);
       record({
         name: 'stored read, 0 stored',
@@ -326,18 +329,15 @@ async function main() {
         met: okLoad(storedAt0) && storedAt0.max <= 10 * Math.max(1, storedAt0.p99),
       });
     }
-    let createAt0: Figures | undefined;
-    let zodBaseline: Figures | undefined;
     if (wanted('create')) {
       const zod = await startBaseline('hono-zod.ts', join(work, 'created.json'));
-      zodBaseline = await load(zod, { ...create, path: '/' });
+      const [createAt0, zodBaseline] = await alternated({ server: empty, request: create }, { server: zod, request: { ...create, path: '/' } });
       await stop(zod);
-      createAt0 = await load(empty, create);
       const r = ratio(createAt0.rps, zodBaseline.rps);
       record({
         name: 'durable create, 0 stored',
         figures: createAt0,
-        baseline: `Hono + zod ${zodBaseline.rps} req/s, p99 ${zodBaseline.p99} ms`,
+        baseline: `Hono + zod ${zodBaseline.rps} req/s, p99 ${zodBaseline.p99} ms, CPU ${zodBaseline.cpuMsPerRequest} ms/req`,
         ratio: r,
         target: '≥ 0.65 of Hono + zod, p99 ≤ 10 ms, max ≤ 10× p99',
         met: okLoad(createAt0) && r >= 0.65 && createAt0.p99 <= 10 && createAt0.max <= 10 * Math.max(1, createAt0.p99),
@@ -378,15 +378,19 @@ async function main() {
       const page = await fetchJson(server, { method: 'GET', path: '/v1/sessions?limit=1', headers: LIVE });
       const someId = (JSON.parse(page.text) as { sessions: { id: string }[] }).sessions[0]?.id;
       if (someId === undefined) throw new Error(`no session listed at ${label}: ${page.text}`);
+      // Compared with a fresh empty store running beside it, in alternate bursts (see `alternated`).
+      const zero = await startSandbox(join(work, `zero-${label}.json`));
+      const zeroId = (JSON.parse((await fetchJson(zero, create)).text) as { id: string }).id;
       if (wanted('stored read')) {
-        const f = await load(server, storedRead(someId));
-        const r = storedAt0 ? ratio(f.rps, storedAt0.rps) : undefined;
+        const [f, atZero] = await alternated({ server, request: storedRead(someId) }, { server: zero, request: storedRead(zeroId) });
+        const r = ratio(f.rps, atZero.rps);
         record({
           name: `stored read, ${label} stored`,
           figures: f,
-          ...(r === undefined ? {} : { ratio: r, baseline: 'own rate at 0' }),
+          ratio: r,
+          baseline: `0 stored ${atZero.rps} req/s, CPU ${atZero.cpuMsPerRequest} ms/req`,
           target: `≥ ${goals.readRatio} of 0 stored, max ≤ 10× p99`,
-          met: okLoad(f) && (r === undefined || r >= goals.readRatio) && f.max <= 10 * Math.max(1, f.p99),
+          met: okLoad(f) && r >= goals.readRatio && f.max <= 10 * Math.max(1, f.p99),
         });
       }
       if (large) {
@@ -432,16 +436,18 @@ async function main() {
         }
       }
       if (wanted('create')) {
-        const f = await load(server, create);
-        const own = createAt0 ? ratio(f.rps, createAt0.rps) : undefined;
+        const [f, atZero] = await alternated({ server, request: create }, { server: zero, request: create });
+        const own = ratio(f.rps, atZero.rps);
         record({
           name: `durable create, ${label} stored`,
           figures: f,
-          ...(own === undefined ? {} : { ratio: own, baseline: 'own rate at 0' }),
+          ratio: own,
+          baseline: `0 stored ${atZero.rps} req/s, CPU ${atZero.cpuMsPerRequest} ms/req`,
           target: '≥ 0.8 of own rate at 0, p99 ≤ 10 ms, max ≤ 10× p99',
-          met: okLoad(f) && (own === undefined || own >= 0.8) && f.p99 <= 10 && f.max <= 10 * Math.max(1, f.p99),
+          met: okLoad(f) && own >= 0.8 && f.p99 <= 10 && f.max <= 10 * Math.max(1, f.p99),
         });
       }
+      await stop(zero);
       if (large && wanted('purge')) await readsDuringPurge(server, label);
       await stop(server);
       rmSync(file, { force: true });
@@ -513,15 +519,9 @@ async function readsDuringPurge(server: Server, label: string): Promise<void> {
 }
 
 /** Short timed loads per server in the recording on/off comparison, and how many of them each server gets. */
-const COVERAGE_BURST_SECONDS = 1;
-const COVERAGE_BURSTS = 2 * SECONDS;
-
 /**
  * What integration-coverage recording costs: the same loads on a sandbox recording (the default) and one
- * started with --no-coverage, both running at once, in short bursts taken in turn (off, on, on, off, …)
- * for as long in all as one case, so that the drift of a shared machine falls on both alike (two long runs
- * one after the other swing by 10-25 % here). A row sums the bursts: rate and CPU per request over all of
- * them, the median burst's p50 and p99, the largest max.
+ * started with --no-coverage, side by side (`alternated`).
  */
 async function coverageCost(work: string): Promise<void> {
   const servers = {
@@ -539,16 +539,7 @@ async function coverageCost(work: string): Promise<void> {
       ['durable create', () => create],
     ];
     for (const [name, requestOf] of loads) {
-      const bursts: Record<'on' | 'off', Figures[]> = { on: [], off: [] };
-      // Warmed up, and one burst each untimed: the first burst after a warm-up runs on still-growing heaps.
-      for (const mode of ['off', 'on'] as const) await load(servers[mode], requestOf(mode), CONNECTIONS, WARMUP_REQUESTS, COVERAGE_BURST_SECONDS);
-      for (let burst = 0; burst < COVERAGE_BURSTS; burst += 1) {
-        for (const mode of burst % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
-          bursts[mode].push(await load(servers[mode], requestOf(mode), CONNECTIONS, 0, COVERAGE_BURST_SECONDS));
-        }
-      }
-      const on = summed(bursts.on);
-      const off = summed(bursts.off);
+      const [on, off] = await alternated({ server: servers.on, request: requestOf('on') }, { server: servers.off, request: requestOf('off') });
       const r = ratio(on.rps, off.rps);
       record({
         name: `${name}, coverage recording on (off: --no-coverage)`,
@@ -564,13 +555,42 @@ async function coverageCost(work: string): Promise<void> {
   }
 }
 
-/** Bursts of COVERAGE_BURST_SECONDS each, as one run. */
+const BURST_SECONDS = 1;
+const BURSTS = 2 * SECONDS;
+
+interface Side {
+  server: Server;
+  request: Request;
+}
+
+/**
+ * Two loads compared, both servers running at once (on the same core), in short bursts taken in turn
+ * (a, b, b, a, …) for twice as long in all as one case, so that the drift of a shared machine falls on
+ * both alike: two 5 s runs one after the other swing by 10-25 % here, more than most differences measured.
+ * Each side sums its bursts: rate and CPU per request over all of them, the median burst's p50 and p99, the
+ * largest max and peak memory.
+ */
+async function alternated(a: Side, b: Side): Promise<[Figures, Figures]> {
+  const sides = [a, b] as const;
+  const bursts: [Figures[], Figures[]] = [[], []];
+  // Warmed up, and one burst each untimed: the first burst after a warm-up runs on still-growing heaps.
+  for (const side of sides) await load(side.server, side.request, CONNECTIONS, WARMUP_REQUESTS, BURST_SECONDS);
+  for (let burst = 0; burst < BURSTS; burst += 1) {
+    for (const index of burst % 2 === 0 ? [0, 1] : [1, 0]) {
+      const side = sides[index as 0 | 1];
+      bursts[index as 0 | 1].push(await load(side.server, side.request, CONNECTIONS, 0, BURST_SECONDS));
+    }
+  }
+  return [summed(bursts[0]), summed(bursts[1])];
+}
+
+/** Bursts of BURST_SECONDS each, as one run. */
 function summed(bursts: readonly Figures[]): Figures {
-  const requests = bursts.map((f) => f.rps * COVERAGE_BURST_SECONDS);
+  const requests = bursts.map((f) => f.rps * BURST_SECONDS);
   const total = requests.reduce((a, b) => a + b, 0);
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
   return {
-    rps: roundRate(total / (bursts.length * COVERAGE_BURST_SECONDS)),
+    rps: roundRate(total / (bursts.length * BURST_SECONDS)),
     p50: median(bursts.map((f) => f.p50)),
     p99: median(bursts.map((f) => f.p99)),
     max: Math.max(...bursts.map((f) => f.max)),
