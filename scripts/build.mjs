@@ -83,6 +83,8 @@ await build({
 // and template literals, become \u escapes, which mean the same characters there (a tagged template's raw
 // strings would differ: none of the bundle's tags reads them, hono's `html` joins the cooked ones).
 const bundled = readFileSync(SERVER_BUNDLE, 'utf8');
+// A backslash right before such a character would escape the escape instead (`\é` would read `\\u00e9`).
+if (/\\[^\x00-\x7f]/.test(bundled)) throw new Error(`${SERVER_BUNDLE}: a backslash before a character beyond ASCII; write that character as \\u in the source`);
 writeFileSync(
   SERVER_BUNDLE,
   bundled.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`),
