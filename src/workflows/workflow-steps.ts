@@ -148,7 +148,7 @@ export interface IdVerificationSettings {
   faceFrontPhotoOnly: boolean;
 }
 
-/** ID_VERIFICATION's config defaults, parsed on first use: parsed at start-up, zod would compile the object's parser then. */
+/** ID_VERIFICATION's config defaults, parsed on first use: parsed at import, every start would run (and compile) zod's parser for them. */
 let idConfigDefaults: IdVerificationConfig | undefined;
 const defaultIdConfig = () => (idConfigDefaults ??= IdVerificationConfigSchema.parse({}));
 
