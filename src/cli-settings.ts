@@ -109,22 +109,25 @@ export function resolveSettings(flags: Flags, env: NodeJS.ProcessEnv, config: Se
 }
 
 /** The config file's schema: a key per setting, named as its flag, every key optional, no other key. */
-const ConfigFile = z.strictObject(
-  Object.fromEntries(
-    NAMES.map((name) => {
-      const { kind, choices } = setting(name);
-      const schemas: Record<Kind, z.ZodType> = {
-        text: choices ? z.enum(choices as [string, ...string[]]) : z.string(),
-        integer: z.number().int().min(0).transform(String),
-        switch: z.boolean(),
-        list: z.array(z.string()),
-        path: z.string(),
-        paths: z.array(z.string()),
-      };
-      return [name, schemas[kind].optional()];
-    }),
-  ),
-);
+const configFileSchema = () =>
+  z.strictObject(
+    Object.fromEntries(
+      NAMES.map((name) => {
+        const { kind, choices } = setting(name);
+        const schemas: Record<Kind, z.ZodType> = {
+          text: choices ? z.enum(choices as [string, ...string[]]) : z.string(),
+          integer: z.number().int().min(0).transform(String),
+          switch: z.boolean(),
+          list: z.array(z.string()),
+          path: z.string(),
+          paths: z.array(z.string()),
+        };
+        return [name, schemas[kind].optional()];
+      }),
+    ),
+  );
+/** Built on the first config file read: a start without one does not build its schemas (about 10 ms). */
+let configFile: ReturnType<typeof configFileSchema> | undefined;
 
 /** What one problem of a config file says: which key, and what is wrong with it. */
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -147,7 +150,8 @@ export function readConfigFile(file: string): Settings {
   } catch (error) {
     throw new Error(`config file ${file}: ${(error as Error).message}`);
   }
-  const parsed = ConfigFile.safeParse(json);
+  configFile ??= configFileSchema();
+  const parsed = configFile.safeParse(json);
   if (!parsed.success) throw new Error(`config file ${file}: ${parsed.error.issues.map(describeIssue).join('; ')}`);
   const folder = dirname(resolve(file));
   const settings = parsed.data as Record<string, Settings[Name]>;

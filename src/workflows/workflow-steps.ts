@@ -148,7 +148,9 @@ export interface IdVerificationSettings {
   faceFrontPhotoOnly: boolean;
 }
 
-const DEFAULT_ID_CONFIG = IdVerificationConfigSchema.parse({});
+/** ID_VERIFICATION's config defaults, parsed on first use: parsed at import, every start would run (and compile) zod's parser for them. */
+let idConfigDefaults: IdVerificationConfig | undefined;
+const defaultIdConfig = () => (idConfigDefaults ??= IdVerificationConfigSchema.parse({}));
 
 function group(config: Record<string, unknown>, name: string): Record<string, unknown> {
   const value = config[name];
@@ -161,10 +163,11 @@ const booleanOr = (value: unknown, fallback: boolean): boolean => (typeof value 
 export function idVerificationSettings(resolved: Record<string, unknown>): IdVerificationSettings {
   const ages = group(group(resolved, 'age_restriction_settings'), 'minimum_age');
   const scan = group(resolved, 'id_scan_settings');
+  const defaults = defaultIdConfig();
   return {
-    minimumAge: numberOr(ages.lower, DEFAULT_ID_CONFIG.minimum_age),
-    maximumAge: numberOr(ages.upper, DEFAULT_ID_CONFIG.maximum_age),
-    expiryGraceYears: numberOr(group(resolved, 'expiry_date_settings').expiry_date, DEFAULT_ID_CONFIG.expiry_date_years),
+    minimumAge: numberOr(ages.lower, defaults.minimum_age),
+    maximumAge: numberOr(ages.upper, defaults.maximum_age),
+    expiryGraceYears: numberOr(group(resolved, 'expiry_date_settings').expiry_date, defaults.expiry_date_years),
     requireSecondaryId: booleanOr(scan.require_secondary_id, false),
     requireTertiaryId: booleanOr(scan.require_tertiary_id, false),
     faceFrontPhotoOnly: booleanOr(group(resolved, 'face_scan_settings').face_front_photo_only, false),

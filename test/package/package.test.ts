@@ -180,6 +180,15 @@ describe('the compiled package', () => {
     expect(loaded()).toEqual(expect.arrayContaining(['dist/images/decode-worker.mjs', 'dist/images/codecs.mjs', 'node_modules/jimp/dist/esm/index.js']));
   }, 120_000);
 
+  it('builds the bundle in ASCII, which the loader holds as one-byte text, and its pages keep their characters', async () => {
+    // V8 holds a source text with any character beyond ASCII at two bytes per character.
+    const bundle = readFileSync(join(ROOT, 'dist/server.cjs'));
+    expect(bundle.findIndex((byte) => byte > 0x7f)).toBe(-1);
+    const { url } = await startServer(process.execPath, ['bin/idv-sandbox.js', '--port', '0', '--memory']);
+    const page = await (await fetch(`${url}/console`)).text();
+    expect(page).toContain('— idv-sandbox console</title>');
+  }, 120_000);
+
   it('leaves nodemailer, faker and libphonenumber out of the bundle and loads each from node_modules on first use', async () => {
     // Bundled, they are a third of the bundle to compile at every start, and nodemailer's imports of tls,
     // https, dns and child_process would load with it.

@@ -46,6 +46,13 @@ describe('loadBundle (the bin runs the server bundle with the compiled code of a
     expect(start(file, cacheDir).exports).toEqual({ where: join(folder, 'x'), file, same: true });
   });
 
+  it('reads a file with characters beyond ASCII as UTF-8, and an ASCII one (as the build makes the bundle) as the same text', () => {
+    const utf8 = bundleOf("module.exports = { text: 'Older → · — ß' };");
+    const ascii = bundleOf("module.exports = { text: 'Older \\u2192 \\u00b7 \\u2014 \\u00df' };");
+    expect(start(utf8.file, utf8.cacheDir).exports).toEqual({ text: 'Older → · — ß' });
+    expect(start(ascii.file, ascii.cacheDir).exports).toEqual({ text: 'Older → · — ß' });
+  });
+
   it('keeps the compiled code after the first start, and the next start takes it without writing it again', () => {
     const { file, cacheDir } = bundleOf('function answer() { return 42; } module.exports = { answer: answer() };');
     expect(start(file, cacheDir)).toEqual({ cacheUsed: false, exports: { answer: 42 }, kept: true });
