@@ -55,7 +55,7 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   platform.operations.learn(app.openAPIRegistry.definitions);
   // Stubs in scenario files answer for operations: now that they are known, a body their clients could not parse stops start-up.
   refuseUnparseableStubs(platform.scenarios.all(), platform.operations);
-  platform.coverage.learn(app.openAPIRegistry.definitions, readOperationExamples(), {
+  platform.coverage.learn(app.openAPIRegistry.definitions, readOperationExamples, {
     scenarios: platform.scenarios.all(),
     catalogEntries: (section) => platform.catalog.list(section),
   });

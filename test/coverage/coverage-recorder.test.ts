@@ -3,7 +3,7 @@
  * request ids and per-key counts come out of those arrays, merged across keys and namespaces.
  */
 import { describe, expect, it } from 'vitest';
-import { CoverageRecorder } from '../../src/platform/coverage/coverage.ts';
+import { Coverage, CoverageRecorder } from '../../src/platform/coverage/coverage.ts';
 import type { OutcomeClass } from '../../src/platform/coverage/outcome-class.ts';
 
 const classes = ['status A 200', 'status A 404', 'refusal rate'].map(
@@ -48,5 +48,41 @@ describe('CoverageRecorder', () => {
     expect(hits.namespaceNames()).toEqual(['two']);
     expect(hits.hits(classes, 'one').size).toBe(0);
     expect(hits.hits(classes, 'two').get('status A 404')?.count).toBe(1);
+  });
+
+  it('builds the catalog when first needed, not when the app learns its routes: a start does not pay for it', () => {
+    let examplesRead = 0;
+    let sourcesAsked = 0;
+    const coverage = new Coverage(true, [
+      {
+        name: 'one status',
+        classes: (context) => {
+          sourcesAsked += 1;
+          return [...context.operations.values()].map(
+            (operation): OutcomeClass => ({
+              id: `status ${operation.name} 200`,
+              kind: 'status',
+              title: operation.summary,
+              trigger: { how: 'call it' },
+              recognizer: { by: 'status', operation: operation.name, status: 200 },
+            }),
+          );
+        },
+      },
+    ]);
+    const route = { method: 'get', path: '/v1/things/{id}', operationId: 'getThing', summary: 'Get a thing', responses: { 200: {}, 404: {} } };
+    coverage.learn(
+      [{ type: 'route', route }],
+      () => {
+        examplesRead += 1;
+        return { getThing: { status: 200 } };
+      },
+      { scenarios: [], catalogEntries: () => [] },
+    );
+    expect([examplesRead, sourcesAsked]).toEqual([0, 0]);
+    const operation = coverage.operationOf([{ method: 'GET', path: '/v1/things/:id' }]);
+    expect(operation?.byStatus.get(200)).toBe(0);
+    expect(coverage.catalog.operations.get('GET /v1/things/{id}')).toMatchObject({ operationId: 'getThing', statuses: [200, 404], exampleStatus: 200 });
+    expect([examplesRead, sourcesAsked]).toEqual([1, 1]);
   });
 });

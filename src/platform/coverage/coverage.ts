@@ -294,7 +294,16 @@ export class CoverageRecorder {
 /** An entry of the OpenAPI registry (routes, schemas, parameters…). */
 interface RegistryDefinition {
   type: string;
-  route?: { method: string; path: string; operationId?: string; summary?: string; responses: Record<string | number, unknown>; security?: unknown[] };
+  route?: RegisteredRoute;
+}
+
+interface RegisteredRoute {
+  method: string;
+  path: string;
+  operationId?: string;
+  summary?: string;
+  responses: Record<string | number, unknown>;
+  security?: unknown[];
 }
 
 /** The fixture keys triggers send (fixtures/organizations.json). */
@@ -310,6 +319,8 @@ export const TRIGGER_KEYS: SourceContext['keys'] = {
 export class Coverage {
   private readonly sources: ClassSource[];
   private built: CoverageCatalog | undefined;
+  /** Builds the catalog (set by `learn`). */
+  private build: (() => CoverageCatalog) | undefined;
   /** `METHOD /hono/:path` → `METHOD /openapi/{path}` of the /v1 operations. */
   private readonly routes = new Map<string, string>();
   private readonly operationByRoute = new WeakMap<object, OperationClasses | null>();
@@ -334,39 +345,55 @@ export class Coverage {
     this.sources.push(source);
   }
 
-  /** Learns the /v1 operations once every route is mounted, then builds the catalog from every source. */
+  /**
+   * Learns the /v1 operations once every route is mounted; the catalog is built from every source when
+   * first needed (the first /v1 answer or report), not during start-up, which it would lengthen by ~10 ms.
+   * `examples` reads the operations' documented examples then.
+   */
   learn(
     definitions: readonly RegistryDefinition[],
-    examples: Record<string, { request?: unknown; status?: number }>,
+    examples: () => Record<string, { request?: unknown; status?: number }>,
     context: Omit<SourceContext, 'operations' | 'keys'>,
   ): void {
-    const operations = new Map<string, OperationInfo>();
+    const routes: RegisteredRoute[] = [];
     for (const { type, route } of definitions) {
       if (type !== 'route' || !route?.operationId || !route.path.startsWith('/v1/')) continue;
-      const method = route.method.toUpperCase();
-      const name = `${method} ${route.path}`;
-      this.routes.set(`${method} ${route.path.replaceAll(/\/{(.+?)}/g, '/:$1')}`, name);
-      operations.set(name, {
-        name,
-        operationId: route.operationId,
-        method,
-        path: route.path,
-        summary: route.summary ?? '',
-        statuses: Object.keys(route.responses)
-          .map(Number)
-          .filter(Number.isInteger)
-          .sort((a, b) => a - b),
-        exampleBody: examples[route.operationId]?.request,
-        exampleStatus: examples[route.operationId]?.status,
-        takesApiKey: (route.security ?? []).length > 0,
-      });
+      routes.push(route);
+      this.routes.set(`${route.method.toUpperCase()} ${route.path.replaceAll(/\/{(.+?)}/g, '/:$1')}`, `${route.method.toUpperCase()} ${route.path}`);
     }
-    this.built = new CoverageCatalog(operations, this.sources, { ...context, operations, keys: TRIGGER_KEYS });
-    this.recorder.size = this.built.classes.length;
+    this.build = () => {
+      const documented = examples();
+      const operations = new Map<string, OperationInfo>();
+      for (const route of routes) {
+        const method = route.method.toUpperCase();
+        const name = `${method} ${route.path}`;
+        const operationId = route.operationId as string;
+        operations.set(name, {
+          name,
+          operationId,
+          method,
+          path: route.path,
+          summary: route.summary ?? '',
+          statuses: Object.keys(route.responses)
+            .map(Number)
+            .filter(Number.isInteger)
+            .sort((a, b) => a - b),
+          exampleBody: documented[operationId]?.request,
+          exampleStatus: documented[operationId]?.status,
+          takesApiKey: (route.security ?? []).length > 0,
+        });
+      }
+      return new CoverageCatalog(operations, this.sources, { ...context, operations, keys: TRIGGER_KEYS });
+    };
   }
 
   get catalog(): CoverageCatalog {
-    if (!this.built) throw new Error('coverage catalog used before the app was built');
+    if (!this.built) {
+      if (!this.build) throw new Error('coverage catalog used before the app was built');
+      this.built = this.build();
+      this.build = undefined;
+      this.recorder.size = this.built.classes.length;
+    }
     return this.built;
   }
 
