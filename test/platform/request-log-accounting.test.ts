@@ -38,6 +38,43 @@ describe('the request journal’s bookkeeping', () => {
     }
   });
 
+  it('counts the bytes of every kind of JSON text and number an entry can hold exactly', () => {
+    const log = new RequestLog();
+    const awkward = entry('awkward "quoted" \\ back', {
+      requestBody: [
+        'tab\there',
+        'new\nline',
+        '\u0000\u001f\u007f',
+        'é ✓ 😀',
+        '\ud800 lone',
+        1e21,
+        -0,
+        0.1,
+        Number.NaN,
+        null,
+        true,
+        false,
+        undefined,
+        [],
+        {},
+        [[{}]],
+      ],
+      responseBody: 'plain',
+    });
+    awkward.query = { ünïcode: 'ключ', '"': '\\' };
+    awkward.headers = { 'x-empty': '', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) "quoted"' };
+    awkward.explain = 'scenario a,b: +20 ms; 404: not found';
+    awkward.keyId = 'key_1';
+    awkward.scenarios = ['a', 'b'];
+    awkward.firedRules = [
+      { scenario: 'a', rule: 0, effect: 'latency 20 ms' },
+      { scenario: 'b', effect: 'behaviour async-jobs-fail' },
+    ];
+    awkward.durationMs = 12345.67;
+    log.add(awkward);
+    expect(log.bytes()).toBe(Buffer.byteLength(JSON.stringify(awkward)));
+  });
+
   it('keeps a member named __proto__ as a member', () => {
     expect(keptBody('{"__proto__":{"polluted":true},"a":1}', 'application/json', DEFAULT_REQUEST_LOG_LIMITS)).toEqual(
       JSON.parse('{"__proto__":{"polluted":true},"a":1}'),

@@ -16,6 +16,7 @@ import { ruleKinds } from '../scenarios/scenario.schema.ts';
 import { round } from '../numbers.ts';
 import { StorageError } from '../store/store.ts';
 import { withHeaders } from './string-responses.ts';
+import { requestHeader, requestHeaders } from './request-headers.ts';
 import type { InvalidKeyLimiter } from '../rate-limit/invalid-key-limiter.ts';
 
 /** Paths that are not recorded in the request journal (the sandbox's own surfaces). */
@@ -37,7 +38,7 @@ export function requestContext(platform: Platform) {
     c.set('answeredByScenario', false);
     c.set('outcomeFacts', []);
 
-    const namespace = c.req.header('x-sandbox-namespace') ?? c.req.query('namespace') ?? DEFAULT_NAMESPACE;
+    const namespace = requestHeader(c, 'x-sandbox-namespace') ?? c.req.query('namespace') ?? DEFAULT_NAMESPACE;
     // A world must exist for the error handler even when the namespace is refused. A new namespace is a
     // visitor until the request is authenticated (admitNamespace): a request without a key creates none.
     const named = NAMESPACE_PATTERN.test(namespace) ? namespace : DEFAULT_NAMESPACE;
@@ -48,7 +49,7 @@ export function requestContext(platform: Platform) {
     const changesBefore = platform.store.changeCount;
 
     try {
-      const refusal = requestRefusal(world, namespace, c.req.header('x-sandbox-scenario'));
+      const refusal = requestRefusal(world, namespace, requestHeader(c, 'x-sandbox-scenario'));
       if (typeof refusal === 'string') {
         explain(c, `400: ${refusal}`);
         c.res = c.json(errorBody('default', refusal), 400);
@@ -89,7 +90,7 @@ export function requestContext(platform: Platform) {
           method: c.req.method,
           path: c.req.path,
           query: keptQuery(c.req.query()),
-          headers: keptHeaders(c.req.raw.headers),
+          headers: keptHeaders(requestHeaders(c)),
           requestBody: await receivedBody(c.req, limits),
           status: c.res?.status ?? 500,
           responseBody: sent?.body,
@@ -232,7 +233,7 @@ export function apiKeyGuard(policy: GuardPolicy) {
     c.set('errorCodes', policy.errorCodes);
     c.set('refusesForFunds', policy.refusesForFunds);
 
-    const presented = c.req.header('x-api-key');
+    const presented = requestHeader(c, 'x-api-key');
     if (presented === undefined || presented.trim() === '') {
       throw new ApiError(policy.missingKeyStatus, 'Missing API key', {
         detail: 'Send your organization API key in the x-api-key header.',

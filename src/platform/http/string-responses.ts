@@ -41,25 +41,37 @@ const VALUE_PADDING = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 export function withHeaders(response: Response, added: Record<string, string>): Response {
   const parts = stringResponseParts(response);
   const given = parts && (parts.headers === undefined ? DEFAULT_HEADERS : parts.headers);
-  // Hono builds such a record with one string per name; anything else takes the general path.
-  const record = isPlainRecord(given) ? Object.entries(given) : [];
-  if (parts === undefined || record.length === 0 || record.some(([, value]) => typeof value !== 'string')) {
+  const merged = isPlainRecord(given) ? mergedHeaders(given, added) : undefined;
+  if (parts === undefined || merged === undefined) {
     for (const [name, value] of Object.entries(added)) response.headers.set(name, value);
     return response;
   }
-  const merged: [string, string][] = [];
-  for (const [name, value] of [...(record as [string, string][]), ...Object.entries(added)]) {
-    const lower = name.toLowerCase();
-    const normalized = PADDED_VALUE.test(value) ? value.replace(VALUE_PADDING, '') : value;
-    const same = merged.find(([given]) => given === lower);
-    // A name given twice (in two cases) is combined as Headers does; an added header replaces, as `set` does.
-    if (same === undefined) merged.push([lower, normalized]);
-    else same[1] = name in added ? normalized : `${same[1]}, ${normalized}`;
-  }
   const headers: Record<string, string> = {};
-  for (const [name, value] of merged.sort(([a], [b]) => (a < b ? -1 : 1))) headers[name] = value;
+  for (const name of [...merged.keys()].sort()) headers[name] = merged.get(name) as string;
   return new Response(parts.body, { status: parts.status, headers });
 }
+
+/**
+ * `given` then `added` by lower-case name, values trimmed as Headers does; a name given twice (in two
+ * cases) is combined as Headers does, an added header replaces, as `set` does. Undefined unless `given`
+ * holds some headers, each one string (what Hono builds): anything else takes the general path.
+ */
+function mergedHeaders(given: Record<string, unknown>, added: Record<string, string>): Map<string, string> | undefined {
+  const merged = new Map<string, string>();
+  for (const name of Object.keys(given)) {
+    const value = given[name];
+    if (typeof value !== 'string') return undefined;
+    const lower = name.toLowerCase();
+    const same = merged.get(lower);
+    merged.set(lower, same === undefined ? trimmedHeaderValue(value) : `${same}, ${trimmedHeaderValue(value)}`);
+  }
+  if (merged.size === 0) return undefined;
+  for (const name of Object.keys(added)) merged.set(name.toLowerCase(), trimmedHeaderValue(added[name] as string));
+  return merged;
+}
+
+/** A header value without the whitespace a Headers object strips from its ends. */
+export const trimmedHeaderValue = (value: string) => (PADDED_VALUE.test(value) ? value.replace(VALUE_PADDING, '') : value);
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !(value instanceof Headers) && !Array.isArray(value);

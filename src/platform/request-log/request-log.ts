@@ -178,18 +178,49 @@ function journaledBody(text: string, contentType: string, limits: RequestLogLimi
 /** JSON sizes of kept bodies, measured once when they are kept: an entry's size reuses them. */
 const keptBodyBytes = new WeakMap<object, number>();
 
-/** Bytes of `JSON.stringify(entry)`, without serializing its bodies a second time. */
+/**
+ * Bytes of `JSON.stringify(entry)`, counted member by member instead of written out (every request adds an
+ * entry), bodies at the size measured when they were kept.
+ */
 function entryBytes(entry: RequestLogEntry): number {
-  const { requestBody, responseBody, ...rest } = entry;
-  return Buffer.byteLength(JSON.stringify(rest)) + memberBytes('requestBody', requestBody) + memberBytes('responseBody', responseBody);
+  let bytes = 1;
+  for (const name in entry) {
+    const value = entry[name as keyof RequestLogEntry];
+    if (value === undefined) continue;
+    bytes += stringBytes(name) + 2 + (name === 'requestBody' || name === 'responseBody' ? bodyBytes(value) : jsonBytes(value));
+  }
+  return bytes === 1 ? 2 : bytes;
 }
 
-/** Bytes of `,"name":value` in an object's JSON; nothing for an undefined value (left out). */
-function memberBytes(name: string, value: unknown): number {
-  if (value === undefined) return 0;
-  if (value instanceof UnreadBody) return name.length + 4 + Buffer.byteLength(value.text);
-  const measured = typeof value === 'object' && value !== null ? keptBodyBytes.get(value) : undefined;
-  return name.length + 4 + (measured ?? Buffer.byteLength(JSON.stringify(value)));
+function bodyBytes(body: unknown): number {
+  if (body instanceof UnreadBody) return Buffer.byteLength(body.text);
+  return (typeof body === 'object' && body !== null ? keptBodyBytes.get(body) : undefined) ?? jsonBytes(body);
+}
+
+/** Text that JSON writes as it is between its quotes: printable ASCII without `"` and `\`. */
+const PLAIN_JSON_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+const stringBytes = (text: string): number => (PLAIN_JSON_TEXT.test(text) ? text.length + 2 : Buffer.byteLength(JSON.stringify(text)));
+
+/** Bytes of `JSON.stringify(value)` for the JSON-shaped values an entry holds; anything else is written out. */
+function jsonBytes(value: unknown): number {
+  if (typeof value === 'string') return stringBytes(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value).length : 4;
+  if (typeof value === 'boolean') return value ? 4 : 5;
+  if (value === null) return 4;
+  if (Array.isArray(value)) {
+    let bytes = value.length === 0 ? 2 : value.length + 1;
+    for (const item of value) bytes += item === undefined ? 4 : jsonBytes(item);
+    return bytes;
+  }
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype && !('toJSON' in value)) {
+    let bytes = 1;
+    for (const [name, member] of Object.entries(value)) {
+      if (member !== undefined) bytes += stringBytes(name) + 2 + jsonBytes(member);
+    }
+    return bytes === 1 ? 2 : bytes;
+  }
+  return Buffer.byteLength(JSON.stringify(value) ?? '');
 }
 
 /** A string as the journal keeps it: upload signatures redacted, at most `limit` characters. */
@@ -241,11 +272,11 @@ export function keptQuery(query: Record<string, string>): Record<string, string>
 }
 
 /** Request headers without secrets (API key, Authorization, cookies). */
-export function keptHeaders(headers: Headers): Record<string, string> {
+export function keptHeaders(headers: Iterable<[string, string]>): Record<string, string> {
   const kept: Record<string, string> = {};
-  headers.forEach((value, name) => {
+  for (const [name, value] of headers) {
     if (!SECRET_NAME.test(name)) kept[name] = keptString(value, LONG_STRING);
-  });
+  }
   return kept;
 }
 
