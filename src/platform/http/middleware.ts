@@ -66,9 +66,10 @@ export function requestContext(platform: Platform) {
       const explanations = c.get('explanations');
       // The admitted world when the request created its namespace: the same object as the visitor, kept.
       const world = c.get('world');
+      const explanation = explanations.length > 0 ? explanations.join('; ') : undefined;
       if (c.res) {
         const added: Record<string, string> = { 'x-request-id': c.get('requestId') };
-        if (explanations.length > 0) added['x-sandbox-explain'] = explanations.join('; ');
+        if (explanation !== undefined) added['x-sandbox-explain'] = explanation;
         if (world.namespace !== DEFAULT_NAMESPACE) added['x-sandbox-namespace'] = world.namespace;
         const response = withHeaders(c.res, added);
         if (response !== c.res) {
@@ -79,7 +80,8 @@ export function requestContext(platform: Platform) {
       }
       if (!UNJOURNALED.test(c.req.path)) {
         const limits = world.requestLog.limits;
-        const sent = c.res ? await sentBody(c.res, limits) : undefined;
+        const sending = c.res ? sentBody(c.res, limits) : undefined;
+        const sent = sending instanceof Promise ? await sending : sending;
         if (sent && sent.response !== c.res) {
           // Unset first: replacing a response copies it (reading its body again) to merge the headers.
           c.res = undefined;
@@ -94,7 +96,7 @@ export function requestContext(platform: Platform) {
           requestBody: await receivedBody(c.req, limits),
           status: c.res?.status ?? 500,
           responseBody: sent?.body,
-          explain: explanations.length > 0 ? explanations.join('; ') : undefined,
+          explain: explanation,
           keyId: c.get('principal')?.keyId ?? null,
           scenarios: world.scenarios.effectiveNames(c.get('requestScenarios')),
           firedRules: c.get('firedRules'),

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { AppContext } from './context.ts';
-import { trimmedHeaderValue as trimmed } from './string-responses.ts';
+import { sortByName, trimmedHeaderValue as trimmed } from './string-responses.ts';
 
 /** What Headers puts between two values of one name. */
 const separatorOf = (name: string) => (name === 'cookie' ? '; ' : ', ');
@@ -35,21 +35,20 @@ export function requestHeader(c: AppContext, name: string): string | undefined {
 export function requestHeaders(c: AppContext): Iterable<[string, string]> {
   const raw = rawHeadersOf(c);
   if (raw === undefined) return c.req.raw.headers;
-  const byName = new Map<string, string[]>();
+  const headers: [string, string][] = [];
   for (let i = 0; i < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase();
     // The adapter leaves out HTTP/2 pseudo-headers (":path"); an HTTP/1 parser never passes one.
-    if (name.charCodeAt(0) === 58) continue;
-    const values = byName.get(name);
-    if (values === undefined) byName.set(name, [trimmed(raw[i + 1] as string)]);
-    else values.push(trimmed(raw[i + 1] as string));
+    if (name.charCodeAt(0) !== 58) headers.push([name, trimmed(raw[i + 1] as string)]);
   }
-  const headers: [string, string][] = [];
-  for (const name of [...byName.keys()].sort()) {
-    const values = byName.get(name) as string[];
-    // Headers gives each Set-Cookie on its own and combines any other name's values.
-    if (name === 'set-cookie') for (const value of values) headers.push([name, value]);
-    else headers.push([name, values.length === 1 ? (values[0] as string) : values.join(separatorOf(name))]);
+  sortByName(headers);
+  // Repeats are side by side, in the order sent: Headers combines them, except each Set-Cookie.
+  let kept = 0;
+  for (const header of headers) {
+    const previous = headers[kept - 1];
+    if (previous !== undefined && previous[0] === header[0] && header[0] !== 'set-cookie') previous[1] += `${separatorOf(header[0])}${header[1]}`;
+    else headers[kept++] = header;
   }
+  headers.length = kept;
   return headers;
 }

@@ -46,28 +46,32 @@ export function withHeaders(response: Response, added: Record<string, string>): 
     for (const [name, value] of Object.entries(added)) response.headers.set(name, value);
     return response;
   }
-  const headers: Record<string, string> = {};
-  for (const name of [...merged.keys()].sort()) headers[name] = merged.get(name) as string;
-  return new Response(parts.body, { status: parts.status, headers });
+  return new Response(parts.body, { status: parts.status, headers: merged });
 }
 
 /**
- * `given` then `added` by lower-case name, values trimmed as Headers does; a name given twice (in two
- * cases) is combined as Headers does, an added header replaces, as `set` does. Undefined unless `given`
- * holds some headers, each one string (what Hono builds): anything else takes the general path.
+ * `given` then `added` in one record, by lower-case name in sorted order, values trimmed as Headers does;
+ * a name given twice (in two cases) is combined as Headers does, an added header replaces, as `set` does.
+ * Undefined unless `given` holds some headers, each one string (what Hono builds): anything else takes
+ * the general path.
  */
-function mergedHeaders(given: Record<string, unknown>, added: Record<string, string>): Map<string, string> | undefined {
-  const merged = new Map<string, string>();
+function mergedHeaders(given: Record<string, unknown>, added: Record<string, string>): Record<string, string> | undefined {
+  const entries: [name: string, value: string, added: boolean][] = [];
   for (const name of Object.keys(given)) {
     const value = given[name];
     if (typeof value !== 'string') return undefined;
-    const lower = name.toLowerCase();
-    const same = merged.get(lower);
-    merged.set(lower, same === undefined ? trimmedHeaderValue(value) : `${same}, ${trimmedHeaderValue(value)}`);
+    entries.push([name.toLowerCase(), trimmedHeaderValue(value), false]);
   }
-  if (merged.size === 0) return undefined;
-  for (const name of Object.keys(added)) merged.set(name.toLowerCase(), trimmedHeaderValue(added[name] as string));
-  return merged;
+  if (entries.length === 0) return undefined;
+  for (const name of Object.keys(added)) entries.push([name.toLowerCase(), trimmedHeaderValue(added[name] as string), true]);
+  // Equal names stay in order: the given ones, then the added one.
+  sortByName(entries);
+  const headers: Record<string, string> = {};
+  for (const [name, value, isAdded] of entries) {
+    const same = Object.hasOwn(headers, name) ? headers[name] : undefined;
+    headers[name] = same === undefined || isAdded ? value : `${same}, ${value}`;
+  }
+  return headers;
 }
 
 /** A header value without the whitespace a Headers object strips from its ends. */
@@ -83,4 +87,17 @@ export function responseHeader(response: Response, name: string): string | null 
   if (!isPlainRecord(headers)) return response.headers.get(name);
   const values = Object.entries(headers).filter(([given, value]) => typeof value === 'string' && given.toLowerCase() === name);
   return values.length === 0 ? null : values.map(([, value]) => (value as string).replace(VALUE_PADDING, '')).join(', ');
+}
+
+/**
+ * Sorts `[name, …]` entries by name in place, equal names kept in their order: an insertion sort, as a
+ * request or response carries a handful of headers (Array.prototype.sort copies them first).
+ */
+export function sortByName<T extends [string, ...unknown[]]>(entries: T[]): void {
+  for (let i = 1; i < entries.length; i++) {
+    const entry = entries[i] as T;
+    let j = i - 1;
+    for (; j >= 0 && (entries[j] as T)[0] > entry[0]; j--) entries[j + 1] = entries[j] as T;
+    entries[j + 1] = entry;
+  }
 }

@@ -187,7 +187,8 @@ function entryBytes(entry: RequestLogEntry): number {
   for (const name in entry) {
     const value = entry[name as keyof RequestLogEntry];
     if (value === undefined) continue;
-    bytes += stringBytes(name) + 2 + (name === 'requestBody' || name === 'responseBody' ? bodyBytes(value) : jsonBytes(value));
+    // An entry's member names are plain identifiers: written as they are, in quotes.
+    bytes += name.length + 4 + (name === 'requestBody' || name === 'responseBody' ? bodyBytes(value) : jsonBytes(value));
   }
   return bytes === 1 ? 2 : bytes;
 }
@@ -215,7 +216,8 @@ function jsonBytes(value: unknown): number {
   }
   if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype && !('toJSON' in value)) {
     let bytes = 1;
-    for (const [name, member] of Object.entries(value)) {
+    for (const name of Object.keys(value)) {
+      const member = (value as Record<string, unknown>)[name];
       if (member !== undefined) bytes += stringBytes(name) + 2 + jsonBytes(member);
     }
     return bytes === 1 ? 2 : bytes;
@@ -284,7 +286,14 @@ export function keptHeaders(headers: Iterable<[string, string]>): Record<string,
  * The request body as received, from what the handler read (Hono caches it). A body no handler read (a
  * request refused before validation) is read here only when it is small and textual.
  */
-export async function receivedBody(request: HonoRequest, limits: RequestLogLimits): Promise<unknown> {
+export function receivedBody(request: HonoRequest, limits: RequestLogLimits): unknown {
+  // Most requests carry no body and none was read: answered at once, without an async function's turn.
+  const cache = request.bodyCache;
+  if (!cache.formData && !cache.text && !cache.arrayBuffer && !(Number(request.header('content-length') ?? 0) > 0)) return undefined;
+  return readOrDescribeBody(request, limits);
+}
+
+async function readOrDescribeBody(request: HonoRequest, limits: RequestLogLimits): Promise<unknown> {
   try {
     return await readReceivedBody(request, limits);
   } catch {
@@ -316,18 +325,29 @@ async function readReceivedBody(request: HonoRequest, limits: RequestLogLimits):
   return journaledBody(await request.text(), contentType, limits);
 }
 
+export interface SentBody {
+  body: unknown;
+  response: Response;
+}
+
 /**
- * The response body as sent, and the response to send in its place. A body built from a string is taken
+ * The response body as sent, and the response to send in its place (at once for a body built from a
+ * string, the common case: no async function's turn). A body built from a string is taken
  * as it is; another text body is read once and the response rebuilt from those bytes (cheaper than a
  * clone, and the server writes them out directly). Binary bodies only as a summary, never read.
  */
-export async function sentBody(response: Response, limits: RequestLogLimits): Promise<{ body: unknown; response: Response }> {
+export function sentBody(response: Response, limits: RequestLogLimits): SentBody | Promise<SentBody> {
   const contentType = responseHeader(response, 'content-type') ?? '';
   if (!isText(contentType))
     return { body: response.body ? binarySummary(contentType, Number(response.headers.get('content-length') ?? 0)) : undefined, response };
   // A body built from a string is what the server writes out itself: taking it costs nothing.
   const text = stringResponseParts(response)?.body;
   if (text !== undefined) return { body: text === '' ? undefined : journaledBody(text, contentType, limits), response };
+  return rebuiltWithBody(response, contentType, limits);
+}
+
+/** A text response read once, and one built again from its bytes to send in its place. */
+async function rebuiltWithBody(response: Response, contentType: string, limits: RequestLogLimits): Promise<SentBody> {
   // The bytes go out as they came (whatever their encoding); the journal keeps their text.
   const bytes = new Uint8Array(await response.arrayBuffer());
   const rebuilt = new Response(bytes.byteLength === 0 ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
