@@ -1,16 +1,16 @@
 /**
- * Responses built from a string (`c.json`, `c.body`, `c.text`). Served by @hono/node-server, such a
- * response is its lightweight Response, which keeps `[status, body, headers]` under its `cache` symbol
+ * Responses built from a string or from bytes (`c.json`, `c.body`, `c.text`). Served by @hono/node-server,
+ * such a response is its lightweight Response, which keeps `[status, body, headers]` under its `cache` symbol
  * and writes them out itself: headers kept as a plain record go straight to `writeHead`, while a
  * Headers object (made the first time anything reads `response.headers`) is copied into one first.
  * Reading those parts here costs nothing; any other response (a stream, a file, or every response in an
  * in-process `app.request`, where Response is the platform's own) has none, and is handled as any Response.
  */
 
-/** What a lightweight response was built from: its body text and headers as given. */
+/** What a lightweight response was built from: its body (text or bytes) and headers as given. */
 interface StringResponseParts {
   status: number;
-  body: string;
+  body: string | Uint8Array;
   /** A plain record (names as the code wrote them), a Headers object, or nothing (text/plain). */
   headers: unknown;
 }
@@ -18,11 +18,11 @@ interface StringResponseParts {
 /** The lightweight response's `cache` symbol, found on the first response that has it (one per process). */
 let cacheSymbol: symbol | undefined;
 
-/** The parts of a response built from a string, or undefined for any other response. */
+/** The parts of a response built from a string or bytes, or undefined for any other response. */
 export function stringResponseParts(response: Response): StringResponseParts | undefined {
   cacheSymbol ??= Object.getOwnPropertySymbols(response).find((symbol) => symbol.description === 'cache');
   const cached = cacheSymbol === undefined ? undefined : (response as unknown as Record<symbol, unknown>)[cacheSymbol];
-  if (!Array.isArray(cached) || typeof cached[1] !== 'string') return undefined;
+  if (!Array.isArray(cached) || (typeof cached[1] !== 'string' && !(cached[1] instanceof Uint8Array))) return undefined;
   return { status: cached[0] as number, body: cached[1], headers: cached[2] };
 }
 

@@ -12,6 +12,7 @@
  * counted as those bytes): it is parsed, redacted and shortened the first time its entry is read, and the
  * entry is counted again at its kept size then.
  */
+import { isUtf8 } from 'node:buffer';
 import type { HonoRequest } from 'hono';
 import { responseHeader, stringResponseParts } from '../http/string-responses.ts';
 
@@ -82,9 +83,22 @@ export interface RequestLogFilter {
  */
 class UnreadBody {
   constructor(
-    readonly text: string,
+    /** The text, or the bytes of a response sent as bytes (decoded only if the entry is read). */
+    readonly sent: string | Uint8Array,
     readonly contentType: string,
   ) {}
+
+  get text(): string {
+    return typeof this.sent === 'string' ? this.sent : new TextDecoder().decode(this.sent);
+  }
+
+  /** The UTF-8 size of its text. */
+  get bytes(): number {
+    if (typeof this.sent === 'string') return Buffer.byteLength(this.sent);
+    // Valid UTF-8 without a byte-order mark (which decoding drops) is its text's UTF-8 as it is.
+    const bom = this.sent[0] === 0xef && this.sent[1] === 0xbb && this.sent[2] === 0xbf;
+    return isUtf8(this.sent) && !bom ? this.sent.byteLength : Buffer.byteLength(this.text);
+  }
 }
 
 interface Held {
@@ -170,10 +184,15 @@ function readableBody(body: unknown, limits: RequestLogLimits): unknown {
  * A body to journal: JSON up to four times the body cap waits as sent (made readable when its entry is
  * read); a larger one, or any other text, is kept at once, so one answer never holds much of the journal.
  */
-function journaledBody(text: string, contentType: string, limits: RequestLogLimits): unknown {
-  if (/json/i.test(contentType) && text.length <= 4 * limits.bodyBytes) return new UnreadBody(text, contentType);
-  return keptBody(text, contentType, limits);
+function journaledBody(sent: string | Uint8Array, contentType: string, limits: RequestLogLimits): unknown {
+  // Bytes are never fewer than the characters they encode: bytes within the bound wait undecoded.
+  const waits =
+    /json/i.test(contentType) && (sent.length <= 4 * limits.bodyBytes || (typeof sent !== 'string' && decoded(sent).length <= 4 * limits.bodyBytes));
+  if (waits) return new UnreadBody(sent, contentType);
+  return keptBody(typeof sent === 'string' ? sent : decoded(sent), contentType, limits);
 }
+
+const decoded = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 /** JSON sizes of kept bodies, measured once when they are kept: an entry's size reuses them. */
 const keptBodyBytes = new WeakMap<object, number>();
@@ -194,7 +213,7 @@ function entryBytes(entry: RequestLogEntry): number {
 }
 
 function bodyBytes(body: unknown): number {
-  if (body instanceof UnreadBody) return Buffer.byteLength(body.text);
+  if (body instanceof UnreadBody) return body.bytes;
   return (typeof body === 'object' && body !== null ? keptBodyBytes.get(body) : undefined) ?? jsonBytes(body);
 }
 
@@ -340,9 +359,9 @@ export function sentBody(response: Response, limits: RequestLogLimits): SentBody
   const contentType = responseHeader(response, 'content-type') ?? '';
   if (!isText(contentType))
     return { body: response.body ? binarySummary(contentType, Number(response.headers.get('content-length') ?? 0)) : undefined, response };
-  // A body built from a string is what the server writes out itself: taking it costs nothing.
-  const text = stringResponseParts(response)?.body;
-  if (text !== undefined) return { body: text === '' ? undefined : journaledBody(text, contentType, limits), response };
+  // A body built from a string or bytes is what the server writes out itself: taking it costs nothing.
+  const sent = stringResponseParts(response)?.body;
+  if (sent !== undefined) return { body: sent.length === 0 ? undefined : journaledBody(sent, contentType, limits), response };
   return rebuiltWithBody(response, contentType, limits);
 }
 
