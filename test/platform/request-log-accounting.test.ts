@@ -1,3 +1,4 @@
+import { getRequestListener } from '@hono/node-server';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_REQUEST_LOG_LIMITS, keptBody, RequestLog, sentBody, type RequestLogEntry } from '../../src/platform/request-log/request-log.ts';
 
@@ -38,6 +39,43 @@ describe('the request journal’s bookkeeping', () => {
     }
   });
 
+  it('counts the bytes of every kind of JSON text and number an entry can hold exactly', () => {
+    const log = new RequestLog();
+    const awkward = entry('awkward "quoted" \\ back', {
+      requestBody: [
+        'tab\there',
+        'new\nline',
+        '\u0000\u001f\u007f',
+        'é ✓ 😀',
+        '\ud800 lone',
+        1e21,
+        -0,
+        0.1,
+        Number.NaN,
+        null,
+        true,
+        false,
+        undefined,
+        [],
+        {},
+        [[{}]],
+      ],
+      responseBody: 'plain',
+    });
+    awkward.query = { ünïcode: 'ключ', '"': '\\' };
+    awkward.headers = { 'x-empty': '', 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) "quoted"' };
+    awkward.explain = 'scenario a,b: +20 ms; 404: not found';
+    awkward.keyId = 'key_1';
+    awkward.scenarios = ['a', 'b'];
+    awkward.firedRules = [
+      { scenario: 'a', rule: 0, effect: 'latency 20 ms' },
+      { scenario: 'b', effect: 'behaviour async-jobs-fail' },
+    ];
+    awkward.durationMs = 12345.67;
+    log.add(awkward);
+    expect(log.bytes()).toBe(Buffer.byteLength(JSON.stringify(awkward)));
+  });
+
   it('keeps a member named __proto__ as a member', () => {
     expect(keptBody('{"__proto__":{"polluted":true},"a":1}', 'application/json', DEFAULT_REQUEST_LOG_LIMITS)).toEqual(
       JSON.parse('{"__proto__":{"polluted":true},"a":1}'),
@@ -76,6 +114,29 @@ describe('the request journal’s bookkeeping', () => {
     expect(log.bytes()).toBe(Buffer.byteLength(JSON.stringify(read)));
     // Read once: the same kept entry on every later read.
     expect(log.list()[0]).toBe(read);
+  });
+
+  it('takes a body sent as bytes as it is, counted at the size of its text and decoded only when its entry is read', async () => {
+    // The node adapter's Response (what the server answers with) keeps the bytes it was given.
+    getRequestListener(() => new Response(null));
+    const utf8 = (text: string) => [...new TextEncoder().encode(text)];
+    const bodies = [
+      Uint8Array.from(utf8('{"name":"Zoë","password":"p"}')),
+      Uint8Array.from([0xef, 0xbb, 0xbf, ...utf8('{"bom":true}')]),
+      Uint8Array.from([...utf8('{"broken":"'), 0xff, 0xfe, ...utf8('"}')]),
+    ];
+    for (const bytes of bodies) {
+      const response = new Response(bytes, { headers: { 'content-type': 'application/json' } });
+      const sent = await sentBody(response, DEFAULT_REQUEST_LOG_LIMITS);
+      expect(sent.response).toBe(response);
+      const text = new TextDecoder().decode(bytes);
+      const log = new RequestLog();
+      log.add(entry('a', { responseBody: sent.body }));
+      expect(log.bytes()).toBe(Buffer.byteLength(JSON.stringify(entry('a', { responseBody: '' }))) - 2 + Buffer.byteLength(text));
+      const read = log.get('a');
+      expect(read?.responseBody).toEqual(keptBody(text, 'application/json', DEFAULT_REQUEST_LOG_LIMITS));
+      expect(log.bytes()).toBe(Buffer.byteLength(JSON.stringify(read)));
+    }
   });
 
   it('holds its byte bound when reading makes an entry larger than the text it was sent as', async () => {

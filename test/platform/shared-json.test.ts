@@ -1,3 +1,6 @@
+import { createServer } from 'node:http';
+import { connect } from 'node:net';
+import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AppContext, AppEnv } from '../../src/platform/http/context.ts';
@@ -19,6 +22,30 @@ describe('shared JSON answers', () => {
     expect(shared.status).toBe(200);
     expect([...shared.headers]).toEqual([...plain.headers]);
     expect(await shared.text()).toBe('{"name":"Ada","list":[1,2,{"deep":"é"}]}');
+  });
+
+  it('writes a shared body to a socket byte for byte as c.json does, head included', async () => {
+    const app = appAnswering(shareJson({ name: 'Zoë', list: [1, 2, { deep: 'é ✓' }] }));
+    const server = createServer(getRequestListener(app.fetch));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const exchange = async (path: string) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.end(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      const chunks: Buffer[] = [];
+      for await (const chunk of socket) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks)
+        .toString('latin1')
+        .replace(/\r\nDate: [^\r]*/, '');
+    };
+    try {
+      const plain = await exchange('/plain');
+      expect(plain).toContain('Content-Length: ');
+      expect(await exchange('/shared')).toBe(plain);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('serializes a body that was never shared at each send', async () => {

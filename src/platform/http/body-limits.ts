@@ -76,7 +76,8 @@ export class RouteFamilies {
   /** 413 before parsing for a body over its route family's limit. */
   bodyLimits(): MiddlewareHandler<AppEnv> {
     const bySize = new Map<number, MiddlewareHandler>();
-    return createMiddleware<AppEnv>(async (c, next) => {
+    // Not async: every request crosses it, and every way on is already a promise.
+    return createMiddleware<AppEnv>((c, next) => {
       const images = this.imagesOf(c.req.method, c.req.path);
       if (images > 0) c.set('errorFamily', 'image');
       // No body reaches a GET or HEAD handler; asking for one would build a whole Fetch Request per read.

@@ -22,6 +22,7 @@ import type { InvalidKeyLimiter } from '../rate-limit/invalid-key-limiter.ts';
 import type { FiredScenarioRule } from '../request-log/request-log.ts';
 import type { DeclaredOperations, ResponseRecorder } from './response-conformance.ts';
 import { keptAnswers } from '../kept-answers.ts';
+import { requestHeader } from './request-headers.ts';
 
 export interface PublicUrls {
   /** {base_url}: what links in responses use (`--public-url`). */
@@ -153,7 +154,7 @@ const PLAIN_HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?:
  */
 export function publicUrlsOf(c: AppContext): PublicUrls {
   const platform = c.get('platform');
-  const host = c.req.header('host');
+  const host = requestHeader(c, 'host');
   if (!platform.urlsFromRequestHost || host === undefined || !PLAIN_HOST.test(host)) return platform.urls;
   const url = c.req.url;
   const origin = `${url.slice(0, url.indexOf(':') + 1).toLowerCase()}//${host}`;

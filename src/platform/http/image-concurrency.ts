@@ -5,10 +5,11 @@
  * Retry-After, the status the spec gives image operations for "back off and retry". One gate serves every
  * image route, found in the OpenAPI registry as for the body limits.
  */
+import type { Next } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { ApiError } from '../errors/api-error.ts';
 import type { RouteFamilies } from './body-limits.ts';
-import type { AppEnv } from './context.ts';
+import type { AppContext, AppEnv } from './context.ts';
 
 export interface ConcurrencyLimits {
   /** Requests running at once. */
@@ -65,24 +66,26 @@ export class ConcurrencyGate {
  * body limit, which reads a chunked body whole.
  */
 export function limitImageConcurrency(families: RouteFamilies, gate: ConcurrencyGate) {
-  return createMiddleware<AppEnv>(async (c, next) => {
-    if (families.imagesOf(c.req.method, c.req.path) === 0) return next();
-    c.set('errorFamily', 'image');
-    const entered = gate.enter();
-    if (!entered) {
-      const { active, queued } = gate.limits;
-      throw new ApiError(
-        429,
-        `Too many image requests at once: ${active} are processed in parallel and ${queued} wait, the rest are refused. Retry after ${RETRY_AFTER_SECONDS} s, or send fewer image requests at the same time.`,
-        {},
-        { 'Retry-After': String(RETRY_AFTER_SECONDS) },
-      );
-    }
-    const release = await entered;
-    try {
-      await next();
-    } finally {
-      release();
-    }
-  });
+  // Not async where it only passes the request on: every request crosses it.
+  return createMiddleware<AppEnv>((c, next) => (families.imagesOf(c.req.method, c.req.path) === 0 ? next() : inImageSlot(c, next, gate)));
+}
+
+async function inImageSlot(c: AppContext, next: Next, gate: ConcurrencyGate): Promise<void> {
+  c.set('errorFamily', 'image');
+  const entered = gate.enter();
+  if (!entered) {
+    const { active, queued } = gate.limits;
+    throw new ApiError(
+      429,
+      `Too many image requests at once: ${active} are processed in parallel and ${queued} wait, the rest are refused. Retry after ${RETRY_AFTER_SECONDS} s, or send fewer image requests at the same time.`,
+      {},
+      { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+    );
+  }
+  const release = await entered;
+  try {
+    await next();
+  } finally {
+    release();
+  }
 }

@@ -17,6 +17,7 @@ import type { Observation } from '../coverage/coverage.ts';
 import { round } from '../numbers.ts';
 import { StorageError } from '../store/store.ts';
 import { withHeaders } from './string-responses.ts';
+import { requestHeader, requestHeaders } from './request-headers.ts';
 import type { InvalidKeyLimiter } from '../rate-limit/invalid-key-limiter.ts';
 
 /** Paths that are not recorded in the request journal (the sandbox's own surfaces). */
@@ -38,7 +39,7 @@ export function requestContext(platform: Platform) {
     c.set('answeredByScenario', false);
     c.set('outcomeFacts', []);
 
-    const namespace = c.req.header('x-sandbox-namespace') ?? c.req.query('namespace') ?? DEFAULT_NAMESPACE;
+    const namespace = requestHeader(c, 'x-sandbox-namespace') ?? c.req.query('namespace') ?? DEFAULT_NAMESPACE;
     // A world must exist for the error handler even when the namespace is refused. A new namespace is a
     // visitor until the request is authenticated (admitNamespace): a request without a key creates none.
     const named = NAMESPACE_PATTERN.test(namespace) ? namespace : DEFAULT_NAMESPACE;
@@ -49,7 +50,7 @@ export function requestContext(platform: Platform) {
     const changesBefore = platform.store.changeCount;
 
     try {
-      const refusal = requestRefusal(world, namespace, c.req.header('x-sandbox-scenario'));
+      const refusal = requestRefusal(world, namespace, requestHeader(c, 'x-sandbox-scenario'));
       if (typeof refusal === 'string') {
         explain(c, `400: ${refusal}`);
         c.res = c.json(errorBody('default', refusal), 400);
@@ -66,9 +67,10 @@ export function requestContext(platform: Platform) {
       const explanations = c.get('explanations');
       // The admitted world when the request created its namespace: the same object as the visitor, kept.
       const world = c.get('world');
+      const explanation = explanations.length > 0 ? explanations.join('; ') : undefined;
       if (c.res) {
         const added: Record<string, string> = { 'x-request-id': c.get('requestId') };
-        if (explanations.length > 0) added['x-sandbox-explain'] = explanations.join('; ');
+        if (explanation !== undefined) added['x-sandbox-explain'] = explanation;
         if (world.namespace !== DEFAULT_NAMESPACE) added['x-sandbox-namespace'] = world.namespace;
         const response = withHeaders(c.res, added);
         if (response !== c.res) {
@@ -79,23 +81,25 @@ export function requestContext(platform: Platform) {
       }
       if (!UNJOURNALED.test(c.req.path)) {
         const limits = world.requestLog.limits;
-        const sent = c.res ? await sentBody(c.res, limits) : undefined;
+        const sending = c.res ? sentBody(c.res, limits) : undefined;
+        const sent = sending instanceof Promise ? await sending : sending;
         if (sent && sent.response !== c.res) {
           // Unset first: replacing a response copies it (reading its body again) to merge the headers.
           c.res = undefined;
           c.res = sent.response;
         }
-        const requestBody = await receivedBody(c.req, limits);
+        const receiving = receivedBody(c.req, limits);
+        const requestBody = receiving instanceof Promise ? await receiving : receiving;
         world.requestLog.add({
           requestId: c.get('requestId'),
           method: c.req.method,
           path: c.req.path,
           query: keptQuery(c.req.query()),
-          headers: keptHeaders(c.req.raw.headers),
+          headers: keptHeaders(requestHeaders(c)),
           requestBody,
           status: c.res?.status ?? 500,
           responseBody: sent?.body,
-          explain: explanations.length > 0 ? explanations.join('; ') : undefined,
+          explain: explanation,
           keyId: c.get('principal')?.keyId ?? null,
           scenarios: world.scenarios.effectiveNames(c.get('requestScenarios')),
           firedRules: c.get('firedRules'),
@@ -244,7 +248,7 @@ export function apiKeyGuard(policy: GuardPolicy) {
     c.set('errorCodes', policy.errorCodes);
     c.set('refusesForFunds', policy.refusesForFunds);
 
-    const presented = c.req.header('x-api-key');
+    const presented = requestHeader(c, 'x-api-key');
     if (presented === undefined || presented.trim() === '') {
       throw new ApiError(policy.missingKeyStatus, 'Missing API key', {
         detail: 'Send your organization API key in the x-api-key header.',

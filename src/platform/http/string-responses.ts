@@ -1,16 +1,16 @@
 /**
- * Responses built from a string (`c.json`, `c.body`, `c.text`). Served by @hono/node-server, such a
- * response is its lightweight Response, which keeps `[status, body, headers]` under its `cache` symbol
+ * Responses built from a string or from bytes (`c.json`, `c.body`, `c.text`). Served by @hono/node-server,
+ * such a response is its lightweight Response, which keeps `[status, body, headers]` under its `cache` symbol
  * and writes them out itself: headers kept as a plain record go straight to `writeHead`, while a
  * Headers object (made the first time anything reads `response.headers`) is copied into one first.
  * Reading those parts here costs nothing; any other response (a stream, a file, or every response in an
  * in-process `app.request`, where Response is the platform's own) has none, and is handled as any Response.
  */
 
-/** What a lightweight response was built from: its body text and headers as given. */
+/** What a lightweight response was built from: its body (text or bytes) and headers as given. */
 interface StringResponseParts {
   status: number;
-  body: string;
+  body: string | Uint8Array;
   /** A plain record (names as the code wrote them), a Headers object, or nothing (text/plain). */
   headers: unknown;
 }
@@ -18,11 +18,11 @@ interface StringResponseParts {
 /** The lightweight response's `cache` symbol, found on the first response that has it (one per process). */
 let cacheSymbol: symbol | undefined;
 
-/** The parts of a response built from a string, or undefined for any other response. */
+/** The parts of a response built from a string or bytes, or undefined for any other response. */
 export function stringResponseParts(response: Response): StringResponseParts | undefined {
   cacheSymbol ??= Object.getOwnPropertySymbols(response).find((symbol) => symbol.description === 'cache');
   const cached = cacheSymbol === undefined ? undefined : (response as unknown as Record<symbol, unknown>)[cacheSymbol];
-  if (!Array.isArray(cached) || typeof cached[1] !== 'string') return undefined;
+  if (!Array.isArray(cached) || (typeof cached[1] !== 'string' && !(cached[1] instanceof Uint8Array))) return undefined;
   return { status: cached[0] as number, body: cached[1], headers: cached[2] };
 }
 
@@ -41,25 +41,41 @@ const VALUE_PADDING = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 export function withHeaders(response: Response, added: Record<string, string>): Response {
   const parts = stringResponseParts(response);
   const given = parts && (parts.headers === undefined ? DEFAULT_HEADERS : parts.headers);
-  // Hono builds such a record with one string per name; anything else takes the general path.
-  const record = isPlainRecord(given) ? Object.entries(given) : [];
-  if (parts === undefined || record.length === 0 || record.some(([, value]) => typeof value !== 'string')) {
+  const merged = isPlainRecord(given) ? mergedHeaders(given, added) : undefined;
+  if (parts === undefined || merged === undefined) {
     for (const [name, value] of Object.entries(added)) response.headers.set(name, value);
     return response;
   }
-  const merged: [string, string][] = [];
-  for (const [name, value] of [...(record as [string, string][]), ...Object.entries(added)]) {
-    const lower = name.toLowerCase();
-    const normalized = PADDED_VALUE.test(value) ? value.replace(VALUE_PADDING, '') : value;
-    const same = merged.find(([given]) => given === lower);
-    // A name given twice (in two cases) is combined as Headers does; an added header replaces, as `set` does.
-    if (same === undefined) merged.push([lower, normalized]);
-    else same[1] = name in added ? normalized : `${same[1]}, ${normalized}`;
-  }
-  const headers: Record<string, string> = {};
-  for (const [name, value] of merged.sort(([a], [b]) => (a < b ? -1 : 1))) headers[name] = value;
-  return new Response(parts.body, { status: parts.status, headers });
+  return new Response(parts.body, { status: parts.status, headers: merged });
 }
+
+/**
+ * `given` then `added` in one record, by lower-case name in sorted order, values trimmed as Headers does;
+ * a name given twice (in two cases) is combined as Headers does, an added header replaces, as `set` does.
+ * Undefined unless `given` holds some headers, each one string (what Hono builds): anything else takes
+ * the general path.
+ */
+function mergedHeaders(given: Record<string, unknown>, added: Record<string, string>): Record<string, string> | undefined {
+  const entries: [name: string, value: string, added: boolean][] = [];
+  for (const name of Object.keys(given)) {
+    const value = given[name];
+    if (typeof value !== 'string') return undefined;
+    entries.push([name.toLowerCase(), trimmedHeaderValue(value), false]);
+  }
+  if (entries.length === 0) return undefined;
+  for (const name of Object.keys(added)) entries.push([name.toLowerCase(), trimmedHeaderValue(added[name] as string), true]);
+  // Equal names stay in order: the given ones, then the added one.
+  sortByName(entries);
+  const headers: Record<string, string> = {};
+  for (const [name, value, isAdded] of entries) {
+    const same = Object.hasOwn(headers, name) ? headers[name] : undefined;
+    headers[name] = same === undefined || isAdded ? value : `${same}, ${value}`;
+  }
+  return headers;
+}
+
+/** A header value without the whitespace a Headers object strips from its ends. */
+export const trimmedHeaderValue = (value: string) => (PADDED_VALUE.test(value) ? value.replace(VALUE_PADDING, '') : value);
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !(value instanceof Headers) && !Array.isArray(value);
@@ -71,4 +87,17 @@ export function responseHeader(response: Response, name: string): string | null 
   if (!isPlainRecord(headers)) return response.headers.get(name);
   const values = Object.entries(headers).filter(([given, value]) => typeof value === 'string' && given.toLowerCase() === name);
   return values.length === 0 ? null : values.map(([, value]) => (value as string).replace(VALUE_PADDING, '')).join(', ');
+}
+
+/**
+ * Sorts `[name, …]` entries by name in place, equal names kept in their order: an insertion sort, as a
+ * request or response carries a handful of headers (Array.prototype.sort copies them first).
+ */
+export function sortByName<T extends [string, ...unknown[]]>(entries: T[]): void {
+  for (let i = 1; i < entries.length; i++) {
+    const entry = entries[i] as T;
+    let j = i - 1;
+    for (; j >= 0 && (entries[j] as T)[0] > entry[0]; j--) entries[j + 1] = entries[j] as T;
+    entries[j + 1] = entry;
+  }
 }

@@ -12,6 +12,7 @@
  * counted as those bytes): it is parsed, redacted and shortened the first time its entry is read, and the
  * entry is counted again at its kept size then.
  */
+import { isUtf8 } from 'node:buffer';
 import type { HonoRequest } from 'hono';
 import { responseHeader, stringResponseParts } from '../http/string-responses.ts';
 
@@ -82,9 +83,22 @@ export interface RequestLogFilter {
  */
 class UnreadBody {
   constructor(
-    readonly text: string,
+    /** The text, or the bytes of a response sent as bytes (decoded only if the entry is read). */
+    readonly sent: string | Uint8Array,
     readonly contentType: string,
   ) {}
+
+  get text(): string {
+    return typeof this.sent === 'string' ? this.sent : new TextDecoder().decode(this.sent);
+  }
+
+  /** The UTF-8 size of its text. */
+  get bytes(): number {
+    if (typeof this.sent === 'string') return Buffer.byteLength(this.sent);
+    // Valid UTF-8 without a byte-order mark (which decoding drops) is its text's UTF-8 as it is.
+    const bom = this.sent[0] === 0xef && this.sent[1] === 0xbb && this.sent[2] === 0xbf;
+    return isUtf8(this.sent) && !bom ? this.sent.byteLength : Buffer.byteLength(this.text);
+  }
 }
 
 interface Held {
@@ -170,10 +184,15 @@ function readableBody(body: unknown, limits: RequestLogLimits): unknown {
  * A body to journal: JSON up to four times the body cap waits as sent (made readable when its entry is
  * read); a larger one, or any other text, is kept at once, so one answer never holds much of the journal.
  */
-function journaledBody(text: string, contentType: string, limits: RequestLogLimits): unknown {
-  if (/json/i.test(contentType) && text.length <= 4 * limits.bodyBytes) return new UnreadBody(text, contentType);
-  return keptBody(text, contentType, limits);
+function journaledBody(sent: string | Uint8Array, contentType: string, limits: RequestLogLimits): unknown {
+  // Bytes are never fewer than the characters they encode: bytes within the bound wait undecoded.
+  const waits =
+    /json/i.test(contentType) && (sent.length <= 4 * limits.bodyBytes || (typeof sent !== 'string' && decoded(sent).length <= 4 * limits.bodyBytes));
+  if (waits) return new UnreadBody(sent, contentType);
+  return keptBody(typeof sent === 'string' ? sent : decoded(sent), contentType, limits);
 }
+
+const decoded = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 /** The text of a JSON body `receivedBody` kept as sent (not one it shortened or redacted). */
 export function sentJsonText(journaled: unknown): string | undefined {
@@ -183,18 +202,51 @@ export function sentJsonText(journaled: unknown): string | undefined {
 /** JSON sizes of kept bodies, measured once when they are kept: an entry's size reuses them. */
 const keptBodyBytes = new WeakMap<object, number>();
 
-/** Bytes of `JSON.stringify(entry)`, without serializing its bodies a second time. */
+/**
+ * Bytes of `JSON.stringify(entry)`, counted member by member instead of written out (every request adds an
+ * entry), bodies at the size measured when they were kept.
+ */
 function entryBytes(entry: RequestLogEntry): number {
-  const { requestBody, responseBody, ...rest } = entry;
-  return Buffer.byteLength(JSON.stringify(rest)) + memberBytes('requestBody', requestBody) + memberBytes('responseBody', responseBody);
+  let bytes = 1;
+  for (const name in entry) {
+    const value = entry[name as keyof RequestLogEntry];
+    if (value === undefined) continue;
+    // An entry's member names are plain identifiers: written as they are, in quotes.
+    bytes += name.length + 4 + (name === 'requestBody' || name === 'responseBody' ? bodyBytes(value) : jsonBytes(value));
+  }
+  return bytes === 1 ? 2 : bytes;
 }
 
-/** Bytes of `,"name":value` in an object's JSON; nothing for an undefined value (left out). */
-function memberBytes(name: string, value: unknown): number {
-  if (value === undefined) return 0;
-  if (value instanceof UnreadBody) return name.length + 4 + Buffer.byteLength(value.text);
-  const measured = typeof value === 'object' && value !== null ? keptBodyBytes.get(value) : undefined;
-  return name.length + 4 + (measured ?? Buffer.byteLength(JSON.stringify(value)));
+function bodyBytes(body: unknown): number {
+  if (body instanceof UnreadBody) return body.bytes;
+  return (typeof body === 'object' && body !== null ? keptBodyBytes.get(body) : undefined) ?? jsonBytes(body);
+}
+
+/** Text that JSON writes as it is between its quotes: printable ASCII without `"` and `\`. */
+const PLAIN_JSON_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+const stringBytes = (text: string): number => (PLAIN_JSON_TEXT.test(text) ? text.length + 2 : Buffer.byteLength(JSON.stringify(text)));
+
+/** Bytes of `JSON.stringify(value)` for the JSON-shaped values an entry holds; anything else is written out. */
+function jsonBytes(value: unknown): number {
+  if (typeof value === 'string') return stringBytes(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value).length : 4;
+  if (typeof value === 'boolean') return value ? 4 : 5;
+  if (value === null) return 4;
+  if (Array.isArray(value)) {
+    let bytes = value.length === 0 ? 2 : value.length + 1;
+    for (const item of value) bytes += item === undefined ? 4 : jsonBytes(item);
+    return bytes;
+  }
+  if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype && !('toJSON' in value)) {
+    let bytes = 1;
+    for (const name of Object.keys(value)) {
+      const member = (value as Record<string, unknown>)[name];
+      if (member !== undefined) bytes += stringBytes(name) + 2 + jsonBytes(member);
+    }
+    return bytes === 1 ? 2 : bytes;
+  }
+  return Buffer.byteLength(JSON.stringify(value) ?? '');
 }
 
 /** A string as the journal keeps it: upload signatures redacted, at most `limit` characters. */
@@ -246,11 +298,11 @@ export function keptQuery(query: Record<string, string>): Record<string, string>
 }
 
 /** Request headers without secrets (API key, Authorization, cookies). */
-export function keptHeaders(headers: Headers): Record<string, string> {
+export function keptHeaders(headers: Iterable<[string, string]>): Record<string, string> {
   const kept: Record<string, string> = {};
-  headers.forEach((value, name) => {
+  for (const [name, value] of headers) {
     if (!SECRET_NAME.test(name)) kept[name] = keptString(value, LONG_STRING);
-  });
+  }
   return kept;
 }
 
@@ -258,7 +310,14 @@ export function keptHeaders(headers: Headers): Record<string, string> {
  * The request body as received, from what the handler read (Hono caches it). A body no handler read (a
  * request refused before validation) is read here only when it is small and textual.
  */
-export async function receivedBody(request: HonoRequest, limits: RequestLogLimits): Promise<unknown> {
+export function receivedBody(request: HonoRequest, limits: RequestLogLimits): unknown {
+  // Most requests carry no body and none was read: answered at once, without an async function's turn.
+  const cache = request.bodyCache;
+  if (!cache.formData && !cache.text && !cache.arrayBuffer && !(Number(request.header('content-length') ?? 0) > 0)) return undefined;
+  return readOrDescribeBody(request, limits);
+}
+
+async function readOrDescribeBody(request: HonoRequest, limits: RequestLogLimits): Promise<unknown> {
   try {
     return await readReceivedBody(request, limits);
   } catch {
@@ -290,18 +349,29 @@ async function readReceivedBody(request: HonoRequest, limits: RequestLogLimits):
   return journaledBody(await request.text(), contentType, limits);
 }
 
+export interface SentBody {
+  body: unknown;
+  response: Response;
+}
+
 /**
- * The response body as sent, and the response to send in its place. A body built from a string is taken
+ * The response body as sent, and the response to send in its place (at once for a body built from a
+ * string, the common case: no async function's turn). A body built from a string is taken
  * as it is; another text body is read once and the response rebuilt from those bytes (cheaper than a
  * clone, and the server writes them out directly). Binary bodies only as a summary, never read.
  */
-export async function sentBody(response: Response, limits: RequestLogLimits): Promise<{ body: unknown; response: Response }> {
+export function sentBody(response: Response, limits: RequestLogLimits): SentBody | Promise<SentBody> {
   const contentType = responseHeader(response, 'content-type') ?? '';
   if (!isText(contentType))
     return { body: response.body ? binarySummary(contentType, Number(response.headers.get('content-length') ?? 0)) : undefined, response };
-  // A body built from a string is what the server writes out itself: taking it costs nothing.
-  const text = stringResponseParts(response)?.body;
-  if (text !== undefined) return { body: text === '' ? undefined : journaledBody(text, contentType, limits), response };
+  // A body built from a string or bytes is what the server writes out itself: taking it costs nothing.
+  const sent = stringResponseParts(response)?.body;
+  if (sent !== undefined) return { body: sent.length === 0 ? undefined : journaledBody(sent, contentType, limits), response };
+  return rebuiltWithBody(response, contentType, limits);
+}
+
+/** A text response read once, and one built again from its bytes to send in its place. */
+async function rebuiltWithBody(response: Response, contentType: string, limits: RequestLogLimits): Promise<SentBody> {
   // The bytes go out as they came (whatever their encoding); the journal keeps their text.
   const bytes = new Uint8Array(await response.arrayBuffer());
   const rebuilt = new Response(bytes.byteLength === 0 ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
