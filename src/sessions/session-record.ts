@@ -244,6 +244,30 @@ export function toListItem(record: SessionRecord): SessionListItem {
   };
 }
 
+/**
+ * Rendered list items, by record object. A stored record is never changed (every write puts a new object),
+ * and its list item depends on nothing else (no URL, organization or clock), so the object names the
+ * version. Bounded: past the limit it starts over, so records listed once do not keep their texts.
+ */
+const LIST_ITEM_TEXTS_KEPT = 4096;
+let listItemTexts = new Map<SessionRecord, string>();
+
+/** The list item of a record as JSON text: `JSON.stringify(toListItem(record))`, kept per record version. */
+export function listItemJson(record: SessionRecord): string {
+  let text = listItemTexts.get(record);
+  if (text === undefined) {
+    text = JSON.stringify(toListItem(record));
+    if (listItemTexts.size >= LIST_ITEM_TEXTS_KEPT) listItemTexts = new Map();
+    listItemTexts.set(record, text);
+  }
+  return text;
+}
+
+/** A page of the list as the JSON text `JSON.stringify({ sessions, next_token })` gives, from its items' texts. */
+export function listPageJson(itemTexts: readonly string[], nextToken: string | null): string {
+  return `{"sessions":[${itemTexts.join(',')}],"next_token":${JSON.stringify(nextToken)}}`;
+}
+
 /** A stored profile as the spec's profile object: all seven members, `phone` null when none is on file. */
 export function toProfileJson(profile: StoredUserProfile): UserProfile {
   return {

@@ -32,7 +32,15 @@ import type { ApplicantOutcome, RedirectReason, RedirectStatus } from './redirec
 import { sandboxSessionFor, sandboxSessionList } from './sandbox-sessions.ts';
 import { applyApplicantOutcome, applyControlOutcome, type OutcomeContext } from './session-outcomes.ts';
 import { listQueryFilter, listQueryMode, listQueryScope, sessionPaging } from './session-paging.ts';
-import { buildCreateSessionResponse, buildSignedUploads, senderUserIdFor, toListItem, toSingleSessionResponse, type SessionUrls } from './session-record.ts';
+import {
+  buildCreateSessionResponse,
+  buildSignedUploads,
+  listItemJson,
+  listPageJson,
+  senderUserIdFor,
+  toSingleSessionResponse,
+  type SessionUrls,
+} from './session-record.ts';
 import { transitionFacts } from './session-coverage.ts';
 import { displayStatus, isExpired, transition, updateStatusEvent, uploadsRefusal, type SessionEvent, type TransitionResult } from './session.machine.ts';
 import {
@@ -164,7 +172,8 @@ function requestBankStatementFor(world: World, organization: OrganizationFixture
 
 // ─── GET /v1/sessions ───────────────────────────────────────────────────────────────────────────────
 
-export function listSessions(world: World, organizationId: string, query: ListSessionsQuery, signingSecret: string): Explained<SessionListResponse> {
+/** One page of the caller's sessions, as the JSON text of a SessionListResponse (list items rendered once per record version). */
+export function listSessions(world: World, organizationId: string, query: ListSessionsQuery, signingSecret: string): Explained<string> {
   const caller = { organizationId, senderUserId: senderUserIdFor(organizationId) };
   const mode = listQueryMode(query);
   const [indexName, indexValue] =
@@ -193,9 +202,9 @@ export function listSessions(world: World, organizationId: string, query: ListSe
     },
   );
   // Bring each listed session's uploads up to date, as a single read would.
-  const items = page.items.map((record) => toListItem(withArrivedUploads(world, listed.get(record.id) as StoredSession).record));
+  const items = page.items.map((record) => listItemJson(withArrivedUploads(world, listed.get(record.id) as StoredSession).record));
   return {
-    value: { sessions: items, next_token: page.nextToken },
+    value: listPageJson(items, page.nextToken),
     explanations: [`query mode ${mode}: ${matching} matching, ${items.length} on this page${page.nextToken === null ? ', last page' : ''}`],
   };
 }

@@ -10,6 +10,8 @@ import {
   buildSignedUploads,
   markUploaded,
   senderUserIdFor,
+  listItemJson,
+  listPageJson,
   toListItem,
   toSingleSessionResponse,
 } from '../../src/sessions/session-record.ts';
@@ -187,6 +189,22 @@ describe('responses', () => {
     const item = toListItem(record);
     expect(Object.keys(item)).toEqual(['id', 'organization_id', 'user_id', 'sender_user_id', 'status', 'type', 'session_progress', 'created_at', 'updated_at']);
     expect(SessionListItemSchema.parse(item)).toEqual(item);
+  });
+
+  it('renders a list item as the JSON text of its list shape, and a new version of the record anew', () => {
+    const record = createFrom({ firstName: 'Jane', lastName: 'Doe', email: 'jane@example.com', externalId: 'x' });
+    expect(listItemJson(record)).toBe(JSON.stringify(toListItem(record)));
+    expect(listItemJson(record)).toBe(listItemJson(record));
+    const decided = { ...record, status: 'VERIFIED' as const, updated_at: addMs(NOW, 60_000) };
+    expect(JSON.parse(listItemJson(decided))).toMatchObject({ status: 'VERIFIED', updated_at: addMs(NOW, 60_000) });
+    expect(JSON.parse(listItemJson(record))).toMatchObject({ status: 'PENDING', updated_at: NOW });
+  });
+
+  it('renders a page as JSON.stringify of its sessions and next_token gives', () => {
+    const items = [pendingRecord(), { ...pendingRecord(), id: 'other' }].map(toListItem);
+    const texts = items.map((item) => JSON.stringify(item));
+    expect(listPageJson(texts, 'tok.sig')).toBe(JSON.stringify({ sessions: items, next_token: 'tok.sig' }));
+    expect(listPageJson([], null)).toBe(JSON.stringify({ sessions: [], next_token: null }));
   });
 
   it('wraps the record with user, sender_user and string-only resource_links', () => {
