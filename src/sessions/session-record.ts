@@ -263,10 +263,33 @@ export function listItemJson(record: SessionRecord): string {
   return text;
 }
 
-/** A page of the list as the JSON text `JSON.stringify({ sessions, next_token })` gives, from its items' texts. */
-export function listPageJson(itemTexts: readonly string[], nextToken: string | null): string {
-  return `{"sessions":[${itemTexts.join(',')}],"next_token":${JSON.stringify(nextToken)}}`;
+/**
+ * Pages rendered lately, by query: a page made of the same record versions with the same next_token (a
+ * client polling a list while nothing changes) is sent as the same text, rendered and kept once. The
+ * records decide, not the key: any other page is rendered anew. Pages of more than PAGE_TEXT_KEPT_CHARS
+ * (hundreds of items) are not kept.
+ */
+const LIST_PAGES_KEPT = 64;
+const PAGE_TEXT_KEPT_CHARS = 64 * 1024;
+const listPages = new Map<string, { records: readonly SessionRecord[]; nextToken: string | null; text: string }>();
+
+/**
+ * A page of the list as the JSON text `JSON.stringify({ sessions, next_token })` gives, from its records'
+ * list items. `query` names the query and position the page answers (it only decides which page is kept).
+ */
+export function listPageJson(query: string, records: readonly SessionRecord[], nextToken: string | null): string {
+  const kept = listPages.get(query);
+  if (kept !== undefined && kept.nextToken === nextToken && sameRecords(kept.records, records)) return kept.text;
+  const text = `{"sessions":[${records.map(listItemJson).join(',')}],"next_token":${JSON.stringify(nextToken)}}`;
+  if (text.length <= PAGE_TEXT_KEPT_CHARS) {
+    listPages.delete(query);
+    if (listPages.size >= LIST_PAGES_KEPT) listPages.delete(listPages.keys().next().value as string);
+    listPages.set(query, { records, nextToken, text });
+  }
+  return text;
 }
+
+const sameRecords = (a: readonly SessionRecord[], b: readonly SessionRecord[]): boolean => a.length === b.length && a.every((record, i) => record === b[i]);
 
 /** A stored profile as the spec's profile object: all seven members, `phone` null when none is on file. */
 export function toProfileJson(profile: StoredUserProfile): UserProfile {

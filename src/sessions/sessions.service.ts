@@ -32,15 +32,7 @@ import type { ApplicantOutcome, RedirectReason, RedirectStatus } from './redirec
 import { sandboxSessionFor, sandboxSessionList } from './sandbox-sessions.ts';
 import { applyApplicantOutcome, applyControlOutcome, type OutcomeContext } from './session-outcomes.ts';
 import { listQueryFilter, listQueryMode, listQueryScope, sessionPaging } from './session-paging.ts';
-import {
-  buildCreateSessionResponse,
-  buildSignedUploads,
-  listItemJson,
-  listPageJson,
-  senderUserIdFor,
-  toSingleSessionResponse,
-  type SessionUrls,
-} from './session-record.ts';
+import { buildCreateSessionResponse, buildSignedUploads, listPageJson, senderUserIdFor, toSingleSessionResponse, type SessionUrls } from './session-record.ts';
 import { transitionFacts } from './session-coverage.ts';
 import { displayStatus, isExpired, transition, updateStatusEvent, uploadsRefusal, type SessionEvent, type TransitionResult } from './session.machine.ts';
 import {
@@ -187,6 +179,7 @@ export function listSessions(world: World, organizationId: string, query: ListSe
   const { fromMs, toMs } = dateRange(query.start_date, query.end_date);
   const collection = sessions(world);
   const belongs = listQueryFilter(query, caller);
+  const scope = listQueryScope(query, caller);
   const matching = collection.ordered(indexName, indexValue, { from: fromMs, to: toMs }).count;
   // Keyset seek on the ordered index: the page costs the same at any store size. A bad next_token throws PageTokenError (400).
   // The stored sessions of the page by id, so each is brought up to date without being looked up again.
@@ -198,14 +191,14 @@ export function listSessions(world: World, organizationId: string, query: ListSe
       limit: query.limit,
       ...(query.next_token === undefined ? {} : { token: query.next_token }),
       secret: signingSecret,
-      scope: listQueryScope(query, caller),
+      scope,
     },
   );
   // Bring each listed session's uploads up to date, as a single read would.
-  const items = page.items.map((record) => listItemJson(withArrivedUploads(world, listed.get(record.id) as StoredSession).record));
+  const records = page.items.map((record) => withArrivedUploads(world, listed.get(record.id) as StoredSession).record);
   return {
-    value: listPageJson(items, page.nextToken),
-    explanations: [`query mode ${mode}: ${matching} matching, ${items.length} on this page${page.nextToken === null ? ', last page' : ''}`],
+    value: listPageJson(JSON.stringify([scope, query.limit, query.next_token ?? '']), records, page.nextToken),
+    explanations: [`query mode ${mode}: ${matching} matching, ${records.length} on this page${page.nextToken === null ? ', last page' : ''}`],
   };
 }
 

@@ -25,6 +25,7 @@ import {
   SingleSessionResponseSchema,
   UPLOAD_FLAGS,
   UserProfileSchema,
+  type SessionRecord,
 } from '../../src/sessions/sessions.schemas.ts';
 import { addMs, forbiddenNullPaths, NOW, pendingRecord, SESSION_ID, URLS } from './helpers.ts';
 
@@ -200,11 +201,16 @@ describe('responses', () => {
     expect(JSON.parse(listItemJson(record))).toMatchObject({ status: 'PENDING', updated_at: NOW });
   });
 
-  it('renders a page as JSON.stringify of its sessions and next_token gives', () => {
-    const items = [pendingRecord(), { ...pendingRecord(), id: 'other' }].map(toListItem);
-    const texts = items.map((item) => JSON.stringify(item));
-    expect(listPageJson(texts, 'tok.sig')).toBe(JSON.stringify({ sessions: items, next_token: 'tok.sig' }));
-    expect(listPageJson([], null)).toBe(JSON.stringify({ sessions: [], next_token: null }));
+  it('renders a page as JSON.stringify of its sessions and next_token gives, anew when a record or the token changes', () => {
+    const records = [pendingRecord(), { ...pendingRecord(), id: 'other' }];
+    const expected = (page: SessionRecord[], token: string | null) => JSON.stringify({ sessions: page.map(toListItem), next_token: token });
+    expect(listPageJson('q', records, 'tok.sig')).toBe(expected(records, 'tok.sig'));
+    expect(listPageJson('q', records, 'tok.sig')).toBe(expected(records, 'tok.sig'));
+    expect(listPageJson('q', records, null)).toBe(expected(records, null));
+    const decided = [{ ...(records[0] as SessionRecord), status: 'VERIFIED' as const }, records[1] as SessionRecord];
+    expect(listPageJson('q', decided, null)).toBe(expected(decided, null));
+    expect(listPageJson('q', records.slice(1), null)).toBe(expected(records.slice(1), null));
+    expect(listPageJson('q', [], null)).toBe(JSON.stringify({ sessions: [], next_token: null }));
   });
 
   it('wraps the record with user, sender_user and string-only resource_links', () => {
