@@ -270,7 +270,7 @@ export function listItemJson(record: SessionRecord): string {
  * (hundreds of items) are not kept.
  */
 const LIST_PAGES_KEPT = 64;
-const PAGE_TEXT_KEPT_CHARS = 64 * 1024;
+export const PAGE_TEXT_KEPT_CHARS = 64 * 1024;
 const listPages = new Map<string, { records: readonly SessionRecord[]; nextToken: string | null; text: string }>();
 
 /**

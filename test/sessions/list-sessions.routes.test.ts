@@ -158,6 +158,18 @@ describe('GET /v1/sessions', () => {
     expect(ids((await list(sandbox, `limit=1&next_token=${encodeURIComponent(after.body.next_token)}`)).body)).toEqual([first]);
   });
 
+  it('answers the same page again until a session is created, and keeps each namespace’s pages apart', async () => {
+    const sandbox = await testSandbox();
+    const [first] = await createMany(sandbox, 1);
+    expect(ids((await list(sandbox, '')).body)).toEqual([first]);
+    expect(ids((await list(sandbox, '')).body)).toEqual([first]);
+    sandbox.clock.advance(1000);
+    const [second] = await createMany(sandbox, 1);
+    expect(ids((await list(sandbox, '')).body)).toEqual([second, first]);
+    const other = await sandbox.call('GET', '/v1/sessions', { namespace: 'lists-elsewhere' });
+    expect(other.body).toEqual({ sessions: [], next_token: null });
+  });
+
   it('answers an empty page as sessions [] and next_token null', async () => {
     const sandbox = await testSandbox();
     expect((await list(sandbox, '')).body).toEqual({ sessions: [], next_token: null });
