@@ -266,11 +266,11 @@ export function listItemJson(record: SessionRecord): string {
 /**
  * Pages rendered lately, by query: a page made of the same record versions with the same next_token (a
  * client polling a list while nothing changes) is sent as the same text, rendered and kept once. The
- * records decide, not the key: any other page is rendered anew. Pages of more than PAGE_TEXT_KEPT_CHARS
- * (hundreds of items) are not kept.
+ * records decide, not the key: any other page is rendered anew. A page of more than LIST_PAGE_KEPT_ITEMS
+ * (a walk through a whole list, read once) is rendered whole and not kept, nor are its items.
  */
 const LIST_PAGES_KEPT = 64;
-export const PAGE_TEXT_KEPT_CHARS = 64 * 1024;
+export const LIST_PAGE_KEPT_ITEMS = 100;
 const listPages = new Map<string, { records: readonly SessionRecord[]; nextToken: string | null; text: string }>();
 
 /**
@@ -278,14 +278,13 @@ const listPages = new Map<string, { records: readonly SessionRecord[]; nextToken
  * list items. `query` names the query and position the page answers (it only decides which page is kept).
  */
 export function listPageJson(query: string, records: readonly SessionRecord[], nextToken: string | null): string {
+  if (records.length > LIST_PAGE_KEPT_ITEMS) return JSON.stringify({ sessions: records.map(toListItem), next_token: nextToken });
   const kept = listPages.get(query);
   if (kept !== undefined && kept.nextToken === nextToken && sameRecords(kept.records, records)) return kept.text;
   const text = `{"sessions":[${records.map(listItemJson).join(',')}],"next_token":${JSON.stringify(nextToken)}}`;
-  if (text.length <= PAGE_TEXT_KEPT_CHARS) {
-    listPages.delete(query);
-    if (listPages.size >= LIST_PAGES_KEPT) listPages.delete(listPages.keys().next().value as string);
-    listPages.set(query, { records, nextToken, text });
-  }
+  listPages.delete(query);
+  if (listPages.size >= LIST_PAGES_KEPT) listPages.delete(listPages.keys().next().value as string);
+  listPages.set(query, { records, nextToken, text });
   return text;
 }
 

@@ -10,6 +10,7 @@ import {
   buildSignedUploads,
   markUploaded,
   senderUserIdFor,
+  LIST_PAGE_KEPT_ITEMS,
   listItemJson,
   listPageJson,
   toListItem,
@@ -211,6 +212,8 @@ describe('responses', () => {
     expect(listPageJson('q', decided, null)).toBe(expected(decided, null));
     expect(listPageJson('q', records.slice(1), null)).toBe(expected(records.slice(1), null));
     expect(listPageJson('q', [], null)).toBe(JSON.stringify({ sessions: [], next_token: null }));
+    const walked = Array.from({ length: LIST_PAGE_KEPT_ITEMS + 1 }, (_, i) => ({ ...pendingRecord(), id: `s-${i}` }));
+    expect(listPageJson('walk', walked, 'tok.sig')).toBe(expected(walked, 'tok.sig'));
   });
 
   it('wraps the record with user, sender_user and string-only resource_links', () => {
