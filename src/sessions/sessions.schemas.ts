@@ -15,6 +15,7 @@
  *   docs); the real client accepts any non-empty string.
  */
 import { z } from '@hono/zod-openapi';
+import { keptAnswers } from '../platform/kept-answers.ts';
 import { aliasedBody } from '../platform/validation/aliased-body.ts';
 import { e164Phone, email, expiresInHours, flag, httpsUrl, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
 import { EXPOSURE_CATEGORIES } from '../screening/adverse-media.schemas.ts';
@@ -396,7 +397,14 @@ export type CreateSessionResponse = z.infer<typeof CreateSessionResponseSchema>;
 /** `YYYY-MM-DD`, or a date-time with `Z` or a ±hh:mm offset. */
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/;
 
+/** Dates checked lately: a list query's dates are checked four times per request, and pollers repeat them. */
+const checkedDates = keptAnswers<boolean>(256);
+
 export function isIsoDate(value: string): boolean {
+  return checkedDates(value, () => checkIsoDate(value));
+}
+
+function checkIsoDate(value: string): boolean {
   if (!ISO_8601.test(value)) return false;
   const ms = Date.parse(value.replace(' ', 'T'));
   if (Number.isNaN(ms)) return false;

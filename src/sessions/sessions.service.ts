@@ -32,7 +32,15 @@ import type { ApplicantOutcome, RedirectReason, RedirectStatus } from './redirec
 import { sandboxSessionFor, sandboxSessionList } from './sandbox-sessions.ts';
 import { applyApplicantOutcome, applyControlOutcome, type OutcomeContext } from './session-outcomes.ts';
 import { listQueryFilter, listQueryMode, listQueryScope, sessionPaging } from './session-paging.ts';
-import { buildCreateSessionResponse, buildSignedUploads, senderUserIdFor, toListItem, toSingleSessionResponse, type SessionUrls } from './session-record.ts';
+import {
+  buildCreateSessionResponse,
+  buildSignedUploads,
+  listPageJson,
+  LIST_PAGE_KEPT_ITEMS,
+  senderUserIdFor,
+  toSingleSessionResponse,
+  type SessionUrls,
+} from './session-record.ts';
 import { transitionFacts } from './session-coverage.ts';
 import { displayStatus, isExpired, transition, updateStatusEvent, uploadsRefusal, type SessionEvent, type TransitionResult } from './session.machine.ts';
 import {
@@ -164,7 +172,30 @@ function requestBankStatementFor(world: World, organization: OrganizationFixture
 
 // ─── GET /v1/sessions ───────────────────────────────────────────────────────────────────────────────
 
-export function listSessions(world: World, organizationId: string, query: ListSessionsQuery, signingSecret: string): Explained<SessionListResponse> {
+/**
+ * Pages answered lately, per namespace, with the namespace's change count they were read at: the same
+ * query again while nothing in the namespace changed (a client polling a list) gets the same answer.
+ * Pages of more than LIST_PAGE_KEPT_ITEMS are not kept.
+ */
+const LIST_ANSWERS_KEPT = 32;
+const listAnswers = new WeakMap<World['data'], Map<string, { changes: number; answer: Explained<string> }>>();
+
+/** One page of the caller's sessions, as the JSON text of a SessionListResponse (list items rendered once per record version). */
+export function listSessions(world: World, organizationId: string, query: ListSessionsQuery, signingSecret: string): Explained<string> {
+  if (query.limit > LIST_PAGE_KEPT_ITEMS) return readSessionPage(world, organizationId, query, signingSecret);
+  let kept = listAnswers.get(world.data);
+  if (kept === undefined) listAnswers.set(world.data, (kept = new Map()));
+  const key = JSON.stringify([organizationId, signingSecret, query]);
+  const known = kept.get(key);
+  if (known !== undefined && known.changes === world.data.changes) return known.answer;
+  const answer = readSessionPage(world, organizationId, query, signingSecret);
+  if (kept.size >= LIST_ANSWERS_KEPT) kept.clear();
+  // Counted after the read: bringing a listed session's uploads up to date is a change made by it.
+  kept.set(key, { changes: world.data.changes, answer });
+  return answer;
+}
+
+function readSessionPage(world: World, organizationId: string, query: ListSessionsQuery, signingSecret: string): Explained<string> {
   const caller = { organizationId, senderUserId: senderUserIdFor(organizationId) };
   const mode = listQueryMode(query);
   const [indexName, indexValue] =
@@ -177,7 +208,11 @@ export function listSessions(world: World, organizationId: string, query: ListSe
           : [SESSION_INDEXES.byOrganizationSender, sessionIndexKey(organizationId, caller.senderUserId)];
   const { fromMs, toMs } = dateRange(query.start_date, query.end_date);
   const collection = sessions(world);
-  const belongs = listQueryFilter(query, caller);
+  // The ordered read keeps to the date window itself, on the same instants (the index orders by created_at):
+  // the records are checked against the mode only, without parsing each one's created_at again.
+  const { start_date: _start, end_date: _end, ...modeOnly } = query;
+  const belongs = listQueryFilter(modeOnly, caller);
+  const scope = listQueryScope(query, caller);
   const matching = collection.ordered(indexName, indexValue, { from: fromMs, to: toMs }).count;
   // Keyset seek on the ordered index: the page costs the same at any store size. A bad next_token throws PageTokenError (400).
   // The stored sessions of the page by id, so each is brought up to date without being looked up again.
@@ -189,14 +224,14 @@ export function listSessions(world: World, organizationId: string, query: ListSe
       limit: query.limit,
       ...(query.next_token === undefined ? {} : { token: query.next_token }),
       secret: signingSecret,
-      scope: listQueryScope(query, caller),
+      scope,
     },
   );
   // Bring each listed session's uploads up to date, as a single read would.
-  const items = page.items.map((record) => toListItem(withArrivedUploads(world, listed.get(record.id) as StoredSession).record));
+  const records = page.items.map((record) => withArrivedUploads(world, listed.get(record.id) as StoredSession).record);
   return {
-    value: { sessions: items, next_token: page.nextToken },
-    explanations: [`query mode ${mode}: ${matching} matching, ${items.length} on this page${page.nextToken === null ? ', last page' : ''}`],
+    value: listPageJson(JSON.stringify([scope, query.limit, query.next_token ?? '']), records, page.nextToken),
+    explanations: [`query mode ${mode}: ${matching} matching, ${records.length} on this page${page.nextToken === null ? ', last page' : ''}`],
   };
 }
 

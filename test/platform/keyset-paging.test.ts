@@ -159,6 +159,16 @@ describe('scope digests kept between pages', () => {
     }
   });
 
+  it('gives a page read again the same token, and another secret, scope or last item its own', () => {
+    const token = paging.encode(item(7), SECRET, SCOPE);
+    expect(paging.encode(item(7), SECRET, SCOPE)).toBe(token);
+    for (const other of [paging.encode(item(7), 'another-secret', SCOPE), paging.encode(item(7), SECRET, 'scope-b'), paging.encode(item(8), SECRET, SCOPE)]) {
+      expect(other).not.toBe(token);
+    }
+    expect(refusal(() => paging.decode(paging.encode(item(7), 'another-secret', SCOPE), SECRET, SCOPE)).code).toBe('TAMPERED');
+    expect(paging.decode(paging.encode(item(8), SECRET, SCOPE), SECRET, SCOPE).i).toBe(item(8).key);
+  });
+
   it('still refuses a token of another query once many scopes were digested', () => {
     const token = paging.encode(item(3), SECRET, SCOPE);
     for (let n = 0; n < 600; n++) paging.encode(item(n), SECRET, `scope-${n}`);

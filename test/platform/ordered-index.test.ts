@@ -145,6 +145,23 @@ describe('ordered index', () => {
     expectConsistent(collection);
   });
 
+  it('never yields a record whose order value is not a number (NaN) inside a bounded window', async () => {
+    const store = await Store.open();
+    const collection = things(store);
+    const read = (window: { from?: number; to?: number }) => [...collection.ordered('byGroup', 'a', window).records].map((t) => t.id);
+    expect(read({})).toEqual([]);
+    // Filed one by one into the built index: the NaN entry sorts first, inside the searched range.
+    for (const [id, at] of [
+      ['t1', 10],
+      ['t2', Number.NaN],
+      ['t3', 20],
+      ['t4', 30],
+    ] as const)
+      collection.put({ id, group: 'a', at });
+    expect(read({ from: 5, to: 25 })).toEqual(['t3', 't1']);
+    expect(read({})).toContain('t2');
+  });
+
   it('refuses an ordered read of an unordered index', async () => {
     const store = await Store.open();
     const plain = store

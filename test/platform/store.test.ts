@@ -27,6 +27,27 @@ describe('store', () => {
     await reopened.close();
   });
 
+  it('counts every change to a namespace’s records (puts, deletes, a purge), and reads as none', async () => {
+    const store = await Store.open();
+    const partition = store.partition('default');
+    const things = partition.collection<{ id: string; n: number }>('things');
+    const seen = [partition.changes];
+    things.put({ id: 'a', n: 1 });
+    things.put({ id: 'b', n: 1 });
+    seen.push(partition.changes);
+    things.get('a');
+    things.all();
+    seen.push(partition.changes);
+    things.put({ id: 'a', n: 2 });
+    seen.push(partition.changes);
+    things.delete('a');
+    seen.push(partition.changes);
+    things.deleteMany(['b', 'missing']);
+    seen.push(partition.changes);
+    expect(seen).toEqual([0, 2, 2, 3, 4, 5]);
+    expect(store.partition('other').changes).toBe(0);
+  });
+
   it('leaves one JSON file holding the whole state after a clean close', async () => {
     const file = tempFile();
     const store = await Store.open({ file });

@@ -143,6 +143,33 @@ describe('GET /v1/sessions', () => {
     expect(ids((await list(sandbox, 'external_id=X', KEYS.other)).body)).toHaveLength(1);
   });
 
+  it('sends the bytes and content type JSON.stringify gives, and shows the new status of a listed session after an update', async () => {
+    const sandbox = await testSandbox();
+    const [first, second] = await createMany(sandbox, 2, 1000);
+    const before = await list(sandbox, 'limit=1');
+    expect(before.headers.get('content-type')).toBe('application/json');
+    expect(before.text).toBe(JSON.stringify(before.body));
+    expect(before.body.sessions[0]).toMatchObject({ id: second, status: 'PENDING' });
+    sandbox.clock.advance(60_000);
+    expect((await sandbox.call('PATCH', `/v1/sessions/${second}/update-status`, { body: { new_status: 'VERIFIED' } })).status).toBe(200);
+    const after = await list(sandbox, 'limit=1');
+    expect(after.body.sessions[0]).toMatchObject({ id: second, status: 'VERIFIED', updated_at: sandbox.clock.iso() });
+    expect(after.body.next_token).toBe(before.body.next_token);
+    expect(ids((await list(sandbox, `limit=1&next_token=${encodeURIComponent(after.body.next_token)}`)).body)).toEqual([first]);
+  });
+
+  it('answers the same page again until a session is created, and keeps each namespace’s pages apart', async () => {
+    const sandbox = await testSandbox();
+    const [first] = await createMany(sandbox, 1);
+    expect(ids((await list(sandbox, '')).body)).toEqual([first]);
+    expect(ids((await list(sandbox, '')).body)).toEqual([first]);
+    sandbox.clock.advance(1000);
+    const [second] = await createMany(sandbox, 1);
+    expect(ids((await list(sandbox, '')).body)).toEqual([second, first]);
+    const other = await sandbox.call('GET', '/v1/sessions', { namespace: 'lists-elsewhere' });
+    expect(other.body).toEqual({ sessions: [], next_token: null });
+  });
+
   it('answers an empty page as sessions [] and next_token null', async () => {
     const sandbox = await testSandbox();
     expect((await list(sandbox, '')).body).toEqual({ sessions: [], next_token: null });

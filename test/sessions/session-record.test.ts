@@ -10,6 +10,9 @@ import {
   buildSignedUploads,
   markUploaded,
   senderUserIdFor,
+  LIST_PAGE_KEPT_ITEMS,
+  listItemJson,
+  listPageJson,
   toListItem,
   toSingleSessionResponse,
 } from '../../src/sessions/session-record.ts';
@@ -23,6 +26,7 @@ import {
   SingleSessionResponseSchema,
   UPLOAD_FLAGS,
   UserProfileSchema,
+  type SessionRecord,
 } from '../../src/sessions/sessions.schemas.ts';
 import { addMs, forbiddenNullPaths, NOW, pendingRecord, SESSION_ID, URLS } from './helpers.ts';
 
@@ -187,6 +191,29 @@ describe('responses', () => {
     const item = toListItem(record);
     expect(Object.keys(item)).toEqual(['id', 'organization_id', 'user_id', 'sender_user_id', 'status', 'type', 'session_progress', 'created_at', 'updated_at']);
     expect(SessionListItemSchema.parse(item)).toEqual(item);
+  });
+
+  it('renders a list item as the JSON text of its list shape, and a new version of the record anew', () => {
+    const record = createFrom({ firstName: 'Jane', lastName: 'Doe', email: 'jane@example.com', externalId: 'x' });
+    expect(listItemJson(record)).toBe(JSON.stringify(toListItem(record)));
+    expect(listItemJson(record)).toBe(listItemJson(record));
+    const decided = { ...record, status: 'VERIFIED' as const, updated_at: addMs(NOW, 60_000) };
+    expect(JSON.parse(listItemJson(decided))).toMatchObject({ status: 'VERIFIED', updated_at: addMs(NOW, 60_000) });
+    expect(JSON.parse(listItemJson(record))).toMatchObject({ status: 'PENDING', updated_at: NOW });
+  });
+
+  it('renders a page as JSON.stringify of its sessions and next_token gives, anew when a record or the token changes', () => {
+    const records = [pendingRecord(), { ...pendingRecord(), id: 'other' }];
+    const expected = (page: SessionRecord[], token: string | null) => JSON.stringify({ sessions: page.map(toListItem), next_token: token });
+    expect(listPageJson('q', records, 'tok.sig')).toBe(expected(records, 'tok.sig'));
+    expect(listPageJson('q', records, 'tok.sig')).toBe(expected(records, 'tok.sig'));
+    expect(listPageJson('q', records, null)).toBe(expected(records, null));
+    const decided = [{ ...(records[0] as SessionRecord), status: 'VERIFIED' as const }, records[1] as SessionRecord];
+    expect(listPageJson('q', decided, null)).toBe(expected(decided, null));
+    expect(listPageJson('q', records.slice(1), null)).toBe(expected(records.slice(1), null));
+    expect(listPageJson('q', [], null)).toBe(JSON.stringify({ sessions: [], next_token: null }));
+    const walked = Array.from({ length: LIST_PAGE_KEPT_ITEMS + 1 }, (_, i) => ({ ...pendingRecord(), id: `s-${i}` }));
+    expect(listPageJson('walk', walked, 'tok.sig')).toBe(expected(walked, 'tok.sig'));
   });
 
   it('wraps the record with user, sender_user and string-only resource_links', () => {

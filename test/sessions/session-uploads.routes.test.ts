@@ -72,6 +72,18 @@ describe('POST /v1/sessions/{id}/uploads', () => {
     await expect(sandbox.platform.uploads.read(world, 'org_demo', urls[1].file_key)).rejects.toMatchObject({ status: 403 });
   });
 
+  it('moves a listed session’s updated_at when bytes arrive between two reads of the same list page', async () => {
+    const sandbox = await fresh();
+    const { id } = await createSession(sandbox, JANE);
+    const { signed_urls: urls } = (await requestUploads(sandbox, id, [{ file_name: 'front.jpg', content_type: 'image/jpeg', upload_type: 'id_front' }])).body;
+    const listed = async () => (await sandbox.call('GET', '/v1/sessions?limit=5')).body.sessions[0];
+    expect(await listed()).toMatchObject({ id, updated_at: FROZEN_AT });
+    expect(await listed()).toMatchObject({ id, updated_at: FROZEN_AT });
+    sandbox.clock.advance(30_000);
+    expect(await put(sandbox, urls[0].upload_url, JPEG, 'image/jpeg')).toBe(200);
+    expect(await listed()).toMatchObject({ id, updated_at: addMs(FROZEN_AT, 30_000) });
+  });
+
   it('accepts a content_type with parameters, the PUT sending the bare media type', async () => {
     const sandbox = await fresh();
     const { id } = await createSession(sandbox, JANE);

@@ -99,6 +99,8 @@ export interface KeysetPosition {
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 /** Scope digests kept per list (a few queries repeated by a client walking pages, or a test suite). */
 const SCOPE_DIGESTS_KEPT = 256;
+/** Next-page tokens kept per list, by secret, scope and last item (the pages clients read again). */
+const PAGE_TOKENS_KEPT = 1024;
 
 export function keysetPaging<T>(options: KeysetPagingOptions<T>): KeysetPaging<T> {
   const { purpose, tokenParam, scopeHint, idOf, createdAtOf } = options;
@@ -118,10 +120,15 @@ export function keysetPaging<T>(options: KeysetPagingOptions<T>): KeysetPaging<T
     return ia < ib ? 1 : ia > ib ? -1 : 0;
   };
 
+  // A page read again (a client polling the same list) ends at the same item: its token is kept, not signed again.
+  const tokens = keptAnswers<string>(PAGE_TOKENS_KEPT);
   const encode = (last: T, secret: string, scope: string): string => {
-    const position: PagePosition = { t: Date.parse(createdAtOf(last)), i: idOf(last), q: scopeDigest(scope, secret) };
-    const payload = Buffer.from(JSON.stringify(position)).toString('base64url');
-    return `${payload}.${sign(payload, secret)}`;
+    const [t, i] = [Date.parse(createdAtOf(last)), idOf(last)];
+    return tokens(JSON.stringify([secret, scope, t, i]), () => {
+      const position: PagePosition = { t, i, q: scopeDigest(scope, secret) };
+      const payload = Buffer.from(JSON.stringify(position)).toString('base64url');
+      return `${payload}.${sign(payload, secret)}`;
+    });
   };
 
   const decode = (token: string, secret: string, scope: string): PagePosition => {

@@ -204,8 +204,9 @@ export class Collection<T extends Identified> {
 
   /**
    * The records filed under `value` in an ordered index, descending by (order value, id) — newest first
-   * when the order value is a creation instant — limited to the window. `count` is how many lie in
-   * [from, to] (ignoring `after`); `records` is lazy, so taking one page costs the page, not the bucket.
+   * when the order value is a creation instant — limited to the window: each one's order value lies in
+   * [from, to]. `count` is how many lie in [from, to] (ignoring `after`); `records` is lazy, so taking one
+   * page costs the page, not the bucket.
    */
   ordered(indexName: string, value: string, window: OrderWindow = {}): { count: number; records: Iterable<T> } {
     const index = this.requireIndex(indexName);
@@ -216,11 +217,16 @@ export class Collection<T extends Identified> {
     const count = Math.max(0, end - start);
     if (window.after !== undefined) end = Math.min(end, firstAtOrAbove(bucket, window.after.value, window.after.id));
     const get = (id: string) => this.get(id);
+    // A bounded window holds only entries whose value lies in it: one that is not a number (NaN) never does.
+    const low = window.from ?? Number.NEGATIVE_INFINITY;
+    const high = window.to ?? Number.POSITIVE_INFINITY;
+    const bounded = low !== Number.NEGATIVE_INFINITY || high !== Number.POSITIVE_INFINITY;
     return {
       count,
       records: {
         *[Symbol.iterator]() {
           for (let i = end - 1; i >= start; i--) {
+            if (bounded && !((bucket.values[i] as number) >= low && (bucket.values[i] as number) <= high)) continue;
             const record = get(bucket.ids[i] as string);
             if (record) yield record;
           }

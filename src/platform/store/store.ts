@@ -121,6 +121,7 @@ export class Partition {
   private readonly collections = new Map<string, Collection<Identified>>();
   /** The namespace's virtual clock: every write is stamped with it (retention). */
   private clock: (() => number) | undefined;
+  private changeCount = 0;
 
   constructor(
     readonly namespace: string,
@@ -139,12 +140,23 @@ export class Partition {
     this.clock = now;
   }
 
+  /**
+   * How many changes were made to the namespace's records since it was loaded: an answer read from them
+   * holds while this stays the same (a dropped namespace is a new partition).
+   */
+  get changes(): number {
+    return this.changeCount;
+  }
+
   collection<T extends Identified>(name: string): Collection<T> {
     let collection = this.collections.get(name);
     if (!collection) {
       collection = new Collection<Identified>(
         name,
-        (change) => this.sink(this.namespace, change),
+        (change) => {
+          this.changeCount += 1;
+          this.sink(this.namespace, change);
+        },
         () => this.clock?.(),
       );
       this.collections.set(name, collection);
