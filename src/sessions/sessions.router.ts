@@ -1,11 +1,9 @@
-import type { TypedResponse } from 'hono';
-import type { JSONParsed } from 'hono/utils/types';
 import { fundsPolicyOf } from '../platform/billing/billing.ts';
 import { valueFact } from '../platform/coverage/sources.ts';
 import { SESSION_STATUS_COVERAGE } from './session-coverage.ts';
 import { behaviourOn, noteOutcome, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
 import { explained } from '../platform/http/explained.ts';
-import { sendJson } from '../platform/http/shared-json.ts';
+import { sendJson, sendJsonText } from '../platform/http/shared-json.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
 import { hostedPageRouter } from './hosted-page.router.ts';
@@ -42,7 +40,7 @@ export const sessionsRouter = newRouter()
     if (kind === 'sandbox') return c.json(explained(c, listSandboxSessions(organization.id)), 200);
     const text = explained(c, listSessions(c.get('world'), organization.id, c.req.valid('query'), c.get('platform').signingSecret));
     // The page is rendered by the service (its items kept per record): the bytes and headers of c.json.
-    return c.body(text, 200, { 'Content-Type': 'application/json' }) as unknown as Response & TypedResponse<JSONParsed<SessionListResponse>, 200, 'json'>;
+    return sendJsonText<SessionListResponse, 200>(c, text, 200);
   })
   .openapi(getSessionRoute, (c) => {
     const { kind, organization } = principalOf(c);

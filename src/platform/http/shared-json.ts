@@ -20,5 +20,14 @@ export function shareJson<T extends object>(body: T): T {
 export function sendJson<T extends object, S extends 200 | 201>(c: AppContext, body: T, status: S): Response & TypedResponse<JSONParsed<T>, S, 'json'> {
   const bytes = keptBytes.get(body);
   if (bytes === undefined) return c.json(body, status);
-  return c.body(bytes, status, { 'Content-Type': 'application/json' }) as unknown as Response & TypedResponse<JSONParsed<T>, S, 'json'>;
+  return sendJsonText<T, S>(c, bytes, status);
+}
+
+/** `c.json` of a `T` already written as JSON text (or its UTF-8 bytes): the same bytes and headers. */
+export function sendJsonText<T, S extends 200 | 201>(
+  c: AppContext,
+  json: string | Uint8Array<ArrayBuffer>,
+  status: S,
+): Response & TypedResponse<JSONParsed<T>, S, 'json'> {
+  return c.body(json, status, { 'Content-Type': 'application/json' }) as unknown as Response & TypedResponse<JSONParsed<T>, S, 'json'>;
 }
