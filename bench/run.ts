@@ -302,13 +302,13 @@ async function main() {
     let readRss = 0;
     if (wanted('synthetic read')) {
       const bare = await startBaseline('bare-hono.ts', join(work, 'synthetic.json'));
-      const [mine, base] = await alternated(
-        { server: empty, request: syntheticRead },
-        { server: bare, request: { method: 'GET', path: '/v1/sessions/test_verified' } },
-      );
+      const {
+        a: mine,
+        b: base,
+        ratio: r,
+      } = await alternated({ server: empty, request: syntheticRead }, { server: bare, request: { method: 'GET', path: '/v1/sessions/test_verified' } });
       await stop(bare);
       readRss = Math.max(readRss, mine.peakRssMb);
-      const r = ratio(mine.rps, base.rps);
       record({
         name: '`GET /v1/sessions/test_verified` (synthetic read)',
         figures: mine,
@@ -331,9 +331,12 @@ async function main() {
     }
     if (wanted('create')) {
       const zod = await startBaseline('hono-zod.ts', join(work, 'created.json'));
-      const [createAt0, zodBaseline] = await alternated({ server: empty, request: create }, { server: zod, request: { ...create, path: '/' } });
+      const {
+        a: createAt0,
+        b: zodBaseline,
+        ratio: r,
+      } = await alternated({ server: empty, request: create }, { server: zod, request: { ...create, path: '/' } });
       await stop(zod);
-      const r = ratio(createAt0.rps, zodBaseline.rps);
       record({
         name: 'durable create, 0 stored',
         figures: createAt0,
@@ -382,8 +385,7 @@ async function main() {
       const zero = await startSandbox(join(work, `zero-${label}.json`));
       const zeroId = (JSON.parse((await fetchJson(zero, create)).text) as { id: string }).id;
       if (wanted('stored read')) {
-        const [f, atZero] = await alternated({ server, request: storedRead(someId) }, { server: zero, request: storedRead(zeroId) });
-        const r = ratio(f.rps, atZero.rps);
+        const { a: f, b: atZero, ratio: r } = await alternated({ server, request: storedRead(someId) }, { server: zero, request: storedRead(zeroId) });
         record({
           name: `stored read, ${label} stored`,
           figures: f,
@@ -436,8 +438,7 @@ async function main() {
         }
       }
       if (wanted('create')) {
-        const [f, atZero] = await alternated({ server, request: create }, { server: zero, request: create });
-        const own = ratio(f.rps, atZero.rps);
+        const { a: f, b: atZero, ratio: own } = await alternated({ server, request: create }, { server: zero, request: create });
         record({
           name: `durable create, ${label} stored`,
           figures: f,
@@ -539,8 +540,11 @@ async function coverageCost(work: string): Promise<void> {
       ['durable create', () => create],
     ];
     for (const [name, requestOf] of loads) {
-      const [on, off] = await alternated({ server: servers.on, request: requestOf('on') }, { server: servers.off, request: requestOf('off') });
-      const r = ratio(on.rps, off.rps);
+      const {
+        a: on,
+        b: off,
+        ratio: r,
+      } = await alternated({ server: servers.on, request: requestOf('on') }, { server: servers.off, request: requestOf('off') });
       record({
         name: `${name}, coverage recording on (off: --no-coverage)`,
         figures: on,
@@ -568,9 +572,11 @@ interface Side {
  * (a, b, b, a, …) for twice as long in all as one case, so that the drift of a shared machine falls on
  * both alike: two 5 s runs one after the other swing by 10-25 % here, more than most differences measured.
  * Each side sums its bursts: rate and CPU per request over all of them, the median burst's p50 and p99, the
- * largest max and peak memory.
+ * largest max and peak memory. The ratio is the median of each round's a/b rate ratio (a round being one
+ * burst of each, taken one after the other): a collection or a neighbour's spike that hits one burst moves
+ * a sum by several per cent, and the median not at all.
  */
-async function alternated(a: Side, b: Side): Promise<[Figures, Figures]> {
+async function alternated(a: Side, b: Side): Promise<{ a: Figures; b: Figures; ratio: number }> {
   const sides = [a, b] as const;
   const bursts: [Figures[], Figures[]] = [[], []];
   // Warmed up, and one burst each untimed: the first burst after a warm-up runs on still-growing heaps.
@@ -581,14 +587,21 @@ async function alternated(a: Side, b: Side): Promise<[Figures, Figures]> {
       bursts[index as 0 | 1].push(await load(side.server, side.request, CONNECTIONS, 0, BURST_SECONDS));
     }
   }
-  return [summed(bursts[0]), summed(bursts[1])];
+  const rounds = bursts[0].map((burst, i) => ratio(burst.rps, bursts[1][i]?.rps ?? 0));
+  return { a: summed(bursts[0]), b: summed(bursts[1]), ratio: median(rounds) };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return 0;
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** Bursts of BURST_SECONDS each, as one run. */
 function summed(bursts: readonly Figures[]): Figures {
   const requests = bursts.map((f) => f.rps * BURST_SECONDS);
   const total = requests.reduce((a, b) => a + b, 0);
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
   return {
     rps: roundRate(total / (bursts.length * BURST_SECONDS)),
     p50: median(bursts.map((f) => f.p50)),
