@@ -155,7 +155,7 @@ function recordCoverage(c: AppContext, world: World, journaled: unknown): Promis
   // text as sent unless it is long (an image as base64): that one is read again from the text Hono kept.
   if (observation.operation?.readsBody) {
     observation.body = sentJsonText(journaled);
-    if (observation.body === undefined && /json/i.test(c.req.header('content-type') ?? '')) {
+    if (observation.body === undefined && /json/i.test(requestHeader(c, 'content-type') ?? '')) {
       return c.req.text().then(
         (text) => coverage.record(world.namespace, { ...observation, body: text }),
         () => coverage.record(world.namespace, observation),
