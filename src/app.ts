@@ -14,17 +14,16 @@ import { CORS_PATHS, corsMiddleware } from './platform/http/cors.ts';
 import { requestContext } from './platform/http/middleware.ts';
 import { KeptRoutes } from './platform/http/kept-routes.ts';
 import { ResponseConformance } from './platform/http/response-conformance.ts';
-import { refuseUnparseableStubs } from './platform/scenarios/stub-answers.ts';
+import { loadStubbedOperations, refuseUnparseableStubs } from './platform/scenarios/stub-answers.ts';
 import { requestLogLines } from './platform/request-log/request-log-line.ts';
 import { allowedMethods } from './platform/http/method-not-allowed.ts';
 import { handleError } from './platform/http/routing.ts';
-import { controlPlane } from './control/index.ts';
-import { consoleRouter } from './console/console.router.ts';
-import { MODULES } from './modules.ts';
+import { AreaLoader, routesOf } from './areas.ts';
+import { AREAS } from './modules.ts';
 
 export const API_VERSION = '0.1.0';
 
-export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
+export async function buildApp(platform: Platform): Promise<OpenAPIHono<AppEnv>> {
   const app = new OpenAPIHono<AppEnv>({ router: new KeptRoutes() });
 
   if (platform.cors) for (const path of CORS_PATHS) app.use(path, corsMiddleware(platform.cors));
@@ -44,39 +43,42 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   app.use('/__sandbox/*', controlPlaneGuard());
   app.use('/console/*', consoleGuard());
 
-  for (const module of MODULES) {
-    module.setup?.(platform);
-    app.route('/', module.router(platform));
+  // Every route, as a stand-in that evaluates its area on first use; what the start must know of them
+  // (image routes, documented operations) is in the generated route table.
+  const areas = new AreaLoader(platform);
+  const operations = AREAS.flatMap((area) => routesOf(area.name).operations.map((operation) => ({ area: area.name, operation })));
+  families.learn(operations.map(({ operation }) => operation));
+  platform.operations.know(operations, async (names) => {
+    for (const name of names) await areas.load(name);
+  });
+  platform.operations.loadAll = () => areas.loadAll();
+  areas.onLoad = (definitions) => platform.operations.learn(definitions);
+  areas.onAll = (definitions) =>
+    platform.coverage.learn(definitions, readOperationExamples, {
+      scenarios: platform.scenarios.all(),
+      catalogEntries: (section) => platform.catalog.list(section),
+    });
+  loaders.set(platform, areas);
+  // Coverage classifies every journaled answer with a catalog of every area's operations.
+  const everyArea = () => (platform.coverage.recorder.enabled ? areas.loadAll() : undefined);
+  for (const area of AREAS) {
+    const first = area.needsAll ? () => areas.loadAll() : everyArea;
+    for (const [index, [method, path]] of routesOf(area.name).routes.entries()) app.on(method, path, areas.standIn(area.name, index, handleError, first));
   }
-  app.route('/', controlPlane(platform));
-  app.route('/', consoleRouter);
 
-  families.learn(app.openAPIRegistry.definitions);
-  platform.operations.learn(app.openAPIRegistry.definitions);
-  // Stubs in scenario files answer for operations: now that they are known, a body their clients could not parse stops start-up.
+  // Stubs in scenario files answer for operations: a body their clients could not parse stops start-up
+  // (the areas of the operations they answer for are loaded to check them; the strict response check
+  // reads every operation's responses).
+  if (platform.strictResponses) await areas.loadAll();
+  await loadStubbedOperations(platform.scenarios.all(), platform.operations);
   refuseUnparseableStubs(platform.scenarios.all(), platform.operations);
-  platform.coverage.learn(app.openAPIRegistry.definitions, readOperationExamples, {
-    scenarios: platform.scenarios.all(),
-    catalogEntries: (section) => platform.catalog.list(section),
-  });
 
-  app.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', {
-    type: 'apiKey',
-    in: 'header',
-    name: 'x-api-key',
-    description: 'Organization API key. Fixture keys: sk_live_demo, sk_test_demo (sandbox), sk_live_other, sk_live_broke, sk_live_revoked.',
-  });
-  app.openAPIRegistry.registerComponent('securitySchemes', 'AdminToken', {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'Only when the sandbox was started with --admin-token.',
-  });
-  // Generated once, on first request (after every route is registered); the server is the URL the client
+  // Generated once, on first request (from every area, loaded then); the server is the URL the client
   // used (or --public-url), so "try it" works through a port map.
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
-  app.get('/openapi.json', (c) => {
+  app.get('/openapi.json', async (c) => {
     document ??= withOperationExamples(
-      app.getOpenAPI31Document({
+      (await documentedApp(areas)).getOpenAPI31Document({
         openapi: '3.1.0',
         info: {
           title: 'idv-sandbox — identity verification and screening API (sandbox)',
@@ -95,7 +97,8 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
     return c.json(problem ? { status: 'degraded', problem } : { status: 'ok' }, 200);
   });
 
-  app.notFound((c) => {
+  app.notFound(async (c) => {
+    await everyArea();
     const allowed = allowedMethods(app.routes, c.req.path);
     if (allowed.length > 0) {
       c.header('Allow', allowed.join(', '));
@@ -105,4 +108,29 @@ export function buildApp(platform: Platform): OpenAPIHono<AppEnv> {
   });
   app.onError(handleError);
   return app;
+}
+
+const loaders = new WeakMap<Platform, AreaLoader>();
+
+/** Loads every area of the platform's app (what a coverage report reads), when they are not yet. */
+export async function loadAllAreas(platform: Platform): Promise<void> {
+  await loaders.get(platform)?.loadAll();
+}
+
+/** An app holding every area's routes and the security schemes, in the order the document lists them. */
+async function documentedApp(areas: AreaLoader): Promise<OpenAPIHono<AppEnv>> {
+  const documented = new OpenAPIHono<AppEnv>();
+  for (const router of await areas.routers()) documented.route('/', router);
+  documented.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+    description: 'Organization API key. Fixture keys: sk_live_demo, sk_test_demo (sandbox), sk_live_other, sk_live_broke, sk_live_revoked.',
+  });
+  documented.openAPIRegistry.registerComponent('securitySchemes', 'AdminToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Only when the sandbox was started with --admin-token.',
+  });
+  return documented;
 }

@@ -1,48 +1,43 @@
 /**
- * Every resource area of the API, mounted by app.ts from this one list. Adding an area = one folder +
- * one line here.
+ * Every resource area of the API, mounted by app.ts from this one list (then the control plane and the
+ * console, mounted the same way). Adding an area = one folder + one line here + `npm run generate:routes`.
+ * Each is imported on first use (src/areas.ts): a start evaluates none of them.
  */
 import type { z } from 'zod';
-import type { SandboxModule } from './platform/sandbox-module.ts';
-import { ageVerificationModule } from './age-verification/index.ts';
-import { amlModule } from './aml/index.ts';
-import { asyncJobsModule } from './async-jobs/index.ts';
-import { authModule } from './auth/index.ts';
-import { creditCheckModule } from './credit-check/index.ts';
-import { creditTermsModule } from './credit-terms/index.ts';
-import { deepfakeModule } from './deepfake/index.ts';
-import { financialModule } from './financial/index.ts';
-import { igamingModule } from './igaming/index.ts';
-import { profilesModule } from './profiles/index.ts';
-import { reVerificationsModule } from './re-verifications/index.ts';
-import { uploadModule } from './upload/index.ts';
-import { screeningModule } from './screening/index.ts';
-import { sessionsModule } from './sessions/index.ts';
-import { documentModule, faceModule, identityModule } from './images/modules.ts';
-import { workflowsModule } from './workflows/index.ts';
+import type { AreaEntry } from './platform/sandbox-module.ts';
+import { ROUTE_TABLE } from './routes.generated.ts';
 
-/** Every area's stored-record shapes, for the store to check at start-up. */
-export function storedRecordShapes(): Map<string, z.ZodType> {
-  return new Map(MODULES.flatMap((module) => Object.entries(module.storedRecords ?? {})));
-}
-
-export const MODULES: readonly SandboxModule[] = [
-  authModule,
-  asyncJobsModule,
-  uploadModule,
-  financialModule,
-  creditCheckModule,
-  sessionsModule,
-  screeningModule,
-  documentModule,
-  faceModule,
-  identityModule,
-  deepfakeModule,
-  profilesModule,
-  creditTermsModule,
-  igamingModule,
-  amlModule,
-  reVerificationsModule,
-  ageVerificationModule,
-  workflowsModule,
+export const AREAS: readonly AreaEntry[] = [
+  { name: 'auth', load: async () => (await import('./auth/index.ts')).authModule },
+  // A stored job is read through its kind, which screening and the control plane register.
+  { name: 'async-jobs', load: async () => (await import('./async-jobs/index.ts')).asyncJobsModule, needs: ['screening', 'control'] },
+  { name: 'upload', load: async () => (await import('./upload/index.ts')).uploadModule },
+  { name: 'financial', load: async () => (await import('./financial/index.ts')).financialModule },
+  { name: 'credit-check', load: async () => (await import('./credit-check/index.ts')).creditCheckModule },
+  { name: 'sessions', load: async () => (await import('./sessions/index.ts')).sessionsModule },
+  { name: 'screening', load: async () => (await import('./screening/index.ts')).screeningModule },
+  { name: 'document', load: async () => (await import('./document/index.ts')).documentModule },
+  { name: 'face', load: async () => (await import('./face/index.ts')).faceModule },
+  { name: 'identity', load: async () => (await import('./identity/index.ts')).identityModule },
+  { name: 'deepfake', load: async () => (await import('./deepfake/index.ts')).deepfakeModule },
+  { name: 'profiles', load: async () => (await import('./profiles/index.ts')).profilesModule },
+  { name: 'credit-terms', load: async () => (await import('./credit-terms/index.ts')).creditTermsModule },
+  { name: 'igaming', load: async () => (await import('./igaming/index.ts')).igamingModule },
+  { name: 'aml', load: async () => (await import('./aml/index.ts')).amlModule },
+  { name: 're-verifications', load: async () => (await import('./re-verifications/index.ts')).reVerificationsModule },
+  { name: 'age-verification', load: async () => (await import('./age-verification/index.ts')).ageVerificationModule },
+  { name: 'workflows', load: async () => (await import('./workflows/index.ts')).workflowsModule },
+  // The catalog, scenarios, coverage reports: what every area adds.
+  { name: 'control', load: async () => (await import('./control/index.ts')).controlModule, needsAll: true },
+  { name: 'console', load: async () => (await import('./console/console.router.ts')).consoleModule, needsAll: true },
 ];
+
+/**
+ * Every area's stored-record shapes, for the store to check at start-up: only the areas that give one
+ * are loaded (the store checks the records of a data file).
+ */
+export async function storedRecordShapes(): Promise<Map<string, z.ZodType>> {
+  const giving = AREAS.filter((area) => (ROUTE_TABLE[area.name]?.storedRecords.length ?? 0) > 0);
+  const modules = await Promise.all(giving.map((area) => area.load()));
+  return new Map(modules.flatMap((module) => Object.entries(module.storedRecords ?? {})));
+}

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener, type ServerType } from '@hono/node-server';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { buildApp } from './app.ts';
+import { buildApp, loadAllAreas } from './app.ts';
 import { storedRecordShapes } from './modules.ts';
 import { resetSandbox } from './control/control.service.ts';
 import { AdminSessions } from './platform/admin/admin-guard.ts';
@@ -165,7 +165,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
   const log = options.logger ?? consoleLogger;
   const courier = options.smtp === undefined ? undefined : await SmtpCourier.open(parseSmtpUrl(options.smtp), log);
   const store = await Store.open(
-    options.memory ? {} : { file: dataFile, port: options.port ?? null, warn: log.warn, recordShapes: storedRecordShapes(), repair: options.repair },
+    options.memory ? {} : { file: dataFile, port: options.port ?? null, warn: log.warn, recordShapes: await storedRecordShapes(), repair: options.repair },
   );
   const signingSecret = hashParts('signing', seed).toString('hex');
   const secret = loadSandboxSecret({ pinned: options.secret, dataFile: options.memory ? undefined : dataFile });
@@ -245,7 +245,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   }
   let app: OpenAPIHono<AppEnv>;
   try {
-    app = buildApp(platform);
+    app = await buildApp(platform);
   } catch (error) {
     // A scenario file's stub that fits no operation: nothing served, the store's lock released.
     await platform.store.closeWithoutCompaction();
@@ -281,6 +281,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       await server?.drain(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
       for (const closer of platform.closers) await closer();
       await platform.store.close();
+      await loadAllAreas(platform);
       return platform.coverage.report({ baseUrl: platform.urls.base });
     },
     closeNow: async () => {

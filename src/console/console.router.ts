@@ -42,9 +42,12 @@ import { scenariosPage } from './scenarios.view.ts';
 import { outboxPage } from './outbox.view.ts';
 import { storagePage } from './storage.view.ts';
 import { storeStats } from '../platform/retention/stats.ts';
+import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { type SessionFilter, type SessionRow, sessionDetail, sessionsPage, type TimelineEntry } from './sessions.view.ts';
 
 export const consoleRouter = new Hono<AppEnv>();
+/** The console's pages, mounted like an area (app.ts). */
+export const consoleModule: SandboxModule = { name: 'console', router: () => consoleRouter };
 consoleRouter.route('/', consoleRecordsRouter);
 
 const SESSIONS_PER_PAGE = 25;

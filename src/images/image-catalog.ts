@@ -34,13 +34,20 @@ export function imageCatalogEntries(): CatalogEntry[] {
   return [...rules, ...fixtures, ...verifyPairs, ...documentTypes];
 }
 
-const done = new WeakSet<Platform>();
+const catalogued = new WeakSet<Platform>();
+const attached = new WeakSet<Platform>();
 
-/** Catalog rows and decoder release on close(), once per platform whichever image module asks first. */
+/** Catalog rows and coverage source, once per platform whichever image module asks first. */
 export function setupImageOperations(platform: Platform): void {
-  if (done.has(platform)) return;
-  done.add(platform);
-  attachImageDecoder(platform);
+  if (catalogued.has(platform)) return;
+  catalogued.add(platform);
   platform.catalog.add('magicValues', imageCatalogEntries());
   platform.coverage.addSource(imageSource);
+}
+
+/** Decoder release on close(), once per platform whichever image module is loaded first. */
+export function attachImageOperations(platform: Platform): void {
+  if (attached.has(platform)) return;
+  attached.add(platform);
+  attachImageDecoder(platform);
 }

@@ -2,20 +2,59 @@
  * What a resource area gives the app (its `index.ts` exports one): its routes and its set-up. Here, with
  * the platform, so an area's index depends on the platform only, and src/modules.ts (the list app.ts
  * mounts) depends on the areas without the areas depending back on it.
+ *
+ * An area's modules are evaluated on its first request, not at start-up (most of a start was building
+ * their zod schemas): the start mounts the facts of src/routes.generated.ts instead (see src/areas.ts).
  */
-import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Hono } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv, Platform } from './http/context.ts';
 
 export interface SandboxModule {
   name: string;
-  /** The area's routes (an OpenAPIHono, so they reach /openapi.json). */
-  router: (platform: Platform) => OpenAPIHono<AppEnv>;
-  /** Registers job kinds and catalog entries. */
+  /** The area's routes (an OpenAPIHono, so that they reach /openapi.json; the console's are plain Hono). */
+  router: () => Hono<AppEnv>;
+  /** What its requests need of the platform, done when the area is loaded: job kinds, the image decoder's hold. */
+  attach?: (platform: Platform) => void;
+  /**
+   * Its rows of the catalog and its coverage sources: only data, read once every area is loaded (the
+   * control plane, the console and coverage load them all), added in the order of src/modules.ts.
+   */
   setup?: (platform: Platform) => void;
   /**
    * collection → the shape its stored records must have to be served: a data file holding another is
    * refused at start-up (naming the file and the place), never answered with 500s.
    */
   storedRecords?: Readonly<Record<string, z.ZodType>>;
+}
+
+/** One area of the list app.ts mounts: its module is evaluated on first use. */
+export interface AreaEntry {
+  name: string;
+  load: () => Promise<SandboxModule>;
+  /** Areas whose `attach` its requests need first (async jobs read the job kinds screening and the control plane register). */
+  needs?: readonly string[];
+  /** Whose requests read what every area adds (catalog, coverage, the scenarios' stubs): all are loaded first. */
+  needsAll?: boolean;
+}
+
+/** What the start knows of a documented operation without evaluating its area. */
+export interface OperationFacts {
+  method: string;
+  /** The OpenAPI path template, `/v1/sessions/{id}`. */
+  path: string;
+  operationId?: string;
+  /** Behind the API-key guard (security ApiKeyAuth). */
+  apiKey: boolean;
+  /** Images its request body takes (binary parts), for its body limit and the image gate. */
+  images: number;
+}
+
+/** An area's facts, as src/routes.generated.ts holds them. */
+export interface AreaRoutes {
+  /** Its Hono routes in registration order, `[method, path]`, one entry per run of handlers of the same pair. */
+  routes: readonly (readonly [string, string])[];
+  operations: readonly OperationFacts[];
+  /** The collections it gives a stored-record shape for. */
+  storedRecords: readonly string[];
 }

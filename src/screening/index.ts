@@ -11,8 +11,10 @@ import { adverseMediaJobKind } from './screening.service.ts';
 export const screeningModule: SandboxModule = {
   name: 'screening',
   router: () => screeningRouter,
-  setup(platform) {
+  attach(platform) {
     platform.jobs.register(adverseMediaJobKind);
+  },
+  setup(platform) {
     platform.catalog.add('magicValues', SCREENING_MAGIC_VALUES);
   },
 };

@@ -9,12 +9,11 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The src/ files a file imports (type-only imports too), as paths relative to the repository. */
+/** The src/ files a file imports (type-only and on-first-use imports too), as paths relative to the repository. */
 function importsOf(file: string): string[] {
   const text = readFileSync(join(ROOT, file), 'utf8');
-  return [...text.matchAll(/^(?:import|export)\b[^;]*?from '(\.\.?\/[^']+\.ts)'/gms)].map((match) =>
-    relative(ROOT, resolve(ROOT, dirname(file), match[1] as string)),
-  );
+  const imports = [...text.matchAll(/^(?:import|export)\b[^;]*?from '(\.\.?\/[^']+\.ts)'|\bimport\('(\.\.?\/[^']+\.ts)'\)/gms)];
+  return imports.map((match) => relative(ROOT, resolve(ROOT, dirname(file), (match[1] ?? match[2]) as string)));
 }
 
 /** An import path that leads from `start` back to it, or undefined when there is none. */

@@ -7,12 +7,12 @@
  */
 import type { IncomingMessage, Server } from 'node:http';
 import { text } from 'node:stream/consumers';
-import type { RouteConfig } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { ApiError } from '../errors/api-error.ts';
 import { IMAGE_MAX_BYTES } from '../spec-limits.ts';
+import type { OperationFacts } from '../sandbox-module.ts';
 import type { AppEnv } from './context.ts';
 
 export const SMALL_BODY_BYTES = 1024 * 1024;
@@ -48,23 +48,15 @@ interface RouteImages {
   images: number;
 }
 
-/** An entry of the OpenAPI registry (routes, schemas, parameters…). */
-interface RegistryDefinition {
-  type: string;
-  route?: RouteConfig;
-}
-
-/** The image routes of an app, learnt from its OpenAPI registry once every router is mounted. */
+/** The image routes of an app, learnt from the documented operations (the route table) when it is built. */
 export class RouteFamilies {
   private imageRoutes: RouteImages[] = [];
 
-  learn(definitions: readonly RegistryDefinition[]): void {
-    this.imageRoutes = definitions.flatMap((definition) => {
-      const route = definition.type === 'route' ? definition.route : undefined;
-      const images = imagesInBody(route?.request?.body?.content as Record<string, { schema?: unknown }> | undefined);
-      if (!route || images === 0) return [];
-      const pattern = new RegExp(`^${route.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
-      return [{ method: route.method.toUpperCase(), pattern, images }];
+  learn(operations: readonly Pick<OperationFacts, 'method' | 'path' | 'images'>[]): void {
+    this.imageRoutes = operations.flatMap(({ method, path, images }) => {
+      if (images === 0) return [];
+      const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      return [{ method, pattern, images }];
     });
   }
 

@@ -11,6 +11,7 @@ import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
 import type { z } from 'zod';
 import { errorBody } from '../errors/api-error.ts';
+import type { OperationFacts } from '../sandbox-module.ts';
 import type { AppEnv } from './context.ts';
 
 /** Called with each answer that conformed (the test suite records which statuses its tests reached). */
@@ -86,17 +87,54 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The documented operations of an app, learnt from its OpenAPI registry once every router is mounted. */
+/** The path Hono routes on, as @hono/zod-openapi registers it: `{id}` → `:id`. */
+const routingKeyOf = (method: string, path: string) => `${method} ${path.replaceAll(/\/{(.+?)}/g, '/:$1')}`;
+
+/**
+ * The documented operations of an app: known from the route table when it is built, their declared
+ * responses (zod schemas) learnt from each area's registry when the area is loaded.
+ */
 export class DeclaredOperations {
   private readonly byRoutingKey = new Map<string, DeclaredOperation>();
+  private readonly areaOf = new Map<string, string>();
+  private loadAreas: (areas: string[]) => Promise<void> = async () => undefined;
+  /** Loads every area (set by the app). */
+  loadAll: () => Promise<void> = async () => undefined;
+
+  /** The operations of the route table, in order, and how to load the areas that declare their responses. */
+  know(operations: readonly { area: string; operation: OperationFacts }[], loadAreas: (areas: string[]) => Promise<void>): void {
+    this.loadAreas = loadAreas;
+    for (const { area, operation } of operations) {
+      const { method, path, operationId, apiKey } = operation;
+      if (operationId === undefined) continue;
+      const key = routingKeyOf(method, path);
+      this.areaOf.set(key, area);
+      if (this.byRoutingKey.has(key)) continue;
+      const name = `${method} ${path}`;
+      this.byRoutingKey.set(key, {
+        operationId,
+        name,
+        method,
+        path,
+        apiKey,
+        get responses(): never {
+          throw new Error(`The responses of ${name} were read before its area (${area}) was loaded.`);
+        },
+      });
+    }
+  }
+
+  /** Loads the areas of these operations, so that their responses are known. */
+  load(operations: readonly DeclaredOperation[]): Promise<void> {
+    const areas = new Set(operations.flatMap((operation) => this.areaOf.get(routingKeyOf(operation.method, operation.path)) ?? []));
+    return areas.size === 0 ? Promise.resolve() : this.loadAreas([...areas]);
+  }
 
   learn(definitions: readonly RegistryDefinition[]): void {
     for (const { type, route } of definitions) {
       if (type !== 'route' || !route?.operationId) continue;
       const method = route.method.toUpperCase();
-      // The path Hono routes on, as @hono/zod-openapi registers it: `{id}` → `:id`.
-      const routingPath = route.path.replaceAll(/\/{(.+?)}/g, '/:$1');
-      this.byRoutingKey.set(`${method} ${routingPath}`, {
+      this.byRoutingKey.set(routingKeyOf(method, route.path), {
         operationId: route.operationId,
         name: `${method} ${route.path}`,
         responses: route.responses,

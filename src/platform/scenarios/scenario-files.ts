@@ -71,7 +71,8 @@ export class ScenarioFiles {
     for (const directory of directories) {
       const watcher = watch(directory, () => {
         clearTimeout(this.timer);
-        this.timer = setTimeout(() => this.reload(platform), DEBOUNCE_MS);
+        // A changed stub is checked against the responses of the operations it answers for: every area's.
+        this.timer = setTimeout(() => void platform.operations.loadAll().then(() => this.reload(platform)), DEBOUNCE_MS);
       });
       watcher.on('error', (error) => platform.log.warn(`Scenario directory ${directory} is no longer watched: ${error.message}`));
       watcher.unref();

@@ -70,6 +70,12 @@ export function stubProblem(scenario: Scenario, operations: DeclaredOperations):
   return undefined;
 }
 
+/** Loads the areas of the operations the 2xx stubs of these scenarios answer for (their declared responses). */
+export function loadStubbedOperations(scenarios: readonly Scenario[], operations: DeclaredOperations): Promise<void> {
+  const rules = scenarios.flatMap((scenario) => scenario.rules).filter((rule) => rule.respond !== undefined && rule.respond.status < 300);
+  return operations.load(rules.flatMap((rule) => operationsOf(rule, operations)));
+}
+
 /** Start-up (and reload) check of file scenarios: the first stub that does not fit stops it. */
 export function refuseUnparseableStubs(scenarios: readonly Scenario[], operations: DeclaredOperations): void {
   for (const scenario of scenarios) {

@@ -1,0 +1,133 @@
+/**
+ * Areas are evaluated on first use: a start evaluates none of their modules (their zod schemas were most
+ * of a start), an area's first request evaluates that area, and what needs every area (/openapi.json,
+ * the control plane) loads them all. The route table the start mounts instead is the areas' own.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { OpenAPIHono } from '@hono/zod-openapi';
+import { describe, expect, it, vi } from 'vitest';
+import { evaluatedRouteTable } from '../../src/areas.ts';
+import { AREAS } from '../../src/modules.ts';
+import { readOperationExamples, withOperationExamples } from '../../src/platform/docs/openapi-examples.ts';
+import { ROUTE_TABLE } from '../../src/routes.generated.ts';
+import { KEYS, testSandbox } from '../helpers/sandbox.ts';
+import { temporaryDirectory } from '../helpers/temporary-directory.ts';
+
+/** The area routers evaluated so far (each router module notes its first evaluation). */
+const evaluated = vi.hoisted(() => new Set<string>());
+vi.mock('../../src/auth/index.ts', async (original) => {
+  evaluated.add('auth');
+  return original();
+});
+vi.mock('../../src/sessions/sessions.router.ts', async (original) => {
+  evaluated.add('sessions');
+  return original();
+});
+vi.mock('../../src/screening/screening.router.ts', async (original) => {
+  evaluated.add('screening');
+  return original();
+});
+vi.mock('../../src/workflows/workflows.router.ts', async (original) => {
+  evaluated.add('workflows');
+  return original();
+});
+vi.mock('../../src/control/control.router.ts', async (original) => {
+  evaluated.add('control');
+  return original();
+});
+
+/** A sandbox as the CLI starts one by default: no strict response check (which reads every area's responses). */
+const lazySandbox = (options = {}) => testSandbox({ strictResponses: false, responseRecorder: undefined, coverage: false, ...options });
+
+describe('areas evaluated on first use', () => {
+  it('a start evaluates no area; the first request of one evaluates it (and what it imports) only; /openapi.json all', async () => {
+    const sandbox = await lazySandbox();
+    expect([...evaluated]).toEqual([]);
+
+    const verified = await sandbox.call('GET', '/v1/auth/verify');
+    expect(verified.status).toBe(200);
+    expect([...evaluated]).toEqual(['auth']);
+
+    const session = await sandbox.call('GET', '/v1/sessions/test_approved', { key: KEYS.sandbox });
+    expect(session.status).toBe(200);
+    expect([...evaluated].sort()).toEqual(['auth', 'sessions']);
+
+    expect((await sandbox.call('GET', '/openapi.json')).status).toBe(200);
+    expect([...evaluated].sort()).toEqual(['auth', 'control', 'screening', 'sessions', 'workflows']);
+  });
+
+  it("an area's first requests answer as they do once every area is loaded: validation, guard, 404 and 405", async () => {
+    const requests: [string, string, { key?: string | null; body?: unknown }][] = [
+      ['GET', '/v1/sessions/test_approved', { key: KEYS.sandbox }],
+      ['GET', '/v1/sessions/missing', {}],
+      ['POST', '/v1/sessions', { body: { first_name: 42 } }],
+      ['GET', '/v1/sessions', { key: null }],
+      ['DELETE', '/v1/sessions', {}],
+      ['GET', '/v1/nowhere', {}],
+      ['POST', '/v1/screening/pep-sanctions', { body: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1990-01-01' } }],
+    ];
+    const lazy = await lazySandbox();
+    const eager = await testSandbox({ coverage: false });
+    for (const [method, path, options] of requests) {
+      const [first, loaded] = [await lazy.call(method, path, options), await eager.call(method, path, options)];
+      expect({ status: first.status, body: first.body }).toEqual({ status: loaded.status, body: loaded.body });
+    }
+  });
+
+  it('the control plane loads every area first: its catalog is the one of an eager start, in the same order', async () => {
+    const lazy = await lazySandbox();
+    await lazy.call('GET', '/v1/auth/verify');
+    const eager = await testSandbox({ coverage: false });
+    const catalog = await lazy.call('GET', '/__sandbox/catalog');
+    expect(catalog.status).toBe(200);
+    expect(catalog.text).toBe((await eager.call('GET', '/__sandbox/catalog')).text);
+  });
+
+  it('/openapi.json is byte for byte the document of every area mounted at once, in the order of src/modules.ts', async () => {
+    const sandbox = await lazySandbox();
+    const served = await sandbox.call('GET', '/openapi.json');
+    const eager = new OpenAPIHono();
+    for (const area of AREAS) eager.route('/', (await area.load()).router());
+    eager.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', {
+      type: 'apiKey',
+      in: 'header',
+      name: 'x-api-key',
+      description: 'Organization API key. Fixture keys: sk_live_demo, sk_test_demo (sandbox), sk_live_other, sk_live_broke, sk_live_revoked.',
+    });
+    eager.openAPIRegistry.registerComponent('securitySchemes', 'AdminToken', {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'Only when the sandbox was started with --admin-token.',
+    });
+    const document = withOperationExamples(
+      eager.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: {
+          title: 'idv-sandbox — identity verification and screening API (sandbox)',
+          version: '0.1.0',
+          description: 'A stateful sandbox of the identity-verification and screening API. /v1 is the API; /__sandbox is the control plane.',
+        },
+      }),
+      readOperationExamples(),
+    );
+    expect(served.text).toBe(JSON.stringify({ ...document, servers: [{ url: sandbox.platform.urls.base }] }));
+    expect(Object.keys(served.body.paths).length).toBeGreaterThan(80);
+  });
+
+  it("a scenario file whose 2xx stub its clients could not parse still stops the start (the stubbed operation's area is loaded)", async () => {
+    const directory = temporaryDirectory('idv-lazy-stubs-');
+    const rules = [{ match: { methods: ['GET'], path: '/v1/sessions/*' }, respond: { status: 200, body: { nope: true } } }];
+    writeFileSync(join(directory, 'bad.json'), JSON.stringify({ name: 'bad-stub', description: 'x', rules }));
+    await expect(lazySandbox({ extraScenariosDirs: [directory] })).rejects.toThrow(
+      /^Scenario "bad-stub" is invalid at rules\.0\.respond: .*GET \/v1\/sessions\/\{id\}/,
+    );
+    expect(evaluated.has('sessions')).toBe(true);
+  });
+});
+
+describe('the route table', () => {
+  it('is what evaluating the areas yields (npm run generate:routes writes it)', async () => {
+    expect(await evaluatedRouteTable()).toEqual(ROUTE_TABLE);
+  });
+});
