@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { checkGate, starterRequirementFile, type CoverageRequirement } from './platform/coverage/coverage-gate.ts';
 import { formatForFile, type RenderContext, renderReport, type CoverageReport } from './platform/coverage/coverage-report.ts';
+import { loadAllAreas } from './app.ts';
 import { createSandbox } from './sandbox.ts';
 
 export const DEFAULT_REQUIREMENT_FILE = 'idv-sandbox-coverage.txt';
@@ -51,6 +52,8 @@ export async function coverageCommand(argv: string[]): Promise<number> {
     return 1;
   }
   const sandbox = await createSandbox({ port: null, memory: true, logger: { info: () => undefined, warn: () => undefined, error: () => undefined } });
+  // The catalog holds every area's classes: areas are evaluated on first use.
+  await loadAllAreas(sandbox.platform);
   const classes = sandbox.platform.coverage.catalog.classes;
   await sandbox.close();
   writeFileSync(file, starterRequirementFile(classes));
