@@ -13,6 +13,7 @@ import { readOperationExamples, withOperationExamples } from '../../src/platform
 import { ROUTE_TABLE } from '../../src/routes.generated.ts';
 import { KEYS, testSandbox } from '../helpers/sandbox.ts';
 import { temporaryDirectory } from '../helpers/temporary-directory.ts';
+import { tempDataFile } from '../helpers/data-dir.ts';
 
 /** The area routers evaluated so far (each router module notes its first evaluation). */
 const evaluated = vi.hoisted(() => new Set<string>());
@@ -123,6 +124,20 @@ describe('areas evaluated on first use', () => {
       /^Scenario "bad-stub" is invalid at rules\.0\.respond: .*GET \/v1\/sessions\/\{id\}/,
     );
     expect(evaluated.has('sessions')).toBe(true);
+  });
+
+  it('a stored job read first after a restart is answered by its kind: async jobs load the areas that register kinds', async () => {
+    const options = { memory: false, data: tempDataFile(), jobTimings: { processingAfterMs: 0, doneAfterMs: 0 } };
+    const first = await lazySandbox(options);
+    const queued = await first.call('POST', '/v1/screening/adverse-media', {
+      body: { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe', dateOfBirth: '1980-04-23', country: 'GB' },
+    });
+    expect(queued.status).toBe(202);
+    await first.close();
+    const restarted = await lazySandbox(options);
+    const job = await restarted.call('GET', `/v1/async-jobs/${queued.body.jobId}`);
+    expect([job.status, job.body.status]).toEqual([200, 'ready']);
+    await restarted.close();
   });
 });
 
