@@ -75,19 +75,13 @@ export async function buildApp(platform: Platform): Promise<OpenAPIHono<AppEnv>>
 
   // Generated once, on first request (from every area, loaded then); the server is the URL the client
   // used (or --public-url), so "try it" works through a port map.
-  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  let document: ReturnType<typeof openApiDocument> | undefined;
   app.get('/openapi.json', async (c) => {
-    document ??= withOperationExamples(
-      (await documentedApp(areas)).getOpenAPI31Document({
-        openapi: '3.1.0',
-        info: {
-          title: 'idv-sandbox — identity verification and screening API (sandbox)',
-          version: API_VERSION,
-          description: 'A stateful sandbox of the identity-verification and screening API. /v1 is the API; /__sandbox is the control plane.',
-        },
-      }),
-      readOperationExamples(),
-    );
+    if (!document) {
+      const documented = new OpenAPIHono<AppEnv>();
+      for (const router of await areas.routers()) documented.route('/', router);
+      document = openApiDocument(documented);
+    }
     return c.json({ ...document, servers: [{ url: publicUrlsOf(c).base }] }, 200);
   });
   app.route('/', apiReferenceRouter('idv-sandbox API reference'));
@@ -117,10 +111,8 @@ export async function loadAllAreas(platform: Platform): Promise<void> {
   await loaders.get(platform)?.loadAll();
 }
 
-/** An app holding every area's routes and the security schemes, in the order the document lists them. */
-async function documentedApp(areas: AreaLoader): Promise<OpenAPIHono<AppEnv>> {
-  const documented = new OpenAPIHono<AppEnv>();
-  for (const router of await areas.routers()) documented.route('/', router);
+/** The OpenAPI document of an app holding every area's routes (their definitions, in mount order), with the security schemes and the recorded examples. */
+export function openApiDocument(documented: OpenAPIHono<AppEnv>) {
   documented.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', {
     type: 'apiKey',
     in: 'header',
@@ -132,5 +124,15 @@ async function documentedApp(areas: AreaLoader): Promise<OpenAPIHono<AppEnv>> {
     scheme: 'bearer',
     description: 'Only when the sandbox was started with --admin-token.',
   });
-  return documented;
+  return withOperationExamples(
+    documented.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: {
+        title: 'idv-sandbox — identity verification and screening API (sandbox)',
+        version: API_VERSION,
+        description: 'A stateful sandbox of the identity-verification and screening API. /v1 is the API; /__sandbox is the control plane.',
+      },
+    }),
+    readOperationExamples(),
+  );
 }

@@ -7,9 +7,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { describe, expect, it, vi } from 'vitest';
+import { openApiDocument } from '../../src/app.ts';
 import { evaluatedRouteTable } from '../../src/areas.ts';
 import { AREAS } from '../../src/modules.ts';
-import { readOperationExamples, withOperationExamples } from '../../src/platform/docs/openapi-examples.ts';
+import type { AppEnv } from '../../src/platform/http/context.ts';
 import { ROUTE_TABLE } from '../../src/routes.generated.ts';
 import { KEYS, testSandbox } from '../helpers/sandbox.ts';
 import { temporaryDirectory } from '../helpers/temporary-directory.ts';
@@ -88,31 +89,9 @@ describe('areas evaluated on first use', () => {
   it('/openapi.json is byte for byte the document of every area mounted at once, in the order of src/modules.ts', async () => {
     const sandbox = await lazySandbox();
     const served = await sandbox.call('GET', '/openapi.json');
-    const eager = new OpenAPIHono();
+    const eager = new OpenAPIHono<AppEnv>();
     for (const area of AREAS) eager.route('/', (await area.load()).router());
-    eager.openAPIRegistry.registerComponent('securitySchemes', 'ApiKeyAuth', {
-      type: 'apiKey',
-      in: 'header',
-      name: 'x-api-key',
-      description: 'Organization API key. Fixture keys: sk_live_demo, sk_test_demo (sandbox), sk_live_other, sk_live_broke, sk_live_revoked.',
-    });
-    eager.openAPIRegistry.registerComponent('securitySchemes', 'AdminToken', {
-      type: 'http',
-      scheme: 'bearer',
-      description: 'Only when the sandbox was started with --admin-token.',
-    });
-    const document = withOperationExamples(
-      eager.getOpenAPI31Document({
-        openapi: '3.1.0',
-        info: {
-          title: 'idv-sandbox — identity verification and screening API (sandbox)',
-          version: '0.1.0',
-          description: 'A stateful sandbox of the identity-verification and screening API. /v1 is the API; /__sandbox is the control plane.',
-        },
-      }),
-      readOperationExamples(),
-    );
-    expect(served.text).toBe(JSON.stringify({ ...document, servers: [{ url: sandbox.platform.urls.base }] }));
+    expect(served.text).toBe(JSON.stringify({ ...openApiDocument(eager), servers: [{ url: sandbox.platform.urls.base }] }));
     expect(Object.keys(served.body.paths).length).toBeGreaterThan(80);
   });
 
