@@ -26,14 +26,21 @@ interface RegistryDefinition {
 const definitionsOf = (router: Hono<AppEnv>): readonly RegistryDefinition[] =>
   (router as unknown as Partial<OpenAPIHono<AppEnv>>).openAPIRegistry?.definitions ?? [];
 
+/** A router's routes as runs of handlers of one method and path, in registration order. */
+function routeRuns(router: Hono<AppEnv>): { method: string; path: string; handlers: Handler[] }[] {
+  const runs: { method: string; path: string; handlers: Handler[] }[] = [];
+  for (const { method, path, handler } of router.routes) {
+    const last = runs.at(-1);
+    if (last && last.method === method && last.path === path) last.handlers.push(handler);
+    else runs.push({ method, path, handlers: [handler] });
+  }
+  return runs;
+}
+
 /** An area's facts from its router: what the start mounts and learns instead of evaluating it. */
 export function areaRoutesOf(module: SandboxModule): AreaRoutes {
   const router = module.router();
-  const routes: [string, string][] = [];
-  for (const { method, path } of router.routes) {
-    const last = routes.at(-1);
-    if (!last || last[0] !== method || last[1] !== path) routes.push([method, path]);
-  }
+  const routes = routeRuns(router).map(({ method, path }): [string, string] => [method, path]);
   const operations = definitionsOf(router).flatMap((definition): OperationFacts[] => {
     const route = definition.type === 'route' ? definition.route : undefined;
     if (!route) return [];
@@ -112,18 +119,14 @@ export class AreaLoader {
     for (const needed of area.needs ?? []) await this.load(needed);
     const module = await area.load();
     const router = module.router();
-    const table = routesOf(area.name);
-    const runs = table.routes.map(([method, path]) => {
-      const handlers = router.routes.filter((route) => route.method === method && route.path === path).map((route) => route.handler);
-      if (handlers.length === 0) throw new Error(`src/routes.generated.ts is stale (${area.name}: ${method} ${path}): run npm run generate:routes.`);
-      return handlers;
-    });
-    if (areaRoutesOf(module).routes.length !== table.routes.length) {
-      throw new Error(`src/routes.generated.ts is stale (${area.name}): run npm run generate:routes.`);
+    const table = routesOf(area.name).routes;
+    const runs = routeRuns(router);
+    if (runs.length !== table.length || runs.some(({ method, path }, i) => table[i]?.[0] !== method || table[i]?.[1] !== path)) {
+      throw new Error(`src/routes.generated.ts is stale (area ${area.name}): run npm run generate:routes.`);
     }
     module.attach?.(this.platform);
     this.onLoad(definitionsOf(router));
-    const loaded = { module, router, runs };
+    const loaded = { module, router, runs: runs.map((run) => run.handlers) };
     this.loaded.set(area.name, loaded);
     return loaded;
   }

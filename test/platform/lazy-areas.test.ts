@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { describe, expect, it, vi } from 'vitest';
 import { openApiDocument } from '../../src/app.ts';
-import { evaluatedRouteTable } from '../../src/areas.ts';
+import { AreaLoader, evaluatedRouteTable } from '../../src/areas.ts';
 import { AREAS } from '../../src/modules.ts';
 import type { AppEnv } from '../../src/platform/http/context.ts';
 import { ROUTE_TABLE } from '../../src/routes.generated.ts';
@@ -123,5 +123,12 @@ describe('areas evaluated on first use', () => {
 describe('the route table', () => {
   it('is what evaluating the areas yields (npm run generate:routes writes it)', async () => {
     expect(await evaluatedRouteTable()).toEqual(ROUTE_TABLE);
+  });
+
+  it('an area whose routes differ from its entry is refused on load, naming the command that writes the table again', async () => {
+    const sandbox = await lazySandbox();
+    const moved = new OpenAPIHono<AppEnv>().get('/v1/auth/verified', (c) => c.json({}, 200));
+    const loader = new AreaLoader(sandbox.platform, [{ name: 'auth', load: async () => ({ name: 'auth', router: () => moved }) }]);
+    await expect(loader.load('auth')).rejects.toThrow('src/routes.generated.ts is stale (area auth): run npm run generate:routes.');
   });
 });
