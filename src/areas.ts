@@ -54,7 +54,7 @@ export function areaRoutesOf(module: SandboxModule): AreaRoutes {
       },
     ];
   });
-  return { routes, operations, storedRecords: Object.keys(module.storedRecords ?? {}) };
+  return { routes, operations };
 }
 
 /** Every area's facts, evaluating them all (what `npm run generate:routes` writes, and what a test compares). */

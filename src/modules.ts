@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { AreaEntry } from './platform/sandbox-module.ts';
-import { ROUTE_TABLE } from './routes.generated.ts';
+import { STORED_SESSION_SHAPE } from './sessions/stored-session-shape.ts';
 
 export const AREAS: readonly AreaEntry[] = [
   { name: 'auth', load: async () => (await import('./auth/index.ts')).authModule },
@@ -14,7 +14,7 @@ export const AREAS: readonly AreaEntry[] = [
   { name: 'upload', load: async () => (await import('./upload/index.ts')).uploadModule },
   { name: 'financial', load: async () => (await import('./financial/index.ts')).financialModule },
   { name: 'credit-check', load: async () => (await import('./credit-check/index.ts')).creditCheckModule },
-  { name: 'sessions', load: async () => (await import('./sessions/index.ts')).sessionsModule },
+  { name: 'sessions', load: async () => (await import('./sessions/index.ts')).sessionsModule, storedRecords: { sessions: STORED_SESSION_SHAPE } },
   { name: 'screening', load: async () => (await import('./screening/index.ts')).screeningModule },
   { name: 'document', load: async () => (await import('./document/index.ts')).documentModule },
   { name: 'face', load: async () => (await import('./face/index.ts')).faceModule },
@@ -32,12 +32,7 @@ export const AREAS: readonly AreaEntry[] = [
   { name: 'console', load: async () => (await import('./console/console.router.ts')).consoleModule, needsAll: true },
 ];
 
-/**
- * Every area's stored-record shapes, for the store to check at start-up: only the areas that give one
- * are loaded (the store checks the records of a data file).
- */
-export async function storedRecordShapes(): Promise<Map<string, z.ZodType>> {
-  const giving = AREAS.filter((area) => (ROUTE_TABLE[area.name]?.storedRecords.length ?? 0) > 0);
-  const modules = await Promise.all(giving.map((area) => area.load()));
-  return new Map(modules.flatMap((module) => Object.entries(module.storedRecords ?? {})));
+/** Every area's stored-record shapes, for the store to check at start-up. */
+export function storedRecordShapes(): Map<string, z.ZodType> {
+  return new Map(AREAS.flatMap((area) => Object.entries(area.storedRecords ?? {})));
 }

@@ -6,12 +6,10 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
   auth: {
     routes: [['GET', '/v1/auth/verify']],
     operations: [{ method: 'GET', path: '/v1/auth/verify', operationId: 'verifyApiKey', apiKey: true, images: 0 }],
-    storedRecords: [],
   },
   'async-jobs': {
     routes: [['GET', '/v1/async-jobs/:jobId']],
     operations: [{ method: 'GET', path: '/v1/async-jobs/{jobId}', operationId: 'getAsyncJob', apiKey: true, images: 0 }],
-    storedRecords: [],
   },
   upload: {
     routes: [
@@ -22,7 +20,6 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       { method: 'POST', path: '/v1/upload/presign', operationId: 'presignUploads', apiKey: true, images: 0 },
       { method: 'PUT', path: '/uploads/{id}', operationId: 'putUpload', apiKey: false, images: 1 },
     ],
-    storedRecords: [],
   },
   financial: {
     routes: [
@@ -39,7 +36,6 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       { method: 'GET', path: '/v1/financial/externalId/{externalId}', operationId: 'listBankStatementsByExternalId', apiKey: true, images: 0 },
       { method: 'GET', path: '/v1/financial/{id}', operationId: 'getBankStatement', apiKey: true, images: 0 },
     ],
-    storedRecords: [],
   },
   'credit-check': {
     routes: [
@@ -50,7 +46,6 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       { method: 'POST', path: '/v1/credit-check/hard', operationId: 'createHardCreditCheck', apiKey: true, images: 0 },
       { method: 'POST', path: '/v1/credit-check/soft', operationId: 'createSoftCreditCheck', apiKey: true, images: 0 },
     ],
-    storedRecords: [],
   },
   sessions: {
     routes: [
@@ -72,7 +67,6 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       { method: 'POST', path: '/v1/sessions/{id}/uploads', operationId: 'createSessionUploads', apiKey: true, images: 0 },
       { method: 'POST', path: '/__sandbox/sessions/{id}/outcome', operationId: 'sandboxDriveSessionOutcome', apiKey: false, images: 0 },
     ],
-    storedRecords: ['sessions'],
   },
   screening: {
     routes: [
@@ -91,12 +85,10 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       { method: 'POST', path: '/v1/screening/phone-trust', operationId: 'checkPhoneTrust', apiKey: true, images: 0 },
       { method: 'POST', path: '/v1/screening/carrier-age-gate', operationId: 'checkCarrierAgeGate', apiKey: true, images: 0 },
     ],
-    storedRecords: [],
   },
   document: {
     routes: [['POST', '/v1/document/scan']],
     operations: [{ method: 'POST', path: '/v1/document/scan', operationId: 'scanDocument', apiKey: true, images: 1 }],
-    storedRecords: [],
   },
   face: {
     routes: [
@@ -113,12 +105,10 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       { method: 'POST', path: '/v1/face/liveness/sessions', operationId: 'createFaceLivenessSession', apiKey: true, images: 0 },
       { method: 'GET', path: '/v1/face/liveness/sessions/{lid}/result', operationId: 'getFaceLivenessResult', apiKey: true, images: 0 },
     ],
-    storedRecords: [],
   },
   identity: {
     routes: [['POST', '/v1/identity/verify']],
     operations: [{ method: 'POST', path: '/v1/identity/verify', operationId: 'verifyIdentity', apiKey: true, images: 2 }],
-    storedRecords: [],
   },
   deepfake: {
     routes: [
@@ -131,7 +121,6 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       { method: 'POST', path: '/v1/deepfake/upload-urls', operationId: 'createDeepfakeUploadUrls', apiKey: true, images: 0 },
       { method: 'POST', path: '/v1/deepfake/analyze', operationId: 'analyzeDeepfake', apiKey: true, images: 0 },
     ],
-    storedRecords: [],
   },
   profiles: {
     routes: [
@@ -146,7 +135,6 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       { method: 'GET', path: '/v1/profiles', operationId: 'listProfiles', apiKey: true, images: 0 },
       { method: 'GET', path: '/v1/profiles/{id}', operationId: 'getProfile', apiKey: true, images: 0 },
     ],
-    storedRecords: [],
   },
   'credit-terms': {
     routes: [
@@ -163,7 +151,6 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       { method: 'GET', path: '/v1/credit-terms/externalId/{externalId}', operationId: 'listCreditTermsByExternalId', apiKey: true, images: 0 },
       { method: 'GET', path: '/v1/credit-terms/{id}', operationId: 'getCreditTerms', apiKey: true, images: 0 },
     ],
-    storedRecords: [],
   },
   igaming: {
     routes: [
@@ -192,7 +179,6 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       { method: 'POST', path: '/v1/igaming/ip-jurisdiction', operationId: 'checkIpJurisdiction', apiKey: true, images: 0 },
       { method: 'POST', path: '/v1/igaming/anti-cheat', operationId: 'analyzeAntiCheat', apiKey: true, images: 0 },
     ],
-    storedRecords: [],
   },
   aml: {
     routes: [
@@ -217,7 +203,6 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       { method: 'GET', path: '/__sandbox/organizations/{id}/aml/transaction-quota', operationId: 'sandboxGetTransactionQuota', apiKey: false, images: 0 },
       { method: 'PUT', path: '/__sandbox/organizations/{id}/aml/transaction-quota', operationId: 'sandboxSetTransactionQuota', apiKey: false, images: 0 },
     ],
-    storedRecords: [],
   },
   're-verifications': {
     routes: [
@@ -232,7 +217,6 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       { method: 'POST', path: '/v1/re-verifications/{id}/liveness/upload-url', operationId: 'createReVerificationLivenessUploadUrl', apiKey: true, images: 0 },
       { method: 'POST', path: '/v1/re-verifications/{id}/liveness/complete', operationId: 'completeReVerificationLiveness', apiKey: true, images: 0 },
     ],
-    storedRecords: [],
   },
   'age-verification': {
     routes: [
@@ -252,7 +236,6 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       { method: 'GET', path: '/v1/age-verification/boundaries/{id}', operationId: 'getAgeBoundaries', apiKey: true, images: 0 },
       { method: 'POST', path: '/__sandbox/age-verification/parent-connect/{id}/events', operationId: 'sandboxParentConnectEvent', apiKey: false, images: 0 },
     ],
-    storedRecords: [],
   },
   workflows: {
     routes: [
@@ -277,7 +260,6 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       { method: 'POST', path: '/v1/sessions/{session_id}/steps/{step_id}', operationId: 'submitWorkflowStep', apiKey: true, images: 0 },
       { method: 'PUT', path: '/__sandbox/sessions/{session_id}/attempt-script', operationId: 'sandboxSetAttemptScript', apiKey: false, images: 0 },
     ],
-    storedRecords: [],
   },
   control: {
     routes: [
@@ -334,7 +316,6 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       { method: 'POST', path: '/__sandbox/retention/purge', operationId: 'sandboxPurge', apiKey: false, images: 0 },
       { method: 'GET', path: '/__sandbox/stats', operationId: 'sandboxStats', apiKey: false, images: 0 },
     ],
-    storedRecords: [],
   },
   console: {
     routes: [
@@ -367,6 +348,5 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       ['GET', '/console/requests/:id'],
     ],
     operations: [],
-    storedRecords: [],
   },
 };

@@ -165,7 +165,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
   const log = options.logger ?? consoleLogger;
   const courier = options.smtp === undefined ? undefined : await SmtpCourier.open(parseSmtpUrl(options.smtp), log);
   const store = await Store.open(
-    options.memory ? {} : { file: dataFile, port: options.port ?? null, warn: log.warn, recordShapes: await storedRecordShapes(), repair: options.repair },
+    options.memory ? {} : { file: dataFile, port: options.port ?? null, warn: log.warn, recordShapes: storedRecordShapes(), repair: options.repair },
   );
   const signingSecret = hashParts('signing', seed).toString('hex');
   const secret = loadSandboxSecret({ pinned: options.secret, dataFile: options.memory ? undefined : dataFile });

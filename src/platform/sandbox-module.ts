@@ -21,11 +21,6 @@ export interface SandboxModule {
    * control plane, the console and coverage load them all), added in the order of src/modules.ts.
    */
   setup?: (platform: Platform) => void;
-  /**
-   * collection → the shape its stored records must have to be served: a data file holding another is
-   * refused at start-up (naming the file and the place), never answered with 500s.
-   */
-  storedRecords?: Readonly<Record<string, z.ZodType>>;
 }
 
 /** One area of the list app.ts mounts: its module is evaluated on first use. */
@@ -36,6 +31,12 @@ export interface AreaEntry {
   needs?: readonly string[];
   /** Whose requests read what every area adds (catalog, coverage, the scenarios' stubs): all are loaded first. */
   needsAll?: boolean;
+  /**
+   * collection → the shape its stored records must have to be served: a data file holding another is
+   * refused at start-up (naming the file and the place), never answered with 500s. A small module of its
+   * own, imported by src/modules.ts: the store checks it at start-up, before any area is loaded.
+   */
+  storedRecords?: Readonly<Record<string, z.ZodType>>;
 }
 
 /** What the start knows of a documented operation without evaluating its area. */
@@ -55,6 +56,4 @@ export interface AreaRoutes {
   /** Its Hono routes in registration order, `[method, path]`, one entry per run of handlers of the same pair. */
   routes: readonly (readonly [string, string])[];
   operations: readonly OperationFacts[];
-  /** The collections it gives a stored-record shape for. */
-  storedRecords: readonly string[];
 }

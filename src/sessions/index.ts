@@ -9,12 +9,10 @@ import { sandboxIdTrigger } from '../platform/catalog/catalog.ts';
 import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { SANDBOX_SESSION_TEST_IDENTIFIERS } from './sandbox-sessions.ts';
 import { sessionsRouter } from './sessions.router.ts';
-import { STORED_SESSION_SHAPE } from './sessions.store.ts';
 
 export const sessionsModule: SandboxModule = {
   name: 'sessions',
   router: () => sessionsRouter,
-  storedRecords: { sessions: STORED_SESSION_SHAPE },
   setup(platform) {
     platform.catalog.add(
       'testIdentifiers',

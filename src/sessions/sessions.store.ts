@@ -17,7 +17,6 @@
  * - A PUT that lands after the session ended or expired is stored by the upload store but never flips a
  *   flag (the upload store cannot refuse it without a platform hook).
  */
-import { z } from '@hono/zod-openapi';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { uploadsOwnedBy } from '../platform/uploads/uploads.ts';
@@ -25,9 +24,6 @@ import { documentsRequired, type WorkflowRecord } from '../workflows/workflows.s
 import { isTerminal } from './session.machine.ts';
 import { applicantUserIdFor, buildApplicantUser, buildSenderUser, buildSessionRecord, markUploaded, type SessionWorkflowInfo } from './session-record.ts';
 import type { CreateSessionInput, SessionRecord, SessionType, StoredUserProfile } from './sessions.schemas.ts';
-
-/** What every stored session must hold to be served (the store checks it at start-up). */
-export const STORED_SESSION_SHAPE = z.looseObject({ id: z.string(), record: z.looseObject({ id: z.string() }) });
 
 export interface StoredSession {
   /** The session id (= record.id). */
