@@ -1,7 +1,8 @@
 /**
  * What the image operations register on a platform: their rows in GET /__sandbox/catalog (the same
- * tables the analysis and the fixtures use) and the decoder's life cycle. Each image module calls
- * `setupImageOperations`; it acts once per platform.
+ * tables the analysis and the fixtures use) and the decoder's life cycle. Each image module attaches
+ * with `attachImageOperations` when it is loaded and sets up with `setupImageOperations` once every area
+ * is; each acts once per platform.
  */
 import { AUTO_DOCUMENT_TYPE_RULES, DOCUMENT_TYPE_ALIASES } from '../document/document-type.ts';
 import type { CatalogEntry } from '../platform/catalog/catalog.ts';
