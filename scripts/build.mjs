@@ -69,10 +69,11 @@ const packagesOnFirstUse = {
 // In the bundle, these reads happen on first need instead: the adapter's Request subclass is made, and its
 // lightweight objects linked to the platform's classes, when anything first reads the global Request,
 // builds a real Request or Response, or calls Response.json / redirect / error; a request is an http2 one
-// only if it is not node:http's, so http2 is loaded only for one. A plain record of headers is not a
-// Headers object, so writing a response answered with one needs no Headers class either. Each rewrite must
-// match exactly as many times as written here, or the build stops (a new version of the adapter is checked
-// again, never rewritten blindly).
+// only if it is not node:http's, so http2 is loaded only for one. (Until that first need, a lightweight
+// response is an instance of the global Response, the adapter's, but not yet of undici's own class.)
+// A plain record of headers is not a Headers object, so writing a response answered with one needs no
+// Headers class either. Each rewrite must match exactly as many times as written here, or the build stops
+// (a new version of the adapter is checked again, never rewritten blindly).
 const ADAPTER = /[\\/]@hono[\\/]node-server[\\/]dist[\\/]index\.mjs$/;
 const adapterRewrites = [
   ['Object.setPrototypeOf(requestPrototype, Request.prototype);\n', '', 1],
