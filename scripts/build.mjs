@@ -61,6 +61,109 @@ const packagesOnFirstUse = {
   },
 };
 
+// @hono/node-server reads the platform's Request and Response classes when it is imported, and tests every
+// request against http2's request class: on Node 20 the first read of `Request` loads undici
+// (and with it zlib, worker_threads, web streams, perf_hooks) and compiles its HTTP parser, and http2 brings
+// tls and the rest of crypto; some 40-60 ms of every start, though most requests never need a real Request
+// (the lightweight request and response stand in for them; the request context reads the socket's headers).
+// In the bundle, these reads happen on first need instead: the adapter's Request subclass is made, and its
+// lightweight objects linked to the platform's classes, when anything first reads the global Request,
+// builds a real Request or Response, or calls Response.json / redirect / error; a request is an http2 one
+// only if it is not node:http's, so http2 is loaded only for one. (Until that first need, a lightweight
+// response is an instance of the global Response, the adapter's, but not yet of undici's own class.)
+// A plain record of headers is not a Headers object, so writing a response answered with one needs no
+// Headers class either. Each rewrite must match exactly as many times as written here, or the build stops
+// (a new version of the adapter is checked again, never rewritten blindly).
+const ADAPTER = /[\\/]@hono[\\/]node-server[\\/]dist[\\/]index\.mjs$/;
+const adapterRewrites = [
+  ['Object.setPrototypeOf(requestPrototype, Request.prototype);\n', '', 1],
+  [/import \{ Http2ServerRequest as Http2ServerRequest2, constants as h2constants \} from "http2";\n|import \{ Http2ServerRequest \} from "http2";\n/g, '', 2],
+  [/(\w+) instanceof Http2ServerRequest2?\b/g, 'isHttp2Request($1)', 5],
+  ['h2constants.', 'process.getBuiltinModule("node:http2").constants.', 1],
+  [
+    'var GlobalRequest = global.Request;\nvar Request = class extends GlobalRequest {',
+    `var isHttp2Request = (incoming) => !(incoming instanceof IncomingMessage) && incoming instanceof process.getBuiltinModule("node:http2").Http2ServerRequest;
+var platformGlobals = { Request: Object.getOwnPropertyDescriptor(global, "Request"), Response: Object.getOwnPropertyDescriptor(global, "Response") };
+var platformClass = (name) => {
+  const installed = Object.getOwnPropertyDescriptor(global, name);
+  const original = platformGlobals[name];
+  const value = original.get ? original.get.call(global) : original.value;
+  // Node's own lazy getter puts the platform's class back on the global: the adapter's stays there.
+  if (installed && (installed.get !== original.get || installed.value !== original.value)) Object.defineProperty(global, name, installed);
+  return value;
+};
+var Request;
+var requestGlobal = () => requestClass();
+var requestClass = () => {
+  if (Request) return Request;
+  const installed = Object.getOwnPropertyDescriptor(global, "Request");
+  Request = class extends platformClass("Request") {`,
+    1,
+  ],
+  [
+    '    super(input, options);\n  }\n};\n',
+    '    super(input, options);\n  }\n};\n  Object.setPrototypeOf(requestPrototype, Request.prototype);\n  if (installed?.get === requestGlobal) Object.defineProperty(global, "Request", { value: Request });\n  return Request;\n};\n',
+    1,
+  ],
+  ['new Request(url, init)', 'new (requestClass())(url, init)', 2],
+  [
+    'var GlobalResponse = global.Response;\n',
+    `var GlobalResponse;
+var globalResponse = () => {
+  if (GlobalResponse) return GlobalResponse;
+  GlobalResponse = platformClass("Response");
+  Object.setPrototypeOf(Response2, GlobalResponse);
+  Object.setPrototypeOf(Response2.prototype, GlobalResponse.prototype);
+  return GlobalResponse;
+};
+`,
+    1,
+  ],
+  ['new GlobalResponse(this.#body, this.#init)', 'new (globalResponse())(this.#body, this.#init)', 1],
+  [
+    'Object.setPrototypeOf(Response2, GlobalResponse);\nObject.setPrototypeOf(Response2.prototype, GlobalResponse.prototype);\n',
+    `Object.setPrototypeOf(Response2, Object.create(Function.prototype, Object.fromEntries(["error", "json", "redirect"].map((name) => [name, { configurable: true, get: () => globalResponse()[name] }]))));
+`,
+    1,
+  ],
+  ['} else if (header instanceof Headers) {', '} else if (Object.getPrototypeOf(header) !== Object.prototype && header instanceof Headers) {', 1],
+  [
+    'if (options.overrideGlobalObjects !== false && global.Request !== Request) {\n    Object.defineProperty(global, "Request", {\n      value: Request\n    });',
+    'const current = Object.getOwnPropertyDescriptor(global, "Request");\n  if (options.overrideGlobalObjects !== false && current?.get !== requestGlobal && (!Request || current?.value !== Request)) {\n    Object.defineProperty(global, "Request", Request ? { value: Request } : { get: requestGlobal, configurable: true });',
+    1,
+  ],
+  ['import { createServer as createServerHTTP } from "http";', 'import { createServer as createServerHTTP, IncomingMessage } from "http";', 1],
+];
+// Hono's validator reads the request's content type whatever it validates; only a body's validation uses it,
+// and reading a request header makes the Headers object (undici again) for a read that has no body.
+const VALIDATOR = /[\\/]hono[\\/]dist[\\/]validator[\\/]validator\.js$/;
+const validatorRewrites = [
+  [
+    'const contentType = c.req.header("Content-Type");',
+    'const contentType = target === "json" || target === "form" ? c.req.header("Content-Type") : void 0;',
+    1,
+  ],
+];
+const undiciOnFirstNeed = {
+  name: 'undici-on-first-need',
+  setup(bundler) {
+    for (const [filter, rewrites] of [
+      [ADAPTER, adapterRewrites],
+      [VALIDATOR, validatorRewrites],
+    ]) {
+      bundler.onLoad({ filter }, async ({ path }) => {
+        let text = await readFile(path, 'utf8');
+        for (const [from, to, times] of rewrites) {
+          const found = typeof from === 'string' ? text.split(from).length - 1 : (text.match(from) ?? []).length;
+          if (found !== times) throw new Error(`${path}: expected ${times} of ${from}, found ${found}: check the rewrite against this version`);
+          text = typeof from === 'string' ? text.replaceAll(from, to) : text.replace(from, to);
+        }
+        return { contents: text, loader: 'js' };
+      });
+    }
+  },
+};
+
 await build({
   entryPoints: ['src/server-entry.ts'],
   outfile: SERVER_BUNDLE,
@@ -71,7 +174,7 @@ await build({
   // The bundle's own URL, from which each file's `import.meta.url` above is made (CommonJS has no import.meta).
   define: { 'import.meta.url': 'bundleUrl' },
   banner: { js: "const bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [importMetaUrlPerFile, codecsOnFirstUse, packagesOnFirstUse],
+  plugins: [importMetaUrlPerFile, codecsOnFirstUse, packagesOnFirstUse, undiciOnFirstNeed],
   sourcemap: true,
   sourcesContent: false,
   logLevel: 'warning',

@@ -180,6 +180,47 @@ describe('the compiled package', () => {
     expect(loaded()).toEqual(expect.arrayContaining(['dist/images/decode-worker.mjs', 'dist/images/codecs.mjs', 'node_modules/jimp/dist/esm/index.js']));
   }, 120_000);
 
+  it('starts and answers reads without undici or http2, and loads undici for the first request body', async () => {
+    // On SIGUSR2 the server prints the built-in modules it has loaded so far.
+    const report = join(temporaryDirectory('idv-sandbox-builtins-'), 'report-builtins.cjs');
+    writeFileSync(report, "process.on('SIGUSR2', () => process.stderr.write('builtins ' + JSON.stringify(process.moduleLoadList) + '\\n'));");
+    // Without rate limits, nor the test run's strict responses: both read headers through undici's Headers.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('IDV_SANDBOX_')));
+    const args = ['--require', report, 'bin/idv-sandbox.js', '--port', '0', '--memory', '--no-rate-limit'];
+    const { child, url, output } = await startServer(process.execPath, args, env);
+    const loadedBuiltins = () =>
+      new Promise<string[]>((resolve) => {
+        const from = output().length;
+        child.stderr.on('data', function printed() {
+          const line = /^builtins (.*)$/m.exec(output().slice(from));
+          if (!line?.[1]) return;
+          child.stderr.off('data', printed);
+          resolve(JSON.parse(line[1]));
+        });
+        child.kill('SIGUSR2');
+      });
+    const UNDICI = 'NativeModule internal/deps/undici/undici';
+
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const read = await fetch(`${url}/v1/sessions/test_verified`, { method: 'GET', headers: { 'x-api-key': 'sk_test_demo' } });
+    expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ session_record: { id: 'test_verified' } });
+    const atStart = await loadedBuiltins();
+    expect(atStart).toContain('NativeModule http');
+    expect(atStart).not.toContain(UNDICI);
+    expect(atStart).not.toContain('NativeModule http2');
+
+    // A JSON body is read through a real Request (undici), made on this first need.
+    const created = await fetch(`${url}/v1/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'sk_live_demo' },
+      body: JSON.stringify({ firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com' }),
+    });
+    expect(created.status).toBe(200);
+    expect(await created.json()).toMatchObject({ id: expect.any(String), session_url: expect.stringContaining('/verify/') });
+    expect(await loadedBuiltins()).toContain(UNDICI);
+  }, 120_000);
+
   it('builds the bundle in ASCII, which the loader holds as one-byte text, and its pages keep their characters', async () => {
     // V8 holds a source text with any character beyond ASCII at two bytes per character.
     const bundle = readFileSync(join(ROOT, 'dist/server.cjs'));

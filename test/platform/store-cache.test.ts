@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import type { Collection } from '../../src/platform/store/collection.ts';
-import { RawRecord, type SnapshotCache } from '../../src/platform/store/snapshot-cache.ts';
+import { JoinedIds, RawRecord, type SnapshotCache } from '../../src/platform/store/snapshot-cache.ts';
 import { Store } from '../../src/platform/store/store.ts';
 import { crash, tempDataFile } from '../helpers/data-dir.ts';
 
@@ -245,5 +245,25 @@ describe('the snapshot cache', () => {
     expect(byGroup(reopened).all()).toEqual([...THINGS, { id: 'new', group: 'a', at: 2000 }]);
     expect(newestFirst(byGroup(reopened), 'a')).toEqual(['new', ...expectedGroup('a')]);
     await reopened.close();
+  });
+});
+
+describe('JoinedIds (the cached ids, cut out of their joined text only when asked for)', () => {
+  it('gives each id at its position and tells an id there from one that only starts or ends the same', () => {
+    const ids = new JoinedIds('a1\nbb22\n\nc');
+    expect(ids.length).toBe(4);
+    expect([0, 1, 2, 3].map((position) => ids.at(position))).toEqual(['a1', 'bb22', '', 'c']);
+    expect(ids.is(1, 'bb22')).toBe(true);
+    expect(ids.is(1, 'bb2')).toBe(false);
+    expect(ids.is(1, 'bb22\n')).toBe(false);
+    expect(ids.is(0, 'a')).toBe(false);
+    expect(ids.is(2, '')).toBe(true);
+    expect(ids.is(3, 'c')).toBe(true);
+  });
+
+  it('holds no id for no records, and as many as it is told when the count is known', () => {
+    expect(JoinedIds.NONE.length).toBe(0);
+    const two = new JoinedIds('x\ny', 2);
+    expect([two.at(0), two.at(1)]).toEqual(['x', 'y']);
   });
 });

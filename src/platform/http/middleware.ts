@@ -88,7 +88,7 @@ export function requestContext(platform: Platform) {
           c.res = undefined;
           c.res = sent.response;
         }
-        const receiving = receivedBody(c.req, limits);
+        const receiving = receivedBody(c.req, requestHeader(c, 'content-length'), limits);
         const requestBody = receiving instanceof Promise ? await receiving : receiving;
         world.requestLog.add({
           requestId: c.get('requestId'),

@@ -77,8 +77,15 @@ function mergedHeaders(given: Record<string, unknown>, added: Record<string, str
 /** A header value without the whitespace a Headers object strips from its ends. */
 export const trimmedHeaderValue = (value: string) => (PADDED_VALUE.test(value) ? value.replace(VALUE_PADDING, '') : value);
 
+/**
+ * A record of headers rather than a Headers object or a list of pairs. An object literal is told by its
+ * prototype first: reading the global `Headers` loads the platform's fetch implementation (undici), which
+ * a start and most requests do without.
+ */
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !(value instanceof Headers) && !Array.isArray(value);
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null || (!(value instanceof Headers) && !Array.isArray(value));
 }
 
 /** A response header's value, read from a plain record of headers where the response keeps one. */

@@ -308,12 +308,13 @@ export function keptHeaders(headers: Iterable<[string, string]>): Record<string,
 
 /**
  * The request body as received, from what the handler read (Hono caches it). A body no handler read (a
- * request refused before validation) is read here only when it is small and textual.
+ * request refused before validation) is read here only when it is small and textual. `contentLength` is
+ * the request's header, read by the caller off the socket (Hono's header read makes a Headers object).
  */
-export function receivedBody(request: HonoRequest, limits: RequestLogLimits): unknown {
+export function receivedBody(request: HonoRequest, contentLength: string | undefined, limits: RequestLogLimits): unknown {
   // Most requests carry no body and none was read: answered at once, without an async function's turn.
   const cache = request.bodyCache;
-  if (!cache.formData && !cache.text && !cache.arrayBuffer && !(Number(request.header('content-length') ?? 0) > 0)) return undefined;
+  if (!cache.formData && !cache.text && !cache.arrayBuffer && !(Number(contentLength ?? 0) > 0)) return undefined;
   return readOrDescribeBody(request, limits);
 }
 

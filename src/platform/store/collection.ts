@@ -388,7 +388,7 @@ export class Collection<T extends Identified> {
     if (raw) {
       for (let position = 0; position < raw.ids.length; position++) {
         const state = this.rawState[position];
-        const id = raw.ids[position] as string;
+        const id = raw.ids.at(position);
         if (state === UNREAD) yield [id, position];
         else if (state === PLACED) yield [id, this.placed.get(id) as T];
       }

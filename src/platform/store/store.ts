@@ -45,6 +45,7 @@ import {
   keyColumn,
   cachePath,
   idSlots,
+  JoinedIds,
   RawColumns,
   RawRecord,
   readCache,
@@ -345,7 +346,7 @@ export class Store {
       const places = new Map<string, { offsets: ArrayLike<number>; lengths: ArrayLike<number> }>();
       this.layout.set(ns, places);
       for (const [name, columns] of collections) {
-        const ids = columns.offsets.length === 0 ? [] : columns.ids.split('\n');
+        const ids = columns.offsets.length === 0 ? JoinedIds.NONE : new JoinedIds(columns.ids);
         partition.collection(name).loadRaw(new RawColumns(source, ids, columns.offsets, columns.lengths, columns.at, columns.slots), columns.indexes);
         places.set(name, { offsets: columns.offsets, lengths: columns.lengths });
         for (const [index] of columns.indexes) this.cachedIndexNames.add(cacheIndexName(ns, name, index));
@@ -398,7 +399,11 @@ export class Store {
         cachedCollections.push([name, columns]);
         for (const [index] of indexes) indexNames.add(cacheIndexName(ns, name, index));
         // At once, without yielding: the records still unread now are read from the new file, at their place in this dump.
-        collection?.useSnapshot(records, new RawColumns(fresh, ids, columns.offsets, columns.lengths, columns.at, columns.slots), new Map(indexes));
+        collection?.useSnapshot(
+          records,
+          new RawColumns(fresh, new JoinedIds(columns.ids, ids.length), columns.offsets, columns.lengths, columns.at, columns.slots),
+          new Map(indexes),
+        );
       }
     }
     const old = this.source;
