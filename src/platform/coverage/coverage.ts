@@ -118,7 +118,7 @@ export class CoverageCatalog {
     }
     this.classifyFacts(observation.facts, hit);
     if (operation === undefined) return;
-    const sent = operation.readsBody ? new SentMembers(observation.body) : NOTHING_SENT;
+    const sent = new SentMembers(observation.body);
     for (const entry of operation.anyPath) if (requestMatches(entry, observation, sent)) hit.push(entry.index);
     for (const entry of pathClasses) if (requestMatches(entry, observation, sent)) hit.push(entry.index);
   }
@@ -134,7 +134,7 @@ interface BuildingOperation extends OperationClasses {
 
 const NONE: readonly RequestEntry[] = [];
 /** Answered requests waiting to be counted at most (their observations are held meanwhile). */
-const PENDING_LIMIT = 256;
+const PENDING_LIMIT = 64;
 
 function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key);
@@ -142,6 +142,7 @@ function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value]);
 }
 
+/** A request body's members by name without `_` or case. */
 /** A request body's top-level members by `memberKey`, parsed from its JSON text when first asked for. */
 class SentMembers {
   private members: Map<string, unknown> | undefined | null = null;
@@ -153,9 +154,6 @@ class SentMembers {
     return this.members;
   }
 }
-
-/** The body of an operation whose classes read none. */
-const NOTHING_SENT = new SentMembers(undefined);
 
 function parseMembers(text: string): Map<string, unknown> | undefined {
   let body: unknown;
@@ -329,14 +327,12 @@ export class Coverage {
   /** The class numbers of the request being counted (recording is synchronous once the body is read). */
   private readonly hit: number[] = [];
   /**
-   * Answered requests not counted yet (the first `pendingCount` slots), and their namespaces: counted
-   * together, in order, before anything reads or clears the hits and whenever PENDING_LIMIT wait. Counted
-   * in one loop, a request costs a fraction of what counting it amid its own handling did; few enough wait
-   * that they die young. The slots are fixed and emptied once counted: the queue never grows or copies.
+   * Answered requests not counted yet, and their namespaces: counted together, in order, before anything
+   * reads or clears the hits and whenever PENDING_LIMIT wait. Counted in one loop, a request costs a
+   * fraction of what counting it amid its own handling did; few enough wait that they die young.
    */
-  private readonly pending = new Array<Observation | undefined>(PENDING_LIMIT).fill(undefined);
-  private readonly pendingNamespaces = new Array<string>(PENDING_LIMIT).fill('');
-  private pendingCount = 0;
+  private pending: Observation[] = [];
+  private pendingNamespaces: string[] = [];
   readonly recorder: CoverageRecorder;
 
   constructor(enabled: boolean, sources: readonly ClassSource[]) {
@@ -442,22 +438,20 @@ export class Coverage {
   /** Counts the classes an answered request fell into (soon: with the next PENDING_LIMIT, or before anything reads them). */
   record(namespace: string, observation: Observation): void {
     if (!this.recorder.enabled) return;
-    const slot = this.pendingCount;
-    this.pending[slot] = observation;
-    this.pendingNamespaces[slot] = namespace;
-    this.pendingCount = slot + 1;
-    if (this.pendingCount === PENDING_LIMIT) this.countPending();
+    this.pending.push(observation);
+    this.pendingNamespaces.push(namespace);
+    if (this.pending.length >= PENDING_LIMIT) this.countPending();
   }
 
   private countPending(): void {
-    const waiting = this.pendingCount;
-    if (waiting === 0) return;
-    this.pendingCount = 0;
-    const catalog = this.catalog;
-    for (let i = 0; i < waiting; i += 1) {
-      const observation = this.pending[i] as Observation;
-      this.pending[i] = undefined;
-      this.count(this.pendingNamespaces[i] as string, observation, catalog.pathClasses(observation));
+    const observations = this.pending;
+    const namespaces = this.pendingNamespaces;
+    if (observations.length === 0) return;
+    this.pending = [];
+    this.pendingNamespaces = [];
+    for (let i = 0; i < observations.length; i += 1) {
+      const observation = observations[i] as Observation;
+      this.count(namespaces[i] as string, observation, this.catalog.pathClasses(observation));
     }
   }
 

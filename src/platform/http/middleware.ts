@@ -142,11 +142,10 @@ function recordCoverage(c: AppContext, world: World, journaled: unknown): Promis
     const rule = ruleIndex === undefined ? undefined : world.scenarios.get(scenario)?.rules[ruleIndex];
     for (const kind of rule ? ruleKinds(rule) : ['behaviour']) facts.push(`scenario-kind:${kind}`);
   }
-  const principal = c.get('principal');
   const observation: Observation = {
     requestId: c.get('requestId'),
-    keyId: principal?.keyId ?? null,
-    keyKind: principal?.kind,
+    keyId: c.get('principal')?.keyId ?? null,
+    keyKind: c.get('principal')?.kind,
     operation: coverage.operationOf(matchedRoutes(c)),
     path: c.req.path,
     status: c.res?.status ?? 500,
