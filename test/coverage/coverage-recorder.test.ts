@@ -85,4 +85,69 @@ describe('CoverageRecorder', () => {
     expect(coverage.catalog.operations.get('GET /v1/things/{id}')).toMatchObject({ operationId: 'getThing', statuses: [200, 404], exampleStatus: 200 });
     expect([examplesRead, sourcesAsked]).toEqual([1, 1]);
   });
+
+  it('counts every answered request it queues, past any number of full queues: counts, first and last ids, keys, namespaces and validation kinds', () => {
+    const coverage = new Coverage(true, [
+      {
+        name: 'statuses and a validation kind',
+        classes: () => [
+          {
+            id: 'read 200',
+            kind: 'status',
+            title: 'read',
+            trigger: { how: 'read' },
+            recognizer: { by: 'status', operation: 'GET /v1/things/{id}', status: 200 },
+          },
+          {
+            id: 'read 400',
+            kind: 'status',
+            title: 'bad read',
+            trigger: { how: 'bad read' },
+            recognizer: { by: 'status', operation: 'GET /v1/things/{id}', status: 400 },
+          },
+          {
+            id: 'validation invalid_type',
+            kind: 'validation',
+            title: 'invalid type',
+            trigger: { how: 'a number' },
+            recognizer: { by: 'fact', fact: 'validation:invalid_type' },
+          },
+        ],
+      },
+    ]);
+    const route = { method: 'get', path: '/v1/things/{id}', operationId: 'getThing', responses: { 200: {}, 400: {} } };
+    coverage.learn([{ type: 'route', route }], () => ({}), { scenarios: [], catalogEntries: () => [] });
+    const operation = coverage.operationOf([{ method: 'GET', path: '/v1/things/:id' }]);
+    const answer = (namespace: string, n: number, keyId: string | null, status: number, facts: string[] = []) =>
+      coverage.record(namespace, { requestId: `req_${namespace}_${n}`, keyId, keyKind: 'live', operation, path: `/v1/things/${n}`, status, facts });
+    // Enough requests to fill the queue of answers waiting to be counted several times over, and end mid-way.
+    const requests = 1000;
+    for (let n = 1; n <= requests; n += 1) {
+      answer('one', n, n % 2 === 0 ? 'key_a' : 'key_b', 200);
+      if (n % 100 === 0) answer('two', n, null, 400, ['validation:invalid_type']);
+    }
+    const one = coverage.report({ namespace: 'one', baseUrl: 'http://sandbox' });
+    expect(one.hit.map(({ id, count, firstRequestId, lastRequestId, byKey }) => ({ id, count, firstRequestId, lastRequestId, byKey }))).toEqual([
+      {
+        id: 'read 200',
+        count: requests,
+        firstRequestId: 'req_one_1',
+        lastRequestId: `req_one_${requests}`,
+        byKey: { key_a: requests / 2, key_b: requests / 2 },
+      },
+    ]);
+    const two = coverage.report({ namespace: 'two', baseUrl: 'http://sandbox' });
+    expect(two.hit.map(({ id, count, firstRequestId, lastRequestId, byKey }) => ({ id, count, firstRequestId, lastRequestId, byKey }))).toEqual([
+      { id: 'read 400', count: 10, firstRequestId: 'req_two_100', lastRequestId: 'req_two_1000', byKey: { '-': 10 } },
+      { id: 'validation invalid_type', count: 10, firstRequestId: 'req_two_100', lastRequestId: 'req_two_1000', byKey: { '-': 10 } },
+    ]);
+    // One more answer after the reports: counted before the next report, once.
+    answer('two', requests + 1, null, 400, ['validation:invalid_type']);
+    coverage.clear('one');
+    expect(coverage.namespaceNames()).toEqual(['two']);
+    expect(coverage.report({ namespace: 'two', baseUrl: 'http://sandbox' }).hit.map(({ id, count }) => [id, count])).toEqual([
+      ['read 400', 11],
+      ['validation invalid_type', 11],
+    ]);
+  });
 });
