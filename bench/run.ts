@@ -6,17 +6,20 @@
  * baselines (bench/baselines/) answer with the sandbox's own JSON bodies, captured at the start of the run,
  * so the sizes match. Stores of 10k and 100k sessions are prefilled in bulk through the store's own write
  * path (bench/prefill.ts). A ratio compares two servers running at once, loaded in alternate 1 s bursts
- * (`alternated`), so the drift of a shared machine falls on both. Prints a markdown table with ratios and
+ * (`alternated`), so the drift of a shared machine falls on both, over several fresh pairs of processes, so
+ * the luck of one process's heap and compiled code does not decide it. Prints a markdown table with ratios and
  * targets, and writes the figures as JSON.
  *
  *   npm run bench                         (BENCH_SECONDS per case, default 5, after BENCH_WARMUP_REQUESTS
- *                                          untimed ones, default 1000; BENCH_CONNECTIONS, default 20)
+ *                                          untimed ones, default 1000; BENCH_CONNECTIONS, default 20; a
+ *                                          comparison over BENCH_PAIRS fresh pairs of servers, default 3)
  *   npm run bench -- read list            (only the cases whose name contains one of the words;
  *   npm run bench -- --case list             `--case <word>` and `--case=<word>` say the same)
  *   npm run bench -- --no-coverage        (every sandbox without integration-coverage recording)
  *   npm run bench -- --scale              (a store of 1M sessions instead of 10k and 100k: start-up, memory,
  *                                          reads, creates and lists at 1M against an empty store)
  *   npm run bench -- coverage             (recording on against off, both running, in alternate 1 s bursts, for reads and creates)
+ *   npm run bench -- coverage --aa        (and off against off: how far apart two servers of one build measure)
  *   BENCH_JSON=out.json npm run bench     (where the JSON goes; default bench-results.json)
  *   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" npm run bench -- create
  *                                         (Node flags for the sandbox processes; they then stop with SIGTERM,
@@ -49,9 +52,10 @@ const LIVE = { 'x-api-key': BENCH_LIVE_KEY };
 const SANDBOX_KEY = { 'x-api-key': 'sk_test_demo' };
 const WITHOUT_COVERAGE = process.argv.includes('--no-coverage');
 const SCALE = process.argv.includes('--scale');
+const WITH_AA = process.argv.includes('--aa');
 const chosen = process.argv
   .slice(2)
-  .filter((arg) => arg !== '--case' && arg !== '--no-coverage' && arg !== '--scale')
+  .filter((arg) => arg !== '--case' && arg !== '--no-coverage' && arg !== '--scale' && arg !== '--aa')
   .map((arg) => arg.replace(/^--case=/, ''));
 const wanted = (name: string) => chosen.length === 0 || chosen.some((word) => name.includes(word));
 
@@ -279,6 +283,7 @@ const createBody = (n: string) =>
   });
 const create: Request = { method: 'POST', path: '/v1/sessions', headers: LIVE, body: createBody('bench') };
 const syntheticRead: Request = { method: 'GET', path: '/v1/sessions/test_verified', headers: SANDBOX_KEY };
+const storedRead = (id: string): Request => ({ method: 'GET', path: `/v1/sessions/${id}`, headers: LIVE });
 
 async function main() {
   const work = mkdtempSync(join(tmpdir(), 'idv-bench-'));
@@ -299,16 +304,21 @@ async function main() {
     const storedId = (JSON.parse(created.text) as { id: string }).id;
     record({ name: 'start-up to first 200, empty store', value: `${Math.round(empty.startupMs)} ms`, target: '≤ 300 ms', met: empty.startupMs <= 300 });
 
+    // Each comparison starts its own servers (see `alternated`); these files keep them apart.
+    let files = 0;
+    const freshFile = (name: string) => join(work, `${name}-${(files += 1)}.json`);
+    const freshEmpty = () => startSandbox(freshFile('empty'));
+
     let readRss = 0;
     if (wanted('synthetic read')) {
-      const bare = await startBaseline('bare-hono.ts', join(work, 'synthetic.json'));
       const {
         a: mine,
         b: base,
         ratio: r,
-      } = await alternated({ server: empty, request: syntheticRead }, { server: bare, request: { method: 'GET', path: '/v1/sessions/test_verified' } });
-      await stop(bare);
-      readRss = Math.max(readRss, mine.peakRssMb);
+      } = await alternated(
+        { start: freshEmpty, request: () => syntheticRead },
+        { start: () => startBaseline('bare-hono.ts', join(work, 'synthetic.json')), request: () => ({ method: 'GET', path: '/v1/sessions/test_verified' }) },
+      );
       record({
         name: '`GET /v1/sessions/test_verified` (synthetic read)',
         figures: mine,
@@ -318,7 +328,6 @@ async function main() {
         met: okLoad(mine) && r >= 0.65 && mine.p99 <= 5,
       });
     }
-    const storedRead = (id: string): Request => ({ method: 'GET', path: `/v1/sessions/${id}`, headers: LIVE });
     if (wanted('stored read')) {
       const storedAt0 = await load(empty, storedRead(storedId));
       readRss = Math.max(readRss, storedAt0.peakRssMb);
@@ -330,13 +339,14 @@ async function main() {
       });
     }
     if (wanted('create')) {
-      const zod = await startBaseline('hono-zod.ts', join(work, 'created.json'));
       const {
         a: createAt0,
         b: zodBaseline,
         ratio: r,
-      } = await alternated({ server: empty, request: create }, { server: zod, request: { ...create, path: '/' } });
-      await stop(zod);
+      } = await alternated(
+        { start: freshEmpty, request: () => create },
+        { start: () => startBaseline('hono-zod.ts', join(work, 'created.json')), request: () => ({ ...create, path: '/' }) },
+      );
       record({
         name: 'durable create, 0 stored',
         figures: createAt0,
@@ -346,15 +356,16 @@ async function main() {
         met: okLoad(createAt0) && r >= 0.65 && createAt0.p99 <= 10 && createAt0.max <= 10 * Math.max(1, createAt0.p99),
       });
     }
-    // Asked for alone, the memory case runs the two read loads itself (untimed figures, peak memory kept).
-    if (readRss === 0 && wanted('memory')) {
+    // The two read loads on one server in turn (untimed figures, peak memory kept): the comparisons' servers
+    // each serve one kind of request for a few seconds.
+    if (wanted('memory')) {
       for (const request of [syntheticRead, storedRead(storedId)]) readRss = Math.max(readRss, (await load(empty, request)).peakRssMb);
     }
     await stop(empty);
     record({ name: 'resident memory, idle, empty store', value: `${emptyIdleRss} MB`, target: '≤ 100 MB', met: emptyIdleRss <= 100 });
     if (readRss > 0) record({ name: 'resident memory under read load', value: `${readRss} MB`, target: '≤ 130 MB', met: readRss <= 130 });
 
-    if (wanted('coverage')) await coverageCost(work);
+    if (wanted('coverage')) await coverageCost(freshFile);
 
     // 10k and 100k stored (1M with --scale).
     for (const count of SCALE ? [1_000_000] : [10_000, 100_000]) {
@@ -381,20 +392,6 @@ async function main() {
       const page = await fetchJson(server, { method: 'GET', path: '/v1/sessions?limit=1', headers: LIVE });
       const someId = (JSON.parse(page.text) as { sessions: { id: string }[] }).sessions[0]?.id;
       if (someId === undefined) throw new Error(`no session listed at ${label}: ${page.text}`);
-      // Compared with a fresh empty store running beside it, in alternate bursts (see `alternated`).
-      const zero = await startSandbox(join(work, `zero-${label}.json`));
-      const zeroId = (JSON.parse((await fetchJson(zero, create)).text) as { id: string }).id;
-      if (wanted('stored read')) {
-        const { a: f, b: atZero, ratio: r } = await alternated({ server, request: storedRead(someId) }, { server: zero, request: storedRead(zeroId) });
-        record({
-          name: `stored read, ${label} stored`,
-          figures: f,
-          ratio: r,
-          baseline: `0 stored ${atZero.rps} req/s, CPU ${atZero.cpuMsPerRequest} ms/req`,
-          target: `≥ ${goals.readRatio} of 0 stored, max ≤ 10× p99`,
-          met: okLoad(f) && r >= goals.readRatio && f.max <= 10 * Math.max(1, f.p99),
-        });
-      }
       if (large) {
         const inWindow = {
           start: new Date(Date.parse(PREFILL_START) + 10 * 3600_000).toISOString(),
@@ -437,8 +434,28 @@ async function main() {
           });
         }
       }
+      // Compared with a fresh empty store running beside it (see `alternated`): the large store is started
+      // again from its file for each pair, so it is stopped meanwhile (one process per data file).
+      await stop(server);
+      const prefilled = { start: () => startSandbox(file) };
+      const zero = { start: freshEmpty };
+      if (wanted('stored read')) {
+        const {
+          a: f,
+          b: atZero,
+          ratio: r,
+        } = await alternated({ ...prefilled, request: () => storedRead(someId) }, { ...zero, request: async (fresh) => storedRead(await createdId(fresh)) });
+        record({
+          name: `stored read, ${label} stored`,
+          figures: f,
+          ratio: r,
+          baseline: `0 stored ${atZero.rps} req/s, CPU ${atZero.cpuMsPerRequest} ms/req`,
+          target: `≥ ${goals.readRatio} of 0 stored, max ≤ 10× p99`,
+          met: okLoad(f) && r >= goals.readRatio && f.max <= 10 * Math.max(1, f.p99),
+        });
+      }
       if (wanted('create')) {
-        const { a: f, b: atZero, ratio: own } = await alternated({ server, request: create }, { server: zero, request: create });
+        const { a: f, b: atZero, ratio: own } = await alternated({ ...prefilled, request: () => create }, { ...zero, request: () => create });
         record({
           name: `durable create, ${label} stored`,
           figures: f,
@@ -448,9 +465,11 @@ async function main() {
           met: okLoad(f) && own >= 0.8 && f.p99 <= 10 && f.max <= 10 * Math.max(1, f.p99),
         });
       }
-      await stop(zero);
-      if (large && wanted('purge')) await readsDuringPurge(server, label);
-      await stop(server);
+      if (large && wanted('purge')) {
+        const again = await startSandbox(file);
+        await readsDuringPurge(again, label);
+        await stop(again);
+      }
       rmSync(file, { force: true });
     }
 
@@ -519,72 +538,88 @@ async function readsDuringPurge(server: Server, label: string): Promise<void> {
   });
 }
 
-/** Short timed loads per server in the recording on/off comparison, and how many of them each server gets. */
 /**
  * What integration-coverage recording costs: the same loads on a sandbox recording (the default) and one
- * started with --no-coverage, side by side (`alternated`).
+ * started with --no-coverage, side by side (`alternated`). With --aa, the same loads on two servers both
+ * recording off: the spread of a ratio where there is no difference, to read the others against.
  */
-async function coverageCost(work: string): Promise<void> {
-  const servers = {
-    off: await startSandbox(join(work, 'coverage-off.json'), { coverage: false }),
-    on: await startSandbox(join(work, 'coverage-on.json'), { coverage: true }),
-  };
-  try {
-    const storedIds = {
-      off: (JSON.parse((await fetchJson(servers.off, create)).text) as { id: string }).id,
-      on: (JSON.parse((await fetchJson(servers.on, create)).text) as { id: string }).id,
-    };
-    const loads: [string, (mode: 'on' | 'off') => Request][] = [
-      ['synthetic read', () => syntheticRead],
-      ['stored read', (mode) => ({ method: 'GET', path: `/v1/sessions/${storedIds[mode]}`, headers: LIVE })],
-      ['durable create', () => create],
-    ];
-    for (const [name, requestOf] of loads) {
-      const {
-        a: on,
-        b: off,
-        ratio: r,
-      } = await alternated({ server: servers.on, request: requestOf('on') }, { server: servers.off, request: requestOf('off') });
+async function coverageCost(freshFile: (name: string) => string): Promise<void> {
+  const recording = (coverage: boolean) => () => startSandbox(freshFile(coverage ? 'coverage-on' : 'coverage-off'), { coverage });
+  const loads: [string, (server: Server) => Request | Promise<Request>][] = [
+    ['synthetic read', () => syntheticRead],
+    ['stored read', async (server) => storedRead(await createdId(server))],
+    ['durable create', () => create],
+  ];
+  const pairings = [
+    { name: 'coverage recording on (off: --no-coverage)', a: recording(true), b: recording(false), target: 0.95 },
+    ...(WITH_AA ? [{ name: 'A/A, both recording off', a: recording(false), b: recording(false), target: 0 }] : []),
+  ];
+  for (const pairing of pairings) {
+    for (const [name, request] of loads) {
+      const { a, b, ratio: r } = await alternated({ start: pairing.a, request }, { start: pairing.b, request });
       record({
-        name: `${name}, coverage recording on (off: --no-coverage)`,
-        figures: on,
-        baseline: `off ${off.rps} req/s, p99 ${off.p99} ms, CPU ${off.cpuMsPerRequest} ms/req`,
+        name: `${name}, ${pairing.name}`,
+        figures: a,
+        baseline: `${b.rps} req/s, p99 ${b.p99} ms, CPU ${b.cpuMsPerRequest} ms/req`,
         ratio: r,
-        target: '≥ 0.95 of off',
-        met: okLoad(on) && r >= 0.95,
+        target: pairing.target > 0 ? `≥ ${pairing.target} of off` : 'none (the spread)',
+        met: okLoad(a) && r >= pairing.target,
       });
     }
-  } finally {
-    await Promise.all([stop(servers.off), stop(servers.on)]);
   }
+}
+
+/** Creates a session on a server and gives its id (a record to read there). */
+async function createdId(server: Server): Promise<string> {
+  const created = await fetchJson(server, create);
+  if (created.status !== 200) throw new Error(`create failed: ${created.status} ${created.text}`);
+  return (JSON.parse(created.text) as { id: string }).id;
 }
 
 const BURST_SECONDS = 1;
 const BURSTS = 2 * SECONDS;
+const PAIRS = Math.max(1, Number(process.env.BENCH_PAIRS ?? 3));
 
-interface Side {
-  server: Server;
-  request: Request;
+/** One side of a comparison: how to start a fresh server of its kind, and the request loaded on it. */
+interface Contender {
+  start: () => Promise<Server>;
+  /** Given the fresh server (a record to read may have to be created there first). */
+  request: (server: Server) => Request | Promise<Request>;
 }
 
 /**
  * Two loads compared, both servers running at once (on the same core), in short bursts taken in turn
  * (a, b, b, a, …) for twice as long in all as one case, so that the drift of a shared machine falls on
  * both alike: two 5 s runs one after the other swing by 10-25 % here, more than most differences measured.
+ * The rounds are shared among PAIRS fresh pairs of servers, each pair started, warmed and stopped in turn:
+ * two processes of one build settle into their own compiled code and heap and measure up to a fifth apart
+ * for their whole life, which no number of rounds on one pair averages out.
  * Each side sums its bursts: rate and CPU per request over all of them, the median burst's p50 and p99, the
  * largest max and peak memory. The ratio is the median of each round's a/b rate ratio (a round being one
  * burst of each, taken one after the other): a collection or a neighbour's spike that hits one burst moves
  * a sum by several per cent, and the median not at all.
  */
-async function alternated(a: Side, b: Side): Promise<{ a: Figures; b: Figures; ratio: number }> {
-  const sides = [a, b] as const;
+async function alternated(a: Contender, b: Contender): Promise<{ a: Figures; b: Figures; ratio: number }> {
   const bursts: [Figures[], Figures[]] = [[], []];
-  // Warmed up, and one burst each untimed: the first burst after a warm-up runs on still-growing heaps.
-  for (const side of sides) await load(side.server, side.request, CONNECTIONS, WARMUP_REQUESTS, BURST_SECONDS);
-  for (let burst = 0; burst < BURSTS; burst += 1) {
-    for (const index of burst % 2 === 0 ? [0, 1] : [1, 0]) {
-      const side = sides[index as 0 | 1];
-      bursts[index as 0 | 1].push(await load(side.server, side.request, CONNECTIONS, 0, BURST_SECONDS));
+  const roundsPerPair = Math.max(1, Math.ceil(BURSTS / PAIRS));
+  for (let pair = 0; pair < PAIRS; pair += 1) {
+    // One after the other: two starts at once on one core would slow each other.
+    const servers = [await a.start(), await b.start()] as const;
+    try {
+      const sides = [
+        { server: servers[0], request: await a.request(servers[0]) },
+        { server: servers[1], request: await b.request(servers[1]) },
+      ] as const;
+      // Warmed up, and one burst each untimed: the first burst after a warm-up runs on still-growing heaps.
+      for (const side of sides) await load(side.server, side.request, CONNECTIONS, WARMUP_REQUESTS, BURST_SECONDS);
+      for (let round = 0; round < roundsPerPair; round += 1) {
+        for (const index of (pair + round) % 2 === 0 ? [0, 1] : [1, 0]) {
+          const side = sides[index as 0 | 1];
+          bursts[index as 0 | 1].push(await load(side.server, side.request, CONNECTIONS, 0, BURST_SECONDS));
+        }
+      }
+    } finally {
+      await Promise.all(servers.map(stop));
     }
   }
   const rounds = bursts[0].map((burst, i) => ratio(burst.rps, bursts[1][i]?.rps ?? 0));
