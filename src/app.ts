@@ -59,10 +59,11 @@ export async function buildApp(platform: Platform): Promise<OpenAPIHono<AppEnv>>
       catalogEntries: (section) => platform.catalog.list(section),
     });
   loaders.set(platform, areas);
-  // Coverage classifies every journaled answer with a catalog of every area's operations.
-  const everyArea = () => (platform.coverage.recorder.enabled ? areas.loadAll() : undefined);
+  // Coverage classifies answers with a catalog of every area's operations: it loads them when it counts.
+  platform.coverage.prepareWith(() => areas.loadAll());
+  const none = () => undefined;
   for (const area of AREAS) {
-    const first = area.needsAll ? () => areas.loadAll() : everyArea;
+    const first = area.needsAll ? () => areas.loadAll() : none;
     for (const [index, [method, path]] of routesOf(area.name).routes.entries()) app.on(method, path, areas.standIn(area.name, index, handleError, first));
   }
 
@@ -91,8 +92,7 @@ export async function buildApp(platform: Platform): Promise<OpenAPIHono<AppEnv>>
     return c.json(problem ? { status: 'degraded', problem } : { status: 'ok' }, 200);
   });
 
-  app.notFound(async (c) => {
-    await everyArea();
+  app.notFound((c) => {
     const allowed = allowedMethods(app.routes, c.req.path);
     if (allowed.length > 0) {
       c.header('Allow', allowed.join(', '));

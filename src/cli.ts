@@ -235,7 +235,8 @@ export async function main(): Promise<void> {
   }
   let sandbox;
   try {
-    sandbox = await createSandbox(options);
+    // The server's areas are evaluated on first use: a start builds none of their schemas.
+    sandbox = await createSandbox({ ...options, areas: 'on-first-use' });
   } catch (error) {
     const message = error instanceof StoreOpenError || error instanceof Error ? error.message : String(error);
     console.error(`idv-sandbox could not start: ${message}`);

@@ -105,6 +105,12 @@ export interface SandboxOptions {
   logFormat?: LogFormat;
   /** Check every answer of a documented route against its declared response; a mismatch becomes a 500 (default off). */
   strictResponses?: boolean;
+  /**
+   * When the areas' modules (their schemas, routes and handlers) are evaluated: all at creation (the
+   * default, so that `coverage()` answers at any time), or each on its first request (what the CLI, the bin
+   * and the image do: a start builds none of them; reports and `close()` load them all).
+   */
+  areas?: 'at-start' | 'on-first-use';
   /** With strictResponses: told of each answer that conformed (operationId, status). */
   responseRecorder?: ResponseRecorder;
   /** How long close() lets in-flight requests finish before it cuts their connections (default 5000). */
@@ -246,6 +252,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   let app: OpenAPIHono<AppEnv>;
   try {
     app = await buildApp(platform);
+    if ((options.areas ?? 'at-start') === 'at-start') await loadAllAreas(platform);
   } catch (error) {
     // A scenario file's stub that fits no operation: nothing served, the store's lock released.
     await platform.store.closeWithoutCompaction();

@@ -40,7 +40,7 @@ vi.mock('../../src/control/control.router.ts', async (original) => {
 });
 
 /** A sandbox as the CLI starts one by default: no strict response check (which reads every area's responses). */
-const lazySandbox = (options = {}) => testSandbox({ strictResponses: false, responseRecorder: undefined, coverage: false, ...options });
+const lazySandbox = (options = {}) => testSandbox({ strictResponses: false, responseRecorder: undefined, coverage: false, areas: 'on-first-use', ...options });
 
 describe('areas evaluated on first use', () => {
   it('a start evaluates no area; the first request of one evaluates it (and what it imports) only; /openapi.json all', async () => {

@@ -95,14 +95,12 @@ export class RequestArbitraries {
     const oneFieldOff =
       properties.length === 0
         ? valid
-        : fc
-            .tuple(this.valid(resolved), fc.constantFrom(...properties), fc.boolean())
-            .chain(([value, [name, field], useEdge]) =>
-              (useEdge ? this.edge(field) : wrongValue).map((bad) => ({
-                text: JSON.stringify({ ...(value as object), [name]: bad }) ?? '',
-                label: `field ${name} off`,
-              })),
-            );
+        : fc.tuple(this.valid(resolved), fc.constantFrom(...properties), fc.boolean()).chain(([value, [name, field], useEdge]) =>
+            (useEdge ? this.edge(field) : wrongValue).map((bad) => ({
+              text: JSON.stringify({ ...(value as object), [name]: bad }) ?? '',
+              label: `field ${name} off`,
+            })),
+          );
     const polluted = this.valid(resolved).map((value) => ({
       text: `{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}},${JSON.stringify(value ?? {}).slice(1) || '}'}`,
       label: '__proto__',

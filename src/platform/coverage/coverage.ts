@@ -19,12 +19,16 @@ export interface Observation {
   keyKind: string | undefined;
   /** The classes of the documented operation that answered (`POST /v1/sessions`), if any (`Coverage.operationOf`). */
   operation: OperationClasses | undefined;
+  /** Instead, before the catalog exists: the Hono routes that matched, looked up when it is counted. */
+  routes?: readonly { method: string; path: string }[];
   path: string;
   status: number;
   /** Facts the pipeline noted while answering (`validation:invalid_type`, `refusal:rate`, `scenario:slow`…). */
   facts: readonly string[];
-  /** The request's JSON text, when its operation `readsBody`. */
+  /** The request's JSON text, when its operation `readsBody` (or, before the catalog exists, may). */
   body?: string;
+  /** Only these facts count (a control-plane move, `recordFacts`): no operation, status or path. */
+  factsOnly?: true;
 }
 
 type RequestRecognizer = Extract<OutcomeClass['recognizer'], { by: 'request' }>;
@@ -134,7 +138,7 @@ interface BuildingOperation extends OperationClasses {
 
 const NONE: readonly RequestEntry[] = [];
 /** Answered requests waiting to be counted at most (their observations are held meanwhile). */
-const PENDING_LIMIT = 64;
+export const PENDING_LIMIT = 64;
 
 function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key);
@@ -333,6 +337,12 @@ export class Coverage {
    */
   private pending: Observation[] = [];
   private pendingNamespaces: string[] = [];
+  /**
+   * Makes what the catalog is built from known (every area loaded, then `learn`): set by the app, whose
+   * areas are evaluated on first use. Until then answers wait, unclassified.
+   */
+  private prepare: (() => Promise<void>) | undefined;
+  private preparing: Promise<void> | undefined;
   readonly recorder: CoverageRecorder;
 
   constructor(enabled: boolean, sources: readonly ClassSource[]) {
@@ -387,9 +397,26 @@ export class Coverage {
     };
   }
 
+  /** How the catalog's sources become known (the app's areas, loaded on first use). */
+  prepareWith(prepare: () => Promise<void>): void {
+    this.prepare = prepare;
+  }
+
+  /** Whether the catalog can be built now (every operation learnt). */
+  get ready(): boolean {
+    return this.built !== undefined || this.build !== undefined;
+  }
+
+  /** Makes the catalog buildable (loading what it is built from, once), then counts what waited. */
+  async whenReady(): Promise<void> {
+    if (this.ready) return;
+    this.preparing ??= (this.prepare ?? (() => Promise.reject(new Error('coverage catalog used before the app was built: nothing loads its areas'))))();
+    await this.preparing;
+  }
+
   get catalog(): CoverageCatalog {
     if (!this.built) {
-      if (!this.build) throw new Error('coverage catalog used before the app was built');
+      if (!this.build) throw new Error('coverage catalog used before every area was loaded (await whenReady() first)');
       this.built = this.build();
       this.build = undefined;
       this.recorder.size = this.built.classes.length;
@@ -440,7 +467,10 @@ export class Coverage {
     if (!this.recorder.enabled) return;
     this.pending.push(observation);
     this.pendingNamespaces.push(namespace);
-    if (this.pending.length >= PENDING_LIMIT) this.countPending();
+    if (this.pending.length < PENDING_LIMIT) return;
+    if (this.ready) this.countPending();
+    // Loading every area is a few hundred ms: done once, when this many answers wait, not on the first.
+    else if (!this.preparing) this.whenReady().then(() => this.countPending(), ignoreUntilAsked);
   }
 
   private countPending(): void {
@@ -451,14 +481,16 @@ export class Coverage {
     this.pendingNamespaces = [];
     for (let i = 0; i < observations.length; i += 1) {
       const observation = observations[i] as Observation;
-      this.count(namespaces[i] as string, observation, this.catalog.pathClasses(observation));
+      if (observation.routes) observation.operation = this.operationOf(observation.routes);
+      this.count(namespaces[i] as string, observation);
     }
   }
 
-  private count(namespace: string, observation: Observation, pathClasses: readonly RequestEntry[]): void {
+  private count(namespace: string, observation: Observation): void {
     const hit = this.hit;
     hit.length = 0;
-    this.catalog.classify(observation, pathClasses, hit);
+    if (observation.factsOnly) this.catalog.classifyFacts(observation.facts, hit);
+    else this.catalog.classify(observation, this.catalog.pathClasses(observation), hit);
     this.recorder.record(namespace, hit, observation.requestId, observation.keyId);
   }
 
@@ -467,11 +499,12 @@ export class Coverage {
    * not the service's): a session move QA drove there is one the suite made its code meet.
    */
   recordFacts(namespace: string, facts: readonly string[], requestId: string): void {
-    if (!this.recorder.enabled) return;
-    this.countPending();
-    const hit = this.hit;
-    hit.length = 0;
-    this.catalog.classifyFacts(facts, hit);
-    this.recorder.record(namespace, hit, requestId, null);
+    this.record(namespace, { requestId, keyId: null, keyKind: undefined, operation: undefined, path: '', status: 0, facts, factsOnly: true });
   }
 }
+
+/**
+ * A failed load of the areas is the area's own error, met again by its next request and by whoever asks for
+ * the report (`whenReady`); the answers keep waiting meanwhile.
+ */
+const ignoreUntilAsked = () => undefined;

@@ -142,18 +142,22 @@ function recordCoverage(c: AppContext, world: World, journaled: unknown): Promis
     const rule = ruleIndex === undefined ? undefined : world.scenarios.get(scenario)?.rules[ruleIndex];
     for (const kind of rule ? ruleKinds(rule) : ['behaviour']) facts.push(`scenario-kind:${kind}`);
   }
+  // Before the catalog exists (the areas are evaluated on first use), the routes are kept to be looked up
+  // when it is counted, and the body too, since its operation may tell classes apart by it.
+  const ready = coverage.ready;
   const observation: Observation = {
     requestId: c.get('requestId'),
     keyId: c.get('principal')?.keyId ?? null,
     keyKind: c.get('principal')?.kind,
-    operation: coverage.operationOf(matchedRoutes(c)),
+    operation: ready ? coverage.operationOf(matchedRoutes(c)) : undefined,
+    ...(ready ? {} : { routes: matchedRoutes(c) }),
     path: c.req.path,
     status: c.res?.status ?? 500,
     facts,
   };
   // Only the classes of a few operations are told apart by body members. The journal keeps a JSON body's
   // text as sent unless it is long (an image as base64): that one is read again from the text Hono kept.
-  if (observation.operation?.readsBody) {
+  if (ready ? observation.operation?.readsBody : true) {
     observation.body = sentJsonText(journaled);
     if (observation.body === undefined && /json/i.test(requestHeader(c, 'content-type') ?? '')) {
       return c.req.text().then(

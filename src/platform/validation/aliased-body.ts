@@ -119,9 +119,7 @@ export function aliasedBody<const F extends Record<string, AliasedField>>(fields
     // Most bodies use one spelling: they are passed on as they are (the object schema copies what it keeps).
     if (!Object.keys(source).some((key) => shadowed(source, key))) return source;
     // fromEntries defines own keys, so a hostile "__proto__" key stays a plain (then stripped) key.
-    return Object.fromEntries(
-      Object.entries(source).filter(([key]) => !shadowed(source, key)),
-    );
+    return Object.fromEntries(Object.entries(source).filter(([key]) => !shadowed(source, key)));
   };
 
   return (
