@@ -470,7 +470,7 @@ export class Coverage {
     if (this.pending.length < PENDING_LIMIT) return;
     if (this.ready) this.countPending();
     // Loading every area is a few hundred ms: done once, when this many answers wait, not on the first.
-    else if (!this.preparing) this.whenReady().then(() => this.countPending(), ignoreUntilAsked);
+    else if (!this.preparing) this.whenReady().then(() => this.countPending()).catch(ignoreUntilAsked);
   }
 
   private countPending(): void {
@@ -504,7 +504,7 @@ export class Coverage {
 }
 
 /**
- * A failed load of the areas is the area's own error, met again by its next request and by whoever asks for
- * the report (`whenReady`); the answers keep waiting meanwhile.
+ * Counting in the background must not end the process: a failed load of the areas is the area's own error,
+ * met again by its next request and by whoever asks for the report (`whenReady`, the report's own count).
  */
 const ignoreUntilAsked = () => undefined;
