@@ -9,6 +9,7 @@
  * Coverage outlives POST /__sandbox/reset (a suite resets between tests and wants the whole run's
  * coverage); DELETE /__sandbox/coverage clears it.
  */
+import { routingKeyOf } from '../http/response-conformance.ts';
 import { buildReport, type CoverageReport } from './coverage-report.ts';
 import type { ClassSource, OperationInfo, OutcomeClass, OutcomeKind, SourceContext } from './outcome-class.ts';
 
@@ -369,7 +370,7 @@ export class Coverage {
     for (const { type, route } of definitions) {
       if (type !== 'route' || !route?.operationId || !route.path.startsWith('/v1/')) continue;
       routes.push(route);
-      this.routes.set(`${route.method.toUpperCase()} ${route.path.replaceAll(/\/{(.+?)}/g, '/:$1')}`, `${route.method.toUpperCase()} ${route.path}`);
+      this.routes.set(routingKeyOf(route.method.toUpperCase(), route.path), `${route.method.toUpperCase()} ${route.path}`);
     }
     this.build = () => {
       const documented = examples();
@@ -470,7 +471,10 @@ export class Coverage {
     if (this.pending.length < PENDING_LIMIT) return;
     if (this.ready) this.countPending();
     // Loading every area is a few hundred ms: done once, when this many answers wait, not on the first.
-    else if (!this.preparing) this.whenReady().then(() => this.countPending()).catch(ignoreUntilAsked);
+    else if (!this.preparing)
+      this.whenReady()
+        .then(() => this.countPending())
+        .catch(ignoreUntilAsked);
   }
 
   private countPending(): void {

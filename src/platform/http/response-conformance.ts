@@ -88,7 +88,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** The path Hono routes on, as @hono/zod-openapi registers it: `{id}` → `:id`. */
-const routingKeyOf = (method: string, path: string) => `${method} ${path.replaceAll(/\/{(.+?)}/g, '/:$1')}`;
+export const routingKeyOf = (method: string, path: string) => `${method} ${path.replaceAll(/\/{(.+?)}/g, '/:$1')}`;
 
 /**
  * The documented operations of an app: known from the route table when it is built, their declared

@@ -72,7 +72,14 @@ export class ScenarioFiles {
       const watcher = watch(directory, () => {
         clearTimeout(this.timer);
         // A changed stub is checked against the responses of the operations it answers for: every area's.
-        this.timer = setTimeout(() => void platform.operations.loadAll().then(() => this.reload(platform)), DEBOUNCE_MS);
+        this.timer = setTimeout(
+          () =>
+            void platform.operations.loadAll().then(
+              () => this.reload(platform),
+              (error: Error) => platform.log.warn(`Scenario files not reloaded: the areas they answer for did not load (${error.message})`),
+            ),
+          DEBOUNCE_MS,
+        );
       });
       watcher.on('error', (error) => platform.log.warn(`Scenario directory ${directory} is no longer watched: ${error.message}`));
       watcher.unref();
