@@ -60,14 +60,6 @@ export function isNearUniform(quality: PictureQuality): boolean {
   return quality.contrast < UNIFORMITY_THRESHOLDS.minContrast || quality.detail < UNIFORMITY_THRESHOLDS.minDetail;
 }
 
-/** YCbCr skin rule (a classic broad one, covering light to dark skin tones). */
-function isSkin(r: number, g: number, b: number): boolean {
-  const y = lumaOf(r, g, b);
-  const cb = cbOf(r, g, b);
-  const cr = crOf(r, g, b);
-  return y > 35 && y < 250 && cb >= 80 && cb <= 135 && cr >= 135 && cr <= 180 && r > b;
-}
-
 interface PixelBox {
   x: number;
   y: number;
@@ -91,11 +83,41 @@ const lumaOf = (r: number, g: number, b: number) => 0.299 * r + 0.587 * g + 0.11
 const cbOf = (r: number, g: number, b: number) => 128 - 0.168736 * r - 0.331264 * g + 0.5 * b;
 const crOf = (r: number, g: number, b: number) => 128 + 0.5 * r - 0.418688 * g - 0.081312 * b;
 
-// A Float64Array sorts numerically without calling a comparator per pair: this sort was the largest cost of
-// a face analysis on the main thread.
-function median(values: number[]): number {
-  const sorted = Float64Array.from(values).sort();
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+/**
+ * The middle value (the upper one of an even count) of the first `count` values, which it reorders: a
+ * selection (Hoare's), not a sort, as this was the largest cost of a face analysis. The k-th smallest value
+ * is one number whatever the algorithm, so the result is the sorted array's middle value. A partition that
+ * keeps failing to shrink the range (hostile pixel values) falls back to sorting what is left.
+ */
+export function medianInPlace(values: Float64Array, count: number): number {
+  if (count === 0) return 0;
+  const k = count >> 1;
+  let lo = 0;
+  let hi = count - 1;
+  for (let rounds = 0; lo < hi; rounds++) {
+    if (rounds > 64) {
+      values.subarray(lo, hi + 1).sort();
+      break;
+    }
+    const pivot = values[(lo + hi) >> 1] as number;
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while ((values[i] as number) < pivot) i++;
+      while ((values[j] as number) > pivot) j--;
+      if (i <= j) {
+        const t = values[i] as number;
+        values[i] = values[j] as number;
+        values[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else break;
+  }
+  return values[k] as number;
 }
 
 /**
@@ -107,34 +129,48 @@ function median(values: number[]): number {
 function locateBySkin(image: RgbImage, area: PixelBox): { box: PixelBox; skinShare: number } | null {
   const { rgb, width } = image;
   const broad = new Uint8Array(area.w * area.h);
-  const centre = { ys: [] as number[], cbs: [] as number[], crs: [] as number[] };
+  // The centre window where a portrait has its face: the same bounds as `x > area.w * 0.3 && x < area.w * 0.7`.
+  const centreX0 = area.w * 0.3;
+  const centreX1 = area.w * 0.7;
+  const centreY0 = area.h * 0.2;
+  const centreY1 = area.h * 0.6;
+  const centreMax = Math.ceil(centreX1 - centreX0) * Math.ceil(centreY1 - centreY0) + 4;
+  const ys = new Float64Array(centreMax);
+  const cbs = new Float64Array(centreMax);
+  const crs = new Float64Array(centreMax);
+  let centreCount = 0;
   for (let y = 0; y < area.h; y++) {
-    for (let x = 0; x < area.w; x++) {
-      const i = ((area.y + y) * width + area.x + x) * 3;
-      const r = rgb[i] ?? 0;
-      const g = rgb[i + 1] ?? 0;
-      const b = rgb[i + 2] ?? 0;
-      if (!isSkin(r, g, b)) continue;
+    const inCentreRows = y > centreY0 && y < centreY1;
+    for (let x = 0, i = ((area.y + y) * width + area.x) * 3; x < area.w; x++, i += 3) {
+      const r = rgb[i] as number;
+      const g = rgb[i + 1] as number;
+      const b = rgb[i + 2] as number;
+      // The YCbCr skin rule (a classic broad one, covering light to dark skin tones).
+      if (!(r > b)) continue;
+      const luma = lumaOf(r, g, b);
+      const cb = cbOf(r, g, b);
+      const cr = crOf(r, g, b);
+      if (!(luma > 35 && luma < 250 && cb >= 80 && cb <= 135 && cr >= 135 && cr <= 180)) continue;
       broad[y * area.w + x] = 1;
-      if (x > area.w * 0.3 && x < area.w * 0.7 && y > area.h * 0.2 && y < area.h * 0.6) {
-        centre.ys.push(lumaOf(r, g, b));
-        centre.cbs.push(cbOf(r, g, b));
-        centre.crs.push(crOf(r, g, b));
+      if (inCentreRows && x > centreX0 && x < centreX1) {
+        ys[centreCount] = luma;
+        cbs[centreCount] = cb;
+        crs[centreCount] = cr;
+        centreCount++;
       }
     }
   }
-  if (centre.ys.length < 12) return null;
-  const ref = [median(centre.ys), median(centre.cbs), median(centre.crs)] as const;
+  if (centreCount < 12) return null;
+  const ref = [medianInPlace(ys, centreCount), medianInPlace(cbs, centreCount), medianInPlace(crs, centreCount)] as const;
   const mask = new Uint8Array(area.w * area.h);
-  for (let p = 0; p < mask.length; p++) {
-    if (!broad[p]) continue;
-    const x = p % area.w;
-    const y = (p - x) / area.w;
-    const i = ((area.y + y) * width + area.x + x) * 3;
-    const r = rgb[i] ?? 0;
-    const g = rgb[i + 1] ?? 0;
-    const b = rgb[i + 2] ?? 0;
-    if (Math.abs(lumaOf(r, g, b) - ref[0]) <= 70 && Math.abs(cbOf(r, g, b) - ref[1]) + Math.abs(crOf(r, g, b) - ref[2]) <= 12) mask[p] = 1;
+  for (let y = 0, p = 0; y < area.h; y++) {
+    for (let x = 0, i = ((area.y + y) * width + area.x) * 3; x < area.w; x++, p++, i += 3) {
+      if (!broad[p]) continue;
+      const r = rgb[i] as number;
+      const g = rgb[i + 1] as number;
+      const b = rgb[i + 2] as number;
+      if (Math.abs(lumaOf(r, g, b) - ref[0]) <= 70 && Math.abs(cbOf(r, g, b) - ref[1]) + Math.abs(crOf(r, g, b) - ref[2]) <= 12) mask[p] = 1;
+    }
   }
   const { components, labels } = labelComponents(mask, area.w, area.h);
   const total = area.w * area.h;

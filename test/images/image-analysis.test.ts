@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FaceDetectResponseSchema } from '../../src/face/face.schemas.ts';
 import { compareFaces, detectFace, estimateAge } from '../../src/face/face.service.ts';
 import { scanDocument } from '../../src/document/document.service.ts';
-import { estimateAgeGender, LANDMARK_TYPES } from '../../src/images/face-analysis.ts';
+import { estimateAgeGender, LANDMARK_TYPES, medianInPlace } from '../../src/images/face-analysis.ts';
 import { rngFrom } from '../../src/platform/random/random.ts';
 import { encodeImage } from '../../src/images/synthetic-images.ts';
 import { analyseBytes, blankBytes, documentBytes, faceBytes, inlineDecoder, paintedImage } from './helpers.ts';
@@ -93,6 +93,39 @@ describe('face presence comes from the content', () => {
     expect(b.signature.phash).toBe(a.signature.phash);
     expect(b.pixelHash).toBe(a.pixelHash);
     expect(a.pixelHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
+
+describe('the skin reference is the median of the centre pixels', () => {
+  const sortedMiddle = (values: number[]) => Float64Array.from(values).sort()[Math.floor(values.length / 2)] ?? 0;
+
+  it('selects the value a numeric sort puts in the middle, for any count, duplicates and order', () => {
+    const rng = rngFrom('median-selection');
+    for (let round = 0; round < 300; round++) {
+      const count = rng.int(1, 400);
+      const values = Array.from({ length: count }, () => (round % 3 === 0 ? rng.int(0, 4) : rng.float(-300, 300)));
+      if (round % 5 === 0) values.sort((a, b) => a - b);
+      if (round % 7 === 0) values.sort((a, b) => b - a);
+      const buffer = new Float64Array(count + 10).fill(-1e9);
+      buffer.set(values);
+      expect(medianInPlace(buffer, count)).toBe(sortedMiddle(values));
+    }
+    expect(medianInPlace(new Float64Array(4), 0)).toBe(0);
+  });
+
+  it('still answers exactly when the values defeat the selection (it falls back to sorting what is left)', () => {
+    // Each round's pivot (the middle of the range) is the largest value left, so a partition only moves it
+    // to the end and the range shrinks by one: the values are placed by replaying those swaps.
+    const count = 2000;
+    const values = Float64Array.from({ length: count }, (_, i) => -1 - i);
+    const at = Array.from({ length: count }, (_, i) => i);
+    for (let hi = count - 1, rank = count; hi > count >> 1; hi--) {
+      const middle = hi >> 1;
+      values[at[middle] as number] = rank--;
+      [at[middle], at[hi]] = [at[hi] as number, at[middle] as number];
+    }
+    const expected = sortedMiddle([...values]);
+    expect(medianInPlace(values, count)).toBe(expected);
   });
 });
 
