@@ -30,7 +30,8 @@ export const IMAGE_LIMITS = {
    * Decoded pixels per image, read from the header before decoding: 16 megapixels (a 12-megapixel phone
    * photo, 4000 × 4000, fits). A decode holds about 12 bytes per pixel at its peak (RGBA plus the codec's
    * copies), so 16 megapixels is about 200 MB, and the pixels being decoded at once never exceed this
-   * figure either (PixelBudget): a process stays under 400 MB whatever arrives in parallel.
+   * figure either (PixelBudget): a process stays under 400 MB whatever arrives in parallel. (Each decoding
+   * thread also keeps up to 15 MiB of a JPEG decode's arrays for its next one: see jpeg-decoder.mjs.)
    */
   maxPixels: 16_000_000,
   /** Wall time one decode may take in a worker before it is terminated. */

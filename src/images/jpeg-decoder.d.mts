@@ -8,3 +8,6 @@ export declare function decode(
   jpegData: Uint8Array,
   options?: { maxResolutionInMP?: number; maxMemoryUsageInMB?: number; formatAsRGBA?: boolean; colorTransform?: boolean; tolerantDecoding?: boolean },
 ): { width: number; height: number; data: Buffer; exifBuffer?: Uint8Array; comments?: string[] };
+
+/** Bytes this thread keeps between decodes for the next one's arrays (at most 15 MiB). */
+export declare function decodeScratchBytes(): number;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Jimp } from 'jimp';
 import { describe, expect, it } from 'vitest';
 import { decodeBitmap } from '../../src/images/codecs.mjs';
-import { decode, OutOfSpecScan } from '../../src/images/jpeg-decoder.mjs';
+import { decode, decodeScratchBytes, OutOfSpecScan } from '../../src/images/jpeg-decoder.mjs';
 import { drawSyntheticFace, encodeImage } from '../../src/images/synthetic-images.ts';
 import { rngFrom } from '../../src/platform/random/random.ts';
 
@@ -126,5 +126,35 @@ describe('the JPEG decoder gives exactly the pixels jimp gives', () => {
     const theirs = await jimpDecode(bytes, { maxResolutionInMP: 0.01, maxMemoryUsageInMB: Math.ceil(0.01 * 4 * 1.5) + 64 });
     expect(ours).toEqual(theirs);
     expect(ours).toEqual({ error: expect.stringContaining('maxResolutionInMP limit exceeded') });
+  });
+});
+
+describe('the arrays a decode leaves for the next one', () => {
+  const MIB = 1024 * 1024;
+
+  it('hand every later picture, smaller, larger or damaged, the pixels a first decode gives', async () => {
+    const megapixel = await encodeImage(drawSyntheticFace('jpeg-decoder-scratch', 896, 1120), 'jpeg', { quality: 90 });
+    const first = await expectSameDecoding('1 MP first', megapixel);
+    expect(decodeScratchBytes()).toBeGreaterThan(12 * MIB);
+    const expectFirstPixels = async (label: string) => {
+      const again = await ourDecode(megapixel);
+      expect(Buffer.compare((again as { data: Uint8Array }).data, (first as { data: Uint8Array }).data), label).toBe(0);
+    };
+    for (const { name, bytes } of variants) {
+      await expectSameDecoding(`${name} after 1 MP`, bytes);
+      await expectFirstPixels(`1 MP after ${name}`);
+    }
+    const damaged = Buffer.from(megapixel);
+    damaged.fill(0x5a, Math.floor(damaged.length / 2), Math.floor(damaged.length / 2) + 40);
+    await expectSameDecoding('1 MP damaged', damaged);
+    await expectFirstPixels('1 MP after the damaged one');
+  });
+
+  it('stay within 15 MiB per thread whatever was decoded (a larger picture’s arrays are dropped)', async () => {
+    const large = await encodeImage(drawSyntheticFace('jpeg-decoder-scratch-large', 1300, 1100), 'jpeg', { quality: 80 });
+    expect('error' in (await ourDecode(large))).toBe(false);
+    expect(decodeScratchBytes()).toBeLessThanOrEqual(15 * MIB);
+    for (const { bytes } of variants) await ourDecode(bytes);
+    expect(decodeScratchBytes()).toBeLessThanOrEqual(15 * MIB);
   });
 });
