@@ -41,6 +41,23 @@ describe('classifyImageString decides base64, then base64url, then storage key',
     });
   }
 
+  it('decides a picture-sized string the same way, canonical or not', () => {
+    const bytes = Buffer.from(Array.from({ length: 30_000 }, (_, i) => (i * 7919) % 256));
+    const canonical = bytes.toString('base64');
+    const large: [string, 'base64' | 'base64url' | 'storageKey'][] = [
+      [canonical, 'base64'],
+      [canonical.replace(/=+$/, ''), 'base64'],
+      [`${canonical.slice(0, -4)}AB==`.replace(/=+$/, '=='), 'base64'],
+      [bytes.subarray(1).toString('base64'), 'base64'],
+      [bytes.subarray(1).toString('base64').replace(/=+$/, '===='), 'storageKey'],
+      [`${canonical.slice(0, 5000)}.${canonical.slice(5001)}`, 'storageKey'],
+      [`${canonical.slice(0, 5000)}=${canonical.slice(5001)}`, 'storageKey'],
+      [bytes.toString('base64url'), 'base64url'],
+      [`${canonical.slice(0, 5000)}-${canonical.slice(5001)}`, 'storageKey'],
+    ];
+    for (const [input, kind] of large) expect(classifyImageString(input).kind, input.slice(-8)).toBe(kind);
+  });
+
   it('explains strings valid in both alphabets, and they decode to the same bytes either way', () => {
     const both = 'SGVsbG8gV29ybGQh';
     const result = classifyImageString(both);
