@@ -5,10 +5,11 @@
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Collection } from '../../src/platform/store/collection.ts';
 import { JoinedIds, RawRecord, type SnapshotCache } from '../../src/platform/store/snapshot-cache.ts';
 import { Store } from '../../src/platform/store/store.ts';
+import { SnapshotFile } from '../../src/platform/store/store-files.ts';
 import { crash, tempDataFile } from '../helpers/data-dir.ts';
 
 interface Thing {
@@ -245,6 +246,124 @@ describe('the snapshot cache', () => {
     expect(byGroup(reopened).all()).toEqual([...THINGS, { id: 'new', group: 'a', at: 2000 }]);
     expect(newestFirst(byGroup(reopened), 'a')).toEqual(['new', ...expectedGroup('a')]);
     await reopened.close();
+  });
+});
+
+const compacting = (store: Store) => (store as unknown as { compacting: Promise<void> | null }).compacting;
+/** The text of record `id` in the snapshot file (one record per line, then a comma but for the last). */
+const snapshotLine = (file: string, id: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .find((line) => line.startsWith(`{"id":${JSON.stringify(id)},`))
+    ?.replace(/,$/, '');
+
+describe('what a snapshot copies from the older file instead of serializing records again', () => {
+  // Records are never changed once put (the store's contract). This test changes some anyway, after the
+  // fact, to see which text a snapshot wrote: the one found in the older file (the original), or a new
+  // serialization (the changed one).
+  it('copies from the older file the records the last snapshot wrote and those read since, unchanged', async () => {
+    const file = await closedStore();
+    const store = await Store.open({ file, cacheFromBytes: 0, compactAfterBytes: 1 });
+    const things = byGroup(store);
+    const written: Thing = { id: 'new', group: 'a', at: 2000 };
+    things.put(written);
+    await store.durable();
+    await compacting(store);
+    const read = things.get('t07') as Thing;
+    written.group = 'changed after its snapshot';
+    read.group = 'changed after it was read';
+    things.put({ id: 'next', group: 'b', at: 3000 });
+    await store.close();
+    expect(snapshotLine(file, 'new')).toBe('{"id":"new","group":"a","at":2000}');
+    expect(snapshotLine(file, 't07')).toBe(JSON.stringify(THINGS[7]));
+    expect(snapshotLine(file, 'next')).toBe('{"id":"next","group":"b","at":3000}');
+  });
+
+  it('copies long runs of records in pieces, between records written anew, into a snapshot read back as the same records', async () => {
+    const file = tempDataFile();
+    const big = (i: number, group = 'a'): Thing & { note: string } => ({ id: `r${i}`, group, at: i, note: `é${'x'.repeat(200)}${i}` });
+    const store = await Store.open({ file, cacheFromBytes: 0, compactAfterBytes: 1 });
+    const things = byGroup(store);
+    for (let i = 0; i < 3000; i++) things.put(big(i));
+    await store.durable();
+    await compacting(store);
+    // Runs broken by replaced and deleted records, and records written after them.
+    things.put(big(1000, 'b'));
+    things.delete('r2000');
+    things.put(big(5000, 'c'));
+    await store.close();
+    const expected = Array.from({ length: 3000 }, (_, i) => (i === 1000 ? big(1000, 'b') : big(i)))
+      .filter((thing) => thing.id !== 'r2000')
+      .concat(big(5000, 'c'));
+    expect(JSON.parse(readFileSync(file, 'utf8')).namespaces.default.things).toEqual(expected);
+    const reopened = await Store.open({ file, cacheFromBytes: 0 });
+    expect(rawCount(reopened)).toBe(expected.length);
+    expect(byGroup(reopened).all()).toEqual(expected);
+    expect(newestFirst(byGroup(reopened), 'b')).toEqual(['r1000']);
+    await reopened.close();
+  });
+
+  it('keeps every record, its order and its lists as a store without a cache when records change while a snapshot is written', async () => {
+    const file = await closedStore();
+    const plain = tempDataFile();
+    writeFileSync(plain, readFileSync(file));
+    const cached = await Store.open({ file, cacheFromBytes: 0, compactAfterBytes: 1 });
+    const reference = await Store.open({ file: plain, cacheFromBytes: Number.MAX_SAFE_INTEGER, compactAfterBytes: 1 });
+    const both = (change: (things: Collection<Thing>) => void) => {
+      change(byGroup(cached));
+      change(byGroup(reference));
+    };
+    const expectSame = (mine: Collection<Thing>, theirs: Collection<Thing>) => {
+      expect([...mine.ids()]).toEqual([...theirs.ids()]);
+      expect(mine.all()).toEqual(theirs.all());
+      for (const group of ['a', 'b', 'c']) expect(newestFirst(mine, group)).toEqual(newestFirst(theirs, group));
+      for (const id of theirs.ids()) expect(mine.writtenAt(id)).toBe(theirs.writtenAt(id));
+    };
+    both((things) => {
+      for (const id of ['n1', 'n2', 'n3', 'n4']) things.put({ id, group: 'c', at: 1 });
+      things.get('t01');
+      things.put({ id: 't02', group: 'c', at: 2 });
+    });
+    // Between the snapshot's write and the cache that follows it: records written since the last snapshot,
+    // and older ones, replaced in place, deleted, deleted and put again.
+    const write = SnapshotFile.prototype.write;
+    let duringWrite: (() => void) | undefined = () =>
+      both((things) => {
+        things.put({ id: 'n1', group: 'a', at: 3 });
+        things.delete('n2');
+        things.put({ id: 'n2', group: 'b', at: 4 });
+        things.delete('n3');
+        things.put({ id: 't01', group: 'c', at: 5 });
+        things.delete('t04');
+        things.put({ id: 't04', group: 'a', at: 6 });
+        things.put({ id: 'n5', group: 'c', at: 7 });
+      });
+    const spy = vi.spyOn(SnapshotFile.prototype, 'write').mockImplementation(async function (this: SnapshotFile, data) {
+      await write.call(this, data);
+      const change = duringWrite;
+      duringWrite = undefined;
+      change?.();
+    });
+    try {
+      await cached.durable();
+      await compacting(cached);
+      expect(duringWrite).toBeUndefined();
+    } finally {
+      spy.mockRestore();
+    }
+    expectSame(byGroup(cached), byGroup(reference));
+    // The next snapshot copies what the last one wrote; the order and lists hold after a restart.
+    both((things) => things.put({ id: 'n6', group: 'b', at: 8 }));
+    await cached.durable();
+    await compacting(cached);
+    expectSame(byGroup(cached), byGroup(reference));
+    await cached.close();
+    await reference.close();
+    const [reopened, again] = [await Store.open({ file, cacheFromBytes: 0 }), await Store.open({ file: plain, cacheFromBytes: Number.MAX_SAFE_INTEGER })];
+    expect(rawCount(reopened)).toBe(byGroup(reopened).size);
+    expectSame(byGroup(reopened), byGroup(again));
+    await reopened.close();
+    await again.close();
   });
 });
 

@@ -64,10 +64,15 @@ export interface CollectionChange {
 /** Records of a cached snapshot checked against an index's functions before its cached keys are used. */
 const CACHE_SAMPLES = 32;
 
-/** What became of each record of the raw columns: still unread, held in `placed` (read or replaced), or deleted. */
+/**
+ * What became of each record of the raw columns: still unread, held in `placed` (replaced, or written
+ * elsewhere than at this position), deleted, or held in `placed` as its JSON at this position in the file
+ * says (read, or written there by the last snapshot): a snapshot copies that text instead of serializing.
+ */
 const UNREAD = 0;
 const PLACED = 1;
 const GONE = 2;
+const AS_IN_FILE = 3;
 
 /** A record as held: the record, or the position of an unread one in the raw columns. */
 type Held<T> = T | number;
@@ -75,13 +80,15 @@ type Held<T> = T | number;
 export class Collection<T extends Identified> {
   /** The records written since the raw columns were loaded (all of them without columns), in insertion order. */
   private readonly records = new Map<string, T>();
-  /** The records of the raw columns that were read or replaced (they keep their place in the columns' order). */
+  /** The records of the raw columns that were read, replaced or written there (they keep their place in the columns' order). */
   private readonly placed = new Map<string, T>();
   /** The records of the snapshot the store started from (or last wrote), unread until first use. */
   private raw: RawColumns | undefined;
-  /** UNREAD, PLACED or GONE for each position of the raw columns, and how many are still unread. */
+  /** UNREAD, PLACED, GONE or AS_IN_FILE for each position of the raw columns, and how many are still unread. */
   private rawState = new Uint8Array(0);
   private unread = 0;
+  /** The ids deleted since the last `held(true)` (a snapshot being written), until `useSnapshot`. */
+  private leftSinceHeld: Set<string> | null = null;
   /** The cached index keys of the raw records (by their `position`), by index name. */
   private cachedIndexes = new Map<string, CachedIndex>();
   private readonly indexes = new Map<string, IndexState<T>>();
@@ -160,14 +167,26 @@ export class Collection<T extends Identified> {
     return Array.from(this.inOrder(), ([, value]) => (typeof value === 'number' ? this.materialize(value) : value));
   }
 
-  /** The records as they are held, raw ones unread: what a snapshot writes. */
-  held(): (T | RawRecord)[] {
+  /**
+   * The records as they are held, raw ones unread. `forSnapshot`: what a snapshot writes, where a record
+   * held as its JSON lies in the file (read, or written there by the last snapshot) is a raw record too,
+   * copied instead of serialized; `useSnapshot` follows once that snapshot is written.
+   */
+  held(forSnapshot = false): (T | RawRecord)[] {
+    if (forSnapshot) this.leftSinceHeld = new Set();
+    const out: (T | RawRecord)[] = [];
     const raw = this.raw;
-    return Array.from(this.inOrder(), ([id, value]) =>
-      typeof value === 'number' && raw
-        ? new RawRecord(id, raw.source, raw.offsets[value] as number, raw.lengths[value] as number, value, raw.at[value] as number)
-        : (value as T),
-    );
+    if (raw) {
+      for (let position = 0; position < raw.ids.length; position++) {
+        const state = this.rawState[position];
+        if (state === GONE) continue;
+        const id = raw.ids.at(position);
+        if (state === PLACED || (state === AS_IN_FILE && !forSnapshot)) out.push(this.placed.get(id) as T);
+        else out.push(new RawRecord(id, raw.source, raw.offsets[position] as number, raw.lengths[position] as number, position, raw.at[position] as number));
+      }
+    }
+    for (const record of this.records.values()) out.push(record);
+    return out;
   }
 
   /** The record's size as JSON, in UTF-8 bytes (a raw record is not read for it). */
@@ -314,9 +333,12 @@ export class Collection<T extends Identified> {
       }
       this.file(index, record.id, record);
     }
-    if (typeof previous === 'number') this.place(previous, record);
-    else if (this.placed.has(record.id)) this.placed.set(record.id, record);
-    else this.records.set(record.id, record);
+    if (typeof previous === 'number') this.place(previous, record, PLACED);
+    else if (this.placed.has(record.id)) {
+      this.placed.set(record.id, record);
+      // No longer what the file holds at its position.
+      this.rawState[(this.raw as RawColumns).find(record.id)] = PLACED;
+    } else this.records.set(record.id, record);
   }
 
   applyDelete(id: string): void {
@@ -360,18 +382,35 @@ export class Collection<T extends Identified> {
    */
   useSnapshot(dump: readonly (T | RawRecord)[], columns: RawColumns, indexes: Map<string, CachedIndex>): void {
     const state = new Uint8Array(dump.length);
+    const left = this.leftSinceHeld ?? new Set<string>();
     let unread = 0;
     for (let i = 0; i < dump.length; i++) {
       const held = dump[i] as T | RawRecord;
-      // A record unread at the dump has its old position; a placed one is looked up (few are read).
-      const old = held instanceof RawRecord ? held.position : this.placed.has(held.id) ? (this.raw as RawColumns).find(held.id) : -1;
-      state[i] = old < 0 ? GONE : (this.rawState[old] as number);
+      if (held instanceof RawRecord) {
+        // Copied as it lay in the older file: whatever became of it since holds at its new place.
+        state[i] = this.rawState[held.position] as number;
+      } else if (this.placed.has(held.id)) {
+        // Placed in the older columns (few are): its old position tells what became of it.
+        const old = (this.raw as RawColumns).find(held.id);
+        state[i] = old < 0 ? GONE : this.placed.get(held.id) === held ? AS_IN_FILE : (this.rawState[old] as number);
+      } else {
+        // Written since the older columns: it moves to its place in the new ones, as written or replaced
+        // since (a Map keeps a replaced entry's place); one deleted since stays out (if put again, after them).
+        const now = this.records.get(held.id);
+        if (now === undefined || left.has(held.id)) state[i] = GONE;
+        else {
+          state[i] = now === held ? AS_IN_FILE : PLACED;
+          this.records.delete(held.id);
+          this.placed.set(held.id, now);
+        }
+      }
       if (state[i] === UNREAD) unread++;
     }
     this.raw = columns;
     this.rawState = state;
     this.unread = unread;
     this.cachedIndexes = indexes;
+    this.leftSinceHeld = null;
   }
 
   /** The record, the position of an unread one, or undefined. */
@@ -390,7 +429,7 @@ export class Collection<T extends Identified> {
         const state = this.rawState[position];
         const id = raw.ids.at(position);
         if (state === UNREAD) yield [id, position];
-        else if (state === PLACED) yield [id, this.placed.get(id) as T];
+        else if (state !== GONE) yield [id, this.placed.get(id) as T];
       }
     }
     yield* this.records;
@@ -401,19 +440,20 @@ export class Collection<T extends Identified> {
     const record = raw.read(position) as T;
     const at = raw.at[position] as number;
     if (!Number.isNaN(at)) this.stamps.set(record.id, at);
-    this.place(position, record);
+    this.place(position, record, AS_IN_FILE);
     return record;
   }
 
-  /** Holds `record` at a position of the raw columns that was unread. */
-  private place(position: number, record: T): void {
+  /** Holds `record` at a position of the raw columns that was unread: as read there, or replacing it. */
+  private place(position: number, record: T, state: typeof PLACED | typeof AS_IN_FILE): void {
     this.placed.set(record.id, record);
-    this.rawState[position] = PLACED;
+    this.rawState[position] = state;
     this.unread--;
   }
 
   private remove(id: string): void {
     this.stamps.delete(id);
+    this.leftSinceHeld?.add(id);
     if (this.records.delete(id)) return;
     const position = this.raw ? this.raw.find(id) : -1;
     if (position < 0) return;

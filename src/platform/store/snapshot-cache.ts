@@ -37,6 +37,11 @@ export class SnapshotText {
   }
 
   text(offset: number, length: number): string {
+    return this.bytes(offset, length).toString('utf8');
+  }
+
+  /** The bytes at [offset, offset + length), fewer where the file ends first. */
+  bytes(offset: number, length: number): Buffer {
     const bytes = Buffer.allocUnsafe(length);
     let read = 0;
     while (read < length) {
@@ -44,7 +49,7 @@ export class SnapshotText {
       if (got === 0) break;
       read += got;
     }
-    return bytes.toString('utf8', 0, read);
+    return bytes.subarray(0, read);
   }
 
   close(): void {

@@ -127,14 +127,27 @@ export class SnapshotFile implements Adapter<Snapshot> {
       let chunk = '';
       let paused = false;
       let bytes = 0;
+      const write = async (data: string | Buffer) => {
+        await handle.writeFile(data);
+        if (!paused) await this.pauseAt('snapshot-partial');
+        paused = true;
+      };
       const put = async (text: string, length = Buffer.byteLength(text)) => {
         bytes += length;
         chunk += text;
         if (chunk.length < CHUNK_CHARS) return;
-        await handle.writeFile(chunk);
+        const full = chunk;
         chunk = '';
-        if (!paused) await this.pauseAt('snapshot-partial');
-        paused = true;
+        await write(full);
+      };
+      /** Bytes written as they are (after the text gathered before them); a short piece joins the text. */
+      const putBytes = async (data: Buffer) => {
+        if (data.length < COPY_AS_TEXT_BYTES) return put(data.toString('utf8'), data.length);
+        const gathered = chunk;
+        chunk = '';
+        if (gathered !== '') await write(gathered);
+        bytes += data.length;
+        await write(data);
       };
       const { namespaces, ...header } = data;
       await put(`${JSON.stringify(header).slice(0, -1)}${HEADER_END}\n`);
@@ -149,14 +162,35 @@ export class SnapshotFile implements Adapter<Snapshot> {
           const offsets: number[] = [];
           const lengths: number[] = [];
           places.set(name, { offsets, lengths });
-          for (let i = 0; i < records.length; i++) {
+          const separator = (i: number) => (i < records.length - 1 ? ',\n' : '\n');
+          for (let i = 0; i < records.length; ) {
             const record = records[i];
-            // A raw record is copied as it lies in the older file, unread.
-            const text = record instanceof RawRecord ? record.source.text(record.offset, record.length) : JSON.stringify(record);
-            const length = record instanceof RawRecord ? record.length : Buffer.byteLength(text);
-            offsets.push(bytes);
-            lengths.push(length);
-            await put(`${text}${i < records.length - 1 ? ',' : ''}\n`, length + (i < records.length - 1 ? 2 : 1));
+            if (!(record instanceof RawRecord)) {
+              const text = JSON.stringify(record);
+              const length = Buffer.byteLength(text);
+              offsets.push(bytes);
+              lengths.push(length);
+              await put(`${text}${separator(i)}`, length + separator(i).length);
+              i += 1;
+              continue;
+            }
+            // Raw records are copied unread as they lie in the older file; a run of them that lie one after
+            // the other there (",\n" between them) is copied in one read, separators included.
+            let end = i + 1;
+            let span = record.length;
+            while (end < records.length && span < CHUNK_CHARS) {
+              const next = records[end];
+              if (!(next instanceof RawRecord) || next.source !== record.source || next.offset !== record.offset + span + 2) break;
+              span = next.offset + next.length - record.offset;
+              end += 1;
+            }
+            for (let k = i; k < end; k++) {
+              offsets.push(bytes + (records[k] as RawRecord).offset - record.offset);
+              lengths.push((records[k] as RawRecord).length);
+            }
+            await putBytes(record.source.bytes(record.offset, span));
+            await put(separator(end - 1), separator(end - 1).length);
+            i = end;
           }
           await put(c < named.length - 1 ? '],\n' : ']\n');
         }
@@ -255,6 +289,8 @@ export function recordProblem(shapes: RecordShapes | undefined, collection: stri
 
 const HEADER_END = ',"namespaces":{';
 const CHUNK_CHARS = 1 << 18;
+/** Copied bytes shorter than this join the text being gathered instead of being written on their own. */
+const COPY_AS_TEXT_BYTES = 1 << 14;
 
 interface Line {
   text: string;

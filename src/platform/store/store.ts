@@ -175,7 +175,7 @@ export class Partition {
     const out = new Map<string, (Identified | RawRecord)[]>();
     const written: WrittenAt[] = [];
     for (const collection of this.filled()) {
-      const records = collection.held();
+      const records = collection.held(true);
       out.set(collection.name, records);
       // An unread record carries its instant: no lookup by id for each of a million.
       const at = records.map((record) =>
