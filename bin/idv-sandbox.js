@@ -16,6 +16,9 @@ const { loadBundle } = require('../dist/bundle-loader.cjs');
 enableCompileCache?.();
 const server = loadBundle(join(__dirname, '../dist/server.cjs'));
 server.exports.main().then(() => {
-  // Now that the server listens, its compiled code covers the start: kept for the next one.
-  server.keepCompiledCode();
+  // Now that the server listens, its compiled code covers the start: kept for the next one (unless the start
+  // used kept code, which covers it already). At the stop, kept again if the areas this process loaded made
+  // it grow, so their first requests after a restart run compiled code too.
+  if (!server.cacheUsed) server.keepCompiledCode();
+  process.once('exit', () => server.keepCompiledCode());
 });
