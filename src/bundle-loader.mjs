@@ -26,6 +26,9 @@ import vm from 'node:vm';
  */
 export const KEPT_CODE_FILES = 4;
 
+/** The kept code is written again once it grew by more than this fraction of itself (4-7 KB of the server's). */
+const WORTH_WRITING_AGAIN = 256;
+
 /** Where compiled code is kept: beside Node's own compile cache if one is set, else in the temporary folder. */
 export function defaultCodeCacheDir(env = process.env) {
   return join(env.NODE_COMPILE_CACHE ?? tmpdir(), 'idv-sandbox-code-cache');
@@ -93,7 +96,9 @@ export function loadBundle(filename, cacheDir = defaultCodeCacheDir()) {
       const partial = `${cacheFile}.${process.pid}.partial`;
       try {
         const compiled = script.createCachedData();
-        if (compiled.length <= keptBytes) return false;
+        // A process that ran little more than the kept code (a stop of one that served the same areas) differs
+        // from it by some bytes only: not worth writing again.
+        if (compiled.length <= keptBytes + keptBytes / WORTH_WRITING_AGAIN) return false;
         mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
         if (!ownFolder(cacheDir)) return false;
         writeFileSync(partial, compiled);
