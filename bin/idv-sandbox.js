@@ -5,14 +5,21 @@
 // (measured with `npm run bench`) for about the same CPU per request, and an old generation let grow to
 // twice what the last full collection kept (V8 lets a small heap grow to four times) holds it another
 // 10-15 MB lower: the journal's dropped entries and other promoted garbage are collected sooner.
-import module from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { loadBundle } from '../dist/bundle-loader.mjs';
+// This file is CommonJS (bin/package.json), as is the loader it requires: a start then never sets up
+// Node's ES module loader, which took some 25 ms of CPU (the bundle's `import()` sets it up on first use).
+const { enableCompileCache } = require('node:module');
+const { join } = require('node:path');
+const { loadBundle } = require('../dist/bundle-loader.cjs');
 
 // Node 22.1 and later keep V8's compiled code of the packages loaded on first use (in the system's temporary
 // folder, or NODE_COMPILE_CACHE); the bundle's own is kept by loadBundle, on every Node version.
-module.enableCompileCache?.();
-const server = loadBundle(fileURLToPath(new URL('../dist/server.cjs', import.meta.url)));
-await server.exports.main();
-// Now that the server listens, its compiled code covers the start: kept for the next one.
-server.keepCompiledCode();
+enableCompileCache?.();
+const server = loadBundle(join(__dirname, '../dist/server.cjs'));
+server.exports.main().then(() => {
+  // Now that the server listens, its compiled code covers the start: kept for the next one (unless the start
+  // used kept code, which covers it already). At a stop, kept again if the areas this process served made
+  // it grow, so that their first requests after a restart run compiled code too: at the signal, before the
+  // stop's own work (coverage's last count evaluates every area, which would make every start read them).
+  if (!server.cacheUsed) server.keepCompiledCode();
+  for (const signal of ['SIGINT', 'SIGTERM']) process.prependOnceListener(signal, () => server.keepCompiledCode());
+});

@@ -180,6 +180,17 @@ await build({
   logLevel: 'warning',
 });
 
+// The bin is CommonJS, so that a start never sets up Node's ES module loader: it requires the bundle's
+// loader as CommonJS too, made from the same source (src/bundle-loader.mjs, which tests import).
+await build({
+  entryPoints: ['src/bundle-loader.mjs'],
+  outfile: 'dist/bundle-loader.cjs',
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  logLevel: 'warning',
+});
+
 // The bundle in ASCII only: V8 holds a source text with any other character at two bytes per character, so
 // the loader reads an ASCII bundle as one-byte text (half the memory, and a start decodes it in a quarter of
 // the time). esbuild escapes the strings already; the characters it leaves, in comments, regular expressions
