@@ -145,16 +145,17 @@ function recordCoverage(c: AppContext, world: World, journaled: unknown): Promis
   // Before the catalog exists (the areas are evaluated on first use), the routes are kept to be looked up
   // when it is counted, and the body too, since its operation may tell classes apart by it.
   const ready = coverage.ready;
+  const principal = c.get('principal');
   const observation: Observation = {
     requestId: c.get('requestId'),
-    keyId: c.get('principal')?.keyId ?? null,
-    keyKind: c.get('principal')?.kind,
-    operation: ready ? coverage.operationOf(matchedRoutes(c)) : undefined,
-    ...(ready ? {} : { routes: matchedRoutes(c) }),
+    keyId: principal?.keyId ?? null,
+    keyKind: principal?.kind,
+    operation: ready ? (coverage.operationNamed(c.get('operation')) ?? coverage.operationOf(matchedRoutes(c))) : undefined,
     path: c.req.path,
     status: c.res?.status ?? 500,
     facts,
   };
+  if (!ready) observation.routes = matchedRoutes(c);
   // Only the classes of a few operations are told apart by body members. The journal keeps a JSON body's
   // text as sent unless it is long (an image as base64): that one is read again from the text Hono kept.
   if (ready ? observation.operation?.readsBody : true) {
@@ -208,6 +209,8 @@ export function missingKeyStatusFor(path: string): 401 | 403 {
 }
 
 export interface GuardPolicy {
+  /** The documented operation, `METHOD /openapi/{path}` (set by `apiRoute`). */
+  operation: string;
   /** Status for a request without x-api-key (from `missingKeyStatusFor`, set by `apiRoute`). */
   missingKeyStatus: 401 | 403;
   /** Whether the operation's spec error list has 402: only then may it refuse for funds (set by `apiRoute`). */
@@ -248,6 +251,8 @@ export function countWrongGuess(c: AppContext, limiter: InvalidKeyLimiter, what:
 export function apiKeyGuard(policy: GuardPolicy) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const platform = c.get('platform');
+    // The first guard's, as coverage took the first documented route that matched.
+    if (c.get('operation') === undefined) c.set('operation', policy.operation);
     c.set('errorFamily', policy.errorFamily ?? 'default');
     c.set('errorCodes', policy.errorCodes);
     c.set('refusesForFunds', policy.refusesForFunds);

@@ -14,6 +14,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { HonoRequest } from 'hono';
+import { isSharedJsonBytes } from '../http/shared-json.ts';
 import { responseHeader, stringResponseParts } from '../http/string-responses.ts';
 
 export interface RequestLogLimits {
@@ -95,6 +96,7 @@ class UnreadBody {
   /** The UTF-8 size of its text. */
   get bytes(): number {
     if (typeof this.sent === 'string') return Buffer.byteLength(this.sent);
+    if (isSharedJsonBytes(this.sent)) return this.sent.byteLength;
     // Valid UTF-8 without a byte-order mark (which decoding drops) is its text's UTF-8 as it is.
     const bom = this.sent[0] === 0xef && this.sent[1] === 0xbb && this.sent[2] === 0xbf;
     return isUtf8(this.sent) && !bom ? this.sent.byteLength : Buffer.byteLength(this.text);
