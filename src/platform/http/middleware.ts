@@ -10,14 +10,14 @@ import { matchedRoutes } from 'hono/route';
 import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
 import { hexHashParts } from '../random/random.ts';
 import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/world.ts';
-import { keptHeaders, keptQuery, receivedBody, sentBody, sentJsonText } from '../request-log/request-log.ts';
+import { journaledHeaders, keptQuery, receivedBody, sentBody, sentJsonText } from '../request-log/request-log.ts';
 import { admitNamespace, explain, noteOutcome, type AppContext, type AppEnv, type Platform } from './context.ts';
 import { ruleKinds } from '../scenarios/scenario.schema.ts';
 import type { Observation } from '../coverage/coverage.ts';
 import { round } from '../numbers.ts';
 import { StorageError } from '../store/store.ts';
 import { withHeaders } from './string-responses.ts';
-import { requestHeader, requestHeaders } from './request-headers.ts';
+import { requestHeader, requestHeaderLines, requestHeaders } from './request-headers.ts';
 import type { InvalidKeyLimiter } from '../rate-limit/invalid-key-limiter.ts';
 
 /** Paths that are not recorded in the request journal (the sandbox's own surfaces). */
@@ -95,7 +95,7 @@ export function requestContext(platform: Platform) {
           method: c.req.method,
           path: c.req.path,
           query: keptQuery(c.req.query()),
-          headers: keptHeaders(requestHeaders(c)),
+          headers: journaledHeaders(requestHeaderLines(c), () => requestHeaders(c)),
           requestBody,
           status: c.res?.status ?? 500,
           responseBody: sent?.body,
