@@ -425,6 +425,11 @@ export class Coverage {
     return this.built;
   }
 
+  /** The classes of the documented /v1 operation named `METHOD /openapi/{path}`, if it has any. */
+  operationNamed(name: string | undefined): OperationClasses | undefined {
+    return name === undefined ? undefined : this.catalog.operation(name);
+  }
+
   /** The classes of the documented /v1 operation of the matched Hono routes (`method`, `path` as Hono registered them). */
   operationOf(matched: readonly { method: string; path: string }[]): OperationClasses | undefined {
     for (const route of matched) {

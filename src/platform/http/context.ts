@@ -113,6 +113,11 @@ export interface RequestVariables {
    * `code:BOT_CADENCE_INVALID`, `refusal:rate`): the structured side of X-Sandbox-Explain.
    */
   outcomeFacts: string[];
+  /**
+   * The documented operation (`GET /v1/sessions/{id}`) of the first route whose API-key guard ran: what
+   * coverage counts the answer under, without looking the matched routes up again. Unset elsewhere.
+   */
+  operation: string | undefined;
   /** Whether the operation may answer 402 (its spec error list has it); unset outside /v1 routes. */
   refusesForFunds: boolean | undefined;
 }
@@ -134,8 +139,17 @@ export function noteOutcome(c: AppContext, fact: string): void {
 
 /** Adds a reason to the X-Sandbox-Explain header (ASCII only: header values must be). */
 export function explain(c: AppContext, reason: string): void {
-  c.get('explanations').push(reason.replace(/[^\x20-\x7e]/g, '?'));
+  // A read of one id gives the same reason again and again: its ASCII form is kept.
+  if (reason !== lastReason) {
+    lastReason = reason;
+    lastAsciiReason = reason.replace(/[^\x20-\x7e]/g, '?');
+  }
+  c.get('explanations').push(lastAsciiReason);
 }
+
+/** The last reason `explain` was given, and its ASCII form. */
+let lastReason: string | undefined;
+let lastAsciiReason = '';
 
 export function publicUrls(base: string): PublicUrls {
   return { base, verify: `${base}/verify`, console: `${base}/console`, docs: `${base}/docs` };
@@ -155,11 +169,21 @@ const PLAIN_HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?:
 export function publicUrlsOf(c: AppContext): PublicUrls {
   const platform = c.get('platform');
   const host = requestHeader(c, 'host');
-  if (!platform.urlsFromRequestHost || host === undefined || !PLAIN_HOST.test(host)) return platform.urls;
+  if (!platform.urlsFromRequestHost || host === undefined) return platform.urls;
   const url = c.req.url;
-  const origin = `${url.slice(0, url.indexOf(':') + 1).toLowerCase()}//${host}`;
-  return urlsByOrigin(origin, () => publicUrls(origin));
+  // The Host and scheme of the request before are the usual case: no test, key or lookup to redo.
+  const last = lastOrigin;
+  if (last !== undefined && last.host === host && url.startsWith(last.scheme)) return last.urls;
+  if (!PLAIN_HOST.test(host)) return platform.urls;
+  const scheme = url.slice(0, url.indexOf(':') + 1).toLowerCase();
+  const origin = `${scheme}//${host}`;
+  const urls = urlsByOrigin(origin, () => publicUrls(origin));
+  if (scheme !== '') lastOrigin = { scheme, host, urls };
+  return urls;
 }
+
+/** The plain Host, lower-case scheme (with its colon) and URLs of the last request `publicUrlsOf` built on. */
+let lastOrigin: { scheme: string; host: string; urls: PublicUrls } | undefined;
 
 /** The authenticated principal; the API-key guard guarantees it on /v1 routes. */
 export function principalOf(c: AppContext): Principal {

@@ -10,14 +10,14 @@ import { matchedRoutes } from 'hono/route';
 import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
 import { hexHashParts } from '../random/random.ts';
 import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/world.ts';
-import { keptHeaders, keptQuery, receivedBody, sentBody, sentJsonText } from '../request-log/request-log.ts';
+import { journaledHeaders, keptQuery, receivedBody, sentBody, sentJsonText } from '../request-log/request-log.ts';
 import { admitNamespace, explain, noteOutcome, type AppContext, type AppEnv, type Platform } from './context.ts';
 import { ruleKinds } from '../scenarios/scenario.schema.ts';
 import type { Observation } from '../coverage/coverage.ts';
 import { round } from '../numbers.ts';
 import { StorageError } from '../store/store.ts';
 import { withHeaders } from './string-responses.ts';
-import { requestHeader, requestHeaders } from './request-headers.ts';
+import { requestHeader, requestHeaderLines, requestHeaders } from './request-headers.ts';
 import type { InvalidKeyLimiter } from '../rate-limit/invalid-key-limiter.ts';
 
 /** Paths that are not recorded in the request journal (the sandbox's own surfaces). */
@@ -95,7 +95,7 @@ export function requestContext(platform: Platform) {
           method: c.req.method,
           path: c.req.path,
           query: keptQuery(c.req.query()),
-          headers: keptHeaders(requestHeaders(c)),
+          headers: journaledHeaders(requestHeaderLines(c), () => requestHeaders(c)),
           requestBody,
           status: c.res?.status ?? 500,
           responseBody: sent?.body,
@@ -145,16 +145,17 @@ function recordCoverage(c: AppContext, world: World, journaled: unknown): Promis
   // Before the catalog exists (the areas are evaluated on first use), the routes are kept to be looked up
   // when it is counted, and the body too, since its operation may tell classes apart by it.
   const ready = coverage.ready;
+  const principal = c.get('principal');
   const observation: Observation = {
     requestId: c.get('requestId'),
-    keyId: c.get('principal')?.keyId ?? null,
-    keyKind: c.get('principal')?.kind,
-    operation: ready ? coverage.operationOf(matchedRoutes(c)) : undefined,
-    ...(ready ? {} : { routes: matchedRoutes(c) }),
+    keyId: principal?.keyId ?? null,
+    keyKind: principal?.kind,
+    operation: ready ? (coverage.operationNamed(c.get('operation')) ?? coverage.operationOf(matchedRoutes(c))) : undefined,
     path: c.req.path,
     status: c.res?.status ?? 500,
     facts,
   };
+  if (!ready) observation.routes = matchedRoutes(c);
   // Only the classes of a few operations are told apart by body members. The journal keeps a JSON body's
   // text as sent unless it is long (an image as base64): that one is read again from the text Hono kept.
   if (ready ? observation.operation?.readsBody : true) {
@@ -208,6 +209,8 @@ export function missingKeyStatusFor(path: string): 401 | 403 {
 }
 
 export interface GuardPolicy {
+  /** The documented operation, `METHOD /openapi/{path}` (set by `apiRoute`). */
+  operation: string;
   /** Status for a request without x-api-key (from `missingKeyStatusFor`, set by `apiRoute`). */
   missingKeyStatus: 401 | 403;
   /** Whether the operation's spec error list has 402: only then may it refuse for funds (set by `apiRoute`). */
@@ -248,6 +251,8 @@ export function countWrongGuess(c: AppContext, limiter: InvalidKeyLimiter, what:
 export function apiKeyGuard(policy: GuardPolicy) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const platform = c.get('platform');
+    // The first guard's, as coverage took the first documented route that matched.
+    if (c.get('operation') === undefined) c.set('operation', policy.operation);
     c.set('errorFamily', policy.errorFamily ?? 'default');
     c.set('errorCodes', policy.errorCodes);
     c.set('refusesForFunds', policy.refusesForFunds);

@@ -31,6 +31,15 @@ export function requestHeader(c: AppContext, name: string): string | undefined {
   return value;
 }
 
+/**
+ * The request's header lines as one text, names and values as sent, each on a line of its own (the HTTP
+ * parser refuses a line break or any other control character in a name or value, so the text names the
+ * lines exactly); undefined in-process, where there are no raw lines.
+ */
+export function requestHeaderLines(c: AppContext): string | undefined {
+  return rawHeadersOf(c)?.join('\n');
+}
+
 /** Every header as `[lower-case name, value]`, sorted by name, as iterating the request's Headers gives them. */
 export function requestHeaders(c: AppContext): Iterable<[string, string]> {
   const raw = rawHeadersOf(c);

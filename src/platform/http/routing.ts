@@ -94,7 +94,10 @@ export function apiRoute<R extends ApiRouteConfig>({ guard, ...config }: R) {
   return createRoute({
     ...config,
     security: [{ ApiKeyAuth: [] }],
-    middleware: [apiKeyGuard({ ...guard, missingKeyStatus, refusesForFunds }), ...(config.middleware ? [config.middleware].flat() : [])],
+    middleware: [
+      apiKeyGuard({ ...guard, operation: `${config.method.toUpperCase()} ${config.path}`, missingKeyStatus, refusesForFunds }),
+      ...(config.middleware ? [config.middleware].flat() : []),
+    ],
     responses: {
       ...(config.request ? INVALID_REQUEST_ERROR : {}),
       ...STANDARD_ERRORS,

@@ -9,11 +9,26 @@ import type { JSONParsed } from 'hono/utils/types';
 import type { AppContext } from './context.ts';
 
 const keptBytes = new WeakMap<object, Uint8Array<ArrayBuffer>>();
+/** The kept bytes themselves, for `isSharedJsonBytes`. */
+const sharedBytes = new WeakSet<Uint8Array>();
 
 /** Marks `body` as shared and unchanging, serializes it once, and returns it (for `sendJson`). */
 export function shareJson<T extends object>(body: T): T {
-  if (!keptBytes.has(body)) keptBytes.set(body, new TextEncoder().encode(JSON.stringify(body)));
+  if (!keptBytes.has(body)) {
+    const bytes = new TextEncoder().encode(JSON.stringify(body));
+    keptBytes.set(body, bytes);
+    sharedBytes.add(bytes);
+  }
   return body;
+}
+
+/**
+ * Whether `bytes` are a shared body's kept bytes: never changed, and well-formed UTF-8 without a
+ * byte-order mark (JSON text, which escapes lone surrogates, encoded), so their text's UTF-8 size is their
+ * length, known without scanning them on every answer that sends them.
+ */
+export function isSharedJsonBytes(bytes: Uint8Array): boolean {
+  return sharedBytes.has(bytes);
 }
 
 /** `c.json(body, status)`, with the kept bytes of a shared body (the same bytes and headers). */

@@ -14,6 +14,8 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { HonoRequest } from 'hono';
+import { isSharedJsonBytes } from '../http/shared-json.ts';
+import { keptAnswers } from '../kept-answers.ts';
 import { responseHeader, stringResponseParts } from '../http/string-responses.ts';
 
 export interface RequestLogLimits {
@@ -95,6 +97,7 @@ class UnreadBody {
   /** The UTF-8 size of its text. */
   get bytes(): number {
     if (typeof this.sent === 'string') return Buffer.byteLength(this.sent);
+    if (isSharedJsonBytes(this.sent)) return this.sent.byteLength;
     // Valid UTF-8 without a byte-order mark (which decoding drops) is its text's UTF-8 as it is.
     const bom = this.sent[0] === 0xef && this.sent[1] === 0xbb && this.sent[2] === 0xbf;
     return isUtf8(this.sent) && !bom ? this.sent.byteLength : Buffer.byteLength(this.text);
@@ -199,7 +202,7 @@ export function sentJsonText(journaled: unknown): string | undefined {
   return journaled instanceof UnreadBody ? journaled.text : undefined;
 }
 
-/** JSON sizes of kept bodies, measured once when they are kept: an entry's size reuses them. */
+/** JSON sizes of kept bodies and header records, measured once when they are kept: an entry's size reuses them. */
 const keptBodyBytes = new WeakMap<object, number>();
 
 /**
@@ -212,7 +215,7 @@ function entryBytes(entry: RequestLogEntry): number {
     const value = entry[name as keyof RequestLogEntry];
     if (value === undefined) continue;
     // An entry's member names are plain identifiers: written as they are, in quotes.
-    bytes += name.length + 4 + (name === 'requestBody' || name === 'responseBody' ? bodyBytes(value) : jsonBytes(value));
+    bytes += name.length + 4 + (name === 'requestBody' || name === 'responseBody' || name === 'headers' ? bodyBytes(value) : jsonBytes(value));
   }
   return bytes === 1 ? 2 : bytes;
 }
@@ -297,8 +300,24 @@ export function keptQuery(query: Record<string, string>): Record<string, string>
   return Object.fromEntries(Object.entries(query).map(([name, value]) => [name, SECRET_NAME.test(name) ? REDACTED : keptString(value, LONG_STRING)]));
 }
 
+/**
+ * The request headers the journal keeps (`keptHeaders`), one record for all the requests that sent the same
+ * header lines, which `lines` names exactly (undefined: none to go by): a client sends the same ones again
+ * and again. A kept record is shared, so never changed; its JSON size is measured once.
+ */
+export function journaledHeaders(lines: string | undefined, headers: () => Iterable<[string, string]>): Record<string, string> {
+  if (lines === undefined) return keptHeaders(headers());
+  return journaledHeaderRecords(lines, () => {
+    const kept = keptHeaders(headers());
+    keptBodyBytes.set(kept, jsonBytes(kept));
+    return kept;
+  });
+}
+
+const journaledHeaderRecords = keptAnswers<Record<string, string>>(64);
+
 /** Request headers without secrets (API key, Authorization, cookies). */
-export function keptHeaders(headers: Iterable<[string, string]>): Record<string, string> {
+function keptHeaders(headers: Iterable<[string, string]>): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const [name, value] of headers) {
     if (!SECRET_NAME.test(name)) kept[name] = keptString(value, LONG_STRING);
