@@ -16,10 +16,6 @@ const { loadBundle } = require('../dist/bundle-loader.cjs');
 enableCompileCache?.();
 const server = loadBundle(join(__dirname, '../dist/server.cjs'));
 server.exports.main().then(() => {
-  // Now that the server listens, its compiled code covers the start: kept for the next one (unless the start
-  // used kept code, which covers it already). At a stop, kept again if the areas this process served made
-  // it grow, so that their first requests after a restart run compiled code too: at the signal, before the
-  // stop's own work (coverage's last count evaluates every area, which would make every start read them).
-  if (!server.cacheUsed) server.keepCompiledCode();
-  for (const signal of ['SIGINT', 'SIGTERM']) process.prependOnceListener(signal, () => server.keepCompiledCode());
+  // Now that the server listens, its compiled code covers the start: kept for the next one.
+  server.keepCompiledCode();
 });

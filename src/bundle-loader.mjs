@@ -26,9 +26,6 @@ import vm from 'node:vm';
  */
 export const KEPT_CODE_FILES = 4;
 
-/** The kept code is written again once it grew by more than this fraction of itself (4-7 KB of the server's). */
-const WORTH_WRITING_AGAIN = 256;
-
 /** Where compiled code is kept: beside Node's own compile cache if one is set, else in the temporary folder. */
 export function defaultCodeCacheDir(env = process.env) {
   return join(env.NODE_COMPILE_CACHE ?? tmpdir(), 'idv-sandbox-code-cache');
@@ -82,29 +79,19 @@ export function loadBundle(filename, cacheDir = defaultCodeCacheDir()) {
   const module = { exports: {}, filename, id: filename, loaded: false };
   script.runInThisContext()(module.exports, createRequire(filename), module, filename, dirname(filename));
   module.loaded = true;
-  // The size of the compiled code the kept file holds: V8 adds what a process compiles later (an area's
-  // first request) to the script, so the code of a process that ran more is larger.
-  let keptBytes = cacheUsed ? cachedData.length : 0;
   return {
     exports: module.exports,
     cacheUsed,
-    /**
-     * Writes the compiled code of everything run so far when it holds more than the kept file (the one the
-     * start used, or the last written); false when not written. Callable again, at a stop for example.
-     */
+    /** Writes the compiled code of everything run so far, unless the start used kept code; false when not written. */
     keepCompiledCode() {
+      if (cacheUsed) return false;
       const partial = `${cacheFile}.${process.pid}.partial`;
       try {
-        const compiled = script.createCachedData();
-        // A process that ran little more than the kept code (a stop of one that served the same areas) differs
-        // from it by some bytes only: not worth writing again.
-        if (compiled.length <= keptBytes + keptBytes / WORTH_WRITING_AGAIN) return false;
         mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
         if (!ownFolder(cacheDir)) return false;
-        writeFileSync(partial, compiled);
+        writeFileSync(partial, script.createCachedData());
         // Whole or absent: a start reading it while another writes it finds the old file or the new one.
         renameSync(partial, cacheFile);
-        keptBytes = compiled.length;
         forgetOldest(cacheDir);
         return true;
       } catch {

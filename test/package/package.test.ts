@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { temporaryDirectory } from '../helpers/temporary-directory.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -139,26 +139,6 @@ describe('the compiled package', () => {
     await startAndStop();
     expect(readdirSync(cacheDir)).toEqual([kept]);
     expect(statSync(join(cacheDir, kept as string))).toMatchObject({ ino: first.ino, mtimeMs: first.mtimeMs });
-  }, 120_000);
-
-  it('keeps the compiled code again at a stop once the areas the process loaded made it grow', async () => {
-    // Without the test run's strict responses, which load every area at the start.
-    const sandboxSettings = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('IDV_SANDBOX_')));
-    const env = { ...sandboxSettings, NODE_COMPILE_CACHE: temporaryDirectory('idv-sandbox-compile-cache-') };
-    const cacheDir = join(env.NODE_COMPILE_CACHE, 'idv-sandbox-code-cache');
-    const flags = (readFileSync(join(ROOT, 'bin/idv-sandbox.js'), 'utf8').split('\n')[0] ?? '').split(' ').slice(3);
-    const { child, url, exited } = await startServer(process.execPath, [...flags, 'bin/idv-sandbox.js', '--port', '0', '--memory', '--no-coverage'], env);
-    // Written once the server listens (just after the banner).
-    await vi.waitFor(() => expect(readdirSync(cacheDir).filter((name) => name.endsWith('.bin'))).toHaveLength(1), { timeout: 30_000, interval: 50 });
-    const [kept] = readdirSync(cacheDir);
-    const atStart = statSync(join(cacheDir, kept as string)).size;
-    // The OpenAPI document loads every area.
-    expect((await fetch(`${url}/openapi.json`)).status).toBe(200);
-
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(readdirSync(cacheDir)).toEqual([kept]);
-    expect(statSync(join(cacheDir, kept as string)).size).toBeGreaterThan(atStart * 1.2);
   }, 120_000);
 
   /** Starts the bin with a module hook that prints every file the process (and its worker threads) loads as a module. */

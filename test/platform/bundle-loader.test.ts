@@ -24,19 +24,16 @@ interface Start {
 
 /**
  * Loads the bundle in a fresh Node process, as the bin does (V8 also keeps compiled code within one
- * process, which would hide what the kept file does), awaits its `later` export if any (unless told not
- * to), then keeps its code.
+ * process, which would hide what the kept file does), awaits its `later` export if any, then keeps its code.
  */
-function start(file: string, cacheDir: string, { runLater = true } = {}): Start {
+function start(file: string, cacheDir: string): Start {
   const script = `
     import { loadBundle } from ${JSON.stringify(LOADER)};
     const loaded = loadBundle(${JSON.stringify(file)}, ${JSON.stringify(cacheDir)});
     const exports = { ...loaded.exports };
-    if (typeof exports.later === 'function') exports.later = process.env.RUN_LATER ? { ...(await exports.later()) } : 'not run';
+    if (typeof exports.later === 'function') exports.later = { ...(await exports.later()) };
     console.log(JSON.stringify({ cacheUsed: loaded.cacheUsed, exports, kept: loaded.keepCompiledCode() }));`;
-  // (Told through the environment: the script is among Node's arguments, which name the kept file.)
-  const env = { ...process.env, RUN_LATER: runLater ? '1' : '' };
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env }));
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
 }
 
 const keptFiles = (cacheDir: string) => readdirSync(cacheDir);
@@ -65,22 +62,6 @@ describe('loadBundle (the bin runs the server bundle with the compiled code of a
     expect(start(file, cacheDir)).toEqual({ cacheUsed: true, exports: { answer: 42 }, kept: false });
     expect(keptFiles(cacheDir)).toEqual([kept]);
     expect(readFileSync(join(cacheDir, kept as string)).equals(bytes)).toBe(true);
-  });
-
-  it('keeps the compiled code again when the process ran code the kept file lacks (an area on first use), and only then', () => {
-    const { file, cacheDir } = bundleOf(
-      'function area() { return [1, 2, 3].map((n) => n * 2).join(); } module.exports = { later: async () => ({ area: area() }) };',
-    );
-    expect(start(file, cacheDir, { runLater: false })).toEqual({ cacheUsed: false, exports: { later: 'not run' }, kept: true });
-    const [kept] = keptFiles(cacheDir);
-    const atStart = readFileSync(join(cacheDir, kept as string));
-    expect(start(file, cacheDir, { runLater: false })).toEqual({ cacheUsed: true, exports: { later: 'not run' }, kept: false });
-
-    expect(start(file, cacheDir)).toEqual({ cacheUsed: true, exports: { later: { area: '2,4,6' } }, kept: true });
-    expect(keptFiles(cacheDir)).toEqual([kept]);
-    expect(readFileSync(join(cacheDir, kept as string)).length).toBeGreaterThan(atStart.length);
-    // The grown code covers that code: the next process that runs it has nothing new to write.
-    expect(start(file, cacheDir)).toEqual({ cacheUsed: true, exports: { later: { area: '2,4,6' } }, kept: false });
   });
 
   it('never runs the compiled code of another text of the same length (V8 itself checks only the length)', () => {
