@@ -4,7 +4,7 @@
  * and counts what waited, classes told apart by a request body included.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { PENDING_LIMIT } from '../../src/platform/coverage/coverage.ts';
+import { FOLD_LIMIT, PENDING_LIMIT } from '../../src/platform/coverage/coverage.ts';
 import { KEYS, testSandbox } from '../helpers/sandbox.ts';
 
 /** The area routers evaluated so far (each router module notes its first evaluation). */
@@ -45,16 +45,40 @@ describe('coverage with areas evaluated on first use', () => {
     await sandbox.close();
   });
 
-  it('once as many answers wait as the queue holds, the areas are loaded without being asked and the answers counted', async () => {
+  it('answers repeated past the queue are folded and counted at the report, with their first and last request ids, without loading other areas', async () => {
     const sandbox = await onFirstUse();
-    for (let i = 1; i < PENDING_LIMIT; i += 1) {
-      expect((await sandbox.call('GET', '/v1/sessions/test_approved', { key: KEYS.sandbox })).status).toBe(200);
+    const requestIds: string[] = [];
+    const repeats = PENDING_LIMIT * 3 + 5;
+    for (let i = 0; i < repeats; i += 1) {
+      const read = await sandbox.call('GET', '/v1/sessions/test_approved', { key: KEYS.sandbox });
+      expect(read.status).toBe(200);
+      requestIds.push(read.headers.get('x-request-id') as string);
+      // Another class between the repeats: runs of alike answers are folded apart from it.
+      if (i === PENDING_LIMIT) expect((await sandbox.call('GET', '/v1/sessions/does-not-exist')).status).toBe(404);
     }
+    // Not loaded: every area's routes would have been learnt.
     expect(sandbox.platform.coverage.ready).toBe(false);
-    expect(sandbox.platform.coverage.recorder.namespaceNames()).toEqual([]);
-    expect((await sandbox.call('GET', '/v1/sessions/test_approved', { key: KEYS.sandbox })).status).toBe(200);
+
+    const report = await sandbox.call('GET', '/__sandbox/coverage');
+    expect(report.status).toBe(200);
+    const hit = (report.body.hit as { id: string; count: number; firstRequestId: string; lastRequestId: string }[]).find(
+      (entry) => entry.id === 'status GET /v1/sessions/{id} 200',
+    );
+    expect(hit).toMatchObject({ count: repeats, firstRequestId: requestIds[0], lastRequestId: requestIds.at(-1) });
+    expect((report.body.hit as { id: string; count: number }[]).find((entry) => entry.id === 'status GET /v1/sessions/{id} 404')?.count).toBe(1);
+    await sandbox.close();
+  });
+
+  it('once too many different answers wait, the areas are loaded without being asked and the answers counted', async () => {
+    const sandbox = await onFirstUse();
+    // Each path is a different answer to fold (a 404 of another id): FOLD_LIMIT of them fill the fold.
+    const distinct = FOLD_LIMIT + PENDING_LIMIT;
+    for (let i = 0; i < distinct; i += 1) {
+      expect((await sandbox.call('GET', `/v1/sessions/missing-${i}`)).status).toBe(404);
+    }
     await vi.waitFor(() => expect(sandbox.platform.coverage.recorder.namespaceNames()).toEqual(['default']), { timeout: 10_000 });
-    expect(sandbox.coverage('default').hit.find((hit) => hit.id === 'status GET /v1/sessions/{id} 200')?.count).toBe(PENDING_LIMIT);
+    expect(sandbox.platform.coverage.ready).toBe(true);
+    expect(sandbox.coverage('default').hit.find((hit) => hit.id === 'status GET /v1/sessions/{id} 404')?.count).toBe(distinct);
     await sandbox.close();
   });
 });

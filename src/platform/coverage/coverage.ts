@@ -20,7 +20,9 @@ export interface Observation {
   keyKind: string | undefined;
   /** The classes of the documented operation that answered (`POST /v1/sessions`), if any (`Coverage.operationOf`). */
   operation: OperationClasses | undefined;
-  /** Instead, before the catalog exists: the Hono routes that matched, looked up when it is counted. */
+  /** Instead, before the catalog exists: the operation's name (from its route's guard), looked up when it is counted… */
+  operationName?: string;
+  /** …or, when no guard named it, the Hono routes that matched. */
   routes?: readonly { method: string; path: string }[];
   path: string;
   status: number;
@@ -140,6 +142,16 @@ interface BuildingOperation extends OperationClasses {
 const NONE: readonly RequestEntry[] = [];
 /** Answered requests waiting to be counted at most (their observations are held meanwhile). */
 export const PENDING_LIMIT = 64;
+/** Before the catalog exists: distinct answers folded at most, and the characters of their keys (bodies included). */
+export const FOLD_LIMIT = 1024;
+const FOLD_CHARS = 1 << 20;
+
+/** Alike answers folded before the catalog existed: one of them, and their run. */
+interface FoldedAnswers {
+  namespace: string;
+  observation: Observation;
+  run: RequestRun;
+}
 
 function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key);
@@ -226,6 +238,15 @@ class KeyHits {
   }
 }
 
+/** Requests counted together: how many, and the order and id of the first and the last. */
+interface RequestRun {
+  count: number;
+  firstSeq: number;
+  firstRequestId: string;
+  lastSeq: number;
+  lastRequestId: string;
+}
+
 /** Hits per namespace and key, kept for the life of the process (or until cleared). */
 export class CoverageRecorder {
   /** Namespace → key id (`-` for none) → hits. */
@@ -239,22 +260,36 @@ export class CoverageRecorder {
   /** Counts the classes numbered in `hit` for one request. */
   record(namespace: string, hit: readonly number[], requestId: string, keyId: string | null): void {
     if (hit.length === 0) return;
+    const sequence = this.nextSequence();
+    this.add(namespace, hit, keyId, { count: 1, firstSeq: sequence, firstRequestId: requestId, lastSeq: sequence, lastRequestId: requestId });
+  }
+
+  /** The order of the next request counted (or folded to be counted later: `Coverage.fold`). */
+  nextSequence(): number {
+    this.sequence += 1;
+    return this.sequence;
+  }
+
+  /** Counts the classes numbered in `hit` for a run of alike requests, in whatever order runs come. */
+  add(namespace: string, hit: readonly number[], keyId: string | null, run: RequestRun): void {
+    if (hit.length === 0) return;
     let keys = this.namespaces.get(namespace);
     if (!keys) this.namespaces.set(namespace, (keys = new Map()));
     const key = keyId ?? '-';
     let hits = keys.get(key);
     if (!hits) keys.set(key, (hits = new KeyHits(this.size)));
-    this.sequence += 1;
     for (let i = 0; i < hit.length; i += 1) {
       const index = hit[i] as number;
       const count = hits.counts[index] ?? 0;
-      if (count === 0) {
-        hits.firstSeq[index] = this.sequence;
-        hits.firstIds[index] = requestId;
+      if (count === 0 || run.firstSeq < (hits.firstSeq[index] as number)) {
+        hits.firstSeq[index] = run.firstSeq;
+        hits.firstIds[index] = run.firstRequestId;
       }
-      hits.counts[index] = count + 1;
-      hits.lastSeq[index] = this.sequence;
-      hits.lastIds[index] = requestId;
+      hits.counts[index] = count + run.count;
+      if (run.lastSeq > (hits.lastSeq[index] as number)) {
+        hits.lastSeq[index] = run.lastSeq;
+        hits.lastIds[index] = run.lastRequestId;
+      }
     }
   }
 
@@ -329,6 +364,8 @@ export class Coverage {
   /** `METHOD /hono/:path` → `METHOD /openapi/{path}` of the /v1 operations. */
   private readonly routes = new Map<string, string>();
   private readonly operationByRoute = new WeakMap<object, OperationClasses | null>();
+  /** A number per matched Hono route, for `foldKey` (routes are the same objects on every request). */
+  private readonly routeIds = new Map<object, number>();
   /** The class numbers of the request being counted (recording is synchronous once the body is read). */
   private readonly hit: number[] = [];
   /**
@@ -338,6 +375,13 @@ export class Coverage {
    */
   private pending: Observation[] = [];
   private pendingNamespaces: string[] = [];
+  /**
+   * Before the catalog exists, waiting answers are folded by everything their classes depend on (`foldKey`)
+   * instead of loading every area to count them: a suite that repeats the same few requests never loads
+   * areas it does not call. Past FOLD_LIMIT distinct answers or FOLD_CHARS of keys, every area is loaded.
+   */
+  private readonly folded = new Map<string, FoldedAnswers>();
+  private foldedChars = 0;
   /**
    * Makes what the catalog is built from known (every area loaded, then `learn`): set by the app, whose
    * areas are evaluated on first use. Until then answers wait, unclassified.
@@ -475,32 +519,82 @@ export class Coverage {
     this.pendingNamespaces.push(namespace);
     if (this.pending.length < PENDING_LIMIT) return;
     if (this.ready) this.countPending();
-    // Loading every area is a few hundred ms: done once, when this many answers wait, not on the first.
-    else if (!this.preparing)
+    else if (!this.preparing && this.fold()) {
+      // Loading every area is a few hundred ms: done once, when too many different answers wait.
       this.whenReady()
         .then(() => this.countPending())
         .catch(ignoreUntilAsked);
+    }
+  }
+
+  /** Folds the waiting answers into `folded`; whether it is full (the areas must be loaded to count them). */
+  private fold(): boolean {
+    const observations = this.pending;
+    const namespaces = this.pendingNamespaces;
+    this.pending = [];
+    this.pendingNamespaces = [];
+    for (let i = 0; i < observations.length; i += 1) {
+      const observation = observations[i] as Observation;
+      const namespace = namespaces[i] as string;
+      const key = this.foldKey(namespace, observation);
+      const sequence = this.recorder.nextSequence();
+      const alike = this.folded.get(key);
+      if (alike) {
+        alike.run.count += 1;
+        alike.run.lastSeq = sequence;
+        alike.run.lastRequestId = observation.requestId;
+      } else {
+        const { requestId } = observation;
+        this.folded.set(key, {
+          namespace,
+          observation,
+          run: { count: 1, firstSeq: sequence, firstRequestId: requestId, lastSeq: sequence, lastRequestId: requestId },
+        });
+        this.foldedChars += key.length;
+      }
+    }
+    return this.folded.size >= FOLD_LIMIT || this.foldedChars >= FOLD_CHARS;
+  }
+
+  /** What an answer's classes depend on (everything `count` reads but its request id), as one string. */
+  private foldKey(namespace: string, observation: Observation): string {
+    const { operationName, routes = [], facts } = observation;
+    let operation = operationName ?? '';
+    for (const route of routes) {
+      let id = this.routeIds.get(route);
+      if (id === undefined) this.routeIds.set(route, (id = this.routeIds.size + 1));
+      operation += `${id},`;
+    }
+    return `${namespace}\n${observation.keyId}\n${observation.keyKind}\n${observation.factsOnly === true}\n${operation}\n${observation.status}\n${observation.path}\n${facts.join('\t')}\n${observation.body ?? ''}`;
   }
 
   private countPending(): void {
+    for (const { namespace, observation, run } of this.folded.values()) this.count(namespace, this.resolved(observation), run);
+    this.folded.clear();
+    this.foldedChars = 0;
     const observations = this.pending;
     const namespaces = this.pendingNamespaces;
     if (observations.length === 0) return;
     this.pending = [];
     this.pendingNamespaces = [];
-    for (let i = 0; i < observations.length; i += 1) {
-      const observation = observations[i] as Observation;
-      if (observation.routes) observation.operation = this.operationOf(observation.routes);
-      this.count(namespaces[i] as string, observation);
-    }
+    for (let i = 0; i < observations.length; i += 1) this.count(namespaces[i] as string, this.resolved(observations[i] as Observation));
   }
 
-  private count(namespace: string, observation: Observation): void {
+  /** The observation with the classes of its operation, when it was made before the catalog existed. */
+  private resolved(observation: Observation): Observation {
+    if (observation.operationName !== undefined) observation.operation = this.operationNamed(observation.operationName);
+    else if (observation.routes) observation.operation = this.operationOf(observation.routes);
+    return observation;
+  }
+
+  /** Counts one answer, or a run of alike answers folded before the catalog existed. */
+  private count(namespace: string, observation: Observation, run?: RequestRun): void {
     const hit = this.hit;
     hit.length = 0;
     if (observation.factsOnly) this.catalog.classifyFacts(observation.facts, hit);
     else this.catalog.classify(observation, this.catalog.pathClasses(observation), hit);
-    this.recorder.record(namespace, hit, observation.requestId, observation.keyId);
+    if (run) this.recorder.add(namespace, hit, observation.keyId, run);
+    else this.recorder.record(namespace, hit, observation.requestId, observation.keyId);
   }
 
   /**

@@ -142,20 +142,25 @@ function recordCoverage(c: AppContext, world: World, journaled: unknown): Promis
     const rule = ruleIndex === undefined ? undefined : world.scenarios.get(scenario)?.rules[ruleIndex];
     for (const kind of rule ? ruleKinds(rule) : ['behaviour']) facts.push(`scenario-kind:${kind}`);
   }
-  // Before the catalog exists (the areas are evaluated on first use), the routes are kept to be looked up
-  // when it is counted, and the body too, since its operation may tell classes apart by it.
+  // Before the catalog exists (the areas are evaluated on first use), the operation's name (or the matched
+  // routes) is kept to be looked up when it is counted, and the body too, since its operation may tell
+  // classes apart by it.
   const ready = coverage.ready;
   const principal = c.get('principal');
+  const operationName = c.get('operation');
   const observation: Observation = {
     requestId: c.get('requestId'),
     keyId: principal?.keyId ?? null,
     keyKind: principal?.kind,
-    operation: ready ? (coverage.operationNamed(c.get('operation')) ?? coverage.operationOf(matchedRoutes(c))) : undefined,
+    operation: ready ? (coverage.operationNamed(operationName) ?? coverage.operationOf(matchedRoutes(c))) : undefined,
     path: c.req.path,
     status: c.res?.status ?? 500,
     facts,
   };
-  if (!ready) observation.routes = matchedRoutes(c);
+  if (!ready) {
+    if (operationName === undefined) observation.routes = matchedRoutes(c);
+    else observation.operationName = operationName;
+  }
   // Only the classes of a few operations are told apart by body members. The journal keeps a JSON body's
   // text as sent unless it is long (an image as base64): that one is read again from the text Hono kept.
   if (ready ? observation.operation?.readsBody : true) {
