@@ -159,7 +159,28 @@ function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value]);
 }
 
-/** A request body's members by name without `_` or case. */
+/** Whether two answers fall into the same classes (`Coverage.foldKey` tells them apart by the same members). */
+function alikeAnswers(a: Observation, b: Observation): boolean {
+  return (
+    a.status === b.status &&
+    a.path === b.path &&
+    a.operationName === b.operationName &&
+    a.keyId === b.keyId &&
+    a.keyKind === b.keyKind &&
+    a.factsOnly === b.factsOnly &&
+    a.body === b.body &&
+    sameList(a.routes, b.routes) &&
+    sameList(a.facts, b.facts)
+  );
+}
+
+function sameList<T>(a: readonly T[] | undefined, b: readonly T[] | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** A request body's top-level members by `memberKey`, parsed from its JSON text when first asked for. */
 class SentMembers {
   private members: Map<string, unknown> | undefined | null = null;
@@ -533,25 +554,27 @@ export class Coverage {
     const namespaces = this.pendingNamespaces;
     this.pending = [];
     this.pendingNamespaces = [];
+    let last: FoldedAnswers | undefined;
     for (let i = 0; i < observations.length; i += 1) {
       const observation = observations[i] as Observation;
       const namespace = namespaces[i] as string;
-      const key = this.foldKey(namespace, observation);
       const sequence = this.recorder.nextSequence();
-      const alike = this.folded.get(key);
-      if (alike) {
-        alike.run.count += 1;
-        alike.run.lastSeq = sequence;
-        alike.run.lastRequestId = observation.requestId;
-      } else {
-        const { requestId } = observation;
-        this.folded.set(key, {
-          namespace,
-          observation,
-          run: { count: 1, firstSeq: sequence, firstRequestId: requestId, lastSeq: sequence, lastRequestId: requestId },
-        });
-        this.foldedChars += key.length;
+      // A suite (or a poll) mostly repeats the answer before: compared member by member, no key is built.
+      let alike = last !== undefined && last.namespace === namespace && alikeAnswers(last.observation, observation) ? last : undefined;
+      if (alike === undefined) {
+        const key = this.foldKey(namespace, observation);
+        alike = this.folded.get(key);
+        if (alike === undefined) {
+          const { requestId } = observation;
+          alike = { namespace, observation, run: { count: 0, firstSeq: sequence, firstRequestId: requestId, lastSeq: sequence, lastRequestId: requestId } };
+          this.folded.set(key, alike);
+          this.foldedChars += key.length;
+        }
       }
+      alike.run.count += 1;
+      alike.run.lastSeq = sequence;
+      alike.run.lastRequestId = observation.requestId;
+      last = alike;
     }
     return this.folded.size >= FOLD_LIMIT || this.foldedChars >= FOLD_CHARS;
   }
