@@ -2,7 +2,8 @@
  * What an area's first request evaluates of the areas it uses: a read of a stored session (the first
  * request after a start, often) evaluates the sessions area's API, not the workflows area's step engine
  * and schemas (a session that names a workflow evaluates its run verbs on first need), nor the hosted
- * pages, which are loaded as an area of their own.
+ * pages, which are loaded as an area of their own, nor the financial area's schemas, the image codecs or
+ * the control plane's schemas.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { FIXTURE_WORKFLOW_IDS } from '../../src/workflows/workflows.store.ts';
@@ -25,6 +26,18 @@ vi.mock('../../src/workflows/workflow-runs.store.ts', async (original) => {
 });
 vi.mock('../../src/workflows/workflows.schemas.ts', async (original) => {
   evaluated.add('workflows schemas');
+  return original();
+});
+vi.mock('../../src/financial/financial.schemas.ts', async (original) => {
+  evaluated.add('financial schemas');
+  return original();
+});
+vi.mock('../../src/images/image-loading.ts', async (original) => {
+  evaluated.add('image codecs');
+  return original();
+});
+vi.mock('../../src/control/control.schemas.ts', async (original) => {
+  evaluated.add('control plane schemas');
   return original();
 });
 
