@@ -15,6 +15,8 @@ export const AREAS: readonly AreaEntry[] = [
   { name: 'financial', load: async () => (await import('./financial/index.ts')).financialModule },
   { name: 'credit-check', load: async () => (await import('./credit-check/index.ts')).creditCheckModule },
   { name: 'sessions', load: async () => (await import('./sessions/index.ts')).sessionsModule, storedRecords: { sessions: STORED_SESSION_SHAPE } },
+  // The applicant's pages under /verify: the sessions area's, on their own so that its API needs no step engine.
+  { name: 'hosted-pages', load: async () => (await import('./sessions/hosted-page.router.ts')).hostedPagesModule },
   { name: 'screening', load: async () => (await import('./screening/index.ts')).screeningModule },
   { name: 'document', load: async () => (await import('./document/index.ts')).documentModule },
   { name: 'face', load: async () => (await import('./face/index.ts')).faceModule },

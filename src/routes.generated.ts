@@ -55,9 +55,6 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       ['PATCH', '/v1/sessions/:id/update-status'],
       ['POST', '/v1/sessions/:id/uploads'],
       ['POST', '/__sandbox/sessions/:id/outcome'],
-      ['GET', '/verify/:id'],
-      ['POST', '/verify/:id/outcome'],
-      ['POST', '/verify/:id/steps/:step'],
     ],
     operations: [
       { method: 'POST', path: '/v1/sessions', operationId: 'createSession', apiKey: true, images: 0 },
@@ -67,6 +64,14 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       { method: 'POST', path: '/v1/sessions/{id}/uploads', operationId: 'createSessionUploads', apiKey: true, images: 0 },
       { method: 'POST', path: '/__sandbox/sessions/{id}/outcome', operationId: 'sandboxDriveSessionOutcome', apiKey: false, images: 0 },
     ],
+  },
+  'hosted-pages': {
+    routes: [
+      ['GET', '/verify/:id'],
+      ['POST', '/verify/:id/outcome'],
+      ['POST', '/verify/:id/steps/:step'],
+    ],
+    operations: [],
   },
   screening: {
     routes: [

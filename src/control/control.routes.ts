@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { controlRoute, ErrorSchema, jsonBody, jsonResponse } from '../platform/http/routing.ts';
+import { controlRoute, ErrorSchema, jsonBody, jsonResponse, NamespaceQuerySchema } from '../platform/http/routing.ts';
 import {
   BalanceBodySchema,
   CatalogSchema,
@@ -8,7 +8,6 @@ import {
   CoverageClearedSchema,
   CoverageQuerySchema,
   CoverageReportSchema,
-  NamespaceQuerySchema,
   OutboxClearedSchema,
   OutboxPageSchema,
   OutboxQuerySchema,

@@ -1,13 +1,9 @@
 import { z } from '@hono/zod-openapi';
-import { ErrorSchema } from '../platform/http/routing.ts';
+import { ErrorSchema, NamespaceQuerySchema } from '../platform/http/routing.ts';
 import { DurationSchema } from '../platform/clock/virtual-clock.ts';
 import { MESSAGE_CHANNELS, OutboxMessageSchema } from '../platform/outbox/outbox.schemas.ts';
 import { mustBe } from '../platform/validation/request-fields.ts';
 import { OUTCOME_KINDS } from '../platform/coverage/outcome-class.ts';
-
-export const NamespaceQuerySchema = z.object({
-  namespace: z.string().optional().openapi({ description: 'Namespace to act on (same as the X-Sandbox-Namespace header).' }),
-});
 
 export const ResetBodySchema = z
   .object({

@@ -20,6 +20,7 @@ import { ApiError } from '../platform/errors/api-error.ts';
 import { behaviourOn, explain, publicUrlsOf, type AppContext, type AppEnv } from '../platform/http/context.ts';
 import { explained } from '../platform/http/explained.ts';
 import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
+import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
 import { noteStepAnswer, stepDepsFor } from '../workflows/step-deps.ts';
@@ -278,3 +279,10 @@ export const hostedPageRouter = new Hono<AppEnv>()
     }
     return renderWorkflowPage(c, stored, { result: resultOf(answer) }, 200);
   });
+
+/**
+ * The hosted pages, loaded as an area of their own (mounted right after the sessions area's routes): they
+ * drive a session's workflow through the workflows area's step engine, which the sessions API never needs
+ * to evaluate for a read. Nothing to set up: the sessions area's catalog rows and coverage cover them.
+ */
+export const hostedPagesModule: SandboxModule = { name: 'hosted-pages', router: () => hostedPageRouter };

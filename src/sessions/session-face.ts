@@ -8,8 +8,6 @@
  * - The hosted page captures no photo: a session finished without a selfie_front upload enrols nothing.
  * - An undecodable or faceless selfie enrols nothing (said in X-Sandbox-Explain); the outcome stands.
  */
-import { enrolSessionSelfie } from '../face-registry/face-registry.ts';
-import { loadImage } from '../images/image-loading.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { uploadsOwnedBy, type UploadStore } from '../platform/uploads/uploads.ts';
 import type { SessionStatus } from './sessions.schemas.ts';
@@ -24,6 +22,8 @@ export async function enrolFinishedSessionFace(world: World, uploads: UploadStor
     .filter((upload) => upload.slot === 'selfie_front' && upload.uploadedAtMs !== undefined)
     .at(-1);
   if (selfie === undefined) return undefined;
+  // The image codecs and the registry are evaluated for the first selfie, not with the sessions area.
+  const [{ loadImage }, { enrolSessionSelfie }] = await Promise.all([import('../images/image-loading.ts'), import('../face-registry/face-registry.ts')]);
   let analysis;
   try {
     const { bytes } = await uploads.read(world, stored.record.organization_id, selfie.fileKey);

@@ -6,7 +6,6 @@ import { explained } from '../platform/http/explained.ts';
 import { sendJson, sendJsonText } from '../platform/http/shared-json.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
-import { hostedPageRouter } from './hosted-page.router.ts';
 import {
   createSessionRoute,
   createSessionUploadsRoute,
@@ -27,13 +26,16 @@ import {
   type LinkContext,
 } from './sessions.service.ts';
 import type { SessionListResponse } from './sessions.schemas.ts';
+import { sessionWorkflows } from './session-workflows.ts';
 
 const linksOf = (c: AppContext): LinkContext => ({ urls: publicUrlsOf(c) });
 
 export const sessionsRouter = newRouter()
-  .openapi(createSessionRoute, (c) => {
+  .openapi(createSessionRoute, async (c) => {
     const { organization } = principalOf(c);
-    return c.json(explained(c, createSession(c.get('world'), organization, c.req.valid('json'), linksOf(c), fundsPolicyOf(c))), 200);
+    const input = c.req.valid('json');
+    const workflows = input.workflowId === undefined ? undefined : await sessionWorkflows();
+    return c.json(explained(c, createSession(c.get('world'), organization, input, linksOf(c), fundsPolicyOf(c), workflows)), 200);
   })
   .openapi(listSessionsRoute, (c) => {
     const { kind, organization } = principalOf(c);
@@ -77,5 +79,3 @@ export const sessionsRouter = newRouter()
     c.get('platform').coverage.recordFacts(c.get('world').namespace, answer.facts ?? [], c.get('requestId'));
     return c.json(explained(c, answer), 200);
   });
-
-sessionsRouter.route('/', hostedPageRouter);

@@ -1,6 +1,5 @@
-import { NamespaceQuerySchema } from '../control/control.schemas.ts';
 import { WorkflowConflictSchema } from '../workflows/workflow-errors.ts';
-import { apiRoute, controlRoute, ErrorSchema, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
+import { apiRoute, controlRoute, NamespaceQuerySchema, ErrorSchema, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
 import {
   CreateSessionBodySchema,
   CreateSessionResponseSchema,

@@ -21,13 +21,8 @@ import type { Explained } from '../platform/http/explained.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { UploadStore } from '../platform/uploads/uploads.ts';
 import { enrolFinishedSessionFace } from './session-face.ts';
-import { requireScriptOf } from '../workflows/attempt-scripts.ts';
-import { createHostedRun } from '../workflows/workflow-runs.store.ts';
 import { workflowError } from '../workflows/workflow-errors.ts';
-import { requireActiveWorkflow } from '../workflows/workflows.service.ts';
 import { findWorkflow, workflowHasStep, type WorkflowRecord } from '../workflows/workflows.store.ts';
-import { CreateFinancialBodySchema } from '../financial/financial.schemas.ts';
-import { createBankStatement } from '../financial/financial.store.ts';
 import type { ApplicantOutcome, RedirectReason, RedirectStatus } from './redirect-callback.ts';
 import { sandboxSessionFor, sandboxSessionList } from './sandbox-sessions.ts';
 import { applyApplicantOutcome, applyControlOutcome, type OutcomeContext } from './session-outcomes.ts';
@@ -42,6 +37,8 @@ import {
   type SessionUrls,
 } from './session-record.ts';
 import { transitionFacts } from './session-coverage.ts';
+import type { SessionWorkflows } from './session-workflows.ts';
+import type { AttemptScript } from '../workflows/attempt-scripts.ts';
 import { displayStatus, isExpired, transition, updateStatusEvent, uploadsRefusal, type SessionEvent, type TransitionResult } from './session.machine.ts';
 import {
   createSessionRecord,
@@ -83,16 +80,20 @@ export const SESSION_PRICE_TOKENS = 1;
 
 // ─── POST /v1/sessions ──────────────────────────────────────────────────────────────────────────────
 
+/** `workflows` (sessionWorkflows()) is given when the input names a workflow. */
 export function createSession(
   world: World,
   organization: OrganizationFixture,
   input: CreateSessionInput,
   links: LinkContext,
   funds: FundsPolicy,
+  workflows?: SessionWorkflows,
 ): Explained<CreateSessionResponse> {
   const explanations: string[] = [];
   let workflow: WorkflowRecord | undefined;
+  let script: AttemptScript | undefined;
   if (input.workflowId !== undefined) {
+    if (workflows === undefined) throw new Error('createSession: a session that names a workflow needs the verbs of sessionWorkflows()');
     workflow = findWorkflow(world, organization.id, input.workflowId);
     if (workflow === undefined) {
       throw new ApiError(
@@ -100,7 +101,7 @@ export function createSession(
         `Workflow ${input.workflowId} was not found in your organization: send the id of one of your workflows as workflow_id, or omit it for a standalone verification.`,
       );
     }
-    requireActiveWorkflow(workflow);
+    workflows.requireActiveWorkflow(workflow);
     const phoneStep = PHONE_STEP_CODES.find((code) => workflowHasStep(workflow as WorkflowRecord, code));
     if (phoneStep !== undefined && input.phone === undefined) {
       throw new ApiError(
@@ -108,13 +109,13 @@ export function createSession(
         `Invalid request: body field "phone" is required because workflow ${workflow.id} has a ${phoneStep} step: send the applicant's number in E.164 format (e.g. +14155550123).`,
       );
     }
+    script = workflows.requireScriptOf(input.externalId);
   }
-  const script = workflow === undefined ? undefined : requireScriptOf(input.externalId);
   requireFunds(world, organization, funds, SESSION_PRICE_TOKENS);
 
   const nowIso = world.clock.iso();
   const bankStatement =
-    workflow !== undefined && workflowHasStep(workflow, 'BANK_STATEMENT_UPLOAD') ? requestBankStatementFor(world, organization, input) : undefined;
+    workflow !== undefined && workflowHasStep(workflow, 'BANK_STATEMENT_UPLOAD') ? workflows?.requestBankStatementFor(world, organization, input) : undefined;
   const stored = createSessionRecord(world, {
     organization,
     type: 'session',
@@ -128,10 +129,10 @@ export function createSession(
   }
   const remaining = charge(world, organization, funds, SESSION_PRICE_TOKENS);
 
-  if (workflow !== undefined) {
+  if (workflow !== undefined && workflows !== undefined) {
     const limit = stored.maxFailedAttempts === undefined ? 'default 3' : String(stored.maxFailedAttempts);
     explanations.push(`workflow ${workflow.id} (${workflow.steps.map((s) => s.id).join(', ')}), failed-attempt limit ${limit}`);
-    explanations.push(createHostedRun(world, { id: stored.id, organizationId: organization.id }, workflow, script));
+    explanations.push(workflows.createHostedRun(world, { id: stored.id, organizationId: organization.id }, workflow, script));
   }
   if (stored.record.expires_at !== undefined) {
     const source =
@@ -154,20 +155,6 @@ export function createSession(
   explanations.push(invitation.explanation);
   explanations.push(`${SESSION_PRICE_TOKENS} token charged, balance ${remaining}`);
   return { value: response, explanations };
-}
-
-/** The bank-statement request of a session whose workflow asks for statements (the phone was checked above). */
-function requestBankStatementFor(world: World, organization: OrganizationFixture, input: CreateSessionInput) {
-  const body = CreateFinancialBodySchema.parse({
-    email: input.email,
-    firstName: input.firstName,
-    lastName: input.lastName,
-    phone: input.phone,
-    ...(input.externalId === undefined ? {} : { externalId: input.externalId }),
-    sendEmailInvite: false,
-    sendPhoneInvite: false,
-  });
-  return createBankStatement(world, organization.id, body).record;
 }
 
 // ─── GET /v1/sessions ───────────────────────────────────────────────────────────────────────────────

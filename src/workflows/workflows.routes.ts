@@ -1,5 +1,4 @@
-import { NamespaceQuerySchema } from '../control/control.schemas.ts';
-import { apiRoute, controlRoute, ErrorSchema, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
+import { apiRoute, controlRoute, NamespaceQuerySchema, ErrorSchema, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
 import { fallbackCodes, WorkflowConflictSchema, WorkflowErrorSchema } from './workflow-errors.ts';
 import {
   AttemptScriptBodySchema,

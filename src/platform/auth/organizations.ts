@@ -56,7 +56,8 @@ export function readOrganizationsFile(path: string): OrganizationFixture[] {
   } catch (error) {
     throw new Error(`Cannot read organizations file ${path}: ${(error as Error).message}`);
   }
-  const parsed = OrganizationsFileSchema.safeParse(json);
+  // Read once, at start: zod's fast path would generate and compile a parser per object schema for one use.
+  const parsed = OrganizationsFileSchema.safeParse(json, { jitless: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`Organizations file ${path} is invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);

@@ -119,6 +119,11 @@ const CONTROL_ERRORS = {
   500: errorResponse('Unexpected server error'),
 } as const;
 
+/** The namespace a control-plane route acts on, as a query parameter (here, not with the control plane's schemas: the sessions and workflows areas' control routes take it too). */
+export const NamespaceQuerySchema = z.object({
+  namespace: z.string().optional().openapi({ description: 'Namespace to act on (same as the X-Sandbox-Namespace header).' }),
+});
+
 /** A control-plane route (/__sandbox): its tag and shared errors; the app guards every /__sandbox path (controlPlaneGuard). */
 export function controlRoute<R extends RouteConfig>(config: R) {
   return createRoute({

@@ -23,7 +23,8 @@ export function parseScenarioFile(path: string): Scenario {
   } catch (error) {
     throw new Error(`Scenario file ${path} is not valid JSON: ${(error as Error).message}`);
   }
-  const parsed = ScenarioSchema.safeParse(json);
+  // Read once, at start: zod's fast path would generate and compile a parser per object schema for one use.
+  const parsed = ScenarioSchema.safeParse(json, { jitless: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`Scenario file ${path} is invalid at "${issue?.path.join('.') || '(root)'}": ${issue?.message}`);
