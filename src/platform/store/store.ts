@@ -99,9 +99,9 @@ function* journalChunks(lines: readonly string[]): Generator<string> {
 }
 
 /**
- * Writes all of `bytes` at the end of a file opened to append, in one write as a rule (one that takes fewer
- * bytes than given is followed by the rest): `appendFile` of the text ran its chunked write loop for a few
- * hundred bytes, and the journal's growth took a second pass over the text to count.
+ * Writes all of `bytes` at the end of a file opened to append, in one write as a rule (a write that takes
+ * fewer bytes than given is followed by the rest): a journal append is a few hundred bytes, which need none
+ * of `appendFile`'s chunked loop, and their length is the journal's growth without measuring the text again.
  */
 async function appendAll(handle: FileHandle, bytes: Buffer): Promise<void> {
   for (let written = 0; written < bytes.length; ) written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten;
