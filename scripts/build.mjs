@@ -133,6 +133,33 @@ var globalResponse = () => {
     1,
   ],
   ['import { createServer as createServerHTTP } from "http";', 'import { createServer as createServerHTTP, IncomingMessage } from "http";', 1],
+  [
+    'var requestPrototype = {\n',
+    `var validHeaderName = /^[!#$%&'*+.^_\`|~0-9A-Za-z-]+$/;
+var httpSpace = (code) => code === 32 || code === 9 || code === 10 || code === 13;
+// What Headers.get answers, from the header lines as parsed: names in any case, values without surrounding
+// whitespace, repeats joined with ", " ("; " for Cookie), null for none.
+var rawHeaderValue = (rawHeaders, name) => {
+  const lower = name.toLowerCase();
+  let value = null;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const key = rawHeaders[i];
+    if (key.length !== lower.length || key.toLowerCase() !== lower) continue;
+    let one = rawHeaders[i + 1];
+    if (one.length > 0 && (httpSpace(one.charCodeAt(0)) || httpSpace(one.charCodeAt(one.length - 1)))) one = one.replace(/^[\\t\\n\\r ]+|[\\t\\n\\r ]+$/g, "");
+    value = value === null ? one : value + (lower === "cookie" ? "; " : ", ") + one;
+  }
+  return value;
+};
+var requestPrototype = {
+  // Hono's header(name) asks here: until something makes the Headers object, one header is read off the
+  // header lines (an invalid name goes to Headers, which refuses it as before).
+  [Symbol.for("idv-sandbox.headerValue")](name) {
+    return this[headersKey] || !validHeaderName.test(name) ? this.headers.get(name) : rawHeaderValue(this[incomingKey].rawHeaders, name);
+  },
+`,
+    1,
+  ],
 ];
 // Hono's validator reads the request's content type whatever it validates; only a body's validation uses it,
 // and reading a request header makes the Headers object (undici again) for a read that has no body.
@@ -144,12 +171,25 @@ const validatorRewrites = [
     1,
   ],
 ];
+// Hono reads one request header (a body's content type, read by the validator and by zod-openapi's media
+// type gate on every create) through the request's Headers object: the adapter's lightweight request
+// answers it from the socket's header lines instead (above), without making one.
+const HONO_REQUEST = /[\\/]hono[\\/]dist[\\/]request\.js$/;
+const honoRequestRewrites = [
+  [
+    'if (name) return this.raw.headers.get(name) ?? void 0;',
+    'if (name) return (headerValue in this.raw ? this.raw[headerValue](name) : this.raw.headers.get(name)) ?? void 0;',
+    1,
+  ],
+  ['var HonoRequest = class {', 'const headerValue = Symbol.for("idv-sandbox.headerValue");\nvar HonoRequest = class {', 1],
+];
 const undiciOnFirstNeed = {
   name: 'undici-on-first-need',
   setup(bundler) {
     for (const [filter, rewrites] of [
       [ADAPTER, adapterRewrites],
       [VALIDATOR, validatorRewrites],
+      [HONO_REQUEST, honoRequestRewrites],
     ]) {
       bundler.onLoad({ filter }, async ({ path }) => {
         let text = await readFile(path, 'utf8');

@@ -24,11 +24,17 @@ export function withFullDisk(real: typeof fs): typeof fs {
       await write(text.slice(0, Math.floor(text.length / 2)));
       throw enospc(name);
     };
+    const write = handle.write.bind(handle) as (buffer: Uint8Array, offset: number, length: number) => Promise<{ bytesWritten: number; buffer: Uint8Array }>;
     const appendFile = handle.appendFile.bind(handle);
     const writeFile = handle.writeFile.bind(handle);
     const truncate = handle.truncate.bind(handle);
     return Object.assign(handle, {
       appendFile: tornWrite((data) => appendFile(data, 'utf8')),
+      write: async (buffer: Uint8Array, offset = 0, length = buffer.length - offset) => {
+        if (!refuses()) return write(buffer, offset, length);
+        await write(buffer, offset, Math.floor(length / 2));
+        throw enospc(name);
+      },
       writeFile: tornWrite((data) => writeFile(data)),
       // `refusesCuts`: cutting the torn line back fails too (as it may on a disk refusing every change).
       truncate: async (length?: number) => {

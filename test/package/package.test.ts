@@ -6,7 +6,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -59,6 +59,17 @@ async function startServer(command: string, args: string[], env: NodeJS.ProcessE
     void exited.then((code) => reject(new Error(`${[command, ...args].join(' ')} exited with ${code}:\n${output}`)));
   });
   return { child, url, output: () => output, exited };
+}
+
+/** Sends `request` as written on a new connection and resolves with everything the server answered. */
+async function rawRequest(url: string, request: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  let answer = '';
+  socket.on('data', (chunk) => (answer += String(chunk)));
+  socket.write(request);
+  await new Promise((resolve) => socket.once('close', resolve));
+  return answer;
 }
 
 describe('the compiled package', () => {
@@ -180,7 +191,7 @@ describe('the compiled package', () => {
     expect(loaded()).toEqual(expect.arrayContaining(['dist/images/decode-worker.mjs', 'dist/images/codecs.mjs', 'node_modules/jimp/dist/esm/index.js']));
   }, 120_000);
 
-  it('starts and answers reads without undici or http2, and loads undici for the first request body', async () => {
+  it('starts, answers reads and reads a JSON body without undici or http2, and loads undici for the first body of undeclared length', async () => {
     // On SIGUSR2 the server prints the built-in modules it has loaded so far.
     const report = join(temporaryDirectory('idv-sandbox-builtins-'), 'report-builtins.cjs');
     writeFileSync(report, "process.on('SIGUSR2', () => process.stderr.write('builtins ' + JSON.stringify(process.moduleLoadList) + '\\n'));");
@@ -213,15 +224,27 @@ describe('the compiled package', () => {
     // made it load and link its loader as modules, some 25 ms of CPU).
     expect(atStart).not.toContain('NativeModule internal/modules/esm/module_job');
 
-    // A JSON body is read through a real Request (undici), made on this first need.
-    const created = await fetch(`${url}/v1/sessions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': 'sk_live_demo' },
-      body: JSON.stringify({ firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com' }),
-    });
+    // A JSON body of declared length is read off the socket, and its content type (which the validator and
+    // the media type gate read through Hono) off the header lines, in any case, repeated or not: no undici.
+    const create = (headers: Record<string, string>, body: string | ReadableStream) =>
+      fetch(`${url}/v1/sessions`, { method: 'POST', headers: { 'x-api-key': 'sk_live_demo', ...headers }, body, duplex: 'half' } as RequestInit);
+    const jane = JSON.stringify({ firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com' });
+    const created = await create({ 'CONTENT-TYPE': 'application/json; charset=utf-8' }, jane);
     expect(created.status).toBe(200);
     expect(await created.json()).toMatchObject({ id: expect.any(String), session_url: expect.stringContaining('/verify/') });
+    // Two header lines (fetch would join them into one): their values joined, as Headers gives them.
+    const twice = await rawRequest(
+      url,
+      `POST /v1/sessions HTTP/1.1\r\nHost: x\r\nConnection: close\r\nx-api-key: sk_live_demo\r\nContent-Type: application/json\r\ncontent-type:\tapplication/json\t\r\ncontent-length: ${jane.length}\r\n\r\n${jane}`,
+    );
+    expect(twice).toMatch(/^HTTP\/1\.1 415 /);
+    expect(twice).toContain('{"error":"Unsupported Content-Type \\"application/json, application/json\\": send the body as application/json."}');
+    expect(await loadedBuiltins()).not.toContain(UNDICI);
+    // A body of undeclared length is read through a real Request (undici), made on this first need.
+    const chunked = await create({ 'content-type': 'application/json' }, new Blob([jane]).stream());
+    expect(chunked.status).toBe(200);
     expect(await loadedBuiltins()).toContain(UNDICI);
+    expect((await create({ 'content-type': 'text/plain' }, jane)).status).toBe(415);
   }, 120_000);
 
   it('builds the bundle in ASCII, which the loader holds as one-byte text, and its pages keep their characters', async () => {

@@ -6,7 +6,6 @@
  * other kind gets the small limit without asking.
  */
 import type { IncomingMessage, Server } from 'node:http';
-import { text } from 'node:stream/consumers';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
@@ -107,12 +106,53 @@ function readsJsonDirectly(c: Context, maxSize: number): boolean {
   const declared = incoming?.headers['content-length'];
   if (!incoming || declared === undefined || incoming.headers['transfer-encoding'] !== undefined) return false;
   if (!JSON_MEDIA_TYPE.test(incoming.headers['content-type']?.split(';')[0]?.trim() ?? '') || !(Number(declared) <= maxSize)) return false;
-  const body = text(incoming);
+  const body = incomingText(incoming);
   // A client gone mid-body rejects the read; a handler that never reads the body must not see that as unhandled.
   body.catch(() => undefined);
   // Hono keeps the pending read in its cache (the type says the value; the cache holds promises).
   (c.req.bodyCache as { text?: Promise<string> }).text = body;
   return true;
+}
+
+const utf8 = new TextDecoder();
+
+/**
+ * A request's body as text, as node:stream/consumers' `text()` gives it (UTF-8, a leading byte-order mark
+ * dropped, bytes that are not UTF-8 as U+FFFD), without its async iteration, a promise per chunk: the chunks
+ * are kept as they come and decoded once at the end. A client gone before the end rejects the read with the
+ * stream's error (or a premature close), as `text()` does.
+ */
+export function incomingText(incoming: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    // Already read whole by someone else, or already gone.
+    if (incoming.readableEnded) return resolve('');
+    if (incoming.destroyed) return reject(incoming.errored ?? prematureClose());
+    const chunks: Buffer[] = [];
+    const onData = (chunk: Buffer) => chunks.push(chunk);
+    const onEnd = () => {
+      stop();
+      resolve(utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    const onClose = () => onError(incoming.errored ?? prematureClose());
+    function stop() {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+      incoming.off('close', onClose);
+    }
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+    incoming.on('close', onClose);
+  });
+}
+
+function prematureClose(): Error {
+  return Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }
 
 /** What is read and thrown away of one refused body before its connection is cut. */
