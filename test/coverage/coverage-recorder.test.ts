@@ -16,6 +16,41 @@ function recorder(): CoverageRecorder {
   return built;
 }
 
+/** A catalog of one operation (`GET /v1/things/{id}`): its 200 and 400, and a validation kind. */
+function thingsCoverage(): Coverage {
+  const coverage = new Coverage(true, [
+    {
+      name: 'statuses and a validation kind',
+      classes: () => [
+        {
+          id: 'read 200',
+          kind: 'status',
+          title: 'read',
+          trigger: { how: 'read' },
+          recognizer: { by: 'status', operation: 'GET /v1/things/{id}', status: 200 },
+        },
+        {
+          id: 'read 400',
+          kind: 'status',
+          title: 'bad read',
+          trigger: { how: 'bad read' },
+          recognizer: { by: 'status', operation: 'GET /v1/things/{id}', status: 400 },
+        },
+        {
+          id: 'validation invalid_type',
+          kind: 'validation',
+          title: 'invalid type',
+          trigger: { how: 'a number' },
+          recognizer: { by: 'fact', fact: 'validation:invalid_type' },
+        },
+      ],
+    },
+  ]);
+  const route = { method: 'get', path: '/v1/things/{id}', operationId: 'getThing', responses: { 200: {}, 400: {} } };
+  coverage.learn([{ type: 'route', route }], () => ({}), { scenarios: [], catalogEntries: () => [] });
+  return coverage;
+}
+
 describe('CoverageRecorder', () => {
   it('merges the keys of a namespace: counts add up, the first id is the earliest and the last the latest of any key', () => {
     const hits = recorder();
@@ -87,36 +122,7 @@ describe('CoverageRecorder', () => {
   });
 
   it('counts every answered request it queues, past any number of full queues: counts, first and last ids, keys, namespaces and validation kinds', () => {
-    const coverage = new Coverage(true, [
-      {
-        name: 'statuses and a validation kind',
-        classes: () => [
-          {
-            id: 'read 200',
-            kind: 'status',
-            title: 'read',
-            trigger: { how: 'read' },
-            recognizer: { by: 'status', operation: 'GET /v1/things/{id}', status: 200 },
-          },
-          {
-            id: 'read 400',
-            kind: 'status',
-            title: 'bad read',
-            trigger: { how: 'bad read' },
-            recognizer: { by: 'status', operation: 'GET /v1/things/{id}', status: 400 },
-          },
-          {
-            id: 'validation invalid_type',
-            kind: 'validation',
-            title: 'invalid type',
-            trigger: { how: 'a number' },
-            recognizer: { by: 'fact', fact: 'validation:invalid_type' },
-          },
-        ],
-      },
-    ]);
-    const route = { method: 'get', path: '/v1/things/{id}', operationId: 'getThing', responses: { 200: {}, 400: {} } };
-    coverage.learn([{ type: 'route', route }], () => ({}), { scenarios: [], catalogEntries: () => [] });
+    const coverage = thingsCoverage();
     const operation = coverage.operationOf([{ method: 'GET', path: '/v1/things/:id' }]);
     const answer = (namespace: string, n: number, keyId: string | null, status: number, facts: string[] = []) =>
       coverage.record(namespace, { requestId: `req_${namespace}_${n}`, keyId, keyKind: 'live', operation, path: `/v1/things/${n}`, status, facts });
@@ -148,6 +154,19 @@ describe('CoverageRecorder', () => {
     expect(coverage.report({ namespace: 'two', baseUrl: 'http://sandbox' }).hit.map(({ id, count }) => [id, count])).toEqual([
       ['read 400', 11],
       ['validation invalid_type', 11],
+    ]);
+  });
+
+  it('counts alike answers in a row as one run, with the first and last request ids, apart from an answer between them', () => {
+    const coverage = thingsCoverage();
+    const operation = coverage.operationOf([{ method: 'GET', path: '/v1/things/:id' }]);
+    const answer = (n: number, status: number) =>
+      coverage.record('ns', { requestId: `req_${n}`, keyId: 'key_a', keyKind: 'live', operation, path: '/v1/things/1', status, facts: [] });
+    for (let n = 1; n <= 150; n += 1) answer(n, n === 70 ? 400 : 200);
+    const report = coverage.report({ namespace: 'ns', baseUrl: 'http://sandbox' });
+    expect(report.hit.map(({ id, count, firstRequestId, lastRequestId }) => ({ id, count, firstRequestId, lastRequestId }))).toEqual([
+      { id: 'read 200', count: 149, firstRequestId: 'req_1', lastRequestId: 'req_150' },
+      { id: 'read 400', count: 1, firstRequestId: 'req_70', lastRequestId: 'req_70' },
     ]);
   });
 });

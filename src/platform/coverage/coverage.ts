@@ -153,6 +153,14 @@ interface FoldedAnswers {
   run: RequestRun;
 }
 
+/** Alike answers in a row, waiting to be counted: the first of them, how many, and the last's request id. */
+interface WaitingRun {
+  namespace: string;
+  observation: Observation;
+  count: number;
+  lastRequestId: string;
+}
+
 function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
   const list = map.get(key);
   if (list) list.push(value);
@@ -164,6 +172,7 @@ function alikeAnswers(a: Observation, b: Observation): boolean {
   return (
     a.status === b.status &&
     a.path === b.path &&
+    a.operation === b.operation &&
     a.operationName === b.operationName &&
     a.keyId === b.keyId &&
     a.keyKind === b.keyKind &&
@@ -281,14 +290,15 @@ export class CoverageRecorder {
   /** Counts the classes numbered in `hit` for one request. */
   record(namespace: string, hit: readonly number[], requestId: string, keyId: string | null): void {
     if (hit.length === 0) return;
-    const sequence = this.nextSequence();
+    const sequence = this.nextSequence(1);
     this.add(namespace, hit, keyId, { count: 1, firstSeq: sequence, firstRequestId: requestId, lastSeq: sequence, lastRequestId: requestId });
   }
 
-  /** The order of the next request counted (or folded to be counted later: `Coverage.fold`). */
-  nextSequence(): number {
-    this.sequence += 1;
-    return this.sequence;
+  /** The order of the next `count` requests counted (or folded to be counted later): the first's. */
+  nextSequence(count: number): number {
+    const first = this.sequence + 1;
+    this.sequence += count;
+    return first;
   }
 
   /** Counts the classes numbered in `hit` for a run of alike requests, in whatever order runs come. */
@@ -390,12 +400,13 @@ export class Coverage {
   /** The class numbers of the request being counted (recording is synchronous once the body is read). */
   private readonly hit: number[] = [];
   /**
-   * Answered requests not counted yet, and their namespaces: counted together, in order, before anything
-   * reads or clears the hits and whenever PENDING_LIMIT wait. Counted in one loop, a request costs a
-   * fraction of what counting it amid its own handling did; few enough wait that they die young.
+   * Answered requests not counted yet, as runs of alike answers in a row: counted together, in order, before
+   * anything reads or clears the hits and whenever PENDING_LIMIT wait. Counted in one loop, a request costs
+   * a fraction of what counting it amid its own handling did, a repeated one (a poll, a suite's loop) only
+   * a comparison with the one before; few enough wait that they die young.
    */
-  private pending: Observation[] = [];
-  private pendingNamespaces: string[] = [];
+  private pending: WaitingRun[] = [];
+  private pendingAnswers = 0;
   /**
    * Before the catalog exists, waiting answers are folded by everything their classes depend on (`foldKey`)
    * instead of loading every area to count them: a suite that repeats the same few requests never loads
@@ -536,9 +547,13 @@ export class Coverage {
   /** Counts the classes an answered request fell into (soon: with the next PENDING_LIMIT, or before anything reads them). */
   record(namespace: string, observation: Observation): void {
     if (!this.recorder.enabled) return;
-    this.pending.push(observation);
-    this.pendingNamespaces.push(namespace);
-    if (this.pending.length < PENDING_LIMIT) return;
+    const last = this.pending[this.pending.length - 1];
+    if (last !== undefined && last.namespace === namespace && alikeAnswers(last.observation, observation)) {
+      last.count += 1;
+      last.lastRequestId = observation.requestId;
+    } else this.pending.push({ namespace, observation, count: 1, lastRequestId: observation.requestId });
+    this.pendingAnswers += 1;
+    if (this.pendingAnswers < PENDING_LIMIT) return;
     if (this.ready) this.countPending();
     else if (!this.preparing && this.fold()) {
       // Loading every area is a few hundred ms: done once, when too many different answers wait.
@@ -548,33 +563,30 @@ export class Coverage {
     }
   }
 
+  /** The waiting runs, numbered in order (the recorder's sequence) and taken off the queue. */
+  private takePending(): { namespace: string; observation: Observation; run: RequestRun }[] {
+    const waiting = this.pending;
+    this.pending = [];
+    this.pendingAnswers = 0;
+    return waiting.map(({ namespace, observation, count, lastRequestId }) => {
+      const firstSeq = this.recorder.nextSequence(count);
+      return { namespace, observation, run: { count, firstSeq, firstRequestId: observation.requestId, lastSeq: firstSeq + count - 1, lastRequestId } };
+    });
+  }
+
   /** Folds the waiting answers into `folded`; whether it is full (the areas must be loaded to count them). */
   private fold(): boolean {
-    const observations = this.pending;
-    const namespaces = this.pendingNamespaces;
-    this.pending = [];
-    this.pendingNamespaces = [];
-    let last: FoldedAnswers | undefined;
-    for (let i = 0; i < observations.length; i += 1) {
-      const observation = observations[i] as Observation;
-      const namespace = namespaces[i] as string;
-      const sequence = this.recorder.nextSequence();
-      // A suite (or a poll) mostly repeats the answer before: compared member by member, no key is built.
-      let alike = last !== undefined && last.namespace === namespace && alikeAnswers(last.observation, observation) ? last : undefined;
+    for (const { namespace, observation, run } of this.takePending()) {
+      const key = this.foldKey(namespace, observation);
+      const alike = this.folded.get(key);
       if (alike === undefined) {
-        const key = this.foldKey(namespace, observation);
-        alike = this.folded.get(key);
-        if (alike === undefined) {
-          const { requestId } = observation;
-          alike = { namespace, observation, run: { count: 0, firstSeq: sequence, firstRequestId: requestId, lastSeq: sequence, lastRequestId: requestId } };
-          this.folded.set(key, alike);
-          this.foldedChars += key.length;
-        }
+        this.folded.set(key, { namespace, observation, run });
+        this.foldedChars += key.length;
+      } else {
+        alike.run.count += run.count;
+        alike.run.lastSeq = run.lastSeq;
+        alike.run.lastRequestId = run.lastRequestId;
       }
-      alike.run.count += 1;
-      alike.run.lastSeq = sequence;
-      alike.run.lastRequestId = observation.requestId;
-      last = alike;
     }
     return this.folded.size >= FOLD_LIMIT || this.foldedChars >= FOLD_CHARS;
   }
@@ -595,12 +607,8 @@ export class Coverage {
     for (const { namespace, observation, run } of this.folded.values()) this.count(namespace, this.resolved(observation), run);
     this.folded.clear();
     this.foldedChars = 0;
-    const observations = this.pending;
-    const namespaces = this.pendingNamespaces;
-    if (observations.length === 0) return;
-    this.pending = [];
-    this.pendingNamespaces = [];
-    for (let i = 0; i < observations.length; i += 1) this.count(namespaces[i] as string, this.resolved(observations[i] as Observation));
+    if (this.pending.length === 0) return;
+    for (const { namespace, observation, run } of this.takePending()) this.count(namespace, this.resolved(observation), run);
   }
 
   /** The observation with the classes of its operation, when it was made before the catalog existed. */
@@ -610,14 +618,13 @@ export class Coverage {
     return observation;
   }
 
-  /** Counts one answer, or a run of alike answers folded before the catalog existed. */
-  private count(namespace: string, observation: Observation, run?: RequestRun): void {
+  /** Counts a run of alike answers (one answer, or many folded or in a row). */
+  private count(namespace: string, observation: Observation, run: RequestRun): void {
     const hit = this.hit;
     hit.length = 0;
     if (observation.factsOnly) this.catalog.classifyFacts(observation.facts, hit);
     else this.catalog.classify(observation, this.catalog.pathClasses(observation), hit);
-    if (run) this.recorder.add(namespace, hit, observation.keyId, run);
-    else this.recorder.record(namespace, hit, observation.requestId, observation.keyId);
+    this.recorder.add(namespace, hit, observation.keyId, run);
   }
 
   /**
