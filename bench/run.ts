@@ -144,6 +144,27 @@ function startBaseline(script: string, bodyFile: string): Promise<Server> {
   return startServer((port) => ['--import', 'tsx', `bench/baselines/${script}`, String(port), bodyFile], { anyAnswer: true });
 }
 
+/**
+ * A start takes a few hundred ms, and one start on a shared virtual machine strays from the next by up to a
+ * fifth: a start-up row is the median of STARTS, the servers of all but the last stopped at once.
+ */
+const STARTS = 5;
+async function earlierStarts(start: (n: number) => Promise<Server>): Promise<number[]> {
+  const times: number[] = [];
+  for (let n = 1; n < STARTS; n += 1) {
+    const server = await start(n);
+    times.push(server.startupMs);
+    await stop(server);
+  }
+  return times;
+}
+
+/** A start-up row's figure: the median, and every start. */
+function startups(earlier: readonly number[], last: Server): string {
+  const all = [...earlier, last.startupMs].map(Math.round);
+  return `${median(all)} ms (median of ${all.length}: ${all.join(', ')})`;
+}
+
 async function stop(server: Server): Promise<void> {
   if (server.child.exitCode !== null) return;
   const exited = new Promise((resolve) => server.child.once('exit', resolve));
@@ -294,7 +315,9 @@ async function main() {
   const began = performance.now();
   try {
     // Start-up and memory at 0, synthetic read, stored read and durable create on an empty store.
+    const emptyStarts = await earlierStarts((n) => startSandbox(join(work, `empty-start-${n}.json`)));
     const empty = await startSandbox(join(work, 'empty.json'));
+    const emptyStartupMs = median([...emptyStarts, empty.startupMs]);
     const emptyIdleRss = await idleRssMb(empty);
     const syntheticBody = await fetchJson(empty, syntheticRead);
     const created = await fetchJson(empty, create);
@@ -302,7 +325,7 @@ async function main() {
     writeFileSync(join(work, 'synthetic.json'), syntheticBody.text);
     writeFileSync(join(work, 'created.json'), created.text);
     const storedId = (JSON.parse(created.text) as { id: string }).id;
-    record({ name: 'start-up to first 200, empty store', value: `${Math.round(empty.startupMs)} ms`, target: '≤ 300 ms', met: empty.startupMs <= 300 });
+    record({ name: 'start-up to first 200, empty store', value: startups(emptyStarts, empty), target: '≤ 300 ms', met: emptyStartupMs <= 300 });
 
     // Each comparison starts its own servers (see `alternated`); these files keep them apart.
     let files = 0;
@@ -378,13 +401,14 @@ async function main() {
       const prefillStart = performance.now();
       const prefilledId = await prefill(file, count);
       console.error(`  (prefilled ${count} sessions in ${((performance.now() - prefillStart) / 1000).toFixed(1)} s)`);
+      const starts = large ? await earlierStarts(() => startSandbox(file, { firstRead: storedRead(prefilledId) })) : [];
       const server = await startSandbox(file, { firstRead: storedRead(prefilledId) });
       if (large) {
         record({
           name: `start-up to the first 200 of a stored read, ${label} stored`,
-          value: `${Math.round(server.startupMs)} ms`,
+          value: startups(starts, server),
           target: `≤ ${goals.startupMs} ms`,
-          met: server.startupMs <= goals.startupMs,
+          met: median([...starts, server.startupMs]) <= goals.startupMs,
         });
         const rss = await idleRssMb(server);
         record({ name: `resident memory, idle, ${label} stored`, value: `${rss} MB`, target: `≤ ${goals.rssMb} MB`, met: rss <= goals.rssMb });
