@@ -73,4 +73,9 @@ export async function testSandbox(options: SandboxOptions = {}): Promise<TestSan
   return Object.assign(sandbox, { call, pageToken });
 }
 
+/** A sandbox as the CLI starts one by default: areas evaluated on first use, no strict response check (which reads every area's responses), no coverage. */
+export function lazySandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
+  return testSandbox({ strictResponses: false, responseRecorder: undefined, coverage: false, areas: 'on-first-use', ...options });
+}
+
 export const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { FIXTURE_WORKFLOW_IDS } from '../../src/workflows/workflows.store.ts';
-import { KEYS, testSandbox } from '../helpers/sandbox.ts';
+import { KEYS, lazySandbox, testSandbox } from '../helpers/sandbox.ts';
 import { tempDataFile } from '../helpers/data-dir.ts';
 
 /** The modules evaluated so far, of those watched here (each notes its first evaluation). */
@@ -40,8 +40,6 @@ vi.mock('../../src/control/control.schemas.ts', async (original) => {
   evaluated.add('control plane schemas');
   return original();
 });
-
-const lazySandbox = (options = {}) => testSandbox({ strictResponses: false, responseRecorder: undefined, coverage: false, areas: 'on-first-use', ...options });
 
 describe('what the first requests of the sessions area evaluate', () => {
   it('a stored session read after a restart evaluates the sessions API only; a workflow evaluates its runs, the page its own area', async () => {

@@ -12,7 +12,7 @@ import { AreaLoader, evaluatedRouteTable } from '../../src/areas.ts';
 import { AREAS } from '../../src/modules.ts';
 import type { AppEnv } from '../../src/platform/http/context.ts';
 import { ROUTE_TABLE } from '../../src/routes.generated.ts';
-import { KEYS, testSandbox } from '../helpers/sandbox.ts';
+import { KEYS, lazySandbox, testSandbox } from '../helpers/sandbox.ts';
 import { temporaryDirectory } from '../helpers/temporary-directory.ts';
 import { tempDataFile } from '../helpers/data-dir.ts';
 
@@ -38,9 +38,6 @@ vi.mock('../../src/control/control.router.ts', async (original) => {
   evaluated.add('control');
   return original();
 });
-
-/** A sandbox as the CLI starts one by default: no strict response check (which reads every area's responses). */
-const lazySandbox = (options = {}) => testSandbox({ strictResponses: false, responseRecorder: undefined, coverage: false, areas: 'on-first-use', ...options });
 
 describe('areas evaluated on first use', () => {
   it('a start evaluates no area; the first request of one evaluates it (and what it imports) only; /openapi.json all', async () => {
