@@ -16,6 +16,12 @@ function recorder(): CoverageRecorder {
   return built;
 }
 
+/** Counts one request's classes, as the recorder counts a run of one. */
+function recordOne(hits: CoverageRecorder, namespace: string, hit: number[], requestId: string, keyId: string | null): void {
+  const sequence = hits.nextSequence(1);
+  hits.add(namespace, hit, keyId, { count: 1, firstSeq: sequence, firstRequestId: requestId, lastSeq: sequence, lastRequestId: requestId });
+}
+
 /** A catalog of one operation (`GET /v1/things/{id}`): its 200 and 400, and a validation kind. */
 function thingsCoverage(): Coverage {
   const coverage = new Coverage(true, [
@@ -54,10 +60,10 @@ function thingsCoverage(): Coverage {
 describe('CoverageRecorder', () => {
   it('merges the keys of a namespace: counts add up, the first id is the earliest and the last the latest of any key', () => {
     const hits = recorder();
-    hits.record('ns', [0], 'req_1', 'key_a');
-    hits.record('ns', [0, 2], 'req_2', 'key_b');
-    hits.record('ns', [0], 'req_3', 'key_a');
-    hits.record('ns', [], 'req_4', 'key_a');
+    recordOne(hits, 'ns', [0], 'req_1', 'key_a');
+    recordOne(hits, 'ns', [0, 2], 'req_2', 'key_b');
+    recordOne(hits, 'ns', [0], 'req_3', 'key_a');
+    recordOne(hits, 'ns', [], 'req_4', 'key_a');
     expect(hits.hits(classes, 'ns')).toEqual(
       new Map([
         ['status A 200', { count: 3, firstRequestId: 'req_1', lastRequestId: 'req_3', byKey: { key_a: 2, key_b: 1 } }],
@@ -68,9 +74,9 @@ describe('CoverageRecorder', () => {
 
   it('limits the hits to one key, counts requests without a key under "-", and keeps namespaces apart until all are asked for', () => {
     const hits = recorder();
-    hits.record('one', [1], 'req_1', 'key_a');
-    hits.record('one', [1], 'req_2', null);
-    hits.record('two', [1], 'req_3', 'key_a');
+    recordOne(hits, 'one', [1], 'req_1', 'key_a');
+    recordOne(hits, 'one', [1], 'req_2', null);
+    recordOne(hits, 'two', [1], 'req_3', 'key_a');
     expect(hits.hits(classes, 'one', 'key_a').get('status A 404')).toEqual({ count: 1, firstRequestId: 'req_1', lastRequestId: 'req_1', byKey: { key_a: 1 } });
     expect(hits.hits(classes, 'one').get('status A 404')?.byKey).toEqual({ key_a: 1, '-': 1 });
     expect(hits.hits(classes, undefined).get('status A 404')).toEqual({

@@ -287,13 +287,6 @@ export class CoverageRecorder {
 
   constructor(readonly enabled: boolean) {}
 
-  /** Counts the classes numbered in `hit` for one request. */
-  record(namespace: string, hit: readonly number[], requestId: string, keyId: string | null): void {
-    if (hit.length === 0) return;
-    const sequence = this.nextSequence(1);
-    this.add(namespace, hit, keyId, { count: 1, firstSeq: sequence, firstRequestId: requestId, lastSeq: sequence, lastRequestId: requestId });
-  }
-
   /** The order of the next `count` requests counted (or folded to be counted later): the first's. */
   nextSequence(count: number): number {
     const first = this.sequence + 1;
