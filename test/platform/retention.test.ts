@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Store } from '../../src/platform/store/store.ts';
-import { PURGE_SLICE } from '../../src/platform/retention/retention.ts';
+import { SLICE_ITEMS } from '../../src/platform/background/work-slices.ts';
 import { storagePath } from '../../src/platform/storage/storage-path.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { temporaryDirectory } from '../helpers/temporary-directory.ts';
@@ -116,7 +116,7 @@ describe('retention (--retention DAYS)', () => {
   it('answers a request while a purge runs', async () => {
     const sandbox = await testSandbox({ retentionDays: 1 });
     const things = sandbox.platform.worlds.get().data.collection<{ id: string }>('things');
-    for (let i = 0; i < PURGE_SLICE * 20; i++) things.put({ id: `t${i}` });
+    for (let i = 0; i < SLICE_ITEMS * 20; i++) things.put({ id: `t${i}` });
     await advance(sandbox, '2d');
     // Written now: inside the limit, so the default namespace is purged record by record.
     const kept = await createSession(sandbox, 1);
@@ -126,7 +126,7 @@ describe('retention (--retention DAYS)', () => {
     const [purged, answered] = await Promise.all([purging, read]);
     expect(answered.status).toBe(200);
     expect(order).toEqual(['read', 'purge']);
-    expect(purged.body.purged).toEqual([{ namespace: 'default', records: PURGE_SLICE * 20, dropped: false }]);
+    expect(purged.body.purged).toEqual([{ namespace: 'default', records: SLICE_ITEMS * 20, dropped: false }]);
     expect(things.size).toBe(0);
   });
 });

@@ -2,9 +2,9 @@
  * What the store holds, per namespace: records, their size as JSON, and the oldest write (retention drops
  * records by it). Counted in slices like a purge, so a large store does not hold requests up.
  */
-import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import type { Store } from '../store/store.ts';
-import { META, PURGE_SLICE, type Retention } from './retention.ts';
+import { WorkSlices } from '../background/work-slices.ts';
+import { META, type Retention } from './retention.ts';
 
 export interface CollectionStats {
   collection: string;
@@ -26,7 +26,7 @@ export interface NamespaceStats {
 
 export async function storeStats(store: Store, retention: Retention): Promise<{ namespaces: NamespaceStats[]; records: number; bytes: number }> {
   const namespaces: NamespaceStats[] = [];
-  let seen = 0;
+  const slices = new WorkSlices();
   for (const namespace of store.namespaces()) {
     const collections: CollectionStats[] = [];
     let oldest = Number.POSITIVE_INFINITY;
@@ -38,8 +38,7 @@ export async function storeStats(store: Store, retention: Retention): Promise<{ 
         bytes += collection.bytes(id);
         const at = collection.writtenAt(id);
         if (at !== undefined && at < oldest) oldest = at;
-        seen += 1;
-        if (seen % PURGE_SLICE === 0) await yieldToRequests();
+        if (slices.due()) await slices.next();
       }
       collections.push({ collection: collection.name, records: collection.size, bytes });
     }

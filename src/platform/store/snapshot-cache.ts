@@ -13,9 +13,9 @@
  */
 import { closeSync, fstatSync, openSync, readSync, type BigIntStats } from 'node:fs';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
-import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { deserialize, serialize } from 'node:v8';
 import packageJson from '../../../package.json' with { type: 'json' };
+import { WorkSlices } from '../background/work-slices.ts';
 
 const CACHE_FORMAT = 'idv-sandbox-store-cache';
 const CACHE_VERSION = 2;
@@ -165,18 +165,19 @@ export class RawColumns {
   }
 }
 
-/** Ids hashed between two turns of the event loop while a table is filled. */
+/** At most this many ids hashed between two turns of the event loop while a table is filled (one takes tens of nanoseconds). */
 const HASH_SLICE = 20_000;
 
 /** The hash table of `RawColumns` for these ids: a power of two of at least twice as many slots. */
 export async function idSlots(ids: readonly string[]): Promise<Int32Array> {
   const slots = new Int32Array(slotCount(ids.length));
   const mask = slots.length - 1;
+  const slices = new WorkSlices(HASH_SLICE);
   for (let position = 0; position < ids.length; position++) {
     let slot = hashId(ids[position] as string) & mask;
     while (slots[slot] !== 0) slot = (slot + 1) & mask;
     slots[slot] = position + 1;
-    if (position % HASH_SLICE === HASH_SLICE - 1) await yieldToRequests();
+    if (slices.due()) await slices.next();
   }
   return slots;
 }

@@ -29,10 +29,10 @@
  * (replace them with `put`, never mutate) because the snapshot captures references.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
-import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { open, stat, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Low } from 'lowdb';
+import { WorkSlices } from '../background/work-slices.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { Collection, type CollectionChange, type Identified } from './collection.ts';
 import { DamagedFileError, StoreOpenError } from './errors.ts';
@@ -798,7 +798,7 @@ function cacheIndexName(ns: string, collection: string, index: string): string {
   return `${ns}\u0000${collection}\u0000${index}`;
 }
 
-/** Records between two turns of the event loop while index keys are computed for a cache. */
+/** At most this many records between two turns of the event loop while index keys are computed for a cache. */
 const KEYS_SLICE = 5000;
 
 /**
@@ -817,6 +817,7 @@ async function snapshotIndexKeys(collection: Collection<Identified>, records: re
     const cached = cachedKeys.get(name);
     const column = keyColumn(records.length);
     const orders = orderBy || cached?.orders ? new Float64Array(records.length) : undefined;
+    const slices = new WorkSlices(KEYS_SLICE);
     for (let i = 0; i < records.length; i++) {
       const held = records[i] as Identified | RawRecord;
       if (held instanceof RawRecord && cached?.fingerprint === fingerprint) {
@@ -827,7 +828,7 @@ async function snapshotIndexKeys(collection: Collection<Identified>, records: re
         column.set(i, key(record));
         if (orders && orderBy) orders[i] = orderBy(record);
       }
-      if (i % KEYS_SLICE === KEYS_SLICE - 1) await yieldToRequests();
+      if (slices.due()) await slices.next();
     }
     out.push([name, { fingerprint, values: column.values, keys: column.keys, ...(orders ? { orders } : {}) }]);
   }
