@@ -274,12 +274,14 @@ export async function main(): Promise<void> {
     closing = true;
     console.log(`idv-sandbox: ${signal} received, finishing in-flight requests, flushing the store and stopping (at most ${bound} ms)`);
     setTimeout(() => stopNow(`the shutdown bound of ${bound} ms passed`), bound).unref();
-    sandbox
-      .close()
+    // The coverage report only when a file or a gate reads it: building it evaluates every area.
+    const stopped = options.coverageOut || options.requireCoverage ? sandbox.close() : sandbox.close({ report: false });
+    stopped
       // A forced stop (bound or second signal) exits by itself, once its flush is done.
       .then(
         (report) =>
-          forcing || process.exit(finishCoverage(report, renderContext(sandbox.url, sandbox.clock), options, { info: console.log, error: console.error })),
+          forcing ||
+          process.exit(report ? finishCoverage(report, renderContext(sandbox.url, sandbox.clock), options, { info: console.log, error: console.error }) : 0),
       )
       .catch((error: unknown) => {
         console.error('idv-sandbox: error while stopping', error);

@@ -138,9 +138,11 @@ export interface Sandbox {
   /**
    * Stops accepting, lets in-flight requests finish (`Connection: close`; idle keep-alive sockets closed;
    * the rest cut after `shutdownTimeoutMs`), then flushes and compacts the store and releases its lock.
-   * Resolves to the coverage report of the run (every namespace).
+   * Resolves to the coverage report of the run (every namespace); with `{ report: false }` to nothing,
+   * sparing the evaluation of every area the report reads (a few hundred ms that no request needed).
    */
   close(): Promise<CoverageReport>;
+  close(options: { report: false }): Promise<undefined>;
   /** Cuts every connection, flushes the store's journal and releases the lock, without compacting. */
   closeNow(): Promise<void>;
 }
@@ -297,13 +299,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       await resetSandbox(platform, undefined, seed);
     },
     coverage: (namespace) => platform.coverage.report({ namespace, baseUrl: platform.urls.base }),
-    close: async () => {
+    close: (async (closing?: { report: false }) => {
       await server?.drain(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
       for (const closer of platform.closers) await closer();
       await platform.store.close();
+      if (closing?.report === false) return undefined;
       await loadAllAreas(platform);
       return platform.coverage.report({ baseUrl: platform.urls.base });
-    },
+    }) as Sandbox['close'],
     closeNow: async () => {
       server?.cut();
       await platform.store.closeWithoutCompaction();

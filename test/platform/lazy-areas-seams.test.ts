@@ -3,7 +3,7 @@
  * request after a start, often) evaluates the sessions area's API, not the workflows area's step engine
  * and schemas (a session that names a workflow evaluates its run verbs on first need), nor the hosted
  * pages, which are loaded as an area of their own, nor the financial area's schemas, the image codecs or
- * the control plane's schemas.
+ * the control plane's schemas; nor does a stop that asks for no coverage report.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { FIXTURE_WORKFLOW_IDS } from '../../src/workflows/workflows.store.ts';
@@ -48,8 +48,9 @@ describe('what the first requests of the sessions area evaluate', () => {
     const created = await first.call('POST', '/v1/sessions', { body: { firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com' } });
     expect(created.status, created.text).toBe(200);
     expect([...evaluated]).toEqual(['sessions API']);
-    // Stopped as by kill -9 (a stop's coverage report loads every area); the journal holds the session.
-    await first.closeNow();
+    // A stop that asks for no coverage report (the CLI's, without --coverage-out or a gate) evaluates no other area.
+    expect(await first.close({ report: false })).toBeUndefined();
+    expect([...evaluated]).toEqual(['sessions API']);
 
     const restarted = await lazySandbox(options);
     const read = await restarted.call('GET', `/v1/sessions/${created.body.id}`);
