@@ -7,8 +7,9 @@
  * so the sizes match. Stores of 10k and 100k sessions are prefilled in bulk through the store's own write
  * path (bench/prefill.ts). A ratio compares two servers running at once, loaded in alternate 1 s bursts
  * (`alternated`), so the drift of a shared machine falls on both, over several fresh pairs of processes, so
- * the luck of one process's heap and compiled code does not decide it. Prints a markdown table with ratios and
- * targets, and writes the figures as JSON.
+ * the luck of one process's heap and compiled code does not decide it. Every timed load starts once each of
+ * its connections has been answered (`timedLoad`). Prints a markdown table with ratios and targets, and
+ * writes the figures as JSON.
  *
  *   npm run bench                         (BENCH_SECONDS per case, default 5, after BENCH_WARMUP_REQUESTS
  *                                          untimed ones, default 1000; BENCH_CONNECTIONS, default 20; a
@@ -229,28 +230,83 @@ interface Figures {
   cpuMsPerRequest: number;
 }
 
+/**
+ * `seconds` of load after `warmupRequests` untimed ones, timed on warm connections (see `timedLoad`).
+ */
 async function load(server: Server, request: Request, connections = CONNECTIONS, warmupRequests = WARMUP_REQUESTS, seconds = SECONDS): Promise<Figures> {
+  // A run of a number of requests ends when the last is answered, so none spills into the timed run.
+  if (warmupRequests > 0) await autocannon({ url: server.url, connections, amount: Math.max(connections, warmupRequests), requests: withContentType(request) });
+  const { figures } = await timedLoad(server, request, connections, () => new Promise((resolve) => setTimeout(resolve, seconds * 1000)));
+  return figures;
+}
+
+const withContentType = (request: Request) => [
+  { ...request, headers: { ...request.headers, ...(request.body ? { 'content-type': 'application/json' } : {}) } },
+];
+
+/**
+ * Loads `server` with `request` on `connections` connections and runs `task` once each of them has been
+ * answered; the figures are those of the requests sent after the task started and answered before it
+ * ended. Timing starts on warm connections because libuv accepts one new connection per turn of the event
+ * loop: twenty connections opened at once on a busy server wait up to twenty turns for their first answer
+ * (50-200 ms here, bare Hono's included), which a client keeping its connections never meets again.
+ */
+async function timedLoad<T>(
+  server: Server,
+  request: Request,
+  connections: number,
+  task: () => Promise<T>,
+): Promise<{ figures: Figures; answer: T; ms: number }> {
+  let finished: (result: autocannon.Result) => void = () => undefined;
+  const done = new Promise<autocannon.Result>((resolve) => (finished = resolve));
+  // The callback form gives the running instance (to listen to and stop); the load ends when `task` does.
+  const instance = autocannon({ url: server.url, connections, duration: 3600, requests: withContentType(request) }, (_error, result) => finished(result));
+  const answered = new Set<unknown>();
+  let began = Number.POSITIVE_INFINITY;
+  let ended = Number.POSITIVE_INFINITY;
+  const latencies: number[] = [];
+  let refused = 0;
+  let connected: () => void = () => undefined;
+  const allConnected = new Promise<void>((resolve) => (connected = resolve));
+  instance.on('response', (client: unknown, status: number, _bytes: number, latency: number) => {
+    const now = performance.now();
+    if (now - latency >= began && now <= ended) {
+      latencies.push(latency);
+      if (status < 200 || status >= 300) refused += 1;
+    }
+    answered.add(client);
+    if (answered.size === connections) connected();
+  });
   let peakRssMb = rssMb(server.child);
   const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, rssMb(server.child))), 200);
-  const requests = [{ ...request, headers: { ...request.headers, ...(request.body ? { 'content-type': 'application/json' } : {}) } }];
-  // A run of a number of requests ends when the last is answered, so none spills into the timed run.
-  if (warmupRequests > 0) await autocannon({ url: server.url, connections, amount: Math.max(connections, warmupRequests), requests });
+  await Promise.race([allConnected, done]);
   const cpuBefore = cpuMs(server.child);
-  const result = await autocannon({ url: server.url, connections, duration: seconds, requests });
+  began = performance.now();
+  const answer = await task();
+  ended = performance.now();
   const cpuUsed = cpuMs(server.child) - cpuBefore;
   clearInterval(sampler);
+  instance.stop();
+  const result = await done;
+  latencies.sort((x, y) => x - y);
+  const at = (share: number) => tenths(latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))] ?? 0);
+  const ms = ended - began;
   return {
-    // Completed requests over the case's duration (autocannon's per-second average rounds slow cases to 0).
-    rps: roundRate(result.requests.total / seconds),
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    max: result.latency.max,
-    failures: result.non2xx + result.errors + result.timeouts,
-    peakRssMb,
-    cpuMsPerRequest: result.requests.total === 0 ? 0 : Math.round((cpuUsed / result.requests.total) * 1000) / 1000,
+    answer,
+    ms,
+    figures: {
+      rps: roundRate(latencies.length / (ms / 1000)),
+      p50: at(0.5),
+      p99: at(0.99),
+      max: at(1),
+      failures: refused + result.errors + result.timeouts,
+      peakRssMb,
+      cpuMsPerRequest: latencies.length === 0 ? 0 : Math.round((cpuUsed / latencies.length) * 1000) / 1000,
+    },
   };
 }
 
+const tenths = (ms: number) => Math.round(ms * 10) / 10;
 const roundRate = (rate: number) => (rate >= 100 ? Math.round(rate) : Math.round(rate * 10) / 10);
 
 async function fetchJson(server: Pick<Server, 'url'>, request: Request): Promise<{ status: number; text: string }> {
@@ -539,9 +595,7 @@ async function main() {
  * written now, so it is not dropped whole): the purge runs in short slices between requests, so the slowest
  * read stays within 10× the p99 of the same reads without a purge. The purge starts once every connection
  * of the load has been answered, and only the reads sent after it started and answered before it ended are
- * counted: libuv accepts one new connection per turn of the event loop, so twenty connections opened at once
- * on a busy server wait up to twenty turns for their first answer, with or without a purge (the reads
- * without a purge are timed on warm connections too).
+ * counted (`timedLoad`).
  */
 async function readsDuringPurge(server: Server, label: string): Promise<void> {
   const created = await fetchJson(server, create);
@@ -553,7 +607,7 @@ async function readsDuringPurge(server: Server, label: string): Promise<void> {
   await fetchJson(server, { method: 'PUT', path: '/__sandbox/retention', body: JSON.stringify({ days }) });
   const purge = () => fetchJson(server, { method: 'POST', path: '/__sandbox/retention/purge' });
   const failed = (error: Error) => ({ status: 0, text: `{"purged":[],"error":"${error.message}"}` });
-  const { figures: f, answer, ms } = await loadWhile(server, read, () => purge().catch(failed));
+  const { figures: f, answer, ms } = await timedLoad(server, read, CONNECTIONS, () => purge().catch(failed));
   const outcome = answer.status === 200 ? (JSON.parse(answer.text) as { purged: { records: number }[] }).purged[0] : undefined;
   record({
     name: `stored read during a retention purge of ${label} records`,
@@ -563,61 +617,6 @@ async function readsDuringPurge(server: Server, label: string): Promise<void> {
     target: 'max ≤ 10× p99 without a purge',
     met: answer.status === 200 && okLoad(f) && f.max <= 10 * Math.max(1, quiet.p99),
   });
-}
-
-/**
- * Loads `server` with `request` on CONNECTIONS connections, runs `task` once each of them has been answered,
- * and gives the figures of the requests sent after the task started and answered before it ended.
- */
-async function loadWhile<T>(server: Server, request: Request, task: () => Promise<T>): Promise<{ figures: Figures; answer: T; ms: number }> {
-  const requests = [{ ...request, headers: { ...request.headers, ...(request.body ? { 'content-type': 'application/json' } : {}) } }];
-  let finished: () => void = () => undefined;
-  const done = new Promise<void>((resolve) => (finished = resolve));
-  // The callback form gives the running instance (to listen to and stop); the load ends when `task` does.
-  const instance = autocannon({ url: server.url, connections: CONNECTIONS, duration: 600, requests }, () => finished());
-  const answered = new Set<unknown>();
-  let began = Number.POSITIVE_INFINITY;
-  let ended = Number.POSITIVE_INFINITY;
-  const latencies: number[] = [];
-  let failures = 0;
-  let connected: () => void = () => undefined;
-  const allConnected = new Promise<void>((resolve) => (connected = resolve));
-  instance.on('response', (client: unknown, status: number, _bytes: number, latency: number) => {
-    const now = performance.now();
-    if (now - latency >= began && now <= ended) {
-      latencies.push(latency);
-      if (status < 200 || status >= 300) failures += 1;
-    }
-    answered.add(client);
-    if (answered.size === CONNECTIONS) connected();
-  });
-  await allConnected;
-  let peakRssMb = rssMb(server.child);
-  const sampler = setInterval(() => (peakRssMb = Math.max(peakRssMb, rssMb(server.child))), 200);
-  const cpuBefore = cpuMs(server.child);
-  began = performance.now();
-  const answer = await task();
-  ended = performance.now();
-  const cpuUsed = cpuMs(server.child) - cpuBefore;
-  clearInterval(sampler);
-  instance.stop();
-  await done;
-  latencies.sort((a, b) => a - b);
-  const at = (share: number) => Math.round((latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))] ?? 0) * 10) / 10;
-  const ms = ended - began;
-  return {
-    answer,
-    ms,
-    figures: {
-      rps: roundRate(latencies.length / (ms / 1000)),
-      p50: at(0.5),
-      p99: at(0.99),
-      max: at(1),
-      failures,
-      peakRssMb,
-      cpuMsPerRequest: latencies.length === 0 ? 0 : Math.round((cpuUsed / latencies.length) * 1000) / 1000,
-    },
-  };
 }
 
 /**
@@ -721,8 +720,8 @@ function summed(bursts: readonly Figures[]): Figures {
   const total = requests.reduce((a, b) => a + b, 0);
   return {
     rps: roundRate(total / (bursts.length * BURST_SECONDS)),
-    p50: median(bursts.map((f) => f.p50)),
-    p99: median(bursts.map((f) => f.p99)),
+    p50: tenths(median(bursts.map((f) => f.p50))),
+    p99: tenths(median(bursts.map((f) => f.p99))),
     max: Math.max(...bursts.map((f) => f.max)),
     failures: bursts.reduce((sum, f) => sum + f.failures, 0),
     peakRssMb: Math.max(...bursts.map((f) => f.peakRssMb)),
