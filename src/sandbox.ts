@@ -22,7 +22,7 @@ import { publicUrls, type AppEnv, type LogFormat, type Logger, type Platform } f
 import { DEFAULT_JOB_TIMINGS, JobEngine, type JobTimings } from './platform/jobs/jobs.ts';
 import { capConnections, DEFAULT_CONNECTION_LIMITS, serverOptionsFor, type ConnectionLimits } from './platform/http/connection-limits.ts';
 import { drainable, type Drainable } from './platform/http/drain.ts';
-import { discardUnreadBodies } from './platform/http/body-limits.ts';
+import { answerOnceBodyArrived } from './platform/http/body-limits.ts';
 import { ConcurrencyGate, DEFAULT_IMAGE_CONCURRENCY, type ConcurrencyLimits } from './platform/http/image-concurrency.ts';
 import { DEFAULT_MAX_NAMESPACES, DEFAULT_NAMESPACE, Worlds } from './platform/namespaces/world.ts';
 import { answerParserRefusal, answerUnbuildableRequest } from './platform/http/parser-refusals.ts';
@@ -323,14 +323,13 @@ async function listen(
   const port = await new Promise<number>((resolve, reject) => {
     const limits = { ...DEFAULT_CONNECTION_LIMITS, ...options.connections };
     // The node adapter's listener, with the sandbox's answer for requests it cannot turn into a Request
-    // (`GET *`), and without its own body clean-up (discardUnreadBodies does it).
-    const listener = getRequestListener(fetch, { hostname: host, autoCleanupIncoming: false, errorHandler: answerUnbuildableRequest });
+    // (`GET *`), and without its own body clean-up (answerOnceBodyArrived does it).
+    const listener = getRequestListener(answerOnceBodyArrived(fetch), { hostname: host, autoCleanupIncoming: false, errorHandler: answerUnbuildableRequest });
     const created = createServer(serverOptionsFor(limits), listener);
     server = created;
     created.listen(options.port ?? 4010, host, () => resolve((created.address() as AddressInfo).port));
     server.once('error', reject);
     server.on('clientError', answerParserRefusal);
-    discardUnreadBodies(server as HttpServer);
     capConnections(server as HttpServer, limits, (options.logger ?? consoleLogger).warn);
   });
   return { server: server as ServerType, connections: drainable(server as HttpServer), port, url: `http://${reachableHost(host)}:${port}` };

@@ -322,21 +322,37 @@ export function queueStepAdverseMedia(world: World, jobs: JobEngine, organizatio
   return jobs.create(world, { organizationId, kind: ADVERSE_MEDIA_JOB_KIND, input: person, fate, requestFingerprint: adverseMediaFingerprint(person) });
 }
 
-export type AdverseMediaJobState =
-  | { status: 'gone' }
-  | { status: 'pending'; jobId: string; readyAtMs: number | undefined; explanation?: string }
-  | { status: 'processing'; jobId: string; readyAtMs: number | undefined; explanation?: string }
-  | { status: 'failed'; jobId: string; error: string; explanation?: string }
-  | { status: 'ready'; jobId: string; result: AdverseMediaResult; explanation?: string };
+export type AdverseMediaJobState = (
+  | { status: 'pending'; readyAtMs: number | undefined }
+  | { status: 'processing'; readyAtMs: number | undefined }
+  | { status: 'failed'; error: string }
+  | { status: 'ready'; result: AdverseMediaResult }
+) & {
+  jobId: string;
+  /** Past the job's retention: GET /v1/async-jobs/{jobId} answers 404, and the step read the job as it was queued. */
+  retired: boolean;
+  explanation?: string;
+};
 
-/** Where a step's adverse-media job is on the clock (readyAtMs undefined: stuck by scenario); 'gone' past its retention. */
-export function adverseMediaJobState(world: World, jobs: JobEngine, jobId: string): AdverseMediaJobState {
-  const job = jobs.find(world, jobId);
-  if (job === undefined) return { status: 'gone' };
-  const { view, explanation } = jobs.view(world, job);
-  const why = explanation === undefined ? {} : { explanation };
-  if (view.status === 'ready') return { status: 'ready', jobId, result: view.result as AdverseMediaResult, ...why };
-  if (view.status === 'failed') return { status: 'failed', jobId, error: view.error ?? 'the job failed', ...why };
-  const readyAtMs = job.fate === 'stuck' ? undefined : job.createdAtMs + jobs.timings.doneAfterMs;
-  return { status: view.status, jobId, readyAtMs, ...why };
+/**
+ * Where a step's adverse-media job is on the clock (readyAtMs undefined: stuck by scenario). A job past its
+ * retention is gone from GET /v1/async-jobs/{jobId}, but its screening ran: a session keeps a screening
+ * that finished while nobody polled, so the step reads the outcome from the job as it was queued (a job's
+ * outcome is a function of its input, fate and creation time).
+ */
+export function adverseMediaJobState(world: World, jobs: JobEngine, queued: StoredJob): AdverseMediaJobState {
+  const kept = jobs.find(world, queued.id);
+  const retired = kept === undefined;
+  const { view, explanation } = jobs.view(world, kept ?? queued);
+  const said = [
+    explanation,
+    retired
+      ? `adverse media job ${queued.id} was retired after its ${jobs.timings.retentionMs / 3_600_000} h retention: its outcome read from the step`
+      : undefined,
+  ].filter((part) => part !== undefined);
+  const common = { jobId: queued.id, retired, ...(said.length === 0 ? {} : { explanation: said.join('; ') }) };
+  if (view.status === 'ready') return { status: 'ready', result: view.result as AdverseMediaResult, ...common };
+  if (view.status === 'failed') return { status: 'failed', error: view.error ?? 'the job failed', ...common };
+  const readyAtMs = queued.fate === 'stuck' ? undefined : queued.createdAtMs + jobs.timings.doneAfterMs;
+  return { status: view.status, readyAtMs, ...common };
 }

@@ -68,7 +68,7 @@ export const WORKFLOW_ERROR_CODES = {
   PHONE_CODE_NOT_ENTERED: { status: 409, when: 'PHONE_VERIFICATION complete without a code: the applicant has not entered the code yet' },
   STEP_NOT_STARTED: {
     status: 409,
-    when: 'complete of a start/complete step before its start: DEEP_AGE, DEEPFAKE_DETECTION, ADDRESS_VERIFICATION, ADVERSE_MEDIA and BACKGROUND_CHECK (also once their job was retired, 24 h), BANK_STATEMENT_UPLOAD (no bank linked yet), PHONE_VERIFICATION (no code waiting, or it expired)',
+    when: 'complete of a start/complete step before its start: DEEP_AGE, DEEPFAKE_DETECTION, ADDRESS_VERIFICATION, ADVERSE_MEDIA and BACKGROUND_CHECK, BANK_STATEMENT_UPLOAD (no bank linked yet), PHONE_VERIFICATION (no code waiting, or it expired)',
   },
   STEP_UPLOAD_INCOMPLETE: { status: 409, when: 'complete of a step whose files presigned by start have not all been PUT (ADDRESS_VERIFICATION)' },
   INTERNAL_ERROR: { status: 500, when: 'an unexpected fault; safe to retry' },

@@ -67,6 +67,31 @@ describe('determinism', () => {
     expect(new Set(first).size).toBe(3);
   });
 
+  it('gives two first requests to the same new namespace distinct request ids, sent at once or after a refused one', async () => {
+    const requestId = (answer: { headers: Headers }) => answer.headers.get('x-request-id');
+    const alone = requestId(await (await testSandbox()).call('GET', '/v1/auth/verify', { namespace: 'fresh' }));
+
+    const sandbox = await testSandbox();
+    const [first, second] = await Promise.all([
+      sandbox.call('GET', '/v1/auth/verify', { namespace: 'fresh' }),
+      sandbox.call('GET', '/v1/auth/verify', { namespace: 'fresh' }),
+    ]);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(requestId(first)).toBe(alone);
+    expect(requestId(second)).not.toBe(requestId(first));
+    const journal = await sandbox.call('GET', '/__sandbox/requests', { key: null, namespace: 'fresh' });
+    expect(new Set(journal.body.requests.map((entry: { requestId: string }) => entry.requestId)).size).toBe(2);
+
+    // Requests that create no namespace (no key, a wrong one) take no id of the namespace's own requests.
+    const refused = await Promise.all([
+      sandbox.call('GET', '/v1/auth/verify', { namespace: 'later', key: null }),
+      sandbox.call('GET', '/v1/auth/verify', { namespace: 'later', key: 'sk_live_wrong' }),
+    ]);
+    expect(refused.map((answer) => answer.status)).toEqual([401, 401]);
+    const admitted = await sandbox.call('GET', '/v1/auth/verify', { namespace: 'later' });
+    expect(new Set([...refused, admitted].map(requestId)).size).toBe(3);
+  });
+
   it('answers byte-identical bodies for the same seed, requests and frozen clock', async () => {
     const transcript = async () => {
       const sandbox = await testSandbox({ seed: 3 });

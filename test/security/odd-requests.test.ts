@@ -1,6 +1,7 @@
 /**
  * The smaller findings: an odd request line answers the spec's JSON error body; a big body refused before
- * it was read still reaches its 413 (or 429) instead of a reset, with many sent at once; and sandbox keys
+ * it was read still reaches its 413 (or 429) instead of a reset, with many sent at once or on a connection
+ * that closes after its answer; and sandbox keys
  * never read the credit terms live keys created. Raw sockets against a real server on 127.0.0.1.
  */
 import { connect } from 'node:net';
@@ -41,6 +42,13 @@ function exchange(port: number, head: string, body: Buffer = Buffer.alloc(0)): P
   });
 }
 
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let round = 0; !condition(); round++) {
+    if (round > 200) throw new Error('the condition never held');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 const statusOf = (answer: string) => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
 const jsonOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: string };
 
@@ -66,6 +74,33 @@ describe('big bodies sent in parallel', () => {
       expect(jsonOf(answer.received).error).toContain('Request body too large: POST /v1/sessions takes at most 1 MB');
     }
   }, 60_000);
+
+  it("answers a refused body sent with Connection: close (as Python's urllib sends) before closing, never resetting it mid-upload: 413, and 429 with Retry-After", async () => {
+    sandbox = await createSandbox({ port: 0, memory: true, logger: silentLogger, imageConcurrency: { active: 1, queued: 0 } });
+    const port = Number(new URL(sandbox.url).port);
+    const body = Buffer.alloc(8 * 1024 * 1024, 0x61);
+    const closing = (path: string, type: string, length: number) =>
+      `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${KEYS.live}\r\nContent-Type: ${type}\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`;
+
+    const tooLarge = await exchange(port, closing('/v1/sessions', 'application/json', body.length), body);
+    expect(tooLarge.error).toBeUndefined();
+    expect(statusOf(tooLarge.received)).toBe(413);
+    expect(tooLarge.received).toMatch(/\r\nConnection: close\r\n/i);
+
+    // One image request holds the only slot, its body still on its way; the next ones are refused at once.
+    const holder = connect(port, '127.0.0.1');
+    holder.write(closing('/v1/face/detect', 'application/json', 1024));
+    await new Promise((resolve) => holder.once('connect', resolve));
+    await waitFor(() => sandbox?.platform.imageRequests.active === 1);
+    const refused = await Promise.all(Array.from({ length: 3 }, () => exchange(port, closing('/v1/face/detect', 'image/jpeg', body.length), body)));
+    holder.destroy();
+    for (const answer of refused) {
+      expect(answer.error).toBeUndefined();
+      expect(statusOf(answer.received)).toBe(429);
+      expect(answer.received).toMatch(/\r\nretry-after: 1\r\n/i);
+      expect(jsonOf(answer.received).error).toContain('Too many image requests at once');
+    }
+  }, 30_000);
 });
 
 describe('credit terms and sandbox keys', () => {

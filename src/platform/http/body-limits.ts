@@ -5,7 +5,8 @@
  * multipart form, or a raw binary body), so a new image route needs no entry here, and a new route of any
  * other kind gets the small limit without asking.
  */
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { HttpBindings } from '@hono/node-server';
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
@@ -155,28 +156,47 @@ function prematureClose(): Error {
   return Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 }
 
-/** What is read and thrown away of one refused body before its connection is cut. */
+/** What is read and thrown away of one body answered before it arrived, before its connection is cut. */
 const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
 
+/** The app's fetch as the node adapter calls it; `env` holds the HTTP/1 server's request and response (HttpBindings). */
+type Fetch = (request: Request, env: unknown) => Response | Promise<Response>;
+
 /**
- * A body refused before it was read (413 over the limit, 429 from the image gate) is still on its way: once
- * the answer is out, the rest is read and thrown away, so that a client still sending finishes and reads
- * the JSON answer instead of a reset (EPIPE). The request timeout bounds how long; past
- * MAX_DISCARDED_BYTES the connection is cut. (The node adapter's own clean-up gives up after 500 ms, which
- * parallel large uploads exceed; it is turned off where the server is made.)
+ * A body answered before it was read whole (413 over the limit, 429 from the image gate) is still on its
+ * way: its answer goes out once the rest has arrived, read and thrown away. A client still sending then
+ * reads the answer instead of a reset (EPIPE), also on a connection that closes after its answer
+ * (`Connection: close`, as Python's urllib sends): Node closes that socket as soon as the answer is
+ * written, and bytes still arriving turn the close into a reset. The request timeout bounds the wait; past
+ * MAX_DISCARDED_BYTES the answer goes at once and the connection is cut after it. (The node adapter's own
+ * clean-up gives up after 500 ms, which parallel large uploads exceed; it is turned off where the server is made.)
  */
-export function discardUnreadBodies(server: Server): void {
-  server.on('request', (request, response) => {
-    response.once('finish', () => {
-      if (request.complete || request.destroyed) return;
-      // The adapter's body stream stopped reading (nobody reads it now): only the discarding reader remains.
-      request.removeAllListeners('data');
-      let discarded = 0;
-      request.on('data', (chunk: Buffer) => {
-        discarded += chunk.length;
-        if (discarded > MAX_DISCARDED_BYTES) request.socket.destroy();
-      });
-      request.resume();
+export function answerOnceBodyArrived(fetch: Fetch): Fetch {
+  // Not async where the body is already in (every read): every request crosses it.
+  return (request, env) => {
+    const answer = fetch(request, env);
+    const bindings = env as HttpBindings;
+    if (bindings.incoming.complete) return answer;
+    return Promise.resolve(answer).then((response) => (arrived(bindings.incoming) ? response : restOfBody(bindings).then(() => response)));
+  };
+}
+
+const arrived = (incoming: IncomingMessage) => incoming.complete || incoming.destroyed;
+
+function restOfBody({ incoming, outgoing }: HttpBindings): Promise<void> {
+  return new Promise((resolve) => {
+    // The answer is made, so whatever read the body has stopped: only the discarding reader remains.
+    incoming.removeAllListeners('data');
+    let discarded = 0;
+    incoming.on('data', (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded <= MAX_DISCARDED_BYTES) return;
+      incoming.pause();
+      outgoing.once('finish', () => incoming.socket.destroy());
+      resolve();
     });
+    incoming.once('end', resolve);
+    incoming.once('close', resolve);
+    incoming.resume();
   });
 }

@@ -23,6 +23,7 @@ import type { FiredScenarioRule } from '../request-log/request-log.ts';
 import type { DeclaredOperations, ResponseRecorder } from './response-conformance.ts';
 import { keptAnswers } from '../kept-answers.ts';
 import { requestHeader } from './request-headers.ts';
+import { hexHashParts } from '../random/random.ts';
 
 export interface PublicUrls {
   /** {base_url}: what links in responses use (`--public-url`). */
@@ -217,5 +218,15 @@ export function jobFateFor(c: AppContext): JobFate {
  * may now be created. Until then a new namespace is only a visitor world that nothing keeps.
  */
 export function admitNamespace(c: AppContext): void {
-  c.set('world', c.get('platform').worlds.admit(c.get('world')));
+  const { worlds } = c.get('platform');
+  if (worlds.keeps(c.get('world'))) return;
+  c.set('world', worlds.admit(c.get('world')));
+  // Numbered as a visitor until now: the request takes its number in the namespace it joins.
+  numberRequest(c);
+}
+
+/** The request's id (X-Request-Id, the journal), from the signing secret and the request's number in its world. */
+export function numberRequest(c: AppContext): void {
+  const platform = c.get('platform');
+  c.set('requestId', `req_${hexHashParts(platform.signingSecret, ...platform.worlds.requestNumber(c.get('world'))).slice(0, 20)}`);
 }

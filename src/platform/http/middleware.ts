@@ -8,10 +8,9 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
 import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
-import { hexHashParts } from '../random/random.ts';
 import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/world.ts';
 import { journaledHeaders, keptQuery, receivedBody, sentBody, sentJsonText } from '../request-log/request-log.ts';
-import { admitNamespace, explain, noteOutcome, type AppContext, type AppEnv, type Platform } from './context.ts';
+import { admitNamespace, explain, numberRequest, noteOutcome, type AppContext, type AppEnv, type Platform } from './context.ts';
 import { ruleKinds } from '../scenarios/scenario.schema.ts';
 import type { Observation } from '../coverage/coverage.ts';
 import { round } from '../numbers.ts';
@@ -45,7 +44,7 @@ export function requestContext(platform: Platform) {
     const named = NAMESPACE_PATTERN.test(namespace) ? namespace : DEFAULT_NAMESPACE;
     c.set('world', platform.worlds.existing(named) ?? platform.worlds.visitor(named));
     const world = c.get('world');
-    c.set('requestId', `req_${hexHashParts(platform.signingSecret, world.namespace, world.nextRequestNumber()).slice(0, 20)}`);
+    numberRequest(c);
     const startedAt = world.clock.iso();
     const changesBefore = platform.store.changeCount;
 

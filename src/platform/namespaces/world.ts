@@ -118,6 +118,8 @@ export class Worlds {
   /** Keyed by a Map, never a plain object: `__proto__` or `constructor` is a namespace like any other. */
   private readonly worlds = new Map<string, World>();
   private readonly seeds = new Map<string, number>();
+  /** Requests served by visitor worlds, every namespace together: a visitor world lives for one request. */
+  private visitorRequests = 0;
 
   constructor(
     private readonly settings: WorldSettings,
@@ -136,6 +138,22 @@ export class Worlds {
     if (world) return world;
     if (namespace !== DEFAULT_NAMESPACE && !this.store.hasPartition(namespace)) return undefined;
     return this.keep(new World(namespace, this.seedOf(namespace), this.settings, this.store.partition(namespace), this.registry));
+  }
+
+  /** Whether `world` is its namespace's own world, not a visitor's. */
+  keeps(world: World): boolean {
+    return this.worlds.get(world.namespace) === world;
+  }
+
+  /**
+   * What a request id is hashed from: the namespace and the request's number there, or for a visitor
+   * world, which counts one request only (two first requests of a namespace would share its number 1),
+   * the request's number among all visitors' requests.
+   */
+  requestNumber(world: World): (string | number)[] {
+    if (this.keeps(world)) return [world.namespace, world.nextRequestNumber()];
+    this.visitorRequests += 1;
+    return [world.namespace, 'visitor', this.visitorRequests];
   }
 
   /** A world for a request that may not create its namespace: kept nowhere; a write to it is refused. */

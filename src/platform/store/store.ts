@@ -36,6 +36,7 @@ import { WorkSlices } from '../background/work-slices.ts';
 import { ApiError } from '../errors/api-error.ts';
 import { Collection, type CollectionChange, type Identified } from './collection.ts';
 import { DamagedFileError, StoreOpenError } from './errors.ts';
+import { unwritableDirectoryError } from './unwritable-directory.ts';
 import { Repair } from './repair.ts';
 import { DataLock, type LockWaiting } from './lock.ts';
 import {
@@ -241,11 +242,17 @@ export class Store {
   static async open(options: StoreOptions = {}): Promise<Store> {
     if (!options.file) return new Store(undefined, undefined, undefined, undefined);
     const file = options.file;
-    mkdirSync(dirname(file), { recursive: true });
-    const lock = await DataLock.acquire(file, options.port ?? null, {
-      say: options.warn ?? ((message) => console.warn(message)),
-      ...options.lockWaiting,
-    });
+    let lock: DataLock;
+    // The first writes of a start: a directory that cannot be written is refused naming why (EROFS, EACCES).
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      lock = await DataLock.acquire(file, options.port ?? null, {
+        say: options.warn ?? ((message) => console.warn(message)),
+        ...options.lockWaiting,
+      });
+    } catch (error) {
+      throw unwritableDirectoryError(file, error) ?? error;
+    }
     try {
       return await Store.load(file, options, lock);
     } catch (error) {

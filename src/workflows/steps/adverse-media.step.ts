@@ -3,15 +3,16 @@
  * screening area's adverse-media job for the person (the same job GET /v1/async-jobs/{jobId} shows, the
  * async-jobs-* scenarios included) and leaves the step IN_PROGRESS; `{action: "complete"}` reads the job on
  * the virtual clock. Before the result is due it answers 409 ADVERSE_MEDIA_NOT_READY (with `ready_at`),
- * without a start 409 STEP_NOT_STARTED.
+ * without a start 409 STEP_NOT_STARTED. The step keeps the job as queued, so a complete after the job's
+ * retention (24 h: GET /v1/async-jobs answers 404 then) still reads the screening's result.
  *
  * The result lands in analysis_data.adverse_media_data (the spec's member). LOW and MEDIUM risk complete
  * the step; HIGH and CRITICAL end the run (ADVERSE_MEDIA_HIT, the session REJECTED); a failed job is a
  * failed attempt (SCREENING_UNAVAILABLE), and the next start queues a new job. The screening magic names
  * (Clara Clean, Morgan Medium, Harper High, Cyrus Critical, Fay Failure) force each.
  *
- * A start repeated while its job is kept returns the same job when the person is the same (no new job),
- * a new one when the person changed.
+ * A start repeated while its job is kept (not failed, not past its retention) returns the same job when
+ * the person is the same (no new job), a new one when the person changed.
  *
  * LIMITATIONS:
  * - The session's price covers the job: nothing is billed, unlike the standalone endpoint.
@@ -20,6 +21,7 @@ import type { z } from '@hono/zod-openapi';
 import { toAdverseMediaData } from '../../screening/adverse-media.service.ts';
 import type { AdverseMediaRequest } from '../../screening/adverse-media.schemas.ts';
 import { CountrySchema } from '../../screening/screening.schemas.ts';
+import type { StoredJob } from '../../platform/jobs/jobs.ts';
 import { adverseMediaFingerprint, adverseMediaJobState, queueStepAdverseMedia } from '../../screening/screening.service.ts';
 import { stepConflict } from '../workflow-errors.ts';
 import { failuresOfStep } from '../workflow-failures.ts';
@@ -31,7 +33,8 @@ export type AdverseMediaStepBody = z.infer<typeof AdverseMediaStepBodySchema>;
 
 /** What the step keeps between start and complete. */
 export interface AdverseMediaState extends Record<string, unknown> {
-  job_id: string;
+  /** The job as queued: its outcome once GET /v1/async-jobs no longer keeps it. */
+  job: StoredJob;
   /** The person's fingerprint, so a repeated start with the same person reuses the job. */
   fingerprint: string;
 }
@@ -54,18 +57,18 @@ function start(context: StepContext, body: StartBody): StepOutcome {
   const fingerprint = adverseMediaFingerprint(person);
   const earlier = context.state as AdverseMediaState | undefined;
   if (earlier?.fingerprint === fingerprint) {
-    const running = adverseMediaJobState(world, deps.jobs, earlier.job_id);
-    if (running.status !== 'gone' && running.status !== 'failed') {
+    const running = adverseMediaJobState(world, deps.jobs, earlier.job);
+    if (!running.retired && running.status !== 'failed') {
       return {
         kind: 'progress',
         state: earlier,
-        payload: { adverse_media: { job_id: earlier.job_id, status: running.status } },
-        explanations: [`start repeated with the same person: adverse media job ${earlier.job_id} (${running.status}) kept, nothing queued`],
+        payload: { adverse_media: { job_id: running.jobId, status: running.status } },
+        explanations: [`start repeated with the same person: adverse media job ${running.jobId} (${running.status}) kept, nothing queued`],
       };
     }
   }
   const job = queueStepAdverseMedia(world, deps.jobs, context.organizationId, person, deps.jobFate());
-  const state: AdverseMediaState = { job_id: job.id, fingerprint };
+  const state: AdverseMediaState = { job, fingerprint };
   const fate = job.fate === 'normal' ? '' : ` (scenario async-jobs-${job.fate})`;
   return {
     kind: 'progress',
@@ -80,14 +83,14 @@ function start(context: StepContext, body: StartBody): StepOutcome {
 function complete(context: StepContext): StepOutcome {
   const { world, deps, sessionId, index } = context;
   const state = context.state as AdverseMediaState | undefined;
-  const job = state === undefined ? undefined : adverseMediaJobState(world, deps.jobs, state.job_id);
-  if (state === undefined || job === undefined || job.status === 'gone') {
+  if (state?.job === undefined) {
     throw stepConflict(
       'STEP_NOT_STARTED',
       `ADVERSE_MEDIA on session ${sessionId} has no screening running: submit {"action": "start", "first_name": ..., "last_name": ..., "date_of_birth": ...} first, then complete.`,
       { current_step: index, step_id: 'ADVERSE_MEDIA' },
     );
   }
+  const job = adverseMediaJobState(world, deps.jobs, state.job);
   if (job.status === 'pending' || job.status === 'processing') {
     const due = job.readyAtMs === undefined ? 'it stays processing (scenario async-jobs-stuck)' : `it is due at ${world.clock.iso(job.readyAtMs)}`;
     throw stepConflict(

@@ -3,8 +3,9 @@
  * step read from the document (first name, last name, date of birth: the id_extracted_text of its
  * primary document), not the name the session was created with. `start` queues the screening area's
  * adverse-media job for that identity (IN_PROGRESS); `complete` reads it on the virtual clock (409
- * BACKGROUND_CHECK_NOT_READY before it is due, STEP_NOT_STARTED without a start) and screens
- * the identity against the PEP and sanctions watchlists.
+ * BACKGROUND_CHECK_NOT_READY before it is due, STEP_NOT_STARTED without a start; the step keeps the job as
+ * queued, so a complete after its 24 h retention still reads it) and screens the identity against the PEP
+ * and sanctions watchlists.
  *
  * Clear (no list match, adverse media LOW or MEDIUM): COMPLETED. A list match or adverse media HIGH or
  * CRITICAL ends the run: BACKGROUND_CHECK_HIT, the session REJECTED. A failed job (the async-jobs-fail
@@ -20,6 +21,7 @@
 import type { z } from '@hono/zod-openapi';
 import { screenPepSanctions } from '../../screening/pep-sanctions.service.ts';
 import { defaultWatchlist } from '../../screening/pep-sanctions.watchlist.ts';
+import type { StoredJob } from '../../platform/jobs/jobs.ts';
 import { adverseMediaJobState, queueStepAdverseMedia } from '../../screening/screening.service.ts';
 import { stepConflict } from '../workflow-errors.ts';
 import { failuresOfStep } from '../workflow-failures.ts';
@@ -36,7 +38,8 @@ export interface DocumentIdentity {
 }
 
 export interface BackgroundCheckState extends Record<string, unknown> {
-  job_id: string;
+  /** The job as queued: its outcome once GET /v1/async-jobs no longer keeps it. */
+  job: StoredJob;
   identity: DocumentIdentity;
 }
 
@@ -61,7 +64,7 @@ function start(context: StepContext): StepOutcome {
   const identity = documentIdentity(context);
   const person = { firstName: identity.first_name, lastName: identity.last_name, dateOfBirth: identity.date_of_birth };
   const job = queueStepAdverseMedia(context.world, context.deps.jobs, context.organizationId, person, context.deps.jobFate());
-  const state: BackgroundCheckState = { job_id: job.id, identity };
+  const state: BackgroundCheckState = { job, identity };
   return {
     kind: 'progress',
     state,
@@ -75,11 +78,11 @@ function start(context: StepContext): StepOutcome {
 function complete(context: StepContext): StepOutcome {
   const { world, sessionId, index } = context;
   const state = context.state as BackgroundCheckState | undefined;
-  const job = state?.job_id === undefined ? undefined : adverseMediaJobState(world, context.deps.jobs, state.job_id);
   const where = { current_step: index, step_id: 'BACKGROUND_CHECK' };
-  if (state === undefined || job === undefined || job.status === 'gone') {
+  if (state?.job === undefined) {
     throw stepConflict('STEP_NOT_STARTED', `BACKGROUND_CHECK on session ${sessionId} has not started: submit {"action": "start"} first, then complete.`, where);
   }
+  const job = adverseMediaJobState(world, context.deps.jobs, state.job);
   if (job.status === 'pending' || job.status === 'processing') {
     const readyAt = job.readyAtMs === undefined ? undefined : world.clock.iso(job.readyAtMs);
     throw stepConflict(

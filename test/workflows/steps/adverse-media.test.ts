@@ -16,6 +16,8 @@ import {
 
 const person = (first_name: string, last_name: string) => ({ action: 'start', first_name, last_name, date_of_birth: '1985-03-14' });
 const JOB_DONE_MS = 3000;
+/** GET /v1/async-jobs/{jobId} answers 404 this long after the job was created. */
+const JOB_RETENTION_MS = 24 * 3_600_000;
 
 /** start, wait for the job, complete: the complete envelope. */
 async function screen(sandbox: TestSandbox, first: string, last: string) {
@@ -103,6 +105,48 @@ describe('ADVERSE_MEDIA step', () => {
     expect(started.status, started.text).toBe(200);
     await advanceClock(sandbox, JOB_DONE_MS);
     expectFailedAttempt(await submitOk(sandbox, sessionId, 'ADVERSE_MEDIA', { action: 'complete' }), 'SCREENING_UNAVAILABLE');
+  });
+
+  it('keeps its screening once the job is retired: complete a day after start reads the result the job had', async () => {
+    const sandbox = await testSandbox({ rateLimit: false });
+    const timely = await screen(sandbox, 'Morgan', 'Medium');
+    const sessionId = await hostedSession(sandbox, ['ADVERSE_MEDIA']);
+    const started = await submitOk(sandbox, sessionId, 'ADVERSE_MEDIA', person('Morgan', 'Medium'));
+    const jobId = started.adverse_media.job_id as string;
+    await advanceClock(sandbox, JOB_RETENTION_MS);
+    expect((await sandbox.call('GET', `/v1/async-jobs/${jobId}`)).status).toBe(404);
+
+    const late = await sandbox.call('POST', `/v1/sessions/${sessionId}/steps/ADVERSE_MEDIA`, { body: { action: 'complete' } });
+    expect(late.status, late.text).toBe(200);
+    expect(late.body).toMatchObject({
+      step_status: 'COMPLETED',
+      session_status: 'VERIFIED',
+      adverse_media: { ...timely.envelope.adverse_media, job_id: jobId },
+    });
+    expect(late.headers.get('x-sandbox-explain')).toContain(`adverse media job ${jobId} was retired after its 24 h retention`);
+    expect((await sessionRecord(sandbox, sessionId)).analysis_data.adverse_media_data).toEqual(
+      (await sessionRecord(sandbox, timely.sessionId)).analysis_data.adverse_media_data,
+    );
+  });
+
+  it('a retired job of the async-jobs-fail scenario is still a failed attempt SCREENING_UNAVAILABLE; a new start queues a new job', async () => {
+    const sandbox = await testSandbox({ rateLimit: false });
+    const sessionId = await hostedSession(sandbox, ['ADVERSE_MEDIA']);
+    const started = await submitOk(sandbox, sessionId, 'ADVERSE_MEDIA', person('Fay', 'Failure'));
+    await advanceClock(sandbox, JOB_RETENTION_MS);
+    expectFailedAttempt(await submitOk(sandbox, sessionId, 'ADVERSE_MEDIA', { action: 'complete' }), 'SCREENING_UNAVAILABLE');
+    const again = await submitOk(sandbox, sessionId, 'ADVERSE_MEDIA', person('Fay', 'Failure'));
+    expect(again.adverse_media.job_id).not.toBe(started.adverse_media.job_id);
+  });
+
+  it('a start repeated once the job was retired queues a new job for the same person', async () => {
+    const sandbox = await testSandbox({ rateLimit: false });
+    const sessionId = await hostedSession(sandbox, ['ADVERSE_MEDIA']);
+    const first = await submitOk(sandbox, sessionId, 'ADVERSE_MEDIA', person('Clara', 'Clean'));
+    await advanceClock(sandbox, JOB_RETENTION_MS);
+    const again = await submitOk(sandbox, sessionId, 'ADVERSE_MEDIA', person('Clara', 'Clean'));
+    expect(again.adverse_media).toMatchObject({ status: 'pending' });
+    expect(again.adverse_media.job_id).not.toBe(first.adverse_media.job_id);
   });
 
   it('a repeated start with the same person keeps the job; another person gets a new one', async () => {

@@ -6,6 +6,8 @@ import { advanceClock, expectBadBody, expectFailedAttempt, expectHeadlessRefusal
 
 const STEPS = ['ID_VERIFICATION', 'BACKGROUND_CHECK'];
 const JOB_DONE_MS = 3000;
+/** GET /v1/async-jobs/{jobId} answers 404 this long after the job was created. */
+const JOB_RETENTION_MS = 24 * 3_600_000;
 
 /** ID_VERIFICATION passes with the document `idFront` (and the face.jpg selfie); returns the session id and the identity read. */
 async function verifiedIdentity(sandbox: TestSandbox, idFront: string, applicant: Record<string, unknown> = HOSTED_APPLICANT) {
@@ -68,6 +70,18 @@ describe('BACKGROUND_CHECK step', () => {
     const answer = await submit(sandbox, sessionId, 'BACKGROUND_CHECK', { action: 'complete' });
     expect(answer.status, answer.text).toBe(409);
     expect(answer.body).toMatchObject({ code: 'STEP_NOT_STARTED', current_step: 1, step_id: 'BACKGROUND_CHECK' });
+  });
+
+  it('keeps its screening once the job is retired: complete a day after start completes with the same record', async () => {
+    const sandbox = await testSandbox({ rateLimit: false });
+    const timely = await verifiedIdentity(sandbox, 'passport.jpg');
+    const expected = (await runCheck(sandbox, timely.sessionId)).background_check;
+    const { sessionId } = await verifiedIdentity(sandbox, 'passport.jpg');
+    await submitOk(sandbox, sessionId, 'BACKGROUND_CHECK', { action: 'start' });
+    await advanceClock(sandbox, JOB_RETENTION_MS);
+    const late = await submit(sandbox, sessionId, 'BACKGROUND_CHECK', { action: 'complete' });
+    expect(late.status, late.text).toBe(200);
+    expect(late.body).toMatchObject({ step_status: 'COMPLETED', session_status: 'VERIFIED', background_check: expected });
   });
 
   it('a failed screening job (async-jobs-fail) is a failed attempt SCREENING_UNAVAILABLE', async () => {

@@ -54,6 +54,15 @@ describe('BANK_STATEMENT_UPLOAD step', () => {
     expect(done.bank_statement).toMatchObject({ institution: 'Borealis Credit Union', accounts: 1 });
   });
 
+  it('completes a day after start: the linked statement stays ready', async () => {
+    const sandbox = await testSandbox({ rateLimit: false });
+    const sessionId = await hostedSession(sandbox, ['BANK_STATEMENT_UPLOAD']);
+    await submitOk(sandbox, sessionId, 'BANK_STATEMENT_UPLOAD', { action: 'start' });
+    await advanceClock(sandbox, 24 * 3_600_000);
+    const late = await submitOk(sandbox, sessionId, 'BANK_STATEMENT_UPLOAD', { action: 'complete' });
+    expect(late).toMatchObject({ step_status: 'COMPLETED', session_status: 'VERIFIED', bank_statement: { status: 'COMPLETED' } });
+  });
+
   it('answers 409 STEP_NOT_STARTED to complete before any bank is linked', async () => {
     const sandbox = await testSandbox({ rateLimit: false });
     const sessionId = await hostedSession(sandbox, ['BANK_STATEMENT_UPLOAD']);
