@@ -21,22 +21,23 @@ const shared = {
   setupFiles: ['test/helpers/response-coverage.file.ts'],
   testTimeout: 20_000,
   hookTimeout: 20_000,
-  pool: 'forks',
+  pool: 'forks' as const,
   // Both cores: vitest's default on two is one worker, and most files wait on sockets, processes or a browser.
   maxWorkers: 2,
   // The CLI processes tests start check their answers too (test sandboxes get it from test/helpers/sandbox.ts).
   env: { IDV_SANDBOX_STRICT_RESPONSES: '1' },
-} as const;
+};
 
 export default defineConfig({
   test: {
-    // The root project's: run once for the whole run (the route-coverage gate globs every file of `include`).
+    // The root project's, run once for the whole run: the projects below do not extend the root, so neither
+    // runs them again, and the route-coverage gate globs every file of this `include`.
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/temporary-root.ts', 'test/helpers/response-coverage.setup.ts'],
     maxWorkers: 2,
     projects: [
-      { extends: false, test: { ...shared, name: 'shared modules', include: ['test/**/*.test.ts'], exclude: isolated, isolate: false } },
-      { extends: false, test: { ...shared, name: 'own modules', include: isolated } },
+      { test: { ...shared, name: 'shared modules', include: ['test/**/*.test.ts'], exclude: isolated, isolate: false } },
+      { test: { ...shared, name: 'own modules', include: isolated } },
     ],
   },
 });
