@@ -1,0 +1,30 @@
+/**
+ * The README's non-curl blocks that tests run or compare: the install lines, the start's printout, the
+ * in-process example. Each is the first fenced block of its language under the heading that names it.
+ */
+import { readFileSync } from 'node:fs';
+
+export const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+/** The body of the first ```language block under `heading` (before the next heading of any level). */
+export function blockUnder(markdown: string, heading: string, language: string): string {
+  const lines = markdown.split('\n');
+  const start = lines.findIndex((line) => /^#{1,6} /.test(line) && line.replace(/^#+ /, '') === heading);
+  if (start === -1) throw new Error(`README.md has no heading "${heading}"`);
+  for (let index = start + 1; index < lines.length && !/^#{1,6} /.test(lines[index] as string); index++) {
+    if (lines[index]?.trim() !== `\`\`\`${language}`) continue;
+    const end = lines.indexOf('```', index + 1);
+    return lines.slice(index + 1, end).join('\n');
+  }
+  throw new Error(`README.md has no \`\`\`${language} block under "${heading}"`);
+}
+
+/** The shell commands of the install block, comments dropped: the folder placeholder names the clone. */
+export const INSTALL_CLONE_PLACEHOLDER = '/path/to/idv-sandbox';
+
+export function installCommands(markdown = README): string[] {
+  return blockUnder(markdown, 'Install it in your project', 'sh')
+    .split('\n')
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter((line) => line !== '');
+}
