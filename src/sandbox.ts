@@ -125,8 +125,11 @@ export interface SandboxOptions {
 }
 
 export interface Sandbox {
-  /** Base URL when listening, on loopback for a wildcard interface (else the public URL or http://127.0.0.1). */
-  url: string;
+  /**
+   * Base URL of the socket, on loopback for a wildcard interface. A sandbox created with `port: null` has no
+   * socket: reading it throws (a URL there would name a port some other process may serve).
+   */
+  readonly url: string;
   app: OpenAPIHono<AppEnv>;
   platform: Platform;
   /** The default namespace's clock. */
@@ -252,6 +255,9 @@ export const startingAnswer = () =>
     headers: { 'content-type': 'application/json', 'retry-after': '1', 'content-length': String(Buffer.byteLength(STARTING_BODY)) },
   });
 
+const SOCKETLESS_URL =
+  'This sandbox has no socket (createSandbox({ port: null })), so it has no URL: send requests with sandbox.app.request(path, init), or create it with port: 0 to listen on a free port.';
+
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   // The port is bound before the data directory is touched: a taken port fails with nothing written.
   // The node server's bindings (`env`) go through: they carry the socket, hence the client's address.
@@ -278,18 +284,19 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     platform.scenarioFiles.watch(platform);
     platform.closers.push(async () => platform.scenarioFiles.close());
   }
-  let url = platform.urls.base;
   if (listener) {
     handle = app.fetch;
-    url = listener.url;
-    if (options.publicUrl === undefined) Object.assign(platform.urls, publicUrls(url));
+    if (options.publicUrl === undefined) Object.assign(platform.urls, publicUrls(listener.url));
   }
   if (options.retentionSweep ?? listener !== undefined) platform.retention.startSweeping();
   platform.closers.push(() => platform.retention.stop());
   const server = listener?.connections;
 
   return {
-    url,
+    get url() {
+      if (!listener) throw new Error(SOCKETLESS_URL);
+      return listener.url;
+    },
     app,
     platform,
     get clock() {
