@@ -12,7 +12,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { INSTALL_CLONE_PLACEHOLDER, installCommands } from '../docs/readme-blocks.ts';
+import { blockUnder, INSTALL_CLONE_PLACEHOLDER, installCommands, README } from '../docs/readme-blocks.ts';
 import { temporaryDirectory } from '../helpers/temporary-directory.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -82,6 +82,21 @@ describe.runIf(process.env.IDV_SANDBOX_PACKED_TEST === '1')('the packed tarball,
     }
     expect(await exited).toBe(0);
   }, 60_000);
+
+  it("runs the README's in-process example under Jest, which requires the package as CommonJS", () => {
+    inProject(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-dev', 'jest@30']);
+    const example = blockUnder(README, 'In-process', 'ts').replace("import { createSandbox } from 'idv-sandbox';", '');
+    writeFileSync(
+      join(project, 'sandbox.test.cjs'),
+      `const { createSandbox } = require('idv-sandbox');
+      test('the in-process example', async () => {
+        ${example}
+        expect(answer.status).toBe(200);
+        await sandbox.close({ report: false });
+      });`,
+    );
+    expect(() => inProject('npx', ['--no-install', 'jest', '--ci', 'sandbox.test.cjs'])).not.toThrow();
+  }, 300_000);
 
   it('imports createSandbox in plain Node and serves a request in-process', () => {
     const script = `
