@@ -6,17 +6,21 @@ import { readFileSync } from 'node:fs';
 
 export const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
-/** The body of the first ```language block under `heading` (before the next heading of any level). */
-export function blockUnder(markdown: string, heading: string, language: string): string {
+/** The lines under `heading`, up to the next heading of any level. */
+export function sectionUnder(markdown: string, heading: string): string[] {
   const lines = markdown.split('\n');
   const start = lines.findIndex((line) => /^#{1,6} /.test(line) && line.replace(/^#+ /, '') === heading);
   if (start === -1) throw new Error(`README.md has no heading "${heading}"`);
-  for (let index = start + 1; index < lines.length && !/^#{1,6} /.test(lines[index] as string); index++) {
-    if (lines[index]?.trim() !== `\`\`\`${language}`) continue;
-    const end = lines.indexOf('```', index + 1);
-    return lines.slice(index + 1, end).join('\n');
-  }
-  throw new Error(`README.md has no \`\`\`${language} block under "${heading}"`);
+  const end = lines.findIndex((line, index) => index > start && /^#{1,6} /.test(line));
+  return lines.slice(start + 1, end === -1 ? lines.length : end);
+}
+
+/** The body of the first ```language block under `heading`. */
+export function blockUnder(markdown: string, heading: string, language: string): string {
+  const lines = sectionUnder(markdown, heading);
+  const start = lines.findIndex((line) => line.trim() === `\`\`\`${language}`);
+  if (start === -1) throw new Error(`README.md has no \`\`\`${language} block under "${heading}"`);
+  return lines.slice(start + 1, lines.indexOf('```', start + 1)).join('\n');
 }
 
 /** The shell commands of the install block, comments dropped: the folder placeholder names the clone. */

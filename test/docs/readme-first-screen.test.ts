@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createSandbox, type SandboxOptions } from '../../src/index.ts';
 import { silentLogger } from '../helpers/sandbox.ts';
-import { blockUnder, INSTALL_CLONE_PLACEHOLDER, installCommands, README } from './readme-blocks.ts';
+import { blockUnder, INSTALL_CLONE_PLACEHOLDER, installCommands, README, sectionUnder } from './readme-blocks.ts';
 
 const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { name: string; version: string };
 
@@ -44,6 +44,13 @@ describe("README's first screen", () => {
     expect(first.status).toBe(200);
     expect(first.body).toMatch(/token=/);
     expect(await run()).toEqual(first);
+  });
+
+  it('leaves the benchmark figures to docs/performance.md, with one line pointing there', () => {
+    expect(README.split('\n').filter((line) => /\b(PASS|FAIL)\b|req\/s|\bp99\b/.test(line))).toEqual([]);
+    const section = sectionUnder(README, 'Performance').filter((line) => line.trim() !== '');
+    expect(section.length).toBeLessThanOrEqual(3);
+    expect(section.join(' ')).toContain('(docs/performance.md#last-run)');
   });
 
   it('has no URL without a socket, and says what to use instead', async () => {
