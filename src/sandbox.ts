@@ -195,9 +195,11 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     store,
     scenarios,
   );
+  const coverage = new Coverage(options.coverage !== false, PLATFORM_SOURCES);
   const retention = new Retention(options.retentionDays, store, worlds, {
     dropNamespace: async (namespace) => {
       worlds.reset(namespace);
+      coverage.namespaceReset(namespace);
       await uploads.dropNamespace(namespace);
     },
     dropped: (namespace, collection, ids) => (collection === UPLOADS_COLLECTION ? uploads.forget(namespace, ids) : Promise.resolve()),
@@ -212,7 +214,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     retention,
     jobs: new JobEngine({ ...DEFAULT_JOB_TIMINGS, ...options.jobTimings }),
     catalog: new Catalog(),
-    coverage: new Coverage(options.coverage !== false, PLATFORM_SOURCES),
+    coverage,
     uploads,
     urls: publicUrls(base),
     urlsFromRequestHost: options.publicUrl === undefined,

@@ -225,8 +225,14 @@ export const CoverageReportSchema = z
         operation: z.string().optional(),
         title: z.string(),
         count: z.number().int(),
-        firstRequestId: z.string(),
-        lastRequestId: z.string(),
+        firstRequestId: z
+          .string()
+          .nullable()
+          .openapi({ description: "The first request's id in the journal; null when it was answered before the namespace's last reset" }),
+        lastRequestId: z
+          .string()
+          .nullable()
+          .openapi({ description: "The last request's id in the journal; null when it was answered before the namespace's last reset" }),
         byKey: z.record(z.string(), z.number().int()),
       }),
     ),

@@ -27,6 +27,7 @@ export async function resetSandbox(platform: Platform, namespace: string | undef
   }
   for (const name of names) {
     platform.worlds.reset(name, seed);
+    platform.coverage.namespaceReset(name);
     await platform.uploads.dropNamespace(name);
   }
   return names;

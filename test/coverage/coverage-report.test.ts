@@ -76,6 +76,29 @@ describe('GET /__sandbox/coverage', () => {
     expect(trust?.percent).toBe(Math.round((3 / (trust?.classes ?? 1)) * 1000) / 10);
   });
 
+  it('names only requests the journal holds: ids answered before a reset (they restart from the seed) are null', async () => {
+    sandbox = await testSandbox();
+    const journalPath = async (requestId: string | null) => {
+      const { requests } = (await sandbox.call('GET', '/__sandbox/requests', { key: null })).body as { requests: { requestId: string; path: string }[] };
+      return requests.find((entry) => entry.requestId === requestId)?.path;
+    };
+    const verify = () => sandbox.call('GET', '/v1/auth/verify');
+    const before = (await verify()).headers.get('x-request-id');
+    expect((await sandbox.call('POST', '/__sandbox/reset', { key: null })).status).toBe(200);
+    // The first request after the reset takes the id the key check had.
+    const other = await sandbox.call('GET', '/v1/sessions/does-not-exist');
+    expect(other.headers.get('x-request-id')).toBe(before);
+    const onlyBefore = sandbox.coverage('default').hit.find((h) => h.id === 'status GET /v1/auth/verify 200');
+    expect(onlyBefore).toMatchObject({ count: 1, firstRequestId: null, lastRequestId: null });
+
+    const after = (await verify()).headers.get('x-request-id');
+    const both = sandbox.coverage('default').hit.find((h) => h.id === 'status GET /v1/auth/verify 200');
+    expect(both).toMatchObject({ count: 2, firstRequestId: null, lastRequestId: after });
+    expect(await journalPath(both?.lastRequestId ?? null)).toBe('/v1/auth/verify');
+    const markdown = (await sandbox.call('GET', '/__sandbox/coverage?format=markdown', { key: null })).text;
+    expect(markdown).toContain(`| \`status GET /v1/auth/verify 200\` | 2 | before a reset | ${after} |`);
+  });
+
   it('says how to trigger each class never hit, as a curl where one request does it', async () => {
     sandbox = await testSandbox();
     await knownTraffic(sandbox);

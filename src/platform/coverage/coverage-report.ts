@@ -12,8 +12,8 @@ export interface HitClass {
   operation?: string;
   title: string;
   count: number;
-  firstRequestId: string;
-  lastRequestId: string;
+  firstRequestId: string | null;
+  lastRequestId: string | null;
   byKey: Record<string, number>;
 }
 
@@ -99,6 +99,9 @@ export function buildReport(
   };
 }
 
+/** A request of the journal, or what became of one answered before a reset (the journal holds it no more). */
+const requestLabel = (id: string | null) => id ?? 'before a reset';
+
 /** POSIX shell single quotes. */
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
@@ -138,7 +141,7 @@ export function reportMarkdown(report: CoverageReport): string {
     '',
     '| class | count | first request | last request |',
     '| --- | ---: | --- | --- |',
-    ...report.hit.map((h) => `| \`${cell(h.id)}\` | ${h.count} | ${h.firstRequestId} | ${h.lastRequestId} |`),
+    ...report.hit.map((h) => `| \`${cell(h.id)}\` | ${h.count} | ${requestLabel(h.firstRequestId)} | ${requestLabel(h.lastRequestId)} |`),
     '',
     '## Never hit',
     '',
@@ -195,7 +198,7 @@ export function reportJunit(report: CoverageReport, context: RenderContext): str
   for (const h of report.hit) {
     const suite = suiteOf(h.kind);
     suite.cases.push(`    <testcase classname="${xml(`coverage.${h.kind}`)}" name="${xml(h.id)}" time="0"/>`);
-    suite.hits.push(`${h.id}: hit ${h.count} time(s), first ${h.firstRequestId}, last ${h.lastRequestId}`);
+    suite.hits.push(`${h.id}: hit ${h.count} time(s), first ${requestLabel(h.firstRequestId)}, last ${requestLabel(h.lastRequestId)}`);
   }
   for (const m of report.missed) {
     const suite = suiteOf(m.kind);
@@ -247,7 +250,8 @@ export function reportHtmlSection(report: CoverageReport): string {
     '<h2>Hit</h2>',
     '<table class="coverage-hit"><thead><tr><th>class</th><th>count</th><th>first request</th><th>last request</th></tr></thead><tbody>',
     ...report.hit.map(
-      (h) => `<tr><td><code>${html(h.id)}</code></td><td>${h.count}</td><td>${html(h.firstRequestId)}</td><td>${html(h.lastRequestId)}</td></tr>`,
+      (h) =>
+        `<tr><td><code>${html(h.id)}</code></td><td>${h.count}</td><td>${html(requestLabel(h.firstRequestId))}</td><td>${html(requestLabel(h.lastRequestId))}</td></tr>`,
     ),
     '</tbody></table>',
     '<h2>Per operation</h2>',
