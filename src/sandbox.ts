@@ -293,6 +293,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   if (options.retentionSweep ?? listener !== undefined) platform.retention.startSweeping();
   platform.closers.push(() => platform.retention.stop());
   const server = listener?.connections;
+  // The journal whose records fill the report's curls: the namespace's, or the default one's, which the
+  // curls of a report of every namespace call.
+  const journalOf = (namespace: string | undefined) => platform.worlds.existing(namespace ?? DEFAULT_NAMESPACE)?.requestLog.list() ?? [];
 
   return {
     get url() {
@@ -307,14 +310,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     reset: async (seed) => {
       await resetSandbox(platform, undefined, seed);
     },
-    coverage: (namespace) => platform.coverage.report({ namespace, baseUrl: platform.urls.base }),
+    coverage: (namespace) => platform.coverage.report({ namespace, baseUrl: platform.urls.base, journal: journalOf(namespace) }),
     close: (async (closing?: { report: false }) => {
       await server?.drain(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
       for (const closer of platform.closers) await closer();
       await platform.store.close();
       if (closing?.report === false) return undefined;
       await loadAllAreas(platform);
-      return platform.coverage.report({ baseUrl: platform.urls.base });
+      return platform.coverage.report({ baseUrl: platform.urls.base, journal: journalOf(undefined) });
     }) as Sandbox['close'],
     closeNow: async () => {
       server?.cut();

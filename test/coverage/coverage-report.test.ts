@@ -99,6 +99,24 @@ describe('GET /__sandbox/coverage', () => {
     expect(markdown).toContain(`| \`status GET /v1/auth/verify 200\` | 2 | before a reset | ${after} |`);
   });
 
+  it("fills a curl's path with a record of the namespace, or says which call makes one, never an id placeholder", async () => {
+    sandbox = await testSandbox();
+    const missed = (id: string) => sandbox.coverage('default').missed.find((m) => m.id === id);
+    const read = 'status GET /v1/sessions/{id} 200';
+    expect(missed(read)).toMatchObject({ how: expect.stringContaining('{id} (POST /v1/sessions makes one)') });
+    expect(missed(read)?.curl).toBeUndefined();
+    expect(sandbox.coverage('default').missed.filter((m) => m.curl?.match(/\/\{\w+\}/))).toEqual([]);
+
+    const created = await sandbox.call('POST', '/v1/sessions', { body: { email: 'jane.doe@example.com', first_name: 'Jane', last_name: 'Doe' } });
+    const curl = missed(read)?.curl;
+    expect(curl).toBe(`curl -sS 'http://127.0.0.1:4010/v1/sessions/${created.body.id}' -H 'x-api-key: sk_live_demo'`);
+    expect((await sandbox.call('GET', new URL(/'(http[^']+)'/.exec(curl ?? '')?.[1] ?? '').pathname)).status).toBe(200);
+    // Another namespace has made no session: its report says so rather than lend this one's.
+    expect(sandbox.coverage('other')).toMatchObject({
+      missed: expect.arrayContaining([expect.objectContaining({ id: read, how: expect.stringContaining('POST /v1/sessions makes one') })]),
+    });
+  });
+
   it('says how to trigger each class never hit, as a curl where one request does it', async () => {
     sandbox = await testSandbox();
     await knownTraffic(sandbox);

@@ -5,6 +5,7 @@
  */
 import type { ClassHits } from './coverage.ts';
 import type { OutcomeClass, TriggerRequest } from './outcome-class.ts';
+import type { RecordIds } from './record-ids.ts';
 
 export interface HitClass {
   id: string;
@@ -59,11 +60,15 @@ export function formatForFile(file: string): CoverageFormat {
 
 const percentOf = (hit: number, total: number) => (total === 0 ? 100 : Math.round((hit / total) * 1000) / 10);
 
-export function buildReport(
-  classes: readonly OutcomeClass[],
-  hits: Map<string, ClassHits>,
-  scope: { namespace: string; keyId?: string; baseUrl: string },
-): CoverageReport {
+export interface ReportScope {
+  namespace: string;
+  keyId?: string;
+  baseUrl: string;
+  /** The records of the namespace the curls call, which fill the ids of their paths. */
+  recordIds: RecordIds;
+}
+
+export function buildReport(classes: readonly OutcomeClass[], hits: Map<string, ClassHits>, scope: ReportScope): CoverageReport {
   const hit: HitClass[] = [];
   const missed: MissedClass[] = [];
   const perOperation = new Map<string, { classes: number; hit: number }>();
@@ -77,10 +82,7 @@ export function buildReport(
     }
     const common = { id: outcome.id, kind: outcome.kind, ...(outcome.operation === undefined ? {} : { operation: outcome.operation }), title: outcome.title };
     if (stat) hit.push({ ...common, ...stat });
-    else {
-      const request = outcome.trigger.request;
-      missed.push({ ...common, how: outcome.trigger.how, ...(request ? { curl: curlFor(request, scope.baseUrl, scope.namespace) } : {}) });
-    }
+    else missed.push({ ...common, ...triggerOf(outcome.trigger, scope) });
   }
   return {
     namespace: scope.namespace,
@@ -97,6 +99,15 @@ export function buildReport(
     hit,
     missed,
   };
+}
+
+/** How to trigger a class: its sentence, and a curl when its request names no record the namespace lacks. */
+function triggerOf(trigger: OutcomeClass['trigger'], scope: ReportScope): { how: string; curl?: string } {
+  const { request } = trigger;
+  if (request === undefined) return { how: trigger.how };
+  const filled = scope.recordIds.fill(request.path);
+  if ('missing' in filled) return { how: `${trigger.how}; its path names a record this namespace has not made yet: ${filled.missing}` };
+  return { how: trigger.how, curl: curlFor({ ...request, path: filled.path }, scope.baseUrl, scope.namespace) };
 }
 
 /** A request of the journal, or what became of one answered before a reset (the journal holds it no more). */

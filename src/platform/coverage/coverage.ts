@@ -12,6 +12,7 @@
 import { routingKeyOf } from '../http/response-conformance.ts';
 import { buildReport, type CoverageReport } from './coverage-report.ts';
 import type { ClassSource, OperationInfo, OutcomeClass, OutcomeKind, SourceContext } from './outcome-class.ts';
+import { type JournalAnswer, RecordIds } from './record-ids.ts';
 
 /** What the recorder is told about one answered request. */
 export interface Observation {
@@ -552,13 +553,15 @@ export class Coverage {
   }
 
   /** The report of one namespace, or of every namespace together when none is named (`*`); optionally of one kind of class. */
-  report(scope: { namespace?: string; keyId?: string; kind?: OutcomeKind; baseUrl: string }): CoverageReport {
+  /** `journal`: the answers of the namespace the report's curls call, whose records fill their paths. */
+  report(scope: { namespace?: string; keyId?: string; kind?: OutcomeKind; baseUrl: string; journal?: readonly JournalAnswer[] }): CoverageReport {
     this.countPending();
     const classes = scope.kind === undefined ? this.catalog.classes : this.catalog.classes.filter((outcome) => outcome.kind === scope.kind);
     return buildReport(classes, this.recorder.hits(this.catalog.classes, scope.namespace, scope.keyId), {
       namespace: scope.namespace ?? '*',
       ...(scope.keyId === undefined ? {} : { keyId: scope.keyId }),
       baseUrl: scope.baseUrl,
+      recordIds: new RecordIds([...this.catalog.operations.values()], scope.journal ?? []),
     });
   }
 
