@@ -27,7 +27,7 @@ const STYLE = html`<style>
   h1 { font-size: 1.35rem; margin: .25rem 0 1rem; } h2 { font-size: 1.05rem; margin: 0 0 .75rem; }
   section.card { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.25rem; margin-bottom: 1.25rem; }
   .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr)); gap: 1.25rem; margin-bottom: 1.25rem; }
-  .grid > section.card { margin-bottom: 0; }
+  .grid > section.card { margin-bottom: 0; min-width: 0; }
   table { border-collapse: collapse; width: 100%; } caption { text-align: left; color: var(--muted); padding-bottom: .4rem; }
   th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
   th { color: var(--muted); font-weight: 600; font-size: .85rem; }
@@ -56,6 +56,8 @@ const STYLE = html`<style>
   dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: 0; } dl.facts dt { color: var(--muted); }
   nav.pager { display: flex; gap: 1rem; margin-top: .75rem; }
   textarea.curl { width: 100%; font: 12px ui-monospace, monospace; }
+  table.coverage-areas td:last-child { width: 45%; } meter { width: 100%; height: 1rem; }
+  details { margin: .35rem 0; } details details { margin-left: 1.25rem; } summary { cursor: pointer; padding: .2rem 0; }
 </style>`;
 
 /** The console's pages, in navigation order. */

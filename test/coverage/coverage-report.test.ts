@@ -96,7 +96,7 @@ describe('GET /__sandbox/coverage', () => {
     expect(both).toMatchObject({ count: 2, firstRequestId: null, lastRequestId: after });
     expect(await journalPath(both?.lastRequestId ?? null)).toBe('/v1/auth/verify');
     const markdown = (await sandbox.call('GET', '/__sandbox/coverage?format=markdown', { key: null })).text;
-    expect(markdown).toContain(`| \`status GET /v1/auth/verify 200\` | 2 | before a reset | ${after} |`);
+    expect(markdown).toContain(`| \`status GET /v1/auth/verify 200\` | 2 | before a reset, ${after} |`);
   });
 
   it("fills a curl's path with a record of the namespace, or says which call makes one, never an id placeholder", async () => {
@@ -146,9 +146,18 @@ describe('GET /__sandbox/coverage', () => {
     expect(markdown.text).toContain(`**${json.percent}%** of outcome classes hit: 10 of ${json.classes}.`);
     expect(markdown.text).toContain('| `status GET /v1/auth/verify 200` | 36 |');
     expect(markdown.text).toContain(
-      '| `scenario rate-limited` | header X-Sandbox-Scenario: rate-limited (or activate it in the namespace)<br>`curl -sS -X POST',
+      '| `scenario rate-limited` | 0 | header X-Sandbox-Scenario: rate-limited (or activate it in the namespace)<br>`curl -sS -X POST',
     );
     for (const id of EXPECTED_HITS) expect(markdown.text).toContain(`| \`${id}\` |`);
+    // First the summary per area, a bar each; then each area's classes, folded, by operation.
+    const auth = json.areas.find((a) => a.area === 'auth');
+    expect(auth).toEqual({ area: 'auth', classes: expect.any(Number), hit: 2, percent: Math.round((2 / (auth?.classes ?? 1)) * 1000) / 10 });
+    expect(json.areas.map((a) => a.area).at(-1)).toBe('every operation');
+    expect(json.areas.reduce((sum, a) => sum + a.classes, 0)).toBe(json.classes);
+    expect(markdown.text).toContain(`| auth | 2 | ${auth?.classes} | ${auth?.percent} | \`${'█'.repeat(Math.round((auth?.percent ?? 0) / 5))}`);
+    const summaryEnd = markdown.text.indexOf('<details>');
+    expect(markdown.text.slice(0, summaryEnd).split('\n').length).toBeLessThan(json.areas.length + 12);
+    expect(markdown.text).toContain(`<details><summary><b>auth</b>: 2 of ${auth?.classes} hit</summary>\n\n**\`GET /v1/auth/verify\`**: 2 of `);
 
     const junit = await sandbox.call('GET', '/__sandbox/coverage?format=junit', { key: null });
     expect(junit.headers.get('content-type')).toBe('application/xml; charset=utf-8');
@@ -195,6 +204,12 @@ describe('GET /__sandbox/coverage', () => {
     const html = await sandbox.call('GET', '/__sandbox/coverage?format=html', { key: null });
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(html.text).toContain(`<strong>${json.percent}%</strong>`);
+    expect(html.text).toContain(
+      `<tr><td>auth</td><td>2</td><td>${auth?.classes}</td><td>${auth?.percent}</td><td><meter min="0" max="${auth?.classes}" value="2" aria-label="auth: 2 of ${auth?.classes} hit"></meter></td></tr>`,
+    );
+    expect(html.text).toContain(
+      `<details class="coverage-area"><summary><strong>auth</strong>: 2 of ${auth?.classes} hit</summary>\n<details class="coverage-operation"><summary><code>GET /v1/auth/verify</code>: 2 of `,
+    );
     expect(html.text).toContain('<textarea class="curl" readonly rows="2" aria-label="curl for scenario rate-limited">curl -sS -X POST');
     expect(html.text).toContain('<td><code>status GET /v1/sessions/{id} 404</code></td><td>1</td>');
   });

@@ -6,12 +6,17 @@ import { readFileSync } from 'node:fs';
 
 export const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 
-/** The lines under `heading`, up to the next heading of any level. */
+/** The lines under `heading`, up to the next heading of any level (a `#` line inside a fence is none). */
 export function sectionUnder(markdown: string, heading: string): string[] {
   const lines = markdown.split('\n');
-  const start = lines.findIndex((line) => /^#{1,6} /.test(line) && line.replace(/^#+ /, '') === heading);
-  if (start === -1) throw new Error(`README.md has no heading "${heading}"`);
-  const end = lines.findIndex((line, index) => index > start && /^#{1,6} /.test(line));
+  let fenced = false;
+  const isHeading = lines.map((line) => {
+    if (line.startsWith('```')) fenced = !fenced;
+    return !fenced && /^#{1,6} /.test(line);
+  });
+  const start = lines.findIndex((line, index) => isHeading[index] && line.replace(/^#+ /, '') === heading);
+  if (start === -1) throw new Error(`no heading "${heading}"`);
+  const end = isHeading.findIndex((heads, index) => index > start && heads);
   return lines.slice(start + 1, end === -1 ? lines.length : end);
 }
 
@@ -19,7 +24,7 @@ export function sectionUnder(markdown: string, heading: string): string[] {
 export function blockUnder(markdown: string, heading: string, language: string): string {
   const lines = sectionUnder(markdown, heading);
   const start = lines.findIndex((line) => line.trim() === `\`\`\`${language}`);
-  if (start === -1) throw new Error(`README.md has no \`\`\`${language} block under "${heading}"`);
+  if (start === -1) throw new Error(`no \`\`\`${language} block under "${heading}"`);
   return lines.slice(start + 1, lines.indexOf('```', start + 1)).join('\n');
 }
 
