@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { banner } from '../../src/cli.ts';
 import { createSandbox, type SandboxOptions } from '../../src/index.ts';
 import { silentLogger } from '../helpers/sandbox.ts';
 import { blockUnder, INSTALL_CLONE_PLACEHOLDER, installCommands, README, sectionUnder } from './readme-blocks.ts';
@@ -51,6 +52,16 @@ describe("README's first screen", () => {
     const section = sectionUnder(README, 'Performance').filter((line) => line.trim() !== '');
     expect(section.length).toBeLessThanOrEqual(3);
     expect(section.join(' ')).toContain('(docs/performance.md#last-run)');
+  });
+
+  it('prints at start the lines README shows, the base URL a client takes first', async () => {
+    const sandbox = await createSandbox({ port: 0, memory: true, logger: silentLogger });
+    // README shows the default port.
+    const printed = banner(sandbox).replaceAll(new URL(sandbox.url).host, '127.0.0.1:4010').split('\n');
+    const shown = blockUnder(README, 'What the start prints', 'text').split('\n');
+    expect(printed).toEqual(expect.arrayContaining(shown));
+    expect(shown[1]).toMatch(/^ {2}API \(base_url\) +http:\/\/127\.0\.0\.1:4010 +\(every endpoint under \/v1\)$/);
+    await sandbox.close({ report: false });
   });
 
   it('has no URL without a socket, and says what to use instead', async () => {
