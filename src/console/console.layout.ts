@@ -27,13 +27,13 @@ const STYLE = html`<style>
   h1 { font-size: 1.35rem; margin: .25rem 0 1rem; } h2 { font-size: 1.05rem; margin: 0 0 .75rem; }
   section.card { background: var(--paper); border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.25rem; margin-bottom: 1.25rem; }
   .grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(22rem, 1fr)); gap: 1.25rem; margin-bottom: 1.25rem; }
-  .grid > section.card { margin-bottom: 0; min-width: 0; }
+  .grid > section.card { margin-bottom: 0; }
   table { border-collapse: collapse; width: 100%; } caption { text-align: left; color: var(--muted); padding-bottom: .4rem; }
   th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
   th { color: var(--muted); font-weight: 600; font-size: .85rem; }
   a { color: var(--accent); } code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .85rem; }
   code { background: var(--shade); padding: 0 .25rem; border-radius: 3px; }
-  pre { background: var(--shade); padding: .75rem; border-radius: 6px; overflow: auto; max-height: 28rem; margin: 0; }
+  pre { background: var(--shade); padding: .75rem; border-radius: 6px; overflow: auto; max-height: 28rem; margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
   .muted { color: var(--muted); } .problem { background: #fde2e2; color: #7f1d1d; border: 1px solid #f4b4b4; padding: .6rem .8rem; border-radius: 6px; }
   .notice { background: #dff5e7; color: #0d5c2c; border: 1px solid #9bd8b1; padding: .6rem .8rem; border-radius: 6px; }
   .badge { display: inline-block; padding: .05rem .5rem; border-radius: 999px; font-size: .8rem; font-weight: 600; background: #eceef2; color: #3d4352; }

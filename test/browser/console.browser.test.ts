@@ -70,6 +70,7 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
       const created = await api(sandbox, 'POST', '/v1/sessions', JANE);
       const adminLink = created.body.links.find((link: { rel: string }) => link.rel === 'admin_console').href as string;
       await visit(page, adminLink, 'console-session-pending');
+      await docsScreenshot(page, 'console-session');
       await page.locator('button[data-outcome="VERIFIED"]').click();
       await page.getByText('VERIFIED is terminal').waitFor();
       expect(await page.locator('button[data-outcome]').count()).toBe(0);
@@ -83,6 +84,20 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
       expect(await page.locator('#journal-rows tr').count()).toBe(3);
     }));
 
+  it("wraps a rejected session's meta_data and analysis inside their panels, however long their lines", () =>
+    withSandbox(async ({ sandbox, page }) => {
+      const created = await api(sandbox, 'POST', '/v1/sessions', JANE);
+      expect((await api(sandbox, 'POST', `/__sandbox/sessions/${created.body.id}/outcome`, { outcome: 'REJECTED' }, { 'x-api-key': '' })).status).toBe(200);
+      const adminLink = created.body.links.find((link: { rel: string }) => link.rel === 'admin_console').href as string;
+      await visit(page, adminLink, 'console-session-rejected');
+      const metaData = page.locator('section.card', { has: page.getByRole('heading', { name: 'meta_data' }) });
+      expect(await metaData.locator('pre').textContent()).toContain('"applicantSubmissionLocation": "Chicago, Illinois, United States"');
+      // Long lines wrap: no JSON panel hides text past its right edge.
+      for (const block of await page.locator('pre').all()) {
+        expect(await block.evaluate((element) => element.scrollWidth - element.clientWidth)).toBe(0);
+      }
+    }));
+
   it('advances the clock from the overview and a pending async job becomes ready', () =>
     withSandbox(async ({ sandbox, page }) => {
       const job = await api(sandbox, 'POST', '/__sandbox/jobs', { input: { from: 'browser' } }, { 'x-api-key': '' });
@@ -90,6 +105,7 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
       await visit(page, `${sandbox.url}/console/jobs`, 'console-jobs-pending');
       expect(await page.locator(`[data-job-status="${job.body.jobId}"]`).textContent()).toBe('pending');
       await visit(page, `${sandbox.url}/console`, 'console-overview');
+      await docsScreenshot(page, 'console-overview');
       await page.getByLabel('Advance by').fill('5s');
       await page.getByRole('button', { name: 'Advance', exact: true }).click();
       await page.getByText('2026-01-15T09:30:05.000Z').waitFor();
