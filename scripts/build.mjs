@@ -24,21 +24,22 @@ const bundleDir = dirname(resolve(SERVER_BUNDLE));
 /** Where a source file's compiled module sits in dist/, relative to the bundle. */
 const compiledPath = (path) => relative(bundleDir, resolve('dist', relative(source, path))).replace(/\.ts$/, '.js');
 
-// A source file finds its fixtures, its worker and its packages relative to `import.meta.url`; inside the
+// A source file finds its fixtures, its worker and its packages relative to `import.meta.url`; inside a
 // bundle every file would share the bundle's URL, so each gets the URL its compiled module has in dist/.
-const importMetaUrlPerFile = {
+// `rewrite` changes a source file's text further, for one bundle.
+const importMetaUrlPerFile = (rewrite = (text) => text) => ({
   name: 'import-meta-url-per-file',
   setup(bundler) {
     bundler.onLoad({ filter: /\.(ts|mjs)$/ }, async ({ path }) => {
       if (!path.startsWith(source)) return undefined;
-      const text = await readFile(path, 'utf8');
+      const text = rewrite(await readFile(path, 'utf8'));
       return {
         contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(compiledPath(path))}, import.meta.url).href`),
         loader: path.endsWith('.ts') ? 'ts' : 'js',
       };
     });
   },
-};
+});
 
 // The image codecs (jimp and its dependency tree) are imported on first use only: they stay the per-file
 // module of dist/ (the one the decode worker loads too) instead of joining the bundle.
@@ -204,9 +205,7 @@ const undiciOnFirstNeed = {
   },
 };
 
-await build({
-  entryPoints: ['src/server-entry.ts'],
-  outfile: SERVER_BUNDLE,
+const COMMONJS_BUNDLE = {
   bundle: true,
   platform: 'node',
   target: 'node20',
@@ -214,9 +213,28 @@ await build({
   // The bundle's own URL, from which each file's `import.meta.url` above is made (CommonJS has no import.meta).
   define: { 'import.meta.url': 'bundleUrl' },
   banner: { js: "const bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [importMetaUrlPerFile, codecsOnFirstUse, packagesOnFirstUse, undiciOnFirstNeed],
+};
+
+await build({
+  ...COMMONJS_BUNDLE,
+  entryPoints: ['src/server-entry.ts'],
+  outfile: SERVER_BUNDLE,
+  plugins: [importMetaUrlPerFile(), codecsOnFirstUse, packagesOnFirstUse, undiciOnFirstNeed],
   sourcemap: true,
   sourcesContent: false,
+  logLevel: 'warning',
+});
+
+// The programmatic API for CommonJS callers (`require('idv-sandbox')`; Jest runs test files as CommonJS by
+// default): the same modules and their dependencies, several of them ES modules only (lowdb, hono), in one
+// CommonJS file that the package's `exports` give to `require`. The packages the server requires on first
+// use (faker, libphonenumber) are bundled too: Jest's require cannot load an ES module before Node 24.9.
+const bundledOnFirstUse = (text) => text.replace(/packageOnFirstUse<([^>]*)>\(import\.meta\.url, ('[^']+')\)/g, '(() => require($2) as $1)');
+await build({
+  ...COMMONJS_BUNDLE,
+  entryPoints: ['src/index.ts'],
+  outfile: 'dist/index.cjs',
+  plugins: [importMetaUrlPerFile(bundledOnFirstUse), codecsOnFirstUse, packagesOnFirstUse],
   logLevel: 'warning',
 });
 

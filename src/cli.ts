@@ -184,7 +184,7 @@ export function banner(sandbox: Sandbox): string {
   const keys = keyRing.fixtureKeys().map((k) => `    ${k.key.padEnd(18)} ${k.kind.padEnd(8)} ${k.organizationId} (${k.organizationName})`);
   return [
     `idv-sandbox listening on ${sandbox.url}`,
-    `  API (base_url)      ${urls.base}/v1`,
+    `  API (base_url)      ${urls.base}      (every endpoint under /v1)`,
     `  Docs                ${urls.docs}  (OpenAPI: ${urls.base}/openapi.json)`,
     `  Console             ${urls.console}`,
     `  Hosted pages        ${urls.verify}`,

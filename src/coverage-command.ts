@@ -35,7 +35,7 @@ export function finishCoverage(
     }
   }
   if (!options.requireCoverage) return 0;
-  const gate = checkGate(report, options.requireCoverage);
+  const gate = checkGate(report, options.requireCoverage, options.coverageOut);
   (gate.met ? log.info : log.error)(gate.lines.map((line) => `idv-sandbox: ${line}`).join('\n'));
   return gate.met ? 0 : 1;
 }

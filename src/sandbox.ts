@@ -125,8 +125,11 @@ export interface SandboxOptions {
 }
 
 export interface Sandbox {
-  /** Base URL when listening, on loopback for a wildcard interface (else the public URL or http://127.0.0.1). */
-  url: string;
+  /**
+   * Base URL of the socket, on loopback for a wildcard interface. A sandbox created with `port: null` has no
+   * socket: reading it throws (a URL there would name a port some other process may serve).
+   */
+  readonly url: string;
   app: OpenAPIHono<AppEnv>;
   platform: Platform;
   /** The default namespace's clock. */
@@ -192,9 +195,11 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     store,
     scenarios,
   );
+  const coverage = new Coverage(options.coverage !== false, PLATFORM_SOURCES);
   const retention = new Retention(options.retentionDays, store, worlds, {
     dropNamespace: async (namespace) => {
       worlds.reset(namespace);
+      coverage.namespaceReset(namespace);
       await uploads.dropNamespace(namespace);
     },
     dropped: (namespace, collection, ids) => (collection === UPLOADS_COLLECTION ? uploads.forget(namespace, ids) : Promise.resolve()),
@@ -209,7 +214,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     retention,
     jobs: new JobEngine({ ...DEFAULT_JOB_TIMINGS, ...options.jobTimings }),
     catalog: new Catalog(),
-    coverage: new Coverage(options.coverage !== false, PLATFORM_SOURCES),
+    coverage,
     uploads,
     urls: publicUrls(base),
     urlsFromRequestHost: options.publicUrl === undefined,
@@ -252,6 +257,9 @@ export const startingAnswer = () =>
     headers: { 'content-type': 'application/json', 'retry-after': '1', 'content-length': String(Buffer.byteLength(STARTING_BODY)) },
   });
 
+const SOCKETLESS_URL =
+  'This sandbox has no socket (createSandbox({ port: null })), so it has no URL: send requests with sandbox.app.request(path, init), or create it with port: 0 to listen on a free port.';
+
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   // The port is bound before the data directory is touched: a taken port fails with nothing written.
   // The node server's bindings (`env`) go through: they carry the socket, hence the client's address.
@@ -278,18 +286,22 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     platform.scenarioFiles.watch(platform);
     platform.closers.push(async () => platform.scenarioFiles.close());
   }
-  let url = platform.urls.base;
   if (listener) {
     handle = app.fetch;
-    url = listener.url;
-    if (options.publicUrl === undefined) Object.assign(platform.urls, publicUrls(url));
+    if (options.publicUrl === undefined) Object.assign(platform.urls, publicUrls(listener.url));
   }
   if (options.retentionSweep ?? listener !== undefined) platform.retention.startSweeping();
   platform.closers.push(() => platform.retention.stop());
   const server = listener?.connections;
+  // The journal whose records fill the report's curls: the namespace's, or the default one's, which the
+  // curls of a report of every namespace call.
+  const journalOf = (namespace: string | undefined) => platform.worlds.existing(namespace ?? DEFAULT_NAMESPACE)?.requestLog.list() ?? [];
 
   return {
-    url,
+    get url() {
+      if (!listener) throw new Error(SOCKETLESS_URL);
+      return listener.url;
+    },
     app,
     platform,
     get clock() {
@@ -298,14 +310,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     reset: async (seed) => {
       await resetSandbox(platform, undefined, seed);
     },
-    coverage: (namespace) => platform.coverage.report({ namespace, baseUrl: platform.urls.base }),
+    coverage: (namespace) => platform.coverage.report({ namespace, baseUrl: platform.urls.base, journal: journalOf(namespace) }),
     close: (async (closing?: { report: false }) => {
       await server?.drain(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
       for (const closer of platform.closers) await closer();
       await platform.store.close();
       if (closing?.report === false) return undefined;
       await loadAllAreas(platform);
-      return platform.coverage.report({ baseUrl: platform.urls.base });
+      return platform.coverage.report({ baseUrl: platform.urls.base, journal: journalOf(undefined) });
     }) as Sandbox['close'],
     closeNow: async () => {
       server?.cut();

@@ -33,7 +33,7 @@ const STYLE = html`<style>
   th { color: var(--muted); font-weight: 600; font-size: .85rem; }
   a { color: var(--accent); } code, pre { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; font-size: .85rem; }
   code { background: var(--shade); padding: 0 .25rem; border-radius: 3px; }
-  pre { background: var(--shade); padding: .75rem; border-radius: 6px; overflow: auto; max-height: 28rem; margin: 0; }
+  pre { background: var(--shade); padding: .75rem; border-radius: 6px; overflow: auto; max-height: 28rem; margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
   .muted { color: var(--muted); } .problem { background: #fde2e2; color: #7f1d1d; border: 1px solid #f4b4b4; padding: .6rem .8rem; border-radius: 6px; }
   .notice { background: #dff5e7; color: #0d5c2c; border: 1px solid #9bd8b1; padding: .6rem .8rem; border-radius: 6px; }
   .badge { display: inline-block; padding: .05rem .5rem; border-radius: 999px; font-size: .8rem; font-weight: 600; background: #eceef2; color: #3d4352; }
@@ -56,6 +56,8 @@ const STYLE = html`<style>
   dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: 0; } dl.facts dt { color: var(--muted); }
   nav.pager { display: flex; gap: 1rem; margin-top: .75rem; }
   textarea.curl { width: 100%; font: 12px ui-monospace, monospace; }
+  table.coverage-areas td:last-child { width: 45%; } meter { width: 100%; height: 1rem; }
+  details { margin: .35rem 0; } details details { margin-left: 1.25rem; } summary { cursor: pointer; padding: .2rem 0; }
 </style>`;
 
 /** The console's pages, in navigation order. */

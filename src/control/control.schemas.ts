@@ -217,16 +217,26 @@ export const CoverageReportSchema = z
     classes: z.number().int(),
     hitCount: z.number().int(),
     percent: z.number(),
+    areas: z
+      .array(z.object({ area: z.string(), classes: z.number().int(), hit: z.number().int(), percent: z.number() }))
+      .openapi({ description: 'Per area of the API (`/v1/<area>/…`), then `every operation` (validation, refusals, scenarios)' }),
     operations: z.array(z.object({ operation: z.string(), classes: z.number().int(), hit: z.number().int(), percent: z.number() })),
     hit: z.array(
       z.object({
         id: z.string(),
         kind: OutcomeKindSchema,
+        area: z.string(),
         operation: z.string().optional(),
         title: z.string(),
         count: z.number().int(),
-        firstRequestId: z.string(),
-        lastRequestId: z.string(),
+        firstRequestId: z
+          .string()
+          .nullable()
+          .openapi({ description: "The first request's id in the journal; null when it was answered before the namespace's last reset" }),
+        lastRequestId: z
+          .string()
+          .nullable()
+          .openapi({ description: "The last request's id in the journal; null when it was answered before the namespace's last reset" }),
         byKey: z.record(z.string(), z.number().int()),
       }),
     ),
@@ -234,6 +244,7 @@ export const CoverageReportSchema = z
       z.object({
         id: z.string(),
         kind: OutcomeKindSchema,
+        area: z.string(),
         operation: z.string().optional(),
         title: z.string(),
         how: z.string(),

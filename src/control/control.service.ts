@@ -27,6 +27,7 @@ export async function resetSandbox(platform: Platform, namespace: string | undef
   }
   for (const name of names) {
     platform.worlds.reset(name, seed);
+    platform.coverage.namespaceReset(name);
     await platform.uploads.dropNamespace(name);
   }
   return names;
@@ -191,7 +192,10 @@ export function catalogView(platform: Platform) {
 /** The coverage report of the namespace (or of every namespace), optionally of one key (the key or its id). */
 export function coverageReport(platform: Platform, world: World, baseUrl: string, query: { scope: 'namespace' | 'all'; key?: string; kind?: OutcomeKind }) {
   const keyId = query.key === undefined ? undefined : (platform.keyRing.identify(query.key)?.keyId ?? query.key);
-  return platform.coverage.report({ namespace: query.scope === 'all' ? undefined : world.namespace, keyId, kind: query.kind, baseUrl });
+  // The curls of a report of every namespace call the default one.
+  const namespace =
+    query.scope === 'all' ? { journal: platform.worlds.get().requestLog.list() } : { namespace: world.namespace, journal: world.requestLog.list() };
+  return platform.coverage.report({ ...namespace, keyId, kind: query.kind, baseUrl });
 }
 
 export function clearCoverage(platform: Platform, world: World, scope: 'namespace' | 'all') {

@@ -21,6 +21,7 @@ import { FAILURE_SLOTS, type FailureSlot } from '../sessions/sessions.schemas.ts
 import { WORKFLOW_FAILURE_CODES, type StepFailure, type WorkflowFailureCode } from './workflow-failures.ts';
 import { workflowError } from './workflow-errors.ts';
 import { STEP_CODES, type StepCode } from './workflow-steps.ts';
+import { stepModule } from './steps/index.ts';
 
 export const ATTEMPT_SCRIPT_PREFIX = 'sandbox-attempts:';
 export const EXHAUST = 'exhaust';
@@ -44,6 +45,8 @@ export function parseAttemptScript(text: string): AttemptScript | string {
     const step = (rawStep ?? '').toUpperCase().replace(/-/g, '_') as StepCode;
     if (!(STEP_CODES as readonly string[]).includes(step)) return `"${rawStep}" is not a step id: use one of ${STEP_CODES.join(', ')}`;
     if (rawAttempts === undefined || rawAttempts === '') return `${step} has no attempts: write ${step}=<code or pass>,<code or pass>,...`;
+    // The step's own codes: a code of another step would never be what this step answers.
+    const codes: readonly string[] = stepModule(step)?.failures ?? WORKFLOW_FAILURE_CODES;
     const attempts: ScriptedAttempt[] = [];
     for (const entry of rawAttempts.split(',').map((piece) => piece.trim())) {
       if (entry.toLowerCase() === 'pass') {
@@ -51,8 +54,10 @@ export function parseAttemptScript(text: string): AttemptScript | string {
         continue;
       }
       const [code, slot = 'PRIMARY'] = entry.split('@', 2).map((piece) => piece.trim().toUpperCase());
-      if (!(WORKFLOW_FAILURE_CODES as readonly string[]).includes(code ?? '')) {
-        return `"${entry}" (${step}) is neither pass nor a failure code: use pass or one of ${WORKFLOW_FAILURE_CODES.join(', ')}`;
+      if (!codes.includes(code ?? '')) {
+        return codes.length === 0
+          ? `"${entry}" (${step}): this step has no failure code, use pass`
+          : `"${entry}" is not a failure code of ${step}: use pass or one of ${codes.join(', ')}`;
       }
       if (!(FAILURE_SLOTS as readonly string[]).includes(slot)) return `"${entry}" (${step}) names slot ${slot}: use one of ${FAILURE_SLOTS.join(', ')}`;
       attempts.push({ outcome: 'fail', code: code as WorkflowFailureCode, slot: slot as FailureSlot });

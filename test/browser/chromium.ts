@@ -92,6 +92,13 @@ export async function openSandbox(browser: Browser, options: SandboxOptions = {}
 }
 
 /** Saves a full-page screenshot under test-results/screenshots/<name>.png. */
+/** The screenshots the documentation shows, retaken by the tests (what the window shows, not the whole page). */
+export const DOCS = fileURLToPath(new URL('../../docs/', import.meta.url));
+
+export async function docsScreenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(DOCS, `${name}.png`) });
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });

@@ -5,7 +5,7 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { type BrowserSandbox, contrastViolations, chromiumForFile, launchChromium, openSandbox, screenshot } from './chromium.ts';
+import { type BrowserSandbox, contrastViolations, chromiumForFile, docsScreenshot, launchChromium, openSandbox, screenshot } from './chromium.ts';
 
 const JANE = { firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com' };
 
@@ -70,6 +70,7 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
       const created = await api(sandbox, 'POST', '/v1/sessions', JANE);
       const adminLink = created.body.links.find((link: { rel: string }) => link.rel === 'admin_console').href as string;
       await visit(page, adminLink, 'console-session-pending');
+      await docsScreenshot(page, 'console-session');
       await page.locator('button[data-outcome="VERIFIED"]').click();
       await page.getByText('VERIFIED is terminal').waitFor();
       expect(await page.locator('button[data-outcome]').count()).toBe(0);
@@ -83,6 +84,20 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
       expect(await page.locator('#journal-rows tr').count()).toBe(3);
     }));
 
+  it("wraps a rejected session's meta_data and analysis inside their panels, however long their lines", () =>
+    withSandbox(async ({ sandbox, page }) => {
+      const created = await api(sandbox, 'POST', '/v1/sessions', JANE);
+      expect((await api(sandbox, 'POST', `/__sandbox/sessions/${created.body.id}/outcome`, { outcome: 'REJECTED' }, { 'x-api-key': '' })).status).toBe(200);
+      const adminLink = created.body.links.find((link: { rel: string }) => link.rel === 'admin_console').href as string;
+      await visit(page, adminLink, 'console-session-rejected');
+      const metaData = page.locator('section.card', { has: page.getByRole('heading', { name: 'meta_data' }) });
+      expect(await metaData.locator('pre').textContent()).toContain('"applicantSubmissionLocation": "Chicago, Illinois, United States"');
+      // Long lines wrap: no JSON panel hides text past its right edge.
+      for (const block of await page.locator('pre').all()) {
+        expect(await block.evaluate((element) => element.scrollWidth - element.clientWidth)).toBe(0);
+      }
+    }));
+
   it('advances the clock from the overview and a pending async job becomes ready', () =>
     withSandbox(async ({ sandbox, page }) => {
       const job = await api(sandbox, 'POST', '/__sandbox/jobs', { input: { from: 'browser' } }, { 'x-api-key': '' });
@@ -90,6 +105,7 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
       await visit(page, `${sandbox.url}/console/jobs`, 'console-jobs-pending');
       expect(await page.locator(`[data-job-status="${job.body.jobId}"]`).textContent()).toBe('pending');
       await visit(page, `${sandbox.url}/console`, 'console-overview');
+      await docsScreenshot(page, 'console-overview');
       await page.getByLabel('Advance by').fill('5s');
       await page.getByRole('button', { name: 'Advance', exact: true }).click();
       await page.getByText('2026-01-15T09:30:05.000Z').waitFor();
@@ -160,20 +176,34 @@ describe('the console in a browser', { timeout: 60_000 }, () => {
 // The coverage report: the standalone HTML report (GET /__sandbox/coverage?format=html) and the console's
 // coverage page render, pass the contrast check, and offer each missed class's curl to copy.
 describe('the coverage report in a browser', { timeout: 180_000 }, () => {
-  it('renders the HTML report and the console page, with a curl to copy for each missed class', async () => {
+  it('opens on a summary per area with bars, folds the classes by area and operation, and gives a curl to copy for each missed class', async () => {
     await withSandbox(async ({ sandbox, page }) => {
-      const answer = await fetch(`${sandbox.url}/v1/sessions/does-not-exist`, { headers: { 'x-api-key': 'sk_live_demo', 'x-sandbox-namespace': 'worker-1' } });
-      expect(answer.status).toBe(404);
+      const worker = { 'x-sandbox-namespace': 'worker-1' };
+      expect((await api(sandbox, 'GET', '/v1/sessions/does-not-exist', undefined, worker)).status).toBe(404);
+      expect((await api(sandbox, 'POST', '/v1/sessions', JANE, worker)).status).toBe(200);
+      expect((await api(sandbox, 'GET', '/v1/auth/verify', undefined, worker)).status).toBe(200);
+      expect((await api(sandbox, 'POST', '/v1/screening/phone-trust', { phone: '+447700900003' }, worker)).status).toBe(200);
 
       await page.goto(`${sandbox.url}/__sandbox/coverage?format=html&namespace=worker-1`);
       expect(await page.title()).toBe('idv-sandbox coverage: namespace worker-1');
-      expect(await page.locator('table.coverage-hit tbody tr').count()).toBe(1);
-      expect(await page.locator('table.coverage-hit tbody tr td').first().textContent()).toBe('status GET /v1/sessions/{id} 404');
+      expect(await page.locator('table.coverage-hit tbody tr').count()).toBe(5);
+      expect(await page.locator('table.coverage-hit tbody tr td').first().textContent()).toBe('status GET /v1/auth/verify 200');
+      expect(await page.getByRole('meter', { name: /^sessions: 2 of \d+ hit$/ }).count()).toBe(1);
       expect(await contrastViolations(page), 'contrast of the HTML report').toEqual([]);
       await screenshot(page, 'coverage-report');
 
       await visit(page, `${sandbox.url}/console/coverage?namespace=worker-1`, 'console-coverage');
+      // The page opens on the summary: one row and one bar per area, every class folded away.
+      const report = (await (await fetch(`${sandbox.url}/__sandbox/coverage?namespace=worker-1`)).json()) as { areas: { area: string }[] };
+      expect(await page.locator('table.coverage-areas tbody tr').count()).toBe(report.areas.length);
+      expect(await page.getByRole('meter').count()).toBe(report.areas.length);
+      expect(await page.getByText('status GET /v1/sessions/{id} 404').isVisible()).toBe(false);
+      await docsScreenshot(page, 'console-coverage');
+      await page.locator('summary', { hasText: /^sessions: 2 of/ }).click();
+      await page.locator('summary', { hasText: /^GET \/v1\/sessions\/\{id\}: 1 of/ }).click();
       await page.getByText('status GET /v1/sessions/{id} 404').waitFor();
+
+      await page.locator('summary', { hasText: /^every operation: 0 of/ }).click();
       const curl = page.getByRole('textbox', { name: 'curl for scenario rate-limited' });
       expect(await curl.inputValue()).toContain("-H 'X-Sandbox-Namespace: worker-1' -H 'X-Sandbox-Scenario: rate-limited'");
       // Copying selects the curl (and puts it on the clipboard where the browser allows).

@@ -111,17 +111,36 @@ describe('the coverage catalog and the tables the code reads', () => {
       const scenario = { name: `kind-${kind}`, description: kind, ...('behaviours' in example ? { behaviours: example.behaviours } : { rules: [example] }) };
       expect((await sandbox.call('POST', '/__sandbox/scenarios', { key: null, namespace, body: scenario })).status).toBe(201);
       const header = { 'X-Sandbox-Scenario': scenario.name };
-      const path = kind === 'behaviour' ? '/v1/screening/adverse-media' : '/v1/screening/phone-trust';
-      const body =
-        kind === 'behaviour' ? sandbox.platform.coverage.catalog.operations.get('POST /v1/screening/adverse-media')?.exampleBody : { phone: '+447700900001' };
+      // The stub's example answers the key check; the other rules match any request.
+      const [method, path, body] =
+        kind === 'behaviour'
+          ? ['POST', '/v1/screening/adverse-media', sandbox.platform.coverage.catalog.operations.get('POST /v1/screening/adverse-media')?.exampleBody]
+          : kind === 'stub'
+            ? ['GET', '/v1/auth/verify', undefined]
+            : ['POST', '/v1/screening/phone-trust', { phone: '+447700900001' }];
       for (let i = 0; i < 30 && !sandbox.coverage(namespace).hit.some((h) => h.id === `scenario-kind ${kind}`); i += 1) {
-        await sandbox.call('POST', path, { namespace, headers: header, body });
+        await sandbox.call(method, path, { namespace, headers: header, body });
       }
       expect(
         sandbox.coverage(namespace).hit.map((h) => h.id),
         kind,
       ).toContain(`scenario-kind ${kind}`);
     }
+    await sandbox.close();
+  });
+
+  it('counts a 2xx stub as a stub, whatever requests it answers, never as a failing kind', async () => {
+    const sandbox = await testSandbox();
+    const stub = SCENARIO_RULE_KINDS.find(({ kind }) => kind === 'stub')?.example as object;
+    const scenario = { name: 'first-key-check', description: 'the first key check names Acme', rules: [{ ...stub, firstN: 1, latencyMs: 5 }] };
+    expect((await sandbox.call('POST', '/__sandbox/scenarios', { key: null, body: scenario })).status).toBe(201);
+    const stubbed = await sandbox.call('GET', '/v1/auth/verify', { headers: { 'X-Sandbox-Scenario': scenario.name } });
+    expect(stubbed.body).toMatchObject({ organization: { id: 'org_acme' } });
+    const kinds = sandbox
+      .coverage()
+      .hit.filter((h) => h.kind === 'scenario-kind')
+      .map((h) => h.id);
+    expect(kinds.sort()).toEqual(['scenario-kind delay', 'scenario-kind stub']);
     await sandbox.close();
   });
 

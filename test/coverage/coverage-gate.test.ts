@@ -16,16 +16,21 @@ async function stop(run: Awaited<ReturnType<typeof startCli>>): Promise<number |
 }
 
 describe('--require-coverage', () => {
-  it('exits 1 listing the classes never hit when the percentage is not met, and writes --coverage-out', { timeout: 60_000 }, async () => {
+  it('exits 1 with the summary per area and the path of the full report when the percentage is not met', { timeout: 60_000 }, async () => {
     const dir = temporaryDirectory();
     const out = join(dir, 'reports', 'coverage.xml');
     const run = await startCli(['--memory', '--require-coverage', '50', '--coverage-out', out]);
     const answer = await fetch(`${run.url}/v1/auth/verify`, { headers: { 'x-api-key': 'sk_live_demo' } });
     expect(answer.status).toBe(200);
     expect(await stop(run)).toBe(1);
-    expect(run.output()).toMatch(/coverage 0\.\d+% \(1 of \d+ classes\) < required 50%: gate not met\. Classes never hit:/);
-    expect(run.output()).toContain('  - scenario rate-limited: header X-Sandbox-Scenario: rate-limited');
-    expect(run.output()).not.toContain('  - status GET /v1/auth/verify 200:');
+    expect(run.output()).toMatch(/coverage 0\.\d+% \(1 of \d+ classes\) < required 50%: gate not met\. Per area:/);
+    expect(run.output()).toMatch(/\nidv-sandbox: {3}auth +█{5}░{15} +1 of 4 {2}25%\n/);
+    expect(run.output()).toMatch(/\nidv-sandbox: {3}every operation +░{20} +0 of \d+ {2}0%\n/);
+    expect(run.output()).toContain(`Every class never hit, with how to trigger it: ${out}`);
+    // A line per area, not per class: the catalog's 800 classes stay in the report.
+    expect(run.output()).not.toContain('scenario rate-limited');
+    const gate = run.output().slice(run.output().indexOf('gate not met'));
+    expect(gate.trim().split('\n').length).toBeLessThan(30);
     const junit = readFileSync(out, 'utf8');
     expect(junit).toContain('<testcase classname="coverage.status" name="status GET /v1/auth/verify 200" time="0"/>');
     expect(await junitSchemaErrors(junit, 'jenkins')).toEqual([]);
@@ -58,11 +63,12 @@ describe('checkGate', () => {
     classes: 3,
     hitCount: 1,
     percent: 33.3,
+    areas: [{ area: 'every operation', classes: 3, hit: 1, percent: 33.3 }],
     operations: [],
-    hit: [{ id: 'a', kind: 'status' as const, title: 'a', count: 1, firstRequestId: 'r1', lastRequestId: 'r1', byKey: {} }],
+    hit: [{ id: 'a', kind: 'status' as const, area: 'every operation', title: 'a', count: 1, firstRequestId: 'r1', lastRequestId: 'r1', byKey: {} }],
     missed: [
-      { id: 'b', kind: 'status' as const, title: 'b', how: 'do b' },
-      { id: 'c', kind: 'status' as const, title: 'c', how: 'do c' },
+      { id: 'b', kind: 'status' as const, area: 'every operation', title: 'b', how: 'do b' },
+      { id: 'c', kind: 'status' as const, area: 'every operation', title: 'c', how: 'do c' },
     ],
   };
 

@@ -19,7 +19,16 @@ function recorder(): CoverageRecorder {
 /** Counts one request's classes, as the recorder counts a run of one. */
 function recordOne(hits: CoverageRecorder, namespace: string, hit: number[], requestId: string, keyId: string | null): void {
   const sequence = hits.nextSequence(1);
-  hits.add(namespace, hit, keyId, { count: 1, firstSeq: sequence, firstRequestId: requestId, lastSeq: sequence, lastRequestId: requestId });
+  const generation = hits.generation(namespace);
+  hits.add(namespace, hit, keyId, {
+    count: 1,
+    firstSeq: sequence,
+    firstRequestId: requestId,
+    firstGeneration: generation,
+    lastSeq: sequence,
+    lastRequestId: requestId,
+    lastGeneration: generation,
+  });
 }
 
 /** A catalog of one operation (`GET /v1/things/{id}`): its 200 and 400, and a validation kind. */

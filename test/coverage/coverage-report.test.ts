@@ -76,6 +76,47 @@ describe('GET /__sandbox/coverage', () => {
     expect(trust?.percent).toBe(Math.round((3 / (trust?.classes ?? 1)) * 1000) / 10);
   });
 
+  it('names only requests the journal holds: ids answered before a reset (they restart from the seed) are null', async () => {
+    sandbox = await testSandbox();
+    const journalPath = async (requestId: string | null) => {
+      const { requests } = (await sandbox.call('GET', '/__sandbox/requests', { key: null })).body as { requests: { requestId: string; path: string }[] };
+      return requests.find((entry) => entry.requestId === requestId)?.path;
+    };
+    const verify = () => sandbox.call('GET', '/v1/auth/verify');
+    const before = (await verify()).headers.get('x-request-id');
+    expect((await sandbox.call('POST', '/__sandbox/reset', { key: null })).status).toBe(200);
+    // The first request after the reset takes the id the key check had.
+    const other = await sandbox.call('GET', '/v1/sessions/does-not-exist');
+    expect(other.headers.get('x-request-id')).toBe(before);
+    const onlyBefore = sandbox.coverage('default').hit.find((h) => h.id === 'status GET /v1/auth/verify 200');
+    expect(onlyBefore).toMatchObject({ count: 1, firstRequestId: null, lastRequestId: null });
+
+    const after = (await verify()).headers.get('x-request-id');
+    const both = sandbox.coverage('default').hit.find((h) => h.id === 'status GET /v1/auth/verify 200');
+    expect(both).toMatchObject({ count: 2, firstRequestId: null, lastRequestId: after });
+    expect(await journalPath(both?.lastRequestId ?? null)).toBe('/v1/auth/verify');
+    const markdown = (await sandbox.call('GET', '/__sandbox/coverage?format=markdown', { key: null })).text;
+    expect(markdown).toContain(`| \`status GET /v1/auth/verify 200\` | 2 | before a reset, ${after} |`);
+  });
+
+  it("fills a curl's path with a record of the namespace, or says which call makes one, never an id placeholder", async () => {
+    sandbox = await testSandbox();
+    const missed = (id: string) => sandbox.coverage('default').missed.find((m) => m.id === id);
+    const read = 'status GET /v1/sessions/{id} 200';
+    expect(missed(read)).toMatchObject({ how: expect.stringContaining('{id} (POST /v1/sessions makes one)') });
+    expect(missed(read)?.curl).toBeUndefined();
+    expect(sandbox.coverage('default').missed.filter((m) => m.curl?.match(/\/\{\w+\}/))).toEqual([]);
+
+    const created = await sandbox.call('POST', '/v1/sessions', { body: { email: 'jane.doe@example.com', first_name: 'Jane', last_name: 'Doe' } });
+    const curl = missed(read)?.curl;
+    expect(curl).toBe(`curl -sS 'http://127.0.0.1:4010/v1/sessions/${created.body.id}' -H 'x-api-key: sk_live_demo'`);
+    expect((await sandbox.call('GET', new URL(/'(http[^']+)'/.exec(curl ?? '')?.[1] ?? '').pathname)).status).toBe(200);
+    // Another namespace has made no session: its report says so rather than lend this one's.
+    expect(sandbox.coverage('other')).toMatchObject({
+      missed: expect.arrayContaining([expect.objectContaining({ id: read, how: expect.stringContaining('POST /v1/sessions makes one') })]),
+    });
+  });
+
   it('says how to trigger each class never hit, as a curl where one request does it', async () => {
     sandbox = await testSandbox();
     await knownTraffic(sandbox);
@@ -105,9 +146,18 @@ describe('GET /__sandbox/coverage', () => {
     expect(markdown.text).toContain(`**${json.percent}%** of outcome classes hit: 10 of ${json.classes}.`);
     expect(markdown.text).toContain('| `status GET /v1/auth/verify 200` | 36 |');
     expect(markdown.text).toContain(
-      '| `scenario rate-limited` | header X-Sandbox-Scenario: rate-limited (or activate it in the namespace)<br>`curl -sS -X POST',
+      '| `scenario rate-limited` | 0 | header X-Sandbox-Scenario: rate-limited (or activate it in the namespace)<br>`curl -sS -X POST',
     );
     for (const id of EXPECTED_HITS) expect(markdown.text).toContain(`| \`${id}\` |`);
+    // First the summary per area, a bar each; then each area's classes, folded, by operation.
+    const auth = json.areas.find((a) => a.area === 'auth');
+    expect(auth).toEqual({ area: 'auth', classes: expect.any(Number), hit: 2, percent: Math.round((2 / (auth?.classes ?? 1)) * 1000) / 10 });
+    expect(json.areas.map((a) => a.area).at(-1)).toBe('every operation');
+    expect(json.areas.reduce((sum, a) => sum + a.classes, 0)).toBe(json.classes);
+    expect(markdown.text).toContain(`| auth | 2 | ${auth?.classes} | ${auth?.percent} | \`${'█'.repeat(Math.round((auth?.percent ?? 0) / 5))}`);
+    const summaryEnd = markdown.text.indexOf('<details>');
+    expect(markdown.text.slice(0, summaryEnd).split('\n').length).toBeLessThan(json.areas.length + 12);
+    expect(markdown.text).toContain(`<details><summary><b>auth</b>: 2 of ${auth?.classes} hit</summary>\n\n**\`GET /v1/auth/verify\`**: 2 of `);
 
     const junit = await sandbox.call('GET', '/__sandbox/coverage?format=junit', { key: null });
     expect(junit.headers.get('content-type')).toBe('application/xml; charset=utf-8');
@@ -154,6 +204,12 @@ describe('GET /__sandbox/coverage', () => {
     const html = await sandbox.call('GET', '/__sandbox/coverage?format=html', { key: null });
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(html.text).toContain(`<strong>${json.percent}%</strong>`);
+    expect(html.text).toContain(
+      `<tr><td>auth</td><td>2</td><td>${auth?.classes}</td><td>${auth?.percent}</td><td><meter min="0" max="${auth?.classes}" value="2" aria-label="auth: 2 of ${auth?.classes} hit"></meter></td></tr>`,
+    );
+    expect(html.text).toContain(
+      `<details class="coverage-area"><summary><strong>auth</strong>: 2 of ${auth?.classes} hit</summary>\n<details class="coverage-operation"><summary><code>GET /v1/auth/verify</code>: 2 of `,
+    );
     expect(html.text).toContain('<textarea class="curl" readonly rows="2" aria-label="curl for scenario rate-limited">curl -sS -X POST');
     expect(html.text).toContain('<td><code>status GET /v1/sessions/{id} 404</code></td><td>1</td>');
   });

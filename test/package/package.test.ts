@@ -102,6 +102,27 @@ describe('the compiled package', () => {
     expect(JSON.parse(output.trim().split('\n').at(-1) ?? '')).toEqual({ status: 200, body: { status: 'ok' } });
   }, 300_000);
 
+  it('requires in plain Node (CommonJS) from another project, the image codecs included', () => {
+    const project = temporaryDirectory('idv-sandbox-consumer-');
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+    execFileSync(NPM, ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', ROOT], { cwd: project, stdio: 'pipe' });
+    const script = `
+      const { readFileSync } = require('node:fs');
+      const { createSandbox } = require('idv-sandbox');
+      const image = (name) => readFileSync(${JSON.stringify(join(ROOT, 'fixtures/images'))} + '/' + name).toString('base64');
+      (async () => {
+        const sandbox = await createSandbox({ port: null, memory: true, seed: 7, logger: { info() {}, warn() {}, error() {} } });
+        const headers = { 'x-api-key': 'sk_live_demo', 'content-type': 'application/json' };
+        const session = await sandbox.app.request('/v1/sessions', { method: 'POST', headers, body: JSON.stringify({ email: 'jane.doe@example.com', first_name: 'Jane', last_name: 'Doe' }) });
+        const compared = await sandbox.app.request('/v1/face/compare', { method: 'POST', headers, body: JSON.stringify({ source: image('face.jpg'), target: image('face-cropped.jpg') }) });
+        console.log(JSON.stringify({ session: session.status, compared: compared.status, entry: require.resolve('idv-sandbox') }));
+        await sandbox.close({ report: false });
+      })();`;
+    const output = execFileSync(process.execPath, ['-e', script], { cwd: project, encoding: 'utf8' });
+    const answer = JSON.parse(output.trim().split('\n').at(-1) ?? '');
+    expect(answer).toEqual({ session: 200, compared: 200, entry: expect.stringMatching(/dist\/index\.cjs$/) });
+  }, 300_000);
+
   it('stops `npm start` on SIGTERM: the port is freed and the data file holds the last write', async () => {
     const data = join(temporaryDirectory('idv-sandbox-start-'), 'sandbox.json');
     const { child, url, output, exited } = await startServer(NPM, ['start', '--', '--port', '0', '--data', data]);

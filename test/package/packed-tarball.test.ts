@@ -1,16 +1,18 @@
 /**
- * The package as npm users take it: `npm pack` makes the tarball, an empty project outside the
- * repository installs it (its dependencies from the registry or npm's cache), and there, with nothing of
- * the repository in reach, `npx idv-sandbox --version` answers, the bin starts a server that answers
+ * The package as npm users take it, by the README's install lines (the package is not on the registry):
+ * `npm pack` in the clone makes the tarball, an empty project outside the repository installs it with the
+ * documented command (its dependencies from the registry or npm's cache), and there, with nothing of the
+ * repository in reach, `npx idv-sandbox --version` answers, the bin starts a server that answers
  * /healthz and stops on SIGTERM, and plain Node (no TypeScript loader) imports `createSandbox`.
  * The install takes a minute or more and needs the registry: it runs when IDV_SANDBOX_PACKED_TEST=1
  * (.ci/run sets it).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { blockUnder, INSTALL_CLONE_PLACEHOLDER, installCommands, README } from '../docs/readme-blocks.ts';
 import { temporaryDirectory } from '../helpers/temporary-directory.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -24,15 +26,23 @@ describe.runIf(process.env.IDV_SANDBOX_PACKED_TEST === '1')('the packed tarball,
     execFileSync(command, args, { cwd: project, encoding: 'utf8', env: { PATH: process.env.PATH, HOME: process.env.HOME } });
 
   beforeAll(() => {
-    execFileSync(NPM, ['run', 'build'], { cwd: ROOT, stdio: 'pipe' });
+    const [pack, install, version, ...others] = installCommands();
+    expect(others).toEqual([]);
+    // `npm ci` is the clone's own install, done already here; `npm pack` runs `prepare`, which builds dist/.
+    expect(pack).toBe('npm ci && npm pack');
+    const tarball = `${manifest.name}-${manifest.version}.tgz`;
+    execFileSync(NPM, ['pack'], { cwd: ROOT, stdio: 'pipe' });
+    expect(existsSync(join(ROOT, tarball)), `npm pack wrote no ${tarball}`).toBe(true);
     const packed = temporaryDirectory('idv-sandbox-packed-');
-    // dist/ was just built: packing runs no script.
-    const [tarball] = JSON.parse(execFileSync(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', packed], { cwd: ROOT, encoding: 'utf8' })) as {
-      filename: string;
-    }[];
+    renameSync(join(ROOT, tarball), join(packed, tarball));
     project = temporaryDirectory('idv-sandbox-consumer-');
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    inProject(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', join(packed, tarball?.filename ?? '')]);
+    // The documented line, with the clone's folder where it says /path/to/idv-sandbox.
+    expect(install).toBe(`npm install --save-dev ${INSTALL_CLONE_PLACEHOLDER}/${tarball}`);
+    const [npm, ...args] = (install as string).replace(INSTALL_CLONE_PLACEHOLDER, packed).split(' ');
+    expect(npm).toBe('npm');
+    execFileSync(NPM, args, { cwd: project, stdio: 'pipe', env: { PATH: process.env.PATH, HOME: process.env.HOME, npm_config_prefer_offline: 'true' } });
+    expect(version).toBe('npx idv-sandbox --version');
   }, 600_000);
 
   it('installs files from the tarball, not a link to the repository', () => {
@@ -72,6 +82,21 @@ describe.runIf(process.env.IDV_SANDBOX_PACKED_TEST === '1')('the packed tarball,
     }
     expect(await exited).toBe(0);
   }, 60_000);
+
+  it("runs the README's in-process example under Jest, which requires the package as CommonJS", () => {
+    inProject(NPM, ['install', '--prefer-offline', '--no-audit', '--no-fund', '--save-dev', 'jest@30']);
+    const example = blockUnder(README, 'In-process', 'ts').replace("import { createSandbox } from 'idv-sandbox';", '');
+    writeFileSync(
+      join(project, 'sandbox.test.cjs'),
+      `const { createSandbox } = require('idv-sandbox');
+      test('the in-process example', async () => {
+        ${example}
+        expect(answer.status).toBe(200);
+        await sandbox.close({ report: false });
+      });`,
+    );
+    expect(() => inProject('npx', ['--no-install', 'jest', '--ci', 'sandbox.test.cjs'])).not.toThrow();
+  }, 300_000);
 
   it('imports createSandbox in plain Node and serves a request in-process', () => {
     const script = `

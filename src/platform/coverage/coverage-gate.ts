@@ -3,7 +3,7 @@
  * file listing the classes the team decided its code must handle (one id a line, `#` comments; written
  * first by `idv-sandbox coverage init`). Checked when the server stops, on every namespace together.
  */
-import type { CoverageReport } from './coverage-report.ts';
+import { type CoverageReport, textBar } from './coverage-report.ts';
 import type { OutcomeClass } from './outcome-class.ts';
 
 export type CoverageRequirement = { percent: number } | { file: string; classes: string[] };
@@ -32,14 +32,26 @@ export interface GateResult {
   lines: string[];
 }
 
-export function checkGate(report: CoverageReport, requirement: CoverageRequirement): GateResult {
+/**
+ * `fullReport`: where the whole report was written (`--coverage-out`): a percentage gate that fails prints
+ * the summary per area and points there, not the hundreds of classes never hit.
+ */
+export function checkGate(report: CoverageReport, requirement: CoverageRequirement, fullReport?: string): GateResult {
   const missed = new Map(report.missed.map((m) => [m.id, m]));
   if ('percent' in requirement) {
     const met = report.percent >= requirement.percent;
     const verdict = `coverage ${report.percent}% (${report.hitCount} of ${report.classes} classes) ${met ? '>=' : '<'} required ${requirement.percent}%`;
+    if (met) return { met, lines: [`${verdict}: gate met`] };
+    const width = Math.max(...report.areas.map(({ area }) => area.length));
     return {
       met,
-      lines: met ? [`${verdict}: gate met`] : [`${verdict}: gate not met. Classes never hit:`, ...report.missed.map((m) => `  - ${m.id}: ${m.how}`)],
+      lines: [
+        `${verdict}: gate not met. Per area:`,
+        ...report.areas.map((a) => `  ${a.area.padEnd(width)}  ${textBar(a.percent)} ${`${a.hit} of ${a.classes}`.padStart(10)}  ${a.percent}%`),
+        fullReport === undefined
+          ? 'Every class never hit, with how to trigger it: GET /__sandbox/coverage while the sandbox runs, or --coverage-out <file> at the stop.'
+          : `Every class never hit, with how to trigger it: ${fullReport}`,
+      ],
     };
   }
   const known = new Set([...report.hit.map((h) => h.id), ...missed.keys()]);

@@ -5,25 +5,36 @@
  */
 import type { ClassHits } from './coverage.ts';
 import type { OutcomeClass, TriggerRequest } from './outcome-class.ts';
+import type { RecordIds } from './record-ids.ts';
 
 export interface HitClass {
   id: string;
   kind: OutcomeClass['kind'];
+  area: string;
   operation?: string;
   title: string;
   count: number;
-  firstRequestId: string;
-  lastRequestId: string;
+  firstRequestId: string | null;
+  lastRequestId: string | null;
   byKey: Record<string, number>;
 }
 
 export interface MissedClass {
   id: string;
   kind: OutcomeClass['kind'];
+  area: string;
   operation?: string;
   title: string;
   how: string;
   curl?: string;
+}
+
+/** An area of the API (`/v1/<area>/…`), or a group of the classes of no single operation. */
+export interface AreaCoverage {
+  area: string;
+  classes: number;
+  hit: number;
+  percent: number;
 }
 
 export interface OperationCoverage {
@@ -41,6 +52,8 @@ export interface CoverageReport {
   classes: number;
   hitCount: number;
   percent: number;
+  /** Per area, in the order of `areaOrder`: what a reader looks at first. */
+  areas: AreaCoverage[];
   operations: OperationCoverage[];
   hit: HitClass[];
   missed: MissedClass[];
@@ -59,28 +72,54 @@ export function formatForFile(file: string): CoverageFormat {
 
 const percentOf = (hit: number, total: number) => (total === 0 ? 100 : Math.round((hit / total) * 1000) / 10);
 
-export function buildReport(
-  classes: readonly OutcomeClass[],
-  hits: Map<string, ClassHits>,
-  scope: { namespace: string; keyId?: string; baseUrl: string },
-): CoverageReport {
+/** Classes of no single operation, by kind: the pipeline's (every operation), the session moves, images, error codes. */
+const AREA_OF_KIND: Partial<Record<OutcomeClass['kind'], string>> = { transition: 'sessions', image: 'images', 'error-code': 'error codes' };
+export const EVERY_OPERATION = 'every operation';
+
+/** The area of a class: its operation's first path segment under /v1 (`screening`), or its kind's group. */
+export function areaOf(outcome: Pick<OutcomeClass, 'kind' | 'operation'>): string {
+  const segment = outcome.operation === undefined ? undefined : /^\S+ \/v1\/([^/]+)/.exec(outcome.operation)?.[1];
+  return segment ?? AREA_OF_KIND[outcome.kind] ?? EVERY_OPERATION;
+}
+
+/** API areas by name, then the groups of classes of no single operation. */
+const areaOrder = (a: string, b: string) => Number(a === EVERY_OPERATION) - Number(b === EVERY_OPERATION) || a.localeCompare(b);
+
+export interface ReportScope {
+  namespace: string;
+  keyId?: string;
+  baseUrl: string;
+  /** The records of the namespace the curls call, which fill the ids of their paths. */
+  recordIds: RecordIds;
+}
+
+export function buildReport(classes: readonly OutcomeClass[], hits: Map<string, ClassHits>, scope: ReportScope): CoverageReport {
   const hit: HitClass[] = [];
   const missed: MissedClass[] = [];
   const perOperation = new Map<string, { classes: number; hit: number }>();
+  const perArea = new Map<string, { classes: number; hit: number }>();
   for (const outcome of classes) {
     const stat = hits.get(outcome.id);
+    const area = areaOf(outcome);
+    const inArea = perArea.get(area) ?? { classes: 0, hit: 0 };
+    inArea.classes += 1;
+    if (stat) inArea.hit += 1;
+    perArea.set(area, inArea);
     if (outcome.operation !== undefined) {
       const entry = perOperation.get(outcome.operation) ?? { classes: 0, hit: 0 };
       entry.classes += 1;
       if (stat) entry.hit += 1;
       perOperation.set(outcome.operation, entry);
     }
-    const common = { id: outcome.id, kind: outcome.kind, ...(outcome.operation === undefined ? {} : { operation: outcome.operation }), title: outcome.title };
+    const common = {
+      id: outcome.id,
+      kind: outcome.kind,
+      area,
+      ...(outcome.operation === undefined ? {} : { operation: outcome.operation }),
+      title: outcome.title,
+    };
     if (stat) hit.push({ ...common, ...stat });
-    else {
-      const request = outcome.trigger.request;
-      missed.push({ ...common, how: outcome.trigger.how, ...(request ? { curl: curlFor(request, scope.baseUrl, scope.namespace) } : {}) });
-    }
+    else missed.push({ ...common, ...triggerOf(outcome.trigger, scope) });
   }
   return {
     namespace: scope.namespace,
@@ -88,6 +127,9 @@ export function buildReport(
     classes: classes.length,
     hitCount: hit.length,
     percent: percentOf(hit.length, classes.length),
+    areas: [...perArea]
+      .sort(([a], [b]) => areaOrder(a, b))
+      .map(([area, { classes, hit: hitCount }]) => ({ area, classes, hit: hitCount, percent: percentOf(hitCount, classes) })),
     operations: [...perOperation].map(([operation, { classes, hit: hitCount }]) => ({
       operation,
       classes,
@@ -98,6 +140,45 @@ export function buildReport(
     missed,
   };
 }
+
+/** How to trigger a class: its sentence, and a curl when its request names no record the namespace lacks. */
+function triggerOf(trigger: OutcomeClass['trigger'], scope: ReportScope): { how: string; curl?: string } {
+  const { request } = trigger;
+  if (request === undefined) return { how: trigger.how };
+  const filled = scope.recordIds.fill(request.path);
+  if ('missing' in filled) return { how: `${trigger.how}; its path names a record this namespace has not made yet: ${filled.missing}` };
+  return { how: trigger.how, curl: curlFor({ ...request, path: filled.path }, scope.baseUrl, scope.namespace) };
+}
+
+/** A request of the journal, or what became of one answered before a reset (the journal holds it no more). */
+const requestLabel = (id: string | null) => id ?? 'before a reset';
+
+/** The classes of one operation of an area (or of no single operation: `operation` undefined). */
+export interface OperationGroup {
+  operation?: string;
+  hit: HitClass[];
+  missed: MissedClass[];
+}
+
+/** The report's classes by area (in `report.areas` order), then by operation: how the readable formats lay them out. */
+export function classesByArea(report: CoverageReport): { area: AreaCoverage; operations: OperationGroup[] }[] {
+  const groups = new Map(report.areas.map((area) => [area.area, new Map<string | undefined, OperationGroup>()]));
+  const groupOf = ({ area, operation }: { area: string; operation?: string }) => {
+    const operations = groups.get(area) as Map<string | undefined, OperationGroup>;
+    let group = operations.get(operation);
+    if (!group) operations.set(operation, (group = { ...(operation === undefined ? {} : { operation }), hit: [], missed: [] }));
+    return group;
+  };
+  for (const h of report.hit) groupOf(h).hit.push(h);
+  for (const m of report.missed) groupOf(m).missed.push(m);
+  return report.areas.map((area) => ({ area, operations: [...(groups.get(area.area)?.values() ?? [])] }));
+}
+
+/** `hit of classes hit`, the line every summary row and group says. */
+const hitOf = ({ hit, classes }: { hit: number; classes: number }) => `${hit} of ${classes} hit`;
+
+/** Counts of a group of classes, for its heading. */
+const countsOf = (group: OperationGroup) => ({ hit: group.hit.length, classes: group.hit.length + group.missed.length });
 
 /** POSIX shell single quotes. */
 const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
@@ -120,34 +201,40 @@ export function curlFor(request: TriggerRequest, baseUrl: string, namespace: str
 const MARKDOWN_CURL_LIMIT = 1500;
 const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
+/** A bar of 20 cells, for a plain-text summary. */
+export function textBar(percent: number): string {
+  const full = Math.round(percent / 5);
+  return `${'█'.repeat(full)}${'░'.repeat(20 - full)}`;
+}
+
 export function reportMarkdown(report: CoverageReport): string {
+  const markdownCurl = (m: MissedClass) => (m.curl !== undefined && m.curl.length <= MARKDOWN_CURL_LIMIT ? `<br>\`${cell(m.curl)}\`` : '');
+  const groupLines = (group: OperationGroup) => [
+    '',
+    `**${group.operation === undefined ? 'of no single operation' : `\`${group.operation}\``}**: ${hitOf(countsOf(group))}`,
+    '',
+    '| class | hit | first request, last request, or how to trigger |',
+    '| --- | ---: | --- |',
+    ...group.hit.map((h) => `| \`${cell(h.id)}\` | ${h.count} | ${requestLabel(h.firstRequestId)}, ${requestLabel(h.lastRequestId)} |`),
+    ...group.missed.map((m) => `| \`${cell(m.id)}\` | 0 | ${cell(m.how)}${markdownCurl(m)} |`),
+  ];
   const lines = [
     `# Integration coverage (${report.namespace === '*' ? 'all namespaces' : `namespace ${report.namespace}`}${report.keyId ? `, key ${report.keyId}` : ''})`,
     '',
     `**${report.percent}%** of outcome classes hit: ${report.hitCount} of ${report.classes}.`,
     '',
-    '## Per operation',
+    '| area | hit | classes | % | |',
+    '| --- | ---: | ---: | ---: | --- |',
+    ...report.areas.map((a) => `| ${a.area} | ${a.hit} | ${a.classes} | ${a.percent} | \`${textBar(a.percent)}\` |`),
     '',
-    '| operation | hit | classes | % |',
-    '| --- | ---: | ---: | ---: |',
-    ...report.operations.filter((o) => o.hit > 0).map((o) => `| \`${o.operation}\` | ${o.hit} | ${o.classes} | ${o.percent} |`),
-    '',
-    `Operations never called: ${report.operations.filter((o) => o.hit === 0).length}.`,
-    '',
-    '## Hit',
-    '',
-    '| class | count | first request | last request |',
-    '| --- | ---: | --- | --- |',
-    ...report.hit.map((h) => `| \`${cell(h.id)}\` | ${h.count} | ${h.firstRequestId} | ${h.lastRequestId} |`),
-    '',
-    '## Never hit',
-    '',
-    '| class | how to trigger |',
-    '| --- | --- |',
-    ...report.missed.map((m) => {
-      const curl = m.curl !== undefined && m.curl.length <= MARKDOWN_CURL_LIMIT ? `<br>\`${cell(m.curl)}\`` : '';
-      return `| \`${cell(m.id)}\` | ${cell(m.how)}${curl} |`;
-    }),
+    'Every class, by area and operation (open an area):',
+    ...classesByArea(report).flatMap(({ area, operations }) => [
+      '',
+      `<details><summary><b>${area.area}</b>: ${hitOf(area)}</summary>`,
+      ...operations.flatMap(groupLines),
+      '',
+      '</details>',
+    ]),
     '',
   ];
   return lines.join('\n');
@@ -195,7 +282,7 @@ export function reportJunit(report: CoverageReport, context: RenderContext): str
   for (const h of report.hit) {
     const suite = suiteOf(h.kind);
     suite.cases.push(`    <testcase classname="${xml(`coverage.${h.kind}`)}" name="${xml(h.id)}" time="0"/>`);
-    suite.hits.push(`${h.id}: hit ${h.count} time(s), first ${h.firstRequestId}, last ${h.lastRequestId}`);
+    suite.hits.push(`${h.id}: hit ${h.count} time(s), first ${requestLabel(h.firstRequestId)}, last ${requestLabel(h.lastRequestId)}`);
   }
   for (const m of report.missed) {
     const suite = suiteOf(m.kind);
@@ -231,29 +318,58 @@ export function reportJunit(report: CoverageReport, context: RenderContext): str
 
 const html = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
-/** The report's body (tables), shared by the standalone page and the console. */
+/** A bar of the share hit: a meter, which the browser draws and reads out without style or script. */
+const meter = (label: string, { hit, classes }: { hit: number; classes: number }) =>
+  `<meter min="0" max="${classes}" value="${hit}" aria-label="${html(`${label}: ${hit} of ${classes} hit`)}"></meter>`;
+
+function operationHtml(group: OperationGroup): string {
+  const tables = [
+    ...(group.hit.length === 0
+      ? []
+      : [
+          '<table class="coverage-hit"><thead><tr><th>class hit</th><th>count</th><th>first request</th><th>last request</th></tr></thead><tbody>',
+          ...group.hit.map(
+            (h) =>
+              `<tr><td><code>${html(h.id)}</code></td><td>${h.count}</td><td>${html(requestLabel(h.firstRequestId))}</td><td>${html(requestLabel(h.lastRequestId))}</td></tr>`,
+          ),
+          '</tbody></table>',
+        ]),
+    ...(group.missed.length === 0
+      ? []
+      : [
+          '<table class="coverage-missed"><thead><tr><th>class never hit</th><th>how to trigger</th></tr></thead><tbody>',
+          ...group.missed.map(
+            (m) =>
+              `<tr><td><code>${html(m.id)}</code></td><td>${html(m.how)}${
+                m.curl === undefined ? '' : `<br><textarea class="curl" readonly rows="2" aria-label="curl for ${html(m.id)}">${html(m.curl)}</textarea>`
+              }</td></tr>`,
+          ),
+          '</tbody></table>',
+        ]),
+  ];
+  if (group.operation === undefined) return tables.join('\n');
+  return [
+    `<details class="coverage-operation"><summary><code>${html(group.operation)}</code>: ${hitOf(countsOf(group))}</summary>`,
+    ...tables,
+    '</details>',
+  ].join('\n');
+}
+
+/** The report's body, shared by the standalone page and the console: a summary per area with bars, then every class by area and operation, folded. */
 export function reportHtmlSection(report: CoverageReport): string {
   return [
     `<p class="coverage-summary"><strong>${report.percent}%</strong> of outcome classes hit: ${report.hitCount} of ${report.classes}.</p>`,
-    '<h2>Never hit</h2>',
-    '<table class="coverage-missed"><thead><tr><th>class</th><th>how to trigger</th></tr></thead><tbody>',
-    ...report.missed.map(
-      (m) =>
-        `<tr><td><code>${html(m.id)}</code></td><td>${html(m.how)}${
-          m.curl === undefined ? '' : `<br><textarea class="curl" readonly rows="2" aria-label="curl for ${html(m.id)}">${html(m.curl)}</textarea>`
-        }</td></tr>`,
+    '<table class="coverage-areas"><thead><tr><th>area</th><th>hit</th><th>classes</th><th>%</th><th>share hit</th></tr></thead><tbody>',
+    ...report.areas.map((a) => `<tr><td>${html(a.area)}</td><td>${a.hit}</td><td>${a.classes}</td><td>${a.percent}</td><td>${meter(a.area, a)}</td></tr>`),
+    '</tbody></table>',
+    '<h2>By area and operation</h2>',
+    ...classesByArea(report).map(({ area, operations }) =>
+      [
+        `<details class="coverage-area"><summary><strong>${html(area.area)}</strong>: ${hitOf(area)}</summary>`,
+        ...operations.map(operationHtml),
+        '</details>',
+      ].join('\n'),
     ),
-    '</tbody></table>',
-    '<h2>Hit</h2>',
-    '<table class="coverage-hit"><thead><tr><th>class</th><th>count</th><th>first request</th><th>last request</th></tr></thead><tbody>',
-    ...report.hit.map(
-      (h) => `<tr><td><code>${html(h.id)}</code></td><td>${h.count}</td><td>${html(h.firstRequestId)}</td><td>${html(h.lastRequestId)}</td></tr>`,
-    ),
-    '</tbody></table>',
-    '<h2>Per operation</h2>',
-    '<table class="coverage-operations"><thead><tr><th>operation</th><th>hit</th><th>classes</th><th>%</th></tr></thead><tbody>',
-    ...report.operations.map((o) => `<tr><td><code>${html(o.operation)}</code></td><td>${o.hit}</td><td>${o.classes}</td><td>${o.percent}</td></tr>`),
-    '</tbody></table>',
   ].join('\n');
 }
 
@@ -267,7 +383,10 @@ export function reportHtml(report: CoverageReport): string {
 <title>${html(title)}</title>
 <style>
 body { font: 14px/1.4 system-ui, sans-serif; margin: 2rem; }
-table { border-collapse: collapse; margin-bottom: 1.5rem; }
+table { border-collapse: collapse; margin: 0.5rem 0 1.5rem; }
+details { margin: 0.25rem 0 0.25rem 1rem; }
+summary { cursor: pointer; }
+meter { width: 12rem; }
 td, th { border: 1px solid #ccc; padding: 4px 8px; text-align: left; vertical-align: top; }
 textarea.curl { width: 60rem; max-width: 100%; font: 12px monospace; }
 </style>

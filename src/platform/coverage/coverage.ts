@@ -12,6 +12,7 @@
 import { routingKeyOf } from '../http/response-conformance.ts';
 import { buildReport, type CoverageReport } from './coverage-report.ts';
 import type { ClassSource, OperationInfo, OutcomeClass, OutcomeKind, SourceContext } from './outcome-class.ts';
+import { type JournalAnswer, RecordIds } from './record-ids.ts';
 
 /** What the recorder is told about one answered request. */
 export interface Observation {
@@ -153,12 +154,14 @@ interface FoldedAnswers {
   run: RequestRun;
 }
 
-/** Alike answers in a row, waiting to be counted: the first of them, how many, and the last's request id. */
+/** Alike answers in a row, waiting to be counted: the first of them (and its generation), how many, and the last's. */
 interface WaitingRun {
   namespace: string;
   observation: Observation;
+  firstGeneration: number;
   count: number;
   lastRequestId: string;
+  lastGeneration: number;
 }
 
 function pushTo<T>(map: Map<string, T[]>, key: string, value: T): void {
@@ -242,15 +245,20 @@ function sameValue(sent: unknown, expected: unknown): boolean {
 
 export interface ClassHits {
   count: number;
-  firstRequestId: string;
-  lastRequestId: string;
+  /**
+   * Ids in the request journal; null for a request answered before its namespace's last reset, whose id
+   * the journal no longer holds (ids restart from the seed at a reset, so it may name another request).
+   */
+  firstRequestId: string | null;
+  lastRequestId: string | null;
   /** Counts per key id (`-` for requests without a known key). */
   byKey: Record<string, number>;
 }
 
 /**
- * The hits of one key in one namespace, by class number: a request stores a count, a sequence number and
- * its id (a reference, no copy) per class it hit; the report puts them together.
+ * The hits of one key in one namespace, by class number: a request stores a count, a sequence number, its
+ * id (a reference, no copy) and its namespace's reset generation per class it hit; the report puts them
+ * together.
  */
 class KeyHits {
   readonly counts: Uint32Array;
@@ -258,6 +266,8 @@ class KeyHits {
   readonly lastSeq: Float64Array;
   readonly firstIds: string[];
   readonly lastIds: string[];
+  readonly firstGeneration: Uint32Array;
+  readonly lastGeneration: Uint32Array;
 
   constructor(size: number) {
     this.counts = new Uint32Array(size);
@@ -265,22 +275,31 @@ class KeyHits {
     this.lastSeq = new Float64Array(size);
     this.firstIds = new Array<string>(size).fill('');
     this.lastIds = new Array<string>(size).fill('');
+    this.firstGeneration = new Uint32Array(size);
+    this.lastGeneration = new Uint32Array(size);
   }
 }
 
-/** Requests counted together: how many, and the order and id of the first and the last. */
+/**
+ * Requests counted together: how many, and the order, id and reset generation (of their namespace, when
+ * each was answered) of the first and the last.
+ */
 interface RequestRun {
   count: number;
   firstSeq: number;
   firstRequestId: string;
+  firstGeneration: number;
   lastSeq: number;
   lastRequestId: string;
+  lastGeneration: number;
 }
 
 /** Hits per namespace and key, kept for the life of the process (or until cleared). */
 export class CoverageRecorder {
   /** Namespace → key id (`-` for none) → hits. */
   private readonly namespaces = new Map<string, Map<string, KeyHits>>();
+  /** Resets per namespace: a request id is the journal's only in the generation it was answered in. */
+  private readonly generations = new Map<string, number>();
   private sequence = 0;
   /** How many classes the catalog numbers (set when it is built). */
   size = 0;
@@ -308,11 +327,13 @@ export class CoverageRecorder {
       if (count === 0 || run.firstSeq < (hits.firstSeq[index] as number)) {
         hits.firstSeq[index] = run.firstSeq;
         hits.firstIds[index] = run.firstRequestId;
+        hits.firstGeneration[index] = run.firstGeneration;
       }
       hits.counts[index] = count + run.count;
       if (run.lastSeq > (hits.lastSeq[index] as number)) {
         hits.lastSeq[index] = run.lastSeq;
         hits.lastIds[index] = run.lastRequestId;
+        hits.lastGeneration[index] = run.lastGeneration;
       }
     }
   }
@@ -322,21 +343,38 @@ export class CoverageRecorder {
     else this.namespaces.delete(namespace);
   }
 
+  /** The namespace's reset generation now (what a request answered now is counted in). */
+  generation(namespace: string): number {
+    return this.generations.get(namespace) ?? 0;
+  }
+
+  /** The namespace was reset: its journal is empty and its request ids start again from the seed. */
+  reset(namespace: string): void {
+    this.generations.set(namespace, this.generation(namespace) + 1);
+  }
+
   namespaceNames(): string[] {
     return [...this.namespaces.keys()];
   }
 
   /** Hits of one namespace (or of all when none is named), optionally of one key id only, by class id. */
   hits(classes: readonly OutcomeClass[], namespace: string | undefined, keyId?: string): Map<string, ClassHits> {
-    const sources = namespace === undefined ? [...this.namespaces.values()] : [this.namespaces.get(namespace) ?? new Map<string, KeyHits>()];
-    const merged = new Map<number, { count: number; first: [number, string]; last: [number, string]; byKey: Record<string, number> }>();
-    for (const keys of sources) {
+    const sources = namespace === undefined ? [...this.namespaces] : [[namespace, this.namespaces.get(namespace) ?? new Map<string, KeyHits>()] as const];
+    const merged = new Map<number, { count: number; first: [number, string | null]; last: [number, string | null]; byKey: Record<string, number> }>();
+    for (const [name, keys] of sources) {
+      const current = this.generation(name);
       for (const [key, hits] of keys) {
         if (keyId !== undefined && key !== keyId) continue;
         hits.counts.forEach((count, index) => {
           if (count === 0) return;
-          const first: [number, string] = [hits.firstSeq[index] as number, hits.firstIds[index] as string];
-          const last: [number, string] = [hits.lastSeq[index] as number, hits.lastIds[index] as string];
+          const first: [number, string | null] = [
+            hits.firstSeq[index] as number,
+            hits.firstGeneration[index] === current ? (hits.firstIds[index] as string) : null,
+          ];
+          const last: [number, string | null] = [
+            hits.lastSeq[index] as number,
+            hits.lastGeneration[index] === current ? (hits.lastIds[index] as string) : null,
+          ];
           const entry = merged.get(index) ?? { count: 0, first, last, byKey: {} as Record<string, number> };
           entry.count += count;
           entry.byKey[key] = (entry.byKey[key] ?? 0) + count;
@@ -515,13 +553,15 @@ export class Coverage {
   }
 
   /** The report of one namespace, or of every namespace together when none is named (`*`); optionally of one kind of class. */
-  report(scope: { namespace?: string; keyId?: string; kind?: OutcomeKind; baseUrl: string }): CoverageReport {
+  /** `journal`: the answers of the namespace the report's curls call, whose records fill their paths. */
+  report(scope: { namespace?: string; keyId?: string; kind?: OutcomeKind; baseUrl: string; journal?: readonly JournalAnswer[] }): CoverageReport {
     this.countPending();
     const classes = scope.kind === undefined ? this.catalog.classes : this.catalog.classes.filter((outcome) => outcome.kind === scope.kind);
     return buildReport(classes, this.recorder.hits(this.catalog.classes, scope.namespace, scope.keyId), {
       namespace: scope.namespace ?? '*',
       ...(scope.keyId === undefined ? {} : { keyId: scope.keyId }),
       baseUrl: scope.baseUrl,
+      recordIds: new RecordIds([...this.catalog.operations.values()], scope.journal ?? []),
     });
   }
 
@@ -529,6 +569,11 @@ export class Coverage {
   namespaceNames(): string[] {
     this.countPending();
     return this.recorder.namespaceNames();
+  }
+
+  /** A reset of the namespace: the ids of the requests it answered before leave the journal. */
+  namespaceReset(namespace: string): void {
+    this.recorder.reset(namespace);
   }
 
   /** Forgets the hits of one namespace, or of all. */
@@ -541,10 +586,13 @@ export class Coverage {
   record(namespace: string, observation: Observation): void {
     if (!this.recorder.enabled) return;
     const last = this.pending[this.pending.length - 1];
+    const generation = this.recorder.generation(namespace);
     if (last !== undefined && last.namespace === namespace && alikeAnswers(last.observation, observation)) {
       last.count += 1;
       last.lastRequestId = observation.requestId;
-    } else this.pending.push({ namespace, observation, count: 1, lastRequestId: observation.requestId });
+      last.lastGeneration = generation;
+    } else
+      this.pending.push({ namespace, observation, firstGeneration: generation, count: 1, lastRequestId: observation.requestId, lastGeneration: generation });
     this.pendingAnswers += 1;
     if (this.pendingAnswers < PENDING_LIMIT) return;
     if (this.ready) this.countPending();
@@ -561,9 +609,13 @@ export class Coverage {
     const waiting = this.pending;
     this.pending = [];
     this.pendingAnswers = 0;
-    return waiting.map(({ namespace, observation, count, lastRequestId }) => {
+    return waiting.map(({ namespace, observation, firstGeneration, count, lastRequestId, lastGeneration }) => {
       const firstSeq = this.recorder.nextSequence(count);
-      return { namespace, observation, run: { count, firstSeq, firstRequestId: observation.requestId, lastSeq: firstSeq + count - 1, lastRequestId } };
+      return {
+        namespace,
+        observation,
+        run: { count, firstSeq, firstRequestId: observation.requestId, firstGeneration, lastSeq: firstSeq + count - 1, lastRequestId, lastGeneration },
+      };
     });
   }
 
@@ -579,6 +631,7 @@ export class Coverage {
         alike.run.count += run.count;
         alike.run.lastSeq = run.lastSeq;
         alike.run.lastRequestId = run.lastRequestId;
+        alike.run.lastGeneration = run.lastGeneration;
       }
     }
     return this.folded.size >= FOLD_LIMIT || this.foldedChars >= FOLD_CHARS;

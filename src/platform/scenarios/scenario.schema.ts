@@ -87,6 +87,17 @@ export type ScenarioRule = z.infer<typeof ScenarioRuleSchema>;
 /** What a rule does, as a client meets it: the kinds of fault a suite should have handled. */
 export const SCENARIO_RULE_KINDS = [
   { kind: 'error', title: 'a scenario answers an error instead of the endpoint', example: { respond: { status: 503, error: 'Unavailable' } } },
+  {
+    kind: 'stub',
+    title: 'a scenario answers a success of its own (a 2xx stub) instead of the endpoint',
+    example: {
+      match: { methods: ['GET'], path: '/v1/auth/verify' },
+      respond: {
+        status: 200,
+        body: { valid: true, organization: { id: 'org_acme', name: 'Acme', status: 'active' }, key: { id: 'key_live_acme', kind: 'live' } },
+      },
+    },
+  },
   { kind: 'delay', title: 'a scenario adds latency before the answer', example: { latencyMs: 1500 } },
   { kind: 'flaky', title: 'a scenario fails a seeded share of requests', example: { respond: { status: 503, error: 'Unavailable' }, probability: 0.2 } },
   {
@@ -103,11 +114,17 @@ export const SCENARIO_RULE_KINDS = [
 ] as const;
 export type ScenarioRuleKind = (typeof SCENARIO_RULE_KINDS)[number]['kind'];
 
-/** The kinds of a rule (a rule that answers to its first 2 requests with probability 0.5 is three). */
+/**
+ * The kinds of a rule (a rule that answers an error to its first 2 requests with probability 0.5 is three).
+ * A 2xx stub is a `stub`, never a failure: its firstN, afterN and probability say which requests it
+ * answers, not which fail.
+ */
 export function ruleKinds(rule: ScenarioRule): ScenarioRuleKind[] {
   const kinds: ScenarioRuleKind[] = [];
-  if (rule.respond) kinds.push('error');
+  const fails = rule.respond !== undefined && rule.respond.status >= 300;
+  if (rule.respond) kinds.push(fails ? 'error' : 'stub');
   if (rule.latencyMs > 0) kinds.push('delay');
+  if (!fails) return kinds;
   if (rule.probability < 1) kinds.push('flaky');
   if (rule.firstN !== undefined) kinds.push('fail-n-times');
   if (rule.afterN > 0) kinds.push('after-n');
