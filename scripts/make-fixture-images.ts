@@ -59,7 +59,7 @@ interface Checked {
 }
 
 async function check(files: Map<string, Buffer>): Promise<Checked> {
-  const decoder = createImageDecoder({ workers: 0 });
+  const decoder = createImageDecoder();
   const analyses = new Map<string, AnalysedImage>();
   const problems: string[] = [];
   for (const fixture of IMAGE_FIXTURES) {
@@ -90,7 +90,6 @@ async function check(files: Map<string, Buffer>): Promise<Checked> {
         problems.push(`${a.file} vs ${b.file}: isMatch ${result.isMatch} (confidence ${result.confidence}), expected ${expected}`);
     }
   }
-  await decoder.close();
   return { analyses, problems };
 }
 
