@@ -6,8 +6,8 @@
  *   npx tsx scripts/make-fixture-images.ts          # write the files
  *   npx tsx scripts/make-fixture-images.ts --check  # only check the files on disk
  *
- * Formats: jimp encodes JPEG, PNG, GIF, BMP and TIFF itself; WebP is encoded with the same wasm codec
- * @jimp/wasm-webp wraps (src/images/codecs.mjs). Faces are 104x130 so that the uncompressed BMP and
+ * Formats: jimp encodes JPEG, PNG, GIF, BMP and TIFF itself; WebP is encoded with sharp (libwebp, through
+ * src/images/codecs.mjs). Faces are 104x130 so that the uncompressed BMP and
  * TIFF copies stay under 60 KB.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -83,8 +83,8 @@ describe('the compiled package', () => {
     expect(existsSync(join(ROOT, entry.import))).toBe(true);
     expect(existsSync(join(ROOT, entry.types))).toBe(true);
     expect(readFileSync(join(ROOT, entry.types), 'utf8')).toContain('createSandbox');
-    // The image decoder's worker and codecs are JavaScript sources: they must sit beside the compiled code.
-    expect(existsSync(join(ROOT, 'dist/images/decode-worker.mjs'))).toBe(true);
+    // The image codecs are a JavaScript source, imported on first decode: it must sit beside the compiled code.
+    expect(existsSync(join(ROOT, 'dist/images/codecs.mjs'))).toBe(true);
     expect(readFileSync(join(ROOT, manifest.bin['idv-sandbox']), 'utf8')).toContain('../dist/server.cjs');
   });
 
