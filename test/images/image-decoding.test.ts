@@ -1,6 +1,6 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { createImageDecoder, type DecodedImage } from '../../src/images/image-decoding.ts';
+import { createImageDecoder, jpegDecodeSide, type DecodedImage } from '../../src/images/image-decoding.ts';
 import { ImageInputError } from '../../src/images/image-input-error.ts';
 import { drawSyntheticFace, encodeImage } from '../../src/images/synthetic-images.ts';
 import { rngFrom } from '../../src/platform/random/random.ts';
@@ -57,6 +57,22 @@ describe('decoding the six formats', () => {
     expect([image.width, image.height]).toEqual([1000, 640]);
     expect([image.working.width, image.working.height]).toEqual([256, 164]);
     expect(image.working.rgb.length).toBe(256 * 164 * 3);
+  });
+
+  it('decodes a JPEG larger than twice the working image at 512 px, by a rule read from the header alone', async () => {
+    expect(jpegDecodeSide('jpeg', 3024, 4032, 256)).toBe(512);
+    expect(jpegDecodeSide('jpeg', 4032, 3024, 256)).toBe(512);
+    expect(jpegDecodeSide('jpeg', 512, 300, 256)).toBeUndefined();
+    expect(jpegDecodeSide('png', 3024, 4032, 256)).toBeUndefined();
+    const image = await decoder.decode(await faceBytes('decode-scaled', 'jpeg', 1600, 1200), 'image');
+    expect([image.width, image.height, image.working.width, image.working.height]).toEqual([1600, 1200, 256, 192]);
+  });
+
+  it('decodes lossless copies of a large picture to the same working pixels (only JPEG is decoded at reduced scale)', async () => {
+    const face = drawSyntheticFace('decode-large-lossless', 1200, 900);
+    const [png, bmp, tiff] = await Promise.all((['png', 'bmp', 'tiff'] as const).map(async (format) => decoder.decode(await encodeImage(face, format))));
+    expect(Buffer.from(bmp?.working.rgb ?? [])).toEqual(Buffer.from(png?.working.rgb ?? []));
+    expect(Buffer.from(tiff?.working.rgb ?? [])).toEqual(Buffer.from(png?.working.rgb ?? []));
   });
 
   it('gives the same decoded image for the same bytes, in one decoder or another', async () => {
