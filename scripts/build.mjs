@@ -4,7 +4,7 @@
 // into the single file dist/server.cjs, so start-up reads one file instead of resolving hundreds of modules.
 // The bundle is CommonJS so that the bin can run it with V8's compiled code of an earlier start
 // (src/bundle-loader.mjs): Node 20 keeps no compiled code of ES modules. The per-file modules stay for the
-// package's `exports` (the programmatic API) and the decode worker.
+// package's `exports` (the programmatic API) and the image codecs (src/images/codecs.cjs, required on first use).
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -37,17 +37,6 @@ const importMetaUrlPerFile = {
         loader: path.endsWith('.ts') ? 'ts' : 'js',
       };
     });
-  },
-};
-
-// The image codecs (jimp and its dependency tree) are imported on first use only: they stay the per-file
-// module of dist/ (the one the decode worker loads too) instead of joining the bundle.
-const codecsOnFirstUse = {
-  name: 'codecs-on-first-use',
-  setup(bundler) {
-    bundler.onResolve({ filter: /\/codecs\.mjs$/ }, ({ path, resolveDir, kind }) =>
-      kind === 'dynamic-import' ? { path: `./${compiledPath(resolve(resolveDir, path))}`, external: true } : undefined,
-    );
   },
 };
 
@@ -214,7 +203,7 @@ await build({
   // The bundle's own URL, from which each file's `import.meta.url` above is made (CommonJS has no import.meta).
   define: { 'import.meta.url': 'bundleUrl' },
   banner: { js: "const bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [importMetaUrlPerFile, codecsOnFirstUse, packagesOnFirstUse, undiciOnFirstNeed],
+  plugins: [importMetaUrlPerFile, packagesOnFirstUse, undiciOnFirstNeed],
   sourcemap: true,
   sourcesContent: false,
   logLevel: 'warning',

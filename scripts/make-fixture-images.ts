@@ -7,7 +7,7 @@
  *   npx tsx scripts/make-fixture-images.ts --check  # only check the files on disk
  *
  * Formats: jimp encodes JPEG, PNG, GIF, BMP and TIFF itself; WebP is encoded with sharp (libwebp, through
- * src/images/codecs.mjs). Faces are 104x130 so that the uncompressed BMP and
+ * src/images/codecs.cjs). Faces are 104x130 so that the uncompressed BMP and
  * TIFF copies stay under 60 KB.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * Decoding of untrusted image bytes: format from the magic number, guards before any pixel is decoded
- * (15 MB, a pixel budget read from the header), then one decode at the scale the analysis needs (codecs.mjs:
+ * (15 MB, a pixel budget read from the header), then one decode at the scale the analysis needs (codecs.cjs:
  * sharp, and jimp for BMP), area-averaged to a small copy of the pixels (the "working image"): every
  * analysis (face, hash, document) runs on it, so one decode serves every operation of a request.
  *
@@ -10,12 +10,13 @@
  *   time checked when the decoder returns.
  * - Arithmetic-coded and lossless JPEGs are undecodable (libjpeg-turbo builds of sharp read neither).
  */
-import type { RgbImage, WorkingDecode } from './codecs.mjs';
+import { createRequire } from 'node:module';
+import type { RgbImage, WorkingDecode } from './codecs.cjs';
 import { describeUnsupportedBytes, mimeOf, readImageHeader, sniffImageFormat, type ImageFormat } from './image-format.ts';
 import { ImageInputError, SUPPORTED_FORMATS_HINT } from './image-input-error.ts';
 import { IMAGE_MAX_BYTES } from '../platform/spec-limits.ts';
 
-export type { RgbImage } from './codecs.mjs';
+export type { RgbImage } from './codecs.cjs';
 
 /** The guards. 15 MB is 15 × 1024 × 1024 bytes, the same figure the real client checks before upload. */
 export const IMAGE_LIMITS = {
@@ -203,8 +204,7 @@ export function createImageDecoder(options: ImageDecoderOptions = {}): ImageDeco
   const budget = new PixelBudget(limits.maxPixels);
 
   async function runDecode(bytes: Uint8Array, field: string, format: ImageFormat, jpegSide: number | undefined): Promise<WorkingDecode> {
-    // The codecs (sharp's native binding, jimp) load on the first decode: a start that decodes nothing skips them.
-    const { decodeToWorking } = await import('./codecs.mjs');
+    const { decodeToWorking } = codecs();
     const started = performance.now();
     let result: WorkingDecode;
     try {
@@ -236,6 +236,11 @@ export function createImageDecoder(options: ImageDecoderOptions = {}): ImageDeco
       return { format, mime: mimeOf(format), byteLength: bytes.length, width: decoded.width, height: decoded.height, working: decoded.working };
     },
   };
+}
+
+/** The codecs (sharp's native binding, jimp), loaded on the first decode: a start that decodes nothing skips them. */
+function codecs(): typeof import('./codecs.cjs') {
+  return createRequire(import.meta.url)('./codecs.cjs');
 }
 
 let defaultDecoder: ImageDecoder | null = null;

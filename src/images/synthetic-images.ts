@@ -10,7 +10,7 @@
  */
 import { Jimp, loadFont } from 'jimp';
 import { SANS_10_BLACK, SANS_16_WHITE } from 'jimp/fonts';
-import { encodeWebp } from './codecs.mjs';
+import { encodeWebp } from './codecs.cjs';
 import type { ImageFormat } from './image-format.ts';
 import { rngFrom, type Rng } from '../platform/random/random.ts';
 

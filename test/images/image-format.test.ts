@@ -147,7 +147,7 @@ describe('image format from the bytes', () => {
 
   it('reads lossless WebP (VP8L) and extended WebP (VP8X) headers', async () => {
     const face = drawSyntheticFace('format-webp', 301, 77);
-    const { encodeWebp } = await import('../../src/images/codecs.mjs');
+    const { encodeWebp } = await import('../../src/images/codecs.cjs');
     const lossless = await encodeWebp(face.bitmap, { lossless: 1 });
     expect(lossless.subarray(12, 16).toString('latin1')).toBe('VP8L');
     expect(readImageHeader(lossless, 'webp')).toEqual({ width: 301, height: 77, decodedPixels: 301 * 77 });

@@ -109,7 +109,7 @@ describe('resolveImageInput', () => {
     try {
       const resolved = await resolveImageInput('image', payload, { readStorageKey: noStorage });
       expect(Buffer.compare(resolved.bytes, bytes)).toBe(0);
-      expect(from.mock.calls.filter(([value, encoding]) => value === payload && encoding === 'base64')).toHaveLength(1);
+      expect(from.mock.calls.filter((call: unknown[]) => call[0] === payload && call[1] === 'base64')).toHaveLength(1);
     } finally {
       from.mockRestore();
     }

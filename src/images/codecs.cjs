@@ -3,12 +3,15 @@
  * GIF and TIFF; jimp decodes BMP (libvips has no BMP loader). Why sharp: docs/development.md, "Image
  * decoding: why sharp".
  *
- * Plain JavaScript, imported on first decode: the server bundle leaves this module (and with it sharp's
- * native binding and jimp) out, so a start that never decodes an image never loads them (scripts/build.mjs).
+ * Plain CommonJS, required on first decode (image-decoding.ts): the server bundle leaves this module (and with
+ * it sharp's native binding and jimp) out, so a start that never decodes an image never loads them. CommonJS
+ * because the bundle runs from V8's kept compiled code, where Node refuses import()
+ * (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING) but require works.
  */
-import { createJimp } from '@jimp/core';
-import { defaultFormats } from 'jimp';
-import sharp from 'sharp';
+'use strict';
+const { createJimp } = require('@jimp/core');
+const { defaultFormats } = require('jimp');
+const sharp = require('sharp');
 
 // libvips' operation cache keeps recent results for reuse: every request brings new bytes, so it would only
 // hold memory.
@@ -40,7 +43,7 @@ async function decodeWithSharp(buffer, { jpegSide, timeoutSeconds }) {
  * alpha composited over white (transparent pixels read as a white background, as a viewer shows them).
  * Never upscales. Returns RGB bytes (3 per pixel). Deterministic: integer-free float sums, fixed order.
  */
-export function downscaleToRgb(bitmap, maxSide) {
+function downscaleToRgb(bitmap, maxSide) {
   const { width: sw, height: sh, data } = bitmap;
   const scale = Math.min(1, maxSide / Math.max(sw, sh));
   const dw = Math.max(1, Math.round(sw * scale));
@@ -84,15 +87,17 @@ export function downscaleToRgb(bitmap, maxSide) {
 }
 
 /** Encodes an RGBA bitmap as WebP (lossy unless `lossless: 1`). Used by the fixture script and tests. */
-export async function encodeWebp(bitmap, { quality = 80, lossless = 0 } = {}) {
+async function encodeWebp(bitmap, { quality = 80, lossless = 0 } = {}) {
   return sharp(bitmap.data, { raw: { width: bitmap.width, height: bitmap.height, channels: 4 } })
     .webp({ quality, lossless: lossless === 1 })
     .toBuffer();
 }
 
 /** Decode (at the scale `jpegSide` asks for) and area-average to the working image: every image's one decode. */
-export async function decodeToWorking(bytes, { format, jpegSide, maxSide, timeoutSeconds }) {
+async function decodeToWorking(bytes, { format, jpegSide, maxSide, timeoutSeconds }) {
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const decoded = format === 'bmp' ? await decodeBmp(buffer) : await decodeWithSharp(buffer, { jpegSide, timeoutSeconds });
   return { width: decoded.width, height: decoded.height, working: downscaleToRgb(decoded.bitmap, maxSide) };
 }
+
+module.exports = { downscaleToRgb, encodeWebp, decodeToWorking };

@@ -1,4 +1,4 @@
-/** Types for codecs.mjs (plain JS: the server bundle leaves it out and imports it on first decode). */
+/** Types for codecs.cjs (plain CommonJS: the server bundle leaves it out and requires it on first decode). */
 
 export interface RgbaBitmap {
   width: number;
