@@ -28,7 +28,7 @@ async function decodeBmp(buffer) {
 /**
  * Decodes with sharp, EXIF orientation applied, to RGBA bytes. With `jpegSide` the picture is decoded with
  * its longer side at that many pixels: libjpeg's DCT scaling by the largest of 1/2, 1/4, 1/8 that sharp
- * allows, then a Lanczos reduction to exactly that size.
+ * allows, then a Lanczos reduction to exactly that size (image-decoding.ts: jpegDecodeSide).
  */
 async function decodeWithSharp(buffer, { jpegSide, timeoutSeconds }) {
   const { autoOrient } = await sharp(buffer).metadata();

@@ -42,4 +42,3 @@ export function setupImageOperations(platform: Platform): void {
   platform.catalog.add('magicValues', imageCatalogEntries());
   platform.coverage.addSource(imageSource);
 }
-

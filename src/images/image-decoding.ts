@@ -25,7 +25,7 @@ export const IMAGE_LIMITS = {
   /**
    * Pixels per image, read from the header before decoding: 16 megapixels (a 12-megapixel phone photo,
    * 4032 × 3024, fits). The pixels being decoded at once never exceed this figure either (PixelBudget),
-   * counted at the scale they are decoded at (a large JPEG is decoded at most 512 px on its longer side).
+   * counted at the scale they are decoded at (a large JPEG at half its size each way or less: jpegDecodeSide).
    */
   maxPixels: 16_000_000,
   /** Wall time one decode may take in a worker before it is terminated. */
@@ -36,22 +36,19 @@ export const IMAGE_LIMITS = {
 
 /**
  * The longer side a JPEG is decoded at, from its header alone (so the pixels, and everything seeded by them,
- * depend on the picture only): twice the working image's, so each working pixel still averages at least 2 × 2
- * decoded ones, when the picture is larger than that; undefined (full size) otherwise. Only JPEG: its DCT
- * scaling skips most of the decoding work, where other formats would be decoded in full anyway, and their
- * lossless copies of one picture must keep giving the same working pixels.
+ * depend on the picture only): the working image's own, when the picture is at least three times larger.
+ * libjpeg then skips most of the work by DCT scaling (sharp takes the largest of 1/2, 1/4, 1/8 that leaves a
+ * further reduction of 1.5 or more, so none from less than threefold) and a Lanczos reduction gives the
+ * working size. undefined: decoded at full size and area-averaged, as every other format is, so that lossless
+ * copies of one picture keep giving the same working pixels.
  */
 export function jpegDecodeSide(format: ImageFormat, width: number, height: number, workingMaxSide: number): number | undefined {
-  const side = 2 * workingMaxSide;
-  return format === 'jpeg' && Math.max(width, height) > side ? side : undefined;
+  return format === 'jpeg' && Math.max(width, height) >= 3 * workingMaxSide ? workingMaxSide : undefined;
 }
 
-/** Pixels a decode holds: the decoded size (see jpegDecodeSide) over the header's. */
+/** Pixels a decode holds at its peak: a JPEG decoded by DCT scaling holds a quarter of its pixels or fewer. */
 function decodedPixels(format: ImageFormat, header: { width: number; height: number; pixels: number }, workingMaxSide: number): number {
-  const side = jpegDecodeSide(format, header.width, header.height, workingMaxSide);
-  if (side === undefined) return header.pixels;
-  const scale = side / Math.max(header.width, header.height);
-  return Math.ceil(header.width * scale) * Math.ceil(header.height * scale);
+  return jpegDecodeSide(format, header.width, header.height, workingMaxSide) === undefined ? header.pixels : Math.ceil(header.pixels / 4);
 }
 
 /** One decoded image: what the bytes were, and a small RGB copy of the pixels. */

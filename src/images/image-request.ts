@@ -234,4 +234,3 @@ function chargeImageOperation(c: AppContext, price: number): void {
   const remaining = charge(c.get('world'), principalOf(c).organization, fundsPolicyOf(c), price);
   explain(c, `billing: charged ${price} token${price === 1 ? '' : 's'} (balance ${remaining})`);
 }
-

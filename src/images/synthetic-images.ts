@@ -328,5 +328,7 @@ export async function phonePhotoJpeg(seed: string, width: number, height: number
   const rng = rngFrom('phone-photo-noise', seed, width, height);
   const noise = Int8Array.from({ length: 65_521 }, () => rng.int(-8, 8));
   for (let i = 0; i < enlarged.length; i++) enlarged[i] = Math.max(0, Math.min(255, (enlarged[i] ?? 0) + (noise[i % noise.length] ?? 0)));
-  return sharp(enlarged, { raw: { width, height, channels: 3 } }).jpeg({ quality: 88, chromaSubsampling: '4:2:0' }).toBuffer();
+  return sharp(enlarged, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 88, chromaSubsampling: '4:2:0' })
+    .toBuffer();
 }

@@ -59,10 +59,10 @@ describe('decoding the six formats', () => {
     expect(image.working.rgb.length).toBe(256 * 164 * 3);
   });
 
-  it('decodes a JPEG larger than twice the working image at 512 px, by a rule read from the header alone', async () => {
-    expect(jpegDecodeSide('jpeg', 3024, 4032, 256)).toBe(512);
-    expect(jpegDecodeSide('jpeg', 4032, 3024, 256)).toBe(512);
-    expect(jpegDecodeSide('jpeg', 512, 300, 256)).toBeUndefined();
+  it('decodes a JPEG three times the working image or larger straight to the working size, by a rule read from the header alone', async () => {
+    expect(jpegDecodeSide('jpeg', 3024, 4032, 256)).toBe(256);
+    expect(jpegDecodeSide('jpeg', 768, 300, 256)).toBe(256);
+    expect(jpegDecodeSide('jpeg', 767, 767, 256)).toBeUndefined();
     expect(jpegDecodeSide('png', 3024, 4032, 256)).toBeUndefined();
     const image = await decoder.decode(await faceBytes('decode-scaled', 'jpeg', 1600, 1200), 'image');
     expect([image.width, image.height, image.working.width, image.working.height]).toEqual([1600, 1200, 256, 192]);
@@ -148,7 +148,12 @@ describe('bad bytes never escape as anything but ImageInputError', () => {
     ihdr.writeUInt32BE(10, 0);
     ihdr.writeUInt32BE(10, 4);
     Buffer.from([8, 6, 0, 0, 1]).copy(ihdr, 8); // 8-bit RGBA, interlaced
-    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', zeros), chunk('IEND', Buffer.alloc(0))]);
+    const png = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      chunk('IHDR', ihdr),
+      chunk('IDAT', zeros),
+      chunk('IEND', Buffer.alloc(0)),
+    ]);
 
     const entries: [number, number, number][] = [
       [256, 4, 10],

@@ -202,7 +202,9 @@ describe('the compiled package', () => {
     });
     expect(compared.status).toBe(200);
     expect(await compared.json()).toMatchObject({ isMatch: true, sourceFaceDetected: true, targetFaceDetected: true });
-    expect(loaded()).toEqual(expect.arrayContaining(['dist/images/codecs.cjs', 'node_modules/sharp/dist/index.cjs', 'node_modules/jimp/dist/commonjs/index.js']));
+    expect(loaded()).toEqual(
+      expect.arrayContaining(['dist/images/codecs.cjs', 'node_modules/sharp/dist/index.cjs', 'node_modules/jimp/dist/commonjs/index.js']),
+    );
   }, 120_000);
 
   it('starts, answers reads and reads a JSON body without undici or http2, and loads undici for the first body of undeclared length', async () => {
