@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { Jimp } from 'jimp';
 import { downscaleToRgb } from '../src/images/codecs.cjs';
-import { IMAGE_LIMITS } from '../src/images/image-decoding.ts';
+import { IMAGE_LIMITS } from '../src/images/image-checks.ts';
 
 const [runsArg, ...files] = process.argv.slice(2);
 const pictures = files.map((file) => readFileSync(file));

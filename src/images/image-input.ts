@@ -20,7 +20,7 @@
  * so keys the sandbox issues must contain a character outside both alphabets (for example `.` or `:`):
  * `fk_face_001` (valid base64url) would be decoded as base64url bytes. `isUnambiguousStorageKey` checks.
  */
-import { IMAGE_LIMITS } from './image-decoding.ts';
+import { IMAGE_LIMITS } from './image-checks.ts';
 import { ImageInputError, storageKeyUnreadable } from './image-input-error.ts';
 
 export type ImageStringKind = 'base64' | 'base64url' | 'storageKey';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkImageBytes, IMAGE_LIMITS } from '../../src/images/image-decoding.ts';
+import { checkImageBytes, IMAGE_LIMITS } from '../../src/images/image-checks.ts';
 import { describeUnsupportedBytes, readImageHeader, sniffImageFormat } from '../../src/images/image-format.ts';
 import { ImageInputError } from '../../src/images/image-input-error.ts';
 import { drawSyntheticFace, encodeImage } from '../../src/images/synthetic-images.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createImageDecoder, IMAGE_LIMITS, type ImageDecoder } from '../../src/images/image-decoding.ts';
+import { IMAGE_LIMITS } from '../../src/images/image-checks.ts';
+import { createImageDecoder, type ImageDecoder } from '../../src/images/image-decoding.ts';
 import { ImageInputError } from '../../src/images/image-input-error.ts';
 import { loadImage, loadImages } from '../../src/images/image-loading.ts';
 import { faceBytes } from './helpers.ts';
