@@ -4,7 +4,7 @@
 // into the single file dist/server.cjs, so start-up reads one file instead of resolving hundreds of modules.
 // The bundle is CommonJS so that the bin can run it with V8's compiled code of an earlier start
 // (src/bundle-loader.mjs): Node 20 keeps no compiled code of ES modules. The per-file modules stay for the
-// package's `exports` (the programmatic API) and the decode worker.
+// package's `exports` (the programmatic API) and the image codecs (src/images/codecs.cjs, required on first use).
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -40,17 +40,6 @@ const importMetaUrlPerFile = (rewrite = (text) => text) => ({
     });
   },
 });
-
-// The image codecs (jimp and its dependency tree) are imported on first use only: they stay the per-file
-// module of dist/ (the one the decode worker loads too) instead of joining the bundle.
-const codecsOnFirstUse = {
-  name: 'codecs-on-first-use',
-  setup(bundler) {
-    bundler.onResolve({ filter: /\/codecs\.mjs$/ }, ({ path, resolveDir, kind }) =>
-      kind === 'dynamic-import' ? { path: `./${compiledPath(resolve(resolveDir, path))}`, external: true } : undefined,
-    );
-  },
-};
 
 // A package imported on first use only (nodemailer, with --smtp) stays out of the bundle and is loaded from
 // node_modules then: bundled, its static imports of Node's built-ins (tls, https, dns, …) would be hoisted
@@ -219,7 +208,7 @@ await build({
   ...COMMONJS_BUNDLE,
   entryPoints: ['src/server-entry.ts'],
   outfile: SERVER_BUNDLE,
-  plugins: [importMetaUrlPerFile(), codecsOnFirstUse, packagesOnFirstUse, undiciOnFirstNeed],
+  plugins: [importMetaUrlPerFile(), packagesOnFirstUse, undiciOnFirstNeed],
   sourcemap: true,
   sourcesContent: false,
   logLevel: 'warning',
@@ -234,7 +223,7 @@ await build({
   ...COMMONJS_BUNDLE,
   entryPoints: ['src/index.ts'],
   outfile: 'dist/index.cjs',
-  plugins: [importMetaUrlPerFile(bundledOnFirstUse), codecsOnFirstUse, packagesOnFirstUse],
+  plugins: [importMetaUrlPerFile(bundledOnFirstUse), packagesOnFirstUse],
   logLevel: 'warning',
 });
 

@@ -6,8 +6,8 @@
  *   npx tsx scripts/make-fixture-images.ts          # write the files
  *   npx tsx scripts/make-fixture-images.ts --check  # only check the files on disk
  *
- * Formats: jimp encodes JPEG, PNG, GIF, BMP and TIFF itself; WebP is encoded with the same wasm codec
- * @jimp/wasm-webp wraps (src/images/codecs.mjs). Faces are 104x130 so that the uncompressed BMP and
+ * Formats: jimp encodes JPEG, PNG, GIF, BMP and TIFF itself; WebP is encoded with sharp (libwebp, through
+ * src/images/codecs.cjs). Faces are 104x130 so that the uncompressed BMP and
  * TIFF copies stay under 60 KB.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -59,7 +59,7 @@ interface Checked {
 }
 
 async function check(files: Map<string, Buffer>): Promise<Checked> {
-  const decoder = createImageDecoder({ workers: 0 });
+  const decoder = createImageDecoder();
   const analyses = new Map<string, AnalysedImage>();
   const problems: string[] = [];
   for (const fixture of IMAGE_FIXTURES) {
@@ -90,7 +90,6 @@ async function check(files: Map<string, Buffer>): Promise<Checked> {
         problems.push(`${a.file} vs ${b.file}: isMatch ${result.isMatch} (confidence ${result.confidence}), expected ${expected}`);
     }
   }
-  await decoder.close();
   return { analyses, problems };
 }
 

@@ -251,8 +251,8 @@ export async function main(): Promise<void> {
     }
   }
   console.log(options.logFormat === 'json' ? JSON.stringify(startLine(sandbox)) : banner(sandbox));
-  // The image decoder's worker pool starts on the first image request: a sandbox that never sees an image
-  // keeps its start-up time and memory free of it.
+  // The image codecs load on the first image request: a sandbox that never sees an image keeps its
+  // start-up time and memory free of them.
   const warning = exposureWarning(options.host ?? '127.0.0.1', options.adminToken);
   if (warning) console.warn(warning);
   // First signal: a stop bounded by the shutdown timeout; a second signal (or the bound) stops at once,

@@ -3,14 +3,13 @@
  * liveness sessions of the real client (POST /v1/face/liveness/sessions, GET .../{lid}/result).
  */
 import type { SandboxModule } from '../platform/sandbox-module.ts';
-import { attachImageOperations, setupImageOperations } from '../images/image-catalog.ts';
+import { setupImageOperations } from '../images/image-catalog.ts';
 import { LIVENESS_CATALOG } from './face-liveness.service.ts';
 import { faceRouter } from './face.router.ts';
 
 export const faceModule: SandboxModule = {
   name: 'face',
   router: () => faceRouter,
-  attach: attachImageOperations,
   setup(platform) {
     setupImageOperations(platform);
     platform.catalog.add('magicValues', LIVENESS_CATALOG);

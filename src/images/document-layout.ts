@@ -12,7 +12,7 @@
  * - Tuned for flat-coloured cards photographed straight on (like the generated fixtures); a real card
  *   with a busy background or shot at an angle is treated as a plain photo (whole frame).
  */
-import type { RgbImage } from './codecs.mjs';
+import type { RgbImage } from './codecs.cjs';
 import type { NormRect } from './pixel-ops.ts';
 
 export interface DocumentLayout {

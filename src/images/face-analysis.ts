@@ -16,7 +16,7 @@
  * - No real face detector: any detailed picture has a "face", a cartoon face counts, only one face is
  *   ever reported, and age/gender are not learned from people (they are a stable function of the photo).
  */
-import type { RgbImage } from './codecs.mjs';
+import type { RgbImage } from './codecs.cjs';
 import { labelComponents } from './document-layout.ts';
 import type { ImageSignature } from './perceptual-hash.ts';
 import { clamp, type NormRect } from './pixel-ops.ts';

@@ -1,14 +1,12 @@
 /**
  * What the image operations register on a platform: their rows in GET /__sandbox/catalog (the same
- * tables the analysis and the fixtures use) and the decoder's life cycle. Each image module attaches
- * with `attachImageOperations` when it is loaded and sets up with `setupImageOperations` once every area
- * is; each acts once per platform.
+ * tables the analysis and the fixtures use) and the coverage source. Each image module sets up with
+ * `setupImageOperations` once every area is; it acts once per platform.
  */
 import { AUTO_DOCUMENT_TYPE_RULES, DOCUMENT_TYPE_ALIASES } from '../document/document-type.ts';
 import type { CatalogEntry } from '../platform/catalog/catalog.ts';
 import type { Platform } from '../platform/http/context.ts';
 import { imageSource } from './image-coverage.ts';
-import { attachImageDecoder } from './image-request.ts';
 import { IMAGE_FIXTURES, IMAGE_OUTCOME_RULES, imageFixtureCatalog } from './image-outcomes.ts';
 
 export const IMAGE_ENDPOINTS = 'POST /v1/document/scan, /v1/face/detect, /v1/face/compare, /v1/face/estimate-age, /v1/identity/verify';
@@ -36,7 +34,6 @@ export function imageCatalogEntries(): CatalogEntry[] {
 }
 
 const catalogued = new WeakSet<Platform>();
-const attached = new WeakSet<Platform>();
 
 /** Catalog rows and coverage source, once per platform whichever image module asks first. */
 export function setupImageOperations(platform: Platform): void {
@@ -44,11 +41,4 @@ export function setupImageOperations(platform: Platform): void {
   catalogued.add(platform);
   platform.catalog.add('magicValues', imageCatalogEntries());
   platform.coverage.addSource(imageSource);
-}
-
-/** Decoder release on close(), once per platform whichever image module is loaded first. */
-export function attachImageOperations(platform: Platform): void {
-  if (attached.has(platform)) return;
-  attached.add(platform);
-  attachImageDecoder(platform);
 }

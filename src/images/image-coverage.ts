@@ -7,7 +7,7 @@
 import type { ClassSource, OperationInfo, SourceContext, TriggerRequest } from '../platform/coverage/outcome-class.ts';
 import { exampleRequest } from '../platform/coverage/sources.ts';
 import { PICTURE_KINDS, pictureKind, type AnalysedImage, type PictureKind } from './image-analysis.ts';
-import { IMAGE_LIMITS } from './image-decoding.ts';
+import { IMAGE_LIMITS } from './image-checks.ts';
 import { IMAGE_INPUT_ERROR_KINDS, type ImageInputErrorKind } from './image-input-error.ts';
 
 const DETECT = 'POST /v1/face/detect';

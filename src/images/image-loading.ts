@@ -1,7 +1,9 @@
 /**
- * The one call a route makes for its image fields: resolve every field (bytes, base64, base64url or
- * storage key), decode each distinct image once (identical bytes in two fields are decoded once; the
- * fields are decoded in parallel on the worker pool) and analyse it once.
+ * The one call a route makes for its image fields, one path whatever the bytes came as (multipart part,
+ * base64, base64url, storage key), one module a step: bytes (image-input.ts) -> size and header checks
+ * (image-checks.ts) -> decode at the scale the analysis needs (image-decoding.ts, codecs.cjs) -> analysis
+ * (image-analysis.ts). Each field is hashed once, each distinct image decoded once (identical bytes in two
+ * fields are decoded once; the fields are decoded in parallel) and analysed once.
  *
  * Errors are deterministic: when several fields are bad, the first one in the order the fields were
  * given is reported, whatever finished first.
@@ -16,7 +18,7 @@ import type { DecodedImage } from './image-decoding.ts';
 export interface ImageLoadDeps {
   /** Organization-scoped storage lookup; null when the key is not readable by the caller. */
   readStorageKey: StorageKeyReader;
-  /** Defaults to the process-wide decoder (worker pool, default limits). */
+  /** Defaults to the process-wide decoder (default limits). */
   decoder?: ImageDecoder;
 }
 

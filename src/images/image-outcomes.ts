@@ -4,7 +4,7 @@
  * script, the tests, docs/reference.md and GET /__sandbox/catalog all read these tables.
  */
 import { FACE_MATCH_THRESHOLD } from '../face/face.service.ts';
-import { IMAGE_LIMITS } from './image-decoding.ts';
+import { IMAGE_LIMITS } from './image-checks.ts';
 import { UNIFORMITY_THRESHOLDS } from './face-analysis.ts';
 import type { ImageFormat } from './image-format.ts';
 

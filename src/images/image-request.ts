@@ -17,9 +17,8 @@ import type { ZodError } from 'zod';
 import { createMiddleware } from 'hono/factory';
 import { charge, fundsPolicyOf, requireFunds } from '../platform/billing/billing.ts';
 import { ApiError, describeZodError } from '../platform/errors/api-error.ts';
-import { explain, noteOutcome, principalOf, type AppContext, type AppEnv, type Platform } from '../platform/http/context.ts';
+import { explain, noteOutcome, principalOf, type AppContext, type AppEnv } from '../platform/http/context.ts';
 import { imageErrorFact, imagePictureFacts } from './image-coverage.ts';
-import { holdDefaultImageDecoder } from './image-decoding.ts';
 import { loadImages, type LoadedImage } from './image-loading.ts';
 import { ImageInputError } from './image-input-error.ts';
 import type { StorageKeyReader } from './image-input.ts';
@@ -234,14 +233,4 @@ export async function runImageOperation<N extends string, K extends N, P, R>(
 function chargeImageOperation(c: AppContext, price: number): void {
   const remaining = charge(c.get('world'), principalOf(c).organization, fundsPolicyOf(c), price);
   explain(c, `billing: charged ${price} token${price === 1 ? '' : 's'} (balance ${remaining})`);
-}
-
-/**
- * Ties the process-wide decoder to a platform (call once per platform: setupImageOperations does): close()
- * releases it, and the pool stops when the last sandbox in the process closes. Workers start lazily on
- * the first decode, not here: test sandboxes are created by the hundred and most never decode. A server
- * that wants its first image request fast can call warmUpDefaultImageDecoder() after it starts listening.
- */
-export function attachImageDecoder(platform: Platform): void {
-  platform.closers.push(holdDefaultImageDecoder());
 }

@@ -21,7 +21,7 @@
  * - This is photo similarity, not identity: two different photos of the same real person do not match,
  *   and a photo mirrored, rotated or converted to grey does not match itself.
  */
-import type { RgbImage } from './codecs.mjs';
+import type { RgbImage } from './codecs.cjs';
 import { FULL_FRAME, luminance, resampleRegion, type NormRect } from './pixel-ops.ts';
 import { round } from '../platform/numbers.ts';
 

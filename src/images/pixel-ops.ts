@@ -2,7 +2,7 @@
  * Small, exact pixel operations on the working image (RGB, a few hundred pixels a side): luminance,
  * area-weighted resampling of any sub-rectangle, and plain statistics. Pure and deterministic.
  */
-import type { RgbImage } from './codecs.mjs';
+import type { RgbImage } from './codecs.cjs';
 
 /** A rectangle in normalised coordinates (0-1 of the image width/height). */
 export interface NormRect {

@@ -10,7 +10,7 @@
  */
 import { Jimp, loadFont } from 'jimp';
 import { SANS_10_BLACK, SANS_16_WHITE } from 'jimp/fonts';
-import { encodeWebp } from './codecs.mjs';
+import { encodeWebp } from './codecs.cjs';
 import type { ImageFormat } from './image-format.ts';
 import { rngFrom, type Rng } from '../platform/random/random.ts';
 
@@ -309,4 +309,26 @@ export async function encodeImage(source: HasBitmap, format: ImageFormat, option
     case 'webp':
       return encodeWebp(image.bitmap, { quality });
   }
+}
+
+/**
+ * A phone-camera-like JPEG: the generated face of `seed` enlarged to width × height with seeded sensor
+ * noise (±8 per channel), quality 88 with 4:2:0 chroma, as phones send (12 megapixels: 3024 × 4032).
+ */
+export async function phonePhotoJpeg(seed: string, width: number, height: number): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
+  const face = drawSyntheticFace(seed, Math.round(width / 8), Math.round(height / 8));
+  const enlarged = await sharp(face.bitmap.data, { raw: { width: face.bitmap.width, height: face.bitmap.height, channels: 4 } })
+    .removeAlpha()
+    .resize(width, height, { fit: 'fill' })
+    .raw()
+    .toBuffer();
+  // A prime-length table of seeded noise, repeated: its period falls across rows, and a 12-MP picture
+  // needs no 36 million draws.
+  const rng = rngFrom('phone-photo-noise', seed, width, height);
+  const noise = Int8Array.from({ length: 65_521 }, () => rng.int(-8, 8));
+  for (let i = 0; i < enlarged.length; i++) enlarged[i] = Math.max(0, Math.min(255, (enlarged[i] ?? 0) + (noise[i % noise.length] ?? 0)));
+  return sharp(enlarged, { raw: { width, height, channels: 3 } })
+    .jpeg({ quality: 88, chromaSubsampling: '4:2:0' })
+    .toBuffer();
 }

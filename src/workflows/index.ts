@@ -4,7 +4,7 @@
  * submissions (POST /v1/sessions/{id}/steps/{step_id}) executed on uploaded images. Other areas look
  * workflows up through workflows.store.ts.
  */
-import { attachImageOperations, setupImageOperations } from '../images/image-catalog.ts';
+import { setupImageOperations } from '../images/image-catalog.ts';
 import { codeSource, valueSource } from '../platform/coverage/sources.ts';
 import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { WORKFLOW_ERROR_CODES } from './workflow-errors.ts';
@@ -15,7 +15,6 @@ import { workflowsRouter } from './workflows.router.ts';
 export const workflowsModule: SandboxModule = {
   name: 'workflows',
   router: () => workflowsRouter,
-  attach: attachImageOperations,
   setup(platform) {
     setupImageOperations(platform);
     platform.catalog.add('magicValues', WORKFLOW_MAGIC_VALUES);

@@ -21,7 +21,7 @@ import { SESSION_TRANSITIONS } from '../../src/sessions/session.machine.ts';
 import { PICTURE_KINDS } from '../../src/images/image-analysis.ts';
 import { IMAGE_INPUT_ERROR_KINDS } from '../../src/images/image-input-error.ts';
 import { DEEPFAKE_VERDICTS, TRUST_VERDICTS } from '../../src/deepfake/deepfake.schemas.ts';
-import { IMAGE_LIMITS } from '../../src/images/image-decoding.ts';
+import { IMAGE_LIMITS } from '../../src/images/image-checks.ts';
 import { loadAllAreas } from '../../src/app.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { fixture } from '../images/http-helpers.ts';

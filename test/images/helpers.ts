@@ -14,9 +14,9 @@ import {
 
 export const ALL_FORMATS: readonly ImageFormat[] = ['jpeg', 'png', 'gif', 'bmp', 'tiff', 'webp'];
 
-/** A decoder on the calling thread: analysis tests do not need the worker pool. */
+/** A decoder of the test's own, with the default limits. */
 export function inlineDecoder(): ImageDecoder {
-  return createImageDecoder({ workers: 0 });
+  return createImageDecoder();
 }
 
 export async function analyseBytes(decoder: ImageDecoder, bytes: Uint8Array, field = 'image'): Promise<AnalysedImage> {

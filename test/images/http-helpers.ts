@@ -18,7 +18,7 @@ export function fixture(name: string): Buffer {
   return bytes;
 }
 
-const inline = createImageDecoder({ workers: 0 });
+const inline = createImageDecoder();
 const analysisCache = new Map<string, Promise<AnalysedImage>>();
 
 /** The domain layer's analysis of some bytes (inline decoder, cached): what the routes must agree with. */

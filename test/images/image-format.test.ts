@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkImageBytes, IMAGE_LIMITS } from '../../src/images/image-decoding.ts';
+import { checkImageBytes, IMAGE_LIMITS } from '../../src/images/image-checks.ts';
 import { describeUnsupportedBytes, readImageHeader, sniffImageFormat } from '../../src/images/image-format.ts';
 import { ImageInputError } from '../../src/images/image-input-error.ts';
 import { drawSyntheticFace, encodeImage } from '../../src/images/synthetic-images.ts';
@@ -147,7 +147,7 @@ describe('image format from the bytes', () => {
 
   it('reads lossless WebP (VP8L) and extended WebP (VP8X) headers', async () => {
     const face = drawSyntheticFace('format-webp', 301, 77);
-    const { encodeWebp } = await import('../../src/images/codecs.mjs');
+    const { encodeWebp } = await import('../../src/images/codecs.cjs');
     const lossless = await encodeWebp(face.bitmap, { lossless: 1 });
     expect(lossless.subarray(12, 16).toString('latin1')).toBe('VP8L');
     expect(readImageHeader(lossless, 'webp')).toEqual({ width: 301, height: 77, decodedPixels: 301 * 77 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ImageInputError } from '../../src/images/image-input-error.ts';
 import { classifyImageString, isUnambiguousStorageKey, resolveImageInput, type StorageKeyReader } from '../../src/images/image-input.ts';
 import { faceBytes } from './helpers.ts';
@@ -99,6 +99,19 @@ describe('resolveImageInput', () => {
       const resolved = await resolveImageInput('image', value, { readStorageKey: read });
       expect(resolved.via).toBe(via);
       expect(Buffer.from(resolved.bytes).equals(jpeg)).toBe(true);
+    }
+  });
+
+  it('decodes a picture-sized base64 string once: classifying it and reading its bytes share one decode', async () => {
+    const bytes = await faceBytes('resolve-once');
+    const payload = bytes.toString('base64');
+    const from = vi.spyOn(Buffer, 'from');
+    try {
+      const resolved = await resolveImageInput('image', payload, { readStorageKey: noStorage });
+      expect(Buffer.compare(resolved.bytes, bytes)).toBe(0);
+      expect(from.mock.calls.filter((call: unknown[]) => call[0] === payload && call[1] === 'base64')).toHaveLength(1);
+    } finally {
+      from.mockRestore();
     }
   });
 

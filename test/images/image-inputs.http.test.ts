@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FaceCompareResponseSchema, FaceDetectResponseSchema } from '../../src/face/face.schemas.ts';
 import { compareFaces, detectFace } from '../../src/face/face.service.ts';
-import { IMAGE_LIMITS } from '../../src/images/image-decoding.ts';
+import { IMAGE_LIMITS } from '../../src/images/image-checks.ts';
 import { classifyImageString } from '../../src/images/image-input.ts';
 import { IMAGE_FIXTURES } from '../../src/images/image-outcomes.ts';
 import { KEYS, testSandbox } from '../helpers/sandbox.ts';

@@ -1,11 +1,12 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { closeDefaultImageDecoder, createImageDecoder, IMAGE_LIMITS, type ImageDecoder } from '../../src/images/image-decoding.ts';
+import { describe, expect, it } from 'vitest';
+import { IMAGE_LIMITS } from '../../src/images/image-checks.ts';
+import { createImageDecoder, type ImageDecoder } from '../../src/images/image-decoding.ts';
 import { ImageInputError } from '../../src/images/image-input-error.ts';
 import { loadImage, loadImages } from '../../src/images/image-loading.ts';
 import { faceBytes } from './helpers.ts';
 
 function countingDecoder(): { decoder: ImageDecoder; calls: string[] } {
-  const inner = createImageDecoder({ workers: 0 });
+  const inner = createImageDecoder();
   const calls: string[] = [];
   return {
     calls,
@@ -14,13 +15,9 @@ function countingDecoder(): { decoder: ImageDecoder; calls: string[] } {
         calls.push(field ?? 'image');
         return inner.decode(bytes, field);
       },
-      warmUp: () => inner.warmUp(),
-      close: () => inner.close(),
     },
   };
 }
-
-afterAll(() => closeDefaultImageDecoder());
 
 describe('loadImages', () => {
   it('decodes identical bytes once even when they arrive in two fields and two encodings', async () => {
@@ -60,7 +57,7 @@ describe('loadImages', () => {
     expect((second as ImageInputError).kind).toBe('unsupported_format');
   });
 
-  it('loads one field with the default decoder (worker pool)', async () => {
+  it('loads one field with the process-wide decoder', async () => {
     const loaded = await loadImage('image', (await faceBytes('load-one', 'gif')).toString('base64url'), { readStorageKey: () => null });
     expect(loaded.analysis.image.format).toBe('gif');
     expect(loaded.analysis.face).not.toBeNull();

@@ -83,8 +83,8 @@ describe('the compiled package', () => {
     expect(existsSync(join(ROOT, entry.import))).toBe(true);
     expect(existsSync(join(ROOT, entry.types))).toBe(true);
     expect(readFileSync(join(ROOT, entry.types), 'utf8')).toContain('createSandbox');
-    // The image decoder's worker and codecs are JavaScript sources: they must sit beside the compiled code.
-    expect(existsSync(join(ROOT, 'dist/images/decode-worker.mjs'))).toBe(true);
+    // The image codecs are a JavaScript source, required on first decode: it must sit beside the compiled code.
+    expect(existsSync(join(ROOT, 'dist/images/codecs.cjs'))).toBe(true);
     expect(readFileSync(join(ROOT, manifest.bin['idv-sandbox']), 'utf8')).toContain('../dist/server.cjs');
   });
 
@@ -155,9 +155,17 @@ describe('the compiled package', () => {
     const env = { ...process.env, NODE_COMPILE_CACHE: temporaryDirectory('idv-sandbox-compile-cache-') };
     const cacheDir = join(env.NODE_COMPILE_CACHE, 'idv-sandbox-code-cache');
     const flags = (readFileSync(join(ROOT, 'bin/idv-sandbox.js'), 'utf8').split('\n')[0] ?? '').split(' ').slice(3);
+    const face = readFileSync(join(ROOT, 'fixtures/images/face.jpg')).toString('base64');
     const startAndStop = async () => {
       const { child, url, exited } = await startServer(process.execPath, [...flags, 'bin/idv-sandbox.js', '--port', '0', '--memory'], env);
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      // The image codecs load on the first image, from kept compiled code too (where Node refuses import()).
+      const detected = await fetch(`${url}/v1/face/detect`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'sk_live_demo' },
+        body: JSON.stringify({ image: face }),
+      });
+      expect(detected.status, await detected.clone().text()).toBe(200);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     };
@@ -178,7 +186,13 @@ describe('the compiled package', () => {
     const hook = join(temporaryDirectory('idv-sandbox-bundle-'), 'print-loads.mjs');
     const printLoads =
       "export async function load(url, context, next) { if (url.startsWith('file:')) process.stderr.write('loaded ' + url + '\\n'); return next(url, context); }";
-    writeFileSync(hook, `import { register } from 'node:module';\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(printLoads)}`)});\n`);
+    // require() passes no module hook on Node 20: Module._load is wrapped to print what it loads from a file too.
+    const printRequires =
+      "const load = Module._load; Module._load = function (request, parent, isMain) { const exports = load.apply(this, arguments); if (!Module.isBuiltin(request)) process.stderr.write('loaded ' + pathToFileURL(Module._resolveFilename(request, parent, isMain)).href + '\\n'); return exports; };";
+    writeFileSync(
+      hook,
+      `import Module, { register } from 'node:module';\nimport { pathToFileURL } from 'node:url';\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(printLoads)}`)});\n${printRequires}\n`,
+    );
     const { url, output } = await startServer(process.execPath, [
       '--import',
       pathToFileURL(hook).href,
@@ -196,8 +210,8 @@ describe('the compiled package', () => {
     const { url, loaded } = await startPrintingLoads([]);
 
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    // The bin (whose loader, CommonJS, reads and runs the bundle itself): no other module.
-    expect(loaded()).toEqual(['bin/idv-sandbox.js']);
+    // The bin and its loader (CommonJS, which reads and runs the bundle itself): no other module.
+    expect(loaded()).toEqual(['bin/idv-sandbox.js', 'dist/bundle-loader.cjs']);
     // Nor did the bundle take the codecs in (esbuild marks each bundled file with its path).
     expect(readFileSync(join(ROOT, 'dist/server.cjs'), 'utf8')).not.toMatch(/node_modules\/(jimp|@jimp|@jsquash)\//);
 
@@ -209,7 +223,9 @@ describe('the compiled package', () => {
     });
     expect(compared.status).toBe(200);
     expect(await compared.json()).toMatchObject({ isMatch: true, sourceFaceDetected: true, targetFaceDetected: true });
-    expect(loaded()).toEqual(expect.arrayContaining(['dist/images/decode-worker.mjs', 'dist/images/codecs.mjs', 'node_modules/jimp/dist/esm/index.js']));
+    expect(loaded()).toEqual(
+      expect.arrayContaining(['dist/images/codecs.cjs', 'node_modules/sharp/dist/index.cjs', 'node_modules/jimp/dist/commonjs/index.js']),
+    );
   }, 120_000);
 
   it('starts, answers reads and reads a JSON body without undici or http2, and loads undici for the first body of undeclared length', async () => {
@@ -283,7 +299,7 @@ describe('the compiled package', () => {
     expect(readFileSync(join(ROOT, 'dist/server.cjs'), 'utf8')).not.toMatch(/node_modules\/(nodemailer|@faker-js|libphonenumber-js)\//);
     const { url, loaded } = await startPrintingLoads(['--smtp', 'smtp://127.0.0.1:25']);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    expect(loaded().slice(0, 2)).toEqual(['bin/idv-sandbox.js', 'node_modules/nodemailer/dist/esm/nodemailer.js']);
+    expect(loaded().slice(0, 3)).toEqual(['bin/idv-sandbox.js', 'dist/bundle-loader.cjs', 'node_modules/nodemailer/dist/esm/nodemailer.js']);
 
     // A fixture session's synthetic person (faker) and a phone check (libphonenumber) answer from the built server.
     const session = await fetch(`${url}/v1/sessions/test_verified`, { headers: { 'x-api-key': 'sk_test_demo' } });

@@ -1,4 +1,4 @@
-/** Types for codecs.mjs (plain JS so the decode worker can load it without a TypeScript loader). */
+/** Types for codecs.cjs (plain CommonJS: the server bundle leaves it out and requires it on first decode). */
 
 export interface RgbaBitmap {
   width: number;
@@ -14,22 +14,23 @@ export interface RgbImage {
   rgb: Uint8Array;
 }
 
-export interface DecodedBitmap extends RgbaBitmap {
-  mime: string | undefined;
-}
-
 export interface WorkingDecode {
   /** Full decoded size after EXIF orientation. */
   width: number;
   height: number;
-  mime: string | undefined;
   working: RgbImage;
 }
 
-export declare function decodeBitmap(bytes: Uint8Array, options?: { maxMegapixels?: number }): Promise<DecodedBitmap>;
+export interface DecodeOptions {
+  format: 'jpeg' | 'png' | 'gif' | 'bmp' | 'tiff' | 'webp';
+  /** JPEG only: decode with the longer side at this many pixels (DCT scaling, then Lanczos); absent: full size. */
+  jpegSide?: number;
+  /** Longer side of the working image. */
+  maxSide: number;
+  /** sharp's own stop for a decode that runs away (whole seconds). */
+  timeoutSeconds: number;
+}
+
 export declare function downscaleToRgb(bitmap: RgbaBitmap, maxSide: number): RgbImage;
 export declare function encodeWebp(bitmap: RgbaBitmap, options?: { quality?: number; lossless?: 0 | 1 }): Promise<Buffer>;
-export declare function decodeToWorking(bytes: Uint8Array, options: { maxSide: number; maxMegapixels: number }): Promise<WorkingDecode>;
-
-/** Throws when a PNG (interlaced) or TIFF (deflate strips) would inflate beyond its declared size. */
-export declare function checkInflation(buffer: Buffer): void;
+export declare function decodeToWorking(bytes: Uint8Array, options: DecodeOptions): Promise<WorkingDecode>;
