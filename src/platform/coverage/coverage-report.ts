@@ -118,7 +118,8 @@ export function curlFor(request: TriggerRequest, baseUrl: string, namespace: str
 
 /** Longer commands (image bodies) are left to the JSON report: a CI summary has a size limit. */
 const MARKDOWN_CURL_LIMIT = 1500;
-const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+/** Text in a Markdown table cell (the drift report's tables too). */
+export const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 export function reportMarkdown(report: CoverageReport): string {
   const lines = [
@@ -155,7 +156,8 @@ export function reportMarkdown(report: CoverageReport): string {
 
 // ─── JUnit XML ──────────────────────────────────────────────────────────────────────────────────────
 
-const xml = (text: string) =>
+/** Text in XML content or an attribute (the drift report's JUnit too). */
+export const xml = (text: string) =>
   text
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
@@ -229,7 +231,8 @@ export function reportJunit(report: CoverageReport, context: RenderContext): str
 
 // ─── HTML ───────────────────────────────────────────────────────────────────────────────────────────
 
-const html = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+/** Text in HTML content or an attribute (the drift report's page too). */
+export const html = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
 /** The report's body (tables), shared by the standalone page and the console. */
 export function reportHtmlSection(report: CoverageReport): string {
@@ -257,9 +260,8 @@ export function reportHtmlSection(report: CoverageReport): string {
   ].join('\n');
 }
 
-/** A standalone page (no script, no asset from elsewhere). */
-export function reportHtml(report: CoverageReport): string {
-  const title = `idv-sandbox coverage: ${report.namespace === '*' ? 'all namespaces' : `namespace ${report.namespace}`}`;
+/** A standalone page (no script, no asset from elsewhere) around a report's section; the drift report's too. */
+export function htmlPage(title: string, section: string, style = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -269,15 +271,19 @@ export function reportHtml(report: CoverageReport): string {
 body { font: 14px/1.4 system-ui, sans-serif; margin: 2rem; }
 table { border-collapse: collapse; margin-bottom: 1.5rem; }
 td, th { border: 1px solid #ccc; padding: 4px 8px; text-align: left; vertical-align: top; }
-textarea.curl { width: 60rem; max-width: 100%; font: 12px monospace; }
-</style>
+${style}</style>
 </head>
 <body>
 <h1>${html(title)}</h1>
-${reportHtmlSection(report)}
+${section}
 </body>
 </html>
 `;
+}
+
+export function reportHtml(report: CoverageReport): string {
+  const title = `idv-sandbox coverage: ${report.namespace === '*' ? 'all namespaces' : `namespace ${report.namespace}`}`;
+  return htmlPage(title, reportHtmlSection(report), 'textarea.curl { width: 60rem; max-width: 100%; font: 12px monospace; }\n');
 }
 
 export function renderReport(report: CoverageReport, format: CoverageFormat, context: RenderContext): string {
