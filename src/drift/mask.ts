@@ -36,3 +36,22 @@ export function maskedPath(path: string): string {
     .map((segment) => (LITERAL_SEGMENT.test(segment) ? segment : `{${shortHash(segment)}}`))
     .join('/')}`;
 }
+
+/**
+ * Every string a recording holds under a personal field name (in any request or response body), lower-cased:
+ * a value shown as an enum token that is one of them is hashed instead, whatever field it turned up in.
+ */
+export function personalValues(bodies: Iterable<unknown>): Set<string> {
+  const found = new Set<string>();
+  const walk = (value: unknown, personal: boolean): void => {
+    if (typeof value === 'string') {
+      if (personal) found.add(value.toLowerCase());
+    } else if (Array.isArray(value)) value.forEach((item) => walk(item, personal));
+    else if (typeof value === 'object' && value !== null) for (const [key, item] of Object.entries(value)) walk(item, personal || PERSONAL_FIELD.test(key));
+  };
+  for (const body of bodies) walk(body, false);
+  return found;
+}
+
+/** A value for the report: a hash when the recording held it as personal data. */
+export const shownValue = (value: string, personal: ReadonlySet<string>) => (personal.has(value.toLowerCase()) ? shortHash(value) : value);

@@ -6,7 +6,7 @@
 import { createSandbox, type Sandbox } from '../sandbox.ts';
 import { type Answer, compareAnswers, type Difference } from './compare.ts';
 import { IdMap } from './id-map.ts';
-import { maskedPath } from './mask.ts';
+import { maskedPath, personalValues, shownValue } from './mask.ts';
 import { type Operation, operationOf } from './operations.ts';
 import type { Exchange } from './recording.ts';
 
@@ -111,6 +111,7 @@ export async function replay(exchanges: readonly Exchange[], options: ReplayOpti
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
   });
   const keys = keyMapping(exchanges);
+  const personal = personalValues(exchanges.flatMap((e) => [parsed(e.request.body), parsed(e.response.body)]));
   const ids = new IdMap();
   const clock: { at?: Date } = {};
   const result: ReplayResult = { replayed: [], unserved: [] };
@@ -133,7 +134,12 @@ export async function replay(exchanges: readonly Exchange[], options: ReplayOpti
       const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
       const response = await sandbox.app.request(target, { method: request.method, headers, ...(hasBody ? { body: requestBody(request.body, ids) } : {}) });
       const answer = await answerOf(response);
-      result.replayed.push({ number: exchange.number, operation, differences: compareAnswers(exchange.response, answer) });
+      const differences = compareAnswers(exchange.response, answer).map((d) => ({
+        ...d,
+        recorded: shownValue(d.recorded, personal),
+        sandbox: shownValue(d.sandbox, personal),
+      }));
+      result.replayed.push({ number: exchange.number, operation, differences });
       ids.learn(parsed(exchange.response.body), parsed(answer.body));
     }
   } finally {
