@@ -5,7 +5,7 @@
  * job summary), JUnit XML (one test case per operation) and HTML. It holds no recorded value that is
  * not an enum token, a status or a type (mask.ts).
  */
-import { type CoverageFormat, cell, html, htmlPage, type RenderContext, xml } from '../platform/coverage/coverage-report.ts';
+import { type CoverageFormat, cell, html, htmlPage, type RenderContext, renderWith, xml } from '../platform/coverage/coverage-report.ts';
 import type { DifferenceKind } from './compare.ts';
 import { operationName } from './operations.ts';
 import type { ReplayResult, UnservedExchange } from './replay.ts';
@@ -179,15 +179,5 @@ export function driftHtmlSection(report: DriftReport): string {
 
 export const driftHtml = (report: DriftReport) => htmlPage('idv-sandbox drift check', driftHtmlSection(report));
 
-export function renderDriftReport(report: DriftReport, format: CoverageFormat, context: RenderContext): string {
-  switch (format) {
-    case 'markdown':
-      return driftMarkdown(report);
-    case 'junit':
-      return driftJunit(report, context);
-    case 'html':
-      return driftHtml(report);
-    default:
-      return `${JSON.stringify(report, null, 2)}\n`;
-  }
-}
+export const renderDriftReport = (report: DriftReport, format: CoverageFormat, context: RenderContext) =>
+  renderWith({ markdown: driftMarkdown, junit: driftJunit, html: driftHtml }, report, format, context);

@@ -286,15 +286,25 @@ export function reportHtml(report: CoverageReport): string {
   return htmlPage(title, reportHtmlSection(report), 'textarea.curl { width: 60rem; max-width: 100%; font: 12px monospace; }\n');
 }
 
-export function renderReport(report: CoverageReport, format: CoverageFormat, context: RenderContext): string {
+/** How a kind of report is written in each format but JSON (the coverage report's, the drift report's). */
+export interface ReportWriters<R> {
+  markdown(report: R): string;
+  junit(report: R, context: RenderContext): string;
+  html(report: R): string;
+}
+
+export function renderWith<R>(writers: ReportWriters<R>, report: R, format: CoverageFormat, context: RenderContext): string {
   switch (format) {
     case 'markdown':
-      return reportMarkdown(report);
+      return writers.markdown(report);
     case 'junit':
-      return reportJunit(report, context);
+      return writers.junit(report, context);
     case 'html':
-      return reportHtml(report);
+      return writers.html(report);
     default:
       return `${JSON.stringify(report, null, 2)}\n`;
   }
 }
+
+export const renderReport = (report: CoverageReport, format: CoverageFormat, context: RenderContext) =>
+  renderWith({ markdown: reportMarkdown, junit: reportJunit, html: reportHtml }, report, format, context);
