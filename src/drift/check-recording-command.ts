@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatForFile, type RenderContext } from '../platform/coverage/coverage-report.ts';
-import { buildDriftReport, driftMarkdown, renderDriftReport } from './drift-report.ts';
+import { buildDriftReport, type DriftReport, driftMarkdown, renderDriftReport } from './drift-report.ts';
 import { type Exchange, readRecording, RecordingError } from './recording.ts';
 import { replay } from './replay.ts';
 
@@ -52,18 +52,20 @@ export async function checkRecordingCommand(argv: string[], io: CommandIo = cons
     io.out(CHECK_RECORDING_USAGE);
     return 0;
   }
+  let report: DriftReport;
   let exchanges: Exchange[];
   try {
     exchanges = readAll(parsed.files);
+    report = buildDriftReport(await replay(exchanges, parsed.seed === undefined ? {} : { seed: parsed.seed }));
   } catch (error) {
+    if (!(error instanceof RecordingError) && !(error as NodeJS.ErrnoException).code) throw error;
     const reason =
       error instanceof RecordingError
         ? error.message
-        : `cannot read ${(error as NodeJS.ErrnoException).path ?? 'the recording'} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+        : `cannot read ${(error as NodeJS.ErrnoException).path ?? 'the recording'} (${(error as NodeJS.ErrnoException).code})`;
     io.error(`idv-sandbox check-recording: ${reason}`);
     return 2;
   }
-  const report = buildDriftReport(await replay(exchanges, parsed.seed === undefined ? {} : { seed: parsed.seed }));
   io.out(driftMarkdown(report));
   const context = contextOf(exchanges);
   for (const file of parsed.outs) {

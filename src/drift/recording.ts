@@ -29,6 +29,12 @@ export interface Exchange {
 
 export class RecordingError extends Error {}
 
+/** A URL the replay can take apart: absolute, or a path. */
+function checkedUrl(url: string, where: string): string {
+  if (!URL.canParse(url, 'http://recording.invalid')) throw new RecordingError(`${where}: request url "${url.slice(0, 80)}" is not a URL.`);
+  return url;
+}
+
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -117,7 +123,12 @@ export function readJsonl(text: string, source = 'JSONL'): Exchange[] {
     if (typeof response.status !== 'number') throw new RecordingError(`${where}: response needs a numeric status.`);
     exchanges.push({
       number: exchanges.length + 1,
-      request: { method: request.method.toUpperCase(), url: request.url, headers: jsonlHeaders(request.headers), body: jsonlBody(request.body) },
+      request: {
+        method: request.method.toUpperCase(),
+        url: checkedUrl(request.url, where),
+        headers: jsonlHeaders(request.headers),
+        body: jsonlBody(request.body),
+      },
       response: { status: response.status, headers: jsonlHeaders(response.headers), body: jsonlBody(response.body) },
       ...(typeof value.startedAt === 'string' ? { startedAt: value.startedAt } : {}),
     });

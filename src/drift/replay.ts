@@ -4,12 +4,13 @@
  * namespace's clock follows the recorded timestamps so jobs and expiries progress as they did.
  */
 import { changeClock } from '../control/control.service.ts';
+import { clockRangeProblem } from '../platform/clock/virtual-clock.ts';
 import { createSandbox, type Sandbox } from '../sandbox.ts';
 import { type Answer, compareAnswers, type Difference } from './compare.ts';
 import { IdMap } from './id-map.ts';
 import { maskedPath, personalValues, shownValue } from './mask.ts';
 import { type Operation, operationOf } from './operations.ts';
-import type { Exchange } from './recording.ts';
+import { type Exchange, RecordingError } from './recording.ts';
 
 export const DRIFT_NAMESPACE = 'drift-check';
 
@@ -61,7 +62,11 @@ export function keyMapping(exchanges: readonly Exchange[]): Map<string, string> 
   return mapping;
 }
 
-const validInstant = (at: string | undefined) => (at !== undefined && !Number.isNaN(Date.parse(at)) ? new Date(at) : undefined);
+/** A recorded time the clock can take; another (unparsable, or past the clock's range) is not followed. */
+const validInstant = (at: string | undefined) => {
+  const ms = at === undefined ? Number.NaN : Date.parse(at);
+  return Number.isNaN(ms) || clockRangeProblem(ms) ? undefined : new Date(ms);
+};
 
 function requestBody(body: string | Uint8Array | undefined, ids: IdMap): string | Uint8Array | undefined {
   if (typeof body !== 'string') return body;
@@ -129,7 +134,13 @@ export async function replay(exchanges: readonly Exchange[], options: ReplayOpti
       const key = request.headers['x-api-key'];
       if (key !== undefined) headers['x-api-key'] = keys.get(key) ?? key;
       const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
-      const response = await sandbox.app.request(target, { method: request.method, headers, ...(hasBody ? { body: requestBody(request.body, ids) } : {}) });
+      let response: Response;
+      try {
+        response = await sandbox.app.request(target, { method: request.method, headers, ...(hasBody ? { body: requestBody(request.body, ids) } : {}) });
+      } catch (error) {
+        // Only a request no HTTP client could send gets here (a header value with a line break, say).
+        throw new RecordingError(`exchange ${exchange.number} cannot be sent as recorded: ${(error as Error).message}`);
+      }
       const answer = await answerOf(response);
       const differences = compareAnswers(exchange.response, answer).map((d) => ({
         ...d,

@@ -62,5 +62,16 @@ describe('idv-sandbox check-recording', () => {
     const bad = io();
     expect(await checkRecordingCommand([broken], bad.io)).toBe(2);
     expect(bad.error.join('\n')).toContain(`${broken} line 1: needs request and response objects.`);
+    const unsendable = join(dir, 'unsendable.jsonl');
+    const line = (headers: Record<string, string>, url = '/v1/auth/verify') =>
+      JSON.stringify({ request: { method: 'GET', url, headers }, response: { status: 200 } });
+    writeFileSync(unsendable, `${line({})}\n${line({ 'x-trace': 'a\nb' })}\n`);
+    const header = io();
+    expect(await checkRecordingCommand([unsendable], header.io)).toBe(2);
+    expect(header.error.join('\n')).toMatch(/exchange 2 cannot be sent as recorded: /);
+    writeFileSync(unsendable, line({}, 'http://[::1'));
+    const url = io();
+    expect(await checkRecordingCommand([unsendable], url.io)).toBe(2);
+    expect(url.error.join('\n')).toContain('line 1: request url "http://[::1" is not a URL.');
   });
 });
