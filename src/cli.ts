@@ -6,6 +6,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import { parseFlags, readConfigFile, resolveSettings } from './cli-settings.ts';
 import { readFileSync } from 'node:fs';
 import { coverageCommand, finishCoverage, type CoverageExit } from './coverage-command.ts';
+import { checkRecordingCommand } from './drift/check-recording-command.ts';
 import { parseRequirement } from './platform/coverage/coverage-gate.ts';
 import { renderContext } from './platform/coverage/coverage-report.ts';
 import { createSandbox, DEFAULT_DATA_FILE, DEFAULT_SHUTDOWN_TIMEOUT_MS, type Sandbox, type SandboxOptions } from './sandbox.ts';
@@ -26,6 +27,7 @@ export interface CliOptions extends SandboxOptions, CoverageExit {
 export const HELP = `idv-sandbox — a stateful sandbox of the identity-verification and screening API
 
 Usage: idv-sandbox [options]
+       idv-sandbox check-recording FILE... [--out FILE] [--fail-on-drift]   (compare with recorded traffic: docs/drift-check.md)
 
 Each option may also be set in a config file (--config), under its flag's name; a flag wins over its env
 variable, which wins over the config file.
@@ -222,6 +224,7 @@ export function startLine(sandbox: Sandbox) {
 
 export async function main(): Promise<void> {
   if (process.argv[2] === 'coverage') process.exit(await coverageCommand(process.argv.slice(3)));
+  if (process.argv[2] === 'check-recording') process.exit(await checkRecordingCommand(process.argv.slice(3)));
   let options: ReturnType<typeof parseCli>;
   try {
     options = parseCli(process.argv.slice(2), process.env);

@@ -199,7 +199,8 @@ export function curlFor(request: TriggerRequest, baseUrl: string, namespace: str
 
 /** Longer commands (image bodies) are left to the JSON report: a CI summary has a size limit. */
 const MARKDOWN_CURL_LIMIT = 1500;
-const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
+/** Text in a Markdown table cell (the drift report's tables too). */
+export const cell = (text: string) => text.replaceAll('|', '\\|').replaceAll('\n', ' ');
 
 /** A bar of 20 cells, for a plain-text summary. */
 export function textBar(percent: number): string {
@@ -242,7 +243,8 @@ export function reportMarkdown(report: CoverageReport): string {
 
 // ─── JUnit XML ──────────────────────────────────────────────────────────────────────────────────────
 
-const xml = (text: string) =>
+/** Text in XML content or an attribute (the drift report's JUnit too). */
+export const xml = (text: string) =>
   text
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
@@ -316,7 +318,8 @@ export function reportJunit(report: CoverageReport, context: RenderContext): str
 
 // ─── HTML ───────────────────────────────────────────────────────────────────────────────────────────
 
-const html = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+/** Text in HTML content or an attribute (the drift report's page too). */
+export const html = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
 
 /** A bar of the share hit: a meter, which the browser draws and reads out without style or script. */
 const meter = (label: string, { hit, classes }: { hit: number; classes: number }) =>
@@ -373,9 +376,8 @@ export function reportHtmlSection(report: CoverageReport): string {
   ].join('\n');
 }
 
-/** A standalone page (no script, no asset from elsewhere). */
-export function reportHtml(report: CoverageReport): string {
-  const title = `idv-sandbox coverage: ${report.namespace === '*' ? 'all namespaces' : `namespace ${report.namespace}`}`;
+/** A standalone page (no script, no asset from elsewhere) around a report's section; the drift report's too. */
+export function htmlPage(title: string, section: string, style = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -388,26 +390,40 @@ details { margin: 0.25rem 0 0.25rem 1rem; }
 summary { cursor: pointer; }
 meter { width: 12rem; }
 td, th { border: 1px solid #ccc; padding: 4px 8px; text-align: left; vertical-align: top; }
-textarea.curl { width: 60rem; max-width: 100%; font: 12px monospace; }
-</style>
+${style}</style>
 </head>
 <body>
 <h1>${html(title)}</h1>
-${reportHtmlSection(report)}
+${section}
 </body>
 </html>
 `;
 }
 
-export function renderReport(report: CoverageReport, format: CoverageFormat, context: RenderContext): string {
+export function reportHtml(report: CoverageReport): string {
+  const title = `idv-sandbox coverage: ${report.namespace === '*' ? 'all namespaces' : `namespace ${report.namespace}`}`;
+  return htmlPage(title, reportHtmlSection(report), 'textarea.curl { width: 60rem; max-width: 100%; font: 12px monospace; }\n');
+}
+
+/** How a kind of report is written in each format but JSON (the coverage report's, the drift report's). */
+export interface ReportWriters<R> {
+  markdown(report: R): string;
+  junit(report: R, context: RenderContext): string;
+  html(report: R): string;
+}
+
+export function renderWith<R>(writers: ReportWriters<R>, report: R, format: CoverageFormat, context: RenderContext): string {
   switch (format) {
     case 'markdown':
-      return reportMarkdown(report);
+      return writers.markdown(report);
     case 'junit':
-      return reportJunit(report, context);
+      return writers.junit(report, context);
     case 'html':
-      return reportHtml(report);
+      return writers.html(report);
     default:
       return `${JSON.stringify(report, null, 2)}\n`;
   }
 }
+
+export const renderReport = (report: CoverageReport, format: CoverageFormat, context: RenderContext) =>
+  renderWith({ markdown: reportMarkdown, junit: reportJunit, html: reportHtml }, report, format, context);
