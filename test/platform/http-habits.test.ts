@@ -97,14 +97,19 @@ describe('the start banner', () => {
   });
 
   it('shows the seed, the clock mode and the active scenarios', async () => {
-    const sandbox = await testSandbox({ seed: 7, scenarios: ['slow', 'flaky'], cors: '*' });
+    // The banner names the address it listens on: these sandboxes listen (on a free loopback port).
+    const sandbox = await testSandbox({ port: 0, host: '127.0.0.1', seed: 7, scenarios: ['slow', 'flaky'], cors: '*' });
     const text = banner(sandbox);
+    await sandbox.close({ report: false });
+    expect(text).toContain(`idv-sandbox listening on ${sandbox.platform.urls.base}\n`);
     expect(text).toContain('  Seed                7\n');
     expect(text).toContain(`  Clock               frozen at ${FROZEN_AT}\n`);
     expect(text).toContain('  Scenarios active    slow, flaky\n');
     expect(text).toContain('  CORS on /v1         any origin\n');
     expect(text).toContain('    sk_live_demo       live     org_demo (Demo Org)');
-    const plain = banner(await testSandbox({ clock: 'real' }));
+    const real = await testSandbox({ port: 0, host: '127.0.0.1', clock: 'real' });
+    const plain = banner(real);
+    await real.close({ report: false });
     expect(plain).toMatch(/ {2}Clock {15}real \(now \d{4}-/);
     expect(plain).toContain('  Scenarios active    none\n');
     expect(plain).not.toContain('CORS');
