@@ -105,7 +105,7 @@ export class AreaLoader {
     return this.loaded.has(name);
   }
 
-  /** The area, imported and attached (with the areas it needs) on the first call. */
+  /** The area, imported and attached on the first call. */
   load(name: string): Promise<LoadedArea> {
     let loading = this.loading.get(name);
     if (!loading) {
@@ -116,7 +116,6 @@ export class AreaLoader {
   }
 
   private async evaluate(area: AreaEntry): Promise<LoadedArea> {
-    for (const needed of area.needs ?? []) await this.load(needed);
     const module = await area.load();
     const router = module.router();
     const table = routesOf(area.name).routes;

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { getRequestListener, type ServerType } from '@hono/node-server';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { buildApp, loadAllAreas } from './app.ts';
-import { storedRecordShapes } from './modules.ts';
+import { declaredJobKinds, storedRecordShapes } from './modules.ts';
 import { resetSandbox } from './control/control.service.ts';
 import { AdminSessions } from './platform/admin/admin-guard.ts';
 import { KeyRing, parseKeysEnv, readOrganizationsFile } from './platform/auth/organizations.ts';
@@ -207,7 +207,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     scenarioFiles,
     worlds,
     retention,
-    jobs: new JobEngine({ ...DEFAULT_JOB_TIMINGS, ...options.jobTimings }),
+    jobs: new JobEngine({ ...DEFAULT_JOB_TIMINGS, ...options.jobTimings }, declaredJobKinds()),
     catalog: new Catalog(),
     coverage: new Coverage(options.coverage !== false, PLATFORM_SOURCES),
     uploads,

@@ -102,7 +102,7 @@ describe('areas evaluated on first use', () => {
     expect(evaluated.has('sessions')).toBe(true);
   });
 
-  it('a stored job read first after a restart is answered by its kind: async jobs load the areas that register kinds', async () => {
+  it('a stored job read first after a restart is answered by its kind, which every platform has from its start', async () => {
     const options = { memory: false, data: tempDataFile(), jobTimings: { processingAfterMs: 0, doneAfterMs: 0 } };
     const first = await lazySandbox(options);
     const queued = await first.call('POST', '/v1/screening/adverse-media', {
