@@ -1,7 +1,7 @@
 /**
  * `createSandbox(options)`: builds the platform (store, keys, scenarios, worlds, jobs), the app, and
  * optionally listens. Test suites use it in-process (`app.request()` works without a socket); the CLI
- * uses it to serve.
+ * uses it to serve. Either way an area's modules are evaluated on its first request (src/areas.ts).
  */
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -105,12 +105,6 @@ export interface SandboxOptions {
   logFormat?: LogFormat;
   /** Check every answer of a documented route against its declared response; a mismatch becomes a 500 (default off). */
   strictResponses?: boolean;
-  /**
-   * When the areas' modules (their schemas, routes and handlers) are evaluated: all at creation (the
-   * default, so that `coverage()` answers at any time), or each on its first request (what the CLI, the bin
-   * and the image do: a start builds none of them; reports and `close()` load them all).
-   */
-  areas?: 'at-start' | 'on-first-use';
   /** With strictResponses: told of each answer that conformed (operationId, status). */
   responseRecorder?: ResponseRecorder;
   /** How long close() lets in-flight requests finish before it cuts their connections (default 5000). */
@@ -133,8 +127,8 @@ export interface Sandbox {
   clock: VirtualClock;
   /** Every namespace back to the fixtures (uploaded files too). */
   reset(seed?: number): Promise<void>;
-  /** The integration-coverage report of every namespace together (or of one). */
-  coverage(namespace?: string): CoverageReport;
+  /** The integration-coverage report of every namespace together (or of one); it loads every area (its catalog is theirs). */
+  coverage(namespace?: string): Promise<CoverageReport>;
   /**
    * Stops accepting, lets in-flight requests finish (`Connection: close`; idle keep-alive sockets closed;
    * the rest cut after `shutdownTimeoutMs`), then flushes and compacts the store and releases its lock.
@@ -267,7 +261,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   let app: OpenAPIHono<AppEnv>;
   try {
     app = await buildApp(platform);
-    if ((options.areas ?? 'at-start') === 'at-start') await loadAllAreas(platform);
   } catch (error) {
     // A scenario file's stub that fits no operation: nothing served, the store's lock released.
     await platform.store.closeWithoutCompaction();
@@ -298,7 +291,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     reset: async (seed) => {
       await resetSandbox(platform, undefined, seed);
     },
-    coverage: (namespace) => platform.coverage.report({ namespace, baseUrl: platform.urls.base }),
+    coverage: async (namespace) => {
+      await loadAllAreas(platform);
+      return platform.coverage.report({ namespace, baseUrl: platform.urls.base });
+    },
     close: (async (closing?: { report: false }) => {
       await server?.drain(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
       for (const closer of platform.closers) await closer();

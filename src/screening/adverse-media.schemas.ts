@@ -3,7 +3,7 @@
  * facts §4 and §6.4 for what the real client parses).
  */
 import { z } from '@hono/zod-openapi';
-import { EXPOSURE_CATEGORIES, FINDING_SEVERITIES, SOURCE_KINDS } from './adverse-media.content.ts';
+import { type EXPOSURE_CATEGORIES, FINDING_SEVERITIES, SOURCE_KINDS } from './adverse-media.content.ts';
 import { CountrySchema, DateOfBirthSchema, EmailSchema, nameField } from './screening.schemas.ts';
 
 export const AdverseMediaRequestSchema = z

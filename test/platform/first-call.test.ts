@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { STEP_CODES } from '../../src/workflows/workflow-steps.ts';
-import { lazySandbox, testSandbox, type CallResult, type TestSandbox } from '../helpers/sandbox.ts';
+import { loadedSandbox, testSandbox, type CallResult, type TestSandbox } from '../helpers/sandbox.ts';
 import { drivenSession, STEP_DRIVES, type StepDrive } from '../helpers/step-drives.ts';
 
 interface Answer {
@@ -36,8 +36,8 @@ describe('every step type, driven to its end on a fresh lazy sandbox, answers as
   for (const code of STEP_CODES) {
     it(code, async () => {
       const drive = STEP_DRIVES[code];
-      const first = await answersOf(await lazySandbox({ rateLimit: false, secret: 'first-call-test-secret' }), drive);
-      const loaded = await answersOf(await testSandbox({ rateLimit: false, coverage: false, secret: 'first-call-test-secret' }), drive);
+      const first = await answersOf(await testSandbox({ rateLimit: false, secret: 'first-call-test-secret' }), drive);
+      const loaded = await answersOf(await loadedSandbox({ rateLimit: false, secret: 'first-call-test-secret' }), drive);
       expect(first).toEqual(loaded);
       const last = first.at(-1) as Answer;
       expect([last.status, (last.body as { step_id?: string; step_status?: string }).step_status], JSON.stringify(last)).toEqual([200, 'COMPLETED']);

@@ -12,7 +12,7 @@ import { AreaLoader, evaluatedRouteTable } from '../../src/areas.ts';
 import { AREAS } from '../../src/modules.ts';
 import type { AppEnv } from '../../src/platform/http/context.ts';
 import { ROUTE_TABLE } from '../../src/routes.generated.ts';
-import { KEYS, lazySandbox, testSandbox } from '../helpers/sandbox.ts';
+import { KEYS, loadedSandbox, testSandbox } from '../helpers/sandbox.ts';
 import { temporaryDirectory } from '../helpers/temporary-directory.ts';
 import { tempDataFile } from '../helpers/data-dir.ts';
 
@@ -41,7 +41,7 @@ vi.mock('../../src/control/control.router.ts', async (original) => {
 
 describe('areas evaluated on first use', () => {
   it('a start evaluates no area; the first request of one evaluates it (and what it imports) only; /openapi.json all', async () => {
-    const sandbox = await lazySandbox();
+    const sandbox = await testSandbox();
     expect([...evaluated]).toEqual([]);
 
     const verified = await sandbox.call('GET', '/v1/auth/verify');
@@ -66,8 +66,8 @@ describe('areas evaluated on first use', () => {
       ['GET', '/v1/nowhere', {}],
       ['POST', '/v1/screening/pep-sanctions', { body: { firstName: 'Ada', lastName: 'Lovelace', dateOfBirth: '1990-01-01' } }],
     ];
-    const lazy = await lazySandbox();
-    const eager = await testSandbox({ coverage: false });
+    const lazy = await testSandbox();
+    const eager = await loadedSandbox();
     for (const [method, path, options] of requests) {
       const [first, loaded] = [await lazy.call(method, path, options), await eager.call(method, path, options)];
       expect({ status: first.status, body: first.body }).toEqual({ status: loaded.status, body: loaded.body });
@@ -75,16 +75,16 @@ describe('areas evaluated on first use', () => {
   });
 
   it('the control plane loads every area first: its catalog is the one of an eager start, in the same order', async () => {
-    const lazy = await lazySandbox();
+    const lazy = await testSandbox();
     await lazy.call('GET', '/v1/auth/verify');
-    const eager = await testSandbox({ coverage: false });
+    const eager = await loadedSandbox();
     const catalog = await lazy.call('GET', '/__sandbox/catalog');
     expect(catalog.status).toBe(200);
     expect(catalog.text).toBe((await eager.call('GET', '/__sandbox/catalog')).text);
   });
 
   it('/openapi.json is byte for byte the document of every area mounted at once, in the order of src/modules.ts', async () => {
-    const sandbox = await lazySandbox();
+    const sandbox = await testSandbox();
     const served = await sandbox.call('GET', '/openapi.json');
     const eager = new OpenAPIHono<AppEnv>();
     for (const area of AREAS) eager.route('/', (await area.load()).router());
@@ -96,7 +96,7 @@ describe('areas evaluated on first use', () => {
     const directory = temporaryDirectory('idv-lazy-stubs-');
     const rules = [{ match: { methods: ['GET'], path: '/v1/sessions/*' }, respond: { status: 200, body: { nope: true } } }];
     writeFileSync(join(directory, 'bad.json'), JSON.stringify({ name: 'bad-stub', description: 'x', rules }));
-    await expect(lazySandbox({ extraScenariosDirs: [directory] })).rejects.toThrow(
+    await expect(testSandbox({ extraScenariosDirs: [directory] })).rejects.toThrow(
       /^Scenario "bad-stub" is invalid at rules\.0\.respond: .*GET \/v1\/sessions\/\{id\}/,
     );
     expect(evaluated.has('sessions')).toBe(true);
@@ -104,13 +104,13 @@ describe('areas evaluated on first use', () => {
 
   it('a stored job read first after a restart is answered by its kind, which every platform has from its start', async () => {
     const options = { memory: false, data: tempDataFile(), jobTimings: { processingAfterMs: 0, doneAfterMs: 0 } };
-    const first = await lazySandbox(options);
+    const first = await testSandbox(options);
     const queued = await first.call('POST', '/v1/screening/adverse-media', {
       body: { email: 'jane.doe@example.com', firstName: 'Jane', lastName: 'Doe', dateOfBirth: '1980-04-23', country: 'GB' },
     });
     expect(queued.status).toBe(202);
     await first.close();
-    const restarted = await lazySandbox(options);
+    const restarted = await testSandbox(options);
     const job = await restarted.call('GET', `/v1/async-jobs/${queued.body.jobId}`);
     expect([job.status, job.body.status]).toEqual([200, 'ready']);
     await restarted.close();
@@ -123,7 +123,7 @@ describe('the route table', () => {
   });
 
   it('an area whose routes differ from its entry is refused on load, naming the command that writes the table again', async () => {
-    const sandbox = await lazySandbox();
+    const sandbox = await testSandbox();
     const moved = new OpenAPIHono<AppEnv>().get('/v1/auth/verified', (c) => c.json({}, 200));
     const loader = new AreaLoader(sandbox.platform, [{ name: 'auth', load: async () => ({ name: 'auth', router: () => moved }) }]);
     await expect(loader.load('auth')).rejects.toThrow('src/routes.generated.ts is stale (area auth): run npm run generate:routes.');
