@@ -32,9 +32,14 @@ export const AREAS: readonly AreaEntry[] = [
   { name: 're-verifications', load: async () => (await import('./re-verifications/index.ts')).reVerificationsModule },
   { name: 'age-verification', load: async () => (await import('./age-verification/index.ts')).ageVerificationModule },
   { name: 'workflows', load: async () => (await import('./workflows/index.ts')).workflowsModule },
-  // The catalog, scenarios, coverage reports: what every area adds.
-  { name: 'control', load: async () => (await import('./control/index.ts')).controlModule, needsAll: true, jobKinds: [testJobKind] },
-  { name: 'console', load: async () => (await import('./console/console.router.ts')).consoleModule, needsAll: true },
+  // The catalog and the coverage reports read what every area adds.
+  {
+    name: 'control',
+    load: async () => (await import('./control/index.ts')).controlModule,
+    needsAll: ['GET /__sandbox/catalog', 'GET /__sandbox/coverage', 'DELETE /__sandbox/coverage'],
+    jobKinds: [testJobKind],
+  },
+  { name: 'console', load: async () => (await import('./console/console.router.ts')).consoleModule, needsAll: ['GET /console/coverage'] },
 ];
 
 /** Every area's stored-record shapes, for the store to check at start-up. */

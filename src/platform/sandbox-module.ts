@@ -38,8 +38,12 @@ export interface AreaEntry {
    * page, GET /v1/async-jobs) whether or not this area was ever loaded.
    */
   jobKinds?: readonly JobKind[];
-  /** Whose requests read what every area adds (catalog, coverage, the scenarios' stubs): all are loaded first. */
-  needsAll?: boolean;
+  /**
+   * Its routes (`METHOD /path` of its route table) whose requests read what every area adds (the catalog's
+   * rows, coverage's classes): every area is loaded before the first of them. Its other routes load only
+   * this area, so a first control-plane call (a clock move, a retention setting) evaluates no other.
+   */
+  needsAll?: readonly string[];
   /**
    * collection → the shape its stored records must have to be served: a data file holding another is
    * refused at start-up (naming the file and the place), never answered with 500s. A small module of its
