@@ -201,9 +201,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     scenarioFiles,
     worlds,
     retention,
-    jobs: new JobEngine({ ...DEFAULT_JOB_TIMINGS, ...options.jobTimings }, declaredJobKinds()),
-    catalog: new Catalog(),
-    coverage: new Coverage(options.coverage !== false, PLATFORM_SOURCES),
+    ...areaRegistries(options),
     uploads,
     urls: publicUrls(base),
     urlsFromRequestHost: options.publicUrl === undefined,
@@ -218,11 +216,24 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     logFormat: options.logFormat ?? 'text',
     strictResponses: options.strictResponses ?? false,
     responseRecorder: options.responseRecorder,
-    operations: new DeclaredOperations(),
     invalidKeys: new InvalidKeyLimiter(options.invalidKeysPerMinute ?? DEFAULT_INVALID_KEYS_PER_MINUTE),
     adminTokenGuesses: new InvalidKeyLimiter(ADMIN_TOKEN_GUESSES_PER_MINUTE),
     imageRequests: new ConcurrencyGate({ ...DEFAULT_IMAGE_CONCURRENCY, ...options.imageConcurrency }),
     closers: courier === undefined ? [] : [() => courier.close()],
+  };
+}
+
+/**
+ * What the areas of one app fill as they are loaded (catalog rows, coverage sources, declared responses)
+ * and what they use of each other (the job kinds, declared in src/modules.ts): a fresh set is a freshly
+ * started server's, whatever its data.
+ */
+export function areaRegistries(options: Pick<SandboxOptions, 'jobTimings' | 'coverage'>): Pick<Platform, 'jobs' | 'catalog' | 'coverage' | 'operations'> {
+  return {
+    jobs: new JobEngine({ ...DEFAULT_JOB_TIMINGS, ...options.jobTimings }, declaredJobKinds()),
+    catalog: new Catalog(),
+    coverage: new Coverage(options.coverage !== false, PLATFORM_SOURCES),
+    operations: new DeclaredOperations(),
   };
 }
 

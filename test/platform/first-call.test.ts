@@ -1,9 +1,16 @@
 /**
  * The first call is like any call: on a sandbox started as the CLI starts it (each area evaluated on its
- * first request), every step type driven to its end answers exactly as on a sandbox with every area
- * loaded, whatever was (not) called before. Generated from the step-code table (test/helpers/step-drives.ts).
+ * first request), every operation and every step type answers exactly as on a sandbox with every area
+ * loaded, whatever was (not) called before. Generated from the tables: the operations from the recording
+ * of their documented examples (scripts/record-openapi-examples.ts, which must give every operation one),
+ * the step types from the step-code table (test/helpers/step-drives.ts).
  */
 import { describe, expect, it } from 'vitest';
+import { recordOperationExamples, serializeExamples } from '../../scripts/record-openapi-examples.ts';
+import { buildApp } from '../../src/app.ts';
+import { readOperationExamples } from '../../src/platform/docs/openapi-examples.ts';
+import type { Platform } from '../../src/platform/http/context.ts';
+import { areaRegistries } from '../../src/sandbox.ts';
 import { STEP_CODES } from '../../src/workflows/workflow-steps.ts';
 import { loadedSandbox, testSandbox, type CallResult, type TestSandbox } from '../helpers/sandbox.ts';
 import { drivenSession, STEP_DRIVES, type StepDrive } from '../helpers/step-drives.ts';
@@ -43,4 +50,22 @@ describe('every step type, driven to its end on a fresh lazy sandbox, answers as
       expect([last.status, (last.body as { step_id?: string; step_status?: string }).step_status], JSON.stringify(last)).toEqual([200, 'COMPLETED']);
     });
   }
+});
+
+describe('every operation, called first on a freshly started server, answers as on a loaded one', () => {
+  it("records every documented example again, each operation's first call answered by a server started for it", async () => {
+    // A fresh server over the sandbox's data: an app of its own, whose areas load on first use and fill
+    // registries of their own (none filled by what the recording called before).
+    const started: Platform[] = [];
+    const freshServer = async ({ platform }: { platform: Platform }) => {
+      const fresh: Platform = { ...platform, ...areaRegistries({ jobTimings: platform.jobs.timings, coverage: false }), closers: [] };
+      started.push(fresh);
+      return buildApp(fresh);
+    };
+    const firstCalls = await recordOperationExamples(freshServer);
+    for (const platform of started) for (const closer of platform.closers) await closer();
+    expect(started.length).toBe(Object.keys(readOperationExamples()).length);
+    // The examples file is recorded on a sandbox with every area loaded (test/docs keeps it current).
+    expect(serializeExamples(firstCalls)).toBe(serializeExamples(readOperationExamples()));
+  }, 120_000);
 });
