@@ -624,7 +624,8 @@ async function readsDuringPurge(server: Server, label: string): Promise<void> {
 /**
  * Synthetic reads in flight on a fresh server (their area loaded by a first read) while the first
  * control-plane request arrives: it evaluates the control plane's area, not every area (160-275 ms during
- * which every read waited, before), so no read waits more than ~50 ms for loading it did not ask for.
+ * which every read waited, before), so no read waits more than ~50 ms for loading it did not ask for: the
+ * slowest read is compared with the slowest of the same reads, for as long, just before.
  */
 async function readsDuringFirstControlRequest(freshFile: (name: string) => string): Promise<void> {
   const server = await startSandbox(freshFile('first-control'));
@@ -632,12 +633,15 @@ async function readsDuringFirstControlRequest(freshFile: (name: string) => strin
     const first = await fetchJson(server, syntheticRead);
     if (first.status !== 200) throw new Error(`the first read answered ${first.status}: ${first.text}`);
     const retention: Request = { method: 'PUT', path: '/__sandbox/retention', body: JSON.stringify({ days: 30 }) };
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 500));
+    // The same reads for as long without it: what a read waits on this machine under this load anyway.
+    const { figures: quiet } = await timedLoad(server, syntheticRead, CONNECTIONS, settle);
     // The reads sent while it is served are counted once answered: the window lasts until they are.
     const served = async () => {
       const began = performance.now();
       const answer = await fetchJson(server, retention);
       const ms = performance.now() - began;
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await settle();
       return { answer, ms };
     };
     const {
@@ -648,8 +652,9 @@ async function readsDuringFirstControlRequest(freshFile: (name: string) => strin
       name: 'synthetic read in flight while the first control-plane request (`PUT /__sandbox/retention`) arrives',
       figures: f,
       value: `the control-plane request answered ${answer.status} in ${Math.round(ms)} ms`,
-      target: 'max ≤ 50 ms',
-      met: answer.status === 200 && okLoad(f) && f.max <= 50,
+      baseline: `the same reads without it: p99 ${quiet.p99} ms, max ${quiet.max} ms`,
+      target: 'max ≤ 50 ms over the max without it',
+      met: answer.status === 200 && okLoad(f) && f.max <= quiet.max + 50,
     });
   } finally {
     await stop(server);

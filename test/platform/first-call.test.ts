@@ -1,7 +1,7 @@
 /**
  * The first call is like any call: on a sandbox started as the CLI starts it (each area evaluated on its
- * first request), every operation and every step type answers exactly as on a sandbox with every area
- * loaded, whatever was (not) called before. Generated from the tables: the operations from the recording
+ * first request), every operation and every step type (through the API and the applicant's page) answers
+ * exactly as on a sandbox with every area loaded, whatever was (not) called before. Generated from the tables: the operations from the recording
  * of their documented examples (scripts/record-openapi-examples.ts, which must give every operation one),
  * the step types from the step-code table (test/helpers/step-drives.ts).
  */
@@ -14,6 +14,7 @@ import { areaRegistries } from '../../src/sandbox.ts';
 import { STEP_CODES } from '../../src/workflows/workflow-steps.ts';
 import { loadedSandbox, testSandbox, type CallResult, type TestSandbox } from '../helpers/sandbox.ts';
 import { drivenSession, STEP_DRIVES, type StepDrive } from '../helpers/step-drives.ts';
+import { openSessionPage, stepForm, submitForm } from '../sessions/page-forms.ts';
 
 interface Answer {
   request: string;
@@ -48,6 +49,26 @@ describe('every step type, driven to its end on a fresh lazy sandbox, answers as
       expect(first).toEqual(loaded);
       const last = first.at(-1) as Answer;
       expect([last.status, (last.body as { step_id?: string; step_status?: string }).step_status], JSON.stringify(last)).toEqual([200, 'COMPLETED']);
+    });
+  }
+});
+
+describe("the applicant's page of every step type answers its first submission on a fresh lazy sandbox as on a loaded one", () => {
+  /** The page of a session of the drive's workflow, its first step's form posted with the defaults (and a date of birth, which has none). */
+  async function firstSubmission(sandbox: TestSandbox, drive: StepDrive) {
+    const sessionId = await drivenSession(drive, (method, path, options = {}) => sandbox.call(method, path, options));
+    const page = await openSessionPage(sandbox, sessionId);
+    const form = stepForm(page.html);
+    const answer = await submitForm(sandbox, form, { fields: form.defaults.date_of_birth === '' ? { date_of_birth: '1985-03-14' } : {} });
+    return { page: page.status, ...answer };
+  }
+
+  for (const code of STEP_CODES) {
+    it(code, async () => {
+      const options = { rateLimit: false, secret: 'first-call-test-secret' };
+      const first = await firstSubmission(await testSandbox(options), STEP_DRIVES[code]);
+      expect(first).toEqual(await firstSubmission(await loadedSandbox(options), STEP_DRIVES[code]));
+      expect(first.status, first.html).toBeLessThan(500);
     });
   }
 });
