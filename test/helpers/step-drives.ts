@@ -6,10 +6,27 @@
  */
 import { readFileSync } from 'node:fs';
 import type { StepCode } from '../../src/workflows/workflow-steps.ts';
+import type { DeepfakeFrameMeta } from '../api/real-client/client.ts';
 import type { CallResult } from './sandbox.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`../../fixtures/${name}`, import.meta.url));
-const LIVE_SCAN = JSON.parse(fixture('deepfake-live-scan.json').toString('utf8')) as { frames: string[]; frameMeta: Record<string, unknown>[] };
+const LIVE_SCAN = JSON.parse(fixture('deepfake-live-scan.json').toString('utf8')) as { frames: string[]; frameMeta: DeepfakeFrameMeta[] };
+
+/** The live fixture scan (fixtures/deepfake-live-scan.json): its frames and, as DEEPFAKE_DETECTION's complete takes it, its frame_meta. */
+export const LIVE_SCAN_STEP = {
+  frames: LIVE_SCAN.frames,
+  frame_meta: LIVE_SCAN.frameMeta.map((meta) => ({
+    action_id: meta.actionId,
+    action: meta.action,
+    timestamp: meta.timestamp,
+    yaw: meta.yaw,
+    pitch: meta.pitch,
+    roll: meta.roll,
+    left_eye_openness: meta.leftEyeOpenness,
+    right_eye_openness: meta.rightEyeOpenness,
+    face_detected: meta.faceDetected,
+  })),
+};
 
 /** The applicant of every driven session: the phone is the carrier checks' happy-path magic number. */
 export const DRIVEN_APPLICANT = { email: 'jane.doe@example.com', first_name: 'Jane', last_name: 'Doe', phone: '+447700900001' };
@@ -89,19 +106,8 @@ export const STEP_DRIVES: Record<StepCode, StepDrive> = {
       const start = await submit(driver, 'DEEPFAKE_DETECTION', { action: 'start', include_audio: true });
       const { upload_urls: urls, s3_keys: keys } = start.body.deepfake as { upload_urls: Record<string, string>; s3_keys: Record<string, string> };
       for (const [index, name] of LIVE_SCAN.frames.entries()) await driver.put(urls[`frame_${index}`] as string, fixture(`images/${name}`), 'image/jpeg');
-      const frame_meta = LIVE_SCAN.frameMeta.map((meta) => ({
-        action_id: meta.actionId,
-        action: meta.action,
-        timestamp: meta.timestamp,
-        yaw: meta.yaw,
-        pitch: meta.pitch,
-        roll: meta.roll,
-        left_eye_openness: meta.leftEyeOpenness,
-        right_eye_openness: meta.rightEyeOpenness,
-        face_detected: meta.faceDetected,
-      }));
       const s3_keys = Object.fromEntries(Object.entries(keys).filter(([slot]) => slot.startsWith('frame_')));
-      await submit(driver, 'DEEPFAKE_DETECTION', { action: 'complete', scan_duration_ms: 3500, frame_meta, s3_keys });
+      await submit(driver, 'DEEPFAKE_DETECTION', { action: 'complete', scan_duration_ms: 3500, frame_meta: LIVE_SCAN_STEP.frame_meta, s3_keys });
     },
   },
   DEEP_AGE: {

@@ -1,7 +1,7 @@
 /**
  * Areas are evaluated on first use: a start evaluates none of their modules (their zod schemas were most
- * of a start), an area's first request evaluates that area, and what needs every area (/openapi.json,
- * the control plane) loads them all. The route table the start mounts instead is the areas' own.
+ * of a start), an area's first request evaluates that area (a control-plane request too), and what reads
+ * every area (/openapi.json, the catalog) loads them all. The route table the start mounts instead is the areas' own.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,6 +52,21 @@ describe('areas evaluated on first use', () => {
     expect(session.status).toBe(200);
     expect([...evaluated].sort()).toEqual(['auth', 'sessions']);
 
+    // A control-plane request that reads no other area (a clock move, retention, a test job) evaluates the control plane alone.
+    const control = (method: string, path: string, body?: unknown) => sandbox.call(method, path, { key: null, body });
+    expect((await control('POST', '/__sandbox/clock', { advance: '1s' })).status).toBe(200);
+    expect((await control('PUT', '/__sandbox/retention', { days: 30 })).status).toBe(200);
+    expect((await control('POST', '/__sandbox/jobs', { input: { n: 1 } })).body.status).toBe('pending');
+    expect([...evaluated].sort()).toEqual(['auth', 'control', 'sessions']);
+    // A scenario's stub is checked against its operation: that operation's area is evaluated, no other.
+    const stub = { match: { methods: ['POST'], path: '/v1/screening/pep-sanctions' }, respond: { status: 200, body: { nope: true } } };
+    const refused = await control('POST', '/__sandbox/scenarios', { name: 'bad-stub', description: 'x', rules: [stub] });
+    expect([refused.status, refused.body.error]).toEqual([
+      400,
+      expect.stringMatching(/^Invalid scenario: rules\.0\.respond: .*POST \/v1\/screening\/pep-sanctions/),
+    ]);
+    expect([...evaluated].sort()).toEqual(['auth', 'control', 'screening', 'sessions']);
+
     expect((await sandbox.call('GET', '/openapi.json')).status).toBe(200);
     expect([...evaluated].sort()).toEqual(['auth', 'control', 'screening', 'sessions', 'workflows']);
   });
@@ -74,12 +89,13 @@ describe('areas evaluated on first use', () => {
     }
   });
 
-  it('the control plane loads every area first: its catalog is the one of an eager start, in the same order', async () => {
+  it('the catalog loads every area first: it is the one of a sandbox with every area loaded, in the same order, job kinds included', async () => {
     const lazy = await testSandbox();
     await lazy.call('GET', '/v1/auth/verify');
     const eager = await loadedSandbox();
     const catalog = await lazy.call('GET', '/__sandbox/catalog');
     expect(catalog.status).toBe(200);
+    expect(catalog.body.jobKinds).toEqual(['adverse-media', 'sandbox.echo']);
     expect(catalog.text).toBe((await eager.call('GET', '/__sandbox/catalog')).text);
   });
 
