@@ -1,7 +1,9 @@
 /**
  * Every resource area of the API, mounted by app.ts from this one list (then the control plane and the
  * console, mounted the same way). Adding an area = one folder + one line here + `npm run generate:routes`.
- * Each is imported on first use (src/areas.ts): a start evaluates none of them.
+ * Each is imported on first use (src/areas.ts): a start evaluates none of them, only the small modules
+ * their entries declare (stored-record shapes, job kinds: about 1 ms), which other areas use whichever
+ * area is loaded first.
  */
 import type { z } from 'zod';
 import type { JobKind } from './platform/jobs/jobs.ts';
