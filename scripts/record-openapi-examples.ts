@@ -8,7 +8,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createSandbox } from '../src/sandbox.ts';
+import { loadAllAreas } from '../src/app.ts';
+import { createSandbox, type Sandbox } from '../src/sandbox.ts';
 import { FIXTURE_WORKFLOW_IDS } from '../src/workflows/workflows.store.ts';
 import { OPENAPI_EXAMPLES_FILE, type OperationExamples } from '../src/platform/docs/openapi-examples.ts';
 
@@ -33,7 +34,14 @@ interface Step {
   raw?: { bytes: Buffer; contentType: string };
 }
 
-export async function recordOperationExamples(): Promise<OperationExamples> {
+/** An app answering requests (a sandbox's, or one built for a single call). */
+type Answering = Pick<Sandbox['app'], 'request'>;
+
+/**
+ * The examples, on a sandbox with every area loaded. With `firstCall`, each operation's first call is
+ * answered by the app it gives instead (the first-call test: a freshly started server over the same data).
+ */
+export async function recordOperationExamples(firstCall?: (sandbox: Sandbox) => Promise<Answering>): Promise<OperationExamples> {
   const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
   // The secret is pinned so that signatures and page tokens in the examples repeat from one recording to the next.
   const sandbox = await createSandbox({
@@ -45,12 +53,16 @@ export async function recordOperationExamples(): Promise<OperationExamples> {
     logger: quiet,
     rateLimit: false,
   });
+  await loadAllAreas(sandbox.platform);
   const examples: OperationExamples = {};
+  const called = new Set<string>();
   const call = async ({ operationId, method, path, body, key = 'sk_live_demo', raw }: Step) => {
     const headers: Record<string, string> = {};
     if (key) headers['x-api-key'] = key;
     if (body !== undefined || raw) headers['content-type'] = raw?.contentType ?? 'application/json';
-    const response = await sandbox.app.request(path, {
+    const app = firstCall === undefined || called.has(operationId) ? sandbox.app : await firstCall(sandbox);
+    called.add(operationId);
+    const response = await app.request(path, {
       method,
       headers,
       body: raw ? new Uint8Array(raw.bytes) : body === undefined ? undefined : JSON.stringify(body),

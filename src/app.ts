@@ -62,15 +62,19 @@ export async function buildApp(platform: Platform): Promise<OpenAPIHono<AppEnv>>
   // Coverage classifies answers with a catalog of every area's operations: it loads them when it counts.
   platform.coverage.prepareWith(() => areas.loadAll());
   const none = () => undefined;
+  const everyArea = () => areas.loadAll();
   for (const area of AREAS) {
-    const first = area.needsAll ? () => areas.loadAll() : none;
-    for (const [index, [method, path]] of routesOf(area.name).routes.entries()) app.on(method, path, areas.standIn(area.name, index, handleError, first));
+    const routes = routesOf(area.name).routes;
+    const unknown = (area.needsAll ?? []).filter((route) => !routes.some(([method, path]) => route === `${method} ${path}`));
+    if (unknown.length > 0) throw new Error(`src/modules.ts: area ${area.name} says ${unknown.join(', ')} need every area, but has no such route.`);
+    for (const [index, [method, path]] of routes.entries()) {
+      const first = area.needsAll?.includes(`${method} ${path}`) ? everyArea : none;
+      app.on(method, path, areas.standIn(area.name, index, handleError, first));
+    }
   }
 
   // Stubs in scenario files answer for operations: a body their clients could not parse stops start-up
-  // (the areas of the operations they answer for are loaded to check them; the strict response check
-  // reads every operation's responses).
-  if (platform.strictResponses) await areas.loadAll();
+  // (the areas of the operations they answer for are loaded to check them).
   await loadStubbedOperations(platform.scenarios.all(), platform.operations);
   refuseUnparseableStubs(platform.scenarios.all(), platform.operations);
 

@@ -2,8 +2,10 @@
  * Areas evaluated on first use. A start mounts, for every route of src/routes.generated.ts, a stand-in
  * that on its first call imports the route's area (its schemas, routes and handlers), attaches it to the
  * platform, and from then on runs the area's own handlers for that route, in the order Hono would
- * (validators, guard, handler), with the same error handling. Whatever needs every area (/openapi.json,
- * the control plane, the console, coverage) loads them all, in the order of src/modules.ts.
+ * (validators, guard, handler), with the same error handling. What one area uses of another is declared
+ * on its entry in src/modules.ts (job kinds, registered when the platform is built), never registered by
+ * loading the other. Whatever reads every area (/openapi.json, the catalog, coverage reports) loads them
+ * all, in the order of src/modules.ts.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, Hono, MiddlewareHandler, Next } from 'hono';
@@ -105,7 +107,7 @@ export class AreaLoader {
     return this.loaded.has(name);
   }
 
-  /** The area, imported and attached (with the areas it needs) on the first call. */
+  /** The area, imported and attached on the first call. */
   load(name: string): Promise<LoadedArea> {
     let loading = this.loading.get(name);
     if (!loading) {
@@ -116,7 +118,6 @@ export class AreaLoader {
   }
 
   private async evaluate(area: AreaEntry): Promise<LoadedArea> {
-    for (const needed of area.needs ?? []) await this.load(needed);
     const module = await area.load();
     const router = module.router();
     const table = routesOf(area.name).routes;
@@ -152,7 +153,7 @@ export class AreaLoader {
    * The stand-in of one entry of an area's route table: the area's handlers of that entry, composed as
    * Hono composes a route's handlers (each `next` runs the following one, the last runs the app's next;
    * an Error thrown by one is answered by `onError` there, so that the handlers before it see an answer).
-   * `first` is awaited before the area's first request (what every area must have loaded, when asked).
+   * `first` is awaited before the route's first request (every area, for a route that reads what they all add).
    */
   standIn(name: string, index: number, onError: ErrorHandler, first: () => Promise<void> | undefined): MiddlewareHandler<AppEnv> {
     let handlers: Handler[] | undefined;

@@ -238,8 +238,7 @@ export async function main(): Promise<void> {
   }
   let sandbox;
   try {
-    // The server's areas are evaluated on first use: a start builds none of their schemas.
-    sandbox = await createSandbox({ ...options, areas: 'on-first-use' });
+    sandbox = await createSandbox(options);
   } catch (error) {
     const message = error instanceof StoreOpenError || error instanceof Error ? error.message : String(error);
     console.error(`idv-sandbox could not start: ${message}`);

@@ -1,23 +1,28 @@
 /**
  * Every resource area of the API, mounted by app.ts from this one list (then the control plane and the
  * console, mounted the same way). Adding an area = one folder + one line here + `npm run generate:routes`.
- * Each is imported on first use (src/areas.ts): a start evaluates none of them.
+ * Each is imported on first use (src/areas.ts): a start evaluates none of them, only the small modules
+ * their entries declare (stored-record shapes, job kinds: about 1 ms), which other areas use whichever
+ * area is loaded first.
  */
 import type { z } from 'zod';
+import type { JobKind } from './platform/jobs/jobs.ts';
 import type { AreaEntry } from './platform/sandbox-module.ts';
+import { testJobKind } from './control/test-job.ts';
+import { adverseMediaJobKind } from './screening/adverse-media.service.ts';
 import { STORED_SESSION_SHAPE } from './sessions/stored-session-shape.ts';
 
 export const AREAS: readonly AreaEntry[] = [
   { name: 'auth', load: async () => (await import('./auth/index.ts')).authModule },
-  // A stored job is read through its kind, which screening and the control plane register.
-  { name: 'async-jobs', load: async () => (await import('./async-jobs/index.ts')).asyncJobsModule, needs: ['screening', 'control'] },
+  { name: 'async-jobs', load: async () => (await import('./async-jobs/index.ts')).asyncJobsModule },
   { name: 'upload', load: async () => (await import('./upload/index.ts')).uploadModule },
   { name: 'financial', load: async () => (await import('./financial/index.ts')).financialModule },
   { name: 'credit-check', load: async () => (await import('./credit-check/index.ts')).creditCheckModule },
   { name: 'sessions', load: async () => (await import('./sessions/index.ts')).sessionsModule, storedRecords: { sessions: STORED_SESSION_SHAPE } },
   // The applicant's pages under /verify: the sessions area's, on their own so that its API needs no step engine.
   { name: 'hosted-pages', load: async () => (await import('./sessions/hosted-page.router.ts')).hostedPagesModule },
-  { name: 'screening', load: async () => (await import('./screening/index.ts')).screeningModule },
+  // Its job kind is queued by the workflow steps and the applicant's pages too, and read by async-jobs.
+  { name: 'screening', load: async () => (await import('./screening/index.ts')).screeningModule, jobKinds: [adverseMediaJobKind] },
   { name: 'document', load: async () => (await import('./document/index.ts')).documentModule },
   { name: 'face', load: async () => (await import('./face/index.ts')).faceModule },
   { name: 'identity', load: async () => (await import('./identity/index.ts')).identityModule },
@@ -29,12 +34,22 @@ export const AREAS: readonly AreaEntry[] = [
   { name: 're-verifications', load: async () => (await import('./re-verifications/index.ts')).reVerificationsModule },
   { name: 'age-verification', load: async () => (await import('./age-verification/index.ts')).ageVerificationModule },
   { name: 'workflows', load: async () => (await import('./workflows/index.ts')).workflowsModule },
-  // The catalog, scenarios, coverage reports: what every area adds.
-  { name: 'control', load: async () => (await import('./control/index.ts')).controlModule, needsAll: true },
-  { name: 'console', load: async () => (await import('./console/console.router.ts')).consoleModule, needsAll: true },
+  // The catalog and the coverage reports read what every area adds.
+  {
+    name: 'control',
+    load: async () => (await import('./control/index.ts')).controlModule,
+    needsAll: ['GET /__sandbox/catalog', 'GET /__sandbox/coverage', 'DELETE /__sandbox/coverage'],
+    jobKinds: [testJobKind],
+  },
+  { name: 'console', load: async () => (await import('./console/console.router.ts')).consoleModule, needsAll: ['GET /console/coverage'] },
 ];
 
 /** Every area's stored-record shapes, for the store to check at start-up. */
 export function storedRecordShapes(): Map<string, z.ZodType> {
   return new Map(AREAS.flatMap((area) => Object.entries(area.storedRecords ?? {})));
+}
+
+/** Every area's job kinds: the platform's job engine has them all from its start (src/sandbox.ts). */
+export function declaredJobKinds(): JobKind[] {
+  return AREAS.flatMap((area) => area.jobKinds ?? []);
 }

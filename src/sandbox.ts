@@ -1,7 +1,7 @@
 /**
  * `createSandbox(options)`: builds the platform (store, keys, scenarios, worlds, jobs), the app, and
  * optionally listens. Test suites use it in-process (`app.request()` works without a socket); the CLI
- * uses it to serve.
+ * uses it to serve. Either way an area's modules are evaluated on its first request (src/areas.ts).
  */
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { getRequestListener, type ServerType } from '@hono/node-server';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { buildApp, loadAllAreas } from './app.ts';
-import { storedRecordShapes } from './modules.ts';
+import { declaredJobKinds, storedRecordShapes } from './modules.ts';
 import { resetSandbox } from './control/control.service.ts';
 import { AdminSessions } from './platform/admin/admin-guard.ts';
 import { KeyRing, parseKeysEnv, readOrganizationsFile } from './platform/auth/organizations.ts';
@@ -105,12 +105,6 @@ export interface SandboxOptions {
   logFormat?: LogFormat;
   /** Check every answer of a documented route against its declared response; a mismatch becomes a 500 (default off). */
   strictResponses?: boolean;
-  /**
-   * When the areas' modules (their schemas, routes and handlers) are evaluated: all at creation (the
-   * default, so that `coverage()` answers at any time), or each on its first request (what the CLI, the bin
-   * and the image do: a start builds none of them; reports and `close()` load them all).
-   */
-  areas?: 'at-start' | 'on-first-use';
   /** With strictResponses: told of each answer that conformed (operationId, status). */
   responseRecorder?: ResponseRecorder;
   /** How long close() lets in-flight requests finish before it cuts their connections (default 5000). */
@@ -136,8 +130,8 @@ export interface Sandbox {
   clock: VirtualClock;
   /** Every namespace back to the fixtures (uploaded files too). */
   reset(seed?: number): Promise<void>;
-  /** The integration-coverage report of every namespace together (or of one). */
-  coverage(namespace?: string): CoverageReport;
+  /** The integration-coverage report of every namespace together (or of one); it loads every area (its catalog is theirs). */
+  coverage(namespace?: string): Promise<CoverageReport>;
   /**
    * Stops accepting, lets in-flight requests finish (`Connection: close`; idle keep-alive sockets closed;
    * the rest cut after `shutdownTimeoutMs`), then flushes and compacts the store and releases its lock.
@@ -195,11 +189,11 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     store,
     scenarios,
   );
-  const coverage = new Coverage(options.coverage !== false, PLATFORM_SOURCES);
+  const registries = areaRegistries(options);
   const retention = new Retention(options.retentionDays, store, worlds, {
     dropNamespace: async (namespace) => {
       worlds.reset(namespace);
-      coverage.namespaceReset(namespace);
+      registries.coverage.namespaceReset(namespace);
       await uploads.dropNamespace(namespace);
     },
     dropped: (namespace, collection, ids) => (collection === UPLOADS_COLLECTION ? uploads.forget(namespace, ids) : Promise.resolve()),
@@ -212,9 +206,7 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     scenarioFiles,
     worlds,
     retention,
-    jobs: new JobEngine({ ...DEFAULT_JOB_TIMINGS, ...options.jobTimings }),
-    catalog: new Catalog(),
-    coverage,
+    ...registries,
     uploads,
     urls: publicUrls(base),
     urlsFromRequestHost: options.publicUrl === undefined,
@@ -229,11 +221,24 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     logFormat: options.logFormat ?? 'text',
     strictResponses: options.strictResponses ?? false,
     responseRecorder: options.responseRecorder,
-    operations: new DeclaredOperations(),
     invalidKeys: new InvalidKeyLimiter(options.invalidKeysPerMinute ?? DEFAULT_INVALID_KEYS_PER_MINUTE),
     adminTokenGuesses: new InvalidKeyLimiter(ADMIN_TOKEN_GUESSES_PER_MINUTE),
     imageRequests: new ConcurrencyGate({ ...DEFAULT_IMAGE_CONCURRENCY, ...options.imageConcurrency }),
     closers: courier === undefined ? [] : [() => courier.close()],
+  };
+}
+
+/**
+ * What the areas of one app fill as they are loaded (catalog rows, coverage sources, declared responses)
+ * and what they use of each other (the job kinds, declared in src/modules.ts): a fresh set is a freshly
+ * started server's, whatever its data.
+ */
+export function areaRegistries(options: Pick<SandboxOptions, 'jobTimings' | 'coverage'>): Pick<Platform, 'jobs' | 'catalog' | 'coverage' | 'operations'> {
+  return {
+    jobs: new JobEngine({ ...DEFAULT_JOB_TIMINGS, ...options.jobTimings }, declaredJobKinds()),
+    catalog: new Catalog(),
+    coverage: new Coverage(options.coverage !== false, PLATFORM_SOURCES),
+    operations: new DeclaredOperations(),
   };
 }
 
@@ -275,7 +280,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   let app: OpenAPIHono<AppEnv>;
   try {
     app = await buildApp(platform);
-    if ((options.areas ?? 'at-start') === 'at-start') await loadAllAreas(platform);
   } catch (error) {
     // A scenario file's stub that fits no operation: nothing served, the store's lock released.
     await platform.store.closeWithoutCompaction();
@@ -310,7 +314,10 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     reset: async (seed) => {
       await resetSandbox(platform, undefined, seed);
     },
-    coverage: (namespace) => platform.coverage.report({ namespace, baseUrl: platform.urls.base, journal: journalOf(namespace) }),
+    coverage: async (namespace) => {
+      await loadAllAreas(platform);
+      return platform.coverage.report({ namespace, baseUrl: platform.urls.base, journal: journalOf(namespace) });
+    },
     close: (async (closing?: { report: false }) => {
       await server?.drain(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
       for (const closer of platform.closers) await closer();

@@ -3,6 +3,7 @@ import { jobFateFor, publicUrlsOf, type AppContext } from '../platform/http/cont
 import { renderContext, renderReport } from '../platform/coverage/coverage-report.ts';
 import { clearOutbox, listMessages } from '../platform/outbox/outbox.ts';
 import { storeStats } from '../platform/retention/stats.ts';
+import { loadStubbedOperations } from '../platform/scenarios/stub-answers.ts';
 import {
   addScenarioRoute,
   catalogRoute,
@@ -68,7 +69,12 @@ export const controlRouter = newRouter()
     const world = c.get('world');
     return c.json({ namespace: world.namespace, scenarios: world.scenarios.names().map((name) => scenarioView(world, name)) }, 200);
   })
-  .openapi(addScenarioRoute, (c) => c.json(addScenario(c.get('platform'), c.get('world'), c.req.valid('json')), 201))
+  .openapi(addScenarioRoute, async (c) => {
+    const scenario = c.req.valid('json');
+    // Its 2xx stubs are checked against the responses of the operations they answer for: their areas'.
+    await loadStubbedOperations([scenario], c.get('platform').operations);
+    return c.json(addScenario(c.get('platform'), c.get('world'), scenario), 201);
+  })
   .openapi(removeScenarioRoute, (c) => c.json(removeScenario(c.get('world'), c.req.valid('param').name), 200))
   .openapi(toggleScenarioRoute, (c) => {
     const { name, action } = c.req.valid('param');

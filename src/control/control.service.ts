@@ -14,9 +14,8 @@ import type { JobFate } from '../platform/jobs/jobs.ts';
 import type { Scenario } from '../platform/scenarios/scenario.schema.ts';
 import { stubProblem } from '../platform/scenarios/stub-answers.ts';
 import { describePattern, matchingEntries, nearMisses, type RequestPattern } from '../platform/request-log/request-matching.ts';
+import { TEST_JOB_KIND } from './test-job.ts';
 import type { ClockChangeSchema, RequestPatternSchema, RequestVerificationSchema, TestJobBodySchema } from './control.schemas.ts';
-
-export const TEST_JOB_KIND = 'sandbox.echo';
 
 /** Resets one namespace, or every namespace when none is named. */
 export async function resetSandbox(platform: Platform, namespace: string | undefined, seed: number | undefined): Promise<string[]> {

@@ -9,12 +9,17 @@
 import type { Hono } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv, Platform } from './http/context.ts';
+import type { JobKind } from './jobs/jobs.ts';
 
 export interface SandboxModule {
   name: string;
   /** The area's routes (an OpenAPIHono, so that they reach /openapi.json; the console's are plain Hono). */
   router: () => Hono<AppEnv>;
-  /** What its requests need of the platform, done when the area is loaded: job kinds, the image decoder's hold. */
+  /**
+   * What its own requests need of the platform, done when the area is loaded (the image decoder's hold,
+   * released at close). Never what another area's requests use: that is declared on the area's entry
+   * (AreaEntry), so that it is there whichever area is loaded first.
+   */
   attach?: (platform: Platform) => void;
   /**
    * Its rows of the catalog and its coverage sources: only data, read once every area is loaded (the
@@ -27,10 +32,18 @@ export interface SandboxModule {
 export interface AreaEntry {
   name: string;
   load: () => Promise<SandboxModule>;
-  /** Areas whose `attach` its requests need first (async jobs read the job kinds screening and the control plane register). */
-  needs?: readonly string[];
-  /** Whose requests read what every area adds (catalog, coverage, the scenarios' stubs): all are loaded first. */
-  needsAll?: boolean;
+  /**
+   * The async job kinds it defines, from small modules evaluated at start-up: the job engine has every kind
+   * when the platform is built, so a job is created or read by any area (a workflow step, the applicant's
+   * page, GET /v1/async-jobs) whether or not this area was ever loaded.
+   */
+  jobKinds?: readonly JobKind[];
+  /**
+   * Its routes (`METHOD /path` of its route table) whose requests read what every area adds (the catalog's
+   * rows, coverage's classes): every area is loaded before the first of them. Its other routes load only
+   * this area, so a first control-plane call (a clock move, a retention setting) evaluates no other.
+   */
+  needsAll?: readonly string[];
   /**
    * collection → the shape its stored records must have to be served: a data file holding another is
    * refused at start-up (naming the file and the place), never answered with 500s. A small module of its

@@ -5,6 +5,24 @@
  */
 import type { ExposureCategory, FindingSeverity, SourceKind } from './adverse-media.schemas.ts';
 
+// The result's enumerations, here rather than beside their schemas: the job kind computes results
+// without evaluating zod (it is registered when the platform is built, src/modules.ts).
+export const FINDING_SEVERITIES = ['MEDIUM', 'HIGH', 'CRITICAL'] as const;
+
+export const EXPOSURE_CATEGORIES = [
+  'financial_crime',
+  'terrorism',
+  'regulatory',
+  'political',
+  'organized_crime',
+  'violent_crime',
+  'criminal_legal',
+  'reputational',
+  'court_records',
+] as const;
+
+export const SOURCE_KINDS = ['news', 'court-records', 'watchlist-database'] as const;
+
 export interface FindingTemplate {
   title: string;
   detail: string;

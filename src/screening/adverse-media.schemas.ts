@@ -3,6 +3,7 @@
  * facts §4 and §6.4 for what the real client parses).
  */
 import { z } from '@hono/zod-openapi';
+import { type EXPOSURE_CATEGORIES, FINDING_SEVERITIES, SOURCE_KINDS } from './adverse-media.content.ts';
 import { CountrySchema, DateOfBirthSchema, EmailSchema, nameField } from './screening.schemas.ts';
 
 export const AdverseMediaRequestSchema = z
@@ -32,24 +33,11 @@ export const RISK_LEVELS = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
 export const RiskLevelSchema = z.enum(RISK_LEVELS);
 export type RiskLevel = z.infer<typeof RiskLevelSchema>;
 
-export const FINDING_SEVERITIES = ['MEDIUM', 'HIGH', 'CRITICAL'] as const;
 export const FindingSeveritySchema = z.enum(FINDING_SEVERITIES);
 export type FindingSeverity = z.infer<typeof FindingSeveritySchema>;
 
-export const EXPOSURE_CATEGORIES = [
-  'financial_crime',
-  'terrorism',
-  'regulatory',
-  'political',
-  'organized_crime',
-  'violent_crime',
-  'criminal_legal',
-  'reputational',
-  'court_records',
-] as const;
 export type ExposureCategory = (typeof EXPOSURE_CATEGORIES)[number];
 
-export const SOURCE_KINDS = ['news', 'court-records', 'watchlist-database'] as const;
 export const SourceKindSchema = z.enum(SOURCE_KINDS);
 export type SourceKind = z.infer<typeof SourceKindSchema>;
 

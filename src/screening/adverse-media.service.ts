@@ -17,21 +17,29 @@
  * - Country and e-mail do not influence the result; articles are dated 2012-2025 whatever the clock.
  * - Headlines come from a small set of templates per category.
  */
+import type { JobKind } from '../platform/jobs/jobs.ts';
 import { rngFrom, uuidFrom, type Rng } from '../platform/random/random.ts';
+import type {
+  AdverseMediaArticle,
+  AdverseMediaFinding,
+  AdverseMediaResult,
+  ExposureCategory,
+  ExposuresByCategory,
+  FindingSeverity,
+  RiskLevel,
+  SourceKind,
+} from './adverse-media.schemas.ts';
 import {
+  CATEGORIES_BY_SEVERITY,
+  CATEGORY_LABELS,
   EXPOSURE_CATEGORIES,
   FINDING_SEVERITIES,
+  FINDING_TEMPLATES,
+  PLACES,
   SOURCE_KINDS,
-  type AdverseMediaArticle,
-  type AdverseMediaFinding,
-  type AdverseMediaResult,
-  type ExposureCategory,
-  type ExposuresByCategory,
-  type FindingSeverity,
-  type RiskLevel,
-  type SourceKind,
-} from './adverse-media.schemas.ts';
-import { CATEGORIES_BY_SEVERITY, CATEGORY_LABELS, FINDING_TEMPLATES, PLACES, SOURCES, type FindingTemplate } from './adverse-media.content.ts';
+  SOURCES,
+  type FindingTemplate,
+} from './adverse-media.content.ts';
 import { asciiExplanation } from './explain.ts';
 import { ADVERSE_MEDIA_MAGIC_NAMES, type AdverseMediaMagicName } from './magic-values.ts';
 import { normalizeName } from './name-similarity.ts';
@@ -103,6 +111,23 @@ export function computeAdverseMediaResult(person: AdverseMediaPerson): AdverseMe
     billable: true,
   };
 }
+
+export const ADVERSE_MEDIA_JOB_KIND = 'adverse-media';
+
+/**
+ * The job kind of POST /v1/screening/adverse-media and of the ADVERSE_MEDIA and BACKGROUND_CHECK steps:
+ * the result is computed from the person when the job completes. Declared in src/modules.ts, so every
+ * platform has it from the start, whichever area's request creates or reads a job first.
+ */
+export const adverseMediaJobKind: JobKind = {
+  name: ADVERSE_MEDIA_JOB_KIND,
+  run(input) {
+    const outcome = computeAdverseMediaResult(input as AdverseMediaPerson);
+    return outcome.status === 'ready'
+      ? { result: outcome.result, explanation: outcome.explanation }
+      : { error: outcome.error, explanation: outcome.explanation };
+  },
+};
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

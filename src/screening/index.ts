@@ -6,14 +6,10 @@
 import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { SCREENING_MAGIC_VALUES } from './magic-values.ts';
 import { screeningRouter } from './screening.router.ts';
-import { adverseMediaJobKind } from './screening.service.ts';
 
 export const screeningModule: SandboxModule = {
   name: 'screening',
   router: () => screeningRouter,
-  attach(platform) {
-    platform.jobs.register(adverseMediaJobKind);
-  },
   setup(platform) {
     platform.catalog.add('magicValues', SCREENING_MAGIC_VALUES);
   },

@@ -34,13 +34,13 @@
 import { ApiError } from '../platform/errors/api-error.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
-import type { JobEngine, JobFate, JobKind, StoredJob } from '../platform/jobs/jobs.ts';
+import type { JobEngine, JobFate, StoredJob } from '../platform/jobs/jobs.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { hashParts } from '../platform/random/random.ts';
 import { patchAnalysisData, requireOwnSession, type StoredSession } from '../sessions/sessions.store.ts';
 import { findWorkflow, stepCode } from '../workflows/workflows.store.ts';
 import type { AdverseMediaQueued, AdverseMediaRequest, AdverseMediaResult } from './adverse-media.schemas.ts';
-import { computeAdverseMediaResult } from './adverse-media.service.ts';
+import { ADVERSE_MEDIA_JOB_KIND, computeAdverseMediaResult } from './adverse-media.service.ts';
 import { checkCarrierAgeGate } from './carrier-age-gate.service.ts';
 import type { CarrierAgeGateRequest, CarrierAgeGateResponse } from './carrier-age-gate.schemas.ts';
 import type { PepSanctionsRequest, PepSanctionsResponse } from './pep-sanctions.schemas.ts';
@@ -73,19 +73,6 @@ function bill(call: ScreeningCall, what: string): void {
 }
 
 // ─── Adverse media ──────────────────────────────────────────────────────────────────────────────────
-
-export const ADVERSE_MEDIA_JOB_KIND = 'adverse-media';
-
-/** The job kind the module registers: the result is computed from the person when the job completes. */
-export const adverseMediaJobKind: JobKind = {
-  name: ADVERSE_MEDIA_JOB_KIND,
-  run(input) {
-    const outcome = computeAdverseMediaResult(input as AdverseMediaRequest);
-    return outcome.status === 'ready'
-      ? { result: outcome.result, explanation: outcome.explanation }
-      : { error: outcome.error, explanation: outcome.explanation };
-  },
-};
 
 /** The body as compared for idempotency: validated, keys sorted, country upper-cased. */
 export function adverseMediaFingerprint(body: AdverseMediaRequest): string {

@@ -22,8 +22,8 @@ import { PICTURE_KINDS } from '../../src/images/image-analysis.ts';
 import { IMAGE_INPUT_ERROR_KINDS } from '../../src/images/image-input-error.ts';
 import { DEEPFAKE_VERDICTS, TRUST_VERDICTS } from '../../src/deepfake/deepfake.schemas.ts';
 import { IMAGE_LIMITS } from '../../src/images/image-checks.ts';
-import { loadAllAreas } from '../../src/app.ts';
-import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+// The catalog of classes is every area's: each test reads it from a sandbox with every area loaded.
+import { KEYS, loadedSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { fixture } from '../images/http-helpers.ts';
 import { createWorkflow, submit, uploadToSession } from '../workflows/helpers.ts';
 
@@ -43,7 +43,7 @@ async function fire(sandbox: TestSandbox, outcome: OutcomeClass, namespace: stri
     body: request.body === undefined ? undefined : JSON.stringify(request.body),
   });
   await response.text();
-  return sandbox.coverage(namespace).hit.some((hit) => hit.id === outcome.id);
+  return (await sandbox.coverage(namespace)).hit.some((hit) => hit.id === outcome.id);
 }
 
 /** A seeded rule may spare a given request (flaky): a trigger is sent until it hits, 30 times at most. */
@@ -58,7 +58,7 @@ function classesOf(sandbox: TestSandbox, kind: OutcomeClass['kind']): OutcomeCla
 
 describe('the coverage catalog and the tables the code reads', () => {
   it('has a class with a working trigger for every sandbox id', async () => {
-    const sandbox = await testSandbox();
+    const sandbox = await loadedSandbox();
     const ids = [
       ...SANDBOX_SESSION_TEST_IDENTIFIERS.map((entry) => entry.input).filter((id) => /^test_\w+$/.test(id)),
       ...FINANCIAL_TEST_IDENTIFIERS.map((entry) => entry.input),
@@ -71,7 +71,7 @@ describe('the coverage catalog and the tables the code reads', () => {
   });
 
   it('has a class with a working trigger for every screening, liveness and re-verification magic value and every uat type', async () => {
-    const sandbox = await testSandbox();
+    const sandbox = await loadedSandbox();
     const expected = [
       ...SCREENING_MAGIC_VALUES.map((value) => `magic-value ${value.endpoint} ${value.input}`),
       ...LIVENESS_MAGIC_VALUES.map((value) => `magic-value POST /v1/face/liveness/sessions ${value.input}`),
@@ -86,7 +86,7 @@ describe('the coverage catalog and the tables the code reads', () => {
   });
 
   it('has a class for every scenario kind, and one with a working trigger for every scenario that acts on one request', async () => {
-    const sandbox = await testSandbox();
+    const sandbox = await loadedSandbox();
     const kinds = classesOf(sandbox, 'scenario-kind').map((c) => c.id);
     expect(kinds).toEqual(SCENARIO_RULE_KINDS.map(({ kind }) => `scenario-kind ${kind}`));
     const scenarios = classesOf(sandbox, 'scenario');
@@ -105,7 +105,7 @@ describe('the coverage catalog and the tables the code reads', () => {
   });
 
   it('records each scenario kind when a rule of that kind acts', async () => {
-    const sandbox = await testSandbox();
+    const sandbox = await loadedSandbox();
     const namespace = 'kinds';
     for (const { kind, example } of SCENARIO_RULE_KINDS) {
       const scenario = { name: `kind-${kind}`, description: kind, ...('behaviours' in example ? { behaviours: example.behaviours } : { rules: [example] }) };
@@ -118,11 +118,11 @@ describe('the coverage catalog and the tables the code reads', () => {
           : kind === 'stub'
             ? ['GET', '/v1/auth/verify', undefined]
             : ['POST', '/v1/screening/phone-trust', { phone: '+447700900001' }];
-      for (let i = 0; i < 30 && !sandbox.coverage(namespace).hit.some((h) => h.id === `scenario-kind ${kind}`); i += 1) {
+      for (let i = 0; i < 30 && !(await sandbox.coverage(namespace)).hit.some((h) => h.id === `scenario-kind ${kind}`); i += 1) {
         await sandbox.call(method, path, { namespace, headers: header, body });
       }
       expect(
-        sandbox.coverage(namespace).hit.map((h) => h.id),
+        (await sandbox.coverage(namespace)).hit.map((h) => h.id),
         kind,
       ).toContain(`scenario-kind ${kind}`);
     }
@@ -130,22 +130,19 @@ describe('the coverage catalog and the tables the code reads', () => {
   });
 
   it('counts a 2xx stub as a stub, whatever requests it answers, never as a failing kind', async () => {
-    const sandbox = await testSandbox();
+    const sandbox = await loadedSandbox();
     const stub = SCENARIO_RULE_KINDS.find(({ kind }) => kind === 'stub')?.example as object;
     const scenario = { name: 'first-key-check', description: 'the first key check names Acme', rules: [{ ...stub, firstN: 1, latencyMs: 5 }] };
     expect((await sandbox.call('POST', '/__sandbox/scenarios', { key: null, body: scenario })).status).toBe(201);
     const stubbed = await sandbox.call('GET', '/v1/auth/verify', { headers: { 'X-Sandbox-Scenario': scenario.name } });
     expect(stubbed.body).toMatchObject({ organization: { id: 'org_acme' } });
-    const kinds = sandbox
-      .coverage()
-      .hit.filter((h) => h.kind === 'scenario-kind')
-      .map((h) => h.id);
+    const kinds = (await sandbox.coverage()).hit.filter((h) => h.kind === 'scenario-kind').map((h) => h.id);
     expect(kinds.sort()).toEqual(['scenario-kind delay', 'scenario-kind stub']);
     await sandbox.close();
   });
 
   it('has a class for every error code, recorded when the code is answered', async () => {
-    const sandbox = await testSandbox();
+    const sandbox = await loadedSandbox();
     const codes = [...Object.values(AML_ERROR_CODES).map((row) => row.code), ...Object.keys(WORKFLOW_ERROR_CODES)].map((code) => `error-code ${code}`);
     const classes = classesOf(sandbox, 'error-code');
     expect(classes.map((c) => c.id).sort()).toEqual(codes.sort());
@@ -160,17 +157,17 @@ describe('the coverage catalog and the tables the code reads', () => {
     ).toBe(200);
     const batch = sandbox.platform.coverage.catalog.operations.get('POST /v1/aml/transactions')?.exampleBody;
     expect((await sandbox.call('POST', '/v1/aml/transactions', { namespace: 'quota', body: batch })).status).toBe(429);
-    expect(sandbox.coverage('quota').hit.map((h) => h.id)).toContain('error-code QUOTA_EXCEEDED');
+    expect((await sandbox.coverage('quota')).hit.map((h) => h.id)).toContain('error-code QUOTA_EXCEEDED');
 
     // A workflow route's code is recorded from the error body the engine answers.
     const unknown = await sandbox.call('GET', '/v1/sessions/3b241101-e2bb-4255-8caf-4136c566a962/workflow', { namespace: 'workflow-codes' });
     expect(unknown.body.code).toBe('SESSION_NOT_FOUND');
-    expect(sandbox.coverage('workflow-codes').hit.map((h) => h.id)).toContain('error-code SESSION_NOT_FOUND');
+    expect((await sandbox.coverage('workflow-codes')).hit.map((h) => h.id)).toContain('error-code SESSION_NOT_FOUND');
     await sandbox.close();
   });
 
   it('has a class with a working trigger for every magic address range of VPN detection and IP jurisdiction, and for the addresses outside them', async () => {
-    const sandbox = await testSandbox();
+    const sandbox = await loadedSandbox();
     const placements = ['non-public', 'ordinary'];
     const expected = [
       ...[...VPN_RANGES.map((range) => range.cidr), ...placements].map((where) => `ip-range POST /v1/igaming/vpn-detection ${where}`),
@@ -187,7 +184,7 @@ describe('the coverage catalog and the tables the code reads', () => {
   });
 
   it('has a class for every deepfake verdict and trust verdict, recorded when its magic word is analysed over uploaded frames', async () => {
-    const sandbox = await testSandbox();
+    const sandbox = await loadedSandbox();
     const expected = [
       ...DEEPFAKE_VERDICTS.map((verdict) => `response-value ${DEEPFAKE_ANALYZE} verdict=${verdict}`),
       ...TRUST_VERDICTS.map((verdict) => `response-value ${DEEPFAKE_ANALYZE} trustVerdict=${verdict}`),
@@ -213,7 +210,7 @@ describe('the coverage catalog and the tables the code reads', () => {
       const body = { ...(request.body as Record<string, unknown>), s3Keys: urls.body.uploadKeys };
       expect((await sandbox.call('POST', request.path, { namespace, body })).status).toBe(200);
       expect(
-        sandbox.coverage(namespace).hit.map((hit) => hit.id),
+        (await sandbox.coverage(namespace)).hit.map((hit) => hit.id),
         outcome.id,
       ).toContain(outcome.id);
     }
@@ -221,7 +218,7 @@ describe('the coverage catalog and the tables the code reads', () => {
   });
 
   it('has a class for every move of the session transition table, recorded when its trigger moves a session', async () => {
-    const sandbox = await testSandbox();
+    const sandbox = await loadedSandbox();
     const moves = SESSION_TRANSITIONS.flatMap((row) => row.from.flatMap((from) => row.to.map((to) => `transition ${row.event} ${from} -> ${to}`)));
     const classes = classesOf(sandbox, 'transition');
     expect(classes.map((c) => c.id).sort()).toEqual(moves.sort());
@@ -245,33 +242,27 @@ describe('the coverage catalog and the tables the code reads', () => {
       const moved = await sandbox.call(request.method, request.path.replace('{id}', created.body.id), { key: request.key, namespace, body: request.body });
       expect(moved.status, `${outcome.id}: ${moved.text}`).toBe(200);
       expect(
-        sandbox.coverage(namespace).hit.map((hit) => hit.id),
+        (await sandbox.coverage(namespace)).hit.map((hit) => hit.id),
         outcome.id,
       ).toContain(outcome.id);
     }
     // A control outcome VERIFIED on a PENDING session submits, then verifies: both moves are recorded.
     const created = await sandbox.call('POST', '/v1/sessions', { namespace: 'transition-both', body });
     await sandbox.call('POST', `/__sandbox/sessions/${created.body.id}/outcome`, { key: null, namespace: 'transition-both', body: { outcome: 'VERIFIED' } });
-    expect(
-      sandbox
-        .coverage('transition-both')
-        .hit.map((hit) => hit.id)
-        .filter((id) => id.startsWith('transition ')),
-    ).toEqual(['transition submit PENDING -> SUBMITTED', 'transition verify SUBMITTED -> VERIFIED']);
+    expect((await sandbox.coverage('transition-both')).hit.map((hit) => hit.id).filter((id) => id.startsWith('transition '))).toEqual([
+      'transition submit PENDING -> SUBMITTED',
+      'transition verify SUBMITTED -> VERIFIED',
+    ]);
     await sandbox.close();
   });
 
   it('records the applicant’s own moves: opening the hosted page, and failed workflow attempts up to the limit', async () => {
-    const sandbox = await testSandbox();
-    const moves = () =>
-      sandbox
-        .coverage('default')
-        .hit.map((hit) => hit.id)
-        .filter((id) => id.startsWith('transition '));
+    const sandbox = await loadedSandbox();
+    const moves = async () => (await sandbox.coverage('default')).hit.map((hit) => hit.id).filter((id) => id.startsWith('transition '));
     const plain = await sandbox.call('POST', '/v1/sessions', { body: { firstName: 'Jane', lastName: 'Doe', email: 'jane@example.com' } });
     const page = await sandbox.app.request(`/verify/${plain.body.id}?oid=org_demo&token=${sandbox.pageToken(plain.body.id)}`);
     expect(page.status).toBe(200);
-    expect(moves()).toEqual(['transition open PENDING -> PENDING']);
+    expect(await moves()).toEqual(['transition open PENDING -> PENDING']);
 
     const workflowId = await createWorkflow(sandbox, [{ id: 'DOCUMENT_UPLOAD' }]);
     const hosted = await sandbox.call('POST', '/v1/sessions', {
@@ -283,7 +274,7 @@ describe('the coverage catalog and the tables the code reads', () => {
       expect(answer.status, answer.text).toBe(200);
     }
     expect((await sandbox.call('GET', `/v1/sessions/${hosted.body.id}`)).body.session_record.status).toBe('FAILED');
-    expect(moves()).toEqual([
+    expect(await moves()).toEqual([
       'transition open PENDING -> PENDING',
       'transition attempt_failed PENDING -> PENDING',
       'transition attempt_failed PENDING -> FAILED',
@@ -292,7 +283,7 @@ describe('the coverage catalog and the tables the code reads', () => {
   });
 
   it('has a class for every kind of refused image, every kind of picture and a face found or not, recorded when its trigger is sent', async () => {
-    const sandbox = await testSandbox();
+    const sandbox = await loadedSandbox();
     const expected = [
       // The schemas refuse a non-string image first (validation invalid_type): the image layer's own never answers.
       ...IMAGE_INPUT_ERROR_KINDS.filter((kind) => kind !== 'invalid_type').map((kind) => `image error ${kind}`),
@@ -321,7 +312,7 @@ describe('the coverage catalog and the tables the code reads', () => {
         body: form,
       });
       await response.text();
-      return sandbox.coverage(namespace).hit.map((hit) => hit.id);
+      return (await sandbox.coverage(namespace)).hit.map((hit) => hit.id);
     };
     expect(await detect('image-passport', fixture('passport.jpg'))).toEqual(expect.arrayContaining(['image picture document', 'image face found']));
     expect(await detect('image-face', fixture('face.jpg'))).toEqual(expect.arrayContaining(['image picture photo', 'image face found']));
@@ -330,7 +321,7 @@ describe('the coverage catalog and the tables the code reads', () => {
   });
 
   it('fires every other trigger request it lists and records its class', async () => {
-    const sandbox = await testSandbox();
+    const sandbox = await loadedSandbox();
     // A deepfake verdict needs its frames uploaded first: the test above fires those.
     const fired = sandbox.platform.coverage.catalog.classes.filter(
       (c) => c.trigger.request && ['validation', 'refusal', 'response-value'].includes(c.kind) && c.operation !== DEEPFAKE_ANALYZE,
@@ -342,9 +333,7 @@ describe('the coverage catalog and the tables the code reads', () => {
   });
 
   it('fires the trigger of every documented status that one request gives, and records it', { timeout: 120_000 }, async () => {
-    const sandbox = await testSandbox({ strictResponses: false });
-    // Without the strict response check, areas are evaluated on first use: the catalog reads them all.
-    await loadAllAreas(sandbox.platform);
+    const sandbox = await loadedSandbox({ strictResponses: false });
     // Statuses whose trigger is a request: successes need an existing resource for most operations with
     // an id in the path, so only those without one are fired; every error trigger is.
     const statuses = classesOf(sandbox, 'status').filter((c) => {

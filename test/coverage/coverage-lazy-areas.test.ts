@@ -22,7 +22,7 @@ vi.mock('../../src/workflows/workflows.router.ts', async (original) => {
   return original();
 });
 
-const onFirstUse = () => testSandbox({ strictResponses: false, responseRecorder: undefined, areas: 'on-first-use', rateLimit: false });
+const onFirstUse = () => testSandbox({ rateLimit: false });
 
 describe('coverage with areas evaluated on first use', () => {
   it('the first answers load their own areas only; the report loads the rest and counts what waited', async () => {
@@ -78,7 +78,7 @@ describe('coverage with areas evaluated on first use', () => {
     }
     await vi.waitFor(() => expect(sandbox.platform.coverage.recorder.namespaceNames()).toEqual(['default']), { timeout: 10_000 });
     expect(sandbox.platform.coverage.ready).toBe(true);
-    expect(sandbox.coverage('default').hit.find((hit) => hit.id === 'status GET /v1/sessions/{id} 404')?.count).toBe(distinct);
+    expect((await sandbox.coverage('default')).hit.find((hit) => hit.id === 'status GET /v1/sessions/{id} 404')?.count).toBe(distinct);
     await sandbox.close();
   });
 });

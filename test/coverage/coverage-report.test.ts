@@ -88,11 +88,11 @@ describe('GET /__sandbox/coverage', () => {
     // The first request after the reset takes the id the key check had.
     const other = await sandbox.call('GET', '/v1/sessions/does-not-exist');
     expect(other.headers.get('x-request-id')).toBe(before);
-    const onlyBefore = sandbox.coverage('default').hit.find((h) => h.id === 'status GET /v1/auth/verify 200');
+    const onlyBefore = (await sandbox.coverage('default')).hit.find((h) => h.id === 'status GET /v1/auth/verify 200');
     expect(onlyBefore).toMatchObject({ count: 1, firstRequestId: null, lastRequestId: null });
 
     const after = (await verify()).headers.get('x-request-id');
-    const both = sandbox.coverage('default').hit.find((h) => h.id === 'status GET /v1/auth/verify 200');
+    const both = (await sandbox.coverage('default')).hit.find((h) => h.id === 'status GET /v1/auth/verify 200');
     expect(both).toMatchObject({ count: 2, firstRequestId: null, lastRequestId: after });
     expect(await journalPath(both?.lastRequestId ?? null)).toBe('/v1/auth/verify');
     const markdown = (await sandbox.call('GET', '/__sandbox/coverage?format=markdown', { key: null })).text;
@@ -101,18 +101,18 @@ describe('GET /__sandbox/coverage', () => {
 
   it("fills a curl's path with a record of the namespace, or says which call makes one, never an id placeholder", async () => {
     sandbox = await testSandbox();
-    const missed = (id: string) => sandbox.coverage('default').missed.find((m) => m.id === id);
+    const missed = async (id: string) => (await sandbox.coverage('default')).missed.find((m) => m.id === id);
     const read = 'status GET /v1/sessions/{id} 200';
-    expect(missed(read)).toMatchObject({ how: expect.stringContaining('{id} (POST /v1/sessions makes one)') });
-    expect(missed(read)?.curl).toBeUndefined();
-    expect(sandbox.coverage('default').missed.filter((m) => m.curl?.match(/\/\{\w+\}/))).toEqual([]);
+    expect(await missed(read)).toMatchObject({ how: expect.stringContaining('{id} (POST /v1/sessions makes one)') });
+    expect((await missed(read))?.curl).toBeUndefined();
+    expect((await sandbox.coverage('default')).missed.filter((m) => m.curl?.match(/\/\{\w+\}/))).toEqual([]);
 
     const created = await sandbox.call('POST', '/v1/sessions', { body: { email: 'jane.doe@example.com', first_name: 'Jane', last_name: 'Doe' } });
-    const curl = missed(read)?.curl;
+    const curl = (await missed(read))?.curl;
     expect(curl).toBe(`curl -sS 'http://127.0.0.1:4010/v1/sessions/${created.body.id}' -H 'x-api-key: sk_live_demo'`);
     expect((await sandbox.call('GET', new URL(/'(http[^']+)'/.exec(curl ?? '')?.[1] ?? '').pathname)).status).toBe(200);
     // Another namespace has made no session: its report says so rather than lend this one's.
-    expect(sandbox.coverage('other')).toMatchObject({
+    expect(await sandbox.coverage('other')).toMatchObject({
       missed: expect.arrayContaining([expect.objectContaining({ id: read, how: expect.stringContaining('POST /v1/sessions makes one') })]),
     });
   });

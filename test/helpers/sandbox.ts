@@ -1,7 +1,9 @@
 /**
  * Test harness: every test builds its own in-process sandbox (memory store, frozen clock, fixed seed)
- * and talks to it through `app.request()`, with no socket.
+ * and talks to it through `app.request()`, with no socket. Its areas are evaluated on first use, as the
+ * CLI's are: every test also checks that an area answers whatever was loaded before it.
  */
+import { loadAllAreas } from '../../src/app.ts';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.ts';
 import { recordExercisedResponse } from './response-coverage.ts';
 
@@ -37,7 +39,7 @@ export interface TestSandbox extends Sandbox {
   pageToken(id: string, namespace?: string): string;
 }
 
-/** Every sandbox of the suite checks its answers against the declared responses and records what it answered. */
+/** Every sandbox of the suite checks its answers against the declared responses (of each answer's own area, loaded by then) and records what it answered. */
 export const STRICT_RESPONSES = { strictResponses: true, responseRecorder: recordExercisedResponse } satisfies SandboxOptions;
 
 export async function testSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
@@ -73,9 +75,11 @@ export async function testSandbox(options: SandboxOptions = {}): Promise<TestSan
   return Object.assign(sandbox, { call, pageToken });
 }
 
-/** A sandbox as the CLI starts one by default: areas evaluated on first use, no strict response check (which reads every area's responses), no coverage. */
-export function lazySandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
-  return testSandbox({ strictResponses: false, responseRecorder: undefined, coverage: false, areas: 'on-first-use', ...options });
+/** A sandbox with every area loaded, for a test that compares first answers with the answers once everything was loaded. */
+export async function loadedSandbox(options: SandboxOptions = {}): Promise<TestSandbox> {
+  const sandbox = await testSandbox(options);
+  await loadAllAreas(sandbox.platform);
+  return sandbox;
 }
 
 export const silentLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };

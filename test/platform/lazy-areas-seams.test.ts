@@ -7,7 +7,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { FIXTURE_WORKFLOW_IDS } from '../../src/workflows/workflows.store.ts';
-import { KEYS, lazySandbox, testSandbox } from '../helpers/sandbox.ts';
+import { KEYS, loadedSandbox, testSandbox } from '../helpers/sandbox.ts';
 import { tempDataFile } from '../helpers/data-dir.ts';
 
 /** The modules evaluated so far, of those watched here (each notes its first evaluation). */
@@ -44,7 +44,7 @@ vi.mock('../../src/control/control.schemas.ts', async (original) => {
 describe('what the first requests of the sessions area evaluate', () => {
   it('a stored session read after a restart evaluates the sessions API only; a workflow evaluates its runs, the page its own area', async () => {
     const options = { memory: false, data: tempDataFile() };
-    const first = await lazySandbox(options);
+    const first = await testSandbox(options);
     const created = await first.call('POST', '/v1/sessions', { body: { firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com' } });
     expect(created.status, created.text).toBe(200);
     expect([...evaluated]).toEqual(['sessions API']);
@@ -52,7 +52,7 @@ describe('what the first requests of the sessions area evaluate', () => {
     expect(await first.close({ report: false })).toBeUndefined();
     expect([...evaluated]).toEqual(['sessions API']);
 
-    const restarted = await lazySandbox(options);
+    const restarted = await testSandbox(options);
     const read = await restarted.call('GET', `/v1/sessions/${created.body.id}`);
     expect([read.status, read.body.session_record.id]).toEqual([200, created.body.id]);
     expect([...evaluated]).toEqual(['sessions API']);
@@ -84,8 +84,8 @@ describe('what the first requests of the sessions area evaluate', () => {
         externalId: 'sandbox-attempts:nonsense',
       },
     ];
-    const lazy = await lazySandbox();
-    const eager = await testSandbox({ coverage: false });
+    const lazy = await testSandbox();
+    const eager = await loadedSandbox();
     // Page tokens are signed with each sandbox's own secret.
     const answer = async (sandbox: Awaited<ReturnType<typeof testSandbox>>, body: object) => {
       const { status, text, headers } = await sandbox.call('POST', '/v1/sessions', { body, key: KEYS.live });

@@ -7,7 +7,8 @@ import {
   riskLevelForScore,
   type AdverseMediaOutcome,
 } from '../../src/screening/adverse-media.service.ts';
-import { AdverseMediaResultSchema, EXPOSURE_CATEGORIES, SOURCE_KINDS, type AdverseMediaResult } from '../../src/screening/adverse-media.schemas.ts';
+import { EXPOSURE_CATEGORIES, SOURCE_KINDS } from '../../src/screening/adverse-media.content.ts';
+import { AdverseMediaResultSchema, type AdverseMediaResult } from '../../src/screening/adverse-media.schemas.ts';
 
 function ready(outcome: AdverseMediaOutcome): AdverseMediaResult {
   if (outcome.status !== 'ready') throw new Error(`expected ready, got ${outcome.status}`);

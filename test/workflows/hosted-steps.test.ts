@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_NAMESPACE } from '../../src/platform/namespaces/world.ts';
-import type { DeepfakeFrameMeta } from '../api/real-client/client.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
+import { LIVE_SCAN_STEP } from '../helpers/step-drives.ts';
 import { APPLICANT, createHeadlessSession, createWorkflow, passportAndSelfie, putBytes, submit, uploadToSession } from './helpers.ts';
 
 async function hosted(sandbox: TestSandbox, steps: unknown[], extra: Record<string, unknown> = {}) {
@@ -294,21 +294,7 @@ describe('WHITE_LABEL and ADDRESS_VERIFICATION', () => {
 });
 
 describe('DEEPFAKE_DETECTION', () => {
-  const scan = JSON.parse(readFileSync(new URL('../../fixtures/deepfake-live-scan.json', import.meta.url), 'utf8')) as {
-    frames: string[];
-    frameMeta: DeepfakeFrameMeta[];
-  };
-  const frameMeta = scan.frameMeta.map((meta) => ({
-    action_id: meta.actionId,
-    action: meta.action,
-    timestamp: meta.timestamp,
-    yaw: meta.yaw,
-    pitch: meta.pitch,
-    roll: meta.roll,
-    left_eye_openness: meta.leftEyeOpenness,
-    right_eye_openness: meta.rightEyeOpenness,
-    face_detected: meta.faceDetected,
-  }));
+  const { frames, frame_meta: frameMeta } = LIVE_SCAN_STEP;
 
   async function scanWith(sandbox: TestSandbox, frames: readonly string[]) {
     const sessionId = await hosted(sandbox, [{ id: 'DEEPFAKE_DETECTION' }]);
@@ -328,7 +314,7 @@ describe('DEEPFAKE_DETECTION', () => {
 
   it('judges the live fixture scan LIVE and the same scan of blank frames a deepfake', async () => {
     const sandbox = await testSandbox({ rateLimit: false });
-    const live = await scanWith(sandbox, scan.frames);
+    const live = await scanWith(sandbox, frames);
     expect(live.answer.status, live.answer.text).toBe(200);
     expect(live.answer.body.deepfake).toMatchObject({ action: 'complete', verdict: 'LIVE' });
     expect(live.answer.body.step_status).toBe('COMPLETED');

@@ -97,6 +97,8 @@ export const routingKeyOf = (method: string, path: string) => `${method} ${path.
 export class DeclaredOperations {
   private readonly byRoutingKey = new Map<string, DeclaredOperation>();
   private readonly areaOf = new Map<string, string>();
+  /** The routing keys whose declared responses are known (their area is loaded). */
+  private readonly learnt = new Set<string>();
   private loadAreas: (areas: string[]) => Promise<void> = async () => undefined;
   /** Loads every area (set by the app). */
   loadAll: () => Promise<void> = async () => undefined;
@@ -134,7 +136,9 @@ export class DeclaredOperations {
     for (const { type, route } of definitions) {
       if (type !== 'route' || !route?.operationId) continue;
       const method = route.method.toUpperCase();
-      this.byRoutingKey.set(routingKeyOf(method, route.path), {
+      const key = routingKeyOf(method, route.path);
+      this.learnt.add(key);
+      this.byRoutingKey.set(key, {
         operationId: route.operationId,
         name: `${method} ${route.path}`,
         responses: route.responses,
@@ -148,6 +152,16 @@ export class DeclaredOperations {
   /** The operation Hono matched as `METHOD /routing/:path`. */
   at(routingKey: string): DeclaredOperation | undefined {
     return this.byRoutingKey.get(routingKey);
+  }
+
+  /**
+   * The operation with its declared responses: its area is loaded first when no request has loaded it
+   * (an answer given before the area's handlers ran: a rate limit, a body over the limit).
+   */
+  async declaredAt(routingKey: string): Promise<DeclaredOperation | undefined> {
+    const area = this.areaOf.get(routingKey);
+    if (area !== undefined && !this.learnt.has(routingKey)) await this.loadAreas([area]);
+    return this.at(routingKey);
   }
 
   all(): DeclaredOperation[] {
@@ -169,9 +183,8 @@ export class ResponseConformance {
   middleware() {
     return createMiddleware<AppEnv>(async (c, next) => {
       await next();
-      const route = matchedRoutes(c)
-        .map(({ method, path }) => this.routes.at(`${method} ${path}`))
-        .find((declared) => declared !== undefined);
+      const matched = matchedRoutes(c).find(({ method, path }) => this.routes.at(`${method} ${path}`) !== undefined);
+      const route = matched && (await this.routes.declaredAt(`${matched.method} ${matched.path}`));
       if (!route || !c.res) return;
       const status = c.res.status;
       const contentType = c.res.headers.get('content-type') ?? '';

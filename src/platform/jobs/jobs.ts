@@ -53,11 +53,15 @@ export interface AsyncJobView {
 export class JobEngine {
   private readonly kinds = new Map<string, JobKind>();
 
-  constructor(readonly timings: JobTimings) {}
-
-  register(kind: JobKind): void {
-    if (this.kinds.has(kind.name)) throw new Error(`job kind ${kind.name} is registered twice`);
-    this.kinds.set(kind.name, kind);
+  /** Every kind, known when the platform is built (src/modules.ts declares them): none depends on which area loaded first. */
+  constructor(
+    readonly timings: JobTimings,
+    kinds: readonly JobKind[],
+  ) {
+    for (const kind of kinds) {
+      if (this.kinds.has(kind.name)) throw new Error(`job kind ${kind.name} is declared twice`);
+      this.kinds.set(kind.name, kind);
+    }
   }
 
   kindNames(): string[] {
