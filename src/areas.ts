@@ -1,7 +1,7 @@
 /**
  * Areas evaluated on first use. A start mounts, for every route of src/routes.generated.ts, a stand-in
- * that on its first call imports the route's area (its schemas, routes and handlers), attaches it to the
- * platform, and from then on runs the area's own handlers for that route, in the order Hono would
+ * that on its first call imports the route's area (its schemas, routes and handlers)
+ * and from then on runs the area's own handlers for that route, in the order Hono would
  * (validators, guard, handler), with the same error handling. What one area uses of another is declared
  * on its entry in src/modules.ts (job kinds, registered when the platform is built), never registered by
  * loading the other. Whatever reads every area (/openapi.json, the catalog, coverage reports) loads them
@@ -107,7 +107,7 @@ export class AreaLoader {
     return this.loaded.has(name);
   }
 
-  /** The area, imported and attached on the first call. */
+  /** The area, imported on the first call. */
   load(name: string): Promise<LoadedArea> {
     let loading = this.loading.get(name);
     if (!loading) {
@@ -125,7 +125,6 @@ export class AreaLoader {
     if (runs.length !== table.length || runs.some(({ method, path }, i) => table[i]?.[0] !== method || table[i]?.[1] !== path)) {
       throw new Error(`src/routes.generated.ts is stale (area ${area.name}): run npm run generate:routes.`);
     }
-    module.attach?.(this.platform);
     this.onLoad(definitionsOf(router));
     const loaded = { module, router, runs: runs.map((run) => run.handlers) };
     this.loaded.set(area.name, loaded);

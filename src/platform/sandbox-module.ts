@@ -16,12 +16,6 @@ export interface SandboxModule {
   /** The area's routes (an OpenAPIHono, so that they reach /openapi.json; the console's are plain Hono). */
   router: () => Hono<AppEnv>;
   /**
-   * What its own requests need of the platform, done when the area is loaded (the image decoder's hold,
-   * released at close). Never what another area's requests use: that is declared on the area's entry
-   * (AreaEntry), so that it is there whichever area is loaded first.
-   */
-  attach?: (platform: Platform) => void;
-  /**
    * Its rows of the catalog and its coverage sources: only data, read once every area is loaded (the
    * control plane, the console and coverage load them all), added in the order of src/modules.ts.
    */
