@@ -7,11 +7,11 @@ const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
 /**
  * Test files that need a module graph of their own: a `vi.mock` of a module replaces it only where it is
- * first imported, and a file that counts holders of process-wide state needs no other file's holders.
+ * first imported, and the first-call test proves what a fresh process answers (no module evaluated before).
  * Every other file shares its worker's modules with the files before it (`isolate: false`): importing the
  * app again for each of 200 files was a third of the suite's CPU.
  */
-const OWN_MODULE_GRAPH = ['test/images/decoder-lifecycle.test.ts'];
+const OWN_MODULE_GRAPH = ['test/platform/first-call.test.ts'];
 const mocksModules = (file: string) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(join(ROOT, file), 'utf8'));
 const isolated = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
   .map((path) => join('test', path))
