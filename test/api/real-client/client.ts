@@ -1,5 +1,5 @@
 /**
- * An emulation of the service's real TypeScript client, from /work/shared/spec/real-client-facts.md only,
+ * An emulation of the service's real TypeScript client, from the published facts about that client only,
  * talking to an in-process test sandbox. It sends what the client sends (§1 transport, §6 wire bodies,
  * §3a uploads) and accepts what the client accepts: every 2xx body must parse as JSON and then with the
  * mirrored schema of ./schemas.ts; every non-2xx becomes an error of the class the client would raise

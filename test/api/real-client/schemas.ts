@@ -1,6 +1,6 @@
 /**
  * The response schemas the service's real TypeScript client validates, written from
- * /work/shared/spec/real-client-facts.md ONLY (§2, §3a, §4, §6.2-6.10). Nothing here is imported from
+ * published facts about that client ONLY (§2, §3a, §4, §6.2-6.10). Nothing here is imported from
  * src/: like the independent MRZ check, the point is a second reading of the contract that can disagree
  * with the sandbox's own schemas.
  *
