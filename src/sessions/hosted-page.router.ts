@@ -27,7 +27,8 @@ import { noteStepAnswer, stepDepsFor } from '../workflows/step-deps.ts';
 import { getWorkflowState, submitStep } from '../workflows/workflow-sessions.service.ts';
 import { STEP_CODES, type StepCode } from '../workflows/workflow-steps.ts';
 import type { WorkflowState } from '../workflows/workflows.schemas.ts';
-import { STEP_FORMS, type FormView, type PageClient, type PageFile, type StepAnswer } from './hosted-step-forms.ts';
+import { STEP_MODULES } from '../workflows/steps/index.ts';
+import type { FormView, PageClient, PageFile, StepAnswer } from '../workflows/steps/hosted-forms.ts';
 import { problemPage, resultPage, sessionPage, workflowPage, type StepResultModel } from './hosted-page.view.ts';
 import { isApplicantOutcome, redirectUrlFor, workflowCallback } from './redirect-callback.ts';
 import { displayStatus, isExpired } from './session.machine.ts';
@@ -68,7 +69,7 @@ function isStepCode(value: string): value is StepCode {
   return (STEP_CODES as readonly string[]).includes(value);
 }
 
-const stepTitle = (code: string) => (isStepCode(code) ? STEP_FORMS[code].title : code);
+const stepTitle = (code: string) => (isStepCode(code) ? STEP_MODULES[code].hostedForm.title : code);
 
 function formViewOf(c: AppContext, stored: StoredSession, step: WorkflowState['steps'][number]): FormView {
   const { first_name, last_name, email, phone } = stored.user;
@@ -169,9 +170,9 @@ function renderWorkflowPage(c: AppContext, stored: StoredSession, extras: { resu
         ? {}
         : {
             current: {
-              title: STEP_FORMS[current.step_id].title,
+              title: STEP_MODULES[current.step_id].hostedForm.title,
               actionUrl: hostedActionUrl(verifyUrl, stored, world, `steps/${current.step_id}`),
-              fields: STEP_FORMS[current.step_id].fields(formViewOf(c, stored, current)),
+              fields: STEP_MODULES[current.step_id].hostedForm.fields(formViewOf(c, stored, current)),
             },
           }),
       ...extras,
@@ -261,7 +262,7 @@ export const hostedPageRouter = new Hono<AppEnv>()
     }
     let answer: StepAnswer;
     try {
-      answer = await STEP_FORMS[code].submit(await c.req.parseBody(), pageClient(c, found, code), formViewOf(c, found, step));
+      answer = await STEP_MODULES[code].hostedForm.submit(await c.req.parseBody(), pageClient(c, found, code), formViewOf(c, found, step));
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
       explain(c, error.message);

@@ -8,9 +8,12 @@
 import { z } from '@hono/zod-openapi';
 import { aliasedBody } from '../platform/validation/aliased-body.ts';
 import { e164Phone, email, expiresInHours, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
-import { HEADLESS_STEP_CODES, STEP_CODES, STEP_CONFIG_SCHEMAS, STEP_PREREQUISITES, type StepCode } from './workflow-steps.ts';
+import { HEADLESS_STEP_CODES, STEP_CODES, STEP_PREREQUISITES, type StepCode } from './workflow-steps.ts';
+import { STEP_MODULES, WORKFLOW_ERROR_CODE_NAMES } from './steps/index.ts';
+import { CLIP_MIME_TYPES, NoConfigSchema } from './steps/step-bodies.ts';
+import { ErrorSchema } from '../platform/http/routing.ts';
 import { LIVENESS_CHALLENGE_TYPES, LivenessScriptSchema } from '../face/face-liveness.schemas.ts';
-import { SessionProgressSchema, UPLOAD_TYPES } from '../sessions/sessions.schemas.ts';
+import { SessionProgressSchema } from '../sessions/sessions.schemas.ts';
 import { SessionFailureSchema, WorkflowFailureSchema } from './workflow-failures.ts';
 import { stepCode } from './workflows.store.ts';
 
@@ -39,14 +42,14 @@ export function checkStepConfig(
   ctx: z.RefinementCtx,
   path: (string | number)[],
 ): Record<string, unknown> {
-  const schema = STEP_CONFIG_SCHEMAS[code];
+  const schema = STEP_MODULES[code].config;
   if (schema === undefined) return { ...(config ?? {}) };
   const parsed = schema.safeParse(config ?? {});
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues) {
     const message =
       issue.code === 'unrecognized_keys'
-        ? code === 'PEP_SANCTIONS' || code === 'ADVERSE_MEDIA'
+        ? schema === NoConfigSchema
           ? `config is not accepted for ${code}: it takes no settings, so omit config`
           : `config has unknown keys ${issue.keys.map((key) => `"${key}"`).join(', ')} for ${code}: check the spelling against the step's settings`
         : undefined;
@@ -246,75 +249,6 @@ export const SessionStepParamsSchema = SessionIdParamsSchema.extend({ step_id: S
 
 // ─── Step submissions (the bodies' union is built from the step registry: steps/index.ts) ─────────────
 
-const fileKey = (field: string) =>
-  z
-    .string({ error: mustBe(field, 'a file key from POST /v1/sessions/{id}/uploads or POST /v1/upload/presign') })
-    .min(1, { error: `${field} must not be empty: send the file_key of an uploaded image` });
-
-const documentTypeField = (field: string) =>
-  z
-    .string({ error: mustBe(field, 'a document type such as passport-us or driver-license-us') })
-    .min(1, { error: `${field} must not be empty: send a document type such as passport-us` });
-
-/** An ID_VERIFICATION step takes the same document and selfie slots a session's uploads name. */
-export const ID_VERIFICATION_UPLOADS = UPLOAD_TYPES;
-export type IdVerificationUpload = (typeof ID_VERIFICATION_UPLOADS)[number];
-
-export const IdVerificationStepBodySchema = z
-  .strictObject({
-    document_type: documentTypeField('document_type'),
-    secondary_document_type: documentTypeField('secondary_document_type').optional(),
-    tertiary_document_type: documentTypeField('tertiary_document_type').optional(),
-    uploads: z.strictObject(
-      {
-        id_front: fileKey('id_front'),
-        id_back: fileKey('id_back').optional(),
-        secondary_id_front: fileKey('secondary_id_front').optional(),
-        secondary_id_back: fileKey('secondary_id_back').optional(),
-        tertiary_id_front: fileKey('tertiary_id_front').optional(),
-        tertiary_id_back: fileKey('tertiary_id_back').optional(),
-        selfie_front: fileKey('selfie_front'),
-      },
-      {
-        error: (issue) =>
-          issue.code === 'invalid_type'
-            ? mustBe(
-                'uploads',
-                'an object of file keys: {"id_front": ..., "selfie_front": ...}',
-                'send {"id_front": <file key>, "selfie_front": <file key>, ...}',
-              )(issue)
-            : undefined,
-      },
-    ),
-  })
-  .openapi('IdVerificationStepBody');
-export type IdVerificationStepBody = z.infer<typeof IdVerificationStepBodySchema>;
-
-export const LIVENESS_ACTIONS = ['start', 'complete', 'upload-url'] as const;
-export const CLIP_MIME_TYPES = ['video/webm', 'video/mp4'] as const;
-
-export const FaceLivenessStepBodySchema = z
-  .strictObject({
-    action: z.enum(LIVENESS_ACTIONS, { error: mustBe('action', 'one of start, complete, upload-url') }),
-    frame_count: z.unknown().optional().openapi({ type: 'integer', minimum: 1, maximum: 8, description: 'upload-url only (required there): 1-8' }),
-    clip_mime_type: z
-      .unknown()
-      .optional()
-      .openapi({ type: 'string', enum: [...CLIP_MIME_TYPES], description: 'upload-url only (optional)' }),
-  })
-  .openapi('FaceLivenessStepBody');
-export type FaceLivenessStepBody = z.infer<typeof FaceLivenessStepBodySchema>;
-
-/** upload-url's own fields, validated only for that action (the spec: accepted with every action). */
-export const LivenessUploadUrlFieldsSchema = z.object({
-  frame_count: z
-    .number({ error: mustBe('frame_count', 'an integer from 1 to 8', 'send the number of frames you will upload, 1-8') })
-    .int({ error: mustBe('frame_count', 'a whole number from 1 to 8') })
-    .min(1, { error: mustBe('frame_count', 'at least 1') })
-    .max(8, { error: mustBe('frame_count', 'at most 8') }),
-  clip_mime_type: z.enum(CLIP_MIME_TYPES, { error: mustBe('clip_mime_type', 'video/webm or video/mp4 (or omit it)') }).optional(),
-});
-
 const isoZ = z.string().openapi({ format: 'date-time' });
 
 /** FACE_LIVENESS `start`: the liveness session with the TypeScript client's streaming credentials and the iOS client's script. */
@@ -399,3 +333,19 @@ export const AttemptScriptResponseSchema = z
   .object({ session_id: z.string(), script: z.string().nullable(), workflow_state: WorkflowStateSchema })
   .openapi('AttemptScriptResponse');
 export type AttemptScriptResponse = z.infer<typeof AttemptScriptResponseSchema>;
+
+// ─── Errors (the codes are derived from the step registry: steps/index.ts) ───────────────────────────
+
+export const WorkflowErrorSchema = ErrorSchema.extend({
+  code: z.enum(WORKFLOW_ERROR_CODE_NAMES as [string, ...string[]]).openapi({
+    description: 'The service’s error code (see the docs page of the mobile flow for when each is answered).',
+  }),
+  invalid_steps: z.array(z.string()).optional().openapi({ description: 'UNSUPPORTED_WORKFLOW_STEPS: the step types a headless session cannot run.' }),
+}).openapi('WorkflowError');
+
+export const WorkflowConflictSchema = WorkflowErrorSchema.extend({
+  current_step: z.number().int().min(0).nullable().openapi({ description: 'The index of the step to submit next; null once the run is over.' }),
+  step_id: z.string().optional().openapi({ description: 'The expected step when out of order, else the submitted step.' }),
+  failure_reason: z.string().optional().openapi({ description: 'LIVENESS_RESULT_NOT_READY: FACE_LIVENESS_RESULT_NOT_READY.' }),
+  ready_at: z.string().optional().openapi({ description: 'The *_NOT_READY codes of the asynchronous steps: when the result is due (sandbox clock).' }),
+}).openapi('WorkflowConflict');

@@ -14,7 +14,8 @@ import { z } from '@hono/zod-openapi';
 import { ApiError, describeZodError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { rngFrom, uuidFrom } from '../platform/random/random.ts';
-import { defaultStepConfig, resolveStepConfig, STEP_CODES, stepRecordId, type StepCode } from './workflow-steps.ts';
+import { defaultStepConfig, resolveStepConfig } from './steps/index.ts';
+import { STEP_CODES, stepRecordId, type StepCode } from './workflow-steps.ts';
 import { checkStepConfig, type CreateWorkflowInput, type Workflow } from './workflows.schemas.ts';
 import { fixtureWorkflows, stepCode, workflows, type WorkflowRecord } from './workflows.store.ts';
 
