@@ -12,7 +12,7 @@
  * is in the status set but no move leads there.
  */
 import type { StepCode } from './workflow-steps.ts';
-import type { StepStatus } from './workflows.schemas.ts';
+import type { StepStatus } from './steps/step-schemas.ts';
 
 export type StepEvent = 'begin' | 'pass' | 'fail_attempt' | 'fail_final' | 'end_run';
 

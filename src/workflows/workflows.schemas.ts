@@ -10,9 +10,9 @@ import { aliasedBody } from '../platform/validation/aliased-body.ts';
 import { e164Phone, email, expiresInHours, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
 import { HEADLESS_STEP_CODES, STEP_CODES, STEP_PREREQUISITES, type StepCode } from './workflow-steps.ts';
 import { STEP_MODULES, WORKFLOW_ERROR_CODE_NAMES } from './steps/index.ts';
-import { CLIP_MIME_TYPES, NoConfigSchema } from './steps/step-bodies.ts';
+import { NoConfigSchema } from './steps/step-bodies.ts';
+import { FaceLivenessRequirementsSchema, IdVerificationRequirementsSchema, LivenessPayloadSchema, StepStatusSchema } from './steps/step-schemas.ts';
 import { ErrorSchema } from '../platform/http/routing.ts';
-import { LIVENESS_CHALLENGE_TYPES, LivenessScriptSchema } from '../face/face-liveness.schemas.ts';
 import { SessionProgressSchema } from '../sessions/sessions.schemas.ts';
 import { SessionFailureSchema, WorkflowFailureSchema } from './workflow-failures.ts';
 import { stepCode } from './workflows.store.ts';
@@ -154,30 +154,6 @@ export const CreateWorkflowSessionBodySchema = aliasedBody(
 );
 export type CreateWorkflowSessionInput = z.infer<typeof CreateWorkflowSessionBodySchema>;
 
-export const STEP_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED', 'SKIPPED'] as const;
-export const StepStatusSchema = z.enum(STEP_STATUSES).openapi('WorkflowStepStatus');
-export type StepStatus = z.infer<typeof StepStatusSchema>;
-
-export const IdVerificationRequirementsSchema = z
-  .object({
-    document: z.object({
-      require_front_only: z.boolean(),
-      front_only_document_types: z.array(z.string()),
-      require_secondary_id: z.boolean(),
-      require_tertiary_id: z.boolean(),
-      valid_id_types: z.array(z.string()),
-      valid_states: z.array(z.string()),
-    }),
-    face: z.object({ face_front_photo_only: z.boolean() }),
-  })
-  .openapi('IdVerificationRequirements');
-export type IdVerificationRequirements = z.infer<typeof IdVerificationRequirementsSchema>;
-
-export const FaceLivenessRequirementsSchema = z
-  .object({ challenge_type: z.string().openapi({ example: 'FaceMovementChallenge' }), confidence_threshold: z.number().min(0).max(100) })
-  .openapi('FaceLivenessRequirements');
-export type FaceLivenessRequirements = z.infer<typeof FaceLivenessRequirementsSchema>;
-
 export const HeadlessStepCodeSchema = z.enum(HEADLESS_STEP_CODES, {
   error: mustBe('step_id', `one of ${HEADLESS_STEP_CODES.join(', ')} (the steps a headless session runs)`),
 });
@@ -249,49 +225,6 @@ export const SessionStepParamsSchema = SessionIdParamsSchema.extend({ step_id: S
 
 // ─── Step submissions (the bodies' union is built from the step registry: steps/index.ts) ─────────────
 
-const isoZ = z.string().openapi({ format: 'date-time' });
-
-/** FACE_LIVENESS `start`: the liveness session with the TypeScript client's streaming credentials and the iOS client's script. */
-export const LivenessStartPayloadSchema = z
-  .object({
-    action: z.literal('start'),
-    challenge_type: z.enum(LIVENESS_CHALLENGE_TYPES),
-    liveness_session_id: z.string(),
-    region: z.string(),
-    credentials: z.object({ access_key_id: z.string(), secret_access_key: z.string(), session_token: z.string(), expiration: isoZ }),
-    expires_at: isoZ,
-    script: LivenessScriptSchema,
-  })
-  .openapi('WorkflowLivenessStart');
-
-/** FACE_LIVENESS `upload-url`: frames (image/jpeg), the timeline (application/json) and, when asked, the clip. */
-export const LivenessUploadUrlsPayloadSchema = z
-  .object({
-    action: z.literal('upload-url'),
-    frame_upload_urls: z.array(z.string()),
-    frame_keys: z.array(z.string()),
-    frame_content_type: z.literal('image/jpeg'),
-    timeline_upload_url: z.string(),
-    timeline_key: z.string(),
-    clip_upload_url: z.string().optional(),
-    clip_key: z.string().optional(),
-    clip_content_type: z.enum(CLIP_MIME_TYPES).optional(),
-    expires_at: isoZ,
-  })
-  .openapi('WorkflowLivenessUploadUrls');
-
-/** FACE_LIVENESS `complete`: the result; a not-live capture is a 200 with passed false. */
-export const LivenessCompletePayloadSchema = z
-  .object({
-    action: z.literal('complete'),
-    liveness_session_id: z.string(),
-    status: z.enum(['SUCCEEDED', 'IN_PROGRESS', 'FAILED']),
-    confidence: z.number().min(0).max(100).nullable().openapi({ description: '0-100 from the uploaded frames that carry a face; null when FAILED' }),
-    passed: z.boolean().openapi({ description: 'SUCCEEDED, the same person as the ID selfie, and confidence >= confidence_threshold' }),
-    confidence_threshold: z.number(),
-  })
-  .openapi('WorkflowLivenessResult');
-
 export const StepSubmissionResponseSchema = z
   .looseObject({
     step_id: StepCodeSchema,
@@ -304,10 +237,7 @@ export const StepSubmissionResponseSchema = z
     failure: WorkflowFailureSchema.optional().openapi({ description: 'Present when the latest attempt of the step failed a check.' }),
     session_failure: SessionFailureSchema.optional().openapi({ description: 'Present when the run ended without being submitted.' }),
     checks: z.record(z.string(), z.unknown()).optional().openapi({ description: 'ID_VERIFICATION: what each check found' }),
-    liveness: z
-      .union([LivenessStartPayloadSchema, LivenessUploadUrlsPayloadSchema, LivenessCompletePayloadSchema])
-      .optional()
-      .openapi({ description: "FACE_LIVENESS: the action's payload" }),
+    liveness: LivenessPayloadSchema.optional().openapi({ description: "FACE_LIVENESS: the action's payload" }),
   })
   .openapi('StepSubmissionResponse', {
     description: 'The seven envelope keys, then the step’s own payload keys (checks, liveness, deepfake, …: see docs/workflows.md).',

@@ -32,7 +32,7 @@ import { sessionUploadOwner } from '../../sessions/sessions.store.ts';
 import { describeZodError } from '../../platform/errors/api-error.ts';
 import { loadMedia, readUploadAs, type IdVerificationState } from './id-verification.step.ts';
 import { stepConflict, workflowError } from '../workflow-errors.ts';
-import type { FaceLivenessRequirements, StepSubmissionResponse } from '../workflows.schemas.ts';
+import type { FaceLivenessRequirements, LivenessPayload } from './step-schemas.ts';
 import { ApiError } from '../../platform/errors/api-error.ts';
 import { mustBe } from '../../platform/validation/request-fields.ts';
 import { CLIP_MIME_TYPES, configInt } from './step-bodies.ts';
@@ -102,7 +102,7 @@ export interface LivenessContext {
 export interface LivenessAction {
   liveness: LivenessState;
   /** The step response's `liveness` object. */
-  payload: NonNullable<StepSubmissionResponse['liveness']>;
+  payload: LivenessPayload;
   /** Set by `complete`: the attempt's verdict (no failure = passed) and the analysis_data it records. */
   verdict?: { failure?: StepFailure; analysis: Record<string, unknown> };
   explanations: string[];

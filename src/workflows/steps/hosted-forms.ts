@@ -21,7 +21,7 @@ import { html } from 'hono/html';
 import { IMAGE_FIXTURES } from '../../images/image-outcomes.ts';
 import { mimeOf, sniffImageFormat } from '../../images/image-format.ts';
 import { ApiError } from '../../platform/errors/api-error.ts';
-import type { WorkflowState } from '../workflows.schemas.ts';
+import type { StepStatus } from './step-schemas.ts';
 
 export type Html = ReturnType<typeof html>;
 
@@ -48,7 +48,12 @@ export interface PageClient {
   deliver(uploadUrl: string, file: PageFile): Promise<void>;
 }
 
-export type WorkflowStep = WorkflowState['steps'][number];
+/** The step as the page's GET …/workflow shows it (what a form is drawn from). */
+export interface WorkflowStep {
+  step_id: string;
+  status: StepStatus;
+  requirements?: Record<string, unknown>;
+}
 
 /** What a form is drawn from. */
 export interface FormView {

@@ -33,7 +33,7 @@ import { mustBe } from '../../platform/validation/request-fields.ts';
 import { UPLOAD_TYPES, type ExtractedText, type FailureReason, type FailureSlot, type IdAnalysisData } from '../../sessions/sessions.schemas.ts';
 import { FRONT_ONLY_DOCUMENT_TYPES, idDocumentType, isFrontOnly, isRecognisedDocumentType, VALID_ID_TYPES, VALID_STATES } from '../id-document-types.ts';
 import { workflowError } from '../workflow-errors.ts';
-import type { IdVerificationRequirements } from '../workflows.schemas.ts';
+import type { IdVerificationRequirements } from './step-schemas.ts';
 import { defineStep, magicFailureCode, type StepFailure, type UploadReader, type FailureRow } from './step-module.ts';
 import { configInt } from './step-bodies.ts';
 import { fileField, storedUploads, submitButton, text, withOptional, type FormView, type Html, type StepForm } from './hosted-forms.ts';

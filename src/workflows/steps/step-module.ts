@@ -18,7 +18,7 @@ import type { JobEngine, JobFate } from '../../platform/jobs/jobs.ts';
 import type { World } from '../../platform/namespaces/world.ts';
 import type { FailureReason, FailureSlot } from '../../sessions/sessions.schemas.ts';
 import type { StepCode } from '../workflow-steps.ts';
-import type { StepStatus } from '../workflows.schemas.ts';
+import type { StepStatus } from './step-schemas.ts';
 import type { StepForm } from './hosted-forms.ts';
 
 export const FAILURE_CATEGORIES = ['DOCUMENT', 'SELFIE', 'FACE_MATCH', 'LIVENESS', 'OTHER'] as const;
