@@ -3,19 +3,20 @@
  * plane) plus the docs. No side effects on import; only the CLI listens.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { consoleGuard, controlPlaneGuard } from './platform/admin/admin-guard.ts';
+import { consoleGuard, controlPlaneGuard } from './platform/http/admin-guard.ts';
 import { errorBody } from './platform/errors/api-error.ts';
 import { RouteFamilies } from './platform/http/body-limits.ts';
 import { limitImageConcurrency } from './platform/http/image-concurrency.ts';
-import { publicUrlsOf, type AppEnv, type Platform } from './platform/http/context.ts';
-import { apiReferenceRouter } from './platform/docs/api-reference.ts';
+import { publicUrlsOf, type AppEnv } from './platform/http/context.ts';
+import type { Platform } from './platform/platform.ts';
+import { apiReferenceRouter } from './platform/http/api-reference.ts';
 import { readOperationExamples, withOperationExamples } from './platform/docs/openapi-examples.ts';
 import { CORS_PATHS, corsMiddleware } from './platform/http/cors.ts';
 import { requestContext } from './platform/http/middleware.ts';
 import { KeptRoutes } from './platform/http/kept-routes.ts';
 import { ResponseConformance } from './platform/http/response-conformance.ts';
 import { loadStubbedOperations, refuseUnparseableStubs } from './platform/scenarios/stub-answers.ts';
-import { requestLogLines } from './platform/request-log/request-log-line.ts';
+import { requestLogLines } from './platform/http/request-log-line.ts';
 import { allowedMethods } from './platform/http/method-not-allowed.ts';
 import { handleError } from './platform/http/routing.ts';
 import { AreaLoader, routesOf } from './areas.ts';

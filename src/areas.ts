@@ -11,8 +11,10 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, Hono, MiddlewareHandler, Next } from 'hono';
 import type { RouterRoute } from 'hono/types';
 import { imagesInBody } from './platform/http/body-limits.ts';
-import type { AppEnv, Platform } from './platform/http/context.ts';
-import type { AreaEntry, AreaRoutes, OperationFacts, SandboxModule } from './platform/sandbox-module.ts';
+import type { AppEnv } from './platform/http/context.ts';
+import type { Platform } from './platform/platform.ts';
+import type { AreaRoutes, OperationFacts } from './platform/operations/declared-operations.ts';
+import type { AreaEntry, SandboxModule } from './platform/sandbox-module.ts';
 import { AREAS } from './modules.ts';
 import { ROUTE_TABLE } from './routes.generated.ts';
 

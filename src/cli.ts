@@ -12,7 +12,7 @@ import { renderContext } from './platform/coverage/coverage-report.ts';
 import { createSandbox, DEFAULT_DATA_FILE, DEFAULT_SHUTDOWN_TIMEOUT_MS, type Sandbox, type SandboxOptions } from './sandbox.ts';
 import { parseCorsSetting } from './platform/http/cors.ts';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './platform/http/connection-limits.ts';
-import type { LogFormat } from './platform/http/context.ts';
+import type { LogFormat } from './platform/platform.ts';
 import { DEFAULT_INVALID_KEYS_PER_MINUTE } from './platform/rate-limit/invalid-key-limiter.ts';
 import { DEFAULT_MAX_NAMESPACES } from './platform/namespaces/world.ts';
 import { StoreOpenError } from './platform/store/store.ts';

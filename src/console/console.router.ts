@@ -17,7 +17,7 @@ import {
   setOrganizationBalance,
   toggleScenario,
 } from '../control/control.service.ts';
-import { consoleReturnPath, csrfTokenOf, isAdminToken, startConsoleSession } from '../platform/admin/admin-guard.ts';
+import { consoleReturnPath, csrfTokenOf, isAdminToken, startConsoleSession } from '../platform/http/admin-guard.ts';
 import { DurationSchema } from '../platform/clock/virtual-clock.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { clearOutbox, listMessages } from '../platform/outbox/outbox.ts';

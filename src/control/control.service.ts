@@ -8,7 +8,7 @@ import { ApiError } from '../platform/errors/api-error.ts';
 import { balanceOf, setBalance } from '../platform/billing/billing.ts';
 import type { CatalogEntry } from '../platform/catalog/catalog.ts';
 import type { OutcomeKind } from '../platform/coverage/outcome-class.ts';
-import type { Platform } from '../platform/http/context.ts';
+import type { Platform } from '../platform/platform.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { JobFate } from '../platform/jobs/jobs.ts';
 import type { Scenario } from '../platform/scenarios/scenario.schema.ts';

@@ -5,7 +5,7 @@
  */
 import { AUTO_DOCUMENT_TYPE_RULES, DOCUMENT_TYPE_ALIASES } from '../document/document-type.ts';
 import type { CatalogEntry } from '../platform/catalog/catalog.ts';
-import type { Platform } from '../platform/http/context.ts';
+import type { Platform } from '../platform/platform.ts';
 import { imageSource } from './image-coverage.ts';
 import { IMAGE_FIXTURES, IMAGE_OUTCOME_RULES, imageFixtureCatalog } from './image-outcomes.ts';
 

@@ -8,7 +8,8 @@
  */
 import type { Hono } from 'hono';
 import type { z } from 'zod';
-import type { AppEnv, Platform } from './http/context.ts';
+import type { AppEnv } from './http/context.ts';
+import type { Platform } from './platform.ts';
 import type { JobKind } from './jobs/jobs.ts';
 
 export interface SandboxModule {
@@ -44,23 +45,4 @@ export interface AreaEntry {
    * own, imported by src/modules.ts: the store checks it at start-up, before any area is loaded.
    */
   storedRecords?: Readonly<Record<string, z.ZodType>>;
-}
-
-/** What the start knows of a documented operation without evaluating its area. */
-export interface OperationFacts {
-  method: string;
-  /** The OpenAPI path template, `/v1/sessions/{id}`. */
-  path: string;
-  operationId?: string;
-  /** Behind the API-key guard (security ApiKeyAuth). */
-  apiKey: boolean;
-  /** Images its request body takes (binary parts), for its body limit and the image gate. */
-  images: number;
-}
-
-/** An area's facts, as src/routes.generated.ts holds them. */
-export interface AreaRoutes {
-  /** Its Hono routes in registration order, `[method, path]`, one entry per run of handlers of the same pair. */
-  routes: readonly (readonly [string, string])[];
-  operations: readonly OperationFacts[];
 }

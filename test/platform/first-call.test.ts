@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { recordOperationExamples, serializeExamples } from '../../scripts/record-openapi-examples.ts';
 import { buildApp } from '../../src/app.ts';
 import { readOperationExamples } from '../../src/platform/docs/openapi-examples.ts';
-import type { Platform } from '../../src/platform/http/context.ts';
+import type { Platform } from '../../src/platform/platform.ts';
 import { areaRegistries } from '../../src/sandbox.ts';
 import { STEP_CODES } from '../../src/workflows/workflow-steps.ts';
 import { loadedSandbox, testSandbox, type CallResult, type TestSandbox } from '../helpers/sandbox.ts';

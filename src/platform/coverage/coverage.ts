@@ -9,8 +9,8 @@
  * Coverage outlives POST /__sandbox/reset (a suite resets between tests and wants the whole run's
  * coverage); DELETE /__sandbox/coverage clears it.
  */
-import { routingKeyOf } from '../http/response-conformance.ts';
-import { buildReport, type CoverageReport } from './coverage-report.ts';
+import { routingKeyOf } from '../operations/declared-operations.ts';
+import { buildReport, type ClassHits, type CoverageReport } from './coverage-report.ts';
 import type { ClassSource, OperationInfo, OutcomeClass, OutcomeKind, SourceContext } from './outcome-class.ts';
 import { type JournalAnswer, RecordIds } from './record-ids.ts';
 
@@ -241,18 +241,6 @@ function safeDecode(path: string): string {
 function sameValue(sent: unknown, expected: unknown): boolean {
   if (typeof sent === 'string' && typeof expected === 'string') return sent.trim().toLowerCase() === expected.trim().toLowerCase();
   return JSON.stringify(sent) === JSON.stringify(expected);
-}
-
-export interface ClassHits {
-  count: number;
-  /**
-   * Ids in the request journal; null for a request answered before its namespace's last reset, whose id
-   * the journal no longer holds (ids restart from the seed at a reset, so it may name another request).
-   */
-  firstRequestId: string | null;
-  lastRequestId: string | null;
-  /** Counts per key id (`-` for requests without a known key). */
-  byKey: Record<string, number>;
 }
 
 /**

@@ -14,9 +14,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { HonoRequest } from 'hono';
-import { isSharedJsonBytes } from '../http/shared-json.ts';
 import { keptAnswers } from '../kept-answers.ts';
-import { responseHeader, stringResponseParts } from '../http/string-responses.ts';
 
 export interface RequestLogLimits {
   /** Entries kept per namespace. */
@@ -88,6 +86,8 @@ class UnreadBody {
     /** The text, or the bytes of a response sent as bytes (decoded only if the entry is read). */
     readonly sent: string | Uint8Array,
     readonly contentType: string,
+    /** The bytes are well-formed UTF-8 without a byte-order mark (a shared JSON answer's): their length is their text's size. */
+    private readonly plainUtf8: boolean,
   ) {}
 
   get text(): string {
@@ -97,7 +97,7 @@ class UnreadBody {
   /** The UTF-8 size of its text. */
   get bytes(): number {
     if (typeof this.sent === 'string') return Buffer.byteLength(this.sent);
-    if (isSharedJsonBytes(this.sent)) return this.sent.byteLength;
+    if (this.plainUtf8) return this.sent.byteLength;
     // Valid UTF-8 without a byte-order mark (which decoding drops) is its text's UTF-8 as it is.
     const bom = this.sent[0] === 0xef && this.sent[1] === 0xbb && this.sent[2] === 0xbf;
     return isUtf8(this.sent) && !bom ? this.sent.byteLength : Buffer.byteLength(this.text);
@@ -187,11 +187,11 @@ function readableBody(body: unknown, limits: RequestLogLimits): unknown {
  * A body to journal: JSON up to four times the body cap waits as sent (made readable when its entry is
  * read); a larger one, or any other text, is kept at once, so one answer never holds much of the journal.
  */
-function journaledBody(sent: string | Uint8Array, contentType: string, limits: RequestLogLimits): unknown {
+export function journaledBody(sent: string | Uint8Array, contentType: string, limits: RequestLogLimits, plainUtf8 = false): unknown {
   // Bytes are never fewer than the characters they encode: bytes within the bound wait undecoded.
   const waits =
     /json/i.test(contentType) && (sent.length <= 4 * limits.bodyBytes || (typeof sent !== 'string' && decoded(sent).length <= 4 * limits.bodyBytes));
-  if (waits) return new UnreadBody(sent, contentType);
+  if (waits) return new UnreadBody(sent, contentType, plainUtf8);
   return keptBody(typeof sent === 'string' ? sent : decoded(sent), contentType, limits);
 }
 
@@ -292,8 +292,8 @@ export function keptBody(text: string, contentType: string, limits: RequestLogLi
   return keptString(text, limits.bodyBytes);
 }
 
-const isText = (contentType: string) => contentType === '' || /json|text|x-www-form-urlencoded|xml|javascript/i.test(contentType);
-const binarySummary = (contentType: string, bytes: number) => `[${bytes} bytes of ${contentType || 'binary data'}]`;
+export const isText = (contentType: string) => contentType === '' || /json|text|x-www-form-urlencoded|xml|javascript/i.test(contentType);
+export const binarySummary = (contentType: string, bytes: number) => `[${bytes} bytes of ${contentType || 'binary data'}]`;
 
 /** Query parameters with secrets redacted and long values shortened. */
 export function keptQuery(query: Record<string, string>): Record<string, string> {
@@ -367,33 +367,4 @@ async function readReceivedBody(request: HonoRequest, limits: RequestLogLimits):
   if (!(length > 0) || request.raw.bodyUsed) return undefined;
   if (length > limits.bodyBytes || !isText(contentType)) return `[${length} bytes of ${contentType || 'data'}, not read]`;
   return journaledBody(await request.text(), contentType, limits);
-}
-
-export interface SentBody {
-  body: unknown;
-  response: Response;
-}
-
-/**
- * The response body as sent, and the response to send in its place (at once for a body built from a
- * string, the common case: no async function's turn). A body built from a string is taken
- * as it is; another text body is read once and the response rebuilt from those bytes (cheaper than a
- * clone, and the server writes them out directly). Binary bodies only as a summary, never read.
- */
-export function sentBody(response: Response, limits: RequestLogLimits): SentBody | Promise<SentBody> {
-  const contentType = responseHeader(response, 'content-type') ?? '';
-  if (!isText(contentType))
-    return { body: response.body ? binarySummary(contentType, Number(response.headers.get('content-length') ?? 0)) : undefined, response };
-  // A body built from a string or bytes is what the server writes out itself: taking it costs nothing.
-  const sent = stringResponseParts(response)?.body;
-  if (sent !== undefined) return { body: sent.length === 0 ? undefined : journaledBody(sent, contentType, limits), response };
-  return rebuiltWithBody(response, contentType, limits);
-}
-
-/** A text response read once, and one built again from its bytes to send in its place. */
-async function rebuiltWithBody(response: Response, contentType: string, limits: RequestLogLimits): Promise<SentBody> {
-  // The bytes go out as they came (whatever their encoding); the journal keeps their text.
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  const rebuilt = new Response(bytes.byteLength === 0 ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
-  return { body: bytes.byteLength === 0 ? undefined : journaledBody(new TextDecoder().decode(bytes), contentType, limits), response: rebuilt };
 }

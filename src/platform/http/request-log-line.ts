@@ -9,7 +9,8 @@
  */
 import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
-import type { AppContext, AppEnv, Platform } from '../http/context.ts';
+import type { AppContext, AppEnv } from './context.ts';
+import type { Platform } from '../platform.ts';
 import { round } from '../numbers.ts';
 
 export function requestLogLines(platform: Platform) {
