@@ -207,9 +207,9 @@ consoleRouter.post('/console/organizations/:id/balance', async (c) => {
 
 // ─── Coverage ───────────────────────────────────────────────────────────────────────────────────────
 
-consoleRouter.get('/console/coverage', (c) => {
+consoleRouter.get('/console/coverage', async (c) => {
   const world = c.get('world');
-  const report = coverageReport(c.get('platform'), world, publicUrlsOf(c).base, { scope: 'namespace' });
+  const report = await coverageReport(c.get('platform'), world, publicUrlsOf(c).base, { scope: 'namespace' });
   return renderPage(c, 'Integration coverage', 'coverage', coveragePage(world.namespace, report));
 });
 

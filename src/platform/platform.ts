@@ -45,6 +45,12 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 /** `--cors`: `*` for any origin, or the exact origins allowed. */
 export type CorsSetting = '*' | string[];
 
+/** The app's areas, each evaluated on first use (src/areas.ts). */
+export interface AreaModules {
+  /** Evaluates every area, in the order of src/modules.ts (once). */
+  loadAll(): Promise<void>;
+}
+
 export interface Platform {
   store: Store;
   keyRing: KeyRing;
@@ -55,6 +61,8 @@ export interface Platform {
   /** `--retention` and each namespace's own limit: the background purge. */
   retention: Retention;
   jobs: JobEngine;
+  /** The areas, evaluated on first use: what the catalog, coverage and the declared operations are filled from. */
+  areas: AreaModules;
   catalog: Catalog;
   /** Integration coverage: the outcome classes and which of them each namespace's answers fell into. */
   coverage: Coverage;

@@ -79,7 +79,7 @@ describe('every operation, called first on a freshly started server, answers as 
     // registries of their own (none filled by what the recording called before).
     const started: Platform[] = [];
     const freshServer = async ({ platform }: { platform: Platform }) => {
-      const fresh: Platform = { ...platform, ...areaRegistries({ jobTimings: platform.jobs.timings, coverage: false }), closers: [] };
+      const fresh = { ...platform, ...areaRegistries({ jobTimings: platform.jobs.timings, coverage: false }, platform.scenarios), closers: [] };
       started.push(fresh);
       return buildApp(fresh);
     };

@@ -433,20 +433,24 @@ export class Coverage {
    */
   private readonly folded = new Map<string, FoldedAnswers>();
   private foldedChars = 0;
-  /**
-   * Makes what the catalog is built from known (every area loaded, then `learn`): set by the app, whose
-   * areas are evaluated on first use. Until then answers wait, unclassified.
-   */
-  private prepare: (() => Promise<void>) | undefined;
   private preparing: Promise<void> | undefined;
   readonly recorder: CoverageRecorder;
 
-  constructor(enabled: boolean, sources: readonly ClassSource[]) {
+  /**
+   * `prepare` makes what the catalog is built from known (every area loaded, its sources added, then
+   * `learn`): given when the platform is built, run once, when the catalog is first needed. Until then
+   * answers wait, unclassified.
+   */
+  constructor(
+    enabled: boolean,
+    sources: readonly ClassSource[],
+    private readonly prepare: () => Promise<void> = () => Promise.reject(new Error('coverage catalog needed, and nothing loads its areas')),
+  ) {
     this.sources = [...sources];
     this.recorder = new CoverageRecorder(enabled);
   }
 
-  /** Registers a table's adapter (areas call it in their module setup). */
+  /** Registers a table's adapter (an area's capability, when every area is loaded). */
   addSource(source: ClassSource): void {
     this.sources.push(source);
   }
@@ -493,11 +497,6 @@ export class Coverage {
     };
   }
 
-  /** How the catalog's sources become known (the app's areas, loaded on first use). */
-  prepareWith(prepare: () => Promise<void>): void {
-    this.prepare = prepare;
-  }
-
   /** Whether the catalog can be built now (every operation learnt). */
   get ready(): boolean {
     return this.built !== undefined || this.build !== undefined;
@@ -506,7 +505,7 @@ export class Coverage {
   /** Makes the catalog buildable (loading what it is built from, once), then counts what waited. */
   async whenReady(): Promise<void> {
     if (this.ready) return;
-    this.preparing ??= (this.prepare ?? (() => Promise.reject(new Error('coverage catalog used before the app was built: nothing loads its areas'))))();
+    this.preparing ??= this.prepare();
     await this.preparing;
   }
 

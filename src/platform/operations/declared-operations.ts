@@ -111,13 +111,18 @@ export class DeclaredOperations {
   private readonly areaOf = new Map<string, string>();
   /** The routing keys whose declared responses are known (their area is loaded). */
   private readonly learnt = new Set<string>();
-  private loadAreas: (areas: string[]) => Promise<void> = async () => undefined;
-  /** Loads every area (set by the app). */
-  loadAll: () => Promise<void> = async () => undefined;
 
-  /** The operations of the route table, in order, and how to load the areas that declare their responses. */
-  know(operations: readonly { area: string; operation: OperationFacts }[], loadAreas: (areas: string[]) => Promise<void>): void {
-    this.loadAreas = loadAreas;
+  /**
+   * The operations of the route table, in order, and how to load areas: those that declare some
+   * operations' responses (which `learn` them), or every one.
+   */
+  constructor(
+    operations: readonly { area: string; operation: OperationFacts }[] = [],
+    private readonly areas: { load(names: string[]): Promise<void>; loadAll(): Promise<void> } = {
+      load: async () => undefined,
+      loadAll: async () => undefined,
+    },
+  ) {
     for (const { area, operation } of operations) {
       const { method, path, operationId, apiKey } = operation;
       if (operationId === undefined) continue;
@@ -138,10 +143,15 @@ export class DeclaredOperations {
     }
   }
 
+  /** Loads every area (a scenario file's stubs are checked against every operation). */
+  loadAll(): Promise<void> {
+    return this.areas.loadAll();
+  }
+
   /** Loads the areas of these operations, so that their responses are known. */
   load(operations: readonly DeclaredOperation[]): Promise<void> {
     const areas = new Set(operations.flatMap((operation) => this.areaOf.get(routingKeyOf(operation.method, operation.path)) ?? []));
-    return areas.size === 0 ? Promise.resolve() : this.loadAreas([...areas]);
+    return areas.size === 0 ? Promise.resolve() : this.areas.load([...areas]);
   }
 
   learn(definitions: readonly RegistryDefinition[]): void {
@@ -172,7 +182,7 @@ export class DeclaredOperations {
    */
   async declaredAt(routingKey: string): Promise<DeclaredOperation | undefined> {
     const area = this.areaOf.get(routingKey);
-    if (area !== undefined && !this.learnt.has(routingKey)) await this.loadAreas([area]);
+    if (area !== undefined && !this.learnt.has(routingKey)) await this.areas.load([area]);
     return this.at(routingKey);
   }
 
