@@ -5,9 +5,9 @@
  * cache). Domain code calls the plain functions below; none of it knows how they are fast.
  */
 import type { IncomingMessage } from 'node:http';
-import type { Context, TypedResponse } from 'hono';
+import type { Context, HonoRequest, TypedResponse } from 'hono';
 import type { JSONParsed } from 'hono/utils/types';
-import { binarySummary, isText, journaledBody, type RequestLogLimits } from '../request-log/request-log.ts';
+import { binarySummary, isText, journaledBody, keptField, type RequestLogLimits } from '../request-log/request-log.ts';
 
 // ─── Responses built from a string or bytes ──────────────────────────────────────────────────────
 
@@ -269,4 +269,125 @@ async function rebuiltWithBody(response: Response, contentType: string, limits: 
   const bytes = new Uint8Array(await response.arrayBuffer());
   const rebuilt = new Response(bytes.byteLength === 0 ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
   return { body: bytes.byteLength === 0 ? undefined : journaledBody(new TextDecoder().decode(bytes), contentType, limits), response: rebuilt };
+}
+
+// ─── The journal's copy of a request body, from Hono's body cache ────────────────────────────────────
+
+/**
+ * The request body as received, from what the handler read (Hono caches it). A body no handler read (a
+ * request refused before validation) is read here only when it is small and textual. `contentLength` is
+ * the request's header, read by the caller off the socket (Hono's header read makes a Headers object).
+ */
+export function receivedBody(request: HonoRequest, contentLength: string | undefined, limits: RequestLogLimits): unknown {
+  // Most requests carry no body and none was read: answered at once, without an async function's turn.
+  const cache = request.bodyCache;
+  if (!cache.formData && !cache.text && !cache.arrayBuffer && !(Number(contentLength ?? 0) > 0)) return undefined;
+  return readOrDescribeBody(request, limits);
+}
+
+async function readOrDescribeBody(request: HonoRequest, limits: RequestLogLimits): Promise<unknown> {
+  try {
+    return await readReceivedBody(request, limits);
+  } catch {
+    // A body the handler could not parse either (a broken multipart, a cut stream): its answer said so.
+    return `[unreadable ${request.header('content-type') ?? 'body'}]`;
+  }
+}
+
+async function readReceivedBody(request: HonoRequest, limits: RequestLogLimits): Promise<unknown> {
+  const contentType = request.header('content-type') ?? '';
+  const cache = request.bodyCache;
+  if (cache.formData) {
+    const form = await cache.formData;
+    const fields: Record<string, string> = {};
+    form.forEach((value, name) => {
+      fields[name] = typeof value === 'string' ? keptField(name, value) : binarySummary(value.type, value.size);
+    });
+    return fields;
+  }
+  if (cache.text) return journaledBody(await cache.text, contentType, limits);
+  if (cache.arrayBuffer) {
+    const buffer = await cache.arrayBuffer;
+    if (buffer.byteLength === 0) return undefined;
+    return isText(contentType) ? journaledBody(new TextDecoder().decode(buffer), contentType, limits) : binarySummary(contentType, buffer.byteLength);
+  }
+  const length = Number(request.header('content-length') ?? 0);
+  if (!(length > 0) || request.raw.bodyUsed) return undefined;
+  if (length > limits.bodyBytes || !isText(contentType)) return `[${length} bytes of ${contentType || 'data'}, not read]`;
+  return journaledBody(await request.text(), contentType, limits);
+}
+
+// ─── JSON list pages rendered from kept item texts ───────────────────────────────────────────────────
+
+/** Items whose texts are kept (past it, the keeping starts over, so items listed once do not stay). */
+const ITEM_TEXTS_KEPT = 4096;
+/** Pages kept, by key. */
+const PAGES_KEPT = 64;
+/** A page of more items (a walk through a whole list, read once) is rendered whole, neither it nor its items kept. */
+export const LIST_PAGE_KEPT_ITEMS = 100;
+
+/**
+ * Pages of a list as the JSON text `JSON.stringify({ [member]: items.map(render), next_token })` gives,
+ * written by hand from each item's text. An item object is never changed (every write makes a new one) and
+ * its rendering depends on nothing else, so the object names the version: its text is rendered once. A
+ * page made of the same item objects with the same next_token as the one kept under its key (a client
+ * polling a list while nothing changes) is the same text, kept once.
+ */
+export class JsonListPages<T extends object> {
+  private itemTexts = new Map<T, string>();
+  private readonly pages = new Map<string, { items: readonly T[]; nextToken: string | null; text: string }>();
+
+  constructor(
+    private readonly member: string,
+    private readonly render: (item: T) => unknown,
+  ) {}
+
+  /** `JSON.stringify(render(item))`, kept per item object. */
+  itemText(item: T): string {
+    let text = this.itemTexts.get(item);
+    if (text === undefined) {
+      text = JSON.stringify(this.render(item));
+      if (this.itemTexts.size >= ITEM_TEXTS_KEPT) this.itemTexts = new Map();
+      this.itemTexts.set(item, text);
+    }
+    return text;
+  }
+
+  /** The page's JSON text; `key` names the query and position it answers (it only decides which page is kept). */
+  pageText(key: string, items: readonly T[], nextToken: string | null): string {
+    if (items.length > LIST_PAGE_KEPT_ITEMS) return JSON.stringify({ [this.member]: items.map(this.render), next_token: nextToken });
+    const kept = this.pages.get(key);
+    if (kept !== undefined && kept.nextToken === nextToken && sameItems(kept.items, items)) return kept.text;
+    const text = `{${JSON.stringify(this.member)}:[${items.map((item) => this.itemText(item)).join(',')}],"next_token":${JSON.stringify(nextToken)}}`;
+    this.pages.delete(key);
+    if (this.pages.size >= PAGES_KEPT) this.pages.delete(this.pages.keys().next().value as string);
+    this.pages.set(key, { items, nextToken, text });
+    return text;
+  }
+}
+
+const sameItems = <T>(a: readonly T[], b: readonly T[]): boolean => a.length === b.length && a.every((item, i) => item === b[i]);
+
+/**
+ * Answers kept per scope (a namespace's data) with the scope's change count they were computed at: the
+ * same key again while nothing in the scope changed gets the same answer without computing it. At most
+ * `limit` per scope (past it, the scope's keeping starts over); a scope no longer referenced takes its
+ * answers with it.
+ */
+export class AnswersWhileUnchanged<V> {
+  private readonly byScope = new WeakMap<object, Map<string, { changes: number; answer: V }>>();
+
+  constructor(private readonly limit: number) {}
+
+  /** The answer kept for `key` at `changes()`, or `compute()`'s (its change count read after it: what it changed itself counts). */
+  get(scope: object, changes: () => number, key: string, compute: () => V): V {
+    let kept = this.byScope.get(scope);
+    if (kept === undefined) this.byScope.set(scope, (kept = new Map()));
+    const known = kept.get(key);
+    if (known !== undefined && known.changes === changes()) return known.answer;
+    const answer = compute();
+    if (kept.size >= this.limit) kept.clear();
+    kept.set(key, { changes: changes(), answer });
+    return answer;
+  }
 }

@@ -13,7 +13,6 @@
  * entry is counted again at its kept size then.
  */
 import { isUtf8 } from 'node:buffer';
-import type { HonoRequest } from 'hono';
 import { keptAnswers } from '../kept-answers.ts';
 
 export interface RequestLogLimits {
@@ -295,9 +294,12 @@ export function keptBody(text: string, contentType: string, limits: RequestLogLi
 export const isText = (contentType: string) => contentType === '' || /json|text|x-www-form-urlencoded|xml|javascript/i.test(contentType);
 export const binarySummary = (contentType: string, bytes: number) => `[${bytes} bytes of ${contentType || 'binary data'}]`;
 
+/** A named text value (a query parameter, a form field) as the journal keeps it: a secret redacted, a long one shortened. */
+export const keptField = (name: string, value: string): string => (SECRET_NAME.test(name) ? REDACTED : keptString(value, LONG_STRING));
+
 /** Query parameters with secrets redacted and long values shortened. */
 export function keptQuery(query: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(query).map(([name, value]) => [name, SECRET_NAME.test(name) ? REDACTED : keptString(value, LONG_STRING)]));
+  return Object.fromEntries(Object.entries(query).map(([name, value]) => [name, keptField(name, value)]));
 }
 
 /**
@@ -323,48 +325,4 @@ function keptHeaders(headers: Iterable<[string, string]>): Record<string, string
     if (!SECRET_NAME.test(name)) kept[name] = keptString(value, LONG_STRING);
   }
   return kept;
-}
-
-/**
- * The request body as received, from what the handler read (Hono caches it). A body no handler read (a
- * request refused before validation) is read here only when it is small and textual. `contentLength` is
- * the request's header, read by the caller off the socket (Hono's header read makes a Headers object).
- */
-export function receivedBody(request: HonoRequest, contentLength: string | undefined, limits: RequestLogLimits): unknown {
-  // Most requests carry no body and none was read: answered at once, without an async function's turn.
-  const cache = request.bodyCache;
-  if (!cache.formData && !cache.text && !cache.arrayBuffer && !(Number(contentLength ?? 0) > 0)) return undefined;
-  return readOrDescribeBody(request, limits);
-}
-
-async function readOrDescribeBody(request: HonoRequest, limits: RequestLogLimits): Promise<unknown> {
-  try {
-    return await readReceivedBody(request, limits);
-  } catch {
-    // A body the handler could not parse either (a broken multipart, a cut stream): its answer said so.
-    return `[unreadable ${request.header('content-type') ?? 'body'}]`;
-  }
-}
-
-async function readReceivedBody(request: HonoRequest, limits: RequestLogLimits): Promise<unknown> {
-  const contentType = request.header('content-type') ?? '';
-  const cache = request.bodyCache;
-  if (cache.formData) {
-    const form = await cache.formData;
-    const fields: Record<string, string> = {};
-    form.forEach((value, name) => {
-      fields[name] = typeof value === 'string' ? (SECRET_NAME.test(name) ? REDACTED : keptString(value, LONG_STRING)) : binarySummary(value.type, value.size);
-    });
-    return fields;
-  }
-  if (cache.text) return journaledBody(await cache.text, contentType, limits);
-  if (cache.arrayBuffer) {
-    const buffer = await cache.arrayBuffer;
-    if (buffer.byteLength === 0) return undefined;
-    return isText(contentType) ? journaledBody(new TextDecoder().decode(buffer), contentType, limits) : binarySummary(contentType, buffer.byteLength);
-  }
-  const length = Number(request.header('content-length') ?? 0);
-  if (!(length > 0) || request.raw.bodyUsed) return undefined;
-  if (length > limits.bodyBytes || !isText(contentType)) return `[${length} bytes of ${contentType || 'data'}, not read]`;
-  return journaledBody(await request.text(), contentType, limits);
 }
