@@ -30,11 +30,12 @@ export type AppPlatform = Platform & { areas: AreaLoader };
 export async function buildApp(platform: AppPlatform): Promise<OpenAPIHono<AppEnv>> {
   const app = new OpenAPIHono<AppEnv>({ router: new KeptRoutes() });
 
-  if (platform.cors) for (const path of CORS_PATHS) app.use(path, corsMiddleware(platform.cors));
-  if (platform.logRequests) app.use('*', requestLogLines(platform));
+  const { cors, logRequests, strictResponses, responseRecorder } = platform.settings;
+  if (cors) for (const path of CORS_PATHS) app.use(path, corsMiddleware(cors));
+  if (logRequests) app.use('*', requestLogLines(platform));
   app.use('*', requestContext(platform));
   // Inside the request context, so the journal and the explain header see the 500 of a mismatch.
-  const conformance = platform.strictResponses ? new ResponseConformance(platform.responseRecorder, platform.operations) : undefined;
+  const conformance = strictResponses ? new ResponseConformance(responseRecorder, platform.operations) : undefined;
   if (conformance) app.use('*', conformance.middleware());
   // Learnt below, once every route is mounted: which routes take images, hence their body limits and the
   // concurrency gate they pass.

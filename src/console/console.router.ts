@@ -67,7 +67,7 @@ ${problem ? html`<p class="problem" role="alert">${problem}</p>` : ''}
 
 consoleRouter.get('/console/login', (c) => c.html(loginPage(consoleReturnPath(c.req.query('next')), undefined)));
 consoleRouter.post('/console/login', async (c) => {
-  const token = c.get('platform').adminToken;
+  const token = c.get('platform').settings.adminToken;
   const form = await c.req.parseBody();
   const next = consoleReturnPath(formText(form, 'next') || undefined);
   if (token !== undefined) {

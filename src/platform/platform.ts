@@ -51,7 +51,26 @@ export interface AreaModules {
   loadAll(): Promise<void>;
 }
 
+/** What the operator chose (the settings that are values, not services), read where they decide. */
+export interface PlatformSettings {
+  /** `--admin-token`: what the control plane and the console require; undefined = open to this machine's users. */
+  adminToken: string | undefined;
+  /** No --public-url: links are built on the request's own origin (see publicUrlsOf). */
+  urlsFromRequestHost: boolean;
+  /** `--cors`: origins allowed to call the API from a browser; undefined = no CORS headers. */
+  cors: CorsSetting | undefined;
+  /** `--log-requests`: one log line per request. */
+  logRequests: boolean;
+  /** `--log-format`: the request lines as text or as one JSON object each. */
+  logFormat: LogFormat;
+  /** `--strict-responses`: an answer that does not match its route's declared response becomes a 500. */
+  strictResponses: boolean;
+  /** Told of every answer the strict check passed (the test suite records the statuses it reached). */
+  responseRecorder: ResponseRecorder | undefined;
+}
+
 export interface Platform {
+  settings: PlatformSettings;
   store: Store;
   keyRing: KeyRing;
   scenarios: ScenarioRegistry;
@@ -68,9 +87,6 @@ export interface Platform {
   coverage: Coverage;
   uploads: UploadStore;
   urls: PublicUrls;
-  /** No --public-url: links are built on the request's own origin (see publicUrlsOf). */
-  urlsFromRequestHost: boolean;
-  adminToken: string | undefined;
   /** Signed console sessions (cookie and CSRF token). */
   adminSessions: AdminSessions;
   /**
@@ -82,18 +98,8 @@ export interface Platform {
   secret: string;
   sleep(ms: number): Promise<void>;
   log: Logger;
-  /** `--cors`: origins allowed to call the API from a browser; undefined = no CORS headers. */
-  cors: CorsSetting | undefined;
-  /** `--log-requests`: one log line per request. */
-  logRequests: boolean;
-  /** `--log-format`: the request lines as text or as one JSON object each. */
-  logFormat: LogFormat;
-  /** `--strict-responses`: an answer that does not match its route's declared response becomes a 500. */
-  strictResponses: boolean;
   /** The documented operations (from the route table, their responses learnt as areas load): what scenario stubs are checked against. */
   operations: DeclaredOperations;
-  /** Told of every answer the strict check passed (the test suite records the statuses it reached). */
-  responseRecorder: ResponseRecorder | undefined;
   /** Wrong API keys counted per client address, across namespaces. */
   invalidKeys: InvalidKeyLimiter;
   /** Wrong admin tokens (bearer header or console login) counted per client address. */

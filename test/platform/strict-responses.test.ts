@@ -103,7 +103,7 @@ describe('the switch', () => {
   });
 
   it('is on in every test sandbox, off in a default start, and on with --strict-responses or its env variable', async () => {
-    expect((await testSandbox()).platform.strictResponses).toBe(true);
+    expect((await testSandbox()).platform.settings.strictResponses).toBe(true);
     expect(parseCli([], {})).toMatchObject({ strictResponses: false });
     expect(parseCli(['--strict-responses'], {})).toMatchObject({ strictResponses: true });
     expect(parseCli([], { IDV_SANDBOX_STRICT_RESPONSES: '1' })).toMatchObject({ strictResponses: true });

@@ -102,7 +102,7 @@ export function controlPlaneGuard() {
   return createMiddleware<AppEnv>(async (c, next) => {
     refuseCrossSite(c);
     const platform = c.get('platform');
-    const token = platform.adminToken;
+    const token = platform.settings.adminToken;
     if (token !== undefined && !bearerIsAdmin(c, token) && platform.adminSessions.read(getCookie(c, ADMIN_SESSION_COOKIE))?.role !== 'admin') {
       throw ADMIN_TOKEN_REQUIRED;
     }
@@ -133,7 +133,7 @@ export function consoleGuard() {
     refuseCrossSite(c);
     if (c.req.path === '/console/login') return next();
     const platform = c.get('platform');
-    const token = platform.adminToken;
+    const token = platform.settings.adminToken;
     // A bearer token cannot come from a cross-site form, so it needs no CSRF token.
     const bearer = token !== undefined && bearerIsAdmin(c, token);
     let session = platform.adminSessions.read(getCookie(c, ADMIN_SESSION_COOKIE));

@@ -87,7 +87,7 @@ const PLAIN_HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?:
 export function publicUrlsOf(c: AppContext): PublicUrls {
   const platform = c.get('platform');
   const host = requestHeader(c, 'host');
-  if (!platform.urlsFromRequestHost || host === undefined) return platform.urls;
+  if (!platform.settings.urlsFromRequestHost || host === undefined) return platform.urls;
   const url = c.req.url;
   // The Host and scheme of the request before are the usual case: no test, key or lookup to redo.
   const last = lastOrigin;

@@ -20,7 +20,7 @@ export function requestLogLines(platform: Platform) {
     const world = c.get('world');
     const durationMs = performance.now() - started;
     const keyId = c.get('principal')?.keyId ?? null;
-    if (platform.logFormat === 'json') {
+    if (platform.settings.logFormat === 'json') {
       platform.log.info(
         JSON.stringify({
           time: world?.clock.iso(),
