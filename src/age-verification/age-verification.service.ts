@@ -35,20 +35,13 @@ import type {
   ParentConnectRequest,
   PlatformRestriction,
 } from './age-verification.schemas.ts';
+import { toBoundariesJson, type StoredParentConnect } from './parent-connect-record.ts';
 import { sandboxBoundaries, sandboxParentConnectRequest, sandboxParentConnectRequests } from './sandbox-parent-connect.ts';
 
 /** The method names the service answers with. */
 export const METHOD_NAMES: Record<AgeMethod, string> = { quiz: 'intel-quiz', 'credit-card': 'credit-card', 'parent-connect': 'parent-connect' };
 
 export const DEFAULT_PARENT_CONNECT_PAGE_SIZE = 20;
-
-/** What the store keeps: the wire record (status as stored) plus its organization. */
-export interface StoredParentConnect extends ParentConnectRequest {
-  id: string;
-  organizationId: string;
-  status: ParentConnectStatus;
-  created_at: string;
-}
 
 export const parentConnectRequests = (world: World) =>
   world.data
@@ -240,24 +233,6 @@ export function readBoundaries(world: World, principal: Principal, childAttestat
       `No Parent Connect request has the child attestation ${childAttestationId}: use the child_attestation_id of a Parent Connect request.`,
     );
   return toBoundariesJson(toParentConnectJson(stored, world.clock.now()), world.clock.now());
-}
-
-export function toBoundariesJson(record: ParentConnectRequest, nowMs: number): BoundariesResponse {
-  const consent = record.status === 'CONSENT_GIVEN';
-  const current = consent && record.consent_expires_at !== null && nowMs < Date.parse(record.consent_expires_at);
-  return {
-    child_attestation_id: record.child_attestation_id,
-    parent_attestation_id: record.parent_attestation_id,
-    parent_connect_id: record.id,
-    age_band: record.age_band,
-    parental_consent: current,
-    eula_accepted: record.eula_accepted,
-    boundaries: record.boundaries ?? {},
-    boundaries_revision: record.boundaries_revision ?? 0,
-    boundaries_match_attestation: current,
-    consent_expires_at: record.consent_expires_at,
-    updated_at: record.updated_at,
-  };
 }
 
 /** The boundaries from the restrictions' defaults and the parent's choices, checked against each restriction. */
