@@ -25,7 +25,7 @@ import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
 import { keysetPaging } from '../platform/paging/keyset-paging.ts';
 import { adminConsoleUrl, sessionDetailsUrl } from '../sessions/session-record.ts';
 import { createSessionRecord, findSession } from '../sessions/sessions.store.ts';
-import { PARENT_CONNECT_TIMINGS, statusAt, transitionFor, type ParentConnectEvent, type ParentConnectStatus } from './age-verification.machine.ts';
+import { PARENT_CONNECT_TIMINGS, statusAt, transitionFor, type ParentConnectEvent } from './age-verification.machine.ts';
 import type {
   AgeMethod,
   BoundariesResponse,

@@ -11,17 +11,17 @@ import {
   coverageReport,
   listRequests,
   organizationView,
+  OutboxQuerySchema,
   requestEntry,
   resetSandbox,
   scenarioView,
   setOrganizationBalance,
   toggleScenario,
-} from '../control/control.service.ts';
+} from '../control/api.ts';
 import { consoleReturnPath, csrfTokenOf, isAdminToken, startConsoleSession } from '../platform/admin/admin-guard.ts';
 import { DurationSchema } from '../platform/clock/virtual-clock.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { clearOutbox, listMessages } from '../platform/outbox/outbox.ts';
-import { OutboxQuerySchema } from '../control/control.schemas.ts';
 import { type AppEnv, behaviourOn, publicUrlsOf } from '../platform/http/context.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { uploadsOwnedBy } from '../platform/uploads/uploads.ts';

@@ -6,13 +6,11 @@
  */
 import { Hono } from 'hono';
 import { html } from 'hono/html';
-import { parentConnectPageUrl, parentConnectRequests, toParentConnectJson } from '../age-verification/age-verification.service.ts';
-import { listMonitoredUsers } from '../aml/monitored-users.service.ts';
-import { quotaStatus } from '../aml/transactions.service.ts';
-import { creditTermsPageUrl, findCreditTerms, listCreditTerms, toCreditTermsJson } from '../credit-terms/credit-terms.service.ts';
-import { financialTimeline } from '../financial/financial.machine.ts';
-import { bankStatementJson, bankStatementPageUrl, bankStatements, findBankStatement } from '../financial/financial.store.ts';
-import { listRegistry } from '../igaming/self-exclusion.service.ts';
+import { parentConnectPageUrl, parentConnectRequests, toParentConnectJson } from '../age-verification/api.ts';
+import { listMonitoredUsers, quotaStatus } from '../aml/api.ts';
+import { creditTermsPageUrl, findCreditTerms, listCreditTerms, toCreditTermsJson } from '../credit-terms/api.ts';
+import { allBankStatements, bankStatementJson, bankStatementPageUrl, financialTimeline, findBankStatement } from '../financial/api.ts';
+import { listRegistry } from '../igaming/api.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { type AppContext, type AppEnv, publicUrlsOf } from '../platform/http/context.ts';
 import { sessions } from '../sessions/sessions.store.ts';
@@ -84,8 +82,7 @@ consoleRecordsRouter.get('/console/workflows', (c) => {
 
 consoleRecordsRouter.get('/console/bank-statements', (c) => {
   const world = c.get('world');
-  const records = bankStatements(world)
-    .all()
+  const records = allBankStatements(world)
     .map((record) => bankStatementJson(world, record).body)
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   return renderPage(

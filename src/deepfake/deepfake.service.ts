@@ -28,7 +28,7 @@ import { loadImages, type LoadedImage } from '../images/image-loading.ts';
 import { imageApiError } from '../images/image-request.ts';
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
-import { FACE_MATCH_THRESHOLD } from '../face/face.service.ts';
+import { FACE_MATCH_THRESHOLD } from '../face/api.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { rngFrom } from '../platform/random/random.ts';

@@ -13,7 +13,7 @@ import {
   readBankStatement,
   readBankStatementList,
   requestBankStatements,
-} from './financial.store.ts';
+} from './financial.service.ts';
 
 export const financialRouter = newRouter()
   .openapi(createFinancialRoute, (c) => {

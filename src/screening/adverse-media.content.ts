@@ -21,9 +21,9 @@ export const EXPOSURE_CATEGORIES = [
 
 export const SOURCE_KINDS = ['news', 'court-records', 'watchlist-database'] as const;
 
-type FindingSeverity = (typeof FINDING_SEVERITIES)[number];
-type ExposureCategory = (typeof EXPOSURE_CATEGORIES)[number];
-type SourceKind = (typeof SOURCE_KINDS)[number];
+export type FindingSeverity = (typeof FINDING_SEVERITIES)[number];
+export type ExposureCategory = (typeof EXPOSURE_CATEGORIES)[number];
+export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 export interface FindingTemplate {
   title: string;

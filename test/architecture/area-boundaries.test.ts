@@ -42,7 +42,7 @@ function violationsOf(rule: string): string[] {
 /** Every cycle of the area graph, as "a -> b -> a" (each found from its smallest area name). */
 function areaCycles(edges: string[]): string[] {
   const next = new Map<string, string[]>();
-  for (const [from, to] of edges.map((edge) => edge.split(' -> '))) next.set(from, [...(next.get(from) ?? []), to]);
+  for (const [from, to] of edges.map((edge) => edge.split(' -> ') as [string, string])) next.set(from, [...(next.get(from) ?? []), to]);
   const cycles: string[] = [];
   const walk = (start: string, path: string[]) => {
     for (const to of next.get(path.at(-1) as string) ?? []) {
