@@ -1,8 +1,9 @@
 /**
  * What other areas use of bank statements: a session's bank-statement request and its page, the workflow
- * steps' link and progress, the console's records, and the fictional Canada credit reports share.
+ * steps' link and progress, the console's records, the fictional Canada credit reports share, and the port it declares for the applicant's user ids.
  * The area's public surface: another area imports this module only (test/architecture/area-boundaries.test.ts).
  */
+export type { ApplicantIds } from './applicant-port.ts';
 export { analyzeBankStatement } from './bank-statement-analysis.ts';
 export {
   CITIES,

@@ -16,7 +16,6 @@ import type { PageRequest } from '../platform/paging/keyset-paging.ts';
 import { namespacedUrl, sandboxLink, type World } from '../platform/namespaces/world.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
-import { applicantUserIdFor, senderUserIdFor } from '../sessions/session-record.ts';
 import { DEFAULT_FINANCIAL_PAGE_SIZE, financialPaging, financialQueryScope } from './financial-paging.ts';
 import { completedAt, statusAt } from './financial.machine.ts';
 import type {
@@ -39,6 +38,7 @@ import {
   uploadStatements,
 } from './financial-record.ts';
 import { sandboxBankStatementFor, sandboxBankStatementList } from './sandbox-bank-statements.ts';
+import { applicantIds } from './applicant-port.ts';
 import { bankStatements } from './financial.store.ts';
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
@@ -66,8 +66,8 @@ export function createBankStatement(world: World, organizationId: string, body: 
     id: world.uuid(),
     organizationId,
     // The same rule as hosted sessions (sessions.store.ts): one applicant, one user id.
-    userId: applicantUserIdFor(organizationId, body.email, world.seed),
-    senderUserId: senderUserIdFor(organizationId),
+    userId: applicantIds.get().applicantUserIdFor(organizationId, body.email, world.seed),
+    senderUserId: applicantIds.get().senderUserIdFor(organizationId),
     body,
     nowMs: world.clock.now(),
   });
