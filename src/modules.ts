@@ -43,7 +43,11 @@ export const AREAS: readonly AreaEntry[] = [
   { name: 'upload', load: async () => (await import('./upload/index.ts')).uploadModule },
   { name: 'financial', load: () => withPorts(import('./financial/index.ts').then((area) => area.financialModule)) },
   { name: 'credit-check', load: async () => (await import('./credit-check/index.ts')).creditCheckModule },
-  { name: 'sessions', load: () => withPorts(import('./sessions/index.ts').then((area) => area.sessionsModule)), storedRecords: { sessions: STORED_SESSION_SHAPE } },
+  {
+    name: 'sessions',
+    load: () => withPorts(import('./sessions/index.ts').then((area) => area.sessionsModule)),
+    storedRecords: { sessions: STORED_SESSION_SHAPE },
+  },
   // The applicant's pages under /verify: the sessions area's, on their own so that its API needs no step engine.
   { name: 'hosted-pages', load: () => withPorts(import('./sessions/hosted-page.router.ts').then((area) => area.hostedPagesModule)) },
   // Its job kind is queued by the workflow steps and the applicant's pages too, and read by async-jobs.

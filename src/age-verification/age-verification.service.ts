@@ -23,8 +23,7 @@ import type { World } from '../platform/namespaces/world.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
 import { keysetPaging } from '../platform/paging/keyset-paging.ts';
-import { adminConsoleUrl, sessionDetailsUrl } from '../sessions/session-record.ts';
-import { createSessionRecord, findSession } from '../sessions/sessions.store.ts';
+import { adminConsoleUrl, createSession, sessionById, sessionDetailsUrl } from '../sessions/api.ts';
 import { PARENT_CONNECT_TIMINGS, statusAt, transitionFor, type ParentConnectEvent } from './age-verification.machine.ts';
 import type {
   AgeMethod,
@@ -74,7 +73,7 @@ export function createAgeVerification(
 ): { body: CreateAgeVerificationResponse; explanation: string } {
   requireFunds(world, organization, funds);
   const nowIso = world.clock.iso();
-  const session = createSessionRecord(world, {
+  const session = createSession(world, {
     organization,
     type: 'age-verification',
     input: {
@@ -321,7 +320,7 @@ export function actOnParentConnect(
 
 /** The parent's invitation: to the e-mail address on the child's session, opening the parent's page. */
 function inviteParent(world: World, request: StoredParentConnect, context: ParentInviteContext): string {
-  const child = request.child_session_id === null ? undefined : findSession(world, request.child_session_id);
+  const child = request.child_session_id === null ? undefined : sessionById(world, request.child_session_id);
   return sendInvitation(world, {
     kind: 'parent_connect_invitation',
     sessionId: request.id,

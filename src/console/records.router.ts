@@ -13,9 +13,8 @@ import { allBankStatements, bankStatementJson, bankStatementPageUrl, financialTi
 import { listRegistry } from '../igaming/api.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { type AppContext, type AppEnv, publicUrlsOf } from '../platform/http/context.ts';
-import { sessions } from '../sessions/sessions.store.ts';
-import { getWorkflowState } from '../workflows/workflow-sessions.service.ts';
-import { organizationWorkflows, toWorkflowJson } from '../workflows/workflows.service.ts';
+import { allSessions } from '../sessions/api.ts';
+import { organizationWorkflows, toWorkflowJson, workflowRuns } from '../workflows/api.ts';
 import { badge, consoleHref, jsonBlock } from './console.layout.ts';
 import { notFound, renderPage } from './console.page.ts';
 import { recordDetail, recordTable } from './records.view.ts';
@@ -32,11 +31,11 @@ const link = (c: AppContext, path: string, text: string) => html`<a href="${cons
 
 // ─── Workflows and headless sessions ────────────────────────────────────────────────────────────────
 
-consoleRecordsRouter.get('/console/workflows', (c) => {
+consoleRecordsRouter.get('/console/workflows', async (c) => {
   const world = c.get('world');
+  const { getWorkflowState } = await workflowRuns();
   const workflows = organizationIds(c).flatMap((id) => organizationWorkflows(world, id).map(toWorkflowJson));
-  const headless = sessions(world)
-    .all()
+  const headless = allSessions(world)
     .filter((stored) => stored.record.workflow_id !== undefined)
     .flatMap((stored) => {
       try {
@@ -217,8 +216,7 @@ consoleRecordsRouter.get('/console/records', (c) => {
   const parentConnect = parentConnectRequests(world)
     .all()
     .map((stored) => toParentConnectJson(stored, now));
-  const creditSessions = sessions(world)
-    .all()
+  const creditSessions = allSessions(world)
     .filter((stored) => stored.record.type !== 'session')
     .map((stored) => stored.record);
   return renderPage(

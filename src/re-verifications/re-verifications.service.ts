@@ -25,7 +25,7 @@ import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { uuidFrom } from '../platform/random/random.ts';
 import { MAX_UPLOAD_BYTES, type UploadStore } from '../platform/uploads/uploads.ts';
-import { findWorkflow, stepCode, type WorkflowRecord } from '../workflows/workflows.store.ts';
+import { workflowById, stepCode, type WorkflowRecord } from '../workflows/api.ts';
 import {
   ERROR_STATUS,
   REFUSALS,
@@ -107,7 +107,7 @@ function workflowLiveness(workflow: WorkflowRecord) {
 
 /** POST /v1/re-verifications: 201 PENDING; 404 not_found (unknown workflow), 403 reverify_disabled. */
 export function createReVerification(world: World, organizationId: string, body: CreateReVerificationBody) {
-  const workflow = findWorkflow(world, organizationId, body.workflow_id);
+  const workflow = workflowById(world, organizationId, body.workflow_id);
   if (!workflow)
     throw lifecycleError(
       'not_found',

@@ -15,7 +15,14 @@ export { defaultWatchlist } from './pep-sanctions.watchlist.ts';
 export { PhoneOwnershipResponseSchema } from './phone-ownership.schemas.ts';
 export { PhoneTrustResponseSchema } from './phone-trust.schemas.ts';
 export { CountrySchema, dateField, EmailSchema, nameField } from './screening.schemas.ts';
-export { adverseMediaFingerprint, adverseMediaJobState, checkSessionPhone, type PhoneCheckKind, type PhoneCheckResponses, queueStepAdverseMedia } from './screening.service.ts';
+export {
+  adverseMediaFingerprint,
+  adverseMediaJobState,
+  checkSessionPhone,
+  type PhoneCheckKind,
+  type PhoneCheckResponses,
+  queueStepAdverseMedia,
+} from './screening.service.ts';
 export { type TitleCheckFound, TitleCheckFoundSchema, TitleCheckRequestSchema, type TitleCheckResponse } from './title-check.schemas.ts';
 export { checkTitle } from './title-check.service.ts';
 export type { ScreeningSessions, SessionApplicant } from './session-port.ts';

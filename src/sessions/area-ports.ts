@@ -5,7 +5,7 @@
 import type { DeepfakeSessions } from '../deepfake/api.ts';
 import type { ApplicantIds } from '../financial/api.ts';
 import type { ScreeningSessions } from '../screening/api.ts';
-import { findWorkflow, stepCode } from '../workflows/api.ts';
+import { stepCode, workflowById } from '../workflows/api.ts';
 import { applicantUserIdFor, senderUserIdFor } from './session-record.ts';
 import { findSession, patchAnalysisData, requireOwnSession } from './sessions.store.ts';
 
@@ -17,7 +17,9 @@ export const sessionsForScreening: ScreeningSessions = {
   workflowStepCodes(world, organizationId, sessionId) {
     const { record } = requireOwnSession(world, organizationId, sessionId);
     const stepIds =
-      record.workflow_steps ?? (record.workflow_id !== undefined ? findWorkflow(world, organizationId, record.workflow_id)?.steps.map((step) => step.id) : undefined) ?? [];
+      record.workflow_steps ??
+      (record.workflow_id !== undefined ? workflowById(world, organizationId, record.workflow_id)?.steps.map((step) => step.id) : undefined) ??
+      [];
     return stepIds.map(stepCode);
   },
   attachAnalysis(world, sessionId, path, value, nowIso) {

@@ -18,7 +18,15 @@ import { z } from '@hono/zod-openapi';
 import { keptAnswers } from '../platform/kept-answers.ts';
 import { aliasedBody } from '../platform/validation/aliased-body.ts';
 import { e164Phone, email, expiresInHours, flag, httpsUrl, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
-import { CarrierAgeGateResponseSchema, EXPOSURE_CATEGORIES, PepSanctionsMatchSchema, PhoneOwnershipResponseSchema, PhoneTrustResponseSchema, type TitleCheckFound, TitleCheckFoundSchema } from '../screening/api.ts';
+import {
+  CarrierAgeGateResponseSchema,
+  EXPOSURE_CATEGORIES,
+  PepSanctionsMatchSchema,
+  PhoneOwnershipResponseSchema,
+  PhoneTrustResponseSchema,
+  type TitleCheckFound,
+  TitleCheckFoundSchema,
+} from '../screening/api.ts';
 
 // ─── Shared vocabulary ──────────────────────────────────────────────────────────────────────────────
 

@@ -18,7 +18,14 @@
  * - The session's price covers the job: nothing is billed, unlike the standalone endpoint.
  */
 import type { z } from '@hono/zod-openapi';
-import { adverseMediaFingerprint, adverseMediaJobState, type AdverseMediaRequest, CountrySchema, queueStepAdverseMedia, toAdverseMediaData } from '../../screening/api.ts';
+import {
+  adverseMediaFingerprint,
+  adverseMediaJobState,
+  type AdverseMediaRequest,
+  CountrySchema,
+  queueStepAdverseMedia,
+  toAdverseMediaData,
+} from '../../screening/api.ts';
 import type { StoredJob } from '../../platform/jobs/jobs.ts';
 import { stepConflict } from '../workflow-errors.ts';
 import { failuresOfStep } from '../workflow-failures.ts';
