@@ -2,8 +2,9 @@
  * The areas' boundaries, read from the import graph: another area is reached only through its public
  * surface (src/<area>/api.ts), the shared engines import no area, no file outside the platform is on an
  * import circle, and the area graph has no cycle (between two areas the dependency points one way).
- * Each failure lists every offending import.
+ * Each failure lists every offending import. And docs/ARCHITECTURE.md draws the area graph the imports make.
  */
+import { readFileSync } from 'node:fs';
 import type { ICruiseResult, IForbiddenRuleType } from 'dependency-cruiser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { areaEdges, cruiseSource, ENGINES, NOT_AREAS } from './area-graph.ts';
@@ -54,6 +55,14 @@ function areaCycles(edges: string[]): string[] {
   return cycles;
 }
 
+/** The edges of the mermaid graph in the "## Areas" section of docs/ARCHITECTURE.md, as "a -> b", sorted. */
+function documentedAreaEdges(): string[] {
+  const architecture = readFileSync('docs/ARCHITECTURE.md', 'utf8');
+  const section = architecture.slice(architecture.indexOf('\n## Areas\n'));
+  const graph = /```mermaid\n([\s\S]*?)```/.exec(section.slice(0, section.indexOf('\n## ', 1)))?.[1] ?? '';
+  return [...graph.matchAll(/^\s*([\w-]+) --> ([\w-]+)$/gm)].map(([, from, to]) => `${from} -> ${to}`).sort();
+}
+
 describe('area boundaries', () => {
   it("an area imports another area's public surface (src/<area>/api.ts) only", () => {
     expect(violationsOf('area-through-api')).toEqual([]);
@@ -69,5 +78,9 @@ describe('area boundaries', () => {
 
   it('between two areas the dependency points one way: the area graph has no cycle', () => {
     expect(areaCycles(areaEdges(result))).toEqual([]);
+  });
+
+  it('docs/ARCHITECTURE.md ("## Areas") draws the area graph the imports make, edge for edge', () => {
+    expect(documentedAreaEdges()).toEqual(areaEdges(result));
   });
 });
