@@ -3,9 +3,9 @@
  * tables the analysis and the fixtures use) and the coverage source. Each image module sets up with
  * `setupImageOperations` once every area is; it acts once per platform.
  */
-import { AUTO_DOCUMENT_TYPE_RULES, DOCUMENT_TYPE_ALIASES } from '../document/document-type.ts';
 import type { CatalogEntry } from '../platform/catalog/catalog.ts';
 import type { Platform } from '../platform/http/context.ts';
+import { AUTO_DOCUMENT_TYPE_RULES, DOCUMENT_TYPE_ALIASES } from './document-types.ts';
 import { imageSource } from './image-coverage.ts';
 import { IMAGE_FIXTURES, IMAGE_OUTCOME_RULES, imageFixtureCatalog } from './image-outcomes.ts';
 
