@@ -1,8 +1,9 @@
 /**
  * The areas' boundaries, read from the import graph: another area is reached only through its public
- * surface (src/<area>/api.ts), the shared engines import no area, no file outside the platform is on an
- * import circle, and the area graph has no cycle (between two areas the dependency points one way).
- * Each failure lists every offending import. And docs/ARCHITECTURE.md draws the area graph the imports make.
+ * surface (src/<area>/api.ts), which offers verbs and never the area's store; the shared engines import no
+ * area; no file outside the platform is on an import circle; the area graph has no cycle (between two areas
+ * the dependency points one way); and docs/ARCHITECTURE.md draws the area graph the imports make. Each
+ * failure lists every offending import.
  */
 import { readFileSync } from 'node:fs';
 import type { ICruiseResult, IForbiddenRuleType } from 'dependency-cruiser';
@@ -17,6 +18,13 @@ const RULES: IForbiddenRuleType[] = [
     severity: 'error',
     from: { path: '^src/([^/]+)/', pathNot: NOT_AREA },
     to: { path: '^src/[^/]+/', pathNot: ['^src/$1/', NOT_AREA, '^src/[^/]+/api\\.ts$'] },
+  },
+  {
+    // A surface offers the area's verbs; its records stay behind them (a stored record's type may be named).
+    name: 'surface-hides-store',
+    severity: 'error',
+    from: { path: '^src/[^/]+/api\\.ts$' },
+    to: { path: '\\.store\\.ts$', dependencyTypesNot: ['type-only'] },
   },
   {
     name: 'engine-imports-no-area',
@@ -66,6 +74,10 @@ function documentedAreaEdges(): string[] {
 describe('area boundaries', () => {
   it("an area imports another area's public surface (src/<area>/api.ts) only", () => {
     expect(violationsOf('area-through-api')).toEqual([]);
+  });
+
+  it("a public surface re-exports no store: other areas get the area's verbs, never its persistence", () => {
+    expect(violationsOf('surface-hides-store')).toEqual([]);
   });
 
   it('the shared engines (src/images, src/face-registry) import no area', () => {
