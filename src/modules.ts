@@ -66,7 +66,7 @@ export const AREAS: readonly AreaEntry[] = [
   // The catalog and the coverage reports read what every area adds.
   {
     name: 'control',
-    load: () => withPorts(import('./control/index.ts').then((area) => area.controlModule)),
+    load: async () => (await import('./control/index.ts')).controlModule,
     needsAll: ['GET /__sandbox/catalog', 'GET /__sandbox/coverage', 'DELETE /__sandbox/coverage'],
     jobKinds: [testJobKind],
   },
