@@ -16,10 +16,11 @@ import { defineMachine, type TimedMove } from '../platform/machines/define-machi
 export const BANK_DATA_PROVIDER_STATUS = 'FLINKS_IN_PROGRESS';
 
 export const FINANCIAL_STATUSES = ['PENDING', 'IN_PROGRESS', BANK_DATA_PROVIDER_STATUS, 'COMPLETED'] as const;
-export type FinancialStatus = (typeof FINANCIAL_STATUSES)[number];
+type FinancialStatus = (typeof FINANCIAL_STATUSES)[number];
 
+// A request is linked at a bank on the hosted page, an upload is a statement file: their timelines differ.
 export const FINANCIAL_TYPES = ['request', 'upload'] as const;
-export type FinancialType = (typeof FINANCIAL_TYPES)[number];
+type FinancialType = (typeof FINANCIAL_TYPES)[number];
 
 /** Delays after the applicant finished linking (`linkedAt`). */
 export const BANK_STATEMENT_TIMINGS = {

@@ -42,7 +42,8 @@ import type { AttemptScriptResponse, CreateWorkflowSessionInput, StepSubmissionR
 import type { FaceLivenessRequirements, IdVerificationRequirements } from './steps/step-schemas.ts';
 
 type HeadlessRequirements = IdVerificationRequirements | FaceLivenessRequirements;
-import { findWorkflow, stepCode } from './workflows.store.ts';
+import { stepCode } from './step-code.ts';
+import { findWorkflow } from './workflows.store.ts';
 
 export type { StepDeps } from './steps/step-module.ts';
 

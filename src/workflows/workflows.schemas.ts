@@ -15,7 +15,7 @@ import { FaceLivenessRequirementsSchema, IdVerificationRequirementsSchema, Liven
 import { ErrorSchema } from '../platform/http/routing.ts';
 import { SessionProgressSchema } from '../sessions/sessions.schemas.ts';
 import { SessionFailureSchema, WorkflowFailureSchema } from './workflow-failures.ts';
-import { stepCode } from './workflows.store.ts';
+import { stepCode } from './step-code.ts';
 
 const IsoInstant = z.string().openapi({ format: 'date-time', example: '2026-01-15T09:30:00.000Z' });
 const ConfigObject = z.record(z.string(), z.unknown());

@@ -18,11 +18,15 @@
  * - The session's price covers the job: nothing is billed, unlike the standalone endpoint.
  */
 import type { z } from '@hono/zod-openapi';
-import { toAdverseMediaData } from '../../screening/adverse-media.service.ts';
-import type { AdverseMediaRequest } from '../../screening/adverse-media.schemas.ts';
-import { CountrySchema } from '../../screening/screening.schemas.ts';
+import {
+  adverseMediaFingerprint,
+  adverseMediaJobState,
+  type AdverseMediaRequest,
+  CountrySchema,
+  queueStepAdverseMedia,
+  toAdverseMediaData,
+} from '../../screening/api.ts';
 import type { StoredJob } from '../../platform/jobs/jobs.ts';
-import { adverseMediaFingerprint, adverseMediaJobState, queueStepAdverseMedia } from '../../screening/screening.service.ts';
 import { NoConfigSchema, screenedPersonFields, startOrComplete } from './step-bodies.ts';
 import { SCREENING_UNAVAILABLE, screeningUnavailable, settledStepJob } from './step-job.ts';
 import { defineStep, type StepContext, type StepOutcome, type FailureRow } from './step-module.ts';

@@ -5,7 +5,7 @@
  * The step keeps the job as queued, so a complete after the job's retention still reads its outcome.
  */
 import type { StoredJob } from '../../platform/jobs/jobs.ts';
-import { adverseMediaJobState, type AdverseMediaJobState } from '../../screening/screening.service.ts';
+import { adverseMediaJobState } from '../../screening/api.ts';
 import { stepConflict } from '../workflow-errors.ts';
 import type { StepCode } from '../workflow-steps.ts';
 import type { FailureRow, StepContext, StepOutcome } from './step-module.ts';
@@ -32,7 +32,7 @@ export interface StepJobWait {
 
 export type SettledStepJob =
   | { status: 'failed'; jobId: string; error: string; said: string[] }
-  | { status: 'ready'; jobId: string; result: Extract<AdverseMediaJobState, { status: 'ready' }>['result']; said: string[] };
+  | { status: 'ready'; jobId: string; result: Extract<ReturnType<typeof adverseMediaJobState>, { status: 'ready' }>['result']; said: string[] };
 
 /** The step's job once it has an outcome; 409 while it is missing or still running. */
 export function settledStepJob(context: StepContext, queued: StoredJob | undefined, wait: StepJobWait): SettledStepJob {

@@ -5,7 +5,7 @@
  * the registry derives), so no module imports back up the registry.
  */
 import { z } from '@hono/zod-openapi';
-import { LIVENESS_CHALLENGE_TYPES, LivenessScriptSchema } from '../../face/face-liveness.schemas.ts';
+import { LIVENESS_CHALLENGE_TYPES, LivenessScriptSchema } from '../../face/api.ts';
 import { CLIP_MIME_TYPES } from './step-bodies.ts';
 
 export const STEP_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED', 'SKIPPED'] as const;
