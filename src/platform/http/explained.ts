@@ -1,12 +1,6 @@
-/** A service answer with the reasons the route adds to X-Sandbox-Explain. */
+/** Adapts a service verb's answer (`Explained`, platform.ts) at the edge: its reasons to X-Sandbox-Explain. */
+import type { Explained } from '../platform.ts';
 import { explain, noteOutcome, type AppContext } from './context.ts';
-
-export interface Explained<T> {
-  value: T;
-  explanations: string[];
-  /** What the answer was, for the coverage recorder (`noteOutcome`): a range an address fell in, a session's move. */
-  facts?: string[];
-}
 
 /** Adds the answer's reasons to X-Sandbox-Explain, notes its facts, and returns its value. */
 export function explained<T>(c: AppContext, answer: Explained<T>): T {
@@ -14,3 +8,6 @@ export function explained<T>(c: AppContext, answer: Explained<T>): T {
   if (answer.facts) for (const fact of answer.facts) noteOutcome(c, fact);
   return answer.value;
 }
+
+// Until the sessions and workflows areas import it from platform.ts.
+export type { Explained } from '../platform.ts';
