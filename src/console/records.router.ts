@@ -82,7 +82,7 @@ consoleRecordsRouter.get('/console/workflows', async (c) => {
 consoleRecordsRouter.get('/console/bank-statements', (c) => {
   const world = c.get('world');
   const records = allBankStatements(world)
-    .map((record) => bankStatementJson(world, record).body)
+    .map((record) => bankStatementJson(world, record).value)
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   return renderPage(
     c,
@@ -107,7 +107,7 @@ consoleRecordsRouter.get('/console/bank-statements/:id', (c) => {
   const world = c.get('world');
   const record = findBankStatement(world, c.req.param('id'));
   if (!record) return notFound(c, 'bank statement', c.req.param('id'));
-  const { body } = bankStatementJson(world, record);
+  const { value: body } = bankStatementJson(world, record);
   const links: [string, string][] = [["Applicant's hosted page", bankStatementPageUrl(publicUrlsOf(c).verify, record.id, world)]];
   const now = world.clock.now();
   // The machine's path for this record so far: what it passed through and what the clock will bring.

@@ -1,4 +1,5 @@
 import { type AppContext, explain, fundsPolicyOf, principalOf, publicUrlsOf } from '../platform/http/context.ts';
+import { explained } from '../platform/http/explained.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
 import { hostedPageUrl } from '../platform/secrets/page-tokens.ts';
@@ -12,9 +13,7 @@ const NO_CREDIT_TERMS = { creditTerms: [], nextToken: null };
 
 export const creditTermsRouter = newRouter()
   .openapi(createCreditTermsRoute, (c) => {
-    const { body, explanation } = createCreditTerms(c.get('world'), principalOf(c).organization, c.req.valid('json'), publicUrlsOf(c), fundsPolicyOf(c));
-    explain(c, explanation);
-    return c.json(body, 200);
+    return c.json(explained(c, createCreditTerms(c.get('world'), principalOf(c).organization, c.req.valid('json'), publicUrlsOf(c), fundsPolicyOf(c))), 200);
   })
   .openapi(listCreditTermsRoute, (c) => {
     const { nextToken, limit } = c.req.valid('query');

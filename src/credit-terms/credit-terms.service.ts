@@ -10,6 +10,7 @@
  *   the business's submission.
  * - A sandbox key reads the organization's records like a live key (there are no synthetic records).
  */
+import type { Explained } from '../platform/platform.ts';
 import type { OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
@@ -57,7 +58,7 @@ export function createCreditTerms(
   body: CreateCreditTermsBody,
   urls: Pick<PublicUrls, 'base' | 'verify' | 'console'>,
   funds: FundsPolicy,
-): { body: CreateCreditTermsResponse; explanation: string } {
+): Explained<CreateCreditTermsResponse> {
   requireFunds(world, organization, funds);
   const now = world.clock.iso();
   const stored: StoredCreditTerms = {
@@ -93,7 +94,7 @@ export function createCreditTerms(
     email: invitedIf(body.sendEmailInvite, body.businessEmail, 'sendEmailInvite'),
   });
   return {
-    body: {
+    value: {
       creditTermsId: stored.id,
       creditTermsUrl,
       ...(stored.externalId === undefined ? {} : { externalId: stored.externalId }),
@@ -110,7 +111,9 @@ export function createCreditTerms(
         },
       ],
     },
-    explanation: `credit terms pending for ${body.requestedCreditAmount} over ${body.requestedCreditPeriod} days; ${invitation.explanation}; 1 token charged, balance ${remaining}`,
+    explanations: [
+      `credit terms pending for ${body.requestedCreditAmount} over ${body.requestedCreditPeriod} days; ${invitation.explanation}; 1 token charged, balance ${remaining}`,
+    ],
   };
 }
 

@@ -23,6 +23,7 @@
  * - Frames are presigned as image/jpeg and the audio clip as audioContentType (audio/mp4, the client's
  *   documented type, unless audio/webm is asked for): PUT them with those types.
  */
+import type { Explained } from '../platform/platform.ts';
 import { examineFrames } from '../images/frame-sequence.ts';
 import { loadImages, type LoadedImage } from '../images/image-loading.ts';
 import { imageApiError } from '../images/image-request.ts';
@@ -49,6 +50,8 @@ import {
   type UploadUrlsResponse,
 } from './deepfake.schemas.ts';
 import { round } from '../platform/numbers.ts';
+import { valueFact } from '../platform/coverage/sources.ts';
+import { DEEPFAKE_VERDICT_COVERAGE, TRUST_VERDICT_COVERAGE } from './deepfake-coverage.ts';
 import { deepfakeSessions } from './session-port.ts';
 
 export const FRAME_CONTENT_TYPE = 'image/jpeg';
@@ -181,15 +184,17 @@ export function challengeWordFor(seed: number, organizationId: string, sessionId
  * GET /v1/deepfake/challenge/{sessionId}. Any UUID gets a challenge (the scan may precede the session
  * record); a session of another organization is 403.
  */
-export function readChallenge(world: World, organizationId: string, sessionId: string): { body: ChallengeResponse; explanation: string } {
+export function readChallenge(world: World, organizationId: string, sessionId: string): Explained<ChallengeResponse> {
   const owner = deepfakeSessions.get().organizationOf(world, sessionId);
   if (owner !== undefined && owner !== organizationId) {
     throw new ApiError(403, `Session ${sessionId} belongs to another organization: ask for the challenge with an API key of the organization that created it.`);
   }
   const challengeWord = challengeWordFor(world.seed, organizationId, sessionId);
   return {
-    body: { sessionId, challengeWord },
-    explanation: `challenge words of session ${sessionId} (fixed by the seed and the session id)${owner === undefined ? '; no session record with this id yet' : ''}`,
+    value: { sessionId, challengeWord },
+    explanations: [
+      `challenge words of session ${sessionId} (fixed by the seed and the session id)${owner === undefined ? '; no session record with this id yet' : ''}`,
+    ],
   };
 }
 
@@ -202,7 +207,7 @@ export function createDeepfakeUploadUrls(
   organizationId: string,
   body: UploadUrlsBody,
   baseUrl: string,
-): { body: UploadUrlsResponse; explanation: string } {
+): Explained<UploadUrlsResponse> {
   const owner = deepfakeUploadOwner(body.sessionId);
   const audioType = body.audioContentType ?? AUDIO_CONTENT_TYPES[0];
   const slots: { slot: string; contentType: string }[] = [
@@ -217,8 +222,10 @@ export function createDeepfakeUploadUrls(
     uploadKeys[slot] = presigned.fileKey;
   }
   return {
-    body: { uploadUrls, uploadKeys, sessionId: body.sessionId },
-    explanation: `${slots.length} upload URLs for session ${body.sessionId}: frames as ${FRAME_CONTENT_TYPE}${body.includeAudio ? `, audio_clip as ${audioType}` : ''}; valid 15 minutes`,
+    value: { uploadUrls, uploadKeys, sessionId: body.sessionId },
+    explanations: [
+      `${slots.length} upload URLs for session ${body.sessionId}: frames as ${FRAME_CONTENT_TYPE}${body.includeAudio ? `, audio_clip as ${audioType}` : ''}; valid 15 minutes`,
+    ],
   };
 }
 
@@ -464,7 +471,7 @@ export async function analyzeScan(
   organization: OrganizationFixture,
   body: AnalyzeBody,
   funds: FundsPolicy,
-): Promise<{ body: AnalyzeResponse; explanations: string[] }> {
+): Promise<Explained<AnalyzeResponse>> {
   requireFunds(world, organization, funds);
   const owners = new Map<string, string>();
   const readStorageKey = async (key: string) => {
@@ -509,13 +516,15 @@ export async function analyzeScan(
   const magic = findMagicWord(body.challengeWord);
   const judgement = magic ? applyMagicWord(derived, magic) : derived;
   const remaining = charge(world, organization, funds);
+  const answer = toAnalyzeJson(judgement, world.uuid(), world.clock.iso(), body.challengeWord);
   return {
-    body: toAnalyzeJson(judgement, world.uuid(), world.clock.iso(), body.challengeWord),
+    value: answer,
     explanations: [
       ...FRAME_SLOTS.map((slot) => `${slot}: ${frames[slot].analysis.summary}`).slice(0, 2),
       judgement.explanation,
       magic ? `frames showed: ${derived.explanation}` : `session ${sessionId ?? '(none: generic uploads)'}`,
       `billing: charged 1 token (balance ${remaining})`,
     ],
+    facts: [valueFact(DEEPFAKE_VERDICT_COVERAGE, answer.verdict), valueFact(TRUST_VERDICT_COVERAGE, answer.trustVerdict)],
   };
 }

@@ -16,6 +16,7 @@
  * - Upload records never carry a statement (spec: statement only for type request); no file is parsed.
  * - Linking cannot fail and needs no credentials.
  */
+import type { Explained } from '../platform/platform.ts';
 import { buildStatement } from './bank-statement.ts';
 import { completedAt, statusAt } from './financial.machine.ts';
 import type { BankStatement, CreateFinancialBody, CreateFinancialResponse, FinancialRecord, StoredFinancialRecord } from './financial.schemas.ts';
@@ -153,7 +154,7 @@ export function statementFor(record: StoredFinancialRecord): BankStatement | und
 }
 
 /** The wire record at `nowMs`: status and updatedAt from the machine, statement only when COMPLETED + request. */
-export function toFinancialRecordJson(record: StoredFinancialRecord, nowMs: number): { body: FinancialRecord; explanation: string } {
+export function toFinancialRecordJson(record: StoredFinancialRecord, nowMs: number): Explained<FinancialRecord> {
   const state = statusAt(record, nowMs);
   const body: FinancialRecord = {
     id: record.id,
@@ -171,7 +172,7 @@ export function toFinancialRecordJson(record: StoredFinancialRecord, nowMs: numb
     const statement = statementFor(record);
     if (statement) body.statement = statement;
   }
-  return { body, explanation: state.explanation };
+  return { value: body, explanations: [state.explanation] };
 }
 
 export interface CreateFinancialJsonInput {

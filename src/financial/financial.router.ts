@@ -1,4 +1,5 @@
 import { type AppContext, explain, fundsPolicyOf, principalOf, publicUrlsOf } from '../platform/http/context.ts';
+import { explained } from '../platform/http/explained.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
 import { hostedPageUrl } from '../platform/secrets/page-tokens.ts';
@@ -16,36 +17,43 @@ import {
 
 export const financialRouter = newRouter()
   .openapi(createFinancialRoute, (c) => {
-    const { body, explanation } = requestBankStatements(c.get('world'), principalOf(c).organization, c.req.valid('json'), publicUrlsOf(c), fundsPolicyOf(c));
-    explain(c, explanation);
-    return c.json(body, 200);
+    return c.json(
+      explained(c, requestBankStatements(c.get('world'), principalOf(c).organization, c.req.valid('json'), publicUrlsOf(c), fundsPolicyOf(c))),
+      200,
+    );
   })
   .openapi(listFinancialRoute, (c) => {
     const { nextToken, limit } = c.req.valid('query');
-    const { body, explanation } = readBankStatementList(c.get('world'), principalOf(c), {
-      ...(nextToken === undefined ? {} : { nextToken }),
-      ...(limit === undefined ? {} : { limit }),
-      secret: c.get('platform').signingSecret,
-    });
-    explain(c, explanation);
-    return c.json(body, 200);
+    return c.json(
+      explained(
+        c,
+        readBankStatementList(c.get('world'), principalOf(c), {
+          ...(nextToken === undefined ? {} : { nextToken }),
+          ...(limit === undefined ? {} : { limit }),
+          secret: c.get('platform').signingSecret,
+        }),
+      ),
+      200,
+    );
   })
   .openapi(listFinancialByExternalIdRoute, (c) => {
     const { externalId } = c.req.valid('param');
     const { nextToken, limit } = c.req.valid('query');
-    const { body, explanation } = readBankStatementList(c.get('world'), principalOf(c), {
-      externalId,
-      ...(nextToken === undefined ? {} : { nextToken }),
-      ...(limit === undefined ? {} : { limit }),
-      secret: c.get('platform').signingSecret,
-    });
-    explain(c, explanation);
-    return c.json(body, 200);
+    return c.json(
+      explained(
+        c,
+        readBankStatementList(c.get('world'), principalOf(c), {
+          externalId,
+          ...(nextToken === undefined ? {} : { nextToken }),
+          ...(limit === undefined ? {} : { limit }),
+          secret: c.get('platform').signingSecret,
+        }),
+      ),
+      200,
+    );
   })
   .openapi(getFinancialRoute, (c) => {
-    const { body, explanation } = readBankStatement(c.get('world'), principalOf(c), c.req.valid('param').id);
-    explain(c, explanation);
-    return c.json(body, 200);
+    return c.json(explained(c, readBankStatement(c.get('world'), principalOf(c), c.req.valid('param').id)), 200);
   });
 
 // ---------------------------------------------------------------- the applicant's hosted page (no API key)
@@ -54,13 +62,12 @@ function renderPage(c: AppContext, id: string, error?: { status: 400 | 409; mess
   const world = c.get('world');
   const stored = findBankStatement(world, id);
   if (!stored) return c.html(bankStatementNotFoundPage(id), 404);
-  const { body, explanation } = bankStatementJson(world, stored);
-  explain(c, explanation);
+  const record = explained(c, bankStatementJson(world, stored));
   const path = `/verify/bank-statements/${encodeURIComponent(id)}`;
   return c.html(
     bankStatementPage({
       stored,
-      record: body,
+      record,
       organizationName: c.get('platform').keyRing.organizations.get(stored.organizationId)?.name ?? stored.organizationId,
       formAction: hostedPageUrl(`${path}/link`, id, world),
       selfPath: hostedPageUrl(path, id, world),

@@ -11,7 +11,7 @@
 import type { OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
-import type { PublicUrls } from '../platform/platform.ts';
+import type { Explained, PublicUrls } from '../platform/platform.ts';
 import type { PageRequest } from '../platform/paging/keyset-paging.ts';
 import { namespacedUrl, sandboxLink, type World } from '../platform/namespaces/world.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
@@ -82,7 +82,7 @@ export function requestBankStatements(
   body: CreateFinancialBody,
   urls: Pick<PublicUrls, 'base' | 'verify' | 'console'>,
   funds: FundsPolicy,
-): { body: CreateFinancialResponse; explanation: string } {
+): Explained<CreateFinancialResponse> {
   requireFunds(world, organization, funds);
   const { record, explanation } = createBankStatement(world, organization.id, body);
   charge(world, organization, funds);
@@ -97,36 +97,35 @@ export function requestBankStatements(
     sms: invitedIf(body.sendPhoneInvite, body.phone, 'sendPhoneInvite'),
   });
   return {
-    body: toCreateFinancialJson({
+    value: toCreateFinancialJson({
       record,
       bankStatementUrl,
       adminConsoleHref: bankStatementConsoleUrl(urls.console, record.id, world.namespace),
       detailsHref: bankStatementDetailsUrl(urls.base, record.id, world.namespace),
     }),
-    explanation: `${explanation}; ${invitation.explanation}`,
+    explanations: [`${explanation}; ${invitation.explanation}`],
   };
 }
 
 /** GET /v1/financial/{id}: a sandbox key reads the synthetic records, a live key its organization's. */
-export function readBankStatement(world: World, principal: Principal, id: string): { body: FinancialRecord; explanation: string } {
+export function readBankStatement(world: World, principal: Principal, id: string): Explained<FinancialRecord> {
   if (principal.kind === 'sandbox') return sandboxBankStatementFor(id, principal.organization.id);
   return bankStatementJson(world, requireOwnBankStatement(world, principal.organization.id, id));
 }
 
 /** GET /v1/financial and /v1/financial/externalId/{externalId}. */
-export function readBankStatementList(
-  world: World,
-  principal: Principal,
-  input: ListBankStatementsInput,
-): { body: FinancialListResponse; explanation: string } {
+export function readBankStatementList(world: World, principal: Principal, input: ListBankStatementsInput): Explained<FinancialListResponse> {
   const organizationId = principal.organization.id;
   const filter = input.externalId === undefined ? '' : ` with externalId ${asciiOnly(input.externalId)}`;
   if (principal.kind === 'sandbox') {
     const body = pageOf(sandboxBankStatementList(organizationId, input.externalId), organizationId, input, (record) => record);
-    return { body, explanation: `sandbox key: the test identifiers' records${filter} (${body.bankStatements.length} on this page)` };
+    return { value: body, explanations: [`sandbox key: the test identifiers' records${filter} (${body.bankStatements.length} on this page)`] };
   }
   const body = listBankStatements(world, organizationId, input);
-  return { body, explanation: `${body.bankStatements.length} bank statement records${filter} on this page${body.nextToken === null ? ' (last page)' : ''}` };
+  return {
+    value: body,
+    explanations: [`${body.bankStatements.length} bank statement records${filter} on this page${body.nextToken === null ? ' (last page)' : ''}`],
+  };
 }
 
 function asciiOnly(value: string): string {
@@ -157,7 +156,7 @@ export function requireOwnBankStatement(world: World, organizationId: string, id
 }
 
 /** The wire record at the world's `now`. */
-export function bankStatementJson(world: World, record: StoredFinancialRecord): { body: FinancialRecord; explanation: string } {
+export function bankStatementJson(world: World, record: StoredFinancialRecord): Explained<FinancialRecord> {
   return toFinancialRecordJson(record, world.clock.now());
 }
 
@@ -182,7 +181,7 @@ export function listBankStatements(
     (after) => collection.ordered(indexName, indexValue, after === undefined ? {} : { after }).records,
     pageRequest(organizationId, input),
   );
-  return { bankStatements: page.items.map((record) => bankStatementJson(world, record).body), nextToken: page.nextToken };
+  return { bankStatements: page.items.map((record) => bankStatementJson(world, record).value), nextToken: page.nextToken };
 }
 
 /** Pages `records` with the shared token rules; a bad token throws PageTokenError (400). */
@@ -237,7 +236,7 @@ export function actOnBankStatementPage(world: World, id: string, action: HostedP
   }
   bankStatements(world).put(next);
   const verb = action === 'start' ? `picked ${next.bankCode ?? ''}` : action === 'complete' ? `linked ${next.bankCode ?? ''}` : 'uploaded statements';
-  return { ok: true, record: next, explanation: `hosted page: applicant ${verb}; ${toFinancialRecordJson(next, now).explanation}` };
+  return { ok: true, record: next, explanation: `hosted page: applicant ${verb}; ${toFinancialRecordJson(next, now).explanations.join('; ')}` };
 }
 
 function capitalize(text: string): string {

@@ -18,6 +18,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import type { Explained } from '../platform/platform.ts';
 import { fakerFrom, rngFrom, uuidFrom } from '../platform/random/random.ts';
 import { CITIES } from './fictional-canada.ts';
 import { FinancialRecordSchema, type FinancialPeriod, type FinancialRecord, type StoredFinancialRecord } from './financial.schemas.ts';
@@ -121,7 +122,7 @@ export function buildSandboxBankStatement(id: string, recipe: SandboxBankStateme
     nowMs: createdMs,
   });
   record = applyStep(record, recipe.step, createdMs);
-  return toFinancialRecordJson(record, createdMs + recipe.viewedAfterMs).body;
+  return toFinancialRecordJson(record, createdMs + recipe.viewedAfterMs).value;
 }
 
 function applyStep(record: StoredFinancialRecord, step: SandboxBankStatementRecipe['step'], createdMs: number): StoredFinancialRecord {
@@ -172,25 +173,22 @@ export function loadFinancialFixtures(dir: URL | string = DEFAULT_FINANCIAL_FIXT
 
 // ---------------------------------------------------------------- what the routes call
 
-export interface SandboxBankStatementAnswer {
-  body: FinancialRecord;
-  explanation: string;
-}
-
 /** GET /v1/financial/{id} with a sandbox key. */
-export function sandboxBankStatementFor(id: string, organizationId: string, options: { fixturesDir?: URL | string } = {}): SandboxBankStatementAnswer {
+export function sandboxBankStatementFor(id: string, organizationId: string, options: { fixturesDir?: URL | string } = {}): Explained<FinancialRecord> {
   if (isFinancialTestIdentifier(id)) {
     const fixture = loadFinancialFixtures(options.fixturesDir).get(id) as FinancialRecord;
     return {
-      body: { ...fixture, organizationId },
-      explanation: `sandbox test identifier ${id} -> ${fixture.status} ${fixture.type} record (fixtures/sandbox/financial/${id}.json)`,
+      value: { ...fixture, organizationId },
+      explanations: [`sandbox test identifier ${id} -> ${fixture.status} ${fixture.type} record (fixtures/sandbox/financial/${id}.json)`],
     };
   }
   const recipe = syntheticRecipe(id);
   const bank = recipe.step.kind === 'link' ? recipe.step.bank : SANDBOX_BANKS[0].input;
   return {
-    body: buildSandboxBankStatement(id, recipe, organizationId),
-    explanation: `sandbox: id ${id} is not a test identifier -> COMPLETED request record from ${bank}, period ${recipe.period} months, built from a hash of the id`,
+    value: buildSandboxBankStatement(id, recipe, organizationId),
+    explanations: [
+      `sandbox: id ${id} is not a test identifier -> COMPLETED request record from ${bank}, period ${recipe.period} months, built from a hash of the id`,
+    ],
   };
 }
 

@@ -9,6 +9,7 @@
  * - The list is not paged (the client sends no cursor); newest first.
  * - A sandbox key reads the organization's profiles like a live key (there are no synthetic profiles).
  */
+import type { Explained } from '../platform/platform.ts';
 import { sniffImageFormat } from '../images/image-format.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
@@ -20,14 +21,20 @@ export const PROFILE_LOGO_OWNER = 'profile-logo';
 export const profiles = (world: World) => world.data.collection<Profile>('profiles').index('byOrganization', (profile) => profile.organizationId);
 
 /** POST /v1/profiles/logo-upload-url. */
-export function presignLogo(world: World, uploads: UploadStore, organizationId: string, body: LogoUploadUrlBody, baseUrl: string) {
+export function presignLogo(
+  world: World,
+  uploads: UploadStore,
+  organizationId: string,
+  body: LogoUploadUrlBody,
+  baseUrl: string,
+): Explained<{ uploadUrl: string; fileKey: string }> {
   const { uploadUrl, fileKey } = uploads.presign(
     world,
     organizationId,
     { contentType: body.contentType, byteLength: Math.min(body.byteLength, MAX_UPLOAD_BYTES), owner: PROFILE_LOGO_OWNER },
     baseUrl,
   );
-  return { body: { uploadUrl, fileKey }, explanation: `logo upload URL for ${body.contentType}, at most ${body.byteLength} bytes, valid 15 minutes` };
+  return { value: { uploadUrl, fileKey }, explanations: [`logo upload URL for ${body.contentType}, at most ${body.byteLength} bytes, valid 15 minutes`] };
 }
 
 /** The logo's bytes must have arrived and be one of the logo image types. */
@@ -51,17 +58,12 @@ async function requireLogo(world: World, uploads: UploadStore, organizationId: s
 }
 
 /** POST /v1/profiles. */
-export async function createProfile(
-  world: World,
-  uploads: UploadStore,
-  organizationId: string,
-  body: CreateProfileBody,
-): Promise<{ body: Profile; explanation: string }> {
+export async function createProfile(world: World, uploads: UploadStore, organizationId: string, body: CreateProfileBody): Promise<Explained<Profile>> {
   const logoType = body.logoUrl === undefined ? undefined : await requireLogo(world, uploads, organizationId, body.logoUrl);
   const now = world.clock.iso();
   const profile: Profile = { id: world.uuid(), name: body.name, organizationId, logoUrl: body.logoUrl ?? null, createdAt: now, updatedAt: now };
   profiles(world).put(profile);
-  return { body: profile, explanation: `profile created${logoType ? ` with a ${logoType} logo` : ' without a logo'}` };
+  return { value: profile, explanations: [`profile created${logoType ? ` with a ${logoType} logo` : ' without a logo'}`] };
 }
 
 /** GET /v1/profiles: the organization's profiles, newest first. */

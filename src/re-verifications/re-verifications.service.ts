@@ -15,6 +15,7 @@
  * - The timeline file must be JSON; its content is not compared with the script.
  * - The clip is checked for presence, not decoded. original_session_id is never reported.
  */
+import type { Explained } from '../platform/platform.ts';
 import { livenessScript } from '../face/api.ts';
 import { examineFrames } from '../images/frame-sequence.ts';
 import { loadImages } from '../images/image-loading.ts';
@@ -140,14 +141,16 @@ export function createReVerification(world: World, organizationId: string, body:
   };
   reVerifications(world).put(stored);
   return {
-    body: {
+    value: {
       re_verification_id: stored.id,
       workflow_id: workflow.id,
       status: 'PENDING' as const,
       expires_at: world.clock.iso(stored.expiresAtMs),
       liveness: { challenge_type: challengeType },
     },
-    explanation: `re-verification PENDING against workflow ${workflow.id} (${challengeType}, threshold ${threshold}, ${stored.maxAttempts} attempts); expires in 30 min`,
+    explanations: [
+      `re-verification PENDING against workflow ${workflow.id} (${challengeType}, threshold ${threshold}, ${stored.maxAttempts} attempts); expires in 30 min`,
+    ],
   };
 }
 
@@ -188,7 +191,7 @@ export function scriptFor(challengeType: ChallengeType, id: string, attempt: num
 }
 
 /** POST /v1/re-verifications/{id}/liveness/start: a new attempt with its script (a restart replaces it). */
-export function startLiveness(world: World, organization: OrganizationFixture, id: string): { body: StartLivenessResponse; explanation: string } {
+export function startLiveness(world: World, organization: OrganizationFixture, id: string): Explained<StartLivenessResponse> {
   const stored = requireOpen(world, organization.id, id, 'start');
   requireBalance(world, organization);
   const attempts = stored.attempts + 1;
@@ -204,8 +207,10 @@ export function startLiveness(world: World, organization: OrganizationFixture, i
   };
   reVerifications(world).put(next);
   return {
-    body: { liveness_session_id: next.livenessSessionId as string, script },
-    explanation: `liveness attempt ${attempts} of ${stored.maxAttempts} started: ${script.durationMs} ms script, frames complete no earlier than ${world.clock.iso((next.startedAtMs ?? 0) + script.durationMs)}`,
+    value: { liveness_session_id: next.livenessSessionId as string, script },
+    explanations: [
+      `liveness attempt ${attempts} of ${stored.maxAttempts} started: ${script.durationMs} ms script, frames complete no earlier than ${world.clock.iso((next.startedAtMs ?? 0) + script.durationMs)}`,
+    ],
   };
 }
 
@@ -217,7 +222,7 @@ export function createLivenessUploadUrl(
   id: string,
   body: UploadUrlBody,
   baseUrl: string,
-): { body: UploadUrlResponse; explanation: string } {
+): Explained<UploadUrlResponse> {
   const stored = requireOpen(world, organizationId, id, 'upload-url');
   const owner = `re-verification:${stored.id}:${stored.attempts}`;
   const presign = (contentType: string, slot: string) =>
@@ -230,14 +235,16 @@ export function createLivenessUploadUrl(
     uploads: { frameKeys: frames.map((frame) => frame.fileKey), timelineKey: timeline.fileKey, ...(clip ? { clipKey: clip.fileKey } : {}) },
   });
   return {
-    body: {
+    value: {
       frame_upload_urls: frames.map((frame) => frame.uploadUrl),
       frame_keys: frames.map((frame) => frame.fileKey),
       timeline_upload_url: timeline.uploadUrl,
       timeline_key: timeline.fileKey,
       ...(clip ? { clip_upload_url: clip.uploadUrl, clip_key: clip.fileKey } : {}),
     },
-    explanation: `${body.frame_count} frame URLs (image/jpeg), timeline (application/json)${clip ? `, clip (${body.clip_mime_type})` : ''}; valid 15 minutes`,
+    explanations: [
+      `${body.frame_count} frame URLs (image/jpeg), timeline (application/json)${clip ? `, clip (${body.clip_mime_type})` : ''}; valid 15 minutes`,
+    ],
   };
 }
 
@@ -256,10 +263,10 @@ export async function completeLiveness(
   organization: OrganizationFixture,
   id: string,
   funds: FundsPolicy,
-): Promise<{ body: CompleteLivenessResponse; explanation: string }> {
+): Promise<Explained<CompleteLivenessResponse>> {
   const stored = requireOpen(world, organization.id, id, 'complete');
   if (stored.decision !== undefined) {
-    return { body: stored.decision, explanation: `re-verification ${id} is ${stored.state}: its decision replayed (nothing charged)` };
+    return { value: stored.decision, explanations: [`re-verification ${id} is ${stored.state}: its decision replayed (nothing charged)`] };
   }
   requireBalance(world, organization);
   const issued = stored.uploads;
@@ -308,8 +315,10 @@ export async function completeLiveness(
   reVerifications(world).put({ ...rest, state, failedAttempts, ...(state === 'PENDING' ? {} : { decision: body }) });
   const remaining = charge(world, organization, funds);
   return {
-    body,
-    explanation: `liveness ${result.status}: ${result.reason}; decision ${decision} (${failedAttempts}/${stored.maxAttempts} failed attempts); 1 token charged, balance ${remaining}`,
+    value: body,
+    explanations: [
+      `liveness ${result.status}: ${result.reason}; decision ${decision} (${failedAttempts}/${stored.maxAttempts} failed attempts); 1 token charged, balance ${remaining}`,
+    ],
   };
 }
 

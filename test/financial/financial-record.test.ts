@@ -67,7 +67,7 @@ describe('a bank statement request from creation to completion', () => {
   it('starts PENDING with no statement, updatedAt equal to createdAt, externalId omitted', () => {
     const record = created();
     expect(StoredFinancialRecordSchema.parse(record)).toEqual(record);
-    const { body, explanation } = toFinancialRecordJson(record, T0 + 1_000);
+    const { value: body, explanations } = toFinancialRecordJson(record, T0 + 1_000);
     expect(FinancialRecordSchema.parse(body)).toEqual(body);
     expect(body).toEqual({
       id: ID,
@@ -80,11 +80,11 @@ describe('a bank statement request from creation to completion', () => {
       createdAt: '2026-06-01T08:00:00.000Z',
       updatedAt: '2026-06-01T08:00:00.000Z',
     });
-    expect(explanation).toContain('waiting for the applicant');
+    expect(explanations.join('; ')).toContain('waiting for the applicant');
   });
 
   it('keeps the wire key order of the spec and echoes externalId when given', () => {
-    const { body } = toFinancialRecordJson(created({ externalId: 'loan-77', period: '9' }), T0);
+    const { value: body } = toFinancialRecordJson(created({ externalId: 'loan-77', period: '9' }), T0);
     expect(Object.keys(body)).toEqual(['id', 'organizationId', 'userId', 'senderUserId', 'externalId', 'status', 'type', 'Config', 'createdAt', 'updatedAt']);
     expect(body.externalId).toBe('loan-77');
     expect(body.Config).toEqual({ period: '9' });
@@ -96,14 +96,14 @@ describe('a bank statement request from creation to completion', () => {
     expect(linked).toMatchObject({ bankCode: 'MapleCrest', startedAt: '2026-06-01T08:01:00.000Z', linkedAt: '2026-06-01T08:01:15.000Z' });
 
     // Timeline
-    expect(toFinancialRecordJson(picked, T0 + 60_000).body.status).toBe('IN_PROGRESS');
-    expect(toFinancialRecordJson(linked, T0 + 76_999).body.status).toBe('IN_PROGRESS');
-    const fetching = toFinancialRecordJson(linked, T0 + 77_000).body;
+    expect(toFinancialRecordJson(picked, T0 + 60_000).value.status).toBe('IN_PROGRESS');
+    expect(toFinancialRecordJson(linked, T0 + 76_999).value.status).toBe('IN_PROGRESS');
+    const fetching = toFinancialRecordJson(linked, T0 + 77_000).value;
     expect(fetching).toMatchObject({ status: 'FLINKS_IN_PROGRESS', updatedAt: '2026-06-01T08:01:17.000Z' });
     expect(fetching).not.toHaveProperty('statement');
 
     // Completed
-    const done = toFinancialRecordJson(linked, T0 + 80_000).body;
+    const done = toFinancialRecordJson(linked, T0 + 80_000).value;
     expect(FinancialRecordSchema.parse(done)).toEqual(done);
     expect(done).toMatchObject({ status: 'COMPLETED', updatedAt: '2026-06-01T08:01:20.000Z' });
     expect(done.statement).toMatchObject({ InstitutionName: 'MapleCrest Bank', Institution: 'MapleCrest', InstitutionId: 902 });
@@ -112,13 +112,13 @@ describe('a bank statement request from creation to completion', () => {
     expect(allKeys(done).filter((key) => /transit|institutionnumber/i.test(key))).toEqual([]);
 
     // The statement is fixed at completion: a later read returns the same body.
-    expect(JSON.stringify(toFinancialRecordJson(linked, T0 + 30 * 86_400_000).body)).toBe(JSON.stringify(done));
+    expect(JSON.stringify(toFinancialRecordJson(linked, T0 + 30 * 86_400_000).value)).toBe(JSON.stringify(done));
   });
 
   it('links in one step with the default bank when none was picked', () => {
     const linked = completeBankLink(created(), undefined, T0 + 5_000);
     expect(linked).toMatchObject({ bankCode: 'SandboxCapital', startedAt: linked.linkedAt });
-    expect(toFinancialRecordJson(linked, T0 + 10_000).body.statement?.Institution).toBe('SandboxCapital');
+    expect(toFinancialRecordJson(linked, T0 + 10_000).value.statement?.Institution).toBe('SandboxCapital');
   });
 
   it('lets the applicant change the bank before finishing', () => {
@@ -151,8 +151,8 @@ describe('a bank statement request from creation to completion', () => {
     const uploaded = uploadStatements(startBankLink(created(), 'MapleCrest', T0 + 1_000), T0 + 2_000);
     expect(uploaded.type).toBe('upload');
     expect(uploaded).not.toHaveProperty('bankCode');
-    expect(toFinancialRecordJson(uploaded, T0 + 4_000).body.status).toBe('IN_PROGRESS');
-    const done = toFinancialRecordJson(uploaded, T0 + 7_000).body;
+    expect(toFinancialRecordJson(uploaded, T0 + 4_000).value.status).toBe('IN_PROGRESS');
+    const done = toFinancialRecordJson(uploaded, T0 + 7_000).value;
     expect(FinancialRecordSchema.parse(done)).toEqual(done);
     expect(done).toMatchObject({ status: 'COMPLETED', type: 'upload' });
     expect(done).not.toHaveProperty('statement');
@@ -160,8 +160,8 @@ describe('a bank statement request from creation to completion', () => {
 });
 
 describe('FinancialRecordSchema', () => {
-  const base = toFinancialRecordJson(created(), T0).body;
-  const statement = toFinancialRecordJson(completeBankLink(created(), undefined, T0), T0 + 5_000).body.statement!;
+  const base = toFinancialRecordJson(created(), T0).value;
+  const statement = toFinancialRecordJson(completeBankLink(created(), undefined, T0), T0 + 5_000).value.statement!;
 
   it('refuses a statement on a record that is not a completed request', () => {
     expect(FinancialRecordSchema.safeParse({ ...base, statement }).success).toBe(false);
@@ -201,7 +201,7 @@ describe('create and list responses', () => {
   });
 
   it('requires nextToken in the list body, null on the last page', () => {
-    const record = toFinancialRecordJson(created(), T0).body;
+    const record = toFinancialRecordJson(created(), T0).value;
     expect(FinancialListResponseSchema.safeParse({ bankStatements: [record], nextToken: null }).success).toBe(true);
     expect(FinancialListResponseSchema.safeParse({ bankStatements: [record] }).success).toBe(false);
   });

@@ -24,7 +24,7 @@ describe('the sandbox bank statement fixtures', () => {
     for (const { input } of FINANCIAL_TEST_IDENTIFIERS) copyFileSync(join(FIXTURES, `${input}.json`), join(dir, `${input}.json`));
     const edited = JSON.parse(readFileSync(join(dir, 'test_pending.json'), 'utf8'));
     writeFileSync(join(dir, 'test_pending.json'), JSON.stringify({ ...edited, externalId: 'edited-by-qa' }));
-    expect(sandboxBankStatementFor('test_pending', 'org_x', { fixturesDir: dir }).body).toMatchObject({ externalId: 'edited-by-qa', organizationId: 'org_x' });
+    expect(sandboxBankStatementFor('test_pending', 'org_x', { fixturesDir: dir }).value).toMatchObject({ externalId: 'edited-by-qa', organizationId: 'org_x' });
   });
 
   it('refuses a fixture that is not a bank statement record, naming the file and the field', () => {
@@ -38,7 +38,7 @@ describe('the sandbox bank statement fixtures', () => {
   it('derives a synthetic record of any other id from the id alone', () => {
     expect(syntheticRecipe('abc-1')).toEqual(syntheticRecipe('abc-1'));
     expect(syntheticRecipe('abc-1')).not.toEqual(syntheticRecipe('abc-2'));
-    const { body } = sandboxBankStatementFor('test_some_other_case', 'org_demo');
+    const { value: body } = sandboxBankStatementFor('test_some_other_case', 'org_demo');
     expect(body).toMatchObject({ id: 'test_some_other_case', status: 'COMPLETED', type: 'request' });
     expect(Date.parse(body.createdAt)).toBeLessThan(Date.parse(body.updatedAt));
   });
