@@ -1,4 +1,5 @@
-import { type AppContext, explain, fundsPolicyOf, principalOf, publicUrlsOf } from '../platform/http/context.ts';
+import { type AppContext, fundsPolicyOf, principalOf, publicUrlsOf } from '../platform/http/context.ts';
+import { explained } from '../platform/http/explained.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
@@ -26,17 +27,16 @@ import { parentConnectNotFoundPage, parentConnectPage } from './parent-connect-p
 
 export const ageVerificationRouter = newRouter()
   .openapi(createAgeVerificationRoute, (c) => {
-    const { body, explanation } = createAgeVerification(c.get('world'), principalOf(c).organization, c.req.valid('json'), publicUrlsOf(c), fundsPolicyOf(c));
-    explain(c, explanation);
-    return c.json(body, 200);
+    return c.json(
+      explained(c, createAgeVerification(c.get('world'), principalOf(c).organization, c.req.valid('json'), publicUrlsOf(c), fundsPolicyOf(c))),
+      200,
+    );
   })
   .openapi(listParentConnectRoute, (c) => c.json(listParentConnect(c.get('world'), principalOf(c), c.req.valid('query'), c.get('platform').signingSecret), 200))
   .openapi(getParentConnectRoute, (c) => c.json(readParentConnect(c.get('world'), principalOf(c), c.req.valid('param').id), 200))
   .openapi(getBoundariesRoute, (c) => c.json(readBoundaries(c.get('world'), principalOf(c), c.req.valid('param').id), 200))
   .openapi(parentConnectEventRoute, (c) => {
-    const { record, explanation } = actOnParentConnect(c.get('world'), c.req.valid('param').id, c.req.valid('json'), parentInviteContext(c));
-    explain(c, explanation);
-    return c.json(record, 200);
+    return c.json(explained(c, actOnParentConnect(c.get('world'), c.req.valid('param').id, c.req.valid('json'), parentInviteContext(c))), 200);
   });
 
 // ---------------------------------------------------------------- hosted pages (no API key)
@@ -92,7 +92,7 @@ ageVerificationRouter.post('/verify/parent-connect/:id/events', hostedPageGuard(
     }
   }
   try {
-    const { explanation } = actOnParentConnect(
+    const answer = actOnParentConnect(
       c.get('world'),
       id,
       {
@@ -102,7 +102,7 @@ ageVerificationRouter.post('/verify/parent-connect/:id/events', hostedPageGuard(
       },
       parentInviteContext(c),
     );
-    explain(c, `hosted page: ${explanation}`);
+    explained(c, { ...answer, explanations: answer.explanations.map((reason) => `hosted page: ${reason}`) });
   } catch (error) {
     if (error instanceof ApiError && (error.status === 400 || error.status === 409)) return renderPage(c, id, { status: error.status, message: error.message });
     throw error;

@@ -18,6 +18,7 @@
 import type { OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
+import type { Explained } from '../platform/explained.ts';
 import type { PublicUrls } from '../platform/platform.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
@@ -70,7 +71,7 @@ export function createAgeVerification(
   body: CreateAgeVerificationBody,
   urls: Pick<PublicUrls, 'base' | 'verify' | 'console'>,
   funds: FundsPolicy,
-): { body: CreateAgeVerificationResponse; explanation: string } {
+): Explained<CreateAgeVerificationResponse> {
   requireFunds(world, organization, funds);
   const nowIso = world.clock.iso();
   const session = createSession(world, {
@@ -121,7 +122,7 @@ export function createAgeVerification(
     sms: invitedIf(body.sendPhoneInvite, body.phone, 'sendPhoneInvite'),
   });
   return {
-    body: {
+    value: {
       id: record.id,
       session_url: sessionUrl,
       method: METHOD_NAMES[body.method],
@@ -129,7 +130,7 @@ export function createAgeVerification(
       expires_at: record.expires_at ?? null,
       links,
     },
-    explanation: `${explanation}; ${invitation.explanation}; 1 token charged, balance ${remaining}`,
+    explanations: [`${explanation}; ${invitation.explanation}; 1 token charged, balance ${remaining}`],
   };
 }
 
@@ -280,7 +281,7 @@ export function actOnParentConnect(
   id: string,
   input: ParentConnectEventBody,
   inviteContext: ParentInviteContext,
-): { record: ParentConnectRequest; explanation: string } {
+): Explained<ParentConnectRequest> {
   const stored = parentConnectRequests(world).get(id);
   if (!stored) throw new ApiError(404, `There is no Parent Connect request ${id} in this namespace.`);
   const now = world.clock.now();
@@ -315,7 +316,7 @@ export function actOnParentConnect(
   apply[input.event]();
   parentConnectRequests(world).put(next);
   const invited = input.event === 'invite' ? `; ${inviteParent(world, next, inviteContext)}` : '';
-  return { record: toParentConnectJson(next, now), explanation: `Parent Connect ${status} -> ${to} (${input.event})${invited}` };
+  return { value: toParentConnectJson(next, now), explanations: [`Parent Connect ${status} -> ${to} (${input.event})${invited}`] };
 }
 
 /** The parent's invitation: to the e-mail address on the child's session, opening the parent's page. */

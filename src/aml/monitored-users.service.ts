@@ -19,7 +19,7 @@
 import { ApiError } from '../platform/errors/api-error.ts';
 import { AML_ERROR_CODES } from './aml-error-codes.ts';
 import type { AmlBot, OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
-import type { Explained } from '../platform/platform.ts';
+import type { Explained } from '../platform/explained.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { sessionsByExternalId } from '../sessions/api.ts';
 import type { MonitoredUser } from './aml.schemas.ts';

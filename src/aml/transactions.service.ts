@@ -23,7 +23,7 @@ import { ApiError } from '../platform/errors/api-error.ts';
 import type { AmlBot, Principal } from '../platform/auth/organizations.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { QuotaStatus, SaveTransactionsBody, SaveTransactionsResponse, TransactionError, TransactionResult } from './aml.schemas.ts';
-import type { Explained } from '../platform/platform.ts';
+import type { Explained } from '../platform/explained.ts';
 import { enrolSeenSubjects, hasUsableCadence, requireUsableBot } from './monitored-users.service.ts';
 
 export const DEFAULT_MONTHLY_TRANSACTION_QUOTA = 100_000;

@@ -4,15 +4,21 @@
  * LIMITATIONS: a sandbox key sees the organization's jobs like a live key (it cannot create any).
  */
 import type { Principal } from '../platform/auth/organizations.ts';
+import { valueFact, type ValueTable } from '../platform/coverage/sources.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
-import type { JobEngine } from '../platform/jobs/jobs.ts';
+import type { Explained } from '../platform/explained.ts';
+import { type AsyncJobView, JOB_STATUSES, type JobEngine } from '../platform/jobs/jobs.ts';
 import type { World } from '../platform/namespaces/world.ts';
 
-export function readAsyncJob(engine: JobEngine, world: World, principal: Principal, jobId: string) {
+/** The phases a poll reports, as a coverage table (each answer notes its phase). */
+export const JOB_PHASE_COVERAGE: ValueTable = { name: 'async job phases', operation: 'GET /v1/async-jobs/{jobId}', member: 'status', values: JOB_STATUSES };
+
+export function readAsyncJob(engine: JobEngine, world: World, principal: Principal, jobId: string): Explained<AsyncJobView> {
   const job = engine.find(world, jobId);
   if (!job) throw new ApiError(404, `Async job ${jobId} was not found: it never existed or expired after its retention period.`);
   if (job.organizationId !== principal.organization.id) {
     throw new ApiError(403, `Async job ${jobId} belongs to another organization.`);
   }
-  return engine.view(world, job);
+  const answer = engine.view(world, job);
+  return { ...answer, facts: [valueFact(JOB_PHASE_COVERAGE, answer.value.status)] };
 }

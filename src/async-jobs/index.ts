@@ -1,7 +1,7 @@
 import type { SandboxModule } from '../platform/sandbox-module.ts';
 import type { JobStatus } from '../platform/jobs/jobs.ts';
 import { valueSource } from '../platform/coverage/sources.ts';
-import { JOB_PHASE_COVERAGE } from './async-jobs.router.ts';
+import { JOB_PHASE_COVERAGE } from './async-jobs.service.ts';
 import { asyncJobsRouter } from './async-jobs.router.ts';
 
 /** GET /v1/async-jobs/{jobId}; job kinds are registered by the areas that start jobs. */

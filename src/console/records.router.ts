@@ -126,7 +126,7 @@ consoleRecordsRouter.get('/console/jobs', (c) => {
   const jobs = engine
     .list(world)
     .reverse()
-    .map((job) => ({ job, view: engine.view(world, job).view }));
+    .map((job) => ({ job, view: engine.view(world, job).value }));
   return renderPage(
     c,
     'Async jobs',

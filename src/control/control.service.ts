@@ -200,5 +200,5 @@ export async function clearCoverage(platform: Platform, world: World, scope: 'na
 export function createTestJob(platform: Platform, world: World, body: z.infer<typeof TestJobBodySchema>, scenarioFate: JobFate) {
   organizationView(platform, world, body.organizationId);
   const job = platform.jobs.create(world, { organizationId: body.organizationId, kind: TEST_JOB_KIND, input: body.input, fate: body.fate ?? scenarioFate });
-  return platform.jobs.view(world, job).view;
+  return platform.jobs.view(world, job).value;
 }

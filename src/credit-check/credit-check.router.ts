@@ -1,13 +1,12 @@
-import { type AppContext, explain, fundsPolicyOf, principalOf, publicUrlsOf } from '../platform/http/context.ts';
+import { type AppContext, fundsPolicyOf, principalOf, publicUrlsOf } from '../platform/http/context.ts';
+import { explained } from '../platform/http/explained.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { createHardCreditCheckRoute, createSoftCreditCheckRoute } from './credit-check.routes.ts';
 import type { CreditCheckBody, CreditCheckKind } from './credit-check.schemas.ts';
 import { createCreditCheck } from './credit-check.service.ts';
 
 function handle(c: AppContext, kind: CreditCheckKind, body: CreditCheckBody) {
-  const answer = createCreditCheck(c.get('world'), principalOf(c).organization, kind, body, { urls: publicUrlsOf(c) }, fundsPolicyOf(c));
-  for (const reason of answer.explanations) explain(c, reason);
-  return answer.body;
+  return explained(c, createCreditCheck(c.get('world'), principalOf(c).organization, kind, body, { urls: publicUrlsOf(c) }, fundsPolicyOf(c)));
 }
 
 export const creditCheckRouter = newRouter()

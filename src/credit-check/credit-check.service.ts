@@ -24,6 +24,7 @@
  */
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
+import type { Explained } from '../platform/explained.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
 import { adminConsoleUrl, buildSessionUrl, createSession, recordFinishAnalysis, sessionDetailsUrl, type SessionUrls } from '../sessions/api.ts';
@@ -133,7 +134,7 @@ export function createCreditCheck(
   body: CreditCheckBody,
   links: CreditCheckLinks,
   funds: FundsPolicy,
-): { body: CreditCheckCreateResponse; explanations: string[] } {
+): Explained<CreditCheckCreateResponse> {
   requireFunds(world, organization, funds, CREDIT_CHECK_PRICE_TOKENS);
   const nowIso = world.clock.iso();
   const input = {
@@ -171,7 +172,7 @@ export function createCreditCheck(
     sms: invitedIf(body.sendPhoneInvite, body.phone, 'send_phone_invite'),
   });
   return {
-    body: response,
+    value: response,
     explanations: [
       result.explanation,
       `${kind === 'hard' ? 'full report with AI insights' : 'score only'} recorded in analysis_data.credit_report when the applicant finishes (hosted page, or POST /__sandbox/sessions/${record.id}/outcome)`,

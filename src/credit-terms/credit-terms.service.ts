@@ -10,7 +10,7 @@
  *   the business's submission.
  * - A sandbox key reads the organization's records like a live key (there are no synthetic records).
  */
-import type { Explained } from '../platform/platform.ts';
+import type { Explained } from '../platform/explained.ts';
 import type { OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';

@@ -23,7 +23,7 @@
  * - Frames are presigned as image/jpeg and the audio clip as audioContentType (audio/mp4, the client's
  *   documented type, unless audio/webm is asked for): PUT them with those types.
  */
-import type { Explained } from '../platform/platform.ts';
+import type { Explained } from '../platform/explained.ts';
 import { examineFrames } from '../images/frame-sequence.ts';
 import { loadImages, type LoadedImage } from '../images/image-loading.ts';
 import { imageApiError } from '../images/image-request.ts';

@@ -21,6 +21,7 @@ import type { World } from '../platform/namespaces/world.ts';
 import { hashParts, rngFrom } from '../platform/random/random.ts';
 import type { CreateLivenessSessionRequest, LivenessChallengeType, LivenessResult, LivenessScript, LivenessSession } from './face-liveness.schemas.ts';
 import { round } from '../platform/numbers.ts';
+import type { Explained } from '../platform/explained.ts';
 
 export const LIVENESS_ENDPOINTS = {
   create: 'POST /v1/face/liveness/sessions',
@@ -165,26 +166,26 @@ export function livenessResultAt(
   session: { id: string; sessionId?: string; createdAtMs: number; expiresAtMs: number },
   nowMs: number,
   threshold: number,
-): { result: LivenessResult; explanation: string } {
+): Explained<LivenessResult> {
   const forced = magicFor(session.sessionId);
   const effect = forced?.effect;
   const processing = nowMs < session.createdAtMs + LIVENESS_TIMINGS.processingMs;
   const label = forced ? `magic value: session_id ${forced.sessionId}` : 'liveness';
   if (effect?.kind === 'pending') {
     return nowMs < session.expiresAtMs
-      ? { result: { status: 'IN_PROGRESS', passed: false }, explanation: `${label} -> IN_PROGRESS until the session expires` }
-      : { result: { status: 'FAILED', passed: false }, explanation: `${label} -> FAILED: the session expired without a capture` };
+      ? { value: { status: 'IN_PROGRESS', passed: false }, explanations: [`${label} -> IN_PROGRESS until the session expires`] }
+      : { value: { status: 'FAILED', passed: false }, explanations: [`${label} -> FAILED: the session expired without a capture`] };
   }
   if (processing) {
     const left = session.createdAtMs + LIVENESS_TIMINGS.processingMs - nowMs;
-    return { result: { status: 'IN_PROGRESS', passed: false }, explanation: `liveness still processing (${left} ms left on the sandbox clock)` };
+    return { value: { status: 'IN_PROGRESS', passed: false }, explanations: [`liveness still processing (${left} ms left on the sandbox clock)`] };
   }
-  if (effect?.kind === 'failed') return { result: { status: 'FAILED', passed: false }, explanation: `${label} -> FAILED` };
+  if (effect?.kind === 'failed') return { value: { status: 'FAILED', passed: false }, explanations: [`${label} -> FAILED`] };
   const confidence = effect?.kind === 'spoof' ? effect.confidence : livenessConfidence(session.id);
   const passed = confidence >= threshold;
   return {
-    result: { status: 'SUCCEEDED', confidence, passed },
-    explanation: `${label}: confidence ${confidence} ${passed ? '>=' : '<'} threshold ${threshold}`,
+    value: { status: 'SUCCEEDED', confidence, passed },
+    explanations: [`${label}: confidence ${confidence} ${passed ? '>=' : '<'} threshold ${threshold}`],
   };
 }
 
@@ -194,12 +195,7 @@ export interface LivenessResultQuery {
 }
 
 /** GET .../result for a live key: 404 unknown, 403 another organization's, 400 a session_id that is not the session's. */
-export function readLivenessResult(
-  world: World,
-  organizationId: string,
-  lid: string,
-  query: LivenessResultQuery,
-): { result: LivenessResult; explanation: string } {
+export function readLivenessResult(world: World, organizationId: string, lid: string, query: LivenessResultQuery): Explained<LivenessResult> {
   const record = sessions(world).get(lid);
   if (!record) {
     throw new ApiError(404, `Liveness session "${lid.slice(0, 80)}" not found: use the liveness_session_id returned by POST /v1/face/liveness/sessions.`, {
@@ -227,13 +223,13 @@ export function readLivenessResult(
  * GET .../result for a sandbox (read-only) key: synthetic, for any id, as if the session had been
  * created long ago; the session_id query may name a magic value.
  */
-export function syntheticLivenessResult(lid: string, query: LivenessResultQuery): { result: LivenessResult; explanation: string } {
-  const { result, explanation } = livenessResultAt(
+export function syntheticLivenessResult(lid: string, query: LivenessResultQuery): Explained<LivenessResult> {
+  const { value, explanations } = livenessResultAt(
     { id: lid, ...(query.session_id !== undefined ? { sessionId: query.session_id } : {}), createdAtMs: 0, expiresAtMs: Number.MAX_SAFE_INTEGER },
     Number.MAX_SAFE_INTEGER - 1,
     query.confidence_threshold ?? DEFAULT_LIVENESS_THRESHOLD,
   );
-  return { result, explanation: `sandbox key: synthetic result; ${explanation}` };
+  return { value, explanations: [`sandbox key: synthetic result; ${explanations.join('; ')}`] };
 }
 
 const LIGHT_COLOURS = ['#FF0000', '#00FF00', '#0000FF', '#FFFF00', '#FF00FF', '#00FFFF', '#FFFFFF'] as const;

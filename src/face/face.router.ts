@@ -1,4 +1,5 @@
 import { explain, principalOf } from '../platform/http/context.ts';
+import { explained } from '../platform/http/explained.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { IMAGE_OPERATION_PRICES, imageValidationHook, runImageOperation, validatedJson, validationHookWithHints } from '../images/image-request.ts';
 import { createLivenessSession, LIVENESS_HINTS, readLivenessResult, syntheticLivenessResult } from './face-liveness.service.ts';
@@ -63,10 +64,9 @@ export const faceRouter = newRouter()
       const { lid } = c.req.valid('param');
       const query = c.req.valid('query');
       const principal = principalOf(c);
-      const { result, explanation } =
+      const answer =
         principal.kind === 'sandbox' ? syntheticLivenessResult(lid, query) : readLivenessResult(c.get('world'), principal.organization.id, lid, query);
-      explain(c, explanation);
-      return c.json(result, 200);
+      return c.json(explained(c, answer), 200);
     },
     livenessValidationHook,
   );

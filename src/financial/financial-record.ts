@@ -16,7 +16,7 @@
  * - Upload records never carry a statement (spec: statement only for type request); no file is parsed.
  * - Linking cannot fail and needs no credentials.
  */
-import type { Explained } from '../platform/platform.ts';
+import type { Explained } from '../platform/explained.ts';
 import { buildStatement } from './bank-statement.ts';
 import { completedAt, statusAt } from './financial.machine.ts';
 import type { BankStatement, CreateFinancialBody, CreateFinancialResponse, FinancialRecord, StoredFinancialRecord } from './financial.schemas.ts';

@@ -18,7 +18,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { Explained } from '../platform/platform.ts';
+import type { Explained } from '../platform/explained.ts';
 import { fakerFrom, rngFrom, uuidFrom } from '../platform/random/random.ts';
 import { CITIES } from './fictional-canada.ts';
 import { FinancialRecordSchema, type FinancialPeriod, type FinancialRecord, type StoredFinancialRecord } from './financial.schemas.ts';

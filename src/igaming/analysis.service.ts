@@ -35,7 +35,7 @@ import type { AnalysedImage } from '../images/image-analysis.ts';
 import { registerAnalysedFace } from '../face-registry/face-registry.ts';
 import { sessionById, isTerminal } from '../sessions/api.ts';
 import { workflowById } from '../workflows/api.ts';
-import type { Explained } from '../platform/platform.ts';
+import type { Explained } from '../platform/explained.ts';
 import { ipRangeFact, NON_PUBLIC, ORDINARY } from './ip-coverage.ts';
 import { INJECTION_SIGNALS, type AntiCheatResponse, type InjectionBody, type InjectionResponse, type IpCheckResponse } from './igaming.schemas.ts';
 import { firstRange, ipFamily, isNonPublic, JURISDICTION_RANGES, ordinaryCountry, RESTRICTED_JURISDICTIONS, VPN_RANGES, type IpFamily } from './ip-ranges.ts';

@@ -17,7 +17,7 @@
  * - The registry is per organization and namespace; nothing is shared across operators.
  */
 import { ApiError } from '../platform/errors/api-error.ts';
-import type { Explained } from '../platform/platform.ts';
+import type { Explained } from '../platform/explained.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { Principal } from '../platform/auth/organizations.ts';
 import {

@@ -38,17 +38,6 @@ export interface Logger {
   error(message: string, error?: unknown): void;
 }
 
-/**
- * What a service verb answers: its value and the reasons for it (X-Sandbox-Explain), the one shape every
- * verb that explains returns; the HTTP layer adapts it once (`explained(c, …)` in http/explained.ts).
- */
-export interface Explained<T> {
-  value: T;
-  explanations: string[];
-  /** What the answer was, for the coverage recorder (`noteOutcome`): a range an address fell in, a session's move. */
-  facts?: string[];
-}
-
 /** How request lines are written (`--log-format`). */
 export const LOG_FORMATS = ['text', 'json'] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];

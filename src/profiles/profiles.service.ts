@@ -9,7 +9,7 @@
  * - The list is not paged (the client sends no cursor); newest first.
  * - A sandbox key reads the organization's profiles like a live key (there are no synthetic profiles).
  */
-import type { Explained } from '../platform/platform.ts';
+import type { Explained } from '../platform/explained.ts';
 import { sniffImageFormat } from '../images/image-format.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';

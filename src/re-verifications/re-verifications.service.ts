@@ -15,7 +15,7 @@
  * - The timeline file must be JSON; its content is not compared with the script.
  * - The clip is checked for presence, not decoded. original_session_id is never reported.
  */
-import type { Explained } from '../platform/platform.ts';
+import type { Explained } from '../platform/explained.ts';
 import { livenessScript } from '../face/api.ts';
 import { examineFrames } from '../images/frame-sequence.ts';
 import { loadImages } from '../images/image-loading.ts';

@@ -138,7 +138,7 @@ export function queueAdverseMedia(
 }
 
 function queuedView(jobs: JobEngine, world: World, job: StoredJob, message: string): AdverseMediaQueued {
-  return { jobId: job.id, status: jobs.view(world, job).view.status, message };
+  return { jobId: job.id, status: jobs.view(world, job).value.status, message };
 }
 
 // ─── PEP and sanctions, title check ─────────────────────────────────────────────────────────────────
@@ -320,9 +320,9 @@ export type AdverseMediaJobState = (
 export function adverseMediaJobState(world: World, jobs: JobEngine, queued: StoredJob): AdverseMediaJobState {
   const kept = jobs.find(world, queued.id);
   const retired = kept === undefined;
-  const { view, explanation } = jobs.view(world, kept ?? queued);
+  const { value: view, explanations } = jobs.view(world, kept ?? queued);
   const said = [
-    explanation,
+    ...explanations,
     retired
       ? `adverse media job ${queued.id} was retired after its ${jobs.timings.retentionMs / 3_600_000} h retention: its outcome read from the step`
       : undefined,

@@ -1,5 +1,5 @@
-/** Adapts a service verb's answer (`Explained`, platform.ts) at the edge: its reasons to X-Sandbox-Explain. */
-import type { Explained } from '../platform.ts';
+/** Adapts a service verb's answer (`Explained`, platform/explained.ts) at the edge: its reasons to X-Sandbox-Explain. */
+import type { Explained } from '../explained.ts';
 import { explain, noteOutcome, type AppContext } from './context.ts';
 
 /** Adds the answer's reasons to X-Sandbox-Explain, notes its facts, and returns its value. */
@@ -9,5 +9,5 @@ export function explained<T>(c: AppContext, answer: Explained<T>): T {
   return answer.value;
 }
 
-// Until the sessions and workflows areas import it from platform.ts.
-export type { Explained } from '../platform.ts';
+// Until the sessions and workflows areas import it from platform/explained.ts.
+export type { Explained } from '../explained.ts';

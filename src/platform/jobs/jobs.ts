@@ -4,6 +4,7 @@
  * disappears after the retention period. Its result is computed by the job kind from the job's input,
  * deterministically, so the same input always yields the same result.
  */
+import type { Explained } from '../explained.ts';
 import type { World } from '../namespaces/world.ts';
 
 /** The phases of an async job, in order (failed instead of ready). */
@@ -99,29 +100,30 @@ export class JobEngine {
   }
 
   /** The job as the client sees it at the namespace's current time. */
-  view(world: World, job: StoredJob): { view: AsyncJobView; explanation?: string } {
+  view(world: World, job: StoredJob): Explained<AsyncJobView> {
     const elapsed = world.clock.now() - job.createdAtMs;
     const at = (offset: number) => world.clock.iso(job.createdAtMs + offset);
     const base = { jobId: job.id, createdAt: Math.floor(job.createdAtMs / 1000) };
-    if (elapsed < this.timings.processingAfterMs) return { view: { ...base, status: 'pending', updatedAt: at(0) } };
+    if (elapsed < this.timings.processingAfterMs) return { value: { ...base, status: 'pending', updatedAt: at(0) }, explanations: [] };
     if (elapsed < this.timings.doneAfterMs || job.fate === 'stuck') {
       return {
-        view: { ...base, status: 'processing', updatedAt: at(this.timings.processingAfterMs) },
-        ...(job.fate === 'stuck' ? { explanation: 'scenario async-jobs-stuck: job stays processing' } : {}),
+        value: { ...base, status: 'processing', updatedAt: at(this.timings.processingAfterMs) },
+        explanations: job.fate === 'stuck' ? ['scenario async-jobs-stuck: job stays processing'] : [],
       };
     }
     const doneAt = at(this.timings.doneAfterMs);
     if (job.fate === 'fail') {
       return {
-        view: { ...base, status: 'failed', updatedAt: doneAt, error: 'The screening provider failed to complete the job. Submit a new request.' },
-        explanation: 'scenario async-jobs-fail: job failed',
+        value: { ...base, status: 'failed', updatedAt: doneAt, error: 'The screening provider failed to complete the job. Submit a new request.' },
+        explanations: ['scenario async-jobs-fail: job failed'],
       };
     }
     const kind = this.kinds.get(job.kind);
     if (!kind) throw new Error(`job ${job.id} has unknown kind ${job.kind}`);
     const outcome = kind.run(job.input, { jobId: job.id, organizationId: job.organizationId });
-    if ('error' in outcome) return { view: { ...base, status: 'failed', updatedAt: doneAt, error: outcome.error }, explanation: outcome.explanation };
-    return { view: { ...base, status: 'ready', updatedAt: doneAt, result: outcome.result }, explanation: outcome.explanation };
+    const explanations = outcome.explanation === undefined ? [] : [outcome.explanation];
+    if ('error' in outcome) return { value: { ...base, status: 'failed', updatedAt: doneAt, error: outcome.error }, explanations };
+    return { value: { ...base, status: 'ready', updatedAt: doneAt, result: outcome.result }, explanations };
   }
 }
 
