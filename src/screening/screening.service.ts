@@ -35,6 +35,7 @@ import { ApiError } from '../platform/errors/api-error.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import type { JobEngine, JobFate, StoredJob } from '../platform/jobs/jobs.ts';
+import { type Explained, explaining } from '../platform/explained.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { screeningSessions } from './session-port.ts';
 import { hashParts } from '../platform/random/random.ts';
@@ -53,22 +54,23 @@ import { checkPhoneTrust } from './phone-trust.service.ts';
 import type { TitleCheckRequest, TitleCheckResponse } from './title-check.schemas.ts';
 import { checkTitle } from './title-check.service.ts';
 
-/** What a screening verb works on: the namespace, the calling organization, and where reasons go. */
+/** What a screening verb works on: the namespace and the calling organization. */
 export interface ScreeningCall {
   world: World;
   organization: OrganizationFixture;
   /** Whether a short balance refuses (the route declares 402) or is served anyway. */
   funds: FundsPolicy;
-  /** Records why an outcome happened (the route puts it in X-Sandbox-Explain). */
-  note(reason: string): void;
 }
+
+/** Where a verb gives a reason as it goes (see `explaining`). */
+type Because = (reason: string) => void;
 
 const PRICE = 1;
 export const CARRIER_UNAVAILABLE_MESSAGE = 'Service temporarily unavailable.';
 
-function bill(call: ScreeningCall, what: string): void {
+function bill(call: ScreeningCall, because: Because, what: string): void {
   const remaining = charge(call.world, call.organization, call.funds, PRICE);
-  call.note(`billing: ${what} charged ${PRICE} token (balance ${remaining})`);
+  because(`billing: ${what} charged ${PRICE} token (balance ${remaining})`);
 }
 
 // ─── Adverse media ──────────────────────────────────────────────────────────────────────────────────
@@ -100,6 +102,16 @@ export function queueAdverseMedia(
   jobs: JobEngine,
   body: AdverseMediaRequest,
   options: { idempotencyKey?: string | undefined; fate: JobFate },
+): Explained<AdverseMediaQueueing> {
+  return explaining((because) => queueAdverseMediaJob(call, because, jobs, body, options));
+}
+
+function queueAdverseMediaJob(
+  call: ScreeningCall,
+  because: Because,
+  jobs: JobEngine,
+  body: AdverseMediaRequest,
+  options: { idempotencyKey?: string | undefined; fate: JobFate },
 ): AdverseMediaQueueing {
   const { world, organization } = call;
   const requestFingerprint = adverseMediaFingerprint(body);
@@ -108,13 +120,13 @@ export function queueAdverseMedia(
     const earlier = jobs.findByIdempotency(world, organization.id, key);
     if (earlier) {
       if (earlier.requestFingerprint !== requestFingerprint) {
-        call.note(`idempotency: key reused with a different body (job ${earlier.id}) -> 409, nothing queued`);
+        because(`idempotency: key reused with a different body (job ${earlier.id}) -> 409, nothing queued`);
         throw new ApiError(
           409,
           `Idempotency-Key "${key.slice(0, 80)}" was already used for a different request body (job ${earlier.id}): send a new Idempotency-Key for a new request, or resend the original body to get the original job.`,
         );
       }
-      call.note(`idempotency: key already used -> existing job ${earlier.id}, not billed again`);
+      because(`idempotency: key already used -> existing job ${earlier.id}, not billed again`);
       return { replayed: true, queued: queuedView(jobs, world, earlier, ADVERSE_MEDIA_MESSAGES.replayed) };
     }
   }
@@ -128,11 +140,11 @@ export function queueAdverseMedia(
     fate: options.fate,
     ...(key !== undefined ? { idempotencyScope: `${organization.id}|${key}`, requestFingerprint } : { requestFingerprint }),
   });
-  if (options.fate === 'fail') call.note(`adverse media job ${job.id} queued; scenario async-jobs-fail: it will fail, not billed`);
-  else if (predicted.status === 'failed') call.note(`adverse media job ${job.id} queued; it will fail (${predicted.explanation}), not billed`);
+  if (options.fate === 'fail') because(`adverse media job ${job.id} queued; scenario async-jobs-fail: it will fail, not billed`);
+  else if (predicted.status === 'failed') because(`adverse media job ${job.id} queued; it will fail (${predicted.explanation}), not billed`);
   else {
-    call.note(`adverse media job ${job.id} queued${options.fate === 'stuck' ? ' (scenario async-jobs-stuck: stays processing)' : ''}`);
-    bill(call, 'adverse media job');
+    because(`adverse media job ${job.id} queued${options.fate === 'stuck' ? ' (scenario async-jobs-stuck: stays processing)' : ''}`);
+    bill(call, because, 'adverse media job');
   }
   return { replayed: false, queued: queuedView(jobs, world, job, ADVERSE_MEDIA_MESSAGES.queued) };
 }
@@ -143,20 +155,24 @@ function queuedView(jobs: JobEngine, world: World, job: StoredJob, message: stri
 
 // ─── PEP and sanctions, title check ─────────────────────────────────────────────────────────────────
 
-export function screenPepAndSanctions(call: ScreeningCall, body: PepSanctionsRequest): PepSanctionsResponse {
-  requireFunds(call.world, call.organization, call.funds, PRICE);
-  const screening = screenPepSanctions(body, defaultWatchlist());
-  call.note(screening.explanation);
-  bill(call, 'PEP and sanctions screening');
-  return screening.response;
+export function screenPepAndSanctions(call: ScreeningCall, body: PepSanctionsRequest): Explained<PepSanctionsResponse> {
+  return explaining((because) => {
+    requireFunds(call.world, call.organization, call.funds, PRICE);
+    const screening = screenPepSanctions(body, defaultWatchlist());
+    because(screening.explanation);
+    bill(call, because, 'PEP and sanctions screening');
+    return screening.response;
+  });
 }
 
-export function runTitleCheck(call: ScreeningCall, body: TitleCheckRequest): TitleCheckResponse {
-  requireFunds(call.world, call.organization, call.funds, PRICE);
-  const outcome = checkTitle(body);
-  call.note(outcome.explanation);
-  bill(call, 'title check');
-  return outcome.response;
+export function runTitleCheck(call: ScreeningCall, body: TitleCheckRequest): Explained<TitleCheckResponse> {
+  return explaining((because) => {
+    requireFunds(call.world, call.organization, call.funds, PRICE);
+    const outcome = checkTitle(body);
+    because(outcome.explanation);
+    bill(call, because, 'title check');
+    return outcome.response;
+  });
 }
 
 // ─── Phone checks ───────────────────────────────────────────────────────────────────────────────────
@@ -182,6 +198,7 @@ interface ApplicantDefaults {
  */
 function runPhoneCheck<TResponse extends { sessionId?: string }>(
   call: ScreeningCall,
+  because: Because,
   kind: PhoneCheckKind,
   body: { phone?: string | undefined; firstName?: string | undefined; lastName?: string | undefined; sessionId?: string | undefined },
   run: (filled: ApplicantDefaults) => PhoneCheckResult<TResponse>,
@@ -194,10 +211,10 @@ function runPhoneCheck<TResponse extends { sessionId?: string }>(
     firstName: body.firstName ?? session?.firstName,
     lastName: body.lastName ?? session?.lastName,
   };
-  if (session && body.phone === undefined && filled.phone !== undefined) call.note(`phone ${filled.phone} taken from session ${session.id}`);
+  if (session && body.phone === undefined && filled.phone !== undefined) because(`phone ${filled.phone} taken from session ${session.id}`);
 
   const result = run(filled);
-  call.note(result.explanation);
+  because(result.explanation);
   if (result.status === 'invalid-input') {
     const fromSession = session !== undefined && result.field === 'phone' && filled.phone === undefined;
     throw new ApiError(
@@ -211,13 +228,13 @@ function runPhoneCheck<TResponse extends { sessionId?: string }>(
   const covered = session !== undefined && screeningSessions.get().workflowStepCodes(world, organization.id, session.id).includes(check.step);
   if (!covered) requireFunds(world, organization, call.funds, PRICE);
   if (result.status === 'carrier-unavailable') {
-    call.note('billing: nothing charged (carrier unavailable)');
+    because('billing: nothing charged (carrier unavailable)');
     throw new ApiError(503, CARRIER_UNAVAILABLE_MESSAGE, {}, { 'Retry-After': '0' });
   }
 
-  if (covered) call.note(`billing: ${check.label} not charged: the workflow of session ${session.id} has the ${check.step} step`);
-  else bill(call, check.label);
-  if (session) call.note(attachPhoneCheck(world, session.id, kind, result.response));
+  if (covered) because(`billing: ${check.label} not charged: the workflow of session ${session.id} has the ${check.step} step`);
+  else bill(call, because, check.label);
+  if (session) because(attachPhoneCheck(world, session.id, kind, result.response));
   return result.response;
 }
 
@@ -229,30 +246,36 @@ function attachPhoneCheck(world: World, sessionId: string, kind: PhoneCheckKind,
   return `attached to session ${sessionId} as analysis_data.phone_checks.${analysisKey}`;
 }
 
-export function checkOwnership(call: ScreeningCall, body: PhoneOwnershipRequest): PhoneOwnershipResponse {
-  return runPhoneCheck(call, 'ownership', body, (filled) =>
-    checkPhoneOwnership(
-      {
-        ...filled,
-        address: body.address,
-        dateOfBirth: body.dateOfBirth,
-        strictness: body.strictness,
-        sessionId: body.sessionId,
-      },
-      call.world.clock.now(),
+export function checkOwnership(call: ScreeningCall, body: PhoneOwnershipRequest): Explained<PhoneOwnershipResponse> {
+  return explaining((because) =>
+    runPhoneCheck(call, because, 'ownership', body, (filled) =>
+      checkPhoneOwnership(
+        {
+          ...filled,
+          address: body.address,
+          dateOfBirth: body.dateOfBirth,
+          strictness: body.strictness,
+          sessionId: body.sessionId,
+        },
+        call.world.clock.now(),
+      ),
     ),
   );
 }
 
-export function checkTrust(call: ScreeningCall, body: PhoneTrustRequest): PhoneTrustResponse {
-  return runPhoneCheck(call, 'trust', body, (filled) =>
-    checkPhoneTrust({ phone: filled.phone, sensitivity: body.sensitivity, sessionId: body.sessionId }, call.world.clock.now()),
+export function checkTrust(call: ScreeningCall, body: PhoneTrustRequest): Explained<PhoneTrustResponse> {
+  return explaining((because) =>
+    runPhoneCheck(call, because, 'trust', body, (filled) =>
+      checkPhoneTrust({ phone: filled.phone, sensitivity: body.sensitivity, sessionId: body.sessionId }, call.world.clock.now()),
+    ),
   );
 }
 
-export function checkAgeGate(call: ScreeningCall, body: CarrierAgeGateRequest): CarrierAgeGateResponse {
-  return runPhoneCheck(call, 'carrierAgeGate', body, (filled) =>
-    checkCarrierAgeGate({ phone: filled.phone, sessionId: body.sessionId }, call.world.clock.now()),
+export function checkAgeGate(call: ScreeningCall, body: CarrierAgeGateRequest): Explained<CarrierAgeGateResponse> {
+  return explaining((because) =>
+    runPhoneCheck(call, because, 'carrierAgeGate', body, (filled) =>
+      checkCarrierAgeGate({ phone: filled.phone, sessionId: body.sessionId }, call.world.clock.now()),
+    ),
   );
 }
 

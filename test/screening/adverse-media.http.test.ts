@@ -76,6 +76,8 @@ describe('POST /v1/screening/adverse-media', () => {
     expect(conflict.body.error).toBe(
       `Idempotency-Key "k-409" was already used for a different request body (job ${first.body.jobId}): send a new Idempotency-Key for a new request, or resend the original body to get the original job.`,
     );
+    // The reason the verb gave before refusing travels with its refusal.
+    expect(conflict.headers.get('x-sandbox-explain')).toBe(`idempotency: key reused with a different body (job ${first.body.jobId}) -> 409, nothing queued`);
     expect(storedJobCount(sandbox)).toBe(1);
     expect(await balanceOf(sandbox)).toBe(balance);
   });

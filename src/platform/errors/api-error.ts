@@ -20,6 +20,8 @@ export interface ErrorExtras {
 /** Thrown by services and middleware; the error handler turns it into the response. */
 export class ApiError extends Error {
   override name = 'ApiError';
+  /** The reasons the refusing verb had given before it refused (X-Sandbox-Explain says them). */
+  readonly explanations: string[] = [];
   constructor(
     readonly status: ErrorStatus,
     message: string,

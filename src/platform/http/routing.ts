@@ -139,6 +139,7 @@ export function handleError(error: Error, c: AppContext): Response {
   const family = c.get('errorFamily') ?? 'default';
   if (error instanceof ApiError) {
     for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+    for (const reason of error.explanations) explain(c, reason);
     explainFailure(c, error.status, error.message);
     const extras = withRouteCode(c, error.status, error.extras);
     if (typeof extras.code === 'string') noteOutcome(c, `code:${extras.code}`);
