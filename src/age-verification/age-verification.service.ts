@@ -17,13 +17,14 @@
  */
 import type { OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
-import { ApiError } from '../platform/errors/api-error.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
 import type { Explained } from '../platform/explained.ts';
 import type { PublicUrls } from '../platform/platform.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
 import { keysetPaging } from '../platform/paging/keyset-paging.ts';
+import { AGE_VERIFICATION_ERROR_CODES } from './age-verification.errors.ts';
 import { adminConsoleUrl, createSession, sessionById, sessionDetailsUrl } from '../sessions/api.ts';
 import { PARENT_CONNECT_TIMINGS, statusAt, transitionFor, type ParentConnectEvent } from './age-verification.machine.ts';
 import type {
@@ -176,13 +177,8 @@ export function toParentConnectJson(stored: StoredParentConnect, nowMs: number):
 
 function requireOwn(world: World, organizationId: string, id: string): StoredParentConnect {
   const stored = parentConnectRequests(world).get(id);
-  if (!stored)
-    throw new ApiError(
-      404,
-      `Parent Connect request ${id} was not found: use the id from the parent_connect link of POST /v1/age-verification or from the list.`,
-    );
-  if (stored.organizationId !== organizationId)
-    throw new ApiError(403, `Parent Connect request ${id} belongs to another organization: use an API key of the organization that created it.`);
+  if (!stored) throw codedError(AGE_VERIFICATION_ERROR_CODES, 'PARENT_CONNECT_NOT_FOUND', { id });
+  if (stored.organizationId !== organizationId) throw codedError(AGE_VERIFICATION_ERROR_CODES, 'PARENT_CONNECT_OF_ANOTHER_ORGANIZATION', { id });
   return stored;
 }
 
@@ -222,16 +218,8 @@ export function readBoundaries(world: World, principal: Principal, childAttestat
   if (principal.kind === 'sandbox') return sandboxBoundaries(childAttestationId);
   const attested = parentConnectRequests(world).where('byChildAttestation', childAttestationId);
   const stored = attested.find((record) => record.organizationId === principal.organization.id);
-  if (!stored && attested.length > 0)
-    throw new ApiError(
-      403,
-      `The child attestation ${childAttestationId} belongs to another organization's Parent Connect request: use an API key of the organization that created it.`,
-    );
-  if (!stored)
-    throw new ApiError(
-      404,
-      `No Parent Connect request has the child attestation ${childAttestationId}: use the child_attestation_id of a Parent Connect request.`,
-    );
+  if (!stored && attested.length > 0) throw codedError(AGE_VERIFICATION_ERROR_CODES, 'ATTESTATION_OF_ANOTHER_ORGANIZATION', { childAttestationId });
+  if (!stored) throw codedError(AGE_VERIFICATION_ERROR_CODES, 'ATTESTATION_NOT_FOUND', { childAttestationId });
   return toBoundariesJson(toParentConnectJson(stored, world.clock.now()), world.clock.now());
 }
 
@@ -242,24 +230,25 @@ export function resolveBoundaries(
 ): Record<string, boolean | number | string> {
   const known = new Set(restrictions.map((restriction) => restriction.key));
   for (const key of Object.keys(chosen))
-    if (!known.has(key)) throw new ApiError(400, `boundaries.${key} is not one of the request's platform restrictions (${[...known].join(', ') || 'none'}).`);
+    if (!known.has(key)) throw codedError(AGE_VERIFICATION_ERROR_CODES, 'BOUNDARY_NOT_A_RESTRICTION', { key, restrictions: [...known] });
   const out: Record<string, boolean | number | string> = {};
   for (const restriction of restrictions) {
     const value = chosen[restriction.key] ?? restriction.default;
     if (value === undefined) {
-      if (restriction.required) throw new ApiError(400, `boundaries.${restriction.key} is required: choose a value for "${restriction.label}".`);
+      if (restriction.required) throw codedError(AGE_VERIFICATION_ERROR_CODES, 'BOUNDARY_REQUIRED', { key: restriction.key, label: restriction.label });
       continue;
     }
     const numeric = restriction.type === 'number' || restriction.type === 'minutes';
-    if (restriction.type === 'toggle' && typeof value !== 'boolean') throw new ApiError(400, `boundaries.${restriction.key} must be true or false.`);
+    if (restriction.type === 'toggle' && typeof value !== 'boolean')
+      throw codedError(AGE_VERIFICATION_ERROR_CODES, 'BOUNDARY_NOT_A_TOGGLE', { key: restriction.key });
     if (
       numeric &&
       (typeof value !== 'number' || (restriction.min !== undefined && value < restriction.min) || (restriction.max !== undefined && value > restriction.max))
     ) {
-      throw new ApiError(400, `boundaries.${restriction.key} must be a number from ${restriction.min ?? '-inf'} to ${restriction.max ?? 'inf'}.`);
+      throw codedError(AGE_VERIFICATION_ERROR_CODES, 'BOUNDARY_OUT_OF_RANGE', { key: restriction.key, min: restriction.min, max: restriction.max });
     }
     if (restriction.type === 'select' && !(restriction.options ?? []).includes(String(value)))
-      throw new ApiError(400, `boundaries.${restriction.key} must be one of ${(restriction.options ?? []).join(', ')}.`);
+      throw codedError(AGE_VERIFICATION_ERROR_CODES, 'BOUNDARY_NOT_AN_OPTION', { key: restriction.key, options: restriction.options ?? [] });
     out[restriction.key] = value;
   }
   return out;
@@ -283,19 +272,18 @@ export function actOnParentConnect(
   inviteContext: ParentInviteContext,
 ): Explained<ParentConnectRequest> {
   const stored = parentConnectRequests(world).get(id);
-  if (!stored) throw new ApiError(404, `There is no Parent Connect request ${id} in this namespace.`);
+  if (!stored) throw codedError(AGE_VERIFICATION_ERROR_CODES, 'PARENT_CONNECT_NOT_IN_NAMESPACE', { id });
   const now = world.clock.now();
   const nowIso = world.clock.iso(now);
   const status = statusAt(stored, now);
   const to = transitionFor(status, input.event);
-  if (!to) throw new ApiError(409, `Parent Connect request ${id} is ${status}: "${input.event}" is not possible now.`);
+  if (!to) throw codedError(AGE_VERIFICATION_ERROR_CODES, 'PARENT_CONNECT_EVENT_NOT_POSSIBLE', { id, status, event: input.event });
   const next: StoredParentConnect = { ...stored, status: to, updated_at: nowIso };
   const apply: Record<ParentConnectEvent, () => void> = {
     invite: () => Object.assign(next, { contact_method: 'email', invite_expires_at: world.clock.iso(now + PARENT_CONNECT_TIMINGS.inviteTtlMs) }),
     verify_parent: () => Object.assign(next, { parent_session_id: world.uuid(), parent_attestation_id: world.uuid() }),
     give_consent: () => {
-      if (stored.eula_url !== null && input.accept_eula === false)
-        throw new ApiError(400, 'accept_eula must be true: the parent has to accept the EULA to consent.');
+      if (stored.eula_url !== null && input.accept_eula === false) throw codedError(AGE_VERIFICATION_ERROR_CODES, 'EULA_NOT_ACCEPTED', undefined);
       Object.assign(next, {
         boundaries: resolveBoundaries(stored.platform_restrictions, input.boundaries),
         boundaries_revision: 1,
