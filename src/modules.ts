@@ -14,7 +14,7 @@ import { adverseMediaJobKind } from './screening/adverse-media.service.ts';
 import { STORED_SESSION_SHAPE } from './sessions/stored-session-shape.ts';
 
 /**
- * The ports the areas below sessions declare (what screening, deepfake and financial need of a session),
+ * The ports the areas below sessions declare (what screening, deepfake, financial and workflows need of a session),
  * provided by the sessions area: connected once, before the first request of an area that may reach one
  * (itself, or through a workflow step or a session it creates) is answered, whichever area comes first.
  */
@@ -25,10 +25,12 @@ function connectPorts(): Promise<void> {
     import('./screening/session-port.ts'),
     import('./deepfake/session-port.ts'),
     import('./financial/applicant-port.ts'),
-  ]).then(([sessions, screening, deepfake, financial]) => {
+    import('./workflows/session-port.ts'),
+  ]).then(([sessions, screening, deepfake, financial, workflows]) => {
     screening.screeningSessions.provide(sessions.sessionsForScreening);
     deepfake.deepfakeSessions.provide(sessions.sessionsForDeepfake);
     financial.applicantIds.provide(sessions.applicantIdsForFinancial);
+    workflows.workflowSessions.provide(sessions.sessionsForWorkflows);
   });
   return portsConnected;
 }

@@ -22,9 +22,7 @@ import { SANDBOX_BANKS } from '../financial/api.ts';
 import { IMAGE_FIXTURES } from '../images/image-outcomes.ts';
 import { mimeOf, sniffImageFormat } from '../images/image-format.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
-import { VALID_ID_TYPES } from '../workflows/id-document-types.ts';
-import type { StepCode } from '../workflows/workflow-steps.ts';
-import type { WorkflowState } from '../workflows/workflows.schemas.ts';
+import { type StepCode, VALID_ID_TYPES, type WorkflowState } from '../workflows/api.ts';
 
 type Html = ReturnType<typeof html>;
 

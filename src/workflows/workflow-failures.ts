@@ -9,7 +9,7 @@
  * (id-verification.step.ts, face-liveness.step.ts) decide a code; everything else reads it from here.
  */
 import { z } from '@hono/zod-openapi';
-import type { FailureReason, FailureSlot } from '../sessions/sessions.schemas.ts';
+import type { FailureReason, FailureSlot } from './session-results.ts';
 import type { StepCode } from './workflow-steps.ts';
 
 export const FAILURE_CATEGORIES = ['DOCUMENT', 'SELFIE', 'FACE_MATCH', 'LIVENESS', 'OTHER'] as const;

@@ -6,7 +6,7 @@
  * stored before runs existed gets one derived from its workflow on first use (runFor).
  */
 import type { World } from '../platform/namespaces/world.ts';
-import { DEFAULT_MAX_FAILED_ATTEMPTS } from '../sessions/session.machine.ts';
+import { DEFAULT_MAX_FAILED_ATTEMPTS } from './session-results.ts';
 import type { AttemptScript } from './attempt-scripts.ts';
 import { STEP_MODULES } from './steps/index.ts';
 import type { StepFailure } from './workflow-failures.ts';

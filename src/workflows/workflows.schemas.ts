@@ -10,7 +10,7 @@ import { aliasedBody } from '../platform/validation/aliased-body.ts';
 import { e164Phone, email, expiresInHours, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
 import { HEADLESS_STEP_CODES, STEP_CODES, STEP_CONFIG_SCHEMAS, STEP_PREREQUISITES, type StepCode } from './workflow-steps.ts';
 import { LIVENESS_CHALLENGE_TYPES, LivenessScriptSchema } from '../face/api.ts';
-import { SessionProgressSchema, UPLOAD_TYPES } from '../sessions/sessions.schemas.ts';
+import { SessionProgressSchema, UPLOAD_TYPES } from './session-results.ts';
 import { SessionFailureSchema, WorkflowFailureSchema } from './workflow-failures.ts';
 import { stepCode } from './step-code.ts';
 
