@@ -1,6 +1,7 @@
 /**
  * The sessions area's side of the ports the areas below it declare (screening, deepfake, financial, workflows):
- * what they need of a session, answered from this area's records. src/modules.ts provides them.
+ * what they need of a session, answered from this area's records. This area's entry in src/modules.ts
+ * lists them (`provides`); the area loader loads this module when an area that needs one is first used.
  */
 import type { DeepfakeSessions } from '../deepfake/api.ts';
 import type { ApplicantIds } from '../financial/api.ts';

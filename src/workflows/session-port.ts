@@ -1,10 +1,10 @@
 /**
  * What the workflows area's step engine needs of the session a run belongs to (the sessions area, above
  * this one): create a headless session, find one, record a step's results on it and move it through the
- * session machine. Declared here, provided by the sessions area (src/modules.ts), so workflows never
+ * session machine. Declared here, provided by the sessions area (its entry in src/modules.ts), so workflows never
  * imports sessions and a session record is written by its own area only.
  */
-import { declarePort } from '../area-ports.ts';
+import { declarePort } from '../platform/platform.ts';
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import type { Explained } from '../platform/http/explained.ts';
 import type { World } from '../platform/namespaces/world.ts';

@@ -152,7 +152,9 @@ function attemptsRemaining(loaded: Loaded): number {
 
 /** The wire `failure` of a step whose latest attempt failed a check (retryable while the session is open). */
 function stepFailure(loaded: Loaded, step: RunStep): WorkflowFailure | undefined {
-  return step.failure === undefined ? undefined : toWireFailure(step.failure, !sessions().isTerminal(loaded.stored.record.status) && isSubmittable(step.status));
+  return step.failure === undefined
+    ? undefined
+    : toWireFailure(step.failure, !sessions().isTerminal(loaded.stored.record.status) && isSubmittable(step.status));
 }
 
 /** Why the run ended without being submitted: attempts used up, the session expired, or it was ended with a step open. */
@@ -395,7 +397,9 @@ export async function submitStep(
     const analysis = decided.analysis ?? {};
     const uploadedSlots = decided.kind === 'progress' ? [] : (decided.uploadedSlots ?? []);
     const recorded =
-      Object.keys(analysis).length > 0 || uploadedSlots.length > 0 ? sessions().recordStepResults(world, sessionId, analysis, uploadedSlots, nowIso) : loaded.stored;
+      Object.keys(analysis).length > 0 || uploadedSlots.length > 0
+        ? sessions().recordStepResults(world, sessionId, analysis, uploadedSlots, nowIso)
+        : loaded.stored;
     const updated: RunStep = {
       ...step,
       ...(decided.state === undefined ? {} : { state: decided.state }),
