@@ -27,7 +27,7 @@ export interface CliOptions extends SandboxOptions, CoverageExit {
 export const HELP = `idv-sandbox — a stateful sandbox of the identity-verification and screening API
 
 Usage: idv-sandbox [options]
-       idv-sandbox check-recording FILE... [--out FILE] [--fail-on-drift]   (compare with recorded traffic: docs/drift-check.md)
+       idv-sandbox check-recording FILE... [--out FILE] [--fail-on-drift]   (compare with recorded traffic: docs/drift.md)
 
 Each option may also be set in a config file (--config), under its flag's name; a flag wins over its env
 variable, which wins over the config file.
