@@ -40,6 +40,7 @@ import type { CorsSetting } from './platform/http/cors.ts';
 import { FileBlobStore, MemoryBlobStore } from './platform/uploads/blob-store.ts';
 import { UPLOADS_COLLECTION, UploadStore } from './platform/uploads/uploads.ts';
 import { parseSmtpUrl, SmtpCourier } from './platform/outbox/smtp-courier.ts';
+import type { ShadowOptions } from './drift/shadow.ts';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DEFAULT_DATA_FILE = '.data/idv-sandbox.json';
@@ -113,6 +114,8 @@ export interface SandboxOptions {
   watchScenarios?: boolean;
   /** Record which outcome classes the answers fall into (default on; GET /__sandbox/coverage). */
   coverage?: boolean;
+  /** Forward each /v1 request to an upstream and compare its answer with this sandbox's (`--shadow-upstream`; a listening sandbox only). */
+  shadow?: ShadowOptions;
   /** How scenario latency waits; tests inject a recorder instead of real sleeping. */
   sleep?: (ms: number) => Promise<void>;
   logger?: Logger;
@@ -291,7 +294,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     platform.closers.push(async () => platform.scenarioFiles.close());
   }
   if (listener) {
-    handle = app.fetch;
+    // The shadow mode's code loads only when it is on.
+    handle = options.shadow ? (await import('./drift/shadow.ts')).shadowing(platform, app.fetch, options.shadow) : app.fetch;
     if (options.publicUrl === undefined) Object.assign(platform.urls, publicUrls(listener.url));
   }
   if (options.retentionSweep ?? listener !== undefined) platform.retention.startSweeping();

@@ -8,6 +8,8 @@ import {
   CoverageClearedSchema,
   CoverageQuerySchema,
   CoverageReportSchema,
+  DriftQuerySchema,
+  DriftReportSchema,
   OutboxClearedSchema,
   OutboxPageSchema,
   OutboxQuerySchema,
@@ -216,6 +218,28 @@ export const coverageRoute = controlRoute({
         'text/html': { schema: z.string() },
       },
     },
+  },
+});
+
+export const driftRoute = controlRoute({
+  method: 'get',
+  path: '/__sandbox/drift',
+  operationId: 'sandboxDrift',
+  summary: 'Shadow mode: where this sandbox answered the forwarded requests otherwise than the upstream',
+  description:
+    'Only with `--shadow-upstream URL`: the drift report of every /v1 request forwarded so far (the report check-recording prints). JSON, or `format=markdown`, `junit` or `html` (or the matching Accept header).',
+  request: { query: DriftQuerySchema },
+  responses: {
+    200: {
+      description: 'The report',
+      content: {
+        'application/json': { schema: DriftReportSchema },
+        'text/markdown': { schema: z.string() },
+        'application/xml': { schema: z.string() },
+        'text/html': { schema: z.string() },
+      },
+    },
+    404: json(ErrorSchema, 'The sandbox does not run in shadow mode'),
   },
 });
 

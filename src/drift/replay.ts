@@ -143,7 +143,6 @@ export class Replayer {
    */
   constructor(
     private readonly namespace: string,
-    private readonly send: SendToSandbox,
     private readonly personal: Set<string>,
     private readonly clientOperations: () => Iterable<string>,
   ) {}
@@ -159,7 +158,7 @@ export class Replayer {
   }
 
   /** Sends the exchange's request with `key` in place of the recorded one, and compares the answers. */
-  async replay(exchange: Exchange, served: { operation: Operation; target: string }, key: string | undefined): Promise<void> {
+  async replay(exchange: Exchange, served: { operation: Operation; target: string }, key: string | undefined, send: SendToSandbox): Promise<void> {
     const { request } = exchange;
     const headers: Record<string, string> = { 'x-sandbox-namespace': this.namespace };
     for (const [name, value] of Object.entries(request.headers)) if (!DROPPED_HEADERS.has(name) && !name.startsWith(':')) headers[name] = value;
@@ -167,7 +166,7 @@ export class Replayer {
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     let response: Response;
     try {
-      response = await this.send(served.target, { method: request.method, headers, ...(hasBody ? { body: requestBody(request.body, this.#ids) } : {}) });
+      response = await send(served.target, { method: request.method, headers, ...(hasBody ? { body: requestBody(request.body, this.#ids) } : {}) });
     } catch (error) {
       // Only a request no HTTP client could send gets here (a header value with a line break, say).
       throw new RecordingError(`exchange ${exchange.number} cannot be sent as recorded: ${(error as Error).message}`);
@@ -199,12 +198,8 @@ export async function replay(exchanges: readonly Exchange[], options: ReplayOpti
   });
   const keys = keyMapping(exchanges);
   const personal = personalValues(exchanges.flatMap((e) => [parsed(e.request.body), parsed(e.response.body)]));
-  const replayer = new Replayer(
-    DRIFT_NAMESPACE,
-    async (target, init) => sandbox.app.request(target, init),
-    personal,
-    () => clientOperationsOf(sandbox.platform),
-  );
+  const replayer = new Replayer(DRIFT_NAMESPACE, personal, () => clientOperationsOf(sandbox.platform));
+  const send: SendToSandbox = async (target, init) => sandbox.app.request(target, init);
   const clock: { at?: Date } = {};
   try {
     for (const exchange of exchanges) {
@@ -213,7 +208,7 @@ export async function replay(exchanges: readonly Exchange[], options: ReplayOpti
       const at = validInstant(exchange.startedAt);
       if (at) followClock(sandbox, at, clock);
       const key = exchange.request.headers['x-api-key'];
-      await replayer.replay(exchange, served, key === undefined ? undefined : (keys.get(key) ?? key));
+      await replayer.replay(exchange, served, key === undefined ? undefined : (keys.get(key) ?? key), send);
     }
   } finally {
     await sandbox.close({ report: false });
