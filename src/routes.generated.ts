@@ -340,6 +340,7 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       ['POST', '/console/reset'],
       ['POST', '/console/organizations/:id/balance'],
       ['GET', '/console/coverage'],
+      ['GET', '/console/drift'],
       ['GET', '/console/outbox'],
       ['POST', '/console/outbox/clear'],
       ['GET', '/console/storage'],

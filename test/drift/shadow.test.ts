@@ -180,6 +180,13 @@ describe('the shadow mode against an upstream that differs on purpose', () => {
     expect(report.unserved.map((u: any) => `${u.method} ${u.path}`)).toEqual(['GET /v1/outage', 'GET /v1/audit-trail']);
     expect(report.drift).toBe(true);
   });
+
+  it('shows the last report in the console, linked from its navigation', async () => {
+    const page = await (await fetch(`${shadow.url}/console/drift`)).text();
+    expect(page).toContain('<td><code>GET /v1/sessions/{id}</code></td><td>missing</td><td><code>$.session_record.sessionStatus</code></td>');
+    expect(page).toContain('<code>GET /v1/audit-trail</code>');
+    expect(await (await fetch(`${shadow.url}/console`)).text()).toContain('href="/console/drift');
+  });
 });
 
 describe('the shadow mode with an upstream that cannot be reached', () => {
@@ -201,12 +208,13 @@ describe('the shadow mode with an upstream that cannot be reached', () => {
 });
 
 describe('GET /__sandbox/drift without the shadow mode', () => {
-  it('is refused with 404, saying how to start the shadow mode', async () => {
+  it('is refused with 404, saying how to start the shadow mode; the console page says so too', async () => {
     const sandbox = await createSandbox({ port: null, memory: true, logger: quiet, ...STRICT_RESPONSES });
     try {
       const response = await sandbox.app.request('/__sandbox/drift');
       expect(response.status).toBe(404);
       expect(((await response.json()) as any).error).toContain('Start it with --shadow-upstream');
+      expect(await (await sandbox.app.request('/console/drift')).text()).toContain('No drift report: the sandbox is not running in shadow mode.');
     } finally {
       await sandbox.close({ report: false });
     }
