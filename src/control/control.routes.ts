@@ -200,6 +200,17 @@ export const catalogRoute = controlRoute({
   responses: { 200: json(CatalogSchema, 'The catalog') },
 });
 
+/** A report: JSON, or its Markdown, JUnit XML or HTML rendering (by `format`). */
+const reportResponse = <S extends z.ZodType>(schema: S) => ({
+  description: 'The report',
+  content: {
+    'application/json': { schema },
+    'text/markdown': { schema: z.string() },
+    'application/xml': { schema: z.string() },
+    'text/html': { schema: z.string() },
+  },
+});
+
 export const coverageRoute = controlRoute({
   method: 'get',
   path: '/__sandbox/coverage',
@@ -209,15 +220,7 @@ export const coverageRoute = controlRoute({
     'Per namespace (or `scope=all`), optionally per API key. JSON, or `format=markdown` (a CI job summary), `format=junit` (one test case per class, the missed ones failing) or `format=html`. Coverage outlives POST /__sandbox/reset; DELETE clears it.',
   request: { query: CoverageQuerySchema },
   responses: {
-    200: {
-      description: 'The report',
-      content: {
-        'application/json': { schema: CoverageReportSchema },
-        'text/markdown': { schema: z.string() },
-        'application/xml': { schema: z.string() },
-        'text/html': { schema: z.string() },
-      },
-    },
+    200: reportResponse(CoverageReportSchema),
   },
 });
 
@@ -230,15 +233,7 @@ export const driftRoute = controlRoute({
     'Only with `--shadow-upstream URL`: the drift report of every /v1 request forwarded so far (the report check-recording prints). JSON, or `format=markdown`, `junit` or `html` (or the matching Accept header).',
   request: { query: DriftQuerySchema },
   responses: {
-    200: {
-      description: 'The report',
-      content: {
-        'application/json': { schema: DriftReportSchema },
-        'text/markdown': { schema: z.string() },
-        'application/xml': { schema: z.string() },
-        'text/html': { schema: z.string() },
-      },
-    },
+    200: reportResponse(DriftReportSchema),
     404: json(ErrorSchema, 'The sandbox does not run in shadow mode'),
   },
 });
