@@ -9,6 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadAllAreas } from '../src/app.ts';
+import { shadowing } from '../src/drift/shadow.ts';
 import { createSandbox, type Sandbox } from '../src/sandbox.ts';
 import { FIXTURE_WORKFLOW_IDS } from '../src/workflows/workflows.store.ts';
 import { OPENAPI_EXAMPLES_FILE, type OperationExamples } from '../src/platform/docs/openapi-examples.ts';
@@ -408,6 +409,9 @@ export async function recordOperationExamples(firstCall?: (sandbox: Sandbox) => 
   await control('sandboxCatalog', 'GET', '/__sandbox/catalog');
   await control('sandboxCoverage', 'GET', '/__sandbox/coverage?kind=scenario-kind');
   await control('sandboxClearCoverage', 'DELETE', '/__sandbox/coverage');
+  // The shadow mode's report, as a sandbox started with --shadow-upstream answers it before any request.
+  shadowing(sandbox.platform, sandbox.app.fetch, { upstream: 'https://staging.idv.example' });
+  await control('sandboxDrift', 'GET', '/__sandbox/drift');
   await control('sandboxCreateTestJob', 'POST', '/__sandbox/jobs', { input: { n: 1 } });
   await control('sandboxClearRequests', 'DELETE', '/__sandbox/requests');
   await control('sandboxListOutbox', 'GET', '/__sandbox/outbox?channel=email&limit=1');

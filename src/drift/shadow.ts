@@ -30,10 +30,11 @@ const HOP_HEADERS = new Set(['host', 'connection', 'keep-alive', 'transfer-encod
 /** The upstream's body is read decoded (fetch undoes gzip): its encoding and length headers would lie about the bytes passed on. */
 const DECODED_AWAY = new Set(['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive']);
 
-const shadows = new WeakMap<Platform, Shadow>();
+/** Keyed by the namespaces the shadow answers in: a server started afresh over the same data sees it too. */
+const shadows = new WeakMap<Platform['worlds'], Shadow>();
 
 /** The shadow mode of a sandbox's platform, when it runs in it. */
-export const shadowOf = (platform: Platform): Shadow | undefined => shadows.get(platform);
+export const shadowOf = (platform: Platform): Shadow | undefined => shadows.get(platform.worlds);
 
 const isApiPath = (path: string) => path === '/v1' || path.startsWith('/v1/');
 
@@ -145,6 +146,6 @@ export class Shadow {
 /** The server's handler in shadow mode (the mode is kept for GET /__sandbox/drift and the console). */
 export function shadowing(platform: Platform, app: Fetch, options: ShadowOptions): Fetch {
   const shadow = new Shadow(platform, app, options);
-  shadows.set(platform, shadow);
+  shadows.set(platform.worlds, shadow);
   return shadow.fetch;
 }
