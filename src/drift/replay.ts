@@ -5,7 +5,7 @@
  */
 import { changeClock } from '../control/control.service.ts';
 import { clockRangeProblem } from '../platform/clock/virtual-clock.ts';
-import type { Platform } from '../platform/http/context.ts';
+import type { Platform } from '../platform/platform.ts';
 import { createSandbox, type Sandbox } from '../sandbox.ts';
 import { type Answer, compareAnswers, type Difference } from './compare.ts';
 import { IdMap } from './id-map.ts';
@@ -144,7 +144,7 @@ export class Replayer {
   constructor(
     private readonly namespace: string,
     private readonly personal: Set<string>,
-    private readonly clientOperations: () => Iterable<string>,
+    private readonly clientOperations: () => Promise<Iterable<string>>,
   ) {}
 
   /** The operation the sandbox serves for the recorded request, its URL rewritten to the run's ids; else the exchange is listed as not served. */
@@ -176,7 +176,7 @@ export class Replayer {
     for (const value of personalValues([parsed(request.body), recordedBody])) this.personal.add(value);
     const name = operationName(served.operation);
     const found = compareAnswers(exchange.response, answer);
-    const clientOperations = found.length === 0 ? new Set<string>() : new Set(this.clientOperations());
+    const clientOperations = found.length === 0 ? new Set<string>() : new Set(await this.clientOperations());
     const differences = found.map((d) => {
       const guess = documentedGuess(clientOperations, name, d.kind, d.path);
       return { ...d, recorded: shownValue(d.recorded, this.personal), sandbox: shownValue(d.sandbox, this.personal), ...(guess ? { guess } : {}) };
@@ -216,5 +216,5 @@ export async function replay(exchanges: readonly Exchange[], options: ReplayOpti
   return replayer.result;
 }
 
-/** The catalog's operations from the real client (loaded areas register theirs: the ones a replay hit). */
-export const clientOperationsOf = (platform: Platform) => platform.catalog.list('clientOperations').map((entry) => entry.endpoint);
+/** The catalog's operations from the real client (read once a difference needs them: the first read loads every area). */
+export const clientOperationsOf = async (platform: Platform) => (await platform.catalog.list('clientOperations')).map((entry) => entry.endpoint);

@@ -8,7 +8,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorBody } from '../platform/errors/api-error.ts';
-import type { Platform } from '../platform/http/context.ts';
+import type { Platform } from '../platform/platform.ts';
 import { buildDriftReport, type DriftReport } from './drift-report.ts';
 import { type Exchange, jsonlLine } from './recording.ts';
 import { clientOperationsOf, KeyMapper, Replayer, type SendToSandbox } from './replay.ts';
