@@ -1,48 +1,19 @@
 /**
- * documentType of a scan: the four spec values, a few spellings people actually send (normalised), and
- * what `auto` resolves to from the picture.
+ * documentType of a scan: the request's value normalised (the spec values and a few spellings people
+ * actually send) and what `auto` resolves to from the picture, by the tables of src/images/document-types.ts.
  */
 import type { AnalysedImage } from '../images/image-analysis.ts';
+import {
+  AUTO_CARD_ASPECT,
+  AUTO_DOCUMENT_TYPE_RULES,
+  DOCUMENT_TYPE_ALIASES,
+  DOCUMENT_TYPE_INPUTS,
+  type DocumentType,
+  type DocumentTypeInput,
+} from '../images/document-types.ts';
 import { ImageInputError } from '../images/image-input-error.ts';
 
-export const DOCUMENT_TYPES = ['passport', 'drivers_license', 'national_id'] as const;
-export type DocumentType = (typeof DOCUMENT_TYPES)[number];
-export const DOCUMENT_TYPE_INPUTS = [...DOCUMENT_TYPES, 'auto'] as const;
-export type DocumentTypeInput = (typeof DOCUMENT_TYPE_INPUTS)[number];
-
-/**
- * Accepted spellings. Matching ignores case and surrounding space and treats `-`, space and `_` alike,
- * so `Drivers-License` and `DRIVERS_LICENSE` both read as drivers_license.
- */
-export const DOCUMENT_TYPE_ALIASES: readonly { input: string; outcome: DocumentTypeInput; description: string }[] = [
-  { input: 'passport', outcome: 'passport', description: 'spec value' },
-  { input: 'drivers_license', outcome: 'drivers_license', description: 'spec value' },
-  { input: 'national_id', outcome: 'national_id', description: 'spec value' },
-  { input: 'auto', outcome: 'auto', description: 'spec value (default): resolved from the picture, see AUTO_DOCUMENT_TYPE_RULES' },
-  { input: 'driver_license', outcome: 'drivers_license', description: 'alias' },
-  { input: 'drivers_licence', outcome: 'drivers_license', description: 'alias (British spelling)' },
-  { input: 'driving_licence', outcome: 'drivers_license', description: 'alias (British usage)' },
-  { input: 'driving_license', outcome: 'drivers_license', description: 'alias' },
-  { input: 'id_card', outcome: 'national_id', description: 'alias' },
-  { input: 'identity_card', outcome: 'national_id', description: 'alias' },
-  { input: 'national_id_card', outcome: 'national_id', description: 'alias' },
-];
-
-/** What `auto` becomes: ID-1 card proportions read as a driver's licence, anything else as a passport. */
-export const AUTO_DOCUMENT_TYPE_RULES: readonly { input: string; outcome: DocumentType; description: string }[] = [
-  {
-    input: 'auto, picture width/height >= 1.5',
-    outcome: 'drivers_license',
-    description: 'ID-1 card proportions (85.6 x 54 mm = 1.59); national_id is never guessed, ask for it explicitly',
-  },
-  {
-    input: 'auto, any other proportions',
-    outcome: 'passport',
-    description: 'passport data page (125 x 88 mm = 1.42), portrait photos and everything else',
-  },
-];
-
-const AUTO_CARD_ASPECT = 1.5;
+export { DOCUMENT_TYPES, type DocumentType, type DocumentTypeInput } from '../images/document-types.ts';
 
 function canonical(value: string): string {
   return value

@@ -18,7 +18,7 @@
  * - Purging a duplicate changes nothing (it holds no face of its own); sessions that matched a purged
  *   enrolment keep pointing at it and resolve to no face.
  */
-import { compareFaceSignatures } from '../face/face.service.ts';
+import { compareFaceSignatures } from '../images/face-match.ts';
 import type { AnalysedImage } from '../images/image-analysis.ts';
 import type { ImageSignature } from '../images/perceptual-hash.ts';
 import type { World } from '../platform/namespaces/world.ts';

@@ -11,15 +11,13 @@
  * - See src/images: similarity is photo similarity (perceptual signature), not identity; only one face
  *   per picture; age and gender are a stable function of the picture, not learned from people.
  */
+import { compareFaceSignatures, FACE_MATCH_THRESHOLD } from '../images/face-match.ts';
 import type { AnalysedImage } from '../images/image-analysis.ts';
-import { compareSignatures, type ImageSignature, type SimilarityBreakdown } from '../images/perceptual-hash.ts';
+import type { SimilarityBreakdown } from '../images/perceptual-hash.ts';
 import type { FaceAgeResponse, FaceCompareResponse, FaceDetectResponse } from './face.schemas.ts';
 
-/** Server-side match threshold of face compare (0-100). */
-export const FACE_MATCH_THRESHOLD = 80;
-
-/** The least confidence reported when both pictures have a face (the spec's "greater than 0"). */
-export const MIN_FACE_SIMILARITY = 0.01;
+// The verdict lives in the image engine (the face registry matches with it too); the area's callers keep importing it here.
+export { FACE_MATCH_THRESHOLD, MIN_FACE_SIMILARITY } from '../images/face-match.ts';
 
 export interface Outcome<T> {
   response: T;
@@ -65,20 +63,6 @@ export function compareFaces(source: AnalysedImage, target: AnalysedImage, thres
       `(structure cosine ${similarity.structureCosine}, colour distance ${similarity.colourDistance}, ` +
       `phash ${source.signature.phash} vs ${target.signature.phash}: ${similarity.hashDistance} bits differ)`,
   };
-}
-
-/**
- * Face compare's verdict on two face signatures: the 0-100 confidence it reports and whether that reaches
- * the threshold. The face registry matches enrolments with this same function.
- */
-export function compareFaceSignatures(
-  source: ImageSignature,
-  target: ImageSignature,
-  threshold: number = FACE_MATCH_THRESHOLD,
-): { confidence: number; isMatch: boolean; similarity: SimilarityBreakdown } {
-  const similarity = compareSignatures(source, target);
-  const confidence = Math.max(MIN_FACE_SIMILARITY, similarity.similarity);
-  return { confidence, isMatch: confidence >= threshold, similarity };
 }
 
 export function estimateAge(image: AnalysedImage): Outcome<FaceAgeResponse> {

@@ -2,9 +2,9 @@
  * What the image operations add to a platform: their rows in GET /__sandbox/catalog (the same tables the
  * analysis and the fixtures use) and the coverage source, one capability that each image area lists.
  */
-import { AUTO_DOCUMENT_TYPE_RULES, DOCUMENT_TYPE_ALIASES } from '../document/document-type.ts';
 import type { CatalogEntry } from '../platform/catalog/catalog.ts';
 import type { Capability } from '../platform/sandbox-module.ts';
+import { AUTO_DOCUMENT_TYPE_RULES, DOCUMENT_TYPE_ALIASES } from './document-types.ts';
 import { imageSource } from './image-coverage.ts';
 import { IMAGE_FIXTURES, IMAGE_OUTCOME_RULES, imageFixtureCatalog } from './image-outcomes.ts';
 

@@ -3,7 +3,7 @@
  * (IMAGE_OUTCOME_RULES) and the fixture files that demonstrate them (IMAGE_FIXTURES). The fixture
  * script, the tests, docs/reference.md and GET /__sandbox/catalog all read these tables.
  */
-import { FACE_MATCH_THRESHOLD } from '../face/face.service.ts';
+import { FACE_MATCH_THRESHOLD } from './face-match.ts';
 import { IMAGE_LIMITS } from './image-checks.ts';
 import { UNIFORMITY_THRESHOLDS } from './face-analysis.ts';
 import type { ImageFormat } from './image-format.ts';

@@ -5,8 +5,8 @@
  * OpenAPI schemas, documented only: file parts are read by the handler, their Content-Type label ignored.
  */
 import { z } from '@hono/zod-openapi';
-import { DOCUMENT_TYPE_INPUTS } from '../document/document-type.ts';
 import { ErrorSchema, extraErrors, jsonResponse } from '../platform/http/routing.ts';
+import { DOCUMENT_TYPE_INPUTS } from './document-types.ts';
 
 export const IMAGE_STRING_DESCRIPTION =
   'The image as a base64 string, a base64url string (a data: URL prefix is allowed) or a storage fileKey from POST /v1/upload/presign. ' +

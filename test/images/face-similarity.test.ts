@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FACE_MATCH_THRESHOLD } from '../../src/face/face.service.ts';
+import { FACE_MATCH_THRESHOLD } from '../../src/images/face-match.ts';
 import { compareSignatures, hammingDistance } from '../../src/images/perceptual-hash.ts';
 import { drawSyntheticFace, encodeImage } from '../../src/images/synthetic-images.ts';
 import { ALL_FORMATS, analyseBytes, croppedBytes, faceBytes, inlineDecoder, resizedBytes } from './helpers.ts';
