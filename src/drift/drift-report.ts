@@ -8,7 +8,7 @@
 import { type CoverageFormat, cell, html, htmlPage, type RenderContext, renderWith, xml } from '../platform/coverage/coverage-report.ts';
 import type { DifferenceKind } from './compare.ts';
 import { operationName } from './operations.ts';
-import type { ReplayResult, UnservedExchange } from './replay.ts';
+import type { ReplayResult, UnservedExchange } from './replayer.ts';
 
 export interface ReportedDifference {
   kind: DifferenceKind;

@@ -11,7 +11,7 @@ import { errorBody } from '../platform/errors/api-error.ts';
 import type { Platform } from '../platform/platform.ts';
 import { buildDriftReport, type DriftReport } from './drift-report.ts';
 import { type Exchange, jsonlLine } from './recording.ts';
-import { clientOperationsOf, KeyMapper, Replayer, type SendToSandbox } from './replay.ts';
+import { clientOperationsOf, KeyMapper, Replayer, type SendToSandbox } from './replayer.ts';
 
 export const SHADOW_NAMESPACE = 'shadow';
 
