@@ -13,6 +13,7 @@
  *   the decoder returns; BMP (jimp, pure JavaScript) is not interrupted.
  * - Arithmetic-coded and lossless JPEGs are undecodable (libjpeg-turbo builds of sharp read neither).
  */
+import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +23,6 @@ import { checkImageBytes, IMAGE_LIMITS } from './image-checks.ts';
 import type { ImageFormat } from './image-format.ts';
 import { ImageInputError } from './image-input-error.ts';
 import type { ImageTask, ImageTaskResult } from './image-worker.ts';
-import { packageOnFirstUse } from '../platform/package-on-first-use.ts';
 
 import type { RgbImage } from './codecs.cjs';
 
@@ -125,9 +125,10 @@ class PixelBudget {
 // tests run them), the compiled image-worker.js in dist/ (the server bundle gives this module its dist/ URL).
 const TASK_MODULE = new URL(`./image-worker${extname(fileURLToPath(import.meta.url)) === '.ts' ? '.ts' : '.js'}`, import.meta.url);
 
-// Required on the first image, so a start that decodes nothing never loads it, and outside the server bundle:
-// piscina finds its own worker script beside its module.
-const piscina = packageOnFirstUse<typeof import('piscina')>(import.meta.url, 'piscina');
+// Required on the first image, so a start that decodes nothing never loads it, and always from node_modules,
+// where piscina finds its own worker script beside its module: not packageOnFirstUse, whose packages the
+// CommonJS API bundle (dist/index.cjs) takes in.
+const piscina = (): typeof import('piscina') => createRequire(import.meta.url)('piscina');
 
 let pool: Piscina | null = null;
 
