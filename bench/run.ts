@@ -35,6 +35,7 @@ import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { CI_SUITE_FLAGS, firstCallsByArea, median, runSuite } from './ci-suite.ts';
 import { BENCH_EXTERNAL_ID, BENCH_LIVE_KEY, BENCH_ORGANIZATIONS, PREFILL_SPACING_MS, PREFILL_START, prefill } from './prefill.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -143,7 +144,7 @@ function startSandbox(data: string | 'memory', options: { allCores?: boolean; co
 }
 
 function startBaseline(script: string, bodyFile: string): Promise<Server> {
-  return startServer((port) => ['--import', 'tsx', `bench/baselines/${script}`, String(port), bodyFile], { anyAnswer: true });
+  return startServer((port) => [`bench/baselines/${script}`, String(port), bodyFile], { anyAnswer: true });
 }
 
 /**
@@ -350,12 +351,15 @@ const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
 /** Answered without failure, and at least one request completed in the timed run (a case too slow for it fails). */
 const okLoad = (f: Figures) => f.failures === 0 && f.rps > 0;
 
+/** A create as integrators send it: with a phone, their own id and an expiry. */
 const createBody = (n: string) =>
   JSON.stringify({
     first_name: 'Ada',
     last_name: 'Lovelace',
     email: `ada.${n}@example.com`,
+    phone: '+14155550123',
     external_id: BENCH_EXTERNAL_ID,
+    expires_in_hours: 48,
     send_email_invite: false,
     send_phone_invite: false,
   });
@@ -382,6 +386,7 @@ async function main() {
     writeFileSync(join(work, 'synthetic.json'), syntheticBody.text);
     writeFileSync(join(work, 'created.json'), created.text);
     const storedId = (JSON.parse(created.text) as { id: string }).id;
+    writeFileSync(join(work, 'stored.json'), (await fetchJson(empty, storedRead(storedId))).text);
     record({ name: 'start-up to first 200, empty store', value: startups(emptyStarts, empty), target: '≤ 300 ms', met: emptyStartupMs <= 300 });
 
     // Each comparison starts its own servers (see `alternated`); these files keep them apart.
@@ -397,44 +402,58 @@ async function main() {
         ratio: r,
       } = await alternated(
         { start: freshEmpty, request: () => syntheticRead },
-        { start: () => startBaseline('bare-hono.ts', join(work, 'synthetic.json')), request: () => ({ method: 'GET', path: '/v1/sessions/test_verified' }) },
+        { start: () => startBaseline('bare-hono.mjs', join(work, 'synthetic.json')), request: () => ({ method: 'GET', path: '/v1/sessions/test_verified' }) },
       );
       record({
         name: '`GET /v1/sessions/test_verified` (synthetic read)',
         figures: mine,
         baseline: `bare Hono ${base.rps} req/s, p99 ${base.p99} ms, CPU ${base.cpuMsPerRequest} ms/req`,
         ratio: r,
-        target: '≥ 0.65 of bare Hono, p99 ≤ 5 ms',
-        met: okLoad(mine) && r >= 0.65 && mine.p99 <= 5,
+        target: '≥ 0.65 of bare Hono, p99 ≤ 1.5× its p99',
+        met: okLoad(mine) && r >= 0.65 && mine.p99 <= 1.5 * base.p99,
       });
     }
     if (wanted('stored read')) {
-      const storedAt0 = await load(empty, storedRead(storedId));
+      const {
+        a: storedAt0,
+        b: base,
+        ratio: r,
+      } = await alternated(
+        { start: freshEmpty, request: async (server) => storedRead(await createdId(server)) },
+        { start: () => startBaseline('bare-hono.mjs', join(work, 'stored.json')), request: () => ({ method: 'GET', path: `/v1/sessions/${storedId}` }) },
+      );
       readRss = Math.max(readRss, storedAt0.peakRssMb);
       record({
         name: 'stored read, 0 stored',
         figures: storedAt0,
-        target: 'max ≤ 10× p99',
-        met: okLoad(storedAt0) && storedAt0.max <= 10 * Math.max(1, storedAt0.p99),
+        baseline: `bare Hono ${base.rps} req/s, p99 ${base.p99} ms, CPU ${base.cpuMsPerRequest} ms/req`,
+        ratio: r,
+        target: 'p99 ≤ 1.5× bare Hono’s p99, max ≤ 10× p99',
+        met: okLoad(storedAt0) && storedAt0.p99 <= 1.5 * base.p99 && storedAt0.max <= 10 * Math.max(1, storedAt0.p99),
       });
     }
     if (wanted('create')) {
+      const zodServer = () => startBaseline('hono-zod.mjs', join(work, 'created.json'));
+      await firstCreates(freshEmpty, zodServer);
       const {
         a: createAt0,
         b: zodBaseline,
         ratio: r,
       } = await alternated(
-        { start: freshEmpty, request: () => create },
-        { start: () => startBaseline('hono-zod.ts', join(work, 'created.json')), request: () => ({ ...create, path: '/' }) },
+        { start: freshEmpty, request: () => create, warmup: FULL_WARMUP_REQUESTS },
+        { start: zodServer, request: () => ({ ...create, path: '/' }), warmup: FULL_WARMUP_REQUESTS },
       );
       record({
-        name: 'durable create, 0 stored',
+        name: 'durable create, 0 stored, both fully warmed',
         figures: createAt0,
         baseline: `Hono + zod ${zodBaseline.rps} req/s, p99 ${zodBaseline.p99} ms, CPU ${zodBaseline.cpuMsPerRequest} ms/req`,
         ratio: r,
-        target: '≥ 0.65 of Hono + zod, p99 ≤ 10 ms, max ≤ 10× p99',
-        met: okLoad(createAt0) && r >= 0.65 && createAt0.p99 <= 10 && createAt0.max <= 10 * Math.max(1, createAt0.p99),
+        target: '≥ 0.5 of Hono + zod, p99 ≤ 1.5× its p99, max ≤ 10× p99',
+        met: okLoad(createAt0) && r >= 0.5 && createAt0.p99 <= 1.5 * zodBaseline.p99 && createAt0.max <= 10 * Math.max(1, createAt0.p99),
       });
+      // Two sandboxes of one build compared as above: how far apart a ratio strays where there is no difference.
+      const { ratio: aa } = await alternated({ start: freshEmpty, request: () => create }, { start: freshEmpty, request: () => create });
+      aaSpread = Math.abs(1 - aa);
     }
     // The two read loads on one server in turn (untimed figures, peak memory kept): the comparisons' servers
     // each serve one kind of request for a few seconds.
@@ -445,6 +464,8 @@ async function main() {
     record({ name: 'resident memory, idle, empty store', value: `${emptyIdleRss} MB`, target: '≤ 100 MB', met: emptyIdleRss <= 100 });
     if (readRss > 0) record({ name: 'resident memory under read load', value: `${readRss} MB`, target: '≤ 130 MB', met: readRss <= 130 });
 
+    if (wanted('memory') || wanted('growing')) await memoryWhileGrowing(freshFile, SCALE ? 1_000_000 : 100_000);
+    if (wanted('ci suite')) await ciSuite(freshFile);
     if (wanted('coverage')) await coverageCost(freshFile);
     if (wanted('first control')) await readsDuringFirstControlRequest(freshFile);
 
@@ -712,6 +733,136 @@ async function coverageCost(freshFile: (name: string) => string): Promise<void> 
   }
 }
 
+/**
+ * Untimed requests before the steady-create comparison: a create reaches full speed only after some 5,000
+ * (a baseline measured sooner is measured slow, and flatters the ratio).
+ */
+const FULL_WARMUP_REQUESTS = 10_000;
+/** How far apart two sandboxes of one build measure in this run (|1 − ratio|), once the creates ran. */
+let aaSpread: number | undefined;
+const percent = (share: number) => `±${(share * 100).toFixed(0)} %`;
+
+/**
+ * A fresh server's first FIRST_CREATES creates, timed by their duration, against a fresh Hono + zod server's
+ * (what a CI suite meets: processes that never get warm). PAIRS fresh pairs, each side started, loaded and
+ * stopped in turn; the ratio is the median of the pairs' baseline/sandbox durations.
+ */
+const FIRST_CREATES = 2000;
+async function firstCreates(freshSandbox: () => Promise<Server>, freshBaseline: () => Promise<Server>): Promise<void> {
+  const durations = { sandbox: [] as number[], baseline: [] as number[] };
+  const ratios: number[] = [];
+  for (let pair = 0; pair < PAIRS; pair += 1) {
+    for (const side of pair % 2 === 0 ? (['sandbox', 'baseline'] as const) : (['baseline', 'sandbox'] as const)) {
+      const server = side === 'sandbox' ? await freshSandbox() : await freshBaseline();
+      try {
+        const began = performance.now();
+        const result = await autocannon({
+          url: server.url,
+          connections: CONNECTIONS,
+          amount: FIRST_CREATES,
+          requests: withContentType(side === 'sandbox' ? create : { ...create, path: '/' }),
+        });
+        if (result.non2xx + result.errors + result.timeouts > 0)
+          throw new Error(`${side}: ${result.non2xx} answers not 2xx, ${result.errors} errors in its first creates`);
+        durations[side].push(performance.now() - began);
+      } finally {
+        await stop(server);
+      }
+    }
+    ratios.push(ratio(durations.baseline[pair] as number, durations.sandbox[pair] as number));
+  }
+  const r = median(ratios);
+  const ms = (values: number[]) => `${Math.round(median(values))} ms (each: ${values.map(Math.round).join(', ')})`;
+  record({
+    name: `a fresh server’s first ${FIRST_CREATES.toLocaleString('en-US')} creates`,
+    value: ms(durations.sandbox),
+    baseline: `a fresh Hono + zod: ${ms(durations.baseline)}`,
+    ratio: r,
+    target: '≥ 0.8 of a fresh Hono + zod (by duration)',
+    met: r >= 0.8,
+  });
+}
+
+/**
+ * A shared sandbox that runs for weeks: resident memory after `count` creates through the API in one
+ * process (each with its own e-mail address), on a data file, as `npm start` runs.
+ */
+async function memoryWhileGrowing(freshFile: (name: string) => string, count: number): Promise<void> {
+  const server = await startSandbox(freshFile('growing'));
+  try {
+    let n = 0;
+    const began = performance.now();
+    const result = await autocannon({
+      url: server.url,
+      connections: CONNECTIONS,
+      amount: count,
+      requests: [{ ...(withContentType(create)[0] as Request), setupRequest: (request: object) => ({ ...request, body: createBody(`growing-${(n += 1)}`) }) }],
+    });
+    const seconds = (performance.now() - began) / 1000;
+    const failures = result.non2xx + result.errors + result.timeouts;
+    const rss = rssMb(server.child);
+    const limit = count >= 1_000_000 ? 1536 : 250;
+    record({
+      name: `resident memory after ${count.toLocaleString('en-US')} creates through the API in one process`,
+      value: `${rss} MB (${seconds.toFixed(0)} s of creates${failures ? `, ${failures} failures` : ''})`,
+      target: `≤ ${limit} MB`,
+      met: failures === 0 && rss <= limit,
+    });
+  } finally {
+    await stop(server);
+  }
+}
+
+/** Suite runs on the warm server after the first: their median is the warm figure. */
+const WARM_SUITE_RUNS = 3;
+/** How much slower an area's first call may be than the same call on a warm server. */
+const FIRST_CALL_ALLOWANCE_MS = 30;
+
+/**
+ * An integrator's CI suite, start to finish (bench/ci-suite.ts): `npm start`'s server spawned, the suite run
+ * once cold, then WARM_SUITE_RUNS times on the same, now warm, server; each area's first call beside the
+ * same call warm.
+ */
+async function ciSuite(freshFile: (name: string) => string): Promise<void> {
+  const server = await startServer((port) => [
+    ...BIN_NODE_FLAGS,
+    ...SANDBOX_NODE_ARGS,
+    'bin/idv-sandbox.js',
+    '--port',
+    String(port),
+    '--data',
+    freshFile('ci-suite'),
+    ...CI_SUITE_FLAGS,
+  ]);
+  const warm = [];
+  let cold: Awaited<ReturnType<typeof runSuite>>;
+  try {
+    cold = await runSuite(server.url);
+    for (let run = 0; run < WARM_SUITE_RUNS; run += 1) warm.push(await runSuite(server.url));
+  } finally {
+    await stop(server);
+  }
+  const warmMs = median(warm.map((run) => run.ms));
+  record({
+    name: `CI suite, ${cold.calls.length} requests over every area: a fresh server’s run against the same run warm`,
+    value: `${Math.round(cold.ms)} ms (start to last answer ${Math.round(server.startupMs + cold.ms)} ms)`,
+    baseline: `warm: ${Math.round(warmMs)} ms (median of ${WARM_SUITE_RUNS})`,
+    ratio: cold.ms / warmMs,
+    target: '≤ 1.3× the warm run',
+    met: cold.ms <= 1.3 * warmMs,
+  });
+  for (const first of firstCallsByArea(cold, warm)) {
+    record({
+      name: `CI suite, first call of ${first.area} (\`${first.operationId}\`${first.images ? ', decodes an image' : ''})`,
+      value: `${tenths(first.firstMs)} ms`,
+      baseline: `warm: ${tenths(first.warmMs)} ms`,
+      // An image's first decode starts the decoder's threads and loads libvips in them: reported, not judged (image decoding aside).
+      target: first.images ? 'none (image decoding aside)' : `≤ warm + ${FIRST_CALL_ALLOWANCE_MS} ms`,
+      met: first.images || first.firstMs <= first.warmMs + FIRST_CALL_ALLOWANCE_MS,
+    });
+  }
+}
+
 /** Creates a session on a server and gives its id (a record to read there). */
 async function createdId(server: Server): Promise<string> {
   const created = await fetchJson(server, create);
@@ -728,6 +879,8 @@ interface Contender {
   start: () => Promise<Server>;
   /** Given the fresh server (a record to read may have to be created there first). */
   request: (server: Server) => Request | Promise<Request>;
+  /** Untimed requests before its first burst (default WARMUP_REQUESTS). */
+  warmup?: number;
 }
 
 /**
@@ -754,7 +907,7 @@ async function alternated(a: Contender, b: Contender): Promise<{ a: Figures; b: 
         { server: servers[1], request: await b.request(servers[1]) },
       ] as const;
       // Warmed up, and one burst each untimed: the first burst after a warm-up runs on still-growing heaps.
-      for (const side of sides) await load(side.server, side.request, CONNECTIONS, WARMUP_REQUESTS, BURST_SECONDS);
+      for (const [index, side] of sides.entries()) await load(side.server, side.request, CONNECTIONS, [a, b][index]?.warmup ?? WARMUP_REQUESTS, BURST_SECONDS);
       for (let round = 0; round < roundsPerPair; round += 1) {
         for (const index of (pair + round) % 2 === 0 ? [0, 1] : [1, 0]) {
           const side = sides[index as 0 | 1];
@@ -767,13 +920,6 @@ async function alternated(a: Contender, b: Contender): Promise<{ a: Figures; b: 
   }
   const rounds = bursts[0].map((burst, i) => ratio(burst.rps, bursts[1][i]?.rps ?? 0));
   return { a: summed(bursts[0]), b: summed(bursts[1]), ratio: median(rounds) };
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const middle = Math.floor(sorted.length / 2);
-  if (sorted.length === 0) return 0;
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 /** Bursts of BURST_SECONDS each, as one run. */
@@ -830,7 +976,7 @@ function jimpDecoding(runs: number, ...files: string[]): string {
 
 function table(totalSeconds: number): string {
   const lines = [
-    `idv-sandbox bench, Node ${process.version}, ${SECONDS} s per case, ${CONNECTIONS} connections${pinning ? ', server on core 0, load generator on core 1' : ''}, ${totalSeconds.toFixed(0)} s in all`,
+    `idv-sandbox bench, Node ${process.version}, ${SECONDS} s per case, ${CONNECTIONS} connections${pinning ? ', server on core 0, load generator on core 1' : ''}, ${totalSeconds.toFixed(0)} s in all${aaSpread === undefined ? '' : `; A/A spread of this run (two sandboxes of one build, creates): ${percent(aaSpread)}`}`,
     '',
     '| case | sandbox | baseline | ratio | target | result |',
     '| --- | --- | --- | --- | --- | --- |',
@@ -840,7 +986,7 @@ function table(totalSeconds: number): string {
       ? `${row.figures.rps.toLocaleString('en-US')} req/s, p50 ${row.figures.p50} ms, p99 ${row.figures.p99} ms, max ${row.figures.max} ms, CPU ${row.figures.cpuMsPerRequest} ms/req${row.figures.failures ? `, ${row.figures.failures} failures` : ''}${row.value ? `; ${row.value}` : ''}`
       : (row.value ?? '');
     lines.push(
-      `| ${row.name} | ${sandbox} | ${row.baseline ?? ''} | ${row.ratio === undefined ? '' : row.ratio.toFixed(2)} | ${row.target} | ${row.met ? 'PASS' : '**FAIL**'} |`,
+      `| ${row.name} | ${sandbox} | ${row.baseline ?? ''} | ${row.ratio === undefined ? '' : row.ratio.toFixed(2)} | ${row.target} | ${row.met ? 'PASS' : `**FAIL**${aaSpread === undefined ? '' : ` (A/A spread of this run ${percent(aaSpread)})`}`} |`,
     );
   }
   return lines.join('\n');

@@ -34,8 +34,23 @@ interface Step {
   raw?: { bytes: Buffer; contentType: string };
 }
 
-/** An app answering requests (a sandbox's, or one built for a single call). */
-type Answering = Pick<Sandbox['app'], 'request'>;
+/** What answers the calls: a sandbox's app, one built for a single call, or a server over HTTP. */
+interface Answering {
+  request(path: string, init: RequestInit): Response | Promise<Response>;
+}
+
+/**
+ * Where the calls go: a sandbox in this process, or a server over HTTP (the bench's CI suite, which runs the
+ * same calls against `npm start`'s server as an integrator's test suite would).
+ */
+export interface OperationTarget {
+  /** The app that answers a call; `first`: the operation's first call. */
+  answering(first: boolean): Promise<Answering>;
+  /** Moves the default namespace's virtual clock on, without a call of its own in the recording. */
+  advance(ms: number): Promise<void>;
+  /** Told of every call once answered, with its wall-clock duration (the bench's figures). */
+  answered?(call: { operationId: string; method: string; path: string; ms: number }): void;
+}
 
 /**
  * The examples, on a sandbox with every area loaded. With `firstCall`, each operation's first call is
@@ -54,20 +69,34 @@ export async function recordOperationExamples(firstCall?: (sandbox: Sandbox) => 
     rateLimit: false,
   });
   await loadAllAreas(sandbox.platform);
+  try {
+    return await driveOperations({
+      answering: async (first) => (first && firstCall !== undefined ? firstCall(sandbox) : sandbox.app),
+      advance: async (ms) => sandbox.clock.advance(ms),
+    });
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/** Every operation's calls, in order, on `target`: the first 2xx answer of each is its example. */
+export async function driveOperations(target: OperationTarget): Promise<OperationExamples> {
   const examples: OperationExamples = {};
   const called = new Set<string>();
   const call = async ({ operationId, method, path, body, key = 'sk_live_demo', raw }: Step) => {
     const headers: Record<string, string> = {};
     if (key) headers['x-api-key'] = key;
     if (body !== undefined || raw) headers['content-type'] = raw?.contentType ?? 'application/json';
-    const app = firstCall === undefined || called.has(operationId) ? sandbox.app : await firstCall(sandbox);
+    const app = await target.answering(!called.has(operationId));
     called.add(operationId);
+    const began = performance.now();
     const response = await app.request(path, {
       method,
       headers,
       body: raw ? new Uint8Array(raw.bytes) : body === undefined ? undefined : JSON.stringify(body),
     });
     const answer = (await response.json()) as Record<string, any>;
+    target.answered?.({ operationId, method, path, ms: performance.now() - began });
     if (response.status >= 300) throw new Error(`${operationId}: ${method} ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
     examples[operationId] ??= { ...(body !== undefined ? { request: body } : {}), status: response.status, response: withFixedDurations(answer) };
     return answer;
@@ -122,7 +151,7 @@ export async function recordOperationExamples(firstCall?: (sandbox: Sandbox) => 
     path: '/v1/screening/adverse-media',
     body: { ...JANE, dateOfBirth: '1980-04-23', country: 'GB' },
   });
-  sandbox.clock.advance(3000);
+  await target.advance(3000);
   await call({ operationId: 'getAsyncJob', method: 'GET', path: `/v1/async-jobs/${job.jobId}` });
   await call({
     operationId: 'screenPepSanctions',
@@ -226,7 +255,7 @@ export async function recordOperationExamples(firstCall?: (sandbox: Sandbox) => 
     path: '/v1/face/liveness/sessions',
     body: { session_id: session.id },
   });
-  sandbox.clock.advance(5000);
+  await target.advance(5000);
   await call({ operationId: 'getFaceLivenessResult', method: 'GET', path: `/v1/face/liveness/sessions/${liveness.liveness_session_id}/result` });
   const challenge = await call({ operationId: 'getDeepfakeChallenge', method: 'GET', path: `/v1/deepfake/challenge/${session.id}` });
   const scan = await call({
@@ -254,7 +283,7 @@ export async function recordOperationExamples(firstCall?: (sandbox: Sandbox) => 
   const frameUrls = await reVerify('createReVerificationLivenessUploadUrl', 'upload-url', { frame_count: 3 });
   for (const [index, name] of LIVE_SCAN.frames.slice(0, 3).entries()) await put(frameUrls.frame_upload_urls[index], image(name), 'image/jpeg');
   await put(frameUrls.timeline_upload_url, Buffer.from(JSON.stringify(started.script.steps)), 'application/json');
-  sandbox.clock.advance(started.script.durationMs);
+  await target.advance(started.script.durationMs);
   await reVerify('completeReVerificationLiveness', 'complete', {});
 
   // Headless workflow: a workflow, a session of it, the ID step on the passport and selfie of person A, liveness.
@@ -390,7 +419,7 @@ export async function recordOperationExamples(firstCall?: (sandbox: Sandbox) => 
   });
   await control('sandboxToggleScenario', 'POST', '/__sandbox/scenarios/verify-down/activate');
   await control('sandboxRemoveScenario', 'DELETE', '/__sandbox/scenarios/verify-down');
-  const verify = await sandbox.app.request('/v1/auth/verify', { headers: { 'x-api-key': 'sk_live_demo' } });
+  const verify = await (await target.answering(false)).request('/v1/auth/verify', { headers: { 'x-api-key': 'sk_live_demo' } });
   await control('sandboxGetRequest', 'GET', `/__sandbox/requests/${verify.headers.get('x-request-id')}`);
   await control('sandboxListRequests', 'GET', '/__sandbox/requests?path=/v1/auth/verify&key=sk_live_demo');
   await control('sandboxFindRequests', 'POST', '/__sandbox/requests/find', { method: 'GET', path: '/v1/auth/verify' });
@@ -413,10 +442,9 @@ export async function recordOperationExamples(firstCall?: (sandbox: Sandbox) => 
   await control('sandboxListOutbox', 'GET', '/__sandbox/outbox?channel=email&limit=1');
   await control('sandboxClearOutbox', 'DELETE', '/__sandbox/outbox');
   // A month later, without recording another clock change: the purge drops the default namespace's records.
-  sandbox.platform.worlds.get().clock.advance(31 * 86_400_000);
+  await target.advance(31 * 86_400_000);
   await control('sandboxPurge', 'POST', '/__sandbox/retention/purge');
   await control('sandboxReset', 'POST', '/__sandbox/reset', { seed: 42 });
-  await sandbox.close();
   return Object.fromEntries(Object.entries(examples).sort(([a], [b]) => a.localeCompare(b)));
 }
 

@@ -3,34 +3,39 @@
  * plane) plus the docs. No side effects on import; only the CLI listens.
  */
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { consoleGuard, controlPlaneGuard } from './platform/admin/admin-guard.ts';
+import { consoleGuard, controlPlaneGuard } from './platform/http/admin-guard.ts';
 import { errorBody } from './platform/errors/api-error.ts';
 import { RouteFamilies } from './platform/http/body-limits.ts';
 import { limitImageConcurrency } from './platform/http/image-concurrency.ts';
-import { publicUrlsOf, type AppEnv, type Platform } from './platform/http/context.ts';
-import { apiReferenceRouter } from './platform/docs/api-reference.ts';
+import { publicUrlsOf, type AppEnv } from './platform/http/context.ts';
+import type { Platform } from './platform/platform.ts';
+import { apiReferenceRouter } from './platform/http/api-reference.ts';
 import { readOperationExamples, withOperationExamples } from './platform/docs/openapi-examples.ts';
 import { CORS_PATHS, corsMiddleware } from './platform/http/cors.ts';
 import { requestContext } from './platform/http/middleware.ts';
 import { KeptRoutes } from './platform/http/kept-routes.ts';
 import { ResponseConformance } from './platform/http/response-conformance.ts';
 import { loadStubbedOperations, refuseUnparseableStubs } from './platform/scenarios/stub-answers.ts';
-import { requestLogLines } from './platform/request-log/request-log-line.ts';
+import { requestLogLines } from './platform/http/request-log-line.ts';
 import { allowedMethods } from './platform/http/method-not-allowed.ts';
 import { handleError } from './platform/http/routing.ts';
-import { AreaLoader, routesOf } from './areas.ts';
+import { type AreaLoader, routesOf, tableOperations } from './areas.ts';
 import { AREAS } from './modules.ts';
 
 export const API_VERSION = '0.1.0';
 
-export async function buildApp(platform: Platform): Promise<OpenAPIHono<AppEnv>> {
+/** A platform whose areas are loaded by the app's stand-ins (what src/sandbox.ts builds). */
+export type AppPlatform = Platform & { areas: AreaLoader };
+
+export async function buildApp(platform: AppPlatform): Promise<OpenAPIHono<AppEnv>> {
   const app = new OpenAPIHono<AppEnv>({ router: new KeptRoutes() });
 
-  if (platform.cors) for (const path of CORS_PATHS) app.use(path, corsMiddleware(platform.cors));
-  if (platform.logRequests) app.use('*', requestLogLines(platform));
+  const { cors, logRequests, strictResponses, responseRecorder } = platform.settings;
+  if (cors) for (const path of CORS_PATHS) app.use(path, corsMiddleware(cors));
+  if (logRequests) app.use('*', requestLogLines(platform));
   app.use('*', requestContext(platform));
   // Inside the request context, so the journal and the explain header see the 500 of a mismatch.
-  const conformance = platform.strictResponses ? new ResponseConformance(platform.responseRecorder, platform.operations) : undefined;
+  const conformance = strictResponses ? new ResponseConformance(responseRecorder, platform.operations) : undefined;
   if (conformance) app.use('*', conformance.middleware());
   // Learnt below, once every route is mounted: which routes take images, hence their body limits and the
   // concurrency gate they pass.
@@ -45,32 +50,9 @@ export async function buildApp(platform: Platform): Promise<OpenAPIHono<AppEnv>>
 
   // Every route, as a stand-in that evaluates its area on first use; what the start must know of them
   // (image routes, documented operations) is in the generated route table.
-  const areas = new AreaLoader(platform);
-  const operations = AREAS.flatMap((area) => routesOf(area.name).operations.map((operation) => ({ area: area.name, operation })));
-  families.learn(operations.map(({ operation }) => operation));
-  platform.operations.know(operations, async (names) => {
-    for (const name of names) await areas.load(name);
-  });
-  platform.operations.loadAll = () => areas.loadAll();
-  areas.onLoad = (definitions) => platform.operations.learn(definitions);
-  areas.onAll = (definitions) =>
-    platform.coverage.learn(definitions, readOperationExamples, {
-      scenarios: platform.scenarios.all(),
-      catalogEntries: (section) => platform.catalog.list(section),
-    });
-  loaders.set(platform, areas);
-  // Coverage classifies answers with a catalog of every area's operations: it loads them when it counts.
-  platform.coverage.prepareWith(() => areas.loadAll());
-  const none = () => undefined;
-  const everyArea = () => areas.loadAll();
+  families.learn(tableOperations().map(({ operation }) => operation));
   for (const area of AREAS) {
-    const routes = routesOf(area.name).routes;
-    const unknown = (area.needsAll ?? []).filter((route) => !routes.some(([method, path]) => route === `${method} ${path}`));
-    if (unknown.length > 0) throw new Error(`src/modules.ts: area ${area.name} says ${unknown.join(', ')} need every area, but has no such route.`);
-    for (const [index, [method, path]] of routes.entries()) {
-      const first = area.needsAll?.includes(`${method} ${path}`) ? everyArea : none;
-      app.on(method, path, areas.standIn(area.name, index, handleError, first));
-    }
+    for (const [index, [method, path]] of routesOf(area.name).routes.entries()) app.on(method, path, platform.areas.standIn(area.name, index));
   }
 
   // Stubs in scenario files answer for operations: a body their clients could not parse stops start-up
@@ -84,7 +66,7 @@ export async function buildApp(platform: Platform): Promise<OpenAPIHono<AppEnv>>
   app.get('/openapi.json', async (c) => {
     if (!document) {
       const documented = new OpenAPIHono<AppEnv>();
-      for (const router of await areas.routers()) documented.route('/', router);
+      for (const router of await platform.areas.routers()) documented.route('/', router);
       document = openApiDocument(documented);
     }
     return c.json({ ...document, servers: [{ url: publicUrlsOf(c).base }] }, 200);
@@ -108,11 +90,9 @@ export async function buildApp(platform: Platform): Promise<OpenAPIHono<AppEnv>>
   return app;
 }
 
-const loaders = new WeakMap<Platform, AreaLoader>();
-
 /** Loads every area of the platform's app (what a coverage report reads), when they are not yet. */
 export async function loadAllAreas(platform: Platform): Promise<void> {
-  await loaders.get(platform)?.loadAll();
+  await platform.areas.loadAll();
 }
 
 /** The OpenAPI document of an app holding every area's routes (their definitions, in mount order), with the security schemes and the recorded examples. */

@@ -1,18 +1,21 @@
 /**
  * Areas evaluated on first use. A start mounts, for every route of src/routes.generated.ts, a stand-in
  * that on its first call imports the route's area (its schemas, routes and handlers)
- * and from then on runs the area's own handlers for that route, in the order Hono would
- * (validators, guard, handler), with the same error handling. What one area uses of another is declared
- * on its entry in src/modules.ts (job kinds, registered when the platform is built), never registered by
- * loading the other. Whatever reads every area (/openapi.json, the catalog, coverage reports) loads them
- * all, in the order of src/modules.ts.
+ * and from then on runs the area's own handlers for that route, composed by Hono (validators, guard,
+ * handler). What one area uses of another is declared on its entry in src/modules.ts (job kinds,
+ * registered when the platform is built), never registered by loading the other. What an area adds to
+ * the platform's registries (catalog rows, coverage sources) is data on its module, its `capabilities`:
+ * whatever reads them (the catalog, coverage reports, /openapi.json) loads every area first, in the order
+ * of src/modules.ts, whichever request comes first.
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import type { Context, Hono, MiddlewareHandler, Next } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
+import { every } from 'hono/combine';
 import type { RouterRoute } from 'hono/types';
 import { imagesInBody } from './platform/http/body-limits.ts';
-import type { AppEnv, Platform } from './platform/http/context.ts';
-import type { AreaEntry, AreaRoutes, OperationFacts, SandboxModule } from './platform/sandbox-module.ts';
+import type { AppEnv } from './platform/http/context.ts';
+import type { AreaRoutes, OperationFacts } from './platform/operations/declared-operations.ts';
+import type { AreaEntry, Capability, SandboxModule } from './platform/sandbox-module.ts';
 import { AREAS } from './modules.ts';
 import { ROUTE_TABLE } from './routes.generated.ts';
 
@@ -65,6 +68,11 @@ export async function evaluatedRouteTable(): Promise<Record<string, AreaRoutes>>
   return Object.fromEntries(modules.map((module) => [module.name, areaRoutesOf(module)]));
 }
 
+/** The documented operations of every area in the generated table, in list order. */
+export function tableOperations(areas: readonly AreaEntry[] = AREAS): { area: string; operation: OperationFacts }[] {
+  return areas.flatMap((area) => routesOf(area.name).operations.map((operation) => ({ area: area.name, operation })));
+}
+
 /** The facts of an area in the generated table (a missing one means the table is stale). */
 export function routesOf(area: string): AreaRoutes {
   const routes = ROUTE_TABLE[area];
@@ -72,29 +80,30 @@ export function routesOf(area: string): AreaRoutes {
   return routes;
 }
 
-interface LoadedArea {
+export interface LoadedArea {
   module: SandboxModule;
   router: Hono<AppEnv>;
   /** The handlers of each entry of the area's route table. */
   runs: Handler[][];
 }
 
-/** An error handler, as the app's onError. */
-type ErrorHandler = (error: Error, c: Context<AppEnv>) => Response | Promise<Response>;
+/** What the registries learn from areas: each one's definitions as it loads; every area once all are. */
+export interface AreaListeners {
+  /** Called with each area's definitions as it is loaded, before its first request runs. */
+  loaded(definitions: readonly RegistryDefinition[]): void;
+  /** Called once every area is loaded, with them in list order. */
+  all(areas: readonly LoadedArea[]): void;
+}
 
 /** The areas of one app: loaded once each, on first use. */
 export class AreaLoader {
   private readonly loaded = new Map<string, LoadedArea>();
   private readonly loading = new Map<string, Promise<LoadedArea>>();
   private all: Promise<void> | undefined;
-  /** Called with each area as it is loaded (its definitions), before its first request runs. */
-  onLoad: (definitions: readonly RegistryDefinition[]) => void = () => undefined;
-  /** Called once every area is loaded and set up, with every definition in mount order. */
-  onAll: (definitions: readonly RegistryDefinition[]) => void = () => undefined;
 
   constructor(
-    private readonly platform: Platform,
     private readonly areas: readonly AreaEntry[] = AREAS,
+    private readonly listeners: AreaListeners = { loaded: () => undefined, all: () => undefined },
   ) {}
 
   entry(name: string): AreaEntry {
@@ -125,19 +134,18 @@ export class AreaLoader {
     if (runs.length !== table.length || runs.some(({ method, path }, i) => table[i]?.[0] !== method || table[i]?.[1] !== path)) {
       throw new Error(`src/routes.generated.ts is stale (area ${area.name}): run npm run generate:routes.`);
     }
-    this.onLoad(definitionsOf(router));
+    this.listeners.loaded(definitionsOf(router));
     const loaded = { module, router, runs: runs.map((run) => run.handlers) };
     this.loaded.set(area.name, loaded);
     return loaded;
   }
 
-  /** Every area, loaded in the order of the list; then their set-up (catalog rows, coverage sources) in that order. */
+  /** Every area, loaded in the order of the list, then told to the listeners once. */
   loadAll(): Promise<void> {
     this.all ??= (async () => {
       const loaded: LoadedArea[] = [];
       for (const area of this.areas) loaded.push(await this.load(area.name));
-      for (const { module } of loaded) module.setup?.(this.platform);
-      this.onAll(loaded.flatMap(({ router }) => definitionsOf(router)));
+      this.listeners.all(loaded);
     })();
     return this.all;
   }
@@ -149,46 +157,26 @@ export class AreaLoader {
   }
 
   /**
-   * The stand-in of one entry of an area's route table: the area's handlers of that entry, composed as
-   * Hono composes a route's handlers (each `next` runs the following one, the last runs the app's next;
-   * an Error thrown by one is answered by `onError` there, so that the handlers before it see an answer).
-   * `first` is awaited before the route's first request (every area, for a route that reads what they all add).
+   * The stand-in of one entry of an area's route table: the area's handlers of that entry, run as Hono runs
+   * a route's handlers (`every` composes them with Hono's own compose, the stand-in's route index kept; an
+   * Error thrown by one reaches the app's onError at the stand-in).
    */
-  standIn(name: string, index: number, onError: ErrorHandler, first: () => Promise<void> | undefined): MiddlewareHandler<AppEnv> {
-    let handlers: Handler[] | undefined;
-    const run = (c: Context<AppEnv>, next: Next) => runHandlers(handlers as Handler[], c, next, onError);
+  standIn(name: string, index: number): MiddlewareHandler<AppEnv> {
+    let run: MiddlewareHandler<AppEnv> | undefined;
     return async (c, next) => {
-      if (!handlers) {
-        await first();
-        handlers = (await this.load(name)).runs[index];
-      }
+      run ??= every(...((await this.load(name)).runs[index] as MiddlewareHandler<AppEnv>[]));
       return run(c, next);
     };
   }
 }
 
-/** Hono's compose over one route's handlers, inside the stand-in's own dispatch (route index and params are the stand-in's, whose path is theirs). */
-async function runHandlers(handlers: readonly Handler[], c: Context<AppEnv>, next: Next, onError: ErrorHandler): Promise<void> {
-  let index = -1;
-  const dispatch = async (i: number): Promise<void> => {
-    if (i <= index) throw new Error('next() called multiple times');
-    index = i;
-    const handler = handlers[i];
-    if (!handler) {
-      await next();
-      return;
-    }
-    let res: unknown;
-    let isError = false;
-    try {
-      res = await handler(c, () => dispatch(i + 1));
-    } catch (error) {
-      if (!(error instanceof Error)) throw error;
-      c.error = error;
-      res = await onError(error, c);
-      isError = true;
-    }
-    if (res && (c.finalized === false || isError)) c.res = res as Response;
-  };
-  await dispatch(0);
+/** Every area's definitions, in list order. */
+export const definitionsOfAll = (areas: readonly LoadedArea[]): RegistryDefinition[] => areas.flatMap(({ router }) => definitionsOf(router));
+
+/**
+ * The capabilities of the areas, in list order, each counted once (one listed by several areas, where it
+ * is first listed).
+ */
+export function capabilitiesOf(areas: readonly LoadedArea[]): Capability[] {
+  return [...new Set(areas.flatMap(({ module }) => module.capabilities ?? []))];
 }

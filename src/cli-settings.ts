@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { LOG_FORMATS } from './platform/http/context.ts';
+import { LOG_FORMATS } from './platform/platform.ts';
 
 /**
  * What a setting holds: text, a whole number, an on/off switch, a list (comma-separated in env), or a

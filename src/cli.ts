@@ -12,7 +12,7 @@ import { renderContext } from './platform/coverage/coverage-report.ts';
 import { createSandbox, DEFAULT_DATA_FILE, DEFAULT_SHUTDOWN_TIMEOUT_MS, type Sandbox, type SandboxOptions } from './sandbox.ts';
 import { parseCorsSetting } from './platform/http/cors.ts';
 import { DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './platform/http/connection-limits.ts';
-import type { LogFormat } from './platform/http/context.ts';
+import type { LogFormat } from './platform/platform.ts';
 import { DEFAULT_INVALID_KEYS_PER_MINUTE } from './platform/rate-limit/invalid-key-limiter.ts';
 import { DEFAULT_MAX_NAMESPACES } from './platform/namespaces/world.ts';
 import { StoreOpenError } from './platform/store/store.ts';
@@ -180,7 +180,8 @@ export function exposureWarning(host: string, adminToken: string | undefined): s
 
 /** What the start prints: where everything is, how it is set up, and the fixture keys. */
 export function banner(sandbox: Sandbox): string {
-  const { urls, keyRing, store, worlds, cors } = sandbox.platform;
+  const { urls, keyRing, store, worlds, settings } = sandbox.platform;
+  const { cors } = settings;
   const world = worlds.get();
   const clock = world.clock.state();
   const keys = keyRing.fixtureKeys().map((k) => `    ${k.key.padEnd(18)} ${k.kind.padEnd(8)} ${k.organizationId} (${k.organizationName})`);
@@ -197,7 +198,7 @@ export function banner(sandbox: Sandbox): string {
     `  Clock               ${clock.mode === 'frozen' ? `frozen at ${clock.now}` : `real (now ${clock.now})`}`,
     `  Scenarios active    ${world.scenarios.activeNames().join(', ') || 'none'}`,
     ...(cors ? [`  CORS on /v1         ${cors === '*' ? 'any origin' : cors.join(', ')}`] : []),
-    ...(sandbox.platform.strictResponses ? ['  Strict responses    on (a mismatch answers 500)'] : []),
+    ...(sandbox.platform.settings.strictResponses ? ['  Strict responses    on (a mismatch answers 500)'] : []),
     `  API keys (x-api-key):`,
     ...keys,
   ].join('\n');

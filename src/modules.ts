@@ -3,7 +3,8 @@
  * console, mounted the same way). Adding an area = one folder + one line here + `npm run generate:routes`.
  * Each is imported on first use (src/areas.ts): a start evaluates none of them, only the small modules
  * their entries declare (stored-record shapes, job kinds: about 1 ms), which other areas use whichever
- * area is loaded first.
+ * area is loaded first. What an area adds to the catalog and to coverage is data on its module
+ * (`capabilities`), read in this order when either is first used.
  */
 import type { z } from 'zod';
 import type { JobKind } from './platform/jobs/jobs.ts';
@@ -34,14 +35,8 @@ export const AREAS: readonly AreaEntry[] = [
   { name: 're-verifications', load: async () => (await import('./re-verifications/index.ts')).reVerificationsModule },
   { name: 'age-verification', load: async () => (await import('./age-verification/index.ts')).ageVerificationModule },
   { name: 'workflows', load: async () => (await import('./workflows/index.ts')).workflowsModule },
-  // The catalog and the coverage reports read what every area adds.
-  {
-    name: 'control',
-    load: async () => (await import('./control/index.ts')).controlModule,
-    needsAll: ['GET /__sandbox/catalog', 'GET /__sandbox/coverage', 'DELETE /__sandbox/coverage'],
-    jobKinds: [testJobKind],
-  },
-  { name: 'console', load: async () => (await import('./console/console.router.ts')).consoleModule, needsAll: ['GET /console/coverage'] },
+  { name: 'control', load: async () => (await import('./control/index.ts')).controlModule, jobKinds: [testJobKind] },
+  { name: 'console', load: async () => (await import('./console/console.router.ts')).consoleModule },
 ];
 
 /** Every area's stored-record shapes, for the store to check at start-up. */

@@ -8,23 +8,26 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener, type ServerType } from '@hono/node-server';
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { buildApp, loadAllAreas } from './app.ts';
-import { declaredJobKinds, storedRecordShapes } from './modules.ts';
-import { resetSandbox } from './control/control.service.ts';
-import { AdminSessions } from './platform/admin/admin-guard.ts';
+import { buildApp, type AppPlatform } from './app.ts';
+import { AreaLoader, capabilitiesOf, definitionsOfAll, tableOperations } from './areas.ts';
+import { AREAS, declaredJobKinds, storedRecordShapes } from './modules.ts';
+import { AdminSessions } from './platform/admin/admin-sessions.ts';
 import { KeyRing, parseKeysEnv, readOrganizationsFile } from './platform/auth/organizations.ts';
-import { Catalog } from './platform/catalog/catalog.ts';
+import { Catalog, type CatalogSection } from './platform/catalog/catalog.ts';
 import { Coverage } from './platform/coverage/coverage.ts';
 import type { CoverageReport } from './platform/coverage/coverage-report.ts';
 import { PLATFORM_SOURCES } from './platform/coverage/sources.ts';
 import { parseClockSetting, systemTime, type ClockSetting, type VirtualClock } from './platform/clock/virtual-clock.ts';
-import { publicUrls, type AppEnv, type LogFormat, type Logger, type Platform } from './platform/http/context.ts';
+import type { AppEnv } from './platform/http/context.ts';
+import { publicUrls, type CorsSetting, type LogFormat, type Logger, type Platform } from './platform/platform.ts';
 import { DEFAULT_JOB_TIMINGS, JobEngine, type JobTimings } from './platform/jobs/jobs.ts';
 import { capConnections, DEFAULT_CONNECTION_LIMITS, serverOptionsFor, type ConnectionLimits } from './platform/http/connection-limits.ts';
 import { drainable, type Drainable } from './platform/http/drain.ts';
 import { answerOnceBodyArrived } from './platform/http/body-limits.ts';
-import { ConcurrencyGate, DEFAULT_IMAGE_CONCURRENCY, type ConcurrencyLimits } from './platform/http/image-concurrency.ts';
+import { ConcurrencyGate, DEFAULT_IMAGE_CONCURRENCY, type ConcurrencyLimits } from './platform/concurrency/concurrency-gate.ts';
 import { DEFAULT_MAX_NAMESPACES, DEFAULT_NAMESPACE, Worlds } from './platform/namespaces/world.ts';
+import { resetSandbox } from './platform/namespaces/reset.ts';
+import { readOperationExamples } from './platform/docs/openapi-examples.ts';
 import { answerParserRefusal, answerUnbuildableRequest } from './platform/http/parser-refusals.ts';
 import { hashParts } from './platform/random/random.ts';
 import { SPEC_RATE_LIMITS, type RateLimits } from './platform/rate-limit/rate-limiter.ts';
@@ -35,8 +38,7 @@ import { DEFAULT_REQUEST_LOG_LIMITS, type RequestLogLimits } from './platform/re
 import { Retention } from './platform/retention/retention.ts';
 import { Store } from './platform/store/store.ts';
 import { loadSandboxSecret } from './platform/secrets/sandbox-secret.ts';
-import { DeclaredOperations, type ResponseRecorder } from './platform/http/response-conformance.ts';
-import type { CorsSetting } from './platform/http/cors.ts';
+import { DeclaredOperations, type ResponseRecorder } from './platform/operations/declared-operations.ts';
 import { FileBlobStore, MemoryBlobStore } from './platform/uploads/blob-store.ts';
 import { UPLOADS_COLLECTION, UploadStore } from './platform/uploads/uploads.ts';
 import { parseSmtpUrl, SmtpCourier } from './platform/outbox/smtp-courier.ts';
@@ -150,7 +152,11 @@ const consoleLogger: Logger = {
   error: (message, error) => console.error(message, error),
 };
 
-export async function buildPlatform(options: SandboxOptions = {}): Promise<Platform> {
+/**
+ * The platform, built in one phase: every service with what it needs (the registries with the areas they
+ * are filled from, links on the address it listens on). `listening`: the socket's URL, when it has one.
+ */
+export async function buildPlatform(options: SandboxOptions = {}, listening?: string): Promise<AppPlatform> {
   const seed = options.seed ?? 42;
   const clockSetting = resolveClock(options.clock);
   const organizations = parseKeysEnv(
@@ -189,57 +195,84 @@ export async function buildPlatform(options: SandboxOptions = {}): Promise<Platf
     store,
     scenarios,
   );
-  const registries = areaRegistries(options);
   const retention = new Retention(options.retentionDays, store, worlds, {
     dropNamespace: async (namespace) => {
-      worlds.reset(namespace);
-      registries.coverage.namespaceReset(namespace);
-      await uploads.dropNamespace(namespace);
+      await resetSandbox(platform, namespace, undefined);
     },
     dropped: (namespace, collection, ids) => (collection === UPLOADS_COLLECTION ? uploads.forget(namespace, ids) : Promise.resolve()),
   });
-  const base = (options.publicUrl ?? `http://${options.host ?? '127.0.0.1'}:${options.port ?? 4010}`).replace(/\/+$/, '');
-  return {
+  const base = (options.publicUrl ?? listening ?? `http://${options.host ?? '127.0.0.1'}:${options.port ?? 4010}`).replace(/\/+$/, '');
+  const watchesScenarios = options.watchScenarios ?? listening !== undefined;
+  const closers = [
+    ...(courier === undefined ? [] : [() => courier.close()]),
+    ...(watchesScenarios ? [async () => scenarioFiles.close()] : []),
+    () => retention.stop(),
+  ];
+  const platform: AppPlatform = {
+    settings: {
+      adminToken: options.adminToken,
+      urlsFromRequestHost: options.publicUrl === undefined,
+      cors: options.cors,
+      logRequests: options.logRequests ?? false,
+      logFormat: options.logFormat ?? 'text',
+      strictResponses: options.strictResponses ?? false,
+      responseRecorder: options.responseRecorder,
+    },
     store,
     keyRing: new KeyRing(organizations, hashParts('keys', seed).toString('hex')),
     scenarios,
     scenarioFiles,
     worlds,
     retention,
-    ...registries,
+    ...areaRegistries(options, scenarios),
     uploads,
     urls: publicUrls(base),
-    urlsFromRequestHost: options.publicUrl === undefined,
-    adminToken: options.adminToken,
     adminSessions: new AdminSessions(),
     signingSecret,
     secret,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     log,
-    cors: options.cors,
-    logRequests: options.logRequests ?? false,
-    logFormat: options.logFormat ?? 'text',
-    strictResponses: options.strictResponses ?? false,
-    responseRecorder: options.responseRecorder,
     invalidKeys: new InvalidKeyLimiter(options.invalidKeysPerMinute ?? DEFAULT_INVALID_KEYS_PER_MINUTE),
     adminTokenGuesses: new InvalidKeyLimiter(ADMIN_TOKEN_GUESSES_PER_MINUTE),
     imageRequests: new ConcurrencyGate({ ...DEFAULT_IMAGE_CONCURRENCY, ...options.imageConcurrency }),
-    closers: courier === undefined ? [] : [() => courier.close()],
+    closers,
   };
+  if (watchesScenarios) scenarioFiles.watch(platform);
+  if (options.retentionSweep ?? listening !== undefined) retention.startSweeping();
+  return platform;
 }
 
 /**
- * What the areas of one app fill as they are loaded (catalog rows, coverage sources, declared responses)
- * and what they use of each other (the job kinds, declared in src/modules.ts): a fresh set is a freshly
- * started server's, whatever its data.
+ * The areas of one app and the registries filled from them: the declared operations (each area's
+ * responses, learnt as it loads), the catalog and coverage (every area's capabilities, added in list order
+ * when either is first read), and the job engine with every kind declared in src/modules.ts. Wired to each
+ * other when built, nothing set later: a fresh set is a freshly started server's, whatever its data.
  */
-export function areaRegistries(options: Pick<SandboxOptions, 'jobTimings' | 'coverage'>): Pick<Platform, 'jobs' | 'catalog' | 'coverage' | 'operations'> {
-  return {
-    jobs: new JobEngine({ ...DEFAULT_JOB_TIMINGS, ...options.jobTimings }, declaredJobKinds()),
-    catalog: new Catalog(),
-    coverage: new Coverage(options.coverage !== false, PLATFORM_SOURCES),
-    operations: new DeclaredOperations(),
-  };
+export function areaRegistries(
+  options: Pick<SandboxOptions, 'jobTimings' | 'coverage'>,
+  scenarios: ScenarioRegistry,
+): Pick<AppPlatform, 'areas' | 'jobs' | 'catalog' | 'coverage' | 'operations'> {
+  // The listeners run once areas load, after every registry below exists.
+  const areas = new AreaLoader(AREAS, {
+    loaded: (definitions) => operations.learn(definitions),
+    all: (loaded) => {
+      for (const capability of capabilitiesOf(loaded)) {
+        for (const [section, entries] of Object.entries(capability.catalog ?? {})) catalog.add(section as CatalogSection, entries);
+        for (const source of capability.coverage ?? []) coverage.addSource(source);
+      }
+      catalog.close();
+      coverage.learn(definitionsOfAll(loaded), readOperationExamples, { scenarios: scenarios.all(), catalogEntries: (section) => catalog.rows(section) });
+    },
+  });
+  const operations = new DeclaredOperations(tableOperations(), {
+    load: async (names) => {
+      for (const name of names) await areas.load(name);
+    },
+    loadAll: () => areas.loadAll(),
+  });
+  const catalog = new Catalog(() => areas.loadAll());
+  const coverage = new Coverage(options.coverage !== false, PLATFORM_SOURCES, () => areas.loadAll());
+  return { areas, jobs: new JobEngine({ ...DEFAULT_JOB_TIMINGS, ...options.jobTimings }, declaredJobKinds()), catalog, coverage, operations };
 }
 
 /** A frozen clock without an instant freezes at start-up, once, so resets return to the same instant. */
@@ -270,9 +303,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   // The node server's bindings (`env`) go through: they carry the socket, hence the client's address.
   let handle: (request: Request, env: unknown) => Response | Promise<Response> = startingAnswer;
   const listener = options.port === null ? undefined : await listen(options, (request, env) => handle(request, env));
-  let platform: Platform;
+  let platform: AppPlatform;
   try {
-    platform = await buildPlatform({ ...options, port: listener?.port ?? options.port });
+    platform = await buildPlatform({ ...options, port: listener?.port ?? options.port }, listener?.url);
   } catch (error) {
     if (listener) await new Promise<void>((resolve) => listener.server.close(() => resolve()));
     throw error;
@@ -282,20 +315,12 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     app = await buildApp(platform);
   } catch (error) {
     // A scenario file's stub that fits no operation: nothing served, the store's lock released.
+    for (const closer of platform.closers) await closer();
     await platform.store.closeWithoutCompaction();
     if (listener) await new Promise<void>((resolve) => listener.server.close(() => resolve()));
     throw error;
   }
-  if (options.watchScenarios ?? listener !== undefined) {
-    platform.scenarioFiles.watch(platform);
-    platform.closers.push(async () => platform.scenarioFiles.close());
-  }
-  if (listener) {
-    handle = app.fetch;
-    if (options.publicUrl === undefined) Object.assign(platform.urls, publicUrls(listener.url));
-  }
-  if (options.retentionSweep ?? listener !== undefined) platform.retention.startSweeping();
-  platform.closers.push(() => platform.retention.stop());
+  if (listener) handle = app.fetch;
   const server = listener?.connections;
   // The journal whose records fill the report's curls: the namespace's, or the default one's, which the
   // curls of a report of every namespace call.
@@ -315,7 +340,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       await resetSandbox(platform, undefined, seed);
     },
     coverage: async (namespace) => {
-      await loadAllAreas(platform);
+      await platform.coverage.whenReady();
       return platform.coverage.report({ namespace, baseUrl: platform.urls.base, journal: journalOf(namespace) });
     },
     close: (async (closing?: { report: false }) => {
@@ -323,7 +348,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       for (const closer of platform.closers) await closer();
       await platform.store.close();
       if (closing?.report === false) return undefined;
-      await loadAllAreas(platform);
+      await platform.coverage.whenReady();
       return platform.coverage.report({ baseUrl: platform.urls.base, journal: journalOf(undefined) });
     }) as Sandbox['close'],
     closeNow: async () => {

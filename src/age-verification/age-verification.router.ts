@@ -1,4 +1,4 @@
-import { fundsPolicyOf } from '../platform/billing/billing.ts';
+import { fundsPolicyOf } from '../platform/http/context.ts';
 import { explain, principalOf, publicUrlsOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { clientRoute } from '../platform/catalog/client-operations.ts';
+import { clientRoute } from '../platform/http/client-route.ts';
 import { controlRoute, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
 import {
   BoundariesResponseSchema,

@@ -9,16 +9,20 @@ import { SANDBOX_PARENT_CONNECT } from './sandbox-parent-connect.ts';
 export const ageVerificationModule: SandboxModule = {
   name: 'age-verification',
   router: () => ageVerificationRouter,
-  setup(platform) {
-    platform.catalog.add('clientOperations', clientOperationEntries(AGE_VERIFICATION_ROUTES));
-    platform.catalog.add('testIdentifiers', [
-      ...SANDBOX_PARENT_CONNECT.map(({ id, outcome, child }) => ({
-        endpoint: 'GET /v1/age-verification/parent-connect/{id} (sandbox key)',
-        input: id,
-        outcome,
-        trigger: sandboxIdTrigger('GET /v1/age-verification/parent-connect/{id}', id),
-        description: `Listed by GET /v1/age-verification/parent-connect; its boundaries: GET /v1/age-verification/boundaries/${child}.`,
-      })),
-    ]);
-  },
+  capabilities: [
+    {
+      catalog: {
+        clientOperations: clientOperationEntries(AGE_VERIFICATION_ROUTES),
+        testIdentifiers: [
+          ...SANDBOX_PARENT_CONNECT.map(({ id, outcome, child }) => ({
+            endpoint: 'GET /v1/age-verification/parent-connect/{id} (sandbox key)',
+            input: id,
+            outcome,
+            trigger: sandboxIdTrigger('GET /v1/age-verification/parent-connect/{id}', id),
+            description: `Listed by GET /v1/age-verification/parent-connect; its boundaries: GET /v1/age-verification/boundaries/${child}.`,
+          })),
+        ],
+      },
+    },
+  ],
 };

@@ -11,7 +11,5 @@ import { amlRouter } from './aml.router.ts';
 export const amlModule: SandboxModule = {
   name: 'aml',
   router: () => amlRouter,
-  setup(platform) {
-    platform.coverage.addSource(codeSource('AML error codes', Object.values(AML_ERROR_CODES)));
-  },
+  capabilities: [{ coverage: [codeSource('AML error codes', Object.values(AML_ERROR_CODES))] }],
 };

@@ -8,9 +8,7 @@ import { asyncJobsRouter } from './async-jobs.router.ts';
 export const asyncJobsModule: SandboxModule = {
   name: 'async-jobs',
   router: () => asyncJobsRouter,
-  setup(platform) {
-    platform.coverage.addSource(valueSource(JOB_PHASE_COVERAGE, (phase) => ({ how: JOB_PHASE_TRIGGERS[phase as JobStatus] })));
-  },
+  capabilities: [{ coverage: [valueSource(JOB_PHASE_COVERAGE, (phase) => ({ how: JOB_PHASE_TRIGGERS[phase as JobStatus] }))] }],
 };
 
 /** How a poll meets each phase of a job (an adverse-media screening, say). */

@@ -5,7 +5,7 @@
  */
 import { html } from 'hono/html';
 import type { HtmlEscapedString } from 'hono/utils/html';
-import { CSRF_FIELD } from '../platform/admin/admin-guard.ts';
+import { CSRF_FIELD } from '../platform/http/admin-guard.ts';
 
 export type Markup = HtmlEscapedString | Promise<HtmlEscapedString>;
 

@@ -17,7 +17,7 @@ import {
   setOrganizationBalance,
   toggleScenario,
 } from '../control/control.service.ts';
-import { consoleReturnPath, csrfTokenOf, isAdminToken, startConsoleSession } from '../platform/admin/admin-guard.ts';
+import { consoleReturnPath, csrfTokenOf, isAdminToken, startConsoleSession } from '../platform/http/admin-guard.ts';
 import { DurationSchema } from '../platform/clock/virtual-clock.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { clearOutbox, listMessages } from '../platform/outbox/outbox.ts';
@@ -67,7 +67,7 @@ ${problem ? html`<p class="problem" role="alert">${problem}</p>` : ''}
 
 consoleRouter.get('/console/login', (c) => c.html(loginPage(consoleReturnPath(c.req.query('next')), undefined)));
 consoleRouter.post('/console/login', async (c) => {
-  const token = c.get('platform').adminToken;
+  const token = c.get('platform').settings.adminToken;
   const form = await c.req.parseBody();
   const next = consoleReturnPath(formText(form, 'next') || undefined);
   if (token !== undefined) {
@@ -207,9 +207,9 @@ consoleRouter.post('/console/organizations/:id/balance', async (c) => {
 
 // ─── Coverage ───────────────────────────────────────────────────────────────────────────────────────
 
-consoleRouter.get('/console/coverage', (c) => {
+consoleRouter.get('/console/coverage', async (c) => {
   const world = c.get('world');
-  const report = coverageReport(c.get('platform'), world, publicUrlsOf(c).base, { scope: 'namespace' });
+  const report = await coverageReport(c.get('platform'), world, publicUrlsOf(c).base, { scope: 'namespace' });
   return renderPage(c, 'Integration coverage', 'coverage', coveragePage(world.namespace, report));
 });
 

@@ -98,15 +98,15 @@ export const controlRouter = newRouter()
     return c.json({ organizations }, 200);
   })
   .openapi(setBalanceRoute, (c) => c.json(setOrganizationBalance(c.get('platform'), c.get('world'), c.req.valid('param').id, c.req.valid('json').balance), 200))
-  .openapi(catalogRoute, (c) => c.json(catalogView(c.get('platform')), 200))
-  .openapi(coverageRoute, (c) => {
+  .openapi(catalogRoute, async (c) => c.json(await catalogView(c.get('platform')), 200))
+  .openapi(coverageRoute, async (c) => {
     const { format, ...query } = c.req.valid('query');
     const base = publicUrlsOf(c).base;
-    const report = coverageReport(c.get('platform'), c.get('world'), base, query);
+    const report = await coverageReport(c.get('platform'), c.get('world'), base, query);
     if (format === 'json') return c.json(report, 200);
     return c.body(renderReport(report, format, renderContext(base, c.get('world').clock)), 200, { 'content-type': COVERAGE_CONTENT_TYPES[format] });
   })
-  .openapi(clearCoverageRoute, (c) => c.json(clearCoverage(c.get('platform'), c.get('world'), c.req.valid('query').scope), 200))
+  .openapi(clearCoverageRoute, async (c) => c.json(await clearCoverage(c.get('platform'), c.get('world'), c.req.valid('query').scope), 200))
   .openapi(createTestJobRoute, (c) => c.json(createTestJob(c.get('platform'), c.get('world'), c.req.valid('json'), jobFateFor(c)), 201))
   .openapi(listOutboxRoute, (c) => {
     const { recipient, session, channel, limit, nextToken } = c.req.valid('query');

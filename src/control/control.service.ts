@@ -8,7 +8,7 @@ import { ApiError } from '../platform/errors/api-error.ts';
 import { balanceOf, setBalance } from '../platform/billing/billing.ts';
 import type { CatalogEntry } from '../platform/catalog/catalog.ts';
 import type { OutcomeKind } from '../platform/coverage/outcome-class.ts';
-import type { Platform } from '../platform/http/context.ts';
+import type { Platform } from '../platform/platform.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { JobFate } from '../platform/jobs/jobs.ts';
 import type { Scenario } from '../platform/scenarios/scenario.schema.ts';
@@ -17,20 +17,7 @@ import { describePattern, matchingEntries, nearMisses, type RequestPattern } fro
 import { TEST_JOB_KIND } from './test-job.ts';
 import type { ClockChangeSchema, RequestPatternSchema, RequestVerificationSchema, TestJobBodySchema } from './control.schemas.ts';
 
-/** Resets one namespace, or every namespace when none is named. */
-export async function resetSandbox(platform: Platform, namespace: string | undefined, seed: number | undefined): Promise<string[]> {
-  const names = namespace !== undefined ? [namespace] : platform.worlds.names();
-  if (namespace === undefined) {
-    platform.invalidKeys.clear();
-    platform.adminTokenGuesses.clear();
-  }
-  for (const name of names) {
-    platform.worlds.reset(name, seed);
-    platform.coverage.namespaceReset(name);
-    await platform.uploads.dropNamespace(name);
-  }
-  return names;
-}
+export { resetSandbox } from '../platform/namespaces/reset.ts';
 
 export function clockView(world: World) {
   return { namespace: world.namespace, ...world.clock.state() };
@@ -176,20 +163,26 @@ function withoutTrigger({ trigger: _trigger, ...entry }: CatalogEntry): CatalogE
   return entry;
 }
 
-export function catalogView(platform: Platform) {
+export async function catalogView(platform: Platform) {
   return {
     scenarios: platform.scenarios.all().map(({ name, description, behaviours }) => ({ name, description, behaviours })),
     fixtureKeys: platform.keyRing.fixtureKeys(),
     // Triggers are the coverage report's (GET /__sandbox/coverage shows each as a request).
-    magicValues: platform.catalog.list('magicValues').map(withoutTrigger),
-    testIdentifiers: platform.catalog.list('testIdentifiers').map(withoutTrigger),
-    clientOperations: platform.catalog.list('clientOperations').map(withoutTrigger),
+    magicValues: (await platform.catalog.list('magicValues')).map(withoutTrigger),
+    testIdentifiers: (await platform.catalog.list('testIdentifiers')).map(withoutTrigger),
+    clientOperations: (await platform.catalog.list('clientOperations')).map(withoutTrigger),
     jobKinds: platform.jobs.kindNames(),
   };
 }
 
 /** The coverage report of the namespace (or of every namespace), optionally of one key (the key or its id). */
-export function coverageReport(platform: Platform, world: World, baseUrl: string, query: { scope: 'namespace' | 'all'; key?: string; kind?: OutcomeKind }) {
+export async function coverageReport(
+  platform: Platform,
+  world: World,
+  baseUrl: string,
+  query: { scope: 'namespace' | 'all'; key?: string; kind?: OutcomeKind },
+) {
+  await platform.coverage.whenReady();
   const keyId = query.key === undefined ? undefined : (platform.keyRing.identify(query.key)?.keyId ?? query.key);
   // The curls of a report of every namespace call the default one.
   const namespace =
@@ -197,7 +190,8 @@ export function coverageReport(platform: Platform, world: World, baseUrl: string
   return platform.coverage.report({ ...namespace, keyId, kind: query.kind, baseUrl });
 }
 
-export function clearCoverage(platform: Platform, world: World, scope: 'namespace' | 'all') {
+export async function clearCoverage(platform: Platform, world: World, scope: 'namespace' | 'all') {
+  await platform.coverage.whenReady();
   const cleared = scope === 'all' ? platform.coverage.namespaceNames() : [world.namespace];
   platform.coverage.clear(scope === 'all' ? undefined : world.namespace);
   return { cleared };

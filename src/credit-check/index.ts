@@ -9,16 +9,17 @@ import { UAT_TYPE_TABLE } from './uat-types.ts';
 export const creditCheckModule: SandboxModule = {
   name: 'credit-check',
   router: () => creditCheckRouter,
-  setup(platform) {
-    platform.catalog.add(
-      'magicValues',
-      UAT_TYPE_TABLE.map((entry) => ({
-        endpoint: 'POST /v1/credit-check/hard|soft',
-        input: `uat_type=${entry.input}`,
-        outcome: `${entry.group}: ${entry.outcome} (score ${entry.scoreRange[0]}-${entry.scoreRange[1]})`,
-        description: entry.description,
-        trigger: { operation: 'POST /v1/credit-check/soft', body: { uat: true, uat_type: entry.input } },
-      })),
-    );
-  },
+  capabilities: [
+    {
+      catalog: {
+        magicValues: UAT_TYPE_TABLE.map((entry) => ({
+          endpoint: 'POST /v1/credit-check/hard|soft',
+          input: `uat_type=${entry.input}`,
+          outcome: `${entry.group}: ${entry.outcome} (score ${entry.scoreRange[0]}-${entry.scoreRange[1]})`,
+          description: entry.description,
+          trigger: { operation: 'POST /v1/credit-check/soft', body: { uat: true, uat_type: entry.input } },
+        })),
+      },
+    },
+  ],
 };

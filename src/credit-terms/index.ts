@@ -7,7 +7,5 @@ import { CREDIT_TERMS_ROUTES } from './credit-terms.routes.ts';
 export const creditTermsModule: SandboxModule = {
   name: 'credit-terms',
   router: () => creditTermsRouter,
-  setup(platform) {
-    platform.catalog.add('clientOperations', clientOperationEntries(CREDIT_TERMS_ROUTES));
-  },
+  capabilities: [{ catalog: { clientOperations: clientOperationEntries(CREDIT_TERMS_ROUTES) } }],
 };

@@ -1,4 +1,4 @@
-import { fundsPolicyOf } from '../platform/billing/billing.ts';
+import { fundsPolicyOf } from '../platform/http/context.ts';
 import { valueFact } from '../platform/coverage/sources.ts';
 import { explain, noteOutcome, publicUrlsOf, principalOf } from '../platform/http/context.ts';
 import { DEEPFAKE_VERDICT_COVERAGE, TRUST_VERDICT_COVERAGE } from './deepfake-coverage.ts';

@@ -19,18 +19,22 @@ function verdictSource(table: ValueTable, verdictOf: (word: (typeof DEEPFAKE_MAG
   });
 }
 
+const endpoint = 'POST /v1/deepfake/analyze';
+
 /** Deepfake detection (real client, not in the spec): challenge, upload URLs, analyze. */
 export const deepfakeModule: SandboxModule = {
   name: 'deepfake',
   router: () => deepfakeRouter,
-  setup(platform) {
-    platform.catalog.add('clientOperations', clientOperationEntries(DEEPFAKE_ROUTES));
-    const endpoint = 'POST /v1/deepfake/analyze';
-    platform.catalog.add('magicValues', [
-      ...DEEPFAKE_MAGIC_WORDS.map(({ input, outcome, description }) => ({ endpoint, input: `challengeWord ${input}`, outcome, description })),
-      ...DEEPFAKE_DERIVED_OUTCOMES.map((entry) => ({ endpoint, ...entry })),
-    ]);
-    platform.coverage.addSource(verdictSource(DEEPFAKE_VERDICT_COVERAGE, (word) => word.verdict));
-    platform.coverage.addSource(verdictSource(TRUST_VERDICT_COVERAGE, (word) => word.trustVerdict));
-  },
+  capabilities: [
+    {
+      catalog: {
+        clientOperations: clientOperationEntries(DEEPFAKE_ROUTES),
+        magicValues: [
+          ...DEEPFAKE_MAGIC_WORDS.map(({ input, outcome, description }) => ({ endpoint, input: `challengeWord ${input}`, outcome, description })),
+          ...DEEPFAKE_DERIVED_OUTCOMES.map((entry) => ({ endpoint, ...entry })),
+        ],
+      },
+      coverage: [verdictSource(DEEPFAKE_VERDICT_COVERAGE, (word) => word.verdict), verdictSource(TRUST_VERDICT_COVERAGE, (word) => word.trustVerdict)],
+    },
+  ],
 };

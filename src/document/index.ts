@@ -3,7 +3,7 @@
  * ICAO MRZ with valid check digits). Shares the image layer (src/images) with face and identity.
  */
 import type { SandboxModule } from '../platform/sandbox-module.ts';
-import { setupImageOperations } from '../images/image-catalog.ts';
+import { IMAGE_OPERATIONS } from '../images/image-catalog.ts';
 import { documentRouter } from './document.router.ts';
 
-export const documentModule: SandboxModule = { name: 'document', router: () => documentRouter, setup: setupImageOperations };
+export const documentModule: SandboxModule = { name: 'document', router: () => documentRouter, capabilities: [IMAGE_OPERATIONS] };

@@ -3,15 +3,12 @@
  * liveness sessions of the real client (POST /v1/face/liveness/sessions, GET .../{lid}/result).
  */
 import type { SandboxModule } from '../platform/sandbox-module.ts';
-import { setupImageOperations } from '../images/image-catalog.ts';
+import { IMAGE_OPERATIONS } from '../images/image-catalog.ts';
 import { LIVENESS_CATALOG } from './face-liveness.service.ts';
 import { faceRouter } from './face.router.ts';
 
 export const faceModule: SandboxModule = {
   name: 'face',
   router: () => faceRouter,
-  setup(platform) {
-    setupImageOperations(platform);
-    platform.catalog.add('magicValues', LIVENESS_CATALOG);
-  },
+  capabilities: [IMAGE_OPERATIONS, { catalog: { magicValues: LIVENESS_CATALOG } }],
 };

@@ -1,4 +1,4 @@
-import { fundsPolicyOf } from '../platform/billing/billing.ts';
+import { fundsPolicyOf } from '../platform/http/context.ts';
 import { explain, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { hostedPageGuard } from '../platform/http/hosted-pages.ts';

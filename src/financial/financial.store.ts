@@ -11,7 +11,7 @@
 import type { OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
-import type { PublicUrls } from '../platform/http/context.ts';
+import type { PublicUrls } from '../platform/platform.ts';
 import type { PageRequest } from '../platform/paging/keyset-paging.ts';
 import { namespacedUrl, sandboxLink, type World } from '../platform/namespaces/world.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';

@@ -11,25 +11,23 @@ import { SANDBOX_BANKS } from './sandbox-banks.ts';
 export const financialModule: SandboxModule = {
   name: 'financial',
   router: () => financialRouter,
-  setup(platform) {
-    platform.catalog.add(
-      'testIdentifiers',
-      FINANCIAL_TEST_IDENTIFIERS.map(({ input, outcome, description }) => ({
-        endpoint: 'GET /v1/financial/{id} (sandbox key)',
-        input,
-        outcome,
-        description,
-        trigger: sandboxIdTrigger('GET /v1/financial/{id}', input),
-      })),
-    );
-    platform.catalog.add(
-      'magicValues',
-      SANDBOX_BANKS.map(({ input, outcome, description }) => ({
-        endpoint: 'hosted page {verify_url}/bank-statements/{id}',
-        input: `bank=${input}`,
-        outcome,
-        description,
-      })),
-    );
-  },
+  capabilities: [
+    {
+      catalog: {
+        testIdentifiers: FINANCIAL_TEST_IDENTIFIERS.map(({ input, outcome, description }) => ({
+          endpoint: 'GET /v1/financial/{id} (sandbox key)',
+          input,
+          outcome,
+          description,
+          trigger: sandboxIdTrigger('GET /v1/financial/{id}', input),
+        })),
+        magicValues: SANDBOX_BANKS.map(({ input, outcome, description }) => ({
+          endpoint: 'hosted page {verify_url}/bank-statements/{id}',
+          input: `bank=${input}`,
+          outcome,
+          description,
+        })),
+      },
+    },
+  ],
 };

@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi';
-import { clientRoute } from '../platform/catalog/client-operations.ts';
+import { clientRoute } from '../platform/http/client-route.ts';
 import { apiRoute, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
 import {
   AddIdentityBodySchema,

@@ -13,9 +13,7 @@ import { ipRangeSource } from './ip-coverage.ts';
 export const igamingModule: SandboxModule = {
   name: 'igaming',
   router: () => igamingRouter,
-  setup(platform) {
-    platform.catalog.add('magicValues', IGAMING_MAGIC_VALUES);
-    platform.catalog.add('clientOperations', clientOperationEntries(IGAMING_CLIENT_ROUTES));
-    platform.coverage.addSource(ipRangeSource);
-  },
+  capabilities: [
+    { catalog: { magicValues: IGAMING_MAGIC_VALUES, clientOperations: clientOperationEntries(IGAMING_CLIENT_ROUTES) }, coverage: [ipRangeSource] },
+  ],
 };

@@ -1,10 +1,9 @@
 /**
- * What the image operations register on a platform: their rows in GET /__sandbox/catalog (the same
- * tables the analysis and the fixtures use) and the coverage source. Each image module sets up with
- * `setupImageOperations` once every area is; it acts once per platform.
+ * What the image operations add to a platform: their rows in GET /__sandbox/catalog (the same tables the
+ * analysis and the fixtures use) and the coverage source, one capability that each image area lists.
  */
 import type { CatalogEntry } from '../platform/catalog/catalog.ts';
-import type { Platform } from '../platform/http/context.ts';
+import type { Capability } from '../platform/sandbox-module.ts';
 import { AUTO_DOCUMENT_TYPE_RULES, DOCUMENT_TYPE_ALIASES } from './document-types.ts';
 import { imageSource } from './image-coverage.ts';
 import { IMAGE_FIXTURES, IMAGE_OUTCOME_RULES, imageFixtureCatalog } from './image-outcomes.ts';
@@ -33,12 +32,5 @@ export function imageCatalogEntries(): CatalogEntry[] {
   return [...rules, ...fixtures, ...verifyPairs, ...documentTypes];
 }
 
-const catalogued = new WeakSet<Platform>();
-
-/** Catalog rows and coverage source, once per platform whichever image module asks first. */
-export function setupImageOperations(platform: Platform): void {
-  if (catalogued.has(platform)) return;
-  catalogued.add(platform);
-  platform.catalog.add('magicValues', imageCatalogEntries());
-  platform.coverage.addSource(imageSource);
-}
+/** The image operations' catalog rows and coverage source: listed by every area that runs them, counted once. */
+export const IMAGE_OPERATIONS: Capability = { catalog: { magicValues: imageCatalogEntries() }, coverage: [imageSource] };

@@ -15,7 +15,8 @@
 import type { z } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
 import { createMiddleware } from 'hono/factory';
-import { charge, fundsPolicyOf, requireFunds } from '../platform/billing/billing.ts';
+import { charge, requireFunds } from '../platform/billing/billing.ts';
+import { fundsPolicyOf } from '../platform/http/context.ts';
 import { ApiError, describeZodError } from '../platform/errors/api-error.ts';
 import { explain, noteOutcome, principalOf, type AppContext, type AppEnv } from '../platform/http/context.ts';
 import { imageErrorFact, imagePictureFacts } from './image-coverage.ts';

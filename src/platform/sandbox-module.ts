@@ -1,5 +1,6 @@
 /**
- * What a resource area gives the app (its `index.ts` exports one): its routes and its set-up. Here, with
+ * What a resource area gives the app (its `index.ts` exports one): its routes and its capabilities, as
+ * data. Here, with
  * the platform, so an area's index depends on the platform only, and src/modules.ts (the list app.ts
  * mounts) depends on the areas without the areas depending back on it.
  *
@@ -8,18 +9,28 @@
  */
 import type { Hono } from 'hono';
 import type { z } from 'zod';
-import type { AppEnv, Platform } from './http/context.ts';
+import type { AppEnv } from './http/context.ts';
+import type { CatalogEntry, CatalogSection } from './catalog/catalog.ts';
+import type { ClassSource } from './coverage/outcome-class.ts';
 import type { JobKind } from './jobs/jobs.ts';
+
+/**
+ * Something an area adds to the platform's registries: catalog rows (by section) and coverage sources.
+ * Registered when the platform is built, read on the catalog's or coverage's first use, in the order of
+ * src/modules.ts; one shared by several areas (the image engine's operations) counts once, where it is
+ * first listed.
+ */
+export interface Capability {
+  catalog?: Partial<Record<CatalogSection, readonly CatalogEntry[]>>;
+  coverage?: readonly ClassSource[];
+}
 
 export interface SandboxModule {
   name: string;
   /** The area's routes (an OpenAPIHono, so that they reach /openapi.json; the console's are plain Hono). */
   router: () => Hono<AppEnv>;
-  /**
-   * Its rows of the catalog and its coverage sources: only data, read once every area is loaded (the
-   * control plane, the console and coverage load them all), added in the order of src/modules.ts.
-   */
-  setup?: (platform: Platform) => void;
+  /** What it adds to the catalog and to coverage, in order. */
+  capabilities?: readonly Capability[];
 }
 
 /** One area of the list app.ts mounts: its module is evaluated on first use. */
@@ -33,34 +44,9 @@ export interface AreaEntry {
    */
   jobKinds?: readonly JobKind[];
   /**
-   * Its routes (`METHOD /path` of its route table) whose requests read what every area adds (the catalog's
-   * rows, coverage's classes): every area is loaded before the first of them. Its other routes load only
-   * this area, so a first control-plane call (a clock move, a retention setting) evaluates no other.
-   */
-  needsAll?: readonly string[];
-  /**
    * collection → the shape its stored records must have to be served: a data file holding another is
    * refused at start-up (naming the file and the place), never answered with 500s. A small module of its
    * own, imported by src/modules.ts: the store checks it at start-up, before any area is loaded.
    */
   storedRecords?: Readonly<Record<string, z.ZodType>>;
-}
-
-/** What the start knows of a documented operation without evaluating its area. */
-export interface OperationFacts {
-  method: string;
-  /** The OpenAPI path template, `/v1/sessions/{id}`. */
-  path: string;
-  operationId?: string;
-  /** Behind the API-key guard (security ApiKeyAuth). */
-  apiKey: boolean;
-  /** Images its request body takes (binary parts), for its body limit and the image gate. */
-  images: number;
-}
-
-/** An area's facts, as src/routes.generated.ts holds them. */
-export interface AreaRoutes {
-  /** Its Hono routes in registration order, `[method, path]`, one entry per run of handlers of the same pair. */
-  routes: readonly (readonly [string, string])[];
-  operations: readonly OperationFacts[];
 }

@@ -7,7 +7,5 @@ import { PROFILE_ROUTES } from './profiles.routes.ts';
 export const profilesModule: SandboxModule = {
   name: 'profiles',
   router: () => profilesRouter,
-  setup(platform) {
-    platform.catalog.add('clientOperations', clientOperationEntries(PROFILE_ROUTES));
-  },
+  capabilities: [{ catalog: { clientOperations: clientOperationEntries(PROFILE_ROUTES) } }],
 };

@@ -8,17 +8,18 @@ import { RE_VERIFICATION_MAGIC_FINGERPRINTS } from './re-verifications.service.t
 export const reVerificationsModule: SandboxModule = {
   name: 're-verifications',
   router: () => reVerificationsRouter,
-  setup(platform) {
-    platform.catalog.add('clientOperations', clientOperationEntries(RE_VERIFICATION_ROUTES));
-    platform.catalog.add(
-      'magicValues',
-      RE_VERIFICATION_MAGIC_FINGERPRINTS.map(({ input, outcome, description }) => ({
-        endpoint: 'POST /v1/re-verifications',
-        input: `device_fingerprint ${input}`,
-        outcome,
-        description,
-        trigger: { operation: 'POST /v1/re-verifications', body: { device_fingerprint: input } },
-      })),
-    );
-  },
+  capabilities: [
+    {
+      catalog: {
+        clientOperations: clientOperationEntries(RE_VERIFICATION_ROUTES),
+        magicValues: RE_VERIFICATION_MAGIC_FINGERPRINTS.map(({ input, outcome, description }) => ({
+          endpoint: 'POST /v1/re-verifications',
+          input: `device_fingerprint ${input}`,
+          outcome,
+          description,
+          trigger: { operation: 'POST /v1/re-verifications', body: { device_fingerprint: input } },
+        })),
+      },
+    },
+  ],
 };

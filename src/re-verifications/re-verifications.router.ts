@@ -1,4 +1,4 @@
-import { fundsPolicyOf } from '../platform/billing/billing.ts';
+import { fundsPolicyOf } from '../platform/http/context.ts';
 import { explain, principalOf, publicUrlsOf } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { completeLivenessRoute, createReVerificationRoute, livenessUploadUrlRoute, startLivenessRoute } from './re-verifications.routes.ts';

@@ -1,4 +1,4 @@
-import { clientRoute } from '../platform/catalog/client-operations.ts';
+import { clientRoute } from '../platform/http/client-route.ts';
 import { jsonBody, jsonResponse } from '../platform/http/routing.ts';
 import {
   CompleteLivenessResponseSchema,

@@ -10,7 +10,5 @@ import { screeningRouter } from './screening.router.ts';
 export const screeningModule: SandboxModule = {
   name: 'screening',
   router: () => screeningRouter,
-  setup(platform) {
-    platform.catalog.add('magicValues', SCREENING_MAGIC_VALUES);
-  },
+  capabilities: [{ catalog: { magicValues: SCREENING_MAGIC_VALUES } }],
 };

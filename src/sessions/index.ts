@@ -13,22 +13,23 @@ import { sessionsRouter } from './sessions.router.ts';
 export const sessionsModule: SandboxModule = {
   name: 'sessions',
   router: () => sessionsRouter,
-  setup(platform) {
-    platform.catalog.add(
-      'testIdentifiers',
-      SANDBOX_SESSION_TEST_IDENTIFIERS.map((entry) =>
-        /^test_\w+$/.test(entry.input) ? { ...entry, trigger: sandboxIdTrigger(entry.endpoint, entry.input) } : entry,
-      ),
-    );
-    platform.coverage.addSource(
-      valueSource(SESSION_STATUS_COVERAGE, (status, context) => {
-        const id = `test_${status.toLowerCase()}`;
-        return {
-          how: `read a session the applicant or reviewer drove to ${status} (POST /__sandbox/sessions/{id}/outcome), or the sandbox id ${id} with the sandbox key`,
-          request: { method: 'GET', path: `/v1/sessions/${id}`, key: context.keys.sandbox },
-        };
-      }),
-    );
-    platform.coverage.addSource(sessionTransitionSource);
-  },
+  capabilities: [
+    {
+      catalog: {
+        testIdentifiers: SANDBOX_SESSION_TEST_IDENTIFIERS.map((entry) =>
+          /^test_\w+$/.test(entry.input) ? { ...entry, trigger: sandboxIdTrigger(entry.endpoint, entry.input) } : entry,
+        ),
+      },
+      coverage: [
+        valueSource(SESSION_STATUS_COVERAGE, (status, context) => {
+          const id = `test_${status.toLowerCase()}`;
+          return {
+            how: `read a session the applicant or reviewer drove to ${status} (POST /__sandbox/sessions/{id}/outcome), or the sandbox id ${id} with the sandbox key`,
+            request: { method: 'GET', path: `/v1/sessions/${id}`, key: context.keys.sandbox },
+          };
+        }),
+        sessionTransitionSource,
+      ],
+    },
+  ],
 };

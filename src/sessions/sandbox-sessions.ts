@@ -16,7 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { shareJson } from '../platform/http/shared-json.ts';
+import { shareJson } from '../platform/http/fast-paths.ts';
 import { keptAnswers } from '../platform/kept-answers.ts';
 import { fakerFrom, rngFrom, uuidFrom, type Rng } from '../platform/random/random.ts';
 import { buildAnalysisData } from './analysis-data.ts';

@@ -14,6 +14,7 @@
  */
 import { namespacedUrl, sandboxLink } from '../platform/namespaces/world.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
+import { JsonListPages } from '../platform/http/fast-paths.ts';
 import { keptAnswers } from '../platform/kept-answers.ts';
 import { fakerFrom, rngFrom, uuidFrom } from '../platform/random/random.ts';
 import {
@@ -244,51 +245,17 @@ export function toListItem(record: SessionRecord): SessionListItem {
   };
 }
 
-/**
- * Rendered list items, by record object. A stored record is never changed (every write puts a new object),
- * and its list item depends on nothing else (no URL, organization or clock), so the object names the
- * version. Bounded: past the limit it starts over, so records listed once do not keep their texts.
- */
-const LIST_ITEM_TEXTS_KEPT = 4096;
-let listItemTexts = new Map<SessionRecord, string>();
+export { LIST_PAGE_KEPT_ITEMS } from '../platform/http/fast-paths.ts';
 
-/** The list item of a record as JSON text: `JSON.stringify(toListItem(record))`, kept per record version. */
-export function listItemJson(record: SessionRecord): string {
-  let text = listItemTexts.get(record);
-  if (text === undefined) {
-    text = JSON.stringify(toListItem(record));
-    if (listItemTexts.size >= LIST_ITEM_TEXTS_KEPT) listItemTexts = new Map();
-    listItemTexts.set(record, text);
-  }
-  return text;
-}
+/** The list's pages and items as JSON text, each item rendered once per record version (a stored record is never changed). */
+const listPages = new JsonListPages<SessionRecord>('sessions', toListItem);
 
-/**
- * Pages rendered lately, by query: a page made of the same record versions with the same next_token (a
- * client polling a list while nothing changes) is sent as the same text, rendered and kept once. The
- * records decide, not the key: any other page is rendered anew. A page of more than LIST_PAGE_KEPT_ITEMS
- * (a walk through a whole list, read once) is rendered whole and not kept, nor are its items.
- */
-const LIST_PAGES_KEPT = 64;
-export const LIST_PAGE_KEPT_ITEMS = 100;
-const listPages = new Map<string, { records: readonly SessionRecord[]; nextToken: string | null; text: string }>();
+/** The list item of a record as JSON text: `JSON.stringify(toListItem(record))`. */
+export const listItemJson = (record: SessionRecord): string => listPages.itemText(record);
 
-/**
- * A page of the list as the JSON text `JSON.stringify({ sessions, next_token })` gives, from its records'
- * list items. `query` names the query and position the page answers (it only decides which page is kept).
- */
-export function listPageJson(query: string, records: readonly SessionRecord[], nextToken: string | null): string {
-  if (records.length > LIST_PAGE_KEPT_ITEMS) return JSON.stringify({ sessions: records.map(toListItem), next_token: nextToken });
-  const kept = listPages.get(query);
-  if (kept !== undefined && kept.nextToken === nextToken && sameRecords(kept.records, records)) return kept.text;
-  const text = `{"sessions":[${records.map(listItemJson).join(',')}],"next_token":${JSON.stringify(nextToken)}}`;
-  listPages.delete(query);
-  if (listPages.size >= LIST_PAGES_KEPT) listPages.delete(listPages.keys().next().value as string);
-  listPages.set(query, { records, nextToken, text });
-  return text;
-}
-
-const sameRecords = (a: readonly SessionRecord[], b: readonly SessionRecord[]): boolean => a.length === b.length && a.every((record, i) => record === b[i]);
+/** A page of the list as the JSON text `JSON.stringify({ sessions, next_token })` gives; `query` names the query and position it answers. */
+export const listPageJson = (query: string, records: readonly SessionRecord[], nextToken: string | null): string =>
+  listPages.pageText(query, records, nextToken);
 
 /** A stored profile as the spec's profile object: all seven members, `phone` null when none is on file. */
 export function toProfileJson(profile: StoredUserProfile): UserProfile {

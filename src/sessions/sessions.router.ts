@@ -1,9 +1,9 @@
-import { fundsPolicyOf } from '../platform/billing/billing.ts';
+import { fundsPolicyOf } from '../platform/http/context.ts';
 import { valueFact } from '../platform/coverage/sources.ts';
 import { SESSION_STATUS_COVERAGE } from './session-coverage.ts';
 import { behaviourOn, noteOutcome, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
 import { explained } from '../platform/http/explained.ts';
-import { sendJson, sendJsonText } from '../platform/http/shared-json.ts';
+import { sendJson, sendJsonText } from '../platform/http/fast-paths.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
 import {

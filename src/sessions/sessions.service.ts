@@ -18,6 +18,7 @@ import { charge, requireFunds, type FundsPolicy } from '../platform/billing/bill
 import { ApiError } from '../platform/errors/api-error.ts';
 import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
 import type { Explained } from '../platform/http/explained.ts';
+import { AnswersWhileUnchanged } from '../platform/http/fast-paths.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { UploadStore } from '../platform/uploads/uploads.ts';
 import { enrolFinishedSessionFace } from './session-face.ts';
@@ -160,26 +161,21 @@ export function createSession(
 // ─── GET /v1/sessions ───────────────────────────────────────────────────────────────────────────────
 
 /**
- * Pages answered lately, per namespace, with the namespace's change count they were read at: the same
- * query again while nothing in the namespace changed (a client polling a list) gets the same answer.
- * Pages of more than LIST_PAGE_KEPT_ITEMS are not kept.
+ * Pages answered lately, per namespace: the same query again while nothing in the namespace changed (a
+ * client polling a list) gets the same answer. Pages of more than LIST_PAGE_KEPT_ITEMS are not kept.
  */
-const LIST_ANSWERS_KEPT = 32;
-const listAnswers = new WeakMap<World['data'], Map<string, { changes: number; answer: Explained<string> }>>();
+const listAnswers = new AnswersWhileUnchanged<Explained<string>>(32);
 
 /** One page of the caller's sessions, as the JSON text of a SessionListResponse (list items rendered once per record version). */
 export function listSessions(world: World, organizationId: string, query: ListSessionsQuery, signingSecret: string): Explained<string> {
   if (query.limit > LIST_PAGE_KEPT_ITEMS) return readSessionPage(world, organizationId, query, signingSecret);
-  let kept = listAnswers.get(world.data);
-  if (kept === undefined) listAnswers.set(world.data, (kept = new Map()));
-  const key = JSON.stringify([organizationId, signingSecret, query]);
-  const known = kept.get(key);
-  if (known !== undefined && known.changes === world.data.changes) return known.answer;
-  const answer = readSessionPage(world, organizationId, query, signingSecret);
-  if (kept.size >= LIST_ANSWERS_KEPT) kept.clear();
-  // Counted after the read: bringing a listed session's uploads up to date is a change made by it.
-  kept.set(key, { changes: world.data.changes, answer });
-  return answer;
+  // Bringing a listed session's uploads up to date is a change the read makes: counted after it.
+  return listAnswers.get(
+    world.data,
+    () => world.data.changes,
+    JSON.stringify([organizationId, signingSecret, query]),
+    () => readSessionPage(world, organizationId, query, signingSecret),
+  );
 }
 
 function readSessionPage(world: World, organizationId: string, query: ListSessionsQuery, signingSecret: string): Explained<string> {

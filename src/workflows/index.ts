@@ -4,7 +4,7 @@
  * submissions (POST /v1/sessions/{id}/steps/{step_id}) executed on uploaded images. Other areas look
  * workflows up through workflows.store.ts.
  */
-import { setupImageOperations } from '../images/image-catalog.ts';
+import { IMAGE_OPERATIONS } from '../images/image-catalog.ts';
 import { codeSource, valueSource } from '../platform/coverage/sources.ts';
 import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { WORKFLOW_ERROR_CODES } from './workflow-errors.ts';
@@ -15,22 +15,22 @@ import { workflowsRouter } from './workflows.router.ts';
 export const workflowsModule: SandboxModule = {
   name: 'workflows',
   router: () => workflowsRouter,
-  setup(platform) {
-    setupImageOperations(platform);
-    platform.catalog.add('magicValues', WORKFLOW_MAGIC_VALUES);
-    platform.coverage.addSource(
-      codeSource(
-        'workflow error codes',
-        Object.entries(WORKFLOW_ERROR_CODES).map(([code, { status, when }]) => ({ code, status, how: when })),
-      ),
-    );
-    platform.coverage.addSource(
-      valueSource(STEP_FAILURE_COVERAGE, (code) => {
-        const row: WorkflowFailureRow = WORKFLOW_FAILURES[code as WorkflowFailureCode];
-        return {
-          how: `POST /v1/sessions/{id}/steps/${row.step} with ${row.content}${row.magicLastName === null ? '' : `, or applicant last name ${row.magicLastName}`}`,
-        };
-      }),
-    );
-  },
+  capabilities: [
+    IMAGE_OPERATIONS,
+    {
+      catalog: { magicValues: WORKFLOW_MAGIC_VALUES },
+      coverage: [
+        codeSource(
+          'workflow error codes',
+          Object.entries(WORKFLOW_ERROR_CODES).map(([code, { status, when }]) => ({ code, status, how: when })),
+        ),
+        valueSource(STEP_FAILURE_COVERAGE, (code) => {
+          const row: WorkflowFailureRow = WORKFLOW_FAILURES[code as WorkflowFailureCode];
+          return {
+            how: `POST /v1/sessions/{id}/steps/${row.step} with ${row.content}${row.magicLastName === null ? '' : `, or applicant last name ${row.magicLastName}`}`,
+          };
+        }),
+      ],
+    },
+  ],
 };

@@ -1,4 +1,4 @@
-import { fundsPolicyOf } from '../platform/billing/billing.ts';
+import { fundsPolicyOf } from '../platform/http/context.ts';
 import { principalOf } from '../platform/http/context.ts';
 import { explained } from '../platform/http/explained.ts';
 import { newRouter } from '../platform/http/routing.ts';

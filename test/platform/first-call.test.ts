@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { recordOperationExamples, serializeExamples } from '../../scripts/record-openapi-examples.ts';
 import { buildApp } from '../../src/app.ts';
 import { readOperationExamples } from '../../src/platform/docs/openapi-examples.ts';
-import type { Platform } from '../../src/platform/http/context.ts';
+import type { Platform } from '../../src/platform/platform.ts';
 import { areaRegistries } from '../../src/sandbox.ts';
 import { STEP_CODES } from '../../src/workflows/workflow-steps.ts';
 import { loadedSandbox, testSandbox, type CallResult, type TestSandbox } from '../helpers/sandbox.ts';
@@ -79,7 +79,7 @@ describe('every operation, called first on a freshly started server, answers as 
     // registries of their own (none filled by what the recording called before).
     const started: Platform[] = [];
     const freshServer = async ({ platform }: { platform: Platform }) => {
-      const fresh: Platform = { ...platform, ...areaRegistries({ jobTimings: platform.jobs.timings, coverage: false }), closers: [] };
+      const fresh = { ...platform, ...areaRegistries({ jobTimings: platform.jobs.timings, coverage: false }, platform.scenarios), closers: [] };
       started.push(fresh);
       return buildApp(fresh);
     };

@@ -139,9 +139,8 @@ describe('the route table', () => {
   });
 
   it('an area whose routes differ from its entry is refused on load, naming the command that writes the table again', async () => {
-    const sandbox = await testSandbox();
     const moved = new OpenAPIHono<AppEnv>().get('/v1/auth/verified', (c) => c.json({}, 200));
-    const loader = new AreaLoader(sandbox.platform, [{ name: 'auth', load: async () => ({ name: 'auth', router: () => moved }) }]);
+    const loader = new AreaLoader([{ name: 'auth', load: async () => ({ name: 'auth', router: () => moved }) }]);
     await expect(loader.load('auth')).rejects.toThrow('src/routes.generated.ts is stale (area auth): run npm run generate:routes.');
   });
 });

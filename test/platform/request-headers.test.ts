@@ -8,7 +8,7 @@ import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../src/platform/http/context.ts';
-import { requestHeader, requestHeaders } from '../../src/platform/http/request-headers.ts';
+import { requestHeader, requestHeaders } from '../../src/platform/http/fast-paths.ts';
 
 const NAMES = ['host', 'x-api-key', 'x-sandbox-namespace', 'x-sandbox-scenario', 'set-cookie', 'x-padded', 'x-empty', 'cookie', 'content-type', 'absent'];
 

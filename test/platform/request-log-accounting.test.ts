@@ -1,6 +1,7 @@
 import { getRequestListener } from '@hono/node-server';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_REQUEST_LOG_LIMITS, keptBody, RequestLog, sentBody, type RequestLogEntry } from '../../src/platform/request-log/request-log.ts';
+import { sentBody } from '../../src/platform/http/fast-paths.ts';
+import { DEFAULT_REQUEST_LOG_LIMITS, keptBody, RequestLog, type RequestLogEntry } from '../../src/platform/request-log/request-log.ts';
 
 const entry = (requestId: string, bodies: Pick<RequestLogEntry, 'requestBody' | 'responseBody'>): RequestLogEntry => ({
   requestId,

@@ -4,7 +4,7 @@ import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AppContext, AppEnv } from '../../src/platform/http/context.ts';
-import { sendJson, shareJson } from '../../src/platform/http/shared-json.ts';
+import { sendJson, shareJson } from '../../src/platform/http/fast-paths.ts';
 import { KEYS, testSandbox } from '../helpers/sandbox.ts';
 
 /** An app answering `body` through sendJson, and the same through c.json, to compare the two. */

@@ -257,6 +257,24 @@ const snapshotLine = (file: string, id: string) =>
     .find((line) => line.startsWith(`{"id":${JSON.stringify(id)},`))
     ?.replace(/,$/, '');
 
+describe('what a store growing in one process holds', () => {
+  it('lets go of the records a compaction wrote, as a restart would, and reads them again from the new file', async () => {
+    const file = tempDataFile();
+    const store = await Store.open({ file, cacheFromBytes: 0, compactAfterBytes: 1 });
+    const things = byGroup(store);
+    for (const thing of THINGS) things.put(thing);
+    await store.durable();
+    await compacting(store);
+    expect(rawCount(store)).toBe(THINGS.length);
+    // One read is held again until the next snapshot.
+    expect(things.get('t07')).toEqual(THINGS[7]);
+    expect(rawCount(store)).toBe(THINGS.length - 1);
+    expect(things.all()).toEqual(THINGS);
+    expect(newestFirst(things, 'a')).toEqual(expectedGroup('a'));
+    await store.close();
+  });
+});
+
 describe('what a snapshot copies from the older file instead of serializing records again', () => {
   // Records are never changed once put (the store's contract). This test changes some anyway, after the
   // fact, to see which text a snapshot wrote: the one found in the older file (the original), or a new

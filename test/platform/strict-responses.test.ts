@@ -5,8 +5,10 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
 import { parseCli } from '../../src/cli.ts';
-import type { AppEnv, Platform } from '../../src/platform/http/context.ts';
-import { ResponseConformance, responseMismatch } from '../../src/platform/http/response-conformance.ts';
+import type { AppEnv } from '../../src/platform/http/context.ts';
+import type { Platform } from '../../src/platform/platform.ts';
+import { ResponseConformance } from '../../src/platform/http/response-conformance.ts';
+import { responseMismatch } from '../../src/platform/operations/declared-operations.ts';
 import { apiRoute, jsonResponse } from '../../src/platform/http/routing.ts';
 import { getSessionRoute } from '../../src/sessions/sessions.routes.ts';
 import { KEYS, testSandbox } from '../helpers/sandbox.ts';
@@ -101,7 +103,7 @@ describe('the switch', () => {
   });
 
   it('is on in every test sandbox, off in a default start, and on with --strict-responses or its env variable', async () => {
-    expect((await testSandbox()).platform.strictResponses).toBe(true);
+    expect((await testSandbox()).platform.settings.strictResponses).toBe(true);
     expect(parseCli([], {})).toMatchObject({ strictResponses: false });
     expect(parseCli(['--strict-responses'], {})).toMatchObject({ strictResponses: true });
     expect(parseCli([], { IDV_SANDBOX_STRICT_RESPONSES: '1' })).toMatchObject({ strictResponses: true });

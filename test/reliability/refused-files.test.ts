@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../../src/platform/http/context.ts';
+import type { Logger } from '../../src/platform/platform.ts';
 import { StoreOpenError } from '../../src/platform/store/store.ts';
 import { directoryState, tempDataFile } from '../helpers/data-dir.ts';
 import { silentLogger, testSandbox } from '../helpers/sandbox.ts';

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConcurrencyGate } from '../../src/platform/http/image-concurrency.ts';
+import { ConcurrencyGate } from '../../src/platform/concurrency/concurrency-gate.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 
 const FACE = readFileSync(new URL('../../fixtures/images/face.jpg', import.meta.url)).toString('base64');

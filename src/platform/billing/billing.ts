@@ -5,7 +5,6 @@
  * what is left, since the real service never answers it with a status its contract does not list.
  */
 import { ApiError } from '../errors/api-error.ts';
-import { explain, type AppContext } from '../http/context.ts';
 import type { OrganizationFixture } from '../auth/organizations.ts';
 import type { World } from '../namespaces/world.ts';
 
@@ -26,7 +25,7 @@ export function setBalance(world: World, organizationId: string, balance: number
 
 /**
  * How the operation being served answers a short balance. Its route decides (`apiRoute`: 402 declared
- * or not); handlers pass `fundsPolicyOf(c)` down to the service that bills.
+ * or not); handlers pass `fundsPolicyOf(c)` (http/context.ts) down to the service that bills.
  */
 export interface FundsPolicy {
   /** 402 when the balance is short; otherwise the operation is served and spends what is left. */
@@ -37,11 +36,6 @@ export interface FundsPolicy {
 
 /** A service called outside a request (tests, the bench's prefill): a short balance refuses. */
 export const REFUSES_FOR_FUNDS: FundsPolicy = { refusesForFunds: true, explain: () => undefined };
-
-/** The funds policy of the request's operation (set by its API-key guard). */
-export function fundsPolicyOf(c: AppContext): FundsPolicy {
-  return { refusesForFunds: c.get('refusesForFunds') !== false, explain: (reason) => explain(c, reason) };
-}
 
 /**
  * Throws 402 unless the organization can pay `units` tokens, on operations that may refuse for funds.

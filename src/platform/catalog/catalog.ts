@@ -42,14 +42,38 @@ export interface CatalogTrigger {
 /** clientOperations: operations of the real client that the spec does not describe (client-operations.ts). */
 export type CatalogSection = 'magicValues' | 'testIdentifiers' | 'clientOperations';
 
+/**
+ * The catalog's rows, by section. What adds them (every area's capabilities, loading the areas) is given
+ * when the platform is built and runs once, on the first read: no answer depends on which request came first.
+ */
 export class Catalog {
   private readonly sections = new Map<CatalogSection, CatalogEntry[]>();
+  private filling: Promise<void> | undefined;
+  private complete = false;
+
+  /** `fill` adds every area's rows, then calls `close`. */
+  constructor(private readonly fill: () => Promise<void>) {}
 
   add(section: CatalogSection, entries: readonly CatalogEntry[]): void {
+    if (this.complete) throw new Error(`catalog rows added after it was read (section ${section})`);
     this.sections.set(section, [...(this.sections.get(section) ?? []), ...entries]);
   }
 
-  list(section: CatalogSection): CatalogEntry[] {
+  /** Every area has added its rows: reads may begin. */
+  close(): void {
+    this.complete = true;
+  }
+
+  /** The rows of a section, every area's (added on the first read). */
+  async list(section: CatalogSection): Promise<CatalogEntry[]> {
+    this.filling ??= this.fill();
+    await this.filling;
+    return this.rows(section);
+  }
+
+  /** The rows of a section once every area has added its own (coverage builds its classes from them then). */
+  rows(section: CatalogSection): CatalogEntry[] {
+    if (!this.complete) throw new Error('catalog read before every area added its rows (await list() first)');
     return [...(this.sections.get(section) ?? [])];
   }
 }

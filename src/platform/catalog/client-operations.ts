@@ -1,27 +1,16 @@
 /**
  * Operations the service's own TypeScript client calls that the API spec does not describe. They are
- * declared with `clientRoute` instead of `apiRoute`, which marks them the same way everywhere they are
+ * declared with `clientRoute` (http/client-route.ts) instead of `apiRoute`, which marks them the same way everywhere they are
  * listed: in /openapi.json (`x-source: real-client` and `x-client-method`, plus a sentence in the
  * description), in GET /__sandbox/catalog (`clientOperations`) and in docs/reference.md's table generated from it.
  * One list per area (its routes) feeds all three, so the listing cannot drift from what is mounted.
  */
-import { apiRoute, type ApiRouteConfig } from '../http/routing.ts';
 import type { CatalogEntry } from './catalog.ts';
 
 export const CLIENT_SOURCE = 'real-client';
 
 export const CLIENT_SOURCE_NOTE =
   "Not in the API spec: the service's own TypeScript client calls it, and the sandbox answers with the shapes that client accepts.";
-
-/** An /v1 route the real client calls but the spec does not describe; `clientMethod` is its SDK method. */
-export function clientRoute<R extends ApiRouteConfig>(clientMethod: string, config: R) {
-  return apiRoute({
-    ...config,
-    description: config.description === undefined ? CLIENT_SOURCE_NOTE : `${config.description}\n\n${CLIENT_SOURCE_NOTE}`,
-    'x-source': CLIENT_SOURCE,
-    'x-client-method': clientMethod,
-  });
-}
 
 interface ClientRouteLike {
   method: string;

@@ -3,9 +3,20 @@
  * trigger them, a percentage per operation and overall; rendered as JSON, Markdown (a CI job summary),
  * JUnit XML (one test case per class, the missed ones failing) and HTML.
  */
-import type { ClassHits } from './coverage.ts';
 import type { OutcomeClass, TriggerRequest } from './outcome-class.ts';
 import type { RecordIds } from './record-ids.ts';
+
+export interface ClassHits {
+  count: number;
+  /**
+   * Ids in the request journal; null for a request answered before its namespace's last reset, whose id
+   * the journal no longer holds (ids restart from the seed at a reset, so it may name another request).
+   */
+  firstRequestId: string | null;
+  lastRequestId: string | null;
+  /** Counts per key id (`-` for requests without a known key). */
+  byKey: Record<string, number>;
+}
 
 export interface HitClass {
   id: string;

@@ -9,8 +9,8 @@
  * Coverage outlives POST /__sandbox/reset (a suite resets between tests and wants the whole run's
  * coverage); DELETE /__sandbox/coverage clears it.
  */
-import { routingKeyOf } from '../http/response-conformance.ts';
-import { buildReport, type CoverageReport } from './coverage-report.ts';
+import { routingKeyOf } from '../operations/declared-operations.ts';
+import { buildReport, type ClassHits, type CoverageReport } from './coverage-report.ts';
 import type { ClassSource, OperationInfo, OutcomeClass, OutcomeKind, SourceContext } from './outcome-class.ts';
 import { type JournalAnswer, RecordIds } from './record-ids.ts';
 
@@ -243,18 +243,6 @@ function sameValue(sent: unknown, expected: unknown): boolean {
   return JSON.stringify(sent) === JSON.stringify(expected);
 }
 
-export interface ClassHits {
-  count: number;
-  /**
-   * Ids in the request journal; null for a request answered before its namespace's last reset, whose id
-   * the journal no longer holds (ids restart from the seed at a reset, so it may name another request).
-   */
-  firstRequestId: string | null;
-  lastRequestId: string | null;
-  /** Counts per key id (`-` for requests without a known key). */
-  byKey: Record<string, number>;
-}
-
 /**
  * The hits of one key in one namespace, by class number: a request stores a count, a sequence number, its
  * id (a reference, no copy) and its namespace's reset generation per class it hit; the report puts them
@@ -445,20 +433,24 @@ export class Coverage {
    */
   private readonly folded = new Map<string, FoldedAnswers>();
   private foldedChars = 0;
-  /**
-   * Makes what the catalog is built from known (every area loaded, then `learn`): set by the app, whose
-   * areas are evaluated on first use. Until then answers wait, unclassified.
-   */
-  private prepare: (() => Promise<void>) | undefined;
   private preparing: Promise<void> | undefined;
   readonly recorder: CoverageRecorder;
 
-  constructor(enabled: boolean, sources: readonly ClassSource[]) {
+  /**
+   * `prepare` makes what the catalog is built from known (every area loaded, its sources added, then
+   * `learn`): given when the platform is built, run once, when the catalog is first needed. Until then
+   * answers wait, unclassified.
+   */
+  constructor(
+    enabled: boolean,
+    sources: readonly ClassSource[],
+    private readonly prepare: () => Promise<void> = () => Promise.reject(new Error('coverage catalog needed, and nothing loads its areas')),
+  ) {
     this.sources = [...sources];
     this.recorder = new CoverageRecorder(enabled);
   }
 
-  /** Registers a table's adapter (areas call it in their module setup). */
+  /** Registers a table's adapter (an area's capability, when every area is loaded). */
   addSource(source: ClassSource): void {
     this.sources.push(source);
   }
@@ -505,11 +497,6 @@ export class Coverage {
     };
   }
 
-  /** How the catalog's sources become known (the app's areas, loaded on first use). */
-  prepareWith(prepare: () => Promise<void>): void {
-    this.prepare = prepare;
-  }
-
   /** Whether the catalog can be built now (every operation learnt). */
   get ready(): boolean {
     return this.built !== undefined || this.build !== undefined;
@@ -518,7 +505,7 @@ export class Coverage {
   /** Makes the catalog buildable (loading what it is built from, once), then counts what waited. */
   async whenReady(): Promise<void> {
     if (this.ready) return;
-    this.preparing ??= (this.prepare ?? (() => Promise.reject(new Error('coverage catalog used before the app was built: nothing loads its areas'))))();
+    this.preparing ??= this.prepare();
     await this.preparing;
   }
 

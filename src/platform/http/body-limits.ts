@@ -12,7 +12,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { ApiError } from '../errors/api-error.ts';
 import { IMAGE_MAX_BYTES } from '../spec-limits.ts';
-import type { OperationFacts } from '../sandbox-module.ts';
+import type { OperationFacts } from '../operations/declared-operations.ts';
 import type { AppEnv } from './context.ts';
 
 export const SMALL_BODY_BYTES = 1024 * 1024;

@@ -2,95 +2,19 @@
  * What every handler can reach: the platform (shared by all namespaces) and the request's own variables
  * (its world, principal, error family, explanations).
  */
-import type { Retention } from '../retention/retention.ts';
 import type { Context } from 'hono';
-import type { AdminSession, AdminSessions } from '../admin/admin-guard.ts';
-import type { KeyRing, Principal } from '../auth/organizations.ts';
+import type { AdminSession } from '../admin/admin-sessions.ts';
+import type { Principal } from '../auth/organizations.ts';
+import type { FundsPolicy } from '../billing/billing.ts';
 import type { ErrorFamily } from '../errors/api-error.ts';
-import type { JobEngine, JobFate } from '../jobs/jobs.ts';
-import type { World, Worlds } from '../namespaces/world.ts';
-import type { ScenarioRegistry } from '../scenarios/scenarios.ts';
-import type { ScenarioFiles } from '../scenarios/scenario-files.ts';
+import type { JobFate } from '../jobs/jobs.ts';
+import type { World } from '../namespaces/world.ts';
+import { publicUrls, type Platform, type PublicUrls } from '../platform.ts';
 import type { Behaviour } from '../scenarios/scenario.schema.ts';
-import type { Store } from '../store/store.ts';
-import type { Catalog } from '../catalog/catalog.ts';
-import type { Coverage } from '../coverage/coverage.ts';
-import type { UploadStore } from '../uploads/uploads.ts';
-import type { CorsSetting } from './cors.ts';
-import type { ConcurrencyGate } from './image-concurrency.ts';
-import type { InvalidKeyLimiter } from '../rate-limit/invalid-key-limiter.ts';
 import type { FiredScenarioRule } from '../request-log/request-log.ts';
-import type { DeclaredOperations, ResponseRecorder } from './response-conformance.ts';
 import { keptAnswers } from '../kept-answers.ts';
-import { requestHeader } from './request-headers.ts';
+import { requestHeader } from './fast-paths.ts';
 import { hexHashParts } from '../random/random.ts';
-
-export interface PublicUrls {
-  /** {base_url}: what links in responses use (`--public-url`). */
-  base: string;
-  /** {verify_url}: hosted applicant pages. */
-  verify: string;
-  /** {console_url}. */
-  console: string;
-  docs: string;
-}
-
-export interface Logger {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string, error?: unknown): void;
-}
-
-export interface Platform {
-  store: Store;
-  keyRing: KeyRing;
-  scenarios: ScenarioRegistry;
-  /** Where the scenarios come from, reloaded when they change. */
-  scenarioFiles: ScenarioFiles;
-  worlds: Worlds;
-  /** `--retention` and each namespace's own limit: the background purge. */
-  retention: Retention;
-  jobs: JobEngine;
-  catalog: Catalog;
-  /** Integration coverage: the outcome classes and which of them each namespace's answers fell into. */
-  coverage: Coverage;
-  uploads: UploadStore;
-  urls: PublicUrls;
-  /** No --public-url: links are built on the request's own origin (see publicUrlsOf). */
-  urlsFromRequestHost: boolean;
-  adminToken: string | undefined;
-  /** Signed console sessions (cookie and CSRF token). */
-  adminSessions: AdminSessions;
-  /**
-   * Key of signatures that protect nothing secret (paging tokens, request ids): derived from the seed, so
-   * runs repeat byte for byte.
-   */
-  signingSecret: string;
-  /** The private secret (presigned upload URLs, hosted-page tokens): random, never derived from the seed. */
-  secret: string;
-  sleep(ms: number): Promise<void>;
-  log: Logger;
-  /** `--cors`: origins allowed to call the API from a browser; undefined = no CORS headers. */
-  cors: CorsSetting | undefined;
-  /** `--log-requests`: one log line per request. */
-  logRequests: boolean;
-  /** `--log-format`: the request lines as text or as one JSON object each. */
-  logFormat: LogFormat;
-  /** `--strict-responses`: an answer that does not match its route's declared response becomes a 500. */
-  strictResponses: boolean;
-  /** The documented operations (learnt when the app is built): what scenario stubs are checked against. */
-  operations: DeclaredOperations;
-  /** Told of every answer the strict check passed (the test suite records the statuses it reached). */
-  responseRecorder: ResponseRecorder | undefined;
-  /** Wrong API keys counted per client address, across namespaces. */
-  invalidKeys: InvalidKeyLimiter;
-  /** Wrong admin tokens (bearer header or console login) counted per client address. */
-  adminTokenGuesses: InvalidKeyLimiter;
-  /** The one gate every image operation passes (bounded parallelism and queue). */
-  imageRequests: ConcurrencyGate;
-  /** Run by close(): areas register what they must release (worker pools, timers). */
-  closers: (() => Promise<void>)[];
-}
 
 export interface RequestVariables {
   platform: Platform;
@@ -129,9 +53,6 @@ export interface AppEnv {
 
 export type AppContext = Context<AppEnv>;
 
-/** How request lines are written (`--log-format`). */
-export const LOG_FORMATS = ['text', 'json'] as const;
-export type LogFormat = (typeof LOG_FORMATS)[number];
 /** Notes a fact about the answer for the coverage recorder (see `outcomeFacts`). */
 export function noteOutcome(c: AppContext, fact: string): void {
   // Errors raised before the request context (none today) have no facts to add to.
@@ -152,10 +73,6 @@ export function explain(c: AppContext, reason: string): void {
 let lastReason: string | undefined;
 let lastAsciiReason = '';
 
-export function publicUrls(base: string): PublicUrls {
-  return { base, verify: `${base}/verify`, console: `${base}/console`, docs: `${base}/docs` };
-}
-
 /** The public URLs of the origins clients used lately: every read that links builds them. */
 const urlsByOrigin = keptAnswers<PublicUrls>(256);
 
@@ -170,7 +87,7 @@ const PLAIN_HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?:
 export function publicUrlsOf(c: AppContext): PublicUrls {
   const platform = c.get('platform');
   const host = requestHeader(c, 'host');
-  if (!platform.urlsFromRequestHost || host === undefined) return platform.urls;
+  if (!platform.settings.urlsFromRequestHost || host === undefined) return platform.urls;
   const url = c.req.url;
   // The Host and scheme of the request before are the usual case: no test, key or lookup to redo.
   const last = lastOrigin;
@@ -185,6 +102,11 @@ export function publicUrlsOf(c: AppContext): PublicUrls {
 
 /** The plain Host, lower-case scheme (with its colon) and URLs of the last request `publicUrlsOf` built on. */
 let lastOrigin: { scheme: string; host: string; urls: PublicUrls } | undefined;
+
+/** The funds policy of the request's operation (set by its API-key guard). */
+export function fundsPolicyOf(c: AppContext): FundsPolicy {
+  return { refusesForFunds: c.get('refusesForFunds') !== false, explain: (reason) => explain(c, reason) };
+}
 
 /** The authenticated principal; the API-key guard guarantees it on /v1 routes. */
 export function principalOf(c: AppContext): Principal {

@@ -4,9 +4,7 @@
  * targets answer cross-origin; the control plane and the console stay same-origin.
  */
 import { cors } from 'hono/cors';
-
-/** `*` for any origin, or the exact origins allowed. */
-export type CorsSetting = '*' | string[];
+import type { CorsSetting } from '../platform.ts';
 
 export const CORS_PATHS = ['/v1/*', '/uploads/*', '/openapi.json'] as const;
 

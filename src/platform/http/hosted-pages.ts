@@ -6,7 +6,7 @@
  */
 import { createMiddleware } from 'hono/factory';
 import { html } from 'hono/html';
-import { crossSiteRefusal } from '../admin/admin-guard.ts';
+import { crossSiteRefusal } from './admin-guard.ts';
 import { hostedPage } from '../hosted-pages/hosted-page-layout.ts';
 import { isPageToken, PAGE_TOKEN_PARAM } from '../secrets/page-tokens.ts';
 import { explain, type AppEnv } from './context.ts';

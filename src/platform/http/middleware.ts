@@ -9,14 +9,14 @@ import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
 import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
 import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/world.ts';
-import { journaledHeaders, keptQuery, receivedBody, sentBody, sentJsonText } from '../request-log/request-log.ts';
-import { admitNamespace, explain, numberRequest, noteOutcome, type AppContext, type AppEnv, type Platform } from './context.ts';
+import { journaledHeaders, keptQuery, sentJsonText } from '../request-log/request-log.ts';
+import { admitNamespace, explain, numberRequest, noteOutcome, type AppContext, type AppEnv } from './context.ts';
+import type { Platform } from '../platform.ts';
 import { ruleKinds } from '../scenarios/scenario.schema.ts';
 import type { Observation } from '../coverage/coverage.ts';
 import { round } from '../numbers.ts';
 import { StorageError } from '../store/store.ts';
-import { withHeaders } from './string-responses.ts';
-import { requestHeader, requestHeaderLines, requestHeaders } from './request-headers.ts';
+import { receivedBody, requestHeader, requestHeaderLines, requestHeaders, sentBody, withHeaders } from './fast-paths.ts';
 import type { InvalidKeyLimiter } from '../rate-limit/invalid-key-limiter.ts';
 
 /** Paths that are not recorded in the request journal (the sandbox's own surfaces). */

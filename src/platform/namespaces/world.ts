@@ -11,27 +11,19 @@ import { RequestLog, type RequestLogLimits } from '../request-log/request-log.ts
 import { ScenarioState, type ScenarioRegistry } from '../scenarios/scenarios.ts';
 import { ApiError } from '../errors/api-error.ts';
 import type { Partition, Store } from '../store/store.ts';
-import type { MessageCourier } from '../outbox/outbox.ts';
+import type { MessageCourier } from '../outbox/courier.ts';
+import { DEFAULT_NAMESPACE, namespacedUrl } from './namespaced-url.ts';
 
-export const DEFAULT_NAMESPACE = 'default';
+export { DEFAULT_NAMESPACE, namespacedUrl } from './namespaced-url.ts';
 /** Letters, digits, `_`, `.` and `-`, but never only dots (`.` and `..` read as directories to people and tools). */
 export const NAMESPACE_PATTERN = /^(?!\.+$)[A-Za-z0-9_.-]{1,64}$/;
 
-/**
- * A link into a page or API of the sandbox, carrying `namespace=<ns>` outside the default namespace so
- * that following it lands in the same partition (browsers cannot send X-Sandbox-Namespace).
- */
 /**
  * Every link the sandbox hands out: a public base URL, a path, and the namespace (when not the default)
  * as `?namespace=`, so a link from a namespace works when followed as it is.
  */
 export function sandboxLink(base: string, path: string, namespace: string | undefined): string {
   return namespacedUrl(`${base.replace(/\/+$/, '')}${path}`, namespace);
-}
-
-export function namespacedUrl(url: string, namespace: string | undefined): string {
-  if (namespace === undefined || namespace === DEFAULT_NAMESPACE) return url;
-  return `${url}${url.includes('?') ? '&' : '?'}namespace=${encodeURIComponent(namespace)}`;
 }
 
 export interface WorldSettings {

@@ -9,7 +9,7 @@
  */
 import type { World } from '../namespaces/world.ts';
 import { keysetPaging, type Page } from '../paging/keyset-paging.ts';
-import type { Delivery, MessageChannel, MessageKind, OutboxMessage } from './outbox.schemas.ts';
+import type { MessageChannel, MessageKind, OutboxMessage } from './outbox.schemas.ts';
 
 export const MAX_OUTBOX_MESSAGES = 1000;
 
@@ -26,16 +26,6 @@ export interface MessageInput {
   kind: MessageKind;
   /** The session or request the message is about. */
   sessionId?: string;
-}
-
-/** Hands e-mails to a real mail server (`--smtp`); the outbox records each outcome on its message. */
-export interface MessageCourier {
-  /** host:port, named on each delivery. */
-  readonly server: string;
-  /** Starts delivering; `settle` is called once with the outcome (a failure is logged, never thrown). */
-  dispatch(message: OutboxMessage, settle: (delivery: Delivery) => void): void;
-  /** Resolves once every delivery started so far has been answered (tests, shutdown). */
-  idle(): Promise<void>;
 }
 
 interface OutboxCounter {

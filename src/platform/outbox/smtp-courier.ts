@@ -5,8 +5,8 @@
  * is logged once (and once again when it answers), not per message.
  */
 import type { Transporter } from 'nodemailer';
-import type { Logger } from '../http/context.ts';
-import type { MessageCourier } from './outbox.ts';
+import type { Logger } from '../platform.ts';
+import type { MessageCourier } from './courier.ts';
 import type { Delivery, OutboxMessage } from './outbox.schemas.ts';
 
 /** The sender of every e-mail (a reserved .test domain: nothing can ever answer it). */

@@ -13,10 +13,7 @@
  * entry is counted again at its kept size then.
  */
 import { isUtf8 } from 'node:buffer';
-import type { HonoRequest } from 'hono';
-import { isSharedJsonBytes } from '../http/shared-json.ts';
 import { keptAnswers } from '../kept-answers.ts';
-import { responseHeader, stringResponseParts } from '../http/string-responses.ts';
 
 export interface RequestLogLimits {
   /** Entries kept per namespace. */
@@ -88,6 +85,8 @@ class UnreadBody {
     /** The text, or the bytes of a response sent as bytes (decoded only if the entry is read). */
     readonly sent: string | Uint8Array,
     readonly contentType: string,
+    /** The bytes are well-formed UTF-8 without a byte-order mark (a shared JSON answer's): their length is their text's size. */
+    private readonly plainUtf8: boolean,
   ) {}
 
   get text(): string {
@@ -97,7 +96,7 @@ class UnreadBody {
   /** The UTF-8 size of its text. */
   get bytes(): number {
     if (typeof this.sent === 'string') return Buffer.byteLength(this.sent);
-    if (isSharedJsonBytes(this.sent)) return this.sent.byteLength;
+    if (this.plainUtf8) return this.sent.byteLength;
     // Valid UTF-8 without a byte-order mark (which decoding drops) is its text's UTF-8 as it is.
     const bom = this.sent[0] === 0xef && this.sent[1] === 0xbb && this.sent[2] === 0xbf;
     return isUtf8(this.sent) && !bom ? this.sent.byteLength : Buffer.byteLength(this.text);
@@ -187,11 +186,11 @@ function readableBody(body: unknown, limits: RequestLogLimits): unknown {
  * A body to journal: JSON up to four times the body cap waits as sent (made readable when its entry is
  * read); a larger one, or any other text, is kept at once, so one answer never holds much of the journal.
  */
-function journaledBody(sent: string | Uint8Array, contentType: string, limits: RequestLogLimits): unknown {
+export function journaledBody(sent: string | Uint8Array, contentType: string, limits: RequestLogLimits, plainUtf8 = false): unknown {
   // Bytes are never fewer than the characters they encode: bytes within the bound wait undecoded.
   const waits =
     /json/i.test(contentType) && (sent.length <= 4 * limits.bodyBytes || (typeof sent !== 'string' && decoded(sent).length <= 4 * limits.bodyBytes));
-  if (waits) return new UnreadBody(sent, contentType);
+  if (waits) return new UnreadBody(sent, contentType, plainUtf8);
   return keptBody(typeof sent === 'string' ? sent : decoded(sent), contentType, limits);
 }
 
@@ -292,12 +291,15 @@ export function keptBody(text: string, contentType: string, limits: RequestLogLi
   return keptString(text, limits.bodyBytes);
 }
 
-const isText = (contentType: string) => contentType === '' || /json|text|x-www-form-urlencoded|xml|javascript/i.test(contentType);
-const binarySummary = (contentType: string, bytes: number) => `[${bytes} bytes of ${contentType || 'binary data'}]`;
+export const isText = (contentType: string) => contentType === '' || /json|text|x-www-form-urlencoded|xml|javascript/i.test(contentType);
+export const binarySummary = (contentType: string, bytes: number) => `[${bytes} bytes of ${contentType || 'binary data'}]`;
+
+/** A named text value (a query parameter, a form field) as the journal keeps it: a secret redacted, a long one shortened. */
+export const keptField = (name: string, value: string): string => (SECRET_NAME.test(name) ? REDACTED : keptString(value, LONG_STRING));
 
 /** Query parameters with secrets redacted and long values shortened. */
 export function keptQuery(query: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(query).map(([name, value]) => [name, SECRET_NAME.test(name) ? REDACTED : keptString(value, LONG_STRING)]));
+  return Object.fromEntries(Object.entries(query).map(([name, value]) => [name, keptField(name, value)]));
 }
 
 /**
@@ -323,77 +325,4 @@ function keptHeaders(headers: Iterable<[string, string]>): Record<string, string
     if (!SECRET_NAME.test(name)) kept[name] = keptString(value, LONG_STRING);
   }
   return kept;
-}
-
-/**
- * The request body as received, from what the handler read (Hono caches it). A body no handler read (a
- * request refused before validation) is read here only when it is small and textual. `contentLength` is
- * the request's header, read by the caller off the socket (Hono's header read makes a Headers object).
- */
-export function receivedBody(request: HonoRequest, contentLength: string | undefined, limits: RequestLogLimits): unknown {
-  // Most requests carry no body and none was read: answered at once, without an async function's turn.
-  const cache = request.bodyCache;
-  if (!cache.formData && !cache.text && !cache.arrayBuffer && !(Number(contentLength ?? 0) > 0)) return undefined;
-  return readOrDescribeBody(request, limits);
-}
-
-async function readOrDescribeBody(request: HonoRequest, limits: RequestLogLimits): Promise<unknown> {
-  try {
-    return await readReceivedBody(request, limits);
-  } catch {
-    // A body the handler could not parse either (a broken multipart, a cut stream): its answer said so.
-    return `[unreadable ${request.header('content-type') ?? 'body'}]`;
-  }
-}
-
-async function readReceivedBody(request: HonoRequest, limits: RequestLogLimits): Promise<unknown> {
-  const contentType = request.header('content-type') ?? '';
-  const cache = request.bodyCache;
-  if (cache.formData) {
-    const form = await cache.formData;
-    const fields: Record<string, string> = {};
-    form.forEach((value, name) => {
-      fields[name] = typeof value === 'string' ? (SECRET_NAME.test(name) ? REDACTED : keptString(value, LONG_STRING)) : binarySummary(value.type, value.size);
-    });
-    return fields;
-  }
-  if (cache.text) return journaledBody(await cache.text, contentType, limits);
-  if (cache.arrayBuffer) {
-    const buffer = await cache.arrayBuffer;
-    if (buffer.byteLength === 0) return undefined;
-    return isText(contentType) ? journaledBody(new TextDecoder().decode(buffer), contentType, limits) : binarySummary(contentType, buffer.byteLength);
-  }
-  const length = Number(request.header('content-length') ?? 0);
-  if (!(length > 0) || request.raw.bodyUsed) return undefined;
-  if (length > limits.bodyBytes || !isText(contentType)) return `[${length} bytes of ${contentType || 'data'}, not read]`;
-  return journaledBody(await request.text(), contentType, limits);
-}
-
-export interface SentBody {
-  body: unknown;
-  response: Response;
-}
-
-/**
- * The response body as sent, and the response to send in its place (at once for a body built from a
- * string, the common case: no async function's turn). A body built from a string is taken
- * as it is; another text body is read once and the response rebuilt from those bytes (cheaper than a
- * clone, and the server writes them out directly). Binary bodies only as a summary, never read.
- */
-export function sentBody(response: Response, limits: RequestLogLimits): SentBody | Promise<SentBody> {
-  const contentType = responseHeader(response, 'content-type') ?? '';
-  if (!isText(contentType))
-    return { body: response.body ? binarySummary(contentType, Number(response.headers.get('content-length') ?? 0)) : undefined, response };
-  // A body built from a string or bytes is what the server writes out itself: taking it costs nothing.
-  const sent = stringResponseParts(response)?.body;
-  if (sent !== undefined) return { body: sent.length === 0 ? undefined : journaledBody(sent, contentType, limits), response };
-  return rebuiltWithBody(response, contentType, limits);
-}
-
-/** A text response read once, and one built again from its bytes to send in its place. */
-async function rebuiltWithBody(response: Response, contentType: string, limits: RequestLogLimits): Promise<SentBody> {
-  // The bytes go out as they came (whatever their encoding); the journal keeps their text.
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  const rebuilt = new Response(bytes.byteLength === 0 ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
-  return { body: bytes.byteLength === 0 ? undefined : journaledBody(new TextDecoder().decode(bytes), contentType, limits), response: rebuilt };
 }

@@ -10,11 +10,11 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import type { Platform } from '../http/context.ts';
-import { DEFAULT_NAMESPACE } from '../namespaces/world.ts';
+import { DEFAULT_NAMESPACE, type Worlds } from '../namespaces/world.ts';
+import type { DeclaredOperations } from '../operations/declared-operations.ts';
 import { RELOAD_METHOD } from '../request-log/request-log.ts';
 import type { Scenario } from './scenario.schema.ts';
-import { loadScenarioDirectory, parseScenarioFile } from './scenarios.ts';
+import { loadScenarioDirectory, parseScenarioFile, type ScenarioRegistry } from './scenarios.ts';
 import { refuseUnparseableStubs } from './stub-answers.ts';
 
 export interface ScenarioSources {
@@ -23,6 +23,18 @@ export interface ScenarioSources {
   files: readonly string[];
   /** Scenarios active from start-up (--scenario): a reload may not remove them. */
   activeFromStart: readonly string[];
+}
+
+/**
+ * What a reload reads and changes of the platform (the platform itself: this service sits below its type,
+ * which gathers it).
+ */
+export interface ReloadTarget {
+  scenarios: ScenarioRegistry;
+  worlds: Worlds;
+  /** The stubs' operations, and the areas to load before checking them. */
+  operations: DeclaredOperations;
+  log: { info(message: string): void; warn(message: string): void };
 }
 
 export type ReloadOutcome = { added: string[]; changed: string[]; removed: string[] } | { error: string };
@@ -49,7 +61,7 @@ export class ScenarioFiles {
    * it; refused files (invalid, a name twice, a stub that fits no operation, a --scenario gone) are
    * journaled and change nothing. Undefined when nothing changed.
    */
-  reload(platform: Platform): ReloadOutcome | undefined {
+  reload(platform: ReloadTarget): ReloadOutcome | undefined {
     const outcome = this.apply(platform);
     if (outcome) {
       this.journal(platform, outcome);
@@ -66,7 +78,7 @@ export class ScenarioFiles {
   }
 
   /** Reloads on changes in the source directories (and the directories of single files). */
-  watch(platform: Platform): void {
+  watch(platform: ReloadTarget): void {
     const directories = new Set([...this.sources.directories, ...this.sources.files.map((file) => dirname(file))]);
     for (const directory of directories) {
       const watcher = watch(directory, () => {
@@ -92,7 +104,7 @@ export class ScenarioFiles {
     for (const watcher of this.watchers.splice(0)) watcher.close();
   }
 
-  private apply(platform: Platform): ReloadOutcome | undefined {
+  private apply(platform: ReloadTarget): ReloadOutcome | undefined {
     const before = new Map(platform.scenarios.all().map((scenario) => [scenario.name, scenario]));
     let scenarios: Scenario[];
     try {
@@ -114,7 +126,7 @@ export class ScenarioFiles {
     return { added, changed, removed };
   }
 
-  private journal(platform: Platform, outcome: ReloadOutcome): void {
+  private journal(platform: ReloadTarget, outcome: ReloadOutcome): void {
     this.reloads += 1;
     // The default namespace always hears of it; others when they are in memory (a namespace built later starts from the new files).
     const worlds = new Set([platform.worlds.get(DEFAULT_NAMESPACE), ...platform.worlds.loaded()]);

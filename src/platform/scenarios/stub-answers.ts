@@ -4,7 +4,7 @@
  * for that status (the zod schema /openapi.json documents and --strict-responses applies), when the
  * scenario is loaded, reloaded or added; a stub that fits no operation, or not all it matches, is refused.
  */
-import { type DeclaredOperation, type DeclaredOperations, responseMismatch } from '../http/response-conformance.ts';
+import { type DeclaredOperation, type DeclaredOperations, responseMismatch } from '../operations/declared-operations.ts';
 import type { Scenario, ScenarioRule } from './scenario.schema.ts';
 
 /** One segment of a rule's path glob as a RegExp (`*` within the segment; `**` alone is handled by the caller). */

@@ -5,7 +5,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { keptAnswers } from '../kept-answers.ts';
-import { namespacedUrl } from '../namespaces/world.ts';
+import { namespacedUrl } from '../namespaces/namespaced-url.ts';
 
 /** The query parameter that carries the token, beside the spec's `oid` and `redirect_url`. */
 export const PAGE_TOKEN_PARAM = 'token';

@@ -404,6 +404,13 @@ export class Collection<T extends Identified> {
           this.placed.set(held.id, now);
         }
       }
+      if (state[i] === AS_IN_FILE) {
+        // The file now holds it as it is: let it go, and read it again on next use, as after a restart. A
+        // store growing in one process then holds no more records than one started from its snapshot.
+        this.placed.delete(held.id);
+        this.stamps.delete(held.id);
+        state[i] = UNREAD;
+      }
       if (state[i] === UNREAD) unread++;
     }
     this.raw = columns;

@@ -1,9 +1,9 @@
 /**
- * Baseline of the durable create: a Hono app that validates the same create body with zod, files it in an
- * in-memory map and answers with a JSON body of the same size as the sandbox's (a template read from the
- * file given as the second argument, with a fresh id).
+ * Baseline of the creates: a Hono app that validates the same create body with zod, files it in an
+ * in-memory map and answers with the sandbox's own create answer (read from the file given as the second
+ * argument) under a fresh id. Plain JavaScript run by node itself (see bare-hono.mjs).
  *
- *   node --import tsx bench/baselines/hono-zod.ts <port> <response.json>
+ *   node bench/baselines/hono-zod.mjs <port> <response.json>
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 
 const [port, responseFile] = process.argv.slice(2);
-const template = JSON.parse(readFileSync(responseFile as string, 'utf8')) as Record<string, unknown>;
+const template = JSON.parse(readFileSync(responseFile, 'utf8'));
 const CreateBody = z.object({
   first_name: z.string().min(1).max(100),
   last_name: z.string().min(1).max(100),
@@ -28,7 +28,7 @@ const CreateBody = z.object({
   redirect_url: z.url().optional(),
   expires_in_hours: z.number().int().min(1).max(8760).optional(),
 });
-const stored = new Map<string, z.infer<typeof CreateBody>>();
+const stored = new Map();
 const app = new Hono();
 app.post('*', async (c) => {
   const parsed = CreateBody.safeParse(await c.req.json());

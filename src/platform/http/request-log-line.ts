@@ -9,7 +9,8 @@
  */
 import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
-import type { AppContext, AppEnv, Platform } from '../http/context.ts';
+import type { AppContext, AppEnv } from './context.ts';
+import type { Platform } from '../platform.ts';
 import { round } from '../numbers.ts';
 
 export function requestLogLines(platform: Platform) {
@@ -19,7 +20,7 @@ export function requestLogLines(platform: Platform) {
     const world = c.get('world');
     const durationMs = performance.now() - started;
     const keyId = c.get('principal')?.keyId ?? null;
-    if (platform.logFormat === 'json') {
+    if (platform.settings.logFormat === 'json') {
       platform.log.info(
         JSON.stringify({
           time: world?.clock.iso(),

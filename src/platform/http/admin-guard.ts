@@ -11,67 +11,23 @@
  * - How: control-plane writes refuse the content types a cross-site HTML form or a no-CORS fetch can send
  *   (form, multipart, text/plain): they take JSON or no body. Console forms carry a per-session CSRF token.
  *
- * The session key is random per process (never derived from the seed, which is public), so a restart
- * signs everyone out of the console.
+ * The sessions themselves are signed by admin/admin-sessions.ts.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { ApiError } from '../errors/api-error.ts';
-import { hashParts } from '../random/random.ts';
-import { admitNamespace, type AppContext, type AppEnv } from '../http/context.ts';
-import { countWrongGuess } from '../http/middleware.ts';
+import { type AdminRole, type AdminSession, sameSecret, sameText } from '../admin/admin-sessions.ts';
+import { admitNamespace, type AppContext, type AppEnv } from './context.ts';
+import { countWrongGuess } from './middleware.ts';
 
 export const ADMIN_SESSION_COOKIE = 'idv_sandbox_session';
 /** The form field (or `X-CSRF-Token` header) that carries a console session's CSRF token. */
 export const CSRF_FIELD = 'csrf';
 
-export type AdminRole = 'admin' | 'visitor';
-
-export interface AdminSession {
-  id: string;
-  /** `admin` after a login with the admin token; `visitor` when the sandbox has no admin token. */
-  role: AdminRole;
-  csrfToken: string;
-}
-
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** What a cross-site form or a no-CORS fetch can send without a preflight. */
 const SIMPLE_CONTENT_TYPE = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)\b/i;
 const JSON_CONTENT_TYPE = /^\s*application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
-
-/** Issues and reads signed console sessions; one per platform. */
-export class AdminSessions {
-  private readonly key = randomBytes(32);
-
-  /** A new session and its cookie value `<id>.<role>.<signature>`. */
-  issue(role: AdminRole): { session: AdminSession; cookie: string } {
-    const id = randomBytes(18).toString('base64url');
-    return { session: this.session(id, role), cookie: `${id}.${role}.${this.sign(`session\n${id}\n${role}`)}` };
-  }
-
-  /** The session a cookie value stands for, or undefined when it is missing, malformed or not ours. */
-  read(cookie: string | undefined): AdminSession | undefined {
-    const [id, role, signature, ...rest] = (cookie ?? '').split('.');
-    if (!id || !signature || rest.length > 0 || (role !== 'admin' && role !== 'visitor')) return undefined;
-    return sameText(signature, this.sign(`session\n${id}\n${role}`)) ? this.session(id, role) : undefined;
-  }
-
-  private session(id: string, role: AdminRole): AdminSession {
-    return { id, role, csrfToken: this.sign(`csrf\n${id}`) };
-  }
-
-  private sign(text: string): string {
-    return createHmac('sha256', this.key).update(text).digest('base64url');
-  }
-}
-
-/** Constant-time comparison of two secrets of any length. */
-export function sameSecret(presented: string, expected: string): boolean {
-  return timingSafeEqual(hashParts('admin', presented), hashParts('admin', expected));
-}
-
-const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /**
  * Why a write is cross-site, or undefined when it is same-origin or not from a browser. `surface` names
@@ -146,7 +102,7 @@ export function controlPlaneGuard() {
   return createMiddleware<AppEnv>(async (c, next) => {
     refuseCrossSite(c);
     const platform = c.get('platform');
-    const token = platform.adminToken;
+    const token = platform.settings.adminToken;
     if (token !== undefined && !bearerIsAdmin(c, token) && platform.adminSessions.read(getCookie(c, ADMIN_SESSION_COOKIE))?.role !== 'admin') {
       throw ADMIN_TOKEN_REQUIRED;
     }
@@ -177,7 +133,7 @@ export function consoleGuard() {
     refuseCrossSite(c);
     if (c.req.path === '/console/login') return next();
     const platform = c.get('platform');
-    const token = platform.adminToken;
+    const token = platform.settings.adminToken;
     // A bearer token cannot come from a cross-site form, so it needs no CSRF token.
     const bearer = token !== undefined && bearerIsAdmin(c, token);
     let session = platform.adminSessions.read(getCookie(c, ADMIN_SESSION_COOKIE));

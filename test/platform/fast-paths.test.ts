@@ -1,0 +1,113 @@
+/**
+ * What src/platform/http/fast-paths.ts relies on of its dependencies' internals, one test per use: each
+ * fails the day @hono/node-server or Hono changes it, where the fast path would otherwise fall back to its
+ * general path silently (the answers stay right, the speed goes) or misread a response.
+ */
+import { createServer, type Server } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { Hono } from 'hono';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AppEnv } from '../../src/platform/http/context.ts';
+import {
+  receivedBody,
+  requestHeaderLines,
+  responseHeader,
+  sendJsonText,
+  shareJson,
+  sendJson,
+  stringResponseParts,
+} from '../../src/platform/http/fast-paths.ts';
+import { DEFAULT_REQUEST_LOG_LIMITS, sentJsonText } from '../../src/platform/request-log/request-log.ts';
+
+/** The node adapter's own symbol, as fast-paths finds it. */
+const cacheOf = (response: Response) => {
+  const symbol = Object.getOwnPropertySymbols(response).find((candidate) => candidate.description === 'cache');
+  return symbol === undefined ? undefined : (response as unknown as Record<symbol, unknown>)[symbol];
+};
+
+beforeAll(() => {
+  // The adapter puts its lightweight Response in place of the global one when it makes a listener, as a start does.
+  getRequestListener(() => new Response(null));
+});
+
+describe("@hono/node-server's lightweight Response", () => {
+  it('keeps [status, body, headers] as given under its `cache` symbol, for a string and for bytes', () => {
+    const headers = { 'Content-Type': 'application/json', 'X-Kept': ' padded ' };
+    const text = new Response('{"a":1}', { status: 201, headers });
+    expect(cacheOf(text)).toEqual([201, '{"a":1}', headers]);
+    expect(stringResponseParts(text)).toEqual({ status: 201, body: '{"a":1}', headers });
+    const bytes = new Uint8Array([123, 125]);
+    const binary = new Response(bytes, { status: 200 });
+    expect(cacheOf(binary)).toEqual([200, bytes, undefined]);
+    expect(stringResponseParts(binary)?.body).toBe(bytes);
+  });
+
+  it('keeps a plain record of headers until they are read, then a Headers object; the read header is the same either way', () => {
+    const response = new Response('x', { headers: { 'X-Kept': ' padded ' } });
+    expect(responseHeader(response, 'x-kept')).toBe('padded');
+    expect(response.headers.get('x-kept')).toBe('padded');
+    expect((cacheOf(response) as unknown[])[2]).toBeInstanceOf(Headers);
+    expect(responseHeader(response, 'x-kept')).toBe('padded');
+  });
+
+  it('drops its cache once the body is read through the platform Response: fast-paths takes the general path then', async () => {
+    const response = new Response('read');
+    expect(await response.text()).toBe('read');
+    expect(cacheOf(response)).toBeUndefined();
+    expect(stringResponseParts(response)).toBeUndefined();
+  });
+
+  it("is what Hono's c.body builds, with the bytes of a shared JSON answer as they were kept", async () => {
+    const shared = shareJson({ kept: true });
+    const app = new Hono<AppEnv>().get('/shared', (c) => sendJson(c, shared, 200)).get('/text', (c) => sendJsonText(c, '{"t":1}', 200));
+    const sent = await app.request('/shared');
+    const parts = stringResponseParts(sent);
+    expect(parts?.body).toBeInstanceOf(Uint8Array);
+    expect(new TextDecoder().decode(parts?.body as Uint8Array)).toBe('{"kept":true}');
+    expect(stringResponseParts(await app.request('/text'))?.body).toBe('{"t":1}');
+  });
+});
+
+describe("the node adapter's bindings", () => {
+  let server: Server | undefined;
+  afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+  it('hand each request its IncomingMessage as `incoming`, whose rawHeaders are the lines as sent (names in the case sent)', async () => {
+    const app = new Hono<AppEnv>().get('*', (c) => c.json({ lines: requestHeaderLines(c) ?? null }));
+    server = createServer(getRequestListener(app.fetch));
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const answer = await fetch(`http://127.0.0.1:${port}/`, { headers: { 'X-Sent-As-Written': 'one' } });
+    const { lines } = (await answer.json()) as { lines: string | null };
+    expect(lines?.split('\n')).toEqual(expect.arrayContaining(['X-Sent-As-Written', 'one', 'host', `127.0.0.1:${port}`]));
+  });
+});
+
+describe("Hono's request body cache", () => {
+  it('holds what a handler read (text, JSON, form), which the journal takes without reading the body again', async () => {
+    const seen: unknown[] = [];
+    const app = new Hono<AppEnv>().post('/json', async (c) => {
+      await c.req.json();
+      seen.push(await receivedBody(c.req, c.req.header('content-length'), DEFAULT_REQUEST_LOG_LIMITS));
+      return c.body(null, 204);
+    });
+    app.post('/form', async (c) => {
+      await c.req.parseBody();
+      seen.push(await receivedBody(c.req, undefined, DEFAULT_REQUEST_LOG_LIMITS));
+      return c.body(null, 204);
+    });
+    await app.request('/json', {
+      method: 'POST',
+      body: '{"name":"Ada","api_key":"secret"}',
+      headers: { 'content-type': 'application/json', 'content-length': '33' },
+    });
+    const form = new FormData();
+    form.set('name', 'Ada');
+    form.set('file', new Blob([new Uint8Array(3)], { type: 'image/png' }));
+    await app.request('/form', { method: 'POST', body: form });
+    // The JSON waits as sent (its secrets are redacted when its entry is read); form fields are kept at once.
+    expect(sentJsonText(seen[0])).toBe('{"name":"Ada","api_key":"secret"}');
+    expect(seen[1]).toEqual({ name: 'Ada', file: '[3 bytes of image/png]' });
+  });
+});
