@@ -1,11 +1,9 @@
-import { fundsPolicyOf } from '../platform/http/context.ts';
-import { explain, principalOf, publicUrlsOf, type AppContext } from '../platform/http/context.ts';
+import { type AppContext, explain, fundsPolicyOf, principalOf, publicUrlsOf } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
 import { hostedPageUrl } from '../platform/secrets/page-tokens.ts';
-import { buildSessionUrl } from '../sessions/session-record.ts';
-import { findSession } from '../sessions/sessions.store.ts';
+import { buildSessionUrl, sessionById } from '../sessions/api.ts';
 import { PARENT_CONNECT_EVENTS, type ParentConnectEvent } from './age-verification.machine.ts';
 import {
   createAgeVerificationRoute,
@@ -45,7 +43,7 @@ export const ageVerificationRouter = newRouter()
 
 /** The age-verification session_url: the session's own hosted page does the verifying. */
 ageVerificationRouter.get('/verify/deep-age/:id', hostedPageGuard(), (c) => {
-  const stored = findSession(c.get('world'), c.req.param('id'));
+  const stored = sessionById(c.get('world'), c.req.param('id'));
   if (!stored || stored.record.type !== 'age-verification')
     return c.json({ error: `There is no age verification session ${c.req.param('id')} in this namespace.` }, 404);
   const url = new URL(

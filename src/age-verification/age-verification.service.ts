@@ -23,9 +23,8 @@ import type { World } from '../platform/namespaces/world.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
 import { keysetPaging } from '../platform/paging/keyset-paging.ts';
-import { adminConsoleUrl, sessionDetailsUrl } from '../sessions/session-record.ts';
-import { createSessionRecord, findSession } from '../sessions/sessions.store.ts';
-import { PARENT_CONNECT_TIMINGS, statusAt, transitionFor, type ParentConnectEvent, type ParentConnectStatus } from './age-verification.machine.ts';
+import { adminConsoleUrl, createSession, sessionById, sessionDetailsUrl } from '../sessions/api.ts';
+import { PARENT_CONNECT_TIMINGS, statusAt, transitionFor, type ParentConnectEvent } from './age-verification.machine.ts';
 import type {
   AgeMethod,
   BoundariesResponse,
@@ -35,20 +34,13 @@ import type {
   ParentConnectRequest,
   PlatformRestriction,
 } from './age-verification.schemas.ts';
+import { toBoundariesJson, type StoredParentConnect } from './parent-connect-record.ts';
 import { sandboxBoundaries, sandboxParentConnectRequest, sandboxParentConnectRequests } from './sandbox-parent-connect.ts';
 
 /** The method names the service answers with. */
 export const METHOD_NAMES: Record<AgeMethod, string> = { quiz: 'intel-quiz', 'credit-card': 'credit-card', 'parent-connect': 'parent-connect' };
 
 export const DEFAULT_PARENT_CONNECT_PAGE_SIZE = 20;
-
-/** What the store keeps: the wire record (status as stored) plus its organization. */
-export interface StoredParentConnect extends ParentConnectRequest {
-  id: string;
-  organizationId: string;
-  status: ParentConnectStatus;
-  created_at: string;
-}
 
 export const parentConnectRequests = (world: World) =>
   world.data
@@ -81,7 +73,7 @@ export function createAgeVerification(
 ): { body: CreateAgeVerificationResponse; explanation: string } {
   requireFunds(world, organization, funds);
   const nowIso = world.clock.iso();
-  const session = createSessionRecord(world, {
+  const session = createSession(world, {
     organization,
     type: 'age-verification',
     input: {
@@ -242,24 +234,6 @@ export function readBoundaries(world: World, principal: Principal, childAttestat
   return toBoundariesJson(toParentConnectJson(stored, world.clock.now()), world.clock.now());
 }
 
-export function toBoundariesJson(record: ParentConnectRequest, nowMs: number): BoundariesResponse {
-  const consent = record.status === 'CONSENT_GIVEN';
-  const current = consent && record.consent_expires_at !== null && nowMs < Date.parse(record.consent_expires_at);
-  return {
-    child_attestation_id: record.child_attestation_id,
-    parent_attestation_id: record.parent_attestation_id,
-    parent_connect_id: record.id,
-    age_band: record.age_band,
-    parental_consent: current,
-    eula_accepted: record.eula_accepted,
-    boundaries: record.boundaries ?? {},
-    boundaries_revision: record.boundaries_revision ?? 0,
-    boundaries_match_attestation: current,
-    consent_expires_at: record.consent_expires_at,
-    updated_at: record.updated_at,
-  };
-}
-
 /** The boundaries from the restrictions' defaults and the parent's choices, checked against each restriction. */
 export function resolveBoundaries(
   restrictions: readonly PlatformRestriction[],
@@ -346,7 +320,7 @@ export function actOnParentConnect(
 
 /** The parent's invitation: to the e-mail address on the child's session, opening the parent's page. */
 function inviteParent(world: World, request: StoredParentConnect, context: ParentInviteContext): string {
-  const child = request.child_session_id === null ? undefined : findSession(world, request.child_session_id);
+  const child = request.child_session_id === null ? undefined : sessionById(world, request.child_session_id);
   return sendInvitation(world, {
     kind: 'parent_connect_invitation',
     sessionId: request.id,

@@ -14,7 +14,7 @@
 import { hashParts } from '../platform/random/random.ts';
 import type { ParentConnectStatus } from './age-verification.machine.ts';
 import type { BoundariesResponse, ParentConnectRequest, PlatformRestriction } from './age-verification.schemas.ts';
-import { toBoundariesJson, type StoredParentConnect } from './age-verification.service.ts';
+import { toBoundariesJson, type StoredParentConnect } from './parent-connect-record.ts';
 
 const SNAPSHOT_AT = Date.parse('2026-01-10T12:00:00.000Z');
 const RESTRICTIONS: PlatformRestriction[] = [

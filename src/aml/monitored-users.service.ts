@@ -21,7 +21,7 @@ import { AML_ERROR_CODES } from './aml-error-codes.ts';
 import type { AmlBot, OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
 import type { Explained } from '../platform/http/explained.ts';
 import type { World } from '../platform/namespaces/world.ts';
-import { sessionsWithExternalId } from '../sessions/sessions.store.ts';
+import { sessionsByExternalId } from '../sessions/api.ts';
 import type { MonitoredUser } from './aml.schemas.ts';
 
 const DAY_MS = 86_400_000;
@@ -70,7 +70,7 @@ interface SubjectFacts {
 function knownSubject(world: World, organization: OrganizationFixture, subjectUserId: string): SubjectFacts | undefined {
   const fixture = organization.knownSubjects.find((subject) => subject.id === subjectUserId);
   if (fixture !== undefined) return { name: fixture.name, country: fixture.country ?? 'XX', source: 'fixture subject' };
-  const session = sessionsWithExternalId(world, organization.id, subjectUserId).at(-1);
+  const session = sessionsByExternalId(world, organization.id, subjectUserId).at(-1);
   if (session !== undefined) {
     const details = (session.record.meta_data as { applicantSubmissionLocationDetails?: { countryIsoCode?: unknown } } | undefined)
       ?.applicantSubmissionLocationDetails;

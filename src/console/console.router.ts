@@ -11,27 +11,35 @@ import {
   coverageReport,
   listRequests,
   organizationView,
+  OutboxQuerySchema,
   requestEntry,
   resetSandbox,
   scenarioView,
   setOrganizationBalance,
   toggleScenario,
-} from '../control/control.service.ts';
+} from '../control/api.ts';
 import { consoleReturnPath, csrfTokenOf, isAdminToken, startConsoleSession } from '../platform/http/admin-guard.ts';
 import { DurationSchema } from '../platform/clock/virtual-clock.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { clearOutbox, listMessages } from '../platform/outbox/outbox.ts';
-import { OutboxQuerySchema } from '../control/control.schemas.ts';
 import { type AppEnv, behaviourOn, publicUrlsOf } from '../platform/http/context.ts';
 import type { World } from '../platform/namespaces/world.ts';
-import { uploadsOwnedBy } from '../platform/uploads/uploads.ts';
-import { legalControlOutcomes } from '../sessions/session-outcomes.ts';
-import { buildSessionUrl, sessionDetailsUrl } from '../sessions/session-record.ts';
-import { displayStatus } from '../sessions/session.machine.ts';
-import { CONTROL_OUTCOMES, type ControlOutcome, SESSION_STATUSES, SESSION_TYPES } from '../sessions/sessions.schemas.ts';
-import { driveSessionOutcome } from '../sessions/sessions.service.ts';
-import { attemptScriptOf, setAttemptScript } from '../workflows/workflow-sessions.service.ts';
-import { findSession, sessions, sessionUploadOwner, type StoredSession } from '../sessions/sessions.store.ts';
+import {
+  buildSessionUrl,
+  CONTROL_OUTCOMES,
+  type ControlOutcome,
+  displayStatus,
+  driveSessionOutcome,
+  sessionById,
+  legalControlOutcomes,
+  SESSION_STATUSES,
+  SESSION_TYPES,
+  sessionDetailsUrl,
+  allSessions,
+  sessionUploads,
+  type StoredSession,
+} from '../sessions/api.ts';
+import { workflowRuns } from '../workflows/api.ts';
 import { consoleHref, plainPage } from './console.layout.ts';
 import { act, formText, notFound, renderPage } from './console.page.ts';
 import { consoleRecordsRouter } from './records.router.ts';
@@ -144,8 +152,7 @@ consoleRouter.get('/console', (c) => {
       activeScenarios: world.scenarios.activeNames(),
       // Names only: counting another namespace's records would load it (and reorder the namespaces' LRU).
       namespaces: platform.worlds.names(),
-      sessions: sessions(world)
-        .all()
+      sessions: allSessions(world)
         .sort(newestFirst)
         .slice(0, 10)
         .map((stored) => sessionRow(stored, now)),
@@ -301,8 +308,7 @@ consoleRouter.get('/console/sessions', (c) => {
     created_from: c.req.query('created_from'),
     created_to: c.req.query('created_to'),
   };
-  const rows = sessions(world)
-    .all()
+  const rows = allSessions(world)
     .sort(newestFirst)
     .map((stored) => ({ stored, row: sessionRow(stored, now) }))
     .filter(({ stored, row }) => matchesFilter(stored.record, row.status, filter))
@@ -349,9 +355,10 @@ function sessionTimeline(world: World, stored: StoredSession): TimelineEntry[] {
   return entries.sort((a, b) => a.at.localeCompare(b.at));
 }
 
-consoleRouter.get('/console/sessions/:id', (c) => {
+consoleRouter.get('/console/sessions/:id', async (c) => {
   const world = c.get('world');
-  const stored = findSession(world, c.req.param('id'));
+  const { attemptScriptOf } = await workflowRuns();
+  const stored = sessionById(world, c.req.param('id'));
   if (!stored) return notFound(c, 'session', c.req.param('id'));
   const { record } = stored;
   const urls = publicUrlsOf(c);
@@ -389,7 +396,7 @@ consoleRouter.get('/console/sessions/:id', (c) => {
       metaData: record.meta_data,
       record: { session_record: record, user: stored.user, sender_user: stored.senderUser },
       timeline: sessionTimeline(world, stored),
-      uploads: uploadsOwnedBy(world, sessionUploadOwner(record.id)).map((upload) => ({
+      uploads: sessionUploads(world, record.id).map((upload) => ({
         slot: upload.slot ?? 'file',
         fileKey: upload.fileKey,
         contentType: upload.contentType,
@@ -409,15 +416,15 @@ consoleRouter.post('/console/sessions/:id/attempt-script', async (c) => {
   return act(
     c,
     back,
-    () => setAttemptScript(world, id, script === '' ? null : script),
+    async () => (await workflowRuns()).setAttemptScript(world, id, script === '' ? null : script),
     script === '' ? 'Attempt script removed.' : `Attempt script set: ${script}`,
   );
 });
 
 consoleRouter.get('/console/sessions/:id/uploads/:uploadId', async (c) => {
   const world = c.get('world');
-  const stored = findSession(world, c.req.param('id'));
-  const upload = uploadsOwnedBy(world, sessionUploadOwner(c.req.param('id'))).find((candidate) => candidate.id === c.req.param('uploadId'));
+  const stored = sessionById(world, c.req.param('id'));
+  const upload = sessionUploads(world, c.req.param('id')).find((candidate) => candidate.id === c.req.param('uploadId'));
   if (!stored || !upload?.contentType.startsWith('image/')) return notFound(c, 'upload', c.req.param('uploadId'));
   try {
     const { bytes } = await c.get('platform').uploads.read(world, stored.record.organization_id, upload.fileKey);

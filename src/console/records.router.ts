@@ -6,18 +6,15 @@
  */
 import { Hono } from 'hono';
 import { html } from 'hono/html';
-import { parentConnectPageUrl, parentConnectRequests, toParentConnectJson } from '../age-verification/age-verification.service.ts';
-import { listMonitoredUsers } from '../aml/monitored-users.service.ts';
-import { quotaStatus } from '../aml/transactions.service.ts';
-import { creditTermsPageUrl, findCreditTerms, listCreditTerms, toCreditTermsJson } from '../credit-terms/credit-terms.service.ts';
-import { financialTimeline } from '../financial/financial.machine.ts';
-import { bankStatementJson, bankStatementPageUrl, bankStatements, findBankStatement } from '../financial/financial.store.ts';
-import { listRegistry } from '../igaming/self-exclusion.service.ts';
+import { parentConnectPageUrl, parentConnectRequests, toParentConnectJson } from '../age-verification/api.ts';
+import { listMonitoredUsers, quotaStatus } from '../aml/api.ts';
+import { creditTermsPageUrl, findCreditTerms, listCreditTerms, toCreditTermsJson } from '../credit-terms/api.ts';
+import { allBankStatements, bankStatementJson, bankStatementPageUrl, financialTimeline, findBankStatement } from '../financial/api.ts';
+import { listRegistry } from '../igaming/api.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { type AppContext, type AppEnv, publicUrlsOf } from '../platform/http/context.ts';
-import { sessions } from '../sessions/sessions.store.ts';
-import { getWorkflowState } from '../workflows/workflow-sessions.service.ts';
-import { organizationWorkflows, toWorkflowJson } from '../workflows/workflows.service.ts';
+import { allSessions } from '../sessions/api.ts';
+import { organizationWorkflows, toWorkflowJson, workflowRuns } from '../workflows/api.ts';
 import { badge, consoleHref, jsonBlock } from './console.layout.ts';
 import { notFound, renderPage } from './console.page.ts';
 import { recordDetail, recordTable } from './records.view.ts';
@@ -34,11 +31,11 @@ const link = (c: AppContext, path: string, text: string) => html`<a href="${cons
 
 // ─── Workflows and headless sessions ────────────────────────────────────────────────────────────────
 
-consoleRecordsRouter.get('/console/workflows', (c) => {
+consoleRecordsRouter.get('/console/workflows', async (c) => {
   const world = c.get('world');
+  const { getWorkflowState } = await workflowRuns();
   const workflows = organizationIds(c).flatMap((id) => organizationWorkflows(world, id).map(toWorkflowJson));
-  const headless = sessions(world)
-    .all()
+  const headless = allSessions(world)
     .filter((stored) => stored.record.workflow_id !== undefined)
     .flatMap((stored) => {
       try {
@@ -84,8 +81,7 @@ consoleRecordsRouter.get('/console/workflows', (c) => {
 
 consoleRecordsRouter.get('/console/bank-statements', (c) => {
   const world = c.get('world');
-  const records = bankStatements(world)
-    .all()
+  const records = allBankStatements(world)
     .map((record) => bankStatementJson(world, record).body)
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   return renderPage(
@@ -220,8 +216,7 @@ consoleRecordsRouter.get('/console/records', (c) => {
   const parentConnect = parentConnectRequests(world)
     .all()
     .map((stored) => toParentConnectJson(stored, now));
-  const creditSessions = sessions(world)
-    .all()
+  const creditSessions = allSessions(world)
     .filter((stored) => stored.record.type !== 'session')
     .map((stored) => stored.record);
   return renderPage(

@@ -3,7 +3,7 @@
  * rule and behaviour fired since it was last activated, and its on/off toggle.
  */
 import { html } from 'hono/html';
-import type { scenarioView } from '../control/control.service.ts';
+import type { scenarioView } from '../control/api.ts';
 import { badge, consoleHref, csrfField, type Markup } from './console.layout.ts';
 
 export function scenariosPage(namespace: string, scenarios: ReturnType<typeof scenarioView>[], csrf: string): Markup {

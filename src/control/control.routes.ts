@@ -36,7 +36,7 @@ import {
   StoreStatsSchema,
 } from './control.schemas.ts';
 import { ScenarioSchema } from '../platform/scenarios/scenario.schema.ts';
-import { AsyncJobSchema } from '../async-jobs/async-jobs.schemas.ts';
+import { AsyncJobSchema } from '../async-jobs/api.ts';
 
 const json = jsonResponse;
 

@@ -1,5 +1,4 @@
-import { fundsPolicyOf } from '../platform/http/context.ts';
-import { explain, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
+import { type AppContext, explain, fundsPolicyOf, principalOf, publicUrlsOf } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { createHardCreditCheckRoute, createSoftCreditCheckRoute } from './credit-check.routes.ts';
 import type { CreditCheckBody, CreditCheckKind } from './credit-check.schemas.ts';

@@ -9,6 +9,7 @@
  * - Unknown body keys are ignored (stripped), as the real service's permissive parsers do.
  */
 import { z } from '@hono/zod-openapi';
+import { PROVINCES } from '../financial/api.ts';
 import { aliasedBody } from '../platform/validation/aliased-body.ts';
 import { E164_PATTERN, e164Phone, email, flag, httpsUrl, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
 import { UAT_TYPE_VALUES } from './uat-types.ts';
@@ -80,7 +81,7 @@ export type UatType = z.infer<typeof UatTypeSchema>;
 
 const IsoDateSchema = z.iso.date();
 const DollarsSchema = z.number().int().min(0);
-const ProvinceSchema = z.enum(['AB', 'BC', 'MB', 'NB', 'NL', 'NS', 'NT', 'NU', 'ON', 'PE', 'QC', 'SK', 'YT']);
+const ProvinceSchema = z.enum(PROVINCES);
 export const ScoreBandSchema = z.enum(['POOR', 'FAIR', 'GOOD', 'VERY_GOOD', 'EXCELLENT']);
 export type ScoreBand = z.infer<typeof ScoreBandSchema>;
 

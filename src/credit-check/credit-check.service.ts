@@ -26,8 +26,7 @@ import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
-import { adminConsoleUrl, buildSessionUrl, sessionDetailsUrl, type SessionUrls } from '../sessions/session-record.ts';
-import { createSessionRecord, saveSession } from '../sessions/sessions.store.ts';
+import { adminConsoleUrl, buildSessionUrl, createSession, recordFinishAnalysis, sessionDetailsUrl, type SessionUrls } from '../sessions/api.ts';
 import {
   CreditCheckAnalysisDataSchema,
   type CreditCheckAnalysisData,
@@ -147,10 +146,10 @@ export function createCreditCheck(
     ...(body.externalId === undefined ? {} : { externalId: body.externalId }),
     ...(body.redirectUrl === undefined ? {} : { redirectUrl: body.redirectUrl }),
   };
-  const created = createSessionRecord(world, { organization, type: creditCheckSessionType(kind), input, nowIso });
+  const created = createSession(world, { organization, type: creditCheckSessionType(kind), input, nowIso });
   // The persona and the report are seeded by the session id, known only once the session exists.
   const result = creditCheckAnalysisData({ kind, body, sessionId: created.id, nowIso });
-  const stored = saveSession(world, { ...created, finishAnalysis: result.analysisData });
+  const stored = recordFinishAnalysis(world, created, result.analysisData);
   const remaining = charge(world, organization, funds, CREDIT_CHECK_PRICE_TOKENS);
 
   const record = stored.record;

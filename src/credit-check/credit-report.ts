@@ -35,31 +35,33 @@ import {
   AUTO_LENDERS,
   BANK_NAMES,
   CARD_ISSUERS,
-  CITIES,
   COLLECTION_AGENCIES,
   COLLECTION_ORIGINAL_CREDITORS,
-  EMPLOYERS,
   OCCUPATIONS,
   RETAIL_CREDITORS,
   STUDENT_LOAN_CENTRE,
-  TELCOS,
   TRUSTEES,
   VEHICLES,
+  maskedAccount,
+  memberNumber,
+  smallClaimsCourt,
+  superiorCourt,
+} from './credit-report-parts.ts';
+import {
+  CITIES,
+  EMPLOYERS,
+  TELCOS,
   type City,
   civicAddress,
   daysAfter,
   daysBefore,
   fictionalPhone,
   isoDate,
-  maskedAccount,
-  memberNumber,
   monthsAfter,
   monthsBefore,
   monthsBetween,
   postalCode,
-  smallClaimsCourt,
-  superiorCourt,
-} from './credit-report-parts.ts';
+} from '../financial/api.ts';
 import { SEVERITY_SCORE_BANDS, uatTypeEntry, type UatTypeValue } from './uat-types.ts';
 import { E164_PATTERN } from '../platform/validation/request-fields.ts';
 

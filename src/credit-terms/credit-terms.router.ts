@@ -1,5 +1,4 @@
-import { fundsPolicyOf } from '../platform/http/context.ts';
-import { explain, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
+import { type AppContext, explain, fundsPolicyOf, principalOf, publicUrlsOf } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
 import { hostedPageUrl } from '../platform/secrets/page-tokens.ts';

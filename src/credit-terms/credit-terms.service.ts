@@ -18,7 +18,7 @@ import { namespacedUrl, sandboxLink, type World } from '../platform/namespaces/w
 import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { keysetPaging } from '../platform/paging/keyset-paging.ts';
-import { applicantUserIdFor, senderUserIdFor } from '../sessions/session-record.ts';
+import { applicantUserIdFor, senderUserIdFor } from '../sessions/api.ts';
 import { transition, type CreditTermsEvent } from './credit-terms.machine.ts';
 import type { CreateCreditTermsBody, CreateCreditTermsResponse, CreditTermsRecord, StoredCreditTerms } from './credit-terms.schemas.ts';
 

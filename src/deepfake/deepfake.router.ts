@@ -1,6 +1,5 @@
-import { fundsPolicyOf } from '../platform/http/context.ts';
+import { explain, fundsPolicyOf, noteOutcome, principalOf, publicUrlsOf } from '../platform/http/context.ts';
 import { valueFact } from '../platform/coverage/sources.ts';
-import { explain, noteOutcome, publicUrlsOf, principalOf } from '../platform/http/context.ts';
 import { DEEPFAKE_VERDICT_COVERAGE, TRUST_VERDICT_COVERAGE } from './deepfake-coverage.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { analyzeRoute, createUploadUrlsRoute, getChallengeRoute } from './deepfake.routes.ts';

@@ -28,12 +28,11 @@ import { loadImages, type LoadedImage } from '../images/image-loading.ts';
 import { imageApiError } from '../images/image-request.ts';
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
-import { FACE_MATCH_THRESHOLD } from '../face/face.service.ts';
+import { FACE_MATCH_THRESHOLD } from '../face/api.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { rngFrom } from '../platform/random/random.ts';
 import { MAX_UPLOAD_BYTES, type UploadStore } from '../platform/uploads/uploads.ts';
-import { findSession } from '../sessions/sessions.store.ts';
 import {
   AUDIO_SLOT,
   FRAME_SLOTS,
@@ -50,6 +49,7 @@ import {
   type UploadUrlsResponse,
 } from './deepfake.schemas.ts';
 import { round } from '../platform/numbers.ts';
+import { deepfakeSessions } from './session-port.ts';
 
 export const FRAME_CONTENT_TYPE = 'image/jpeg';
 /** Uploads of a deepfake scan belong to `deepfake:<sessionId>` in the upload store. */
@@ -182,14 +182,14 @@ export function challengeWordFor(seed: number, organizationId: string, sessionId
  * record); a session of another organization is 403.
  */
 export function readChallenge(world: World, organizationId: string, sessionId: string): { body: ChallengeResponse; explanation: string } {
-  const session = findSession(world, sessionId);
-  if (session && session.record.organization_id !== organizationId) {
+  const owner = deepfakeSessions.get().organizationOf(world, sessionId);
+  if (owner !== undefined && owner !== organizationId) {
     throw new ApiError(403, `Session ${sessionId} belongs to another organization: ask for the challenge with an API key of the organization that created it.`);
   }
   const challengeWord = challengeWordFor(world.seed, organizationId, sessionId);
   return {
     body: { sessionId, challengeWord },
-    explanation: `challenge words of session ${sessionId} (fixed by the seed and the session id)${session ? '' : '; no session record with this id yet'}`,
+    explanation: `challenge words of session ${sessionId} (fixed by the seed and the session id)${owner === undefined ? '; no session record with this id yet' : ''}`,
   };
 }
 

@@ -15,7 +15,7 @@
  * - Spending patterns are generic (payroll, rent, utilities, groceries...), not tied to the credit persona.
  */
 import { fakerFrom, rngFrom, uuidFrom, type Rng } from '../platform/random/random.ts';
-import { CITIES, EMPLOYERS, TELCOS, civicAddress, isoDate, monthsBefore, postalCode } from '../credit-check/credit-report-parts.ts';
+import { CITIES, EMPLOYERS, TELCOS, civicAddress, isoDate, monthsBefore, postalCode } from './fictional-canada.ts';
 import type { BankStatement, FinancialPeriod, StatementAccount, StatementHolder, StatementTransaction } from './financial.schemas.ts';
 import { SANDBOX_BANKS, type SandboxAccountKind, type SandboxBank } from './sandbox-banks.ts';
 

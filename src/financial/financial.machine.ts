@@ -10,12 +10,15 @@
  * - No failure path: the spec lists no failed status, so a linked bank always completes.
  * - An applicant who never acts leaves the record PENDING forever (no expiry is specified).
  */
-import type { FinancialStatus, FinancialType } from './financial.schemas.ts';
-
 /** The spec's <BANKDATA>_IN_PROGRESS, named after the bank data provider whose layout the statement uses. */
 export const BANK_DATA_PROVIDER_STATUS = 'FLINKS_IN_PROGRESS';
 
 export const FINANCIAL_STATUSES = ['PENDING', 'IN_PROGRESS', BANK_DATA_PROVIDER_STATUS, 'COMPLETED'] as const;
+type FinancialStatus = (typeof FINANCIAL_STATUSES)[number];
+
+// A request is linked at a bank on the hosted page, an upload is a statement file: their timelines differ.
+export const FINANCIAL_TYPES = ['request', 'upload'] as const;
+type FinancialType = (typeof FINANCIAL_TYPES)[number];
 
 /** Delays after the applicant finished linking (`linkedAt`). */
 export const BANK_STATEMENT_TIMINGS = {

@@ -12,13 +12,13 @@
  */
 import { z } from '@hono/zod-openapi';
 import { e164Phone, email, flag, identifier, personName } from '../platform/validation/request-fields.ts';
-import { FINANCIAL_STATUSES } from './financial.machine.ts';
+import { FINANCIAL_STATUSES, FINANCIAL_TYPES } from './financial.machine.ts';
 import { DEFAULT_FINANCIAL_PAGE_SIZE, MAX_FINANCIAL_PAGE_SIZE } from './financial-paging.ts';
 
 export const FinancialStatusSchema = z.enum(FINANCIAL_STATUSES);
 export type FinancialStatus = z.infer<typeof FinancialStatusSchema>;
 
-export const FinancialTypeSchema = z.enum(['request', 'upload']);
+export const FinancialTypeSchema = z.enum(FINANCIAL_TYPES);
 export type FinancialType = z.infer<typeof FinancialTypeSchema>;
 
 /** Months of history requested, as a string (spec: "period as a string"). */

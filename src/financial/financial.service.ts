@@ -1,197 +1,291 @@
 /**
- * Bank statements (GET /v1/financial/{id}, and the real client's POST /v1/financial, GET /v1/financial,
- * GET /v1/financial/externalId/{externalId}): pure verbs over a stored record, and the presenters that turn
- * it into the wire record on the virtual clock.
- *
- * How a statement comes into being (live keys):
- *   1. POST /v1/financial creates a `request` record (PENDING) and invites the applicant to the hosted page.
- *   2. On the page the applicant picks one of SANDBOX_BANKS: `startBankLink` (IN_PROGRESS), then finishes:
- *      `completeBankLink` (or only the latter, in one step). Or chooses to upload statements instead:
- *      `uploadStatements` turns the record into type `upload`.
- *   3. Reads advance the record on the clock (financial.machine.ts); once COMPLETED, a `request` record
- *      carries the statement, built deterministically from the record id as of the completion instant.
- * With a sandbox key, GET /v1/financial/test_completed answers the fixture in FINANCIAL_TEST_IDENTIFIERS.
+ * Bank-statement requests: the verbs the API routes, the applicant's hosted page and other areas (through
+ * api.ts) call, over the records of financial.store.ts. Status is never stored: the pure machine in
+ * financial.machine.ts derives it from the stored timestamps at the virtual clock's `now` on every read.
  *
  * LIMITATIONS:
- * - Upload records never carry a statement (spec: statement only for type request); no file is parsed.
- * - Linking cannot fail and needs no credentials.
+ * - Invitations (sendEmailInvite / sendPhoneInvite) go to the namespace's outbox (GET /__sandbox/outbox).
+ * - The applicant's user id follows from the organization and the e-mail address (the same rule as hosted
+ *   sessions), so one applicant has one user id across sessions and bank statements.
  */
-import { buildStatement } from './bank-statement.ts';
+import type { OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
+import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
+import { ApiError } from '../platform/errors/api-error.ts';
+import type { PublicUrls } from '../platform/platform.ts';
+import type { PageRequest } from '../platform/paging/keyset-paging.ts';
+import { namespacedUrl, sandboxLink, type World } from '../platform/namespaces/world.ts';
+import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
+import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
+import { DEFAULT_FINANCIAL_PAGE_SIZE, financialPaging, financialQueryScope } from './financial-paging.ts';
 import { completedAt, statusAt } from './financial.machine.ts';
-import type { BankStatement, CreateFinancialBody, CreateFinancialResponse, FinancialRecord, StoredFinancialRecord } from './financial.schemas.ts';
-import { findSandboxBank, SANDBOX_BANKS, type SandboxBank } from './sandbox-banks.ts';
+import type {
+  BankStatement,
+  CreateFinancialBody,
+  CreateFinancialResponse,
+  FinancialListResponse,
+  FinancialRecord,
+  FinancialStatus,
+  StoredFinancialRecord,
+} from './financial.schemas.ts';
+import {
+  completeBankLink,
+  createFinancialRecord,
+  FinancialDomainError,
+  startBankLink,
+  statementFor,
+  toCreateFinancialJson,
+  toFinancialRecordJson,
+  uploadStatements,
+} from './financial-record.ts';
+import { sandboxBankStatementFor, sandboxBankStatementList } from './sandbox-bank-statements.ts';
+import { applicantIds } from './applicant-port.ts';
+import { bankStatements } from './financial.store.ts';
 
-/** Test identifiers a sandbox key can GET (spec: Authentication 5). */
-export const FINANCIAL_TEST_IDENTIFIERS = [
-  {
-    input: 'test_completed',
-    outcome: 'COMPLETED request record with a 3-month statement (chequing + savings)',
-    description: 'GET /v1/financial/test_completed with a sandbox key; the body is fixtures/sandbox/financial/test_completed.json.',
-    fixture: 'fixtures/sandbox/financial/test_completed.json',
-  },
-  {
-    input: 'test_pending',
-    outcome: 'PENDING request record: the applicant has not opened the page yet; no statement',
-    description: 'GET /v1/financial/test_pending with a sandbox key; fixtures/sandbox/financial/test_pending.json.',
-    fixture: 'fixtures/sandbox/financial/test_pending.json',
-  },
-  {
-    input: 'test_in_progress',
-    outcome: 'IN_PROGRESS request record: a bank was picked but not linked; no statement',
-    description: 'GET /v1/financial/test_in_progress with a sandbox key; fixtures/sandbox/financial/test_in_progress.json.',
-    fixture: 'fixtures/sandbox/financial/test_in_progress.json',
-  },
-  {
-    input: 'test_flinks_in_progress',
-    outcome: 'FLINKS_IN_PROGRESS request record: the bank data provider is fetching; no statement',
-    description: 'GET /v1/financial/test_flinks_in_progress with a sandbox key; fixtures/sandbox/financial/test_flinks_in_progress.json.',
-    fixture: 'fixtures/sandbox/financial/test_flinks_in_progress.json',
-  },
-  {
-    input: 'test_upload_completed',
-    outcome: 'COMPLETED upload record: statements were uploaded, so no statement object (spec: statement only for type request)',
-    description: 'GET /v1/financial/test_upload_completed with a sandbox key; fixtures/sandbox/financial/test_upload_completed.json.',
-    fixture: 'fixtures/sandbox/financial/test_upload_completed.json',
-  },
-] as const;
+const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
-/** A refusal the route maps to a status (unknown bank: 400; already linked: 409). */
-export class FinancialDomainError extends Error {
-  override name = 'FinancialDomainError';
-  constructor(
-    readonly code: 'UNKNOWN_BANK' | 'ALREADY_LINKED',
-    message: string,
-  ) {
-    super(message);
-  }
+/** The applicant's hosted page: {verify_url}/bank-statements/<id>, with namespace=<ns> outside the default one. */
+export function bankStatementPageUrl(verifyUrl: string, id: string, scope: PageScope): string {
+  return hostedPageUrl(`${trimSlash(verifyUrl)}/bank-statements/${encodeURIComponent(id)}`, id, scope);
 }
 
-export interface CreateFinancialInput {
-  id: string;
-  organizationId: string;
-  userId: string;
-  senderUserId: string;
-  body: CreateFinancialBody;
-  nowMs: number;
+export function bankStatementDetailsUrl(baseUrl: string, id: string, namespace: string): string {
+  return sandboxLink(baseUrl, `/v1/financial/${encodeURIComponent(id)}`, namespace);
 }
 
-export function createFinancialRecord(input: CreateFinancialInput): { record: StoredFinancialRecord; explanation: string } {
-  const record: StoredFinancialRecord = {
-    id: input.id,
-    organizationId: input.organizationId,
-    userId: input.userId,
-    senderUserId: input.senderUserId,
-    type: 'request',
-    Config: { period: input.body.period },
-    createdAt: new Date(input.nowMs).toISOString(),
-    applicant: {
-      firstName: input.body.firstName,
-      lastName: input.body.lastName,
-      email: input.body.email,
-      phone: input.body.phone,
-    },
-    invites: { email: input.body.sendEmailInvite, phone: input.body.sendPhoneInvite },
+export function bankStatementConsoleUrl(consoleUrl: string, id: string, namespace: string): string {
+  return namespacedUrl(`${trimSlash(consoleUrl)}/bank-statements/${encodeURIComponent(id)}`, namespace);
+}
+
+/**
+ * A new `request` record, PENDING until the applicant acts on the hosted page. POST /v1/financial calls it;
+ * so can a session whose workflow asks for bank statements (then pass the record id to createSessionRecord
+ * as bankStatementRequestId, so the session's bank_statement_request_id points at it).
+ */
+export function createBankStatement(world: World, organizationId: string, body: CreateFinancialBody): { record: StoredFinancialRecord; explanation: string } {
+  const created = createFinancialRecord({
+    id: world.uuid(),
+    organizationId,
+    // The same rule as hosted sessions (sessions.store.ts): one applicant, one user id.
+    userId: applicantIds.get().applicantUserIdFor(organizationId, body.email, world.seed),
+    senderUserId: applicantIds.get().senderUserIdFor(organizationId),
+    body,
+    nowMs: world.clock.now(),
+  });
+  bankStatements(world).put(created.record);
+  return created;
+}
+
+/** POST /v1/financial, billed like a session: 402 before any work when the balance is empty, charged after. */
+export function requestBankStatements(
+  world: World,
+  organization: OrganizationFixture,
+  body: CreateFinancialBody,
+  urls: Pick<PublicUrls, 'base' | 'verify' | 'console'>,
+  funds: FundsPolicy,
+): { body: CreateFinancialResponse; explanation: string } {
+  requireFunds(world, organization, funds);
+  const { record, explanation } = createBankStatement(world, organization.id, body);
+  charge(world, organization, funds);
+  const bankStatementUrl = bankStatementPageUrl(urls.verify, record.id, world);
+  const invitation = sendInvitation(world, {
+    kind: 'bank_statement_invitation',
+    sessionId: record.id,
+    link: bankStatementUrl,
+    sender: organization.name,
+    firstName: body.firstName,
+    email: invitedIf(body.sendEmailInvite, body.email, 'sendEmailInvite'),
+    sms: invitedIf(body.sendPhoneInvite, body.phone, 'sendPhoneInvite'),
+  });
+  return {
+    body: toCreateFinancialJson({
+      record,
+      bankStatementUrl,
+      adminConsoleHref: bankStatementConsoleUrl(urls.console, record.id, world.namespace),
+      detailsHref: bankStatementDetailsUrl(urls.base, record.id, world.namespace),
+    }),
+    explanation: `${explanation}; ${invitation.explanation}`,
   };
-  if (input.body.externalId !== undefined) record.externalId = input.body.externalId;
+}
+
+/** GET /v1/financial/{id}: a sandbox key reads the synthetic records, a live key its organization's. */
+export function readBankStatement(world: World, principal: Principal, id: string): { body: FinancialRecord; explanation: string } {
+  if (principal.kind === 'sandbox') return sandboxBankStatementFor(id, principal.organization.id);
+  return bankStatementJson(world, requireOwnBankStatement(world, principal.organization.id, id));
+}
+
+/** GET /v1/financial and /v1/financial/externalId/{externalId}. */
+export function readBankStatementList(
+  world: World,
+  principal: Principal,
+  input: ListBankStatementsInput,
+): { body: FinancialListResponse; explanation: string } {
+  const organizationId = principal.organization.id;
+  const filter = input.externalId === undefined ? '' : ` with externalId ${asciiOnly(input.externalId)}`;
+  if (principal.kind === 'sandbox') {
+    const body = pageOf(sandboxBankStatementList(organizationId, input.externalId), organizationId, input, (record) => record);
+    return { body, explanation: `sandbox key: the test identifiers' records${filter} (${body.bankStatements.length} on this page)` };
+  }
+  const body = listBankStatements(world, organizationId, input);
+  return { body, explanation: `${body.bankStatements.length} bank statement records${filter} on this page${body.nextToken === null ? ' (last page)' : ''}` };
+}
+
+function asciiOnly(value: string): string {
+  return JSON.stringify(value)
+    .replace(/[^\x20-\x7e]/g, '?')
+    .slice(0, 80);
+}
+
+export function findBankStatement(world: World, id: string): StoredFinancialRecord | undefined {
+  return bankStatements(world).get(id);
+}
+
+/** Every request of the namespace, of every organization (the console's list). */
+export function allBankStatements(world: World): StoredFinancialRecord[] {
+  return bankStatements(world).all();
+}
+
+/** The organization's record, or 404 (unknown) / 403 (another organization's). */
+export function requireOwnBankStatement(world: World, organizationId: string, id: string): StoredFinancialRecord {
+  const record = findBankStatement(world, id);
+  if (!record) {
+    throw new ApiError(404, `Bank statement ${id} was not found in this namespace: use the bankStatementId returned by POST /v1/financial.`);
+  }
+  if (record.organizationId !== organizationId) {
+    throw new ApiError(403, `Bank statement ${id} belongs to another organization: use an API key of the organization that created it.`);
+  }
+  return record;
+}
+
+/** The wire record at the world's `now`. */
+export function bankStatementJson(world: World, record: StoredFinancialRecord): { body: FinancialRecord; explanation: string } {
+  return toFinancialRecordJson(record, world.clock.now());
+}
+
+export interface ListBankStatementsInput {
+  externalId?: string;
+  limit?: number;
+  nextToken?: string;
+  secret: string;
+}
+
+/** One page of the organization's records (optionally one externalId's), newest first, at `now`. */
+export function listBankStatements(
+  world: World,
+  organizationId: string,
+  input: ListBankStatementsInput,
+): { bankStatements: FinancialRecord[]; nextToken: string | null } {
+  const [indexName, indexValue] =
+    input.externalId === undefined ? ['byOrganization', organizationId] : ['byOrganizationExternalId', `${organizationId}\u0000${input.externalId}`];
+  const collection = bankStatements(world);
+  // Keyset seek on the ordered index: the page costs the same at any store size.
+  const page = financialPaging.seek(
+    (after) => collection.ordered(indexName, indexValue, after === undefined ? {} : { after }).records,
+    pageRequest(organizationId, input),
+  );
+  return { bankStatements: page.items.map((record) => bankStatementJson(world, record).body), nextToken: page.nextToken };
+}
+
+/** Pages `records` with the shared token rules; a bad token throws PageTokenError (400). */
+export function pageOf<T extends { id: string; createdAt: string }>(
+  records: readonly T[],
+  organizationId: string,
+  input: ListBankStatementsInput,
+  present: (record: T) => FinancialRecord,
+): { bankStatements: FinancialRecord[]; nextToken: string | null } {
+  const page = financialPaging.page(records, pageRequest(organizationId, input));
+  return { bankStatements: page.items.map(present), nextToken: page.nextToken };
+}
+
+function pageRequest(organizationId: string, input: ListBankStatementsInput): PageRequest {
+  return {
+    limit: input.limit ?? DEFAULT_FINANCIAL_PAGE_SIZE,
+    ...(input.nextToken === undefined ? {} : { token: input.nextToken }),
+    secret: input.secret,
+    scope: financialQueryScope(organizationId, input.externalId),
+  };
+}
+
+// ---------------------------------------------------------------- the applicant's hosted page
+
+export type HostedPageAction = 'start' | 'complete' | 'upload';
+
+export type HostedPageResult = { ok: true; record: StoredFinancialRecord; explanation: string } | { ok: false; status: 400 | 404 | 409; message: string };
+
+/**
+ * What the applicant did on the page: picked a bank (start), linked it (complete) or uploaded statements
+ * (upload). Refusals come back as values so the page can show them.
+ */
+export function actOnBankStatementPage(world: World, id: string, action: HostedPageAction, bankCode: string | undefined): HostedPageResult {
+  const record = findBankStatement(world, id);
+  if (!record) return { ok: false, status: 404, message: `There is no bank statement request ${id} in this namespace.` };
+  const now = world.clock.now();
+  let next: StoredFinancialRecord;
+  try {
+    if (action === 'start') {
+      if (bankCode === undefined || bankCode === '') return { ok: false, status: 400, message: 'Pick a bank first.' };
+      next = startBankLink(record, bankCode, now);
+    } else if (action === 'complete') {
+      next = completeBankLink(record, bankCode === '' ? undefined : bankCode, now);
+    } else {
+      next = uploadStatements(record, now);
+    }
+  } catch (error) {
+    if (error instanceof FinancialDomainError) {
+      return { ok: false, status: error.code === 'UNKNOWN_BANK' ? 400 : 409, message: capitalize(error.message) };
+    }
+    throw error;
+  }
+  bankStatements(world).put(next);
+  const verb = action === 'start' ? `picked ${next.bankCode ?? ''}` : action === 'complete' ? `linked ${next.bankCode ?? ''}` : 'uploaded statements';
+  return { ok: true, record: next, explanation: `hosted page: applicant ${verb}; ${toFinancialRecordJson(next, now).explanation}` };
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// ---------------------------------------------------------------- a session's workflow steps
+
+/**
+ * BANK_STATEMENT_UPLOAD start: the applicant links `bankCode` (the first sandbox bank when none is named)
+ * to the session's request. A request already linked or uploaded (on its own page, or by an earlier start)
+ * stays as it is.
+ */
+export function linkBankStatementForStep(
+  world: World,
+  organizationId: string,
+  id: string,
+  bankCode: string | undefined,
+): { record: StoredFinancialRecord; explanation: string } {
+  const record = requireOwnBankStatement(world, organizationId, id);
+  const now = world.clock.now();
+  if (record.linkedAt !== undefined) {
+    const how = record.type === 'upload' ? 'statements uploaded' : `bank ${record.bankCode ?? ''} linked`;
+    return { record, explanation: `bank statement request ${id} already has its ${how} at ${record.linkedAt}: kept; ${statusAt(record, now).explanation}` };
+  }
+  const linked = bankStatements(world).put(completeBankLink(record, bankCode, now));
+  return { record: linked, explanation: `bank statement request ${id}: applicant linked ${linked.bankCode ?? ''}; ${statusAt(linked, now).explanation}` };
+}
+
+export interface BankStatementProgress {
+  record: StoredFinancialRecord;
+  status: FinancialStatus;
+  /** When the statement is (or was) ready; undefined while nothing is linked or uploaded. */
+  readyAtMs: number | undefined;
+  /** The statement of a completed `request` record (an `upload` record carries none). */
+  statement: BankStatement | undefined;
+  explanation: string;
+}
+
+/** Where the session's request is on the virtual clock, with its statement once COMPLETED. */
+export function bankStatementProgress(world: World, organizationId: string, id: string): BankStatementProgress {
+  const record = requireOwnBankStatement(world, organizationId, id);
+  const state = statusAt(record, world.clock.now());
   return {
     record,
-    explanation: `bank statement request created PENDING (period ${input.body.period} months); completes 5 s after the applicant links a bank on the hosted page`,
-  };
-}
-
-function requireBank(code: string): SandboxBank {
-  const bank = findSandboxBank(code);
-  if (!bank) {
-    throw new FinancialDomainError('UNKNOWN_BANK', `unknown bank "${code}": choose one of ${SANDBOX_BANKS.map((b) => b.input).join(', ')}`);
-  }
-  return bank;
-}
-
-function refuseIfLinked(record: StoredFinancialRecord): void {
-  if (record.linkedAt !== undefined) {
-    throw new FinancialDomainError(
-      'ALREADY_LINKED',
-      `bank statement ${record.id} was already ${record.type === 'upload' ? 'uploaded' : 'linked'} at ${record.linkedAt}`,
-    );
-  }
-}
-
-/** The applicant picked a bank: IN_PROGRESS. Picking again before finishing changes the bank. */
-export function startBankLink(record: StoredFinancialRecord, bankCode: string, nowMs: number): StoredFinancialRecord {
-  refuseIfLinked(record);
-  const bank = requireBank(bankCode);
-  return { ...record, type: 'request', startedAt: record.startedAt ?? new Date(nowMs).toISOString(), bankCode: bank.input };
-}
-
-/** The applicant finished linking: provider fetch after 2 s, COMPLETED after 5 s. */
-export function completeBankLink(record: StoredFinancialRecord, bankCode: string | undefined, nowMs: number): StoredFinancialRecord {
-  refuseIfLinked(record);
-  const code = bankCode ?? record.bankCode ?? SANDBOX_BANKS[0].input;
-  const bank = requireBank(code);
-  const now = new Date(nowMs).toISOString();
-  return { ...record, type: 'request', startedAt: record.startedAt ?? now, linkedAt: now, bankCode: bank.input };
-}
-
-/** The applicant uploaded statements instead of linking: type upload, COMPLETED after 5 s, no statement. */
-export function uploadStatements(record: StoredFinancialRecord, nowMs: number): StoredFinancialRecord {
-  refuseIfLinked(record);
-  const now = new Date(nowMs).toISOString();
-  const { bankCode: _dropped, ...rest } = record;
-  return { ...rest, type: 'upload', startedAt: record.startedAt ?? now, linkedAt: now };
-}
-
-/** The statement of a completed request, as of its completion instant (the same on every read). */
-export function statementFor(record: StoredFinancialRecord): BankStatement | undefined {
-  const doneAt = completedAt(record);
-  if (doneAt === undefined || record.type !== 'request') return undefined;
-  const bank = findSandboxBank(record.bankCode ?? '') ?? SANDBOX_BANKS[0];
-  return buildStatement(['bank-statement', record.id], record.Config.period, doneAt, bank, {
-    name: `${record.applicant.firstName} ${record.applicant.lastName}`,
-    email: record.applicant.email,
-    phone: record.applicant.phone,
-  });
-}
-
-/** The wire record at `nowMs`: status and updatedAt from the machine, statement only when COMPLETED + request. */
-export function toFinancialRecordJson(record: StoredFinancialRecord, nowMs: number): { body: FinancialRecord; explanation: string } {
-  const state = statusAt(record, nowMs);
-  const body: FinancialRecord = {
-    id: record.id,
-    organizationId: record.organizationId,
-    userId: record.userId,
-    senderUserId: record.senderUserId,
-    ...(record.externalId !== undefined ? { externalId: record.externalId } : {}),
     status: state.status,
-    type: record.type,
-    Config: { period: record.Config.period },
-    createdAt: record.createdAt,
-    updatedAt: new Date(state.since).toISOString(),
-  };
-  if (state.status === 'COMPLETED' && record.type === 'request') {
-    const statement = statementFor(record);
-    if (statement) body.statement = statement;
-  }
-  return { body, explanation: state.explanation };
-}
-
-export interface CreateFinancialJsonInput {
-  record: StoredFinancialRecord;
-  /** The applicant's hosted page ({verify_url}/...). */
-  bankStatementUrl: string;
-  adminConsoleHref: string;
-  /** {base_url}/v1/financial/{id}. */
-  detailsHref: string;
-}
-
-/** The body of POST /v1/financial; externalId only when the request gave one. */
-export function toCreateFinancialJson(input: CreateFinancialJsonInput): CreateFinancialResponse {
-  return {
-    bankStatementId: input.record.id,
-    bankStatementUrl: input.bankStatementUrl,
-    ...(input.record.externalId !== undefined ? { externalId: input.record.externalId } : {}),
-    links: [
-      { rel: 'admin_console', href: input.adminConsoleHref, description: 'View the bank statement request in the admin console' },
-      { rel: 'bank_statement_details', href: input.detailsHref, description: 'Retrieve the bank statement record via the API' },
-    ],
+    readyAtMs: completedAt(record),
+    statement: state.status === 'COMPLETED' ? statementFor(record) : undefined,
+    explanation: state.explanation,
   };
 }

@@ -5,7 +5,7 @@
 import { sandboxIdTrigger } from '../platform/catalog/catalog.ts';
 import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { financialRouter } from './financial.router.ts';
-import { FINANCIAL_TEST_IDENTIFIERS } from './financial.service.ts';
+import { FINANCIAL_TEST_IDENTIFIERS } from './financial-record.ts';
 import { SANDBOX_BANKS } from './sandbox-banks.ts';
 
 export const financialModule: SandboxModule = {

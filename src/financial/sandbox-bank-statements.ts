@@ -19,7 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { fakerFrom, rngFrom, uuidFrom } from '../platform/random/random.ts';
-import { CITIES } from '../credit-check/credit-report-parts.ts';
+import { CITIES } from './fictional-canada.ts';
 import { FinancialRecordSchema, type FinancialPeriod, type FinancialRecord, type StoredFinancialRecord } from './financial.schemas.ts';
 import {
   completeBankLink,
@@ -28,7 +28,7 @@ import {
   startBankLink,
   toFinancialRecordJson,
   uploadStatements,
-} from './financial.service.ts';
+} from './financial-record.ts';
 import { SANDBOX_BANKS, type SandboxBankCode } from './sandbox-banks.ts';
 
 export type FinancialTestIdentifier = (typeof FINANCIAL_TEST_IDENTIFIERS)[number]['input'];

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { FINANCIAL_TEST_IDENTIFIERS } from './financial.service.ts';
+import { FINANCIAL_TEST_IDENTIFIERS } from './financial-record.ts';
 import { buildSandboxBankStatement, DEFAULT_FINANCIAL_FIXTURES_DIR, SANDBOX_BANK_STATEMENT_RECIPES } from './sandbox-bank-statements.ts';
 
 export function writeFinancialFixtures(dir: URL = DEFAULT_FINANCIAL_FIXTURES_DIR): string[] {

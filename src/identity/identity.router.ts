@@ -1,4 +1,4 @@
-import { parseDocumentType } from '../document/document-type.ts';
+import { parseDocumentType } from '../document/api.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { IMAGE_OPERATION_PRICES, imageValidationHook, runImageOperation, validatedJson } from '../images/image-request.ts';
 import { identityVerifyRoute } from './identity.routes.ts';

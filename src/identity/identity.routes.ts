@@ -1,5 +1,5 @@
 import { apiRoute, jsonResponse } from '../platform/http/routing.ts';
-import { FACE_MATCH_THRESHOLD } from '../face/face.service.ts';
+import { FACE_MATCH_THRESHOLD } from '../face/api.ts';
 import { imageBodyGate } from '../images/image-request.ts';
 import { IMAGE_OPERATION_ERRORS, imageRequestBody, multipartImageBody } from '../images/images.schemas.ts';
 import { IdentityVerifyRequestSchema, IdentityVerifyResponseSchema } from './identity.schemas.ts';

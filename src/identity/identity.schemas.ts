@@ -3,7 +3,7 @@
  * threshold here is on the 0-100 scale, and there is no rawFields/mrzData in the document part.
  */
 import { z } from '@hono/zod-openapi';
-import { DocumentIdentityFieldsSchema, DocumentTypeSchema } from '../document/document.schemas.ts';
+import { DocumentIdentityFieldsSchema, DocumentTypeSchema } from '../document/api.ts';
 import { DocumentTypeFieldSchema, ImageStringSchema } from '../images/images.schemas.ts';
 
 const percent = (description: string) => z.number().min(0).max(100).openapi({ description });

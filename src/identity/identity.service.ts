@@ -12,9 +12,8 @@
  * LIMITATIONS:
  * - Expiry, age and data consistency are not checked; faceImage of the document is never returned.
  */
-import { scanDocument } from '../document/document.service.ts';
-import type { DocumentTypeInput } from '../document/document-type.ts';
-import { compareFaces, detectFace, FACE_MATCH_THRESHOLD, type Outcome } from '../face/face.service.ts';
+import { type DocumentTypeInput, scanDocument } from '../document/api.ts';
+import { compareFaces, detectFace, FACE_MATCH_THRESHOLD, type Outcome } from '../face/api.ts';
 import type { AnalysedImage } from '../images/image-analysis.ts';
 import { round } from '../platform/numbers.ts';
 import type { IdentityVerifyResponse } from './identity.schemas.ts';

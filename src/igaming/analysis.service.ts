@@ -33,9 +33,8 @@ import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { AnalysedImage } from '../images/image-analysis.ts';
 import { registerAnalysedFace } from '../face-registry/face-registry.ts';
-import { isTerminal } from '../sessions/session.machine.ts';
-import { findSession } from '../sessions/sessions.store.ts';
-import { findWorkflow } from '../workflows/workflows.store.ts';
+import { sessionById, isTerminal } from '../sessions/api.ts';
+import { workflowById } from '../workflows/api.ts';
 import type { Explained } from '../platform/http/explained.ts';
 import { ipRangeFact, NON_PUBLIC, ORDINARY } from './ip-coverage.ts';
 import { INJECTION_SIGNALS, type AntiCheatResponse, type InjectionBody, type InjectionResponse, type IpCheckResponse } from './igaming.schemas.ts';
@@ -93,13 +92,13 @@ export type IgamingCheck = (typeof IGAMING_CHECKS)[number];
 
 /** The organization's session, if it exists (undefined for an unknown id or another organization's). */
 function ownSession(world: World, organizationId: string, sessionId: string) {
-  const stored = findSession(world, sessionId);
+  const stored = sessionById(world, sessionId);
   return stored?.record.organization_id === organizationId ? stored : undefined;
 }
 
 /** Whether the session's workflow runs `check` (see the header); true for a session without a workflow. */
 function checkConfigured(world: World, organizationId: string, workflowId: string | undefined, check: IgamingCheck): boolean {
-  const workflow = workflowId === undefined ? undefined : findWorkflow(world, organizationId, workflowId);
+  const workflow = workflowId === undefined ? undefined : workflowById(world, organizationId, workflowId);
   if (workflow === undefined) return true;
   const listed = workflow.steps.map((step) => step.id).filter((id): id is IgamingCheck => (IGAMING_CHECKS as readonly string[]).includes(id));
   return listed.length === 0 || listed.includes(check);

@@ -28,7 +28,7 @@ import {
   findSessionFace,
   purgeSessionFace,
 } from '../face-registry/face-registry.ts';
-import { findSession } from '../sessions/sessions.store.ts';
+import { sessionById } from '../sessions/api.ts';
 import {
   DOCUMENT_NUMBER_PATTERN,
   DOCUMENT_NUMBER_RULE,
@@ -132,7 +132,7 @@ function extractedDocumentNumber(analysis: unknown): string | null {
 
 export function excludeApplicant(world: World, principal: Principal, body: ExcludeSessionBody): Explained<ExcludeApplicantResponse> {
   const organizationId = principal.organization.id;
-  const stored = findSession(world, body.session_id);
+  const stored = sessionById(world, body.session_id);
   if (stored === undefined || stored.record.organization_id !== organizationId) {
     throw new ApiError(
       404,

@@ -1,5 +1,4 @@
-import { fundsPolicyOf } from '../platform/http/context.ts';
-import { explain, principalOf, publicUrlsOf } from '../platform/http/context.ts';
+import { explain, fundsPolicyOf, principalOf, publicUrlsOf } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { completeLivenessRoute, createReVerificationRoute, livenessUploadUrlRoute, startLivenessRoute } from './re-verifications.routes.ts';
 import { completeLiveness, createLivenessUploadUrl, createReVerification, startLiveness } from './re-verifications.service.ts';

@@ -4,7 +4,7 @@
  * liveness script, which is camelCase inside (as the client reads it); ids are UUIDs.
  */
 import { z } from '@hono/zod-openapi';
-import { LivenessScriptSchema } from '../face/face-liveness.schemas.ts';
+import { LivenessScriptSchema } from '../face/api.ts';
 import { mustBe } from '../platform/validation/request-fields.ts';
 
 export const CHALLENGE_TYPES = ['FaceMovementChallenge', 'FaceMovementAndLightChallenge'] as const;

@@ -15,7 +15,7 @@
  * - The timeline file must be JSON; its content is not compared with the script.
  * - The clip is checked for presence, not decoded. original_session_id is never reported.
  */
-import { livenessScript } from '../face/face-liveness.service.ts';
+import { livenessScript } from '../face/api.ts';
 import { examineFrames } from '../images/frame-sequence.ts';
 import { loadImages } from '../images/image-loading.ts';
 import { imageApiError } from '../images/image-request.ts';
@@ -25,7 +25,7 @@ import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { uuidFrom } from '../platform/random/random.ts';
 import { MAX_UPLOAD_BYTES, type UploadStore } from '../platform/uploads/uploads.ts';
-import { findWorkflow, stepCode, type WorkflowRecord } from '../workflows/workflows.store.ts';
+import { workflowById, stepCode, type WorkflowRecord } from '../workflows/api.ts';
 import {
   ERROR_STATUS,
   REFUSALS,
@@ -107,7 +107,7 @@ function workflowLiveness(workflow: WorkflowRecord) {
 
 /** POST /v1/re-verifications: 201 PENDING; 404 not_found (unknown workflow), 403 reverify_disabled. */
 export function createReVerification(world: World, organizationId: string, body: CreateReVerificationBody) {
-  const workflow = findWorkflow(world, organizationId, body.workflow_id);
+  const workflow = workflowById(world, organizationId, body.workflow_id);
   if (!workflow)
     throw lifecycleError(
       'not_found',

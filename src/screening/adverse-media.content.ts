@@ -3,8 +3,6 @@
  * with the person's name and a place filled in. Publications and registries are fictional; links
  * use reserved example domains (RFC 2606), so nothing points at a real site.
  */
-import type { ExposureCategory, FindingSeverity, SourceKind } from './adverse-media.schemas.ts';
-
 // The result's enumerations, here rather than beside their schemas: the job kind computes results
 // without evaluating zod (it is registered when the platform is built, src/modules.ts).
 export const FINDING_SEVERITIES = ['MEDIUM', 'HIGH', 'CRITICAL'] as const;
@@ -22,6 +20,10 @@ export const EXPOSURE_CATEGORIES = [
 ] as const;
 
 export const SOURCE_KINDS = ['news', 'court-records', 'watchlist-database'] as const;
+
+export type FindingSeverity = (typeof FINDING_SEVERITIES)[number];
+export type ExposureCategory = (typeof EXPOSURE_CATEGORIES)[number];
+export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 export interface FindingTemplate {
   title: string;

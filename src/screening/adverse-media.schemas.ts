@@ -3,7 +3,7 @@
  * facts §4 and §6.4 for what the real client parses).
  */
 import { z } from '@hono/zod-openapi';
-import { type EXPOSURE_CATEGORIES, FINDING_SEVERITIES, SOURCE_KINDS } from './adverse-media.content.ts';
+import { FINDING_SEVERITIES, SOURCE_KINDS } from './adverse-media.content.ts';
 import { CountrySchema, DateOfBirthSchema, EmailSchema, nameField } from './screening.schemas.ts';
 
 export const AdverseMediaRequestSchema = z
@@ -34,12 +34,8 @@ export const RiskLevelSchema = z.enum(RISK_LEVELS);
 export type RiskLevel = z.infer<typeof RiskLevelSchema>;
 
 export const FindingSeveritySchema = z.enum(FINDING_SEVERITIES);
-export type FindingSeverity = z.infer<typeof FindingSeveritySchema>;
-
-export type ExposureCategory = (typeof EXPOSURE_CATEGORIES)[number];
 
 export const SourceKindSchema = z.enum(SOURCE_KINDS);
-export type SourceKind = z.infer<typeof SourceKindSchema>;
 
 export const AdverseMediaFindingSchema = z
   .object({

@@ -19,17 +19,11 @@
  */
 import type { JobKind } from '../platform/jobs/jobs.ts';
 import { rngFrom, uuidFrom, type Rng } from '../platform/random/random.ts';
-import type {
-  AdverseMediaArticle,
-  AdverseMediaFinding,
-  AdverseMediaResult,
-  ExposureCategory,
-  ExposuresByCategory,
-  FindingSeverity,
-  RiskLevel,
-  SourceKind,
-} from './adverse-media.schemas.ts';
+import type { AdverseMediaArticle, AdverseMediaFinding, AdverseMediaResult, ExposuresByCategory, RiskLevel } from './adverse-media.schemas.ts';
 import {
+  type ExposureCategory,
+  type FindingSeverity,
+  type SourceKind,
   CATEGORIES_BY_SEVERITY,
   CATEGORY_LABELS,
   EXPOSURE_CATEGORIES,

@@ -1,5 +1,4 @@
-import { fundsPolicyOf } from '../platform/http/context.ts';
-import { explain, jobFateFor, principalOf, type AppContext } from '../platform/http/context.ts';
+import { type AppContext, explain, fundsPolicyOf, jobFateFor, principalOf } from '../platform/http/context.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { adverseMediaRoute, carrierAgeGateRoute, pepSanctionsRoute, phoneOwnershipRoute, phoneTrustRoute, titleCheckRoute } from './screening.routes.ts';
 import { checkAgeGate, checkOwnership, checkTrust, queueAdverseMedia, runTitleCheck, screenPepAndSanctions, type ScreeningCall } from './screening.service.ts';

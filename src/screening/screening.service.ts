@@ -36,9 +36,8 @@ import { charge, requireFunds, type FundsPolicy } from '../platform/billing/bill
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import type { JobEngine, JobFate, StoredJob } from '../platform/jobs/jobs.ts';
 import type { World } from '../platform/namespaces/world.ts';
+import { screeningSessions } from './session-port.ts';
 import { hashParts } from '../platform/random/random.ts';
-import { patchAnalysisData, requireOwnSession, type StoredSession } from '../sessions/sessions.store.ts';
-import { findWorkflow, stepCode } from '../workflows/workflows.store.ts';
 import type { AdverseMediaQueued, AdverseMediaRequest, AdverseMediaResult } from './adverse-media.schemas.ts';
 import { ADVERSE_MEDIA_JOB_KIND, computeAdverseMediaResult } from './adverse-media.service.ts';
 import { checkCarrierAgeGate } from './carrier-age-gate.service.ts';
@@ -177,15 +176,6 @@ interface ApplicantDefaults {
   lastName: string | undefined;
 }
 
-/** The session's workflow steps as step codes (PHONE_TRUST_CHECK), from the session record or its workflow. */
-export function sessionStepCodes(world: World, organizationId: string, session: StoredSession): string[] {
-  const stepIds =
-    session.record.workflow_steps ??
-    (session.record.workflow_id !== undefined ? findWorkflow(world, organizationId, session.record.workflow_id)?.steps.map((step) => step.id) : undefined) ??
-    [];
-  return stepIds.map(stepCode);
-}
-
 /**
  * The shared life of a carrier check: session lookup and defaults, the check, 400 / 402 / 503, billing
  * and the session attachment. `run` gets the phone and names with the applicant's filled in.
@@ -198,11 +188,11 @@ function runPhoneCheck<TResponse extends { sessionId?: string }>(
 ): TResponse {
   const { world, organization } = call;
   const check = PHONE_CHECKS[kind];
-  const session = body.sessionId !== undefined ? requireOwnSession(world, organization.id, body.sessionId) : undefined;
+  const session = body.sessionId !== undefined ? screeningSessions.get().requireApplicant(world, organization.id, body.sessionId) : undefined;
   const filled: ApplicantDefaults = {
-    phone: body.phone ?? session?.user.phone,
-    firstName: body.firstName ?? session?.user.first_name,
-    lastName: body.lastName ?? session?.user.last_name,
+    phone: body.phone ?? session?.phone,
+    firstName: body.firstName ?? session?.firstName,
+    lastName: body.lastName ?? session?.lastName,
   };
   if (session && body.phone === undefined && filled.phone !== undefined) call.note(`phone ${filled.phone} taken from session ${session.id}`);
 
@@ -218,7 +208,7 @@ function runPhoneCheck<TResponse extends { sessionId?: string }>(
     );
   }
 
-  const covered = session !== undefined && sessionStepCodes(world, organization.id, session).includes(check.step);
+  const covered = session !== undefined && screeningSessions.get().workflowStepCodes(world, organization.id, session.id).includes(check.step);
   if (!covered) requireFunds(world, organization, call.funds, PRICE);
   if (result.status === 'carrier-unavailable') {
     call.note('billing: nothing charged (carrier unavailable)');
@@ -235,7 +225,7 @@ function runPhoneCheck<TResponse extends { sessionId?: string }>(
 function attachPhoneCheck(world: World, sessionId: string, kind: PhoneCheckKind, response: { sessionId?: string }): string {
   const { analysisKey } = PHONE_CHECKS[kind];
   const { sessionId: _echo, ...stored } = response;
-  patchAnalysisData(world, sessionId, ['phone_checks', analysisKey], stored, world.clock.iso());
+  screeningSessions.get().attachAnalysis(world, sessionId, ['phone_checks', analysisKey], stored, world.clock.iso());
   return `attached to session ${sessionId} as analysis_data.phone_checks.${analysisKey}`;
 }
 
@@ -296,10 +286,10 @@ export function checkSessionPhone<K extends PhoneCheckKind>(
   sessionId: string,
   kind: K,
 ): { result: PhoneCheckResult<PhoneCheckResponses[K]>; explanations: string[] } {
-  const session = requireOwnSession(world, organizationId, sessionId);
-  const applicant = { phone: session.user.phone, firstName: session.user.first_name, lastName: session.user.last_name, sessionId };
+  const { phone, firstName, lastName } = screeningSessions.get().requireApplicant(world, organizationId, sessionId);
+  const applicant = { phone, firstName, lastName, sessionId };
   const result = SESSION_PHONE_CHECKS[kind](applicant, world.clock.now());
-  const explanations = [`${PHONE_CHECKS[kind].label} of the session's phone ${session.user.phone ?? '(none)'}: ${result.explanation}`];
+  const explanations = [`${PHONE_CHECKS[kind].label} of the session's phone ${phone ?? '(none)'}: ${result.explanation}`];
   if (result.status === 'ok') explanations.push(attachPhoneCheck(world, sessionId, kind, result.response));
   return { result, explanations };
 }

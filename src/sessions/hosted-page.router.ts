@@ -15,7 +15,7 @@
  * organization answers 404. A non-default namespace rides along as `?namespace=` in every URL.
  */
 import { Hono } from 'hono';
-import { bankStatementPageUrl } from '../financial/financial.store.ts';
+import { bankStatementPageUrl } from '../financial/api.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
 import { behaviourOn, explain, publicUrlsOf, type AppContext, type AppEnv } from '../platform/http/context.ts';
 import { explained } from '../platform/http/explained.ts';

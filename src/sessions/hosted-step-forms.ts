@@ -18,7 +18,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { html } from 'hono/html';
-import { SANDBOX_BANKS } from '../financial/sandbox-banks.ts';
+import { SANDBOX_BANKS } from '../financial/api.ts';
 import { IMAGE_FIXTURES } from '../images/image-outcomes.ts';
 import { mimeOf, sniffImageFormat } from '../images/image-format.ts';
 import { ApiError } from '../platform/errors/api-error.ts';

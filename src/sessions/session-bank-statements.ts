@@ -3,8 +3,7 @@
  * the financial area's store when the session is created (evaluated with the workflow's verbs, on first
  * need: src/sessions/session-workflows.ts).
  */
-import { CreateFinancialBodySchema } from '../financial/financial.schemas.ts';
-import { createBankStatement } from '../financial/financial.store.ts';
+import { createBankStatement, CreateFinancialBodySchema } from '../financial/api.ts';
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { CreateSessionInput } from './sessions.schemas.ts';

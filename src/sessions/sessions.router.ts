@@ -1,7 +1,6 @@
-import { fundsPolicyOf } from '../platform/http/context.ts';
+import { type AppContext, behaviourOn, fundsPolicyOf, noteOutcome, principalOf, publicUrlsOf } from '../platform/http/context.ts';
 import { valueFact } from '../platform/coverage/sources.ts';
 import { SESSION_STATUS_COVERAGE } from './session-coverage.ts';
-import { behaviourOn, noteOutcome, publicUrlsOf, principalOf, type AppContext } from '../platform/http/context.ts';
 import { explained } from '../platform/http/explained.ts';
 import { sendJson, sendJsonText } from '../platform/http/fast-paths.ts';
 import { newRouter } from '../platform/http/routing.ts';

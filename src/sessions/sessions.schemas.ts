@@ -18,12 +18,15 @@ import { z } from '@hono/zod-openapi';
 import { keptAnswers } from '../platform/kept-answers.ts';
 import { aliasedBody } from '../platform/validation/aliased-body.ts';
 import { e164Phone, email, expiresInHours, flag, httpsUrl, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
-import { EXPOSURE_CATEGORIES } from '../screening/adverse-media.content.ts';
-import { CarrierAgeGateResponseSchema } from '../screening/carrier-age-gate.schemas.ts';
-import { PepSanctionsMatchSchema } from '../screening/pep-sanctions.schemas.ts';
-import { PhoneOwnershipResponseSchema } from '../screening/phone-ownership.schemas.ts';
-import { PhoneTrustResponseSchema } from '../screening/phone-trust.schemas.ts';
-import { TitleCheckFoundSchema, type TitleCheckFound } from '../screening/title-check.schemas.ts';
+import {
+  CarrierAgeGateResponseSchema,
+  EXPOSURE_CATEGORIES,
+  PepSanctionsMatchSchema,
+  PhoneOwnershipResponseSchema,
+  PhoneTrustResponseSchema,
+  type TitleCheckFound,
+  TitleCheckFoundSchema,
+} from '../screening/api.ts';
 
 // ─── Shared vocabulary ──────────────────────────────────────────────────────────────────────────────
 

@@ -6,7 +6,7 @@
  * LIMITATIONS:
  * - The list is the spec's five examples; the real service may accept more.
  */
-import type { DocumentType } from '../document/document-type.ts';
+import type { DocumentType } from '../document/api.ts';
 
 export interface IdDocumentType {
   id: string;

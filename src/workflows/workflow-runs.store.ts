@@ -12,7 +12,8 @@ import { STEP_MODULES } from './steps/index.ts';
 import type { StepFailure } from './workflow-failures.ts';
 import type { StepState } from './workflow-step.machine.ts';
 import type { StepCode } from './workflow-steps.ts';
-import { stepCode, type WorkflowRecord } from './workflows.store.ts';
+import { stepCode } from './step-code.ts';
+import type { WorkflowRecord } from './workflows.store.ts';
 
 export interface RunStep extends StepState {
   requirements: Record<string, unknown>;

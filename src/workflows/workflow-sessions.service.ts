@@ -48,7 +48,8 @@ import type {
 } from './workflows.schemas.ts';
 
 type HeadlessRequirements = IdVerificationRequirements | FaceLivenessRequirements;
-import { findWorkflow, stepCode } from './workflows.store.ts';
+import { stepCode } from './step-code.ts';
+import { findWorkflow } from './workflows.store.ts';
 
 export type { StepDeps } from './steps/step-module.ts';
 

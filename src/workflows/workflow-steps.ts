@@ -15,7 +15,7 @@
  *   the sandbox's choice: the spec gives only their types and defaults.
  */
 import { z } from '@hono/zod-openapi';
-import { DEFAULT_LIVENESS_THRESHOLD } from '../face/face-liveness.service.ts';
+import { DEFAULT_LIVENESS_THRESHOLD } from '../face/api.ts';
 
 /** The real client's step-id enum (facts §6.8), the spec's five first. */
 export const STEP_CODES = [

@@ -1,5 +1,4 @@
-import { fundsPolicyOf } from '../platform/http/context.ts';
-import { principalOf } from '../platform/http/context.ts';
+import { fundsPolicyOf, principalOf } from '../platform/http/context.ts';
 import { explained } from '../platform/http/explained.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { createWorkflowSession, getWorkflowState, setAttemptScript, startWorkflow, submitStep, syntheticWorkflowState } from './workflow-sessions.service.ts';

@@ -9,10 +9,10 @@ import { z } from '@hono/zod-openapi';
 import { aliasedBody } from '../platform/validation/aliased-body.ts';
 import { e164Phone, email, expiresInHours, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
 import { HEADLESS_STEP_CODES, STEP_CODES, STEP_CONFIG_SCHEMAS, STEP_PREREQUISITES, type StepCode } from './workflow-steps.ts';
-import { LIVENESS_CHALLENGE_TYPES, LivenessScriptSchema } from '../face/face-liveness.schemas.ts';
+import { LIVENESS_CHALLENGE_TYPES, LivenessScriptSchema } from '../face/api.ts';
 import { SessionProgressSchema, UPLOAD_TYPES } from '../sessions/sessions.schemas.ts';
 import { SessionFailureSchema, WorkflowFailureSchema } from './workflow-failures.ts';
-import { stepCode } from './workflows.store.ts';
+import { stepCode } from './step-code.ts';
 
 const IsoInstant = z.string().openapi({ format: 'date-time', example: '2026-01-15T09:30:00.000Z' });
 const ConfigObject = z.record(z.string(), z.unknown());

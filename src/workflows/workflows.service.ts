@@ -16,20 +16,9 @@ import type { World } from '../platform/namespaces/world.ts';
 import { rngFrom, uuidFrom } from '../platform/random/random.ts';
 import { defaultStepConfig, resolveStepConfig, STEP_CODES, stepRecordId, type StepCode } from './workflow-steps.ts';
 import { checkStepConfig, type CreateWorkflowInput, type Workflow } from './workflows.schemas.ts';
-import { fixtureWorkflows, stepCode, workflows, type WorkflowRecord } from './workflows.store.ts';
-
-/** The wire shape of a workflow (the sandbox's `settings` stay inside). */
-export function toWorkflowJson(record: WorkflowRecord): Workflow {
-  return {
-    id: record.id,
-    name: record.name,
-    status: record.status,
-    organization_id: record.organization_id,
-    created_at: record.created_at,
-    updated_at: record.updated_at,
-    steps: record.steps.map((step) => ({ id: step.id, config: step.config })),
-  };
-}
+import { stepCode } from './step-code.ts';
+import { organizationWorkflows, toWorkflowJson } from './workflow-records.service.ts';
+import { fixtureWorkflows, workflows, type WorkflowRecord } from './workflows.store.ts';
 
 export function toWorkflowSummary(record: WorkflowRecord) {
   return { id: record.id, name: record.name, status: record.status, steps: record.steps.map((step) => stepCode(step.id)), created_at: record.created_at };
@@ -48,15 +37,6 @@ export function createWorkflow(world: World, organizationId: string, input: Crea
   };
   workflows(world).put(record);
   return { value: toWorkflowJson(record), explanations: [`workflow ${record.id} created with ${input.steps.map((s) => s.code).join(', ')}`] };
-}
-
-/** The organization's workflows: stored ones (newest first), then the fixture workflows not overridden. */
-export function organizationWorkflows(world: World, organizationId: string): WorkflowRecord[] {
-  const stored = workflows(world).where('byOrganization', organizationId);
-  const storedIds = new Set(stored.map((workflow) => workflow.id));
-  const seeds = fixtureWorkflows().filter((workflow) => workflow.organization_id === organizationId && !storedIds.has(workflow.id));
-  const newestFirst = (a: WorkflowRecord, b: WorkflowRecord) => b.created_at.localeCompare(a.created_at) || a.id.localeCompare(b.id);
-  return [...[...stored].sort(newestFirst), ...[...seeds].sort(newestFirst)];
 }
 
 export function listWorkflows(world: World, organizationId: string) {

@@ -15,6 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from '@hono/zod-openapi';
 import type { World } from '../platform/namespaces/world.ts';
+import { stepCode } from './step-code.ts';
 
 export const WorkflowStepSchema = z.object({
   /** Lowercase hyphenated, e.g. id-verification (the spec's record form of ID_VERIFICATION). */
@@ -95,10 +96,6 @@ export function findWorkflow(world: World, organizationId: string, id: string): 
 }
 
 /** `id-verification` → `ID_VERIFICATION` (the step-id form of POST /v1/workflows). */
-export function stepCode(stepId: string): string {
-  return stepId.trim().toUpperCase().replace(/-/g, '_');
-}
-
 export function workflowHasStep(workflow: Pick<WorkflowRecord, 'steps'>, code: string): boolean {
   return workflow.steps.some((step) => stepCode(step.id) === code);
 }

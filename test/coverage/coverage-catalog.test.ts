@@ -10,7 +10,7 @@ import { AML_ERROR_CODES } from '../../src/aml/aml-error-codes.ts';
 import { SANDBOX_PARENT_CONNECT } from '../../src/age-verification/sandbox-parent-connect.ts';
 import { UAT_TYPE_TABLE } from '../../src/credit-check/uat-types.ts';
 import { LIVENESS_MAGIC_VALUES } from '../../src/face/face-liveness.service.ts';
-import { FINANCIAL_TEST_IDENTIFIERS } from '../../src/financial/financial.service.ts';
+import { FINANCIAL_TEST_IDENTIFIERS } from '../../src/financial/financial-record.ts';
 import type { OutcomeClass } from '../../src/platform/coverage/outcome-class.ts';
 import { SCENARIO_RULE_KINDS } from '../../src/platform/scenarios/scenario.schema.ts';
 import { RE_VERIFICATION_MAGIC_FINGERPRINTS } from '../../src/re-verifications/re-verifications.service.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FINANCIAL_TEST_IDENTIFIERS } from '../../src/financial/financial.service.ts';
+import { FINANCIAL_TEST_IDENTIFIERS } from '../../src/financial/financial-record.ts';
 import { SANDBOX_BANKS } from '../../src/financial/sandbox-banks.ts';
 import { testSandbox } from '../helpers/sandbox.ts';
 

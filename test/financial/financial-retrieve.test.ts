@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FinancialRecordSchema } from '../../src/financial/financial.schemas.ts';
-import { FINANCIAL_TEST_IDENTIFIERS } from '../../src/financial/financial.service.ts';
+import { FINANCIAL_TEST_IDENTIFIERS } from '../../src/financial/financial-record.ts';
 import { KEYS, testSandbox } from '../helpers/sandbox.ts';
 import { createBankStatementRequest, nullPaths } from './helpers.ts';
 import { statementArithmeticProblems, toCents } from './statement-arithmetic.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FINANCIAL_TEST_IDENTIFIERS } from '../../src/financial/financial.service.ts';
+import { FINANCIAL_TEST_IDENTIFIERS } from '../../src/financial/financial-record.ts';
 import {
   buildSandboxBankStatement,
   loadFinancialFixtures,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FinancialRecordSchema } from '../../src/financial/financial.schemas.ts';
-import { FINANCIAL_TEST_IDENTIFIERS } from '../../src/financial/financial.service.ts';
+import { FINANCIAL_TEST_IDENTIFIERS } from '../../src/financial/financial-record.ts';
 import { findSandboxBank } from '../../src/financial/sandbox-banks.ts';
 import { allKeys, statementArithmeticProblems } from './statement-arithmetic.ts';
 

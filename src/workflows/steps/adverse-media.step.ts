@@ -18,11 +18,15 @@
  * - The session's price covers the job: nothing is billed, unlike the standalone endpoint.
  */
 import type { z } from '@hono/zod-openapi';
-import { toAdverseMediaData } from '../../screening/adverse-media.service.ts';
-import type { AdverseMediaRequest } from '../../screening/adverse-media.schemas.ts';
-import { CountrySchema } from '../../screening/screening.schemas.ts';
+import {
+  adverseMediaFingerprint,
+  adverseMediaJobState,
+  type AdverseMediaRequest,
+  CountrySchema,
+  queueStepAdverseMedia,
+  toAdverseMediaData,
+} from '../../screening/api.ts';
 import type { StoredJob } from '../../platform/jobs/jobs.ts';
-import { adverseMediaFingerprint, adverseMediaJobState, queueStepAdverseMedia } from '../../screening/screening.service.ts';
 import { stepConflict } from '../workflow-errors.ts';
 import { failuresOfStep } from '../workflow-failures.ts';
 import { screenedPersonFields, startOrComplete } from './step-bodies.ts';

@@ -8,7 +8,7 @@
  * and when ID_VERIFICATION read a date of birth, that age must fall inside the range widened by
  * max_age_gap years. The magic last name Underage puts the face one year under minimum_age.
  */
-import { estimateAge } from '../../face/face.service.ts';
+import { estimateAge } from '../../face/api.ts';
 import type { AnalysedImage } from '../../images/image-analysis.ts';
 import { ageAt } from '../../sessions/analysis-data.ts';
 import { z } from '@hono/zod-openapi';

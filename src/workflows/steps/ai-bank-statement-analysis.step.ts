@@ -10,8 +10,7 @@
  * to read: BANK_STATEMENT_NOT_ANALYSABLE.
  */
 import type { z } from '@hono/zod-openapi';
-import { analyzeBankStatement } from '../../financial/bank-statement-analysis.ts';
-import { bankStatementProgress } from '../../financial/financial.store.ts';
+import { analyzeBankStatement, bankStatementProgress } from '../../financial/api.ts';
 import { failuresOfStep } from '../workflow-failures.ts';
 import type { BankStatementUploadState } from './bank-statement-upload.step.ts';
 import { emptyBody } from './step-bodies.ts';

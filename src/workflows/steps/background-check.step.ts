@@ -19,10 +19,8 @@
  * - The session's price covers both screenings: nothing is billed.
  */
 import type { z } from '@hono/zod-openapi';
-import { screenPepSanctions } from '../../screening/pep-sanctions.service.ts';
-import { defaultWatchlist } from '../../screening/pep-sanctions.watchlist.ts';
+import { adverseMediaJobState, defaultWatchlist, queueStepAdverseMedia, screenPepSanctions } from '../../screening/api.ts';
 import type { StoredJob } from '../../platform/jobs/jobs.ts';
-import { adverseMediaJobState, queueStepAdverseMedia } from '../../screening/screening.service.ts';
 import { stepConflict } from '../workflow-errors.ts';
 import { failuresOfStep } from '../workflow-failures.ts';
 import { startCompleteBody } from './step-bodies.ts';

@@ -16,8 +16,7 @@
  *   COMPLETED.
  */
 import { z } from '@hono/zod-openapi';
-import { bankStatementProgress, linkBankStatementForStep, type BankStatementProgress } from '../../financial/financial.store.ts';
-import { SANDBOX_BANKS, type SandboxBankCode } from '../../financial/sandbox-banks.ts';
+import { bankStatementProgress, type BankStatementProgress, linkBankStatementForStep, SANDBOX_BANKS, type SandboxBankCode } from '../../financial/api.ts';
 import { mustBe } from '../../platform/validation/request-fields.ts';
 import { findSession } from '../../sessions/sessions.store.ts';
 import { stepConflict } from '../workflow-errors.ts';

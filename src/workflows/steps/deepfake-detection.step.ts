@@ -8,8 +8,18 @@
  * STEP_NOT_STARTED.
  */
 import { z } from '@hono/zod-openapi';
-import { AUDIO_CONTENT_TYPES, AUDIO_SLOT, DEEPFAKE_ACTIONS, FRAME_SLOTS, type FrameMeta, type FrameSlot } from '../../deepfake/deepfake.schemas.ts';
-import { challengeWordFor, deepfakeUploadOwner, FRAME_CONTENT_TYPE, judgeScan } from '../../deepfake/deepfake.service.ts';
+import {
+  AUDIO_CONTENT_TYPES,
+  AUDIO_SLOT,
+  challengeWordFor,
+  DEEPFAKE_ACTIONS,
+  deepfakeUploadOwner,
+  FRAME_CONTENT_TYPE,
+  FRAME_SLOTS,
+  type FrameMeta,
+  type FrameSlot,
+  judgeScan,
+} from '../../deepfake/api.ts';
 import type { LoadedImage } from '../../images/image-loading.ts';
 import { flag, mustBe } from '../../platform/validation/request-fields.ts';
 import { stepConflict } from '../workflow-errors.ts';

@@ -20,9 +20,15 @@
  * LIMITATIONS:
  * - The clip and the timeline are stored, not analysed; neither is required for complete.
  */
-import { createLivenessSession, LIVENESS_TIMINGS, livenessConfidence, livenessScript } from '../../face/face-liveness.service.ts';
-import type { LivenessChallengeType } from '../../face/face-liveness.schemas.ts';
-import { compareFaces, FACE_MATCH_THRESHOLD } from '../../face/face.service.ts';
+import {
+  compareFaces,
+  createLivenessSession,
+  FACE_MATCH_THRESHOLD,
+  LIVENESS_TIMINGS,
+  type LivenessChallengeType,
+  livenessConfidence,
+  livenessScript,
+} from '../../face/api.ts';
 import type { AnalysedImage } from '../../images/image-analysis.ts';
 import type { World } from '../../platform/namespaces/world.ts';
 import { round } from '../../platform/numbers.ts';

@@ -18,9 +18,9 @@
  * - expiry_date_years is read as a grace period: a document passes until that many years after its
  *   expiration date (0: it must not be expired).
  */
-import { scanDocument } from '../../document/document.service.ts';
+import { scanDocument } from '../../document/api.ts';
 import { enrolSessionSelfie } from '../../face-registry/face-registry.ts';
-import { compareFaces, FACE_MATCH_THRESHOLD } from '../../face/face.service.ts';
+import { compareFaces, FACE_MATCH_THRESHOLD } from '../../face/api.ts';
 import type { AnalysedImage } from '../../images/image-analysis.ts';
 import { round } from '../../platform/numbers.ts';
 import { loadImages, type LoadedImage } from '../../images/image-loading.ts';

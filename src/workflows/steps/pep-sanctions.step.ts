@@ -12,9 +12,7 @@
  * - `email` is validated and not used, as on the standalone endpoint.
  */
 import { z } from '@hono/zod-openapi';
-import { screenPepSanctions } from '../../screening/pep-sanctions.service.ts';
-import { defaultWatchlist } from '../../screening/pep-sanctions.watchlist.ts';
-import type { PepSanctionsMatch } from '../../screening/pep-sanctions.schemas.ts';
+import { defaultWatchlist, type PepSanctionsMatch, screenPepSanctions } from '../../screening/api.ts';
 import { screenedPersonFields } from './step-bodies.ts';
 import { defineStep } from './step-module.ts';
 import { failuresOfStep } from '../workflow-failures.ts';

@@ -5,7 +5,7 @@
  * +447700900009) is a failed attempt CARRIER_UNAVAILABLE that a retry may pass; each step says what the
  * carrier's answer means (`failureOf`).
  */
-import { checkSessionPhone, type PhoneCheckKind, type PhoneCheckResponses } from '../../screening/screening.service.ts';
+import { checkSessionPhone, type PhoneCheckKind, type PhoneCheckResponses } from '../../screening/api.ts';
 import { workflowError } from '../workflow-errors.ts';
 import { failuresOfStep, type WorkflowFailureCode } from '../workflow-failures.ts';
 import type { StepCode } from '../workflow-steps.ts';

@@ -5,7 +5,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { mustBe } from '../../platform/validation/request-fields.ts';
-import { dateField, EmailSchema, nameField } from '../../screening/screening.schemas.ts';
+import { dateField, EmailSchema, nameField } from '../../screening/api.ts';
 
 export const START_COMPLETE_ACTIONS = ['start', 'complete'] as const;
 

@@ -13,9 +13,7 @@
  * - The session's price covers the search: nothing is billed, unlike the standalone endpoint.
  */
 import type { z } from '@hono/zod-openapi';
-import { checkTitle } from '../../screening/title-check.service.ts';
-import { TitleCheckRequestSchema, type TitleCheckResponse } from '../../screening/title-check.schemas.ts';
-import { normalizeName } from '../../screening/name-similarity.ts';
+import { checkTitle, normalizeName, TitleCheckRequestSchema, type TitleCheckResponse } from '../../screening/api.ts';
 import type { WorkflowFailureCode } from '../workflow-failures.ts';
 import { failuresOfStep } from '../workflow-failures.ts';
 import { defineStep } from './step-module.ts';

@@ -15,7 +15,7 @@ import {
   toCreateFinancialJson,
   toFinancialRecordJson,
   uploadStatements,
-} from '../../src/financial/financial.service.ts';
+} from '../../src/financial/financial-record.ts';
 import { allKeys, statementArithmeticProblems } from './statement-arithmetic.ts';
 
 const T0 = Date.parse('2026-06-01T08:00:00.000Z');
