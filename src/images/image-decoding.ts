@@ -24,9 +24,10 @@ import type { ImageFormat } from './image-format.ts';
 import { ImageInputError } from './image-input-error.ts';
 import type { ImageTask, ImageTaskResult } from './image-worker.ts';
 
-import type { RgbImage } from './codecs.cjs';
+import type { DecodedImage } from './decoded-image.ts';
 
 export type { RgbImage } from './codecs.cjs';
+export type { DecodedImage } from './decoded-image.ts';
 
 /**
  * The longer side a JPEG is decoded at, from its header alone (so the pixels, and everything seeded by them,
@@ -43,18 +44,6 @@ export function jpegDecodeSide(format: ImageFormat, width: number, height: numbe
 /** Pixels a decode holds at its peak: a JPEG decoded by DCT scaling holds a quarter of its pixels or fewer. */
 function decodedPixels(format: ImageFormat, header: { width: number; height: number; pixels: number }, workingMaxSide: number): number {
   return jpegDecodeSide(format, header.width, header.height, workingMaxSide) === undefined ? header.pixels : Math.ceil(header.pixels / 4);
-}
-
-/** One decoded image: what the bytes were, and a small RGB copy of the pixels. */
-export interface DecodedImage {
-  format: ImageFormat;
-  mime: string;
-  byteLength: number;
-  /** Full size after EXIF orientation. */
-  width: number;
-  height: number;
-  /** Area-averaged copy with the longer side at most `workingMaxSide` (never upscaled). */
-  working: RgbImage;
 }
 
 export interface ImageDecoderOptions {

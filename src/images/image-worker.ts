@@ -9,7 +9,7 @@
  */
 import type { WorkingDecode } from './codecs.cjs';
 import { analyseImage, type AnalysedImage } from './image-analysis.ts';
-import type { DecodedImage } from './image-decoding.ts';
+import type { DecodedImage } from './decoded-image.ts';
 import { mimeOf, type ImageFormat } from './image-format.ts';
 import { ImageInputError, type ImageInputErrorKind } from './image-input-error.ts';
 import { packageOnFirstUse } from '../platform/package-on-first-use.ts';
