@@ -1,4 +1,4 @@
-import { WorkflowConflictSchema } from '../workflows/workflow-errors.ts';
+import { WorkflowConflictSchema } from '../workflows/workflows.schemas.ts';
 import { apiRoute, controlRoute, NamespaceQuerySchema, ErrorSchema, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
 import {
   CreateSessionBodySchema,
