@@ -601,7 +601,7 @@ async function main() {
       });
       const four = await load(server, compare, 4, 8);
       // Cores kept busy: what must hold is that four connections keep every core working (libvips decodes
-      // on libuv's thread pool, the analysis runs on the event loop).
+      // on libuv's thread pool, the analysis on the image pool's worker threads, the HTTP work on the event loop).
       const cores = Math.min(2, CORES);
       const busy = (four.rps * four.cpuMsPerRequest) / 1000;
       record({
