@@ -8,24 +8,29 @@
  *   PARENT_INVITED --(invite_expires_at passes on the virtual clock, or `expire`)--> EXPIRED
  *   CONSENT_GIVEN --update_boundaries--> CONSENT_GIVEN (boundaries_revision + 1)
  */
+import { defineMachine } from '../platform/machines/define-machine.ts';
+
 export const PARENT_CONNECT_STATUSES = ['PENDING', 'PARENT_INVITED', 'PARENT_VERIFIED', 'CONSENT_GIVEN', 'EXPIRED', 'DECLINED'] as const;
 export type ParentConnectStatus = (typeof PARENT_CONNECT_STATUSES)[number];
 
 export const PARENT_CONNECT_EVENTS = ['invite', 'verify_parent', 'give_consent', 'update_boundaries', 'decline', 'expire'] as const;
 export type ParentConnectEvent = (typeof PARENT_CONNECT_EVENTS)[number];
 
-export const PARENT_CONNECT_MACHINE = {
-  initial: 'PENDING' as ParentConnectStatus,
-  final: ['EXPIRED', 'DECLINED'] as readonly ParentConnectStatus[],
+export const PARENT_CONNECT_MACHINE = defineMachine({
+  states: PARENT_CONNECT_STATUSES,
+  initial: 'PENDING',
+  final: ['EXPIRED', 'DECLINED'],
   transitions: [
-    { from: ['PENDING'], event: 'invite', to: 'PARENT_INVITED', label: 'Invite the parent (e-mail)' },
-    { from: ['PARENT_INVITED'], event: 'verify_parent', to: 'PARENT_VERIFIED', label: 'Parent: verify my identity' },
-    { from: ['PARENT_VERIFIED'], event: 'give_consent', to: 'CONSENT_GIVEN', label: 'Parent: give consent with these boundaries' },
-    { from: ['CONSENT_GIVEN'], event: 'update_boundaries', to: 'CONSENT_GIVEN', label: 'Parent: update the boundaries' },
-    { from: ['PENDING', 'PARENT_INVITED', 'PARENT_VERIFIED'], event: 'decline', to: 'DECLINED', label: 'Parent: decline' },
-    { from: ['PARENT_INVITED'], event: 'expire', to: 'EXPIRED', label: 'Let the invitation expire' },
-  ] as const satisfies readonly { from: readonly ParentConnectStatus[]; event: ParentConnectEvent; to: ParentConnectStatus; label: string }[],
-};
+    { from: ['PENDING'], event: 'invite', to: ['PARENT_INVITED'], label: 'Invite the parent (e-mail)' },
+    { from: ['PARENT_INVITED'], event: 'verify_parent', to: ['PARENT_VERIFIED'], label: 'Parent: verify my identity' },
+    { from: ['PARENT_VERIFIED'], event: 'give_consent', to: ['CONSENT_GIVEN'], label: 'Parent: give consent with these boundaries' },
+    { from: ['CONSENT_GIVEN'], event: 'update_boundaries', to: ['CONSENT_GIVEN'], label: 'Parent: update the boundaries' },
+    { from: ['PENDING', 'PARENT_INVITED', 'PARENT_VERIFIED'], event: 'decline', to: ['DECLINED'], label: 'Parent: decline' },
+    { from: ['PARENT_INVITED'], event: 'expire', to: ['EXPIRED'], label: 'Let the invitation expire' },
+  ] as const satisfies readonly { from: readonly ParentConnectStatus[]; event: ParentConnectEvent; to: readonly [ParentConnectStatus]; label: string }[],
+  // The invitation's window: invite_expires_at passing on the virtual clock (statusAt).
+  timed: [{ from: ['PARENT_INVITED'], to: 'EXPIRED' }],
+});
 
 /** How long an invitation, a consent and the re-consent notice last (virtual clock). */
 export const PARENT_CONNECT_TIMINGS = {
@@ -34,12 +39,13 @@ export const PARENT_CONNECT_TIMINGS = {
   reconsentNoticeMs: 30 * 24 * 3_600_000,
 } as const;
 
-export function transitionFor(status: ParentConnectStatus, event: ParentConnectEvent) {
-  return PARENT_CONNECT_MACHINE.transitions.find((move) => move.event === event && (move.from as readonly ParentConnectStatus[]).includes(status));
+/** The status `event` moves a request in `status` to, or undefined when it is not possible there. */
+export function transitionFor(status: ParentConnectStatus, event: ParentConnectEvent): ParentConnectStatus | undefined {
+  return PARENT_CONNECT_MACHINE.moveFrom(status, event)?.to[0];
 }
 
 /** The status at `nowMs`: an invitation past invite_expires_at is EXPIRED (derived on read). */
 export function statusAt(stored: { status: ParentConnectStatus; invite_expires_at: string | null }, nowMs: number): ParentConnectStatus {
-  if (stored.status === 'PARENT_INVITED' && stored.invite_expires_at !== null && nowMs >= Date.parse(stored.invite_expires_at)) return 'EXPIRED';
-  return stored.status;
+  const due = stored.invite_expires_at !== null && nowMs >= Date.parse(stored.invite_expires_at);
+  return (due && PARENT_CONNECT_MACHINE.timedFrom(stored.status)[0]?.to) || stored.status;
 }

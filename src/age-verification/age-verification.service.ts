@@ -286,9 +286,9 @@ export function actOnParentConnect(
   const now = world.clock.now();
   const nowIso = world.clock.iso(now);
   const status = statusAt(stored, now);
-  const move = transitionFor(status, input.event);
-  if (!move) throw new ApiError(409, `Parent Connect request ${id} is ${status}: "${input.event}" is not possible now.`);
-  const next: StoredParentConnect = { ...stored, status: move.to, updated_at: nowIso };
+  const to = transitionFor(status, input.event);
+  if (!to) throw new ApiError(409, `Parent Connect request ${id} is ${status}: "${input.event}" is not possible now.`);
+  const next: StoredParentConnect = { ...stored, status: to, updated_at: nowIso };
   const apply: Record<ParentConnectEvent, () => void> = {
     invite: () => Object.assign(next, { contact_method: 'email', invite_expires_at: world.clock.iso(now + PARENT_CONNECT_TIMINGS.inviteTtlMs) }),
     verify_parent: () => Object.assign(next, { parent_session_id: world.uuid(), parent_attestation_id: world.uuid() }),
@@ -315,7 +315,7 @@ export function actOnParentConnect(
   apply[input.event]();
   parentConnectRequests(world).put(next);
   const invited = input.event === 'invite' ? `; ${inviteParent(world, next, inviteContext)}` : '';
-  return { record: toParentConnectJson(next, now), explanation: `Parent Connect ${status} -> ${move.to} (${input.event})${invited}` };
+  return { record: toParentConnectJson(next, now), explanation: `Parent Connect ${status} -> ${to} (${input.event})${invited}` };
 }
 
 /** The parent's invitation: to the e-mail address on the child's session, opening the parent's page. */

@@ -10,6 +10,8 @@
  * - No failure path: the spec lists no failed status, so a linked bank always completes.
  * - An applicant who never acts leaves the record PENDING forever (no expiry is specified).
  */
+import { defineMachine, type TimedMove } from '../platform/machines/define-machine.ts';
+
 /** The spec's <BANKDATA>_IN_PROGRESS, named after the bank data provider whose layout the statement uses. */
 export const BANK_DATA_PROVIDER_STATUS = 'FLINKS_IN_PROGRESS';
 
@@ -29,21 +31,23 @@ export const BANK_STATEMENT_TIMINGS = {
 /** Which stored timestamp a transition counts from. */
 export type FinancialAnchor = 'startedAt' | 'linkedAt';
 
-export interface FinancialTransition {
-  from: FinancialStatus;
-  to: FinancialStatus;
+/** A timed move: `afterMs` after the record's `anchor` timestamp, for the record types listed. */
+export interface FinancialTransition extends TimedMove<FinancialStatus> {
   anchor: FinancialAnchor;
   afterMs: number;
   types: readonly FinancialType[];
   trigger: string;
 }
 
-export const BANK_STATEMENT_MACHINE = {
-  initial: 'PENDING' as FinancialStatus,
-  terminal: ['COMPLETED'] as readonly FinancialStatus[],
-  transitions: [
+export const BANK_STATEMENT_MACHINE = defineMachine({
+  states: FINANCIAL_STATUSES,
+  initial: 'PENDING',
+  final: ['COMPLETED'],
+  // No event moves a bank statement: the applicant's acts are timestamps, and the clock does the rest.
+  transitions: [],
+  timed: [
     {
-      from: 'PENDING',
+      from: ['PENDING'],
       to: 'IN_PROGRESS',
       anchor: 'startedAt',
       afterMs: 0,
@@ -51,7 +55,7 @@ export const BANK_STATEMENT_MACHINE = {
       trigger: 'the applicant picked a bank (or started an upload) on the hosted page',
     },
     {
-      from: 'PENDING',
+      from: ['PENDING'],
       to: 'IN_PROGRESS',
       anchor: 'linkedAt',
       afterMs: 0,
@@ -59,7 +63,7 @@ export const BANK_STATEMENT_MACHINE = {
       trigger: 'the applicant linked a bank (or uploaded) in one step',
     },
     {
-      from: 'IN_PROGRESS',
+      from: ['IN_PROGRESS'],
       to: BANK_DATA_PROVIDER_STATUS,
       anchor: 'linkedAt',
       afterMs: BANK_STATEMENT_TIMINGS.providerFetchAfterMs,
@@ -67,7 +71,7 @@ export const BANK_STATEMENT_MACHINE = {
       trigger: 'the bank data provider is fetching accounts and transactions',
     },
     {
-      from: BANK_DATA_PROVIDER_STATUS,
+      from: [BANK_DATA_PROVIDER_STATUS],
       to: 'COMPLETED',
       anchor: 'linkedAt',
       afterMs: BANK_STATEMENT_TIMINGS.completedAfterMs,
@@ -75,7 +79,7 @@ export const BANK_STATEMENT_MACHINE = {
       trigger: 'the statement is ready',
     },
     {
-      from: 'IN_PROGRESS',
+      from: ['IN_PROGRESS'],
       to: 'COMPLETED',
       anchor: 'linkedAt',
       afterMs: BANK_STATEMENT_TIMINGS.completedAfterMs,
@@ -83,7 +87,7 @@ export const BANK_STATEMENT_MACHINE = {
       trigger: 'the uploaded statements were processed',
     },
   ] satisfies readonly FinancialTransition[],
-} as const;
+});
 
 /** The timestamps the machine reads (ISO 8601 strings, as stored). */
 export interface FinancialTimelineInput {
@@ -110,9 +114,9 @@ export function financialTimeline(record: FinancialTimelineInput): FinancialTime
   for (;;) {
     const current = steps[steps.length - 1] as FinancialTimelineStep;
     let next: FinancialTimelineStep | undefined;
-    for (const transition of BANK_STATEMENT_MACHINE.transitions) {
+    for (const transition of BANK_STATEMENT_MACHINE.timedFrom(current.status)) {
       const anchor = anchors[transition.anchor];
-      if (transition.from !== current.status || anchor === undefined) continue;
+      if (anchor === undefined) continue;
       if (!(transition.types as readonly FinancialType[]).includes(record.type)) continue;
       // A status is never entered before the previous one: timestamps out of order collapse onto it.
       const at = Math.max(anchor + transition.afterMs, current.at);

@@ -12,7 +12,10 @@
  *   any non-final state, once expires_at passes on the virtual clock: EXPIRED
  *
  * Which error `code` (read by callers from the error body) each operation answers in each state:
+ * REFUSALS, which refuses exactly the operations the machine has no move for.
  */
+import { defineMachine } from '../platform/machines/define-machine.ts';
+
 export const RE_VERIFICATION_STATES = ['PENDING', 'LIVENESS_STARTED', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
 export type ReVerificationState = (typeof RE_VERIFICATION_STATES)[number];
 
@@ -51,11 +54,26 @@ export const ERROR_STATUS: Record<LifecycleErrorCode | 'reverify_disabled', 402 
 
 export const FINAL_STATES: readonly ReVerificationState[] = ['COMPLETED', 'FAILED', 'EXPIRED'];
 
+export const RE_VERIFICATION_MACHINE = defineMachine({
+  states: RE_VERIFICATION_STATES,
+  initial: 'PENDING',
+  final: FINAL_STATES,
+  transitions: [
+    { event: 'start', from: ['PENDING', 'LIVENESS_STARTED'], to: ['LIVENESS_STARTED'] },
+    { event: 'upload-url', from: ['LIVENESS_STARTED'], to: ['LIVENESS_STARTED'] },
+    { event: 'complete', from: ['LIVENESS_STARTED'], to: ['COMPLETED', 'PENDING', 'FAILED'] },
+    // A decided re-verification replays its stored decision.
+    { event: 'complete', from: ['COMPLETED'], to: ['COMPLETED'] },
+    { event: 'complete', from: ['FAILED'], to: ['FAILED'] },
+  ] satisfies { event: LifecycleOperation; from: readonly ReVerificationState[]; to: readonly [ReVerificationState, ...ReVerificationState[]] }[],
+  timed: [{ from: ['PENDING', 'LIVENESS_STARTED'], to: 'EXPIRED' }],
+});
+
 /** A re-verification is open this long after creation (virtual clock). */
 export const RE_VERIFICATION_TTL_MS = 30 * 60_000;
 
 /** The state at `nowMs`: a non-final record past its expiry is EXPIRED (derived on read, never stored). */
 export function stateAt(stored: { state: ReVerificationState; expiresAtMs: number }, nowMs: number): ReVerificationState {
-  if (!FINAL_STATES.includes(stored.state) && nowMs >= stored.expiresAtMs) return 'EXPIRED';
-  return stored.state;
+  const expiry = RE_VERIFICATION_MACHINE.timedFrom(stored.state)[0];
+  return expiry !== undefined && nowMs >= stored.expiresAtMs ? expiry.to : stored.state;
 }

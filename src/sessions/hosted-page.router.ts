@@ -5,8 +5,9 @@
  *
  * A session created with a workflow walks its steps instead: POST /verify/<id>/steps/<STEP> turns the
  * step's form into the client's body and submits it to the workflows area's step engine (submitStep, the
- * verb behind POST /v1/sessions/{id}/steps/{step}), then shows the step's result and the next step's form;
- * a refusal (400, 409) shows its sentence above the same form. When the run ends, the applicant is sent to
+ * verb behind POST /v1/sessions/{id}/steps/{step}), then shows the step's result and the next step's form.
+ * Every refusal takes one way (`refuse`): its sentence above the workflow's form when the session walks
+ * one, else on a problem page; a refusal the API gave (ApiError 4xx) also says it in X-Sandbox-Explain. When the run ends, the applicant is sent to
  * redirect_url with the callback workflowCallback gives. The outcome buttons stay as the QA shortcut.
  *
  * The link must carry the session's page token (hostedPageGuard), and the forms post only from the page's
@@ -23,8 +24,7 @@ import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
 import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
-import { hostedPageRuns, type StepCode, type WorkflowState } from '../workflows/api.ts';
-import { STEP_FORMS, type FormView, type PageClient, type PageFile, type StepAnswer } from './hosted-step-forms.ts';
+import { type FormView, hostedPageRuns, type PageClient, type PageFile, type StepAnswer, type StepCode, type WorkflowState } from '../workflows/api.ts';
 import { problemPage, resultPage, sessionPage, workflowPage, type StepResultModel } from './hosted-page.view.ts';
 import { isApplicantOutcome, redirectUrlFor, workflowCallback } from './redirect-callback.ts';
 import { displayStatus, isExpired } from './session.machine.ts';
@@ -32,7 +32,7 @@ import { findHostedSession, openHostedPage, submitApplicantOutcome } from './ses
 import { sessionUploadOwner, type StoredSession } from './sessions.store.ts';
 
 // Every workflow page drives the step engine: loaded with this module, which the sessions API never evaluates.
-const { getWorkflowState, noteStepAnswer, STEP_CODES, stepDepsFor, submitStep } = await hostedPageRuns();
+const { getWorkflowState, noteStepAnswer, STEP_CODES, STEP_MODULES, stepDepsFor, submitStep } = await hostedPageRuns();
 
 /** Where the page's buttons post: {verify_url}/<id>/outcome?oid=<org>&token=<page token>[&namespace=<ns>]. */
 export function hostedActionUrl(verifyUrl: string, stored: StoredSession, scope: PageScope, action = 'outcome'): string {
@@ -40,14 +40,34 @@ export function hostedActionUrl(verifyUrl: string, stored: StoredSession, scope:
   return hostedPageUrl(url, stored.id, scope);
 }
 
+type PageStatus = 200 | 400 | 403 | 404 | 409 | 413;
+
+/** Why the page does not act: the status, the problem's heading and the sentence a person can act on. */
+interface Refusal {
+  status: PageStatus;
+  title: string;
+  message: string;
+}
+
+/** An API refusal (ApiError 4xx) as the page's refusal, said in X-Sandbox-Explain as the API says it; a fault is thrown on. */
+function apiRefusal(c: AppContext, error: unknown, title: string): Refusal {
+  if (!(error instanceof ApiError) || error.status >= 500) throw error;
+  explain(c, error.message);
+  return { status: error.status as PageStatus, title, message: error.message };
+}
+
+/** The one way the page refuses: above the form of the workflow `walking` walks, else on a problem page. */
+function refuse(c: AppContext, refusal: Refusal, walking?: StoredSession) {
+  if (walking !== undefined) return renderWorkflowPage(c, walking, { problem: refusal.message }, refusal.status);
+  return c.html(problemPage(refusal.title, refusal.message), refusal.status);
+}
+
 const notFound = (c: AppContext, id: string) =>
-  c.html(
-    problemPage(
-      'Verification not found',
-      `There is no verification session ${id} here. Check the link you were sent (a session of another sandbox namespace needs its namespace parameter).`,
-    ),
-    404,
-  );
+  refuse(c, {
+    status: 404,
+    title: 'Verification not found',
+    message: `There is no verification session ${id} here. Check the link you were sent (a session of another sandbox namespace needs its namespace parameter).`,
+  });
 
 function applicantName(stored: StoredSession): string {
   return `${stored.user.first_name} ${stored.user.last_name}`;
@@ -68,7 +88,7 @@ function isStepCode(value: string): value is StepCode {
   return (STEP_CODES as readonly string[]).includes(value);
 }
 
-const stepTitle = (code: string) => (isStepCode(code) ? STEP_FORMS[code].title : code);
+const stepTitle = (code: string) => (isStepCode(code) ? STEP_MODULES[code].hostedForm.title : code);
 
 function formViewOf(c: AppContext, stored: StoredSession, step: WorkflowState['steps'][number]): FormView {
   const { first_name, last_name, email, phone } = stored.user;
@@ -150,8 +170,6 @@ function workflowReturn(stored: StoredSession, state: WorkflowState, nowMs: numb
   return { callback, url: redirectUrlFor(redirectUrl, stored.id, callback.status, callback.reason) };
 }
 
-type PageStatus = 200 | 400 | 403 | 404 | 409 | 413;
-
 /** The workflow page: the steps, the last post's result or refusal, and the current step's form. */
 function renderWorkflowPage(c: AppContext, stored: StoredSession, extras: { result?: StepResultModel; problem?: string }, status: PageStatus) {
   const world = c.get('world');
@@ -169,9 +187,9 @@ function renderWorkflowPage(c: AppContext, stored: StoredSession, extras: { resu
         ? {}
         : {
             current: {
-              title: STEP_FORMS[current.step_id].title,
+              title: STEP_MODULES[current.step_id].hostedForm.title,
               actionUrl: hostedActionUrl(verifyUrl, stored, world, `steps/${current.step_id}`),
-              fields: STEP_FORMS[current.step_id].fields(formViewOf(c, stored, current)),
+              fields: STEP_MODULES[current.step_id].hostedForm.fields(formViewOf(c, stored, current)),
             },
           }),
       ...extras,
@@ -214,13 +232,11 @@ export const hostedPageRouter = new Hono<AppEnv>()
     const form = await c.req.parseBody();
     const outcome = form.outcome;
     if (typeof outcome !== 'string' || !isApplicantOutcome(outcome)) {
-      return c.html(
-        problemPage(
-          'Unknown choice',
-          'The form must send outcome = success, document_unreadable, face_mismatch, internal_error, user_cancelled or session_expired.',
-        ),
-        400,
-      );
+      return refuse(c, {
+        status: 400,
+        title: 'Unknown choice',
+        message: 'The form must send outcome = success, document_unreadable, face_mismatch, internal_error, user_cancelled or session_expired.',
+      });
     }
     const stored = findHostedSession(world, id, c.req.query('oid'));
     if (stored === undefined) return notFound(c, id);
@@ -228,11 +244,7 @@ export const hostedPageRouter = new Hono<AppEnv>()
     try {
       answer = await submitApplicantOutcome(world, stored, outcome, behaviourOn(c, 'auto-decline'), c.get('platform').uploads);
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) {
-        explain(c, error.message);
-        return c.html(problemPage('This verification cannot change any more', error.message), 409);
-      }
-      throw error;
+      return refuse(c, apiRefusal(c, error, 'This verification cannot change any more'));
     }
     explained(c, { value: undefined, explanations: [answer.explanation], facts: answer.facts });
     const { status, reason } = answer.redirect;
@@ -257,15 +269,13 @@ export const hostedPageRouter = new Hono<AppEnv>()
     if (found === undefined || found.record.workflow_id === undefined) return notFound(c, id);
     const step = getWorkflowState(world, found.record.organization_id, id).value.steps.find((candidate) => candidate.step_id === code);
     if (step === undefined || !isStepCode(code)) {
-      return c.html(problemPage('Step not found', `Session ${id} has no step ${code}: open the page again and use the form it shows.`), 404);
+      return refuse(c, { status: 404, title: 'Step not found', message: `Session ${id} has no step ${code}: open the page again and use the form it shows.` });
     }
     let answer: StepAnswer;
     try {
-      answer = await STEP_FORMS[code].submit(await c.req.parseBody(), pageClient(c, found, code), formViewOf(c, found, step));
+      answer = await STEP_MODULES[code].hostedForm.submit(await c.req.parseBody(), pageClient(c, found, code), formViewOf(c, found, step));
     } catch (error) {
-      if (!(error instanceof ApiError) || error.status >= 500) throw error;
-      explain(c, error.message);
-      return renderWorkflowPage(c, findHostedSession(world, id, undefined) ?? found, { problem: error.message }, error.status as PageStatus);
+      return refuse(c, apiRefusal(c, error, 'The step was refused'), findHostedSession(world, id, undefined) ?? found);
     }
     const stored = findHostedSession(world, id, undefined) ?? found;
     const ended =

@@ -2,7 +2,7 @@
  * The applicant's hosted page ({verify_url}/<session id>), as small static HTML without JavaScript. A
  * session without a workflow shows the applicant's name, the organization asking, and one button per
  * outcome the redirect callback can carry (APPLICANT_OUTCOME_TABLE). A workflow session shows its steps,
- * the result of the last step posted and the current step's form (hosted-step-forms.ts), with those
+ * the result of the last step posted and the current step's form (its step module's hostedForm), with those
  * outcome buttons folded beneath as the QA shortcut. Every interpolation goes through hono/html, which
  * escapes it.
  *

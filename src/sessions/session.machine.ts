@@ -27,21 +27,23 @@
  * - Failed attempts are only counted while the session is PENDING (before the applicant submits).
  */
 import { DEFAULT_MAX_FAILED_ATTEMPTS } from '../workflows/api.ts';
-import type {
-  AnalysisData,
-  ApplicantSubmission,
-  DeclinedData,
-  FailedAttempt,
-  FailureData,
-  SessionProgress,
-  SessionRecord,
-  SessionStatus,
+import { defineMachine } from '../platform/machines/define-machine.ts';
+import {
+  SESSION_STATUSES,
+  type AnalysisData,
+  type ApplicantSubmission,
+  type DeclinedData,
+  type FailedAttempt,
+  type FailureData,
+  type SessionProgress,
+  type SessionRecord,
+  type SessionStatus,
 } from './sessions.schemas.ts';
 
 export const TERMINAL_STATUSES: readonly SessionStatus[] = ['VERIFIED', 'REJECTED', 'VOIDED', 'FAILED'];
 
 export function isTerminal(status: SessionStatus): boolean {
-  return TERMINAL_STATUSES.includes(status);
+  return SESSION_MACHINE.isFinal(status);
 }
 
 /** How many failed attempts end a session when the workflow does not say (the workflows area's limit). */
@@ -81,8 +83,8 @@ export interface SessionTransition {
   trigger: string;
   actor: SessionActor;
   from: readonly SessionStatus[];
-  /** Where the session goes; `attempt_failed` goes to FAILED only when the limit is reached. */
-  to: readonly SessionStatus[];
+  /** Where the session goes, the usual target first; `attempt_failed` goes to FAILED only when the limit is reached. */
+  to: readonly [SessionStatus, ...SessionStatus[]];
   /** Refused once the session has expired (the applicant's window is over). */
   needsOpenWindow: boolean;
   /** What the move does besides the status, for the docs and the catalog. */
@@ -91,7 +93,7 @@ export interface SessionTransition {
   refusalPhrase: string;
 }
 
-/** The transition table. `transition()` reads nothing else to decide legality. */
+/** The transition table. `transition()` reads nothing else to decide legality, nor the status a move leads to. */
 export const SESSION_TRANSITIONS: readonly SessionTransition[] = [
   {
     event: 'open',
@@ -195,6 +197,13 @@ export const SESSION_TRANSITIONS: readonly SessionTransition[] = [
   },
 ];
 
+export const SESSION_MACHINE = defineMachine({
+  states: SESSION_STATUSES,
+  initial: 'PENDING',
+  final: TERMINAL_STATUSES,
+  transitions: SESSION_TRANSITIONS,
+});
+
 /** True once a PENDING session's `expires_at` has passed on the given clock reading. */
 export function isExpired(record: Pick<SessionRecord, 'status' | 'expires_at'>, nowMs: number): boolean {
   if (record.status !== 'PENDING' || record.expires_at === undefined) return false;
@@ -248,9 +257,7 @@ export interface TransitionSuccess {
 export type TransitionResult = TransitionSuccess | TransitionRefusal;
 
 export function transitionFor(event: SessionEventType): SessionTransition {
-  const row = SESSION_TRANSITIONS.find((candidate) => candidate.event === event);
-  if (!row) throw new Error(`no transition declared for event ${event}`);
-  return row;
+  return SESSION_MACHINE.moveOf(event);
 }
 
 /**
@@ -268,7 +275,7 @@ export function transition(record: SessionRecord, event: SessionEvent, nowIso: s
     event: event.type,
     message,
   });
-  const target = row.to[0] as SessionStatus;
+  const [target] = row.to;
   // A move to another state reads "cannot move to X"; a self-loop (open, abandon, expire) names the act.
   const phrase = row.to.length === 1 && !row.from.includes(target) ? `move to ${target}` : row.refusalPhrase;
 
@@ -285,36 +292,44 @@ export function transition(record: SessionRecord, event: SessionEvent, nowIso: s
   }
 
   const next = cloneRecord(record);
-  const done = (to: SessionStatus, explanation: string, changed = true): TransitionSuccess => {
-    if (changed) next.updated_at = nowIso;
-    return { ok: true, record: changed ? next : record, from, to, moves: [{ event: event.type, from, to }], changed, explanation };
+  // The status comes from the row: its target, or (attempt_failed) the one of its targets the effect picks.
+  const done = (explanation: string, changed = true, to: SessionStatus = target): TransitionSuccess => {
+    if (!row.to.includes(to)) throw new Error(`${event.type} declares no move to ${to}`);
+    if (changed) {
+      next.status = to;
+      next.updated_at = nowIso;
+    }
+    return {
+      ok: true,
+      record: changed ? next : record,
+      from,
+      to: changed ? to : from,
+      moves: [{ event: event.type, from, to: changed ? to : from }],
+      changed,
+      explanation,
+    };
   };
 
   switch (event.type) {
     case 'open': {
-      if (record.session_progress !== 'PENDING') return done(from, `session ${record.id} already ${record.session_progress}`, false);
+      if (record.session_progress !== 'PENDING') return done(`session ${record.id} already ${record.session_progress}`, false);
       next.session_progress = 'STARTED';
-      return done(from, `applicant opened session ${record.id}: session_progress PENDING -> STARTED`);
+      return done(`applicant opened session ${record.id}: session_progress PENDING -> STARTED`);
     }
     case 'submit': {
-      next.status = 'SUBMITTED';
       recordSubmission(next, nowIso, event.submission, event.country, 'COMPLETED');
       if (event.analysisData !== undefined) next.analysis_data = structuredClone(event.analysisData);
-      return done('SUBMITTED', `applicant submitted session ${record.id}: PENDING -> SUBMITTED`);
+      return done(`applicant submitted session ${record.id}: PENDING -> SUBMITTED`);
     }
     case 'verify':
     case 'reject': {
-      const to: SessionStatus = event.type === 'verify' ? 'VERIFIED' : 'REJECTED';
-      next.status = to;
       next.session_progress = 'COMPLETED';
-      return done(to, `reviewer decision on session ${record.id}: ${from} -> ${to}`);
+      return done(`reviewer decision on session ${record.id}: ${from} -> ${target}`);
     }
     case 'void': {
-      next.status = 'VOIDED';
-      return done('VOIDED', `session ${record.id} voided: ${from} -> VOIDED`);
+      return done(`session ${record.id} voided: ${from} -> VOIDED`);
     }
     case 'auto_decline': {
-      next.status = 'REJECTED';
       if (next.submitted_at === undefined || event.submission !== undefined) {
         recordSubmission(next, nowIso, event.submission, event.country, 'COMPLETED');
       }
@@ -323,15 +338,13 @@ export function transition(record: SessionRecord, event: SessionEvent, nowIso: s
       next.meta_data = { ...(next.meta_data ?? {}), declinedData: structuredClone(event.declinedData) };
       const reason = event.declinedData.reason;
       return done(
-        'REJECTED',
         `AI auto-decline of session ${record.id}: ${reason.code} on ${reason.slot} (${reason.severity}), score ${event.declinedData.score}: ${from} -> REJECTED`,
       );
     }
     case 'fail': {
-      next.status = 'FAILED';
       next.session_progress = 'COMPLETED';
       next.meta_data = { ...(next.meta_data ?? {}), failureData: structuredClone(event.failureData) };
-      return done('FAILED', `session ${record.id} failed after ${event.failureData.failedAttempts} failed attempts: PENDING -> FAILED`);
+      return done(`session ${record.id} failed after ${event.failureData.failedAttempts} failed attempts: PENDING -> FAILED`);
     }
     case 'attempt_failed': {
       const limit = event.maxFailedAttempts ?? DEFAULT_MAX_FAILED_ATTEMPTS;
@@ -340,24 +353,23 @@ export function transition(record: SessionRecord, event: SessionEvent, nowIso: s
       const failureData: FailureData = { failedAttempts: attempts.length, attempts };
       next.meta_data = { ...(next.meta_data ?? {}), failureData };
       if (attempts.length >= limit) {
-        next.status = 'FAILED';
         next.session_progress = 'COMPLETED';
         return done(
-          'FAILED',
           `failed attempt ${attempts.length} of ${limit} (${event.attempt.reason} on ${event.attempt.slot}) on session ${record.id}: PENDING -> FAILED`,
+          true,
+          'FAILED',
         );
       }
       if (next.session_progress === 'PENDING') next.session_progress = 'STARTED';
       return done(
-        'PENDING',
         `failed attempt ${attempts.length} of ${limit} (${event.attempt.reason} on ${event.attempt.slot}) on session ${record.id}; ${limit - attempts.length} left`,
       );
     }
     case 'abandon':
-      return done('PENDING', `applicant abandoned session ${record.id}; it stays PENDING until it expires`, false);
+      return done(`applicant abandoned session ${record.id}; it stays PENDING until it expires`, false);
     case 'expire': {
       next.expires_at = nowIso;
-      return done('PENDING', `session ${record.id} expired at ${nowIso}; status stays PENDING, the applicant can no longer finish it`);
+      return done(`session ${record.id} expired at ${nowIso}; status stays PENDING, the applicant can no longer finish it`);
     }
   }
 }

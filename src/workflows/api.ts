@@ -8,12 +8,13 @@
 export { VALID_ID_TYPES } from './id-document-types.ts';
 export * from './session-results.ts';
 export { stepCode } from './step-code.ts';
-export { WorkflowConflictSchema, workflowError } from './workflow-errors.ts';
+export { workflowError } from './workflow-errors.ts';
 export { documentsRequired, organizationWorkflows, toWorkflowJson, workflowById, workflowHasStep } from './workflow-records.service.ts';
 export type { AttemptScript } from './attempt-scripts.ts';
-export type { RunSession, RunSessionEvent, WorkflowSessions } from './session-port.ts';
+export type { HeadlessApplicant, RunSession, RunSessionEvent, WorkflowSessions } from './session-port.ts';
+export type { FormView, PageClient, PageFile, StepAnswer } from './steps/hosted-forms.ts';
 export type { StepCode } from './workflow-steps.ts';
-export type { CreateWorkflowSessionInput, WorkflowState } from './workflows.schemas.ts';
+export type { WorkflowState } from './workflows.schemas.ts';
 export type { WorkflowRecord } from './workflows.store.ts';
 
 /**
@@ -22,6 +23,14 @@ export type { WorkflowRecord } from './workflows.store.ts';
  */
 export function workflowRuns(): Promise<Pick<typeof import('./workflow-sessions.service.ts'), 'attemptScriptOf' | 'getWorkflowState' | 'setAttemptScript'>> {
   return import('./workflow-sessions.service.ts');
+}
+
+/**
+ * The workflows' wire schemas (the 409 body a session route documents), loaded on first need: their error
+ * codes are derived from every step type, which most importers of this surface never need.
+ */
+export function workflowSchemas(): Promise<typeof import('./workflows.schemas.ts')> {
+  return import('./workflows.schemas.ts');
 }
 
 export type HostedSessionRuns = typeof import('./hosted-session-runs.ts');

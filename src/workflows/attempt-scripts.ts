@@ -18,15 +18,15 @@
  * `external_id: "sandbox-attempts:ID_VERIFICATION=ID_TEXT_NOT_READABLE,pass"`.
  */
 import { FAILURE_SLOTS, type FailureSlot } from './session-results.ts';
-import { WORKFLOW_FAILURE_CODES, type StepFailure, type WorkflowFailureCode } from './workflow-failures.ts';
 import { workflowError } from './workflow-errors.ts';
 import { STEP_CODES, type StepCode } from './workflow-steps.ts';
-import { stepModule } from './steps/index.ts';
+import { STEP_MODULES } from './steps/index.ts';
+import type { StepFailure } from './steps/step-module.ts';
 
 export const ATTEMPT_SCRIPT_PREFIX = 'sandbox-attempts:';
 export const EXHAUST = 'exhaust';
 
-export type ScriptedAttempt = { outcome: 'pass' } | { outcome: 'fail'; code: WorkflowFailureCode; slot: FailureSlot };
+export type ScriptedAttempt = { outcome: 'pass' } | { outcome: 'fail'; code: string; slot: FailureSlot };
 
 export interface AttemptScript {
   /** The script as given (what the explanations and the control plane show). */
@@ -46,7 +46,7 @@ export function parseAttemptScript(text: string): AttemptScript | string {
     if (!(STEP_CODES as readonly string[]).includes(step)) return `"${rawStep}" is not a step id: use one of ${STEP_CODES.join(', ')}`;
     if (rawAttempts === undefined || rawAttempts === '') return `${step} has no attempts: write ${step}=<code or pass>,<code or pass>,...`;
     // The step's own codes: a code of another step would never be what this step answers.
-    const codes: readonly string[] = stepModule(step)?.failures ?? WORKFLOW_FAILURE_CODES;
+    const codes = Object.keys(STEP_MODULES[step].failures);
     const attempts: ScriptedAttempt[] = [];
     for (const entry of rawAttempts.split(',').map((piece) => piece.trim())) {
       if (entry.toLowerCase() === 'pass') {
@@ -60,7 +60,7 @@ export function parseAttemptScript(text: string): AttemptScript | string {
           : `"${entry}" is not a failure code of ${step}: use pass or one of ${codes.join(', ')}`;
       }
       if (!(FAILURE_SLOTS as readonly string[]).includes(slot)) return `"${entry}" (${step}) names slot ${slot}: use one of ${FAILURE_SLOTS.join(', ')}`;
-      attempts.push({ outcome: 'fail', code: code as WorkflowFailureCode, slot: slot as FailureSlot });
+      attempts.push({ outcome: 'fail', code: code as string, slot: slot as FailureSlot });
     }
     steps[step] = attempts;
   }
@@ -90,7 +90,7 @@ export function scriptedVerdict(
   script: AttemptScript | undefined,
   step: StepCode,
   decided: number,
-  stepFailures: readonly WorkflowFailureCode[],
+  stepFailures: readonly string[],
 ): { failure: StepFailure | null; said: string } | undefined {
   if (script === undefined) return undefined;
   if (script.exhaust) {

@@ -7,9 +7,9 @@
 import { IMAGE_OPERATIONS } from '../images/image-catalog.ts';
 import { codeSource, valueSource } from '../platform/coverage/sources.ts';
 import type { SandboxModule } from '../platform/sandbox-module.ts';
-import { WORKFLOW_ERROR_CODES } from './workflow-errors.ts';
 import { WORKFLOW_MAGIC_VALUES } from './workflow-catalog.ts';
-import { STEP_FAILURE_COVERAGE, WORKFLOW_FAILURES, type WorkflowFailureCode, type WorkflowFailureRow } from './workflow-failures.ts';
+import { failureRow, WORKFLOW_ERROR_CODES } from './steps/index.ts';
+import { STEP_FAILURE_COVERAGE } from './workflow-failures.ts';
 import { workflowsRouter } from './workflows.router.ts';
 
 export const workflowsModule: SandboxModule = {
@@ -25,7 +25,7 @@ export const workflowsModule: SandboxModule = {
           Object.entries(WORKFLOW_ERROR_CODES).map(([code, { status, when }]) => ({ code, status, how: when })),
         ),
         valueSource(STEP_FAILURE_COVERAGE, (code) => {
-          const row: WorkflowFailureRow = WORKFLOW_FAILURES[code as WorkflowFailureCode];
+          const row = failureRow(code);
           return {
             how: `POST /v1/sessions/{id}/steps/${row.step} with ${row.content}${row.magicLastName === null ? '' : `, or applicant last name ${row.magicLastName}`}`,
           };

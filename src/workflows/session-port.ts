@@ -9,7 +9,6 @@ import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import type { Explained } from '../platform/http/explained.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { FailureReason, FailureSlot, SessionProgress, SessionStatus } from './session-results.ts';
-import type { CreateWorkflowSessionInput } from './workflows.schemas.ts';
 import type { WorkflowRecord } from './workflows.store.ts';
 
 /** The parts of a stored session a run reads. */
@@ -29,6 +28,16 @@ export interface RunSession {
   };
 }
 
+/** The applicant of a headless session (POST /v1/workflows/{id}/sessions, validated). */
+export interface HeadlessApplicant {
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string;
+  externalId?: string;
+  expiresInHours?: number;
+}
+
 /** The session machine's moves a run makes: open, finish (submit then verify), end the run, count a failed attempt. */
 export type RunSessionEvent =
   | { type: 'open' }
@@ -44,7 +53,7 @@ export interface WorkflowSessions {
   /** The tokens a session costs its organization. */
   readonly priceTokens: number;
   /** A headless session of the workflow (no invitation sent), stored. */
-  createHeadless(world: World, organization: OrganizationFixture, workflow: WorkflowRecord, input: CreateWorkflowSessionInput, nowIso: string): RunSession;
+  createHeadless(world: World, organization: OrganizationFixture, workflow: WorkflowRecord, applicant: HeadlessApplicant, nowIso: string): RunSession;
   find(world: World, sessionId: string): RunSession | undefined;
   /** The organization's session: 404 for an unknown session, 403 for another organization's. */
   requireOwn(world: World, organizationId: string, sessionId: string): RunSession;

@@ -6,7 +6,7 @@
 import type { CatalogEntry } from '../platform/catalog/catalog.ts';
 import { ID_DOCUMENT_MAGIC_VALUES } from './steps/id-verification.step.ts';
 import { SLOW_LIVENESS_LAST_NAME } from './steps/face-liveness.step.ts';
-import { WORKFLOW_FAILURES, type WorkflowFailureRow } from './workflow-failures.ts';
+import { WORKFLOW_FAILURES } from './steps/index.ts';
 import { isHeadlessStep } from './workflow-steps.ts';
 
 const STEP = 'POST /v1/sessions/{id}/steps/ID_VERIFICATION';
@@ -25,7 +25,7 @@ export const WORKFLOW_MAGIC_VALUES: readonly CatalogEntry[] = [
     description: 'both pictures show person A',
   },
   // Every failure code of the envelope's `failure`, from its content trigger and its magic last name.
-  ...(Object.entries(WORKFLOW_FAILURES) as [string, WorkflowFailureRow][]).flatMap(([code, row]) => {
+  ...Object.entries(WORKFLOW_FAILURES).flatMap(([code, row]) => {
     const steps = [row.step, ...(row.alsoSteps ?? [])].join(' or ');
     const endpoint = `POST /v1/sessions/{id}/steps/${steps}${row.step === 'FACE_LIVENESS' ? ' (complete)' : ''}`;
     const outcome = `failed attempt ${row.reason}, failure.code ${code} (${row.category}, ${row.user_action})`;

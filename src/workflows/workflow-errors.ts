@@ -8,10 +8,10 @@
  * and `step_id` (the step the server expects next when out of order, else the submitted step), which the
  * clients read to resynchronise without a GET.
  *
- * The table is exported so the catalog, the docs page and a coverage check read the same rows.
+ * These are the engine's codes and the 409s any step may give; a step's own 409 codes (ADVERSE_MEDIA_NOT_READY…)
+ * sit in its module (`conflicts`). The whole table, WORKFLOW_ERROR_CODES, is derived in steps/index.ts, so
+ * the catalog, the docs page and a coverage check read the same rows.
  */
-import { z } from '@hono/zod-openapi';
-import { ErrorSchema } from '../platform/http/routing.ts';
 import { ApiError, type ErrorStatus } from '../platform/errors/api-error.ts';
 
 export interface WorkflowErrorCode {
@@ -22,7 +22,8 @@ export interface WorkflowErrorCode {
   when: string;
 }
 
-export const WORKFLOW_ERROR_CODES = {
+/** The codes of the engine (requests, sessions, order, locks). */
+export const ENGINE_ERROR_CODES = {
   VALIDATION_ERROR: { status: 400, when: 'a body, path or query value fails validation (the sentence names the field), or malformed JSON' },
   WORKFLOW_INACTIVE: { status: 400, when: 'creating a session on a workflow whose status is not active' },
   UNSUPPORTED_WORKFLOW_STEPS: {
@@ -41,7 +42,7 @@ export const WORKFLOW_ERROR_CODES = {
   },
   STEP_NOT_RUNNABLE: {
     status: 400,
-    when: 'the path names a step type a headless session cannot execute (any of the 21 step ids but ID_VERIFICATION and FACE_LIVENESS), or, on a hosted session, a step type this sandbox does not run yet',
+    when: 'the path names a step type a headless session cannot execute (any of the 21 step ids but ID_VERIFICATION and FACE_LIVENESS)',
   },
   INSUFFICIENT_FUNDS: { status: 402, when: "creating a session with the organization's token balance at 0" },
   FORBIDDEN: { status: 403, when: "a sandbox key used for a write, or another organization's workflow or session" },
@@ -56,26 +57,21 @@ export const WORKFLOW_ERROR_CODES = {
   STEP_OUT_OF_ORDER: { status: 409, when: 'the submitted step comes after the current one (step_id is the expected step)' },
   STEP_NOT_SUBMITTABLE: { status: 409, when: 'the submitted step is already COMPLETED or FAILED (step_id is the submitted step)' },
   STEP_CONFLICT: { status: 409, when: 'another submission of the session is still running' },
-  LIVENESS_NOT_STARTED: { status: 409, when: 'FACE_LIVENESS complete before start (or again after a complete, without a new start)' },
-  LIVENESS_RESULT_NOT_READY: {
-    status: 409,
-    when: 'FACE_LIVENESS complete while the result is still processing (failure_reason FACE_LIVENESS_RESULT_NOT_READY; magic last name Slowliveness)',
-  },
-  LIVENESS_UPLOAD_INCOMPLETE: { status: 409, when: 'FACE_LIVENESS complete after upload-url while some announced frames were not PUT' },
-  ADVERSE_MEDIA_NOT_READY: { status: 409, when: 'ADVERSE_MEDIA complete while the adverse-media job is pending or processing (ready_at says when it is due)' },
-  BACKGROUND_CHECK_NOT_READY: { status: 409, when: 'BACKGROUND_CHECK complete while its adverse-media job is pending or processing (ready_at)' },
-  BANK_STATEMENT_NOT_READY: { status: 409, when: 'BANK_STATEMENT_UPLOAD complete while the statement is still being fetched (ready_at, 5 s after linking)' },
-  PHONE_CODE_NOT_ENTERED: { status: 409, when: 'PHONE_VERIFICATION complete without a code: the applicant has not entered the code yet' },
+} as const satisfies Record<string, WorkflowErrorCode>;
+
+/** The 409s any start/complete step may give. */
+export const SHARED_STEP_CONFLICTS = {
   STEP_NOT_STARTED: {
     status: 409,
     when: 'complete of a start/complete step before its start: DEEP_AGE, DEEPFAKE_DETECTION, ADDRESS_VERIFICATION, ADVERSE_MEDIA and BACKGROUND_CHECK, BANK_STATEMENT_UPLOAD (no bank linked yet), PHONE_VERIFICATION (no code waiting, or it expired)',
   },
   STEP_UPLOAD_INCOMPLETE: { status: 409, when: 'complete of a step whose files presigned by start have not all been PUT (ADDRESS_VERIFICATION)' },
-  INTERNAL_ERROR: { status: 500, when: 'an unexpected fault; safe to retry' },
 } as const satisfies Record<string, WorkflowErrorCode>;
 
-export type WorkflowErrorCodeName = keyof typeof WORKFLOW_ERROR_CODES;
-export const WORKFLOW_ERROR_CODE_NAMES = Object.keys(WORKFLOW_ERROR_CODES) as WorkflowErrorCodeName[];
+export const INTERNAL_ERROR: WorkflowErrorCode = { status: 500, when: 'an unexpected fault; safe to retry' };
+
+const CODES_WITH_STATUS = { ...ENGINE_ERROR_CODES, ...SHARED_STEP_CONFLICTS, INTERNAL_ERROR };
+export type WorkflowErrorCodeName = keyof typeof CODES_WITH_STATUS;
 
 /** The code an error of these routes gets from its status when the service named none. */
 export function fallbackCodes(notFound: 'WORKFLOW_NOT_FOUND' | 'SESSION_NOT_FOUND'): Partial<Record<number, WorkflowErrorCodeName>> {
@@ -84,29 +80,18 @@ export function fallbackCodes(notFound: 'WORKFLOW_NOT_FOUND' | 'SESSION_NOT_FOUN
 
 /** An error of the workflow endpoints with its code (the status comes from the table, or is its alsoStatus). */
 export function workflowError(code: WorkflowErrorCodeName, message: string, extras: Record<string, unknown> = {}, status?: ErrorStatus): ApiError {
-  const row: WorkflowErrorCode = WORKFLOW_ERROR_CODES[code];
+  const row: WorkflowErrorCode = CODES_WITH_STATUS[code];
   return new ApiError(status !== undefined && status === row.alsoStatus ? status : row.status, message, { ...extras, code });
 }
 
-/** A 409 of the workflow endpoints: the code, where the run is (`current_step`) and which step it is about. */
+/**
+ * A 409 of the workflow endpoints: the code (the engine's, a shared one, or one of the step module's
+ * `conflicts`), where the run is (`current_step`) and which step it is about.
+ */
 export function stepConflict(
-  code: WorkflowErrorCodeName,
+  code: string,
   message: string,
   where: { current_step: number | null; step_id?: string; failure_reason?: string; ready_at?: string },
 ): ApiError {
-  return workflowError(code, message, where);
+  return new ApiError(409, message, { ...where, code });
 }
-
-export const WorkflowErrorSchema = ErrorSchema.extend({
-  code: z.enum(WORKFLOW_ERROR_CODE_NAMES as [WorkflowErrorCodeName, ...WorkflowErrorCodeName[]]).openapi({
-    description: 'The service’s error code (see the docs page of the mobile flow for when each is answered).',
-  }),
-  invalid_steps: z.array(z.string()).optional().openapi({ description: 'UNSUPPORTED_WORKFLOW_STEPS: the step types a headless session cannot run.' }),
-}).openapi('WorkflowError');
-
-export const WorkflowConflictSchema = WorkflowErrorSchema.extend({
-  current_step: z.number().int().min(0).nullable().openapi({ description: 'The index of the step to submit next; null once the run is over.' }),
-  step_id: z.string().optional().openapi({ description: 'The expected step when out of order, else the submitted step.' }),
-  failure_reason: z.string().optional().openapi({ description: 'LIVENESS_RESULT_NOT_READY: FACE_LIVENESS_RESULT_NOT_READY.' }),
-  ready_at: z.string().optional().openapi({ description: 'The *_NOT_READY codes of the asynchronous steps: when the result is due (sandbox clock).' }),
-}).openapi('WorkflowConflict');

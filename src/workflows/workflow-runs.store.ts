@@ -9,7 +9,7 @@ import type { World } from '../platform/namespaces/world.ts';
 import { DEFAULT_MAX_FAILED_ATTEMPTS } from './session-results.ts';
 import type { AttemptScript } from './attempt-scripts.ts';
 import { STEP_MODULES } from './steps/index.ts';
-import type { StepFailure } from './workflow-failures.ts';
+import type { StepFailure } from './steps/step-module.ts';
 import type { StepState } from './workflow-step.machine.ts';
 import type { StepCode } from './workflow-steps.ts';
 import { stepCode } from './step-code.ts';
@@ -61,7 +61,7 @@ export function newRun(workflow: WorkflowRecord, session: { id: string; organiza
         started_at: null,
         completed_at: null,
         failure_reason: null,
-        requirements: STEP_MODULES[code]?.requirements(step.config) ?? {},
+        requirements: STEP_MODULES[code].requirements(step.config),
         config: step.config,
       };
     }),

@@ -31,20 +31,14 @@ import { parseAttemptScript, requireScriptOf, scriptedVerdict, scriptFromExterna
 import { STEP_MODULES } from './steps/index.ts';
 import type { StepContext, StepDeps, StepModule, StepOutcome } from './steps/step-module.ts';
 import { stepConflict, workflowError } from './workflow-errors.ts';
-import { failureDataOf, toWireFailure, type SessionFailure, type StepFailure, type WorkflowFailure } from './workflow-failures.ts';
+import { failureDataOf, toWireFailure, type SessionFailure, type WorkflowFailure } from './workflow-failures.ts';
+import type { StepFailure } from './steps/step-module.ts';
 import { newRun, saveRun, workflowRuns, type RunStep, type WorkflowRunRecord } from './workflow-runs.store.ts';
 import { isSubmittable, moveStep } from './workflow-step.machine.ts';
 import { isHeadlessStep, type HeadlessStepCode, type StepCode } from './workflow-steps.ts';
 import { requireActiveWorkflow, requireOwnWorkflow } from './workflows.service.ts';
-import type {
-  AttemptScriptResponse,
-  CreateWorkflowSessionInput,
-  FaceLivenessRequirements,
-  IdVerificationRequirements,
-  StepSubmissionResponse,
-  WorkflowSession,
-  WorkflowState,
-} from './workflows.schemas.ts';
+import type { AttemptScriptResponse, CreateWorkflowSessionInput, StepSubmissionResponse, WorkflowSession, WorkflowState } from './workflows.schemas.ts';
+import type { FaceLivenessRequirements, IdVerificationRequirements } from './steps/step-schemas.ts';
 
 type HeadlessRequirements = IdVerificationRequirements | FaceLivenessRequirements;
 import { stepCode } from './step-code.ts';
@@ -290,12 +284,6 @@ function requireCurrent(loaded: Loaded, code: StepCode, currentIndex: number): S
       `Session ${id} has no ${code} step (its steps are ${steps.map((s) => s.step_id).join(', ')}): submit ${current.step_id} next.`,
     );
   }
-  if (module === undefined) {
-    throw workflowError(
-      'STEP_NOT_RUNNABLE',
-      `${code} is not built in this sandbox yet: drive session ${id} to an outcome with POST /__sandbox/sessions/${id}/outcome instead.`,
-    );
-  }
   if (targetIndex === currentIndex) return module;
   const target = steps[targetIndex] as RunStep;
   if (!isSubmittable(target.status)) {
@@ -349,7 +337,7 @@ function contextFor(world: World, loaded: Loaded, index: number, deps: StepDeps)
 /** The script's verdict replaces the content's (a pass or a failure); a "progress" outcome decides nothing. */
 function scripted(run: WorkflowRunRecord, module: StepModule, step: RunStep, outcome: StepOutcome): StepOutcome {
   if (outcome.kind === 'progress') return outcome;
-  const verdict = scriptedVerdict(run.script, module.code, step.attempts, module.failures);
+  const verdict = scriptedVerdict(run.script, module.code, step.attempts, Object.keys(module.failures));
   if (verdict === undefined) return outcome;
   const { state, analysis, payload, requirements } = outcome;
   const kept = {
@@ -543,8 +531,8 @@ export function syntheticWorkflowState(sessionId: string): Explained<WorkflowSta
       status: 'VERIFIED',
       session_progress: 'COMPLETED',
       steps: [
-        { step_id: 'ID_VERIFICATION', ...done, requirements: STEP_MODULES.ID_VERIFICATION?.requirements({}) ?? {} },
-        { step_id: 'FACE_LIVENESS', ...done, requirements: STEP_MODULES.FACE_LIVENESS?.requirements({}) ?? {} },
+        { step_id: 'ID_VERIFICATION', ...done, requirements: STEP_MODULES.ID_VERIFICATION.requirements({}) },
+        { step_id: 'FACE_LIVENESS', ...done, requirements: STEP_MODULES.FACE_LIVENESS.requirements({}) },
       ],
       current_step: null,
       attempts_remaining: DEFAULT_MAX_FAILED_ATTEMPTS,

@@ -1,5 +1,5 @@
 import { apiRoute, controlRoute, NamespaceQuerySchema, ErrorSchema, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
-import { fallbackCodes, WorkflowConflictSchema, WorkflowErrorSchema } from './workflow-errors.ts';
+import { fallbackCodes } from './workflow-errors.ts';
 import {
   AttemptScriptBodySchema,
   AttemptScriptResponseSchema,
@@ -15,6 +15,8 @@ import {
   WorkflowSessionSchema,
   WorkflowStateSchema,
   WorkflowStepParamsSchema,
+  WorkflowConflictSchema,
+  WorkflowErrorSchema,
 } from './workflows.schemas.ts';
 import { StepSubmissionBodySchema } from './steps/index.ts';
 

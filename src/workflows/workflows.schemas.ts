@@ -8,9 +8,12 @@
 import { z } from '@hono/zod-openapi';
 import { aliasedBody } from '../platform/validation/aliased-body.ts';
 import { e164Phone, email, expiresInHours, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
-import { HEADLESS_STEP_CODES, STEP_CODES, STEP_CONFIG_SCHEMAS, STEP_PREREQUISITES, type StepCode } from './workflow-steps.ts';
-import { LIVENESS_CHALLENGE_TYPES, LivenessScriptSchema } from '../face/api.ts';
-import { SessionProgressSchema, UPLOAD_TYPES } from './session-results.ts';
+import { HEADLESS_STEP_CODES, STEP_CODES, STEP_PREREQUISITES, type StepCode } from './workflow-steps.ts';
+import { STEP_MODULES, WORKFLOW_ERROR_CODE_NAMES } from './steps/index.ts';
+import { NoConfigSchema } from './steps/step-bodies.ts';
+import { FaceLivenessRequirementsSchema, IdVerificationRequirementsSchema, LivenessPayloadSchema, StepStatusSchema } from './steps/step-schemas.ts';
+import { ErrorSchema } from '../platform/http/routing.ts';
+import { SessionProgressSchema } from './session-results.ts';
 import { SessionFailureSchema, WorkflowFailureSchema } from './workflow-failures.ts';
 import { stepCode } from './step-code.ts';
 
@@ -39,14 +42,14 @@ export function checkStepConfig(
   ctx: z.RefinementCtx,
   path: (string | number)[],
 ): Record<string, unknown> {
-  const schema = STEP_CONFIG_SCHEMAS[code];
+  const schema = STEP_MODULES[code].config;
   if (schema === undefined) return { ...(config ?? {}) };
   const parsed = schema.safeParse(config ?? {});
   if (parsed.success) return parsed.data;
   for (const issue of parsed.error.issues) {
     const message =
       issue.code === 'unrecognized_keys'
-        ? code === 'PEP_SANCTIONS' || code === 'ADVERSE_MEDIA'
+        ? schema === NoConfigSchema
           ? `config is not accepted for ${code}: it takes no settings, so omit config`
           : `config has unknown keys ${issue.keys.map((key) => `"${key}"`).join(', ')} for ${code}: check the spelling against the step's settings`
         : undefined;
@@ -151,30 +154,6 @@ export const CreateWorkflowSessionBodySchema = aliasedBody(
 );
 export type CreateWorkflowSessionInput = z.infer<typeof CreateWorkflowSessionBodySchema>;
 
-export const STEP_STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED', 'SKIPPED'] as const;
-export const StepStatusSchema = z.enum(STEP_STATUSES).openapi('WorkflowStepStatus');
-export type StepStatus = z.infer<typeof StepStatusSchema>;
-
-export const IdVerificationRequirementsSchema = z
-  .object({
-    document: z.object({
-      require_front_only: z.boolean(),
-      front_only_document_types: z.array(z.string()),
-      require_secondary_id: z.boolean(),
-      require_tertiary_id: z.boolean(),
-      valid_id_types: z.array(z.string()),
-      valid_states: z.array(z.string()),
-    }),
-    face: z.object({ face_front_photo_only: z.boolean() }),
-  })
-  .openapi('IdVerificationRequirements');
-export type IdVerificationRequirements = z.infer<typeof IdVerificationRequirementsSchema>;
-
-export const FaceLivenessRequirementsSchema = z
-  .object({ challenge_type: z.string().openapi({ example: 'FaceMovementChallenge' }), confidence_threshold: z.number().min(0).max(100) })
-  .openapi('FaceLivenessRequirements');
-export type FaceLivenessRequirements = z.infer<typeof FaceLivenessRequirementsSchema>;
-
 export const HeadlessStepCodeSchema = z.enum(HEADLESS_STEP_CODES, {
   error: mustBe('step_id', `one of ${HEADLESS_STEP_CODES.join(', ')} (the steps a headless session runs)`),
 });
@@ -246,118 +225,6 @@ export const SessionStepParamsSchema = SessionIdParamsSchema.extend({ step_id: S
 
 // ─── Step submissions (the bodies' union is built from the step registry: steps/index.ts) ─────────────
 
-const fileKey = (field: string) =>
-  z
-    .string({ error: mustBe(field, 'a file key from POST /v1/sessions/{id}/uploads or POST /v1/upload/presign') })
-    .min(1, { error: `${field} must not be empty: send the file_key of an uploaded image` });
-
-const documentTypeField = (field: string) =>
-  z
-    .string({ error: mustBe(field, 'a document type such as passport-us or driver-license-us') })
-    .min(1, { error: `${field} must not be empty: send a document type such as passport-us` });
-
-/** An ID_VERIFICATION step takes the same document and selfie slots a session's uploads name. */
-export const ID_VERIFICATION_UPLOADS = UPLOAD_TYPES;
-export type IdVerificationUpload = (typeof ID_VERIFICATION_UPLOADS)[number];
-
-export const IdVerificationStepBodySchema = z
-  .strictObject({
-    document_type: documentTypeField('document_type'),
-    secondary_document_type: documentTypeField('secondary_document_type').optional(),
-    tertiary_document_type: documentTypeField('tertiary_document_type').optional(),
-    uploads: z.strictObject(
-      {
-        id_front: fileKey('id_front'),
-        id_back: fileKey('id_back').optional(),
-        secondary_id_front: fileKey('secondary_id_front').optional(),
-        secondary_id_back: fileKey('secondary_id_back').optional(),
-        tertiary_id_front: fileKey('tertiary_id_front').optional(),
-        tertiary_id_back: fileKey('tertiary_id_back').optional(),
-        selfie_front: fileKey('selfie_front'),
-      },
-      {
-        error: (issue) =>
-          issue.code === 'invalid_type'
-            ? mustBe(
-                'uploads',
-                'an object of file keys: {"id_front": ..., "selfie_front": ...}',
-                'send {"id_front": <file key>, "selfie_front": <file key>, ...}',
-              )(issue)
-            : undefined,
-      },
-    ),
-  })
-  .openapi('IdVerificationStepBody');
-export type IdVerificationStepBody = z.infer<typeof IdVerificationStepBodySchema>;
-
-export const LIVENESS_ACTIONS = ['start', 'complete', 'upload-url'] as const;
-export const CLIP_MIME_TYPES = ['video/webm', 'video/mp4'] as const;
-
-export const FaceLivenessStepBodySchema = z
-  .strictObject({
-    action: z.enum(LIVENESS_ACTIONS, { error: mustBe('action', 'one of start, complete, upload-url') }),
-    frame_count: z.unknown().optional().openapi({ type: 'integer', minimum: 1, maximum: 8, description: 'upload-url only (required there): 1-8' }),
-    clip_mime_type: z
-      .unknown()
-      .optional()
-      .openapi({ type: 'string', enum: [...CLIP_MIME_TYPES], description: 'upload-url only (optional)' }),
-  })
-  .openapi('FaceLivenessStepBody');
-export type FaceLivenessStepBody = z.infer<typeof FaceLivenessStepBodySchema>;
-
-/** upload-url's own fields, validated only for that action (the spec: accepted with every action). */
-export const LivenessUploadUrlFieldsSchema = z.object({
-  frame_count: z
-    .number({ error: mustBe('frame_count', 'an integer from 1 to 8', 'send the number of frames you will upload, 1-8') })
-    .int({ error: mustBe('frame_count', 'a whole number from 1 to 8') })
-    .min(1, { error: mustBe('frame_count', 'at least 1') })
-    .max(8, { error: mustBe('frame_count', 'at most 8') }),
-  clip_mime_type: z.enum(CLIP_MIME_TYPES, { error: mustBe('clip_mime_type', 'video/webm or video/mp4 (or omit it)') }).optional(),
-});
-
-const isoZ = z.string().openapi({ format: 'date-time' });
-
-/** FACE_LIVENESS `start`: the liveness session with the TypeScript client's streaming credentials and the iOS client's script. */
-export const LivenessStartPayloadSchema = z
-  .object({
-    action: z.literal('start'),
-    challenge_type: z.enum(LIVENESS_CHALLENGE_TYPES),
-    liveness_session_id: z.string(),
-    region: z.string(),
-    credentials: z.object({ access_key_id: z.string(), secret_access_key: z.string(), session_token: z.string(), expiration: isoZ }),
-    expires_at: isoZ,
-    script: LivenessScriptSchema,
-  })
-  .openapi('WorkflowLivenessStart');
-
-/** FACE_LIVENESS `upload-url`: frames (image/jpeg), the timeline (application/json) and, when asked, the clip. */
-export const LivenessUploadUrlsPayloadSchema = z
-  .object({
-    action: z.literal('upload-url'),
-    frame_upload_urls: z.array(z.string()),
-    frame_keys: z.array(z.string()),
-    frame_content_type: z.literal('image/jpeg'),
-    timeline_upload_url: z.string(),
-    timeline_key: z.string(),
-    clip_upload_url: z.string().optional(),
-    clip_key: z.string().optional(),
-    clip_content_type: z.enum(CLIP_MIME_TYPES).optional(),
-    expires_at: isoZ,
-  })
-  .openapi('WorkflowLivenessUploadUrls');
-
-/** FACE_LIVENESS `complete`: the result; a not-live capture is a 200 with passed false. */
-export const LivenessCompletePayloadSchema = z
-  .object({
-    action: z.literal('complete'),
-    liveness_session_id: z.string(),
-    status: z.enum(['SUCCEEDED', 'IN_PROGRESS', 'FAILED']),
-    confidence: z.number().min(0).max(100).nullable().openapi({ description: '0-100 from the uploaded frames that carry a face; null when FAILED' }),
-    passed: z.boolean().openapi({ description: 'SUCCEEDED, the same person as the ID selfie, and confidence >= confidence_threshold' }),
-    confidence_threshold: z.number(),
-  })
-  .openapi('WorkflowLivenessResult');
-
 export const StepSubmissionResponseSchema = z
   .looseObject({
     step_id: StepCodeSchema,
@@ -370,10 +237,7 @@ export const StepSubmissionResponseSchema = z
     failure: WorkflowFailureSchema.optional().openapi({ description: 'Present when the latest attempt of the step failed a check.' }),
     session_failure: SessionFailureSchema.optional().openapi({ description: 'Present when the run ended without being submitted.' }),
     checks: z.record(z.string(), z.unknown()).optional().openapi({ description: 'ID_VERIFICATION: what each check found' }),
-    liveness: z
-      .union([LivenessStartPayloadSchema, LivenessUploadUrlsPayloadSchema, LivenessCompletePayloadSchema])
-      .optional()
-      .openapi({ description: "FACE_LIVENESS: the action's payload" }),
+    liveness: LivenessPayloadSchema.optional().openapi({ description: "FACE_LIVENESS: the action's payload" }),
   })
   .openapi('StepSubmissionResponse', {
     description: 'The seven envelope keys, then the step’s own payload keys (checks, liveness, deepfake, …: see docs/workflows.md).',
@@ -399,3 +263,19 @@ export const AttemptScriptResponseSchema = z
   .object({ session_id: z.string(), script: z.string().nullable(), workflow_state: WorkflowStateSchema })
   .openapi('AttemptScriptResponse');
 export type AttemptScriptResponse = z.infer<typeof AttemptScriptResponseSchema>;
+
+// ─── Errors (the codes are derived from the step registry: steps/index.ts) ───────────────────────────
+
+export const WorkflowErrorSchema = ErrorSchema.extend({
+  code: z.enum(WORKFLOW_ERROR_CODE_NAMES as [string, ...string[]]).openapi({
+    description: 'The service’s error code (see the docs page of the mobile flow for when each is answered).',
+  }),
+  invalid_steps: z.array(z.string()).optional().openapi({ description: 'UNSUPPORTED_WORKFLOW_STEPS: the step types a headless session cannot run.' }),
+}).openapi('WorkflowError');
+
+export const WorkflowConflictSchema = WorkflowErrorSchema.extend({
+  current_step: z.number().int().min(0).nullable().openapi({ description: 'The index of the step to submit next; null once the run is over.' }),
+  step_id: z.string().optional().openapi({ description: 'The expected step when out of order, else the submitted step.' }),
+  failure_reason: z.string().optional().openapi({ description: 'LIVENESS_RESULT_NOT_READY: FACE_LIVENESS_RESULT_NOT_READY.' }),
+  ready_at: z.string().optional().openapi({ description: 'The *_NOT_READY codes of the asynchronous steps: when the result is due (sandbox clock).' }),
+}).openapi('WorkflowConflict');

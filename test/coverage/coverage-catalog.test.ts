@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { WORKFLOW_ERROR_CODES } from '../../src/workflows/workflow-errors.ts';
+import { WORKFLOW_ERROR_CODES } from '../../src/workflows/steps/index.ts';
 import { AML_ERROR_CODES } from '../../src/aml/aml-error-codes.ts';
 import { SANDBOX_PARENT_CONNECT } from '../../src/age-verification/sandbox-parent-connect.ts';
 import { UAT_TYPE_TABLE } from '../../src/credit-check/uat-types.ts';

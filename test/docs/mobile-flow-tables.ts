@@ -2,8 +2,8 @@
  * The tables of docs/mobile-flow.md, rendered from the code's own tables (WORKFLOW_ERROR_CODES,
  * WORKFLOW_FAILURES): the doc test checks the page holds exactly these, so the page cannot drift.
  */
-import { WORKFLOW_ERROR_CODES, type WorkflowErrorCode } from '../../src/workflows/workflow-errors.ts';
-import { WORKFLOW_FAILURES, type WorkflowFailureRow } from '../../src/workflows/workflow-failures.ts';
+import { WORKFLOW_ERROR_CODES, WORKFLOW_FAILURES, type WorkflowFailureRow } from '../../src/workflows/steps/index.ts';
+import type { WorkflowErrorCode } from '../../src/workflows/workflow-errors.ts';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STEP_FORMS } from '../../src/sessions/hosted-step-forms.ts';
+import { STEP_MODULES } from '../../src/workflows/steps/index.ts';
 import { STEP_CODES, STEP_PREREQUISITES } from '../../src/workflows/workflow-steps.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { createHeadlessSession, createWorkflow, fixtureImage } from '../workflows/helpers.ts';
@@ -200,9 +200,9 @@ describe('the applicant’s page of a workflow session', () => {
       const id = await hostedSession(sandbox, prerequisite === undefined ? [code] : [prerequisite, code]);
       const page = await openSessionPage(sandbox, id);
       expect(page.status, page.html).toBe(200);
-      expect(page.html).toContain(`<li>${STEP_FORMS[code].title} <span class="status">PENDING</span></li>`);
+      expect(page.html).toContain(`<li>${STEP_MODULES[code].hostedForm.title} <span class="status">PENDING</span></li>`);
       const form = stepForm(page.html);
-      expect(form.title).toBe(STEP_FORMS[prerequisite ?? code].title);
+      expect(form.title).toBe(STEP_MODULES[prerequisite ?? code].hostedForm.title);
       expect(form.action).toContain(`/verify/${id}/steps/${prerequisite ?? code}?`);
       expect(form.buttons.length).toBeGreaterThan(0);
     });

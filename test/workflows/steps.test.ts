@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WORKFLOW_FAILURES } from '../../src/workflows/workflow-failures.ts';
+import { failureRow } from '../../src/workflows/steps/index.ts';
 import { SingleSessionResponseSchema } from '../../src/sessions/sessions.schemas.ts';
 import { StepSubmissionResponseSchema, WorkflowStateSchema } from '../../src/workflows/workflows.schemas.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
@@ -206,7 +206,7 @@ describe('magic inputs', () => {
         'last_name Underage (any case)',
         'last_name Mismatch (any case)',
         'last_name Slowliveness (any case)',
-        WORKFLOW_FAILURES.SELFIE_ID_FACE_MISMATCH.content,
+        failureRow('SELFIE_ID_FACE_MISMATCH').content,
       ]),
     );
   });

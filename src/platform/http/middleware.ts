@@ -8,6 +8,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
 import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
+import { codedError, PLATFORM_ERROR_CODES } from '../errors/error-codes.ts';
 import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/world.ts';
 import { journaledHeaders, keptQuery, sentJsonText } from '../request-log/request-log.ts';
 import { admitNamespace, explain, numberRequest, noteOutcome, type AppContext, type AppEnv } from './context.ts';
@@ -288,21 +289,15 @@ export function apiKeyGuard(policy: GuardPolicy) {
     const world = c.get('world');
 
     if (principal.kind === 'sandbox' && !READ_METHODS.has(c.req.method) && !policy.allowSandboxWrites) {
-      throw new ApiError(403, 'Sandbox API keys are read-only: a live API key is needed to create or modify resources.');
+      throw codedError(PLATFORM_ERROR_CODES, 'SANDBOX_KEY_READ_ONLY', undefined);
     }
 
     if (world.rateLimiter) {
       const decision = world.rateLimiter.take(principal.keyId, world.clock.now());
       if (!decision.allowed) {
         noteOutcome(c, `refusal:${decision.reason}`);
-        throw new ApiError(
-          429,
-          decision.reason === 'rate'
-            ? `Rate limit exceeded: 25 requests per second per key (burst 35). Retry after ${decision.retryAfterSeconds} s.`
-            : `Daily request quota exceeded (10,000 per key, reset at 00:00 UTC). Retry after ${decision.retryAfterSeconds} s.`,
-          {},
-          decision.headers,
-        );
+        const facts = { ...world.rateLimiter.limits, retryAfterSeconds: decision.retryAfterSeconds };
+        throw codedError(PLATFORM_ERROR_CODES, decision.reason === 'rate' ? 'RATE_LIMITED' : 'DAILY_QUOTA_EXCEEDED', facts, {}, decision.headers);
       }
       for (const [name, value] of Object.entries(decision.headers)) c.header(name, value);
     }

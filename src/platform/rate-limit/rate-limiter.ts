@@ -28,7 +28,7 @@ const DAY_MS = 86_400_000;
 export class RateLimiter {
   private readonly keys = new Map<string, KeyState>();
 
-  constructor(private readonly limits: RateLimits) {}
+  constructor(readonly limits: RateLimits) {}
 
   /** Takes one token for `keyId` at `nowMs`. */
   take(keyId: string, nowMs: number): RateDecision {

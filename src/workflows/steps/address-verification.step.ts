@@ -9,11 +9,23 @@ import { sessionUploadOwner } from '../session-results.ts';
 import { stepConflict } from '../workflow-errors.ts';
 import { startCompleteBody, type StartCompleteBody } from './step-bodies.ts';
 import { readTypedFiles, unreadableReason } from './step-files.ts';
-import { defineStep } from './step-module.ts';
+import { defineStep, type FailureRow } from './step-module.ts';
+import { startCompleteForm } from './hosted-forms.ts';
 
 export const AddressVerificationStepBodySchema = startCompleteBody('AddressVerificationStepBody');
 export const NO_ADDRESS_LAST_NAME = 'Noaddress';
 const PROOF_CONTENT_TYPE = 'image/jpeg';
+
+const ADDRESS_VERIFICATION_FAILURES = {
+  ADDRESS_DOCUMENT_NOT_READABLE: {
+    category: 'DOCUMENT',
+    user_action: 'RETAKE_DOCUMENT',
+    reason: 'OCR_NAME_MISSING',
+    content: 'a proof of address that is not a readable image or PDF (fixtures/images/blank.png)',
+    magicLastName: 'Noaddress',
+    message: 'The proof of address could not be read.',
+  },
+} satisfies Record<string, FailureRow>;
 
 export const ADDRESS_VERIFICATION_STEP = defineStep<StartCompleteBody>({
   code: 'ADDRESS_VERIFICATION',
@@ -21,7 +33,8 @@ export const ADDRESS_VERIFICATION_STEP = defineStep<StartCompleteBody>({
   body: AddressVerificationStepBodySchema,
   headless: false,
   requirements: () => ({ proof_of_address: { content_type: PROOF_CONTENT_TYPE } }),
-  failures: ['ADDRESS_DOCUMENT_NOT_READABLE'],
+  failures: ADDRESS_VERIFICATION_FAILURES,
+  hostedForm: startCompleteForm('Your address', 'A check of your address'),
   async run(context, body) {
     const where = { current_step: context.index, step_id: 'ADDRESS_VERIFICATION' };
     if (body.action === 'start') {

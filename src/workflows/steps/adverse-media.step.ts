@@ -27,10 +27,10 @@ import {
   toAdverseMediaData,
 } from '../../screening/api.ts';
 import type { StoredJob } from '../../platform/jobs/jobs.ts';
-import { stepConflict } from '../workflow-errors.ts';
-import { failuresOfStep } from '../workflow-failures.ts';
-import { screenedPersonFields, startOrComplete } from './step-bodies.ts';
-import { defineStep, type StepContext, type StepOutcome } from './step-module.ts';
+import { NoConfigSchema, screenedPersonFields, startOrComplete } from './step-bodies.ts';
+import { SCREENING_UNAVAILABLE, screeningUnavailable, settledStepJob } from './step-job.ts';
+import { defineStep, type StepContext, type StepOutcome, type FailureRow } from './step-module.ts';
+import { identityBody, identityFields, startCompleteForm, text, withOptional } from './hosted-forms.ts';
 
 export const AdverseMediaStepBodySchema = startOrComplete({ ...screenedPersonFields, country: CountrySchema.optional() }, {}).openapi('AdverseMediaStepBody');
 export type AdverseMediaStepBody = z.infer<typeof AdverseMediaStepBodySchema>;
@@ -85,33 +85,15 @@ function start(context: StepContext, body: StartBody): StepOutcome {
 }
 
 function complete(context: StepContext): StepOutcome {
-  const { world, deps, sessionId, index } = context;
-  const state = context.state as AdverseMediaState | undefined;
-  if (state?.job === undefined) {
-    throw stepConflict(
-      'STEP_NOT_STARTED',
-      `ADVERSE_MEDIA on session ${sessionId} has no screening running: submit {"action": "start", "first_name": ..., "last_name": ..., "date_of_birth": ...} first, then complete.`,
-      { current_step: index, step_id: 'ADVERSE_MEDIA' },
-    );
-  }
-  const job = adverseMediaJobState(world, deps.jobs, state.job);
-  if (job.status === 'pending' || job.status === 'processing') {
-    const due = job.readyAtMs === undefined ? 'it stays processing (scenario async-jobs-stuck)' : `it is due at ${world.clock.iso(job.readyAtMs)}`;
-    throw stepConflict(
-      'ADVERSE_MEDIA_NOT_READY',
-      `The adverse media screening of session ${sessionId} is still ${job.status}: ${due}; submit {"action": "complete"} again then.`,
-      { current_step: index, step_id: 'ADVERSE_MEDIA', ...(job.readyAtMs === undefined ? {} : { ready_at: world.clock.iso(job.readyAtMs) }) },
-    );
-  }
-  const said = job.explanation === undefined ? [] : [job.explanation];
+  const job = settledStepJob(context, (context.state as AdverseMediaState | undefined)?.job, {
+    step: 'ADVERSE_MEDIA',
+    notReady: 'ADVERSE_MEDIA_NOT_READY',
+    notStarted: `ADVERSE_MEDIA on session ${context.sessionId} has no screening running: submit {"action": "start", "first_name": ..., "last_name": ..., "date_of_birth": ...} first, then complete.`,
+    what: 'The adverse media screening',
+  });
+  const { said } = job;
   if (job.status === 'failed') {
-    return {
-      kind: 'failed',
-      failure: { code: 'SCREENING_UNAVAILABLE', slot: 'STEP', detail: `Adverse media job ${job.jobId} failed: ${job.error}.` },
-      state: {},
-      payload: { adverse_media: { job_id: job.jobId, status: 'failed' } },
-      explanations: said,
-    };
+    return screeningUnavailable(`Adverse media job ${job.jobId} failed: ${job.error}.`, said, { adverse_media: { job_id: job.jobId, status: 'failed' } });
   }
   const { result } = job;
   const analysis = { adverse_media_data: toAdverseMediaData(result) };
@@ -131,12 +113,36 @@ function complete(context: StepContext): StepOutcome {
   return { kind: 'passed', analysis, payload, explanations: said };
 }
 
+const adverseMediaForm = startCompleteForm(
+  'Adverse media screening',
+  'A search of the news for your name',
+  (view) => identityFields(view, true),
+  (form) => withOptional(identityBody(form), { country: text(form, 'country') }),
+);
+
+const ADVERSE_MEDIA_FAILURES = {
+  ADVERSE_MEDIA_HIT: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'SCREENING_MATCH',
+    content: 'adverse media risk HIGH or CRITICAL: Harper High, Cyrus Critical (ends the run: REJECTED)',
+    magicLastName: null,
+    message: 'Adverse media of high or critical risk was found.',
+  },
+  SCREENING_UNAVAILABLE,
+} satisfies Record<string, FailureRow>;
+
 export const ADVERSE_MEDIA_STEP = defineStep<AdverseMediaStepBody>({
   code: 'ADVERSE_MEDIA',
   summary: 'Adverse media screening of the person sent: start queues the job, complete reads it on the clock; HIGH or CRITICAL risk ends the run',
   body: AdverseMediaStepBodySchema,
   headless: false,
   requirements: () => ({ actions: ['start', 'complete'], fields: ['first_name', 'last_name', 'date_of_birth'] }),
-  failures: failuresOfStep('ADVERSE_MEDIA'),
+  config: NoConfigSchema,
+  failures: ADVERSE_MEDIA_FAILURES,
+  conflicts: {
+    ADVERSE_MEDIA_NOT_READY: 'ADVERSE_MEDIA complete while the adverse-media job is pending or processing (ready_at says when it is due)',
+  },
+  hostedForm: adverseMediaForm,
   run: (context, body) => (body.action === 'start' ? start(context, body) : complete(context)),
 });

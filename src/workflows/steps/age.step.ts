@@ -13,12 +13,13 @@ import type { AnalysedImage } from '../../images/image-analysis.ts';
 import { ageAt } from '../session-results.ts';
 import { z } from '@hono/zod-openapi';
 import { stepConflict } from '../workflow-errors.ts';
-import type { StepFailure } from '../workflow-failures.ts';
 import type { IdVerificationState } from './id-verification.step.ts';
-import { startCompleteBody, type StartCompleteBody } from './step-bodies.ts';
+import { configInt, startCompleteBody, type StartCompleteBody } from './step-bodies.ts';
 import { readImage } from './step-files.ts';
-import { defineStep, type StepContext } from './step-module.ts';
+import { defineStep, type StepFailure, type StepContext, type FailureRow } from './step-module.ts';
 import { mustBe } from '../../platform/validation/request-fields.ts';
+import { requiredFile, startCompleteForm, fileField, submitButton, type StepForm } from './hosted-forms.ts';
+import { html } from 'hono/html';
 
 export const UNDERAGE_LAST_NAME = 'Underage';
 const DEFAULT_MINIMUM_AGE = 18;
@@ -66,13 +67,43 @@ interface SelfieState extends Record<string, unknown> {
   selfieKey: string;
 }
 
+const selfieForm: StepForm = {
+  title: 'A selfie',
+  fields: () => html`${fileField('selfie_front', 'Selfie', 'selfie')}${submitButton('Send the selfie')}`,
+  submit: async (form, client) =>
+    client.submit({ uploads: { selfie_front: await client.store('selfie_front', await requiredFile(form, 'selfie_front', 'The selfie')) } }),
+};
+
+const AGE_ESTIMATION_FAILURES = {
+  AGE_ESTIMATION_NO_FACE: {
+    category: 'SELFIE',
+    user_action: 'RETAKE_SELFIE',
+    reason: 'NO_FACE_DETECTED',
+    content: 'a selfie without a face (fixtures/images/blank.png)',
+    magicLastName: null,
+    message: 'No face was found to estimate an age from.',
+  },
+  AGE_ESTIMATION_UNDER_MINIMUM: {
+    category: 'SELFIE',
+    user_action: 'NONE',
+    reason: 'AGE_RESTRICTION_FAILED',
+    content: 'a selfie whose estimated age is under the step’s minimum_age (e.g. minimum_age 60 with fixtures/images/face.jpg)',
+    magicLastName: 'Underage',
+    message: 'The estimated age is under the minimum age.',
+  },
+} satisfies Record<string, FailureRow>;
+
+export const AgeEstimationConfigSchema = z.strictObject({ minimum_age: configInt(1, 100, 18) }).openapi('AgeEstimationConfig');
+
 export const AGE_ESTIMATION_STEP = defineStep<AgeEstimationStepBody>({
   code: 'AGE_ESTIMATION',
   summary: 'Estimates the age from uploads.selfie_front (face age engine) and passes when it reaches minimum_age',
   body: AgeEstimationStepBodySchema,
   headless: false,
   requirements: (config) => ({ minimum_age: numberOr(config.minimum_age, DEFAULT_MINIMUM_AGE) }),
-  failures: ['AGE_ESTIMATION_NO_FACE', 'AGE_ESTIMATION_UNDER_MINIMUM'],
+  config: AgeEstimationConfigSchema,
+  failures: AGE_ESTIMATION_FAILURES,
+  hostedForm: { ...selfieForm, title: 'Age estimation from a selfie' },
   async run(context, body) {
     const minimumAge = numberOr(context.config.minimum_age, DEFAULT_MINIMUM_AGE);
     const image = await readImage('uploads.selfie_front', body.uploads.selfie_front, context.deps.readUpload);
@@ -106,6 +137,33 @@ function documentDateOfBirth(context: StepContext): string | undefined {
   return id?.id_extracted_text?.find((text) => text.type === 'DATE_OF_BIRTH')?.value;
 }
 
+const DEEP_AGE_FAILURES = {
+  DEEP_AGE_NO_FACE: {
+    category: 'SELFIE',
+    user_action: 'RETAKE_SELFIE',
+    reason: 'NO_FACE_DETECTED',
+    content: 'no selfie with a face earlier in the run (AGE_ESTIMATION or ID_VERIFICATION selfie_front)',
+    magicLastName: null,
+    message: 'No selfie with a face to analyse.',
+  },
+  DEEP_AGE_UNDER_MINIMUM: {
+    category: 'SELFIE',
+    user_action: 'NONE',
+    reason: 'AGE_RESTRICTION_FAILED',
+    content: 'the lower bound of the selfie’s age range is under minimum_age (config, default 18)',
+    magicLastName: 'Underage',
+    message: 'The deep age analysis puts the applicant under the minimum age.',
+  },
+  DEEP_AGE_DOCUMENT_MISMATCH: {
+    category: 'FACE_MATCH',
+    user_action: 'NONE',
+    reason: 'AGE_RESTRICTION_FAILED',
+    content: 'the age on the ID_VERIFICATION document is outside the selfie’s estimated age range widened by max_age_gap years (config, default 10)',
+    magicLastName: null,
+    message: 'The age on the document does not fit the face.',
+  },
+} satisfies Record<string, FailureRow>;
+
 export const DEEP_AGE_STEP = defineStep<StartCompleteBody>({
   code: 'DEEP_AGE',
   summary: "Re-examines the run's latest selfie: the age range's lower bound must reach minimum_age and fit the ID document's age",
@@ -116,7 +174,8 @@ export const DEEP_AGE_STEP = defineStep<StartCompleteBody>({
     max_age_gap: numberOr(config.max_age_gap, DEFAULT_MAX_AGE_GAP),
     selfie_from: ['AGE_ESTIMATION', 'ID_VERIFICATION'],
   }),
-  failures: ['DEEP_AGE_NO_FACE', 'DEEP_AGE_UNDER_MINIMUM', 'DEEP_AGE_DOCUMENT_MISMATCH'],
+  failures: DEEP_AGE_FAILURES,
+  hostedForm: startCompleteForm('Age check', 'An age check of your face'),
   async run(context, body) {
     if (body.action === 'start') {
       return { kind: 'progress', state: { startedAt: context.nowIso }, explanations: ['DEEP_AGE started: complete runs the analysis'] };

@@ -11,12 +11,31 @@
  */
 import type { z } from '@hono/zod-openapi';
 import { analyzeBankStatement, bankStatementProgress } from '../../financial/api.ts';
-import { failuresOfStep } from '../workflow-failures.ts';
 import type { BankStatementUploadState } from './bank-statement-upload.step.ts';
 import { emptyBody } from './step-bodies.ts';
-import { defineStep } from './step-module.ts';
+import { defineStep, type FailureRow } from './step-module.ts';
+import { continueForm } from './hosted-forms.ts';
 
 export const AiBankStatementAnalysisStepBodySchema = emptyBody('AiBankStatementAnalysisStepBody');
+
+const AI_BANK_STATEMENT_ANALYSIS_FAILURES = {
+  BANK_STATEMENT_HIGH_RISK: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'BANK_STATEMENT_REJECTED',
+    content: 'a statement with a balance below zero or no regular income: the bank PrairieSky in the BANK_STATEMENT_UPLOAD start (ends the run: REJECTED)',
+    magicLastName: null,
+    message: 'The bank statement analysis found a high risk.',
+  },
+  BANK_STATEMENT_NOT_ANALYSABLE: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'BANK_STATEMENT_REJECTED',
+    content: "statements uploaded on the bank-statement request's page instead of a linked bank (no statement to read)",
+    magicLastName: null,
+    message: 'There is no bank statement to analyse.',
+  },
+} satisfies Record<string, FailureRow>;
 
 export const AI_BANK_STATEMENT_ANALYSIS_STEP = defineStep<z.infer<typeof AiBankStatementAnalysisStepBodySchema>>({
   code: 'AI_BANK_STATEMENT_ANALYSIS',
@@ -24,7 +43,8 @@ export const AI_BANK_STATEMENT_ANALYSIS_STEP = defineStep<z.infer<typeof AiBankS
   body: AiBankStatementAnalysisStepBodySchema,
   headless: false,
   requirements: () => ({ statement_from: 'BANK_STATEMENT_UPLOAD' }),
-  failures: failuresOfStep('AI_BANK_STATEMENT_ANALYSIS'),
+  failures: AI_BANK_STATEMENT_ANALYSIS_FAILURES,
+  hostedForm: continueForm('Bank statement analysis', 'Your bank statement is analysed'),
   run(context) {
     // The engine runs this step only after BANK_STATEMENT_UPLOAD completed, which saved its request id.
     const upload = context.earlier('BANK_STATEMENT_UPLOAD')?.state as BankStatementUploadState | undefined;

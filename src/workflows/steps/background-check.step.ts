@@ -19,12 +19,13 @@
  * - The session's price covers both screenings: nothing is billed.
  */
 import type { z } from '@hono/zod-openapi';
-import { adverseMediaJobState, defaultWatchlist, queueStepAdverseMedia, screenPepSanctions } from '../../screening/api.ts';
+import { defaultWatchlist, queueStepAdverseMedia, screenPepSanctions } from '../../screening/api.ts';
 import type { StoredJob } from '../../platform/jobs/jobs.ts';
 import { stepConflict } from '../workflow-errors.ts';
-import { failuresOfStep } from '../workflow-failures.ts';
 import { startCompleteBody } from './step-bodies.ts';
-import { defineStep, type StepContext, type StepOutcome } from './step-module.ts';
+import { SCREENING_UNAVAILABLE, screeningUnavailable, settledStepJob } from './step-job.ts';
+import { defineStep, type StepContext, type StepOutcome, type FailureRow } from './step-module.ts';
+import { startCompleteForm } from './hosted-forms.ts';
 
 export const BackgroundCheckStepBodySchema = startCompleteBody('BackgroundCheckStepBody');
 export type BackgroundCheckStepBody = z.infer<typeof BackgroundCheckStepBodySchema>;
@@ -74,31 +75,16 @@ function start(context: StepContext): StepOutcome {
 }
 
 function complete(context: StepContext): StepOutcome {
-  const { world, sessionId, index } = context;
   const state = context.state as BackgroundCheckState | undefined;
-  const where = { current_step: index, step_id: 'BACKGROUND_CHECK' };
-  if (state?.job === undefined) {
-    throw stepConflict('STEP_NOT_STARTED', `BACKGROUND_CHECK on session ${sessionId} has not started: submit {"action": "start"} first, then complete.`, where);
-  }
-  const job = adverseMediaJobState(world, context.deps.jobs, state.job);
-  if (job.status === 'pending' || job.status === 'processing') {
-    const readyAt = job.readyAtMs === undefined ? undefined : world.clock.iso(job.readyAtMs);
-    throw stepConflict(
-      'BACKGROUND_CHECK_NOT_READY',
-      `The background check of session ${sessionId} is still ${job.status}: ${readyAt === undefined ? 'it stays processing (scenario async-jobs-stuck)' : `it is due at ${readyAt}`}; submit {"action": "complete"} again then.`,
-      { ...where, ...(readyAt === undefined ? {} : { ready_at: readyAt }) },
-    );
-  }
-  const said = job.explanation === undefined ? [] : [job.explanation];
-  if (job.status === 'failed') {
-    return {
-      kind: 'failed',
-      failure: { code: 'SCREENING_UNAVAILABLE', slot: 'STEP', detail: `The adverse media job ${job.jobId} of the background check failed: ${job.error}.` },
-      state: {},
-      explanations: said,
-    };
-  }
-  const { identity } = state;
+  const job = settledStepJob(context, state?.job, {
+    step: 'BACKGROUND_CHECK',
+    notReady: 'BACKGROUND_CHECK_NOT_READY',
+    notStarted: `BACKGROUND_CHECK on session ${context.sessionId} has not started: submit {"action": "start"} first, then complete.`,
+    what: 'The background check',
+  });
+  const { said } = job;
+  if (job.status === 'failed') return screeningUnavailable(`The adverse media job ${job.jobId} of the background check failed: ${job.error}.`, said);
+  const { identity } = state as BackgroundCheckState;
   const lists = screenPepSanctions({ firstName: identity.first_name, lastName: identity.last_name, dateOfBirth: identity.date_of_birth }, defaultWatchlist());
   const media = job.result;
   const hits = [
@@ -123,12 +109,29 @@ function complete(context: StepContext): StepOutcome {
   return { kind: 'passed', ...outcome };
 }
 
+const BACKGROUND_CHECK_FAILURES = {
+  SCREENING_UNAVAILABLE,
+  BACKGROUND_CHECK_HIT: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'SCREENING_MATCH',
+    content:
+      'the identity read from the document is on a watchlist or has HIGH/CRITICAL adverse media (document identities are synthetic: force it with an attempt script; ends the run: REJECTED)',
+    magicLastName: null,
+    message: 'The background check of the identity on the document found a hit.',
+  },
+} satisfies Record<string, FailureRow>;
+
 export const BACKGROUND_CHECK_STEP = defineStep<BackgroundCheckStepBody>({
   code: 'BACKGROUND_CHECK',
   summary: 'Watchlist and adverse media screening of the identity ID_VERIFICATION read: start queues it, complete reads it; a hit ends the run',
   body: BackgroundCheckStepBodySchema,
   headless: false,
   requirements: () => ({ actions: ['start', 'complete'], identity_from: 'ID_VERIFICATION' }),
-  failures: failuresOfStep('BACKGROUND_CHECK'),
+  failures: BACKGROUND_CHECK_FAILURES,
+  conflicts: {
+    BACKGROUND_CHECK_NOT_READY: 'BACKGROUND_CHECK complete while its adverse-media job is pending or processing (ready_at)',
+  },
+  hostedForm: startCompleteForm('Background check', 'A background check on the identity read from your document'),
   run: (context, body) => (body.action === 'start' ? start(context) : complete(context)),
 });

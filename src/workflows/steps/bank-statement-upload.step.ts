@@ -20,9 +20,10 @@ import { bankStatementProgress, type BankStatementProgress, linkBankStatementFor
 import { mustBe } from '../../platform/validation/request-fields.ts';
 import { workflowSessions } from '../session-port.ts';
 import { stepConflict } from '../workflow-errors.ts';
-import { failuresOfStep } from '../workflow-failures.ts';
 import { startOrComplete } from './step-bodies.ts';
 import { defineStep, type StepContext, type StepOutcome } from './step-module.ts';
+import { startCompleteForm, text, withOptional } from './hosted-forms.ts';
+import { html } from 'hono/html';
 
 const BANK_CODES = SANDBOX_BANKS.map((bank) => bank.input) as [SandboxBankCode, ...SandboxBankCode[]];
 
@@ -111,12 +112,26 @@ function complete(context: StepContext): StepOutcome {
   };
 }
 
+const bankStatementForm = startCompleteForm(
+  'Your bank statements',
+  'Link your bank so the organization can read your statements',
+  (
+    view,
+  ) => html`<label>Your bank <select name="bank">${SANDBOX_BANKS.map((bank) => html`<option value="${bank.input}">${bank.name}: ${bank.description}</option>`)}</select></label>
+${view.bankStatementPage === undefined ? '' : html`<p>Or <a href="${view.bankStatementPage}">upload your statements on the bank-statement page</a>, then come back and start.</p>`}`,
+  (form) => withOptional({}, { bank: text(form, 'bank') }),
+);
+
 export const BANK_STATEMENT_UPLOAD_STEP = defineStep<BankStatementUploadStepBody>({
   code: 'BANK_STATEMENT_UPLOAD',
   summary: "The session's bank-statement request: start links a bank, complete once the statement is ready on the clock",
   body: BankStatementUploadStepBodySchema,
   headless: false,
   requirements: () => ({ actions: ['start', 'complete'], banks: BANK_CODES }),
-  failures: failuresOfStep('BANK_STATEMENT_UPLOAD'),
+  failures: {},
+  conflicts: {
+    BANK_STATEMENT_NOT_READY: 'BANK_STATEMENT_UPLOAD complete while the statement is still being fetched (ready_at, 5 s after linking)',
+  },
+  hostedForm: bankStatementForm,
   run: (context, body) => (body.action === 'start' ? start(context, body.bank) : complete(context)),
 });

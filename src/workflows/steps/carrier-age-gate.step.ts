@@ -16,6 +16,24 @@ export const CARRIER_AGE_GATE_STEP = carrierStep({
   summary: "The carrier's date of birth for the session's phone against age 18: PASS completes it",
   bodyName: 'CarrierAgeGateStepBody',
   requirements: { phone: 'the session applicant phone', required_age: 18 },
+  failures: {
+    CARRIER_AGE_NOT_VERIFIED: {
+      category: 'OTHER',
+      user_action: 'NONE',
+      reason: 'PHONE_CHECK_FAILED',
+      content: 'a session phone whose subscriber is under 18: +447700900010 (16), +447700900017 (turns 18 tomorrow)',
+      magicLastName: null,
+      message: "The carrier's subscriber is younger than the required age.",
+    },
+    CARRIER_AGE_NO_DATA: {
+      category: 'OTHER',
+      user_action: 'NONE',
+      reason: 'PHONE_CHECK_FAILED',
+      content: 'a session phone the carrier holds no date of birth for: +447700900008, or any number outside UK mobiles',
+      magicLastName: null,
+      message: "The carrier holds no date of birth for the phone's subscriber.",
+    },
+  },
   payloadKey: 'carrier_age_gate',
   failureOf: (response) =>
     response.outcome === 'PASS'
@@ -24,4 +42,5 @@ export const CARRIER_AGE_GATE_STEP = carrierStep({
           code: response.outcome === 'FAIL' ? 'CARRIER_AGE_NOT_VERIFIED' : 'CARRIER_AGE_NO_DATA',
           detail: `${response.outcome} against required age ${response.requiredAge}: ${response.statusMessage}.`,
         },
+  hostedPage: { title: 'Phone carrier age check', what: 'Your phone carrier confirms your age' },
 });

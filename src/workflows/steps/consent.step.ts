@@ -11,10 +11,11 @@
 import { z } from '@hono/zod-openapi';
 import { mustBe } from '../../platform/validation/request-fields.ts';
 import { workflowError } from '../workflow-errors.ts';
-import type { WorkflowFailureCode } from '../workflow-failures.ts';
 import type { StepCode } from '../workflow-steps.ts';
 import { readTypedFiles, unreadableReason } from './step-files.ts';
-import { defineStep, type StepContext, type StepOutcome } from './step-module.ts';
+import { defineStep, type StepContext, type StepOutcome, type FailureRow } from './step-module.ts';
+import { actionButton, fileField, postedFile, text, textField, type StepForm } from './hosted-forms.ts';
+import { html } from 'hono/html';
 
 const legalName = z
   .string({ error: mustBe('legal_name', "a string: the applicant's full legal name as typed") })
@@ -47,12 +48,7 @@ export type FaceLivenessConsentSettingsStepBody = z.infer<typeof FaceLivenessCon
 const badSignature = (reason: string) =>
   workflowError('INVALID_MEDIA', `Invalid request: signature_upload must be a readable image or PDF of the signature: ${reason}.`);
 
-async function decide(
-  context: StepContext,
-  body: ConsentStepBody | Record<string, never>,
-  step: StepCode,
-  declinedCode: WorkflowFailureCode,
-): Promise<StepOutcome> {
+async function decide(context: StepContext, body: ConsentStepBody | Record<string, never>, step: StepCode, declinedCode: string): Promise<StepOutcome> {
   const member = step === 'CONSENT' ? 'consent' : 'face_liveness_consent';
   if (!('accepted' in body)) {
     return {
@@ -93,15 +89,53 @@ async function decide(
   };
 }
 
+const consentForm: StepForm = {
+  title: 'Your consent',
+  fields: (view) => html`<p>Type your legal name to agree that your identity is checked; the signature image is optional.</p>
+${textField('legal_name', 'Legal name', `${view.applicant.firstName} ${view.applicant.lastName}`, 'text', false)}
+${fileField('signature_upload', 'Signature image', 'upload', true)}
+${actionButton('accept', 'I agree')}${actionButton('decline', 'I do not agree', false)}`,
+  submit: async (form, client) => {
+    if (text(form, 'action') === 'decline') return client.submit({ accepted: false });
+    const signature = await postedFile(form, 'signature_upload');
+    const body: Record<string, unknown> = { accepted: true, legal_name: form.legal_name ?? '' };
+    if (signature !== undefined) body.signature_upload = await client.store('signature_upload', signature);
+    return client.submit(body);
+  },
+};
+
+const CONSENT_FAILURES = {
+  CONSENT_DECLINED: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'CONSENT_DECLINED',
+    content: '{"accepted": false}: the run ends, the session is REJECTED',
+    magicLastName: null,
+    message: 'The applicant declined the consent.',
+  },
+} satisfies Record<string, FailureRow>;
+
 export const CONSENT_STEP = defineStep<ConsentStepBody>({
   code: 'CONSENT',
   summary: 'The applicant accepts (legal name, optional signature file) or declines; declining ends the run, session REJECTED',
   body: ConsentStepBodySchema,
   headless: false,
   requirements: () => ({ legal_name: true, signature_upload: 'optional' }),
-  failures: ['CONSENT_DECLINED'],
+  failures: CONSENT_FAILURES,
+  hostedForm: consentForm,
   run: (context, body) => decide(context, body, 'CONSENT', 'CONSENT_DECLINED'),
 });
+
+const FACE_LIVENESS_CONSENT_SETTINGS_FAILURES = {
+  BIOMETRIC_CONSENT_DECLINED: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'CONSENT_DECLINED',
+    content: '{"accepted": false}: the run ends, the session is REJECTED',
+    magicLastName: null,
+    message: 'The applicant declined the biometric (face) consent.',
+  },
+} satisfies Record<string, FailureRow>;
 
 export const FACE_LIVENESS_CONSENT_SETTINGS_STEP = defineStep<FaceLivenessConsentSettingsStepBody>({
   code: 'FACE_LIVENESS_CONSENT_SETTINGS',
@@ -109,6 +143,7 @@ export const FACE_LIVENESS_CONSENT_SETTINGS_STEP = defineStep<FaceLivenessConsen
   body: FaceLivenessConsentSettingsStepBodySchema,
   headless: false,
   requirements: () => ({ legal_name: 'when accepting', signature_upload: 'optional' }),
-  failures: ['BIOMETRIC_CONSENT_DECLINED'],
+  failures: FACE_LIVENESS_CONSENT_SETTINGS_FAILURES,
+  hostedForm: { ...consentForm, title: 'Consent to the face check' },
   run: (context, body) => decide(context, body as ConsentStepBody | Record<string, never>, 'FACE_LIVENESS_CONSENT_SETTINGS', 'BIOMETRIC_CONSENT_DECLINED'),
 });

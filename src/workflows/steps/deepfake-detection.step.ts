@@ -23,9 +23,12 @@ import {
 import type { LoadedImage } from '../../images/image-loading.ts';
 import { flag, mustBe } from '../../platform/validation/request-fields.ts';
 import { stepConflict } from '../workflow-errors.ts';
-import type { StepFailure } from '../workflow-failures.ts';
 import { loadMedia, readUploadAs } from './id-verification.step.ts';
-import { defineStep } from './step-module.ts';
+import { defineStep, type StepFailure, type FailureRow } from './step-module.ts';
+import { readFile } from 'node:fs/promises';
+import { html } from 'hono/html';
+import { ApiError } from '../../platform/errors/api-error.ts';
+import { sampleFile, submitButton, text, type PageFile, type StepForm } from './hosted-forms.ts';
 
 const VIDEO_SLOT = 'video_clip';
 const VIDEO_CONTENT_TYPE = 'video/webm';
@@ -81,13 +84,83 @@ const toFrameMeta = (meta: z.infer<typeof FrameMetaBodySchema>): FrameMeta => ({
   faceDetected: meta.face_detected,
 });
 
+/** The deepfake scans the page offers, as the frames a camera would send (fixtures/images). */
+const DEEPFAKE_SCANS = {
+  live: {
+    label: 'a live scan: person A from two angles',
+    frames: ['face.jpg', 'face-cropped.jpg', 'face.jpg', 'face-cropped.jpg', 'face.jpg', 'face-cropped.jpg'],
+  },
+  replay: {
+    label: 'a photo held to the camera: the same picture in every frame',
+    frames: ['face.jpg', 'face.jpg', 'face.jpg', 'face.jpg', 'face.jpg', 'face.jpg'],
+  },
+  switch: {
+    label: 'another person half-way: person B in the last frame',
+    frames: ['face.jpg', 'face-cropped.jpg', 'face.jpg', 'face-cropped.jpg', 'face.jpg', 'different-face.jpg'],
+  },
+} as const;
+type DeepfakeScan = keyof typeof DEEPFAKE_SCANS;
+
+/** The live scan's frame metadata (fixtures/deepfake-live-scan.json), in the step body's snake case. */
+async function liveScanFrameMeta(): Promise<Record<string, unknown>[]> {
+  const scan = JSON.parse(await readFile(new URL('../../../fixtures/deepfake-live-scan.json', import.meta.url), 'utf8')) as {
+    frameMeta: Record<string, unknown>[];
+  };
+  return scan.frameMeta.map((meta) =>
+    Object.fromEntries(Object.entries(meta).map(([key, value]) => [key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`), value])),
+  );
+}
+
+const deepfakeForm: StepForm = {
+  title: 'Face scan',
+  fields: () => html`<p>The page starts a scan, uploads its six frames and asks whether a live person was in front of the camera.</p>
+<label>What the camera sees <select name="scan">${Object.entries(DEEPFAKE_SCANS).map(([value, scan]) => html`<option value="${value}">${scan.label}</option>`)}</select></label>
+${submitButton('Scan my face')}`,
+  submit: async (form, client) => {
+    const choice = text(form, 'scan') ?? 'live';
+    if (!(choice in DEEPFAKE_SCANS)) throw new ApiError(400, `scan must be one of ${Object.keys(DEEPFAKE_SCANS).join(', ')}.`);
+    const frames = DEEPFAKE_SCANS[choice as DeepfakeScan].frames;
+    const started = await client.submit({ action: 'start' });
+    const { upload_urls: urls, s3_keys: keys } = started.deepfake as { upload_urls: Record<string, string>; s3_keys: Record<string, string> };
+    const s3Keys: Record<string, string> = {};
+    for (const [index, name] of frames.entries()) {
+      const slot = `frame_${index}`;
+      await client.deliver(urls[slot] as string, (await sampleFile(name)) as PageFile);
+      s3Keys[slot] = keys[slot] as string;
+    }
+    const frameMeta = await liveScanFrameMeta();
+    const lastTimestamp = Number(frameMeta.at(-1)?.timestamp ?? 0);
+    return client.submit({ action: 'complete', scan_duration_ms: lastTimestamp + 600, frame_meta: frameMeta, s3_keys: s3Keys });
+  },
+};
+
+const DEEPFAKE_DETECTION_FAILURES = {
+  DEEPFAKE_DETECTED: {
+    category: 'LIVENESS',
+    user_action: 'RETRY_LIVENESS',
+    reason: 'DEEPFAKE_DETECTED',
+    content: 'frames the deepfake engine judges DEEPFAKE or trust REJECT (e.g. no face, poses that do not fit frame_meta), or its magic challenge words',
+    magicLastName: null,
+    message: 'The capture looks synthetic or replayed.',
+  },
+  DEEPFAKE_INCONCLUSIVE: {
+    category: 'LIVENESS',
+    user_action: 'RETRY_LIVENESS',
+    reason: 'DEEPFAKE_DETECTED',
+    content: 'frames the deepfake engine judges INCONCLUSIVE or trust REVIEW',
+    magicLastName: null,
+    message: 'The deepfake analysis was inconclusive.',
+  },
+} satisfies Record<string, FailureRow>;
+
 export const DEEPFAKE_DETECTION_STEP = defineStep<DeepfakeDetectionStepBody>({
   code: 'DEEPFAKE_DETECTION',
   summary: 'start mints the frame/audio/video upload URLs; complete has the deepfake engine judge the six frames against frame_meta',
   body: DeepfakeDetectionStepBodySchema,
   headless: false,
   requirements: () => ({ frames: FRAME_SLOTS.length, frame_content_type: FRAME_CONTENT_TYPE, actions: [...DEEPFAKE_ACTIONS] }),
-  failures: ['DEEPFAKE_DETECTED', 'DEEPFAKE_INCONCLUSIVE'],
+  failures: DEEPFAKE_DETECTION_FAILURES,
+  hostedForm: deepfakeForm,
   async run(context, body) {
     const owner = deepfakeUploadOwner(context.sessionId);
     const challengeWord = challengeWordFor(context.world.seed, context.organizationId, context.sessionId);

@@ -20,9 +20,11 @@
  * LIMITATIONS:
  * - The clip and the timeline are stored, not analysed; neither is required for complete.
  */
+import { z } from '@hono/zod-openapi';
 import {
   compareFaces,
   createLivenessSession,
+  DEFAULT_LIVENESS_THRESHOLD,
   FACE_MATCH_THRESHOLD,
   LIVENESS_TIMINGS,
   type LivenessChallengeType,
@@ -37,17 +39,45 @@ import { sessionUploadOwner } from '../session-results.ts';
 import { describeZodError } from '../../platform/errors/api-error.ts';
 import { loadMedia, readUploadAs, type IdVerificationState } from './id-verification.step.ts';
 import { stepConflict, workflowError } from '../workflow-errors.ts';
-import { magicFailureCode, type StepFailure } from '../workflow-failures.ts';
-import { failuresOfStep } from '../workflow-failures.ts';
-import { DEFAULT_LIVENESS_CHALLENGE, livenessThreshold } from '../workflow-steps.ts';
-import {
-  FaceLivenessStepBodySchema,
-  LivenessUploadUrlFieldsSchema,
-  type FaceLivenessRequirements,
-  type FaceLivenessStepBody,
-  type StepSubmissionResponse,
-} from '../workflows.schemas.ts';
-import { defineStep, type StepDeps, type UploadReader } from './step-module.ts';
+import type { FaceLivenessRequirements, LivenessPayload } from './step-schemas.ts';
+import { ApiError } from '../../platform/errors/api-error.ts';
+import { mustBe } from '../../platform/validation/request-fields.ts';
+import { CLIP_MIME_TYPES, configInt } from './step-bodies.ts';
+import { defineStep, magicFailureCode, type StepFailure, type StepDeps, type UploadReader, type FailureRow } from './step-module.ts';
+import { actionButton, fileField, LIVENESS_FRAME_COUNT, requiredFile, submitButton, text, type StepForm } from './hosted-forms.ts';
+import { html } from 'hono/html';
+
+export const LIVENESS_ACTIONS = ['start', 'complete', 'upload-url'] as const;
+
+export const FaceLivenessStepBodySchema = z
+  .strictObject({
+    action: z.enum(LIVENESS_ACTIONS, { error: mustBe('action', 'one of start, complete, upload-url') }),
+    frame_count: z.unknown().optional().openapi({ type: 'integer', minimum: 1, maximum: 8, description: 'upload-url only (required there): 1-8' }),
+    clip_mime_type: z
+      .unknown()
+      .optional()
+      .openapi({ type: 'string', enum: [...CLIP_MIME_TYPES], description: 'upload-url only (optional)' }),
+  })
+  .openapi('FaceLivenessStepBody');
+export type FaceLivenessStepBody = z.infer<typeof FaceLivenessStepBodySchema>;
+
+/** upload-url's own fields, validated only for that action (the spec: accepted with every action). */
+export const LivenessUploadUrlFieldsSchema = z.object({
+  frame_count: z
+    .number({ error: mustBe('frame_count', 'an integer from 1 to 8', 'send the number of frames you will upload, 1-8') })
+    .int({ error: mustBe('frame_count', 'a whole number from 1 to 8') })
+    .min(1, { error: mustBe('frame_count', 'at least 1') })
+    .max(8, { error: mustBe('frame_count', 'at most 8') }),
+  clip_mime_type: z.enum(CLIP_MIME_TYPES, { error: mustBe('clip_mime_type', 'video/webm or video/mp4 (or omit it)') }).optional(),
+});
+
+export const FaceLivenessConfigSchema = z.strictObject({ confidence_threshold: configInt(1, 100, DEFAULT_LIVENESS_THRESHOLD) }).openapi('FaceLivenessConfig');
+
+export const DEFAULT_LIVENESS_CHALLENGE = 'FaceMovementChallenge';
+
+function livenessThreshold(resolved: Record<string, unknown>): number {
+  return typeof resolved.confidence_threshold === 'number' ? resolved.confidence_threshold : DEFAULT_LIVENESS_THRESHOLD;
+}
 
 export interface LivenessState extends Record<string, unknown> {
   livenessSessionId?: string;
@@ -79,7 +109,7 @@ export interface LivenessContext {
 export interface LivenessAction {
   liveness: LivenessState;
   /** The step response's `liveness` object. */
-  payload: NonNullable<StepSubmissionResponse['liveness']>;
+  payload: LivenessPayload;
   /** Set by `complete`: the attempt's verdict (no failure = passed) and the analysis_data it records. */
   verdict?: { failure?: StepFailure; analysis: Record<string, unknown> };
   explanations: string[];
@@ -217,7 +247,7 @@ async function complete(context: LivenessContext, config: Record<string, unknown
     );
   }
   const threshold = livenessThreshold(config);
-  const forced = magicFailureCode(lastName, 'FACE_LIVENESS');
+  const forced = magicFailureCode(FACE_LIVENESS_FAILURES, lastName);
   const scored = await scoreCapture(state, livenessSessionId, deps);
   const score: Score =
     forced === 'LIVENESS_FAILED'
@@ -278,13 +308,61 @@ async function runFaceLivenessAction(
   return complete(context, config, state, deps);
 }
 
+const faceLivenessForm: StepForm = {
+  title: 'Liveness check',
+  fields: (
+    view,
+  ) => html`<p>Pick the picture the camera would see: the page starts a liveness capture, uploads ${LIVENESS_FRAME_COUNT} frames taken from it and asks for the result.</p>
+${fileField('frame', 'Picture for the frames (JPEG)', 'frame')}
+${submitButton('Start the liveness check')}
+${view.step.status === 'IN_PROGRESS' ? actionButton('complete', 'Ask for the result again (no new frames)', false) : ''}`,
+  submit: async (form, client) => {
+    if (text(form, 'action') === 'complete') return client.submit({ action: 'complete' });
+    const frame = await requiredFile(form, 'frame', 'The picture for the frames');
+    if (frame.contentType !== 'image/jpeg')
+      throw new ApiError(400, `The picture for the frames must be a JPEG (liveness frames are image/jpeg); ${frame.label} is ${frame.contentType}.`);
+    await client.submit({ action: 'start' });
+    const urls = await client.submit({ action: 'upload-url', frame_count: LIVENESS_FRAME_COUNT });
+    const liveness = urls.liveness as { frame_upload_urls: string[] };
+    for (const url of liveness.frame_upload_urls) await client.deliver(url, frame);
+    return client.submit({ action: 'complete' });
+  },
+};
+
+const FACE_LIVENESS_FAILURES = {
+  LIVENESS_ID_MISMATCH: {
+    category: 'FACE_MATCH',
+    user_action: 'RETRY_LIVENESS',
+    reason: 'LOW_FACE_MATCH',
+    content: 'liveness frames of another person than the ID_VERIFICATION selfie (different-face.jpg frames after a face.jpg selfie)',
+    magicLastName: 'Impostor',
+    message: 'The face in the liveness capture does not match the verified ID.',
+  },
+  LIVENESS_FAILED: {
+    category: 'LIVENESS',
+    user_action: 'RETRY_LIVENESS',
+    reason: 'LIVENESS_FAILED',
+    content: 'liveness frames without a face (blank.png), or a score below the step’s confidence_threshold',
+    magicLastName: 'Spoof',
+    message: 'The liveness check did not pass.',
+  },
+} satisfies Record<string, FailureRow>;
+
 export const FACE_LIVENESS_STEP = defineStep<FaceLivenessStepBody>({
   code: 'FACE_LIVENESS',
   summary: 'Liveness capture: start, upload-url for the frames, complete scores them against confidence_threshold (and the ID selfie)',
   body: FaceLivenessStepBodySchema,
   headless: true,
   requirements: faceLivenessRequirements,
-  failures: failuresOfStep('FACE_LIVENESS'),
+  config: FaceLivenessConfigSchema,
+  failures: FACE_LIVENESS_FAILURES,
+  conflicts: {
+    LIVENESS_NOT_STARTED: 'FACE_LIVENESS complete before start (or again after a complete, without a new start)',
+    LIVENESS_RESULT_NOT_READY:
+      'FACE_LIVENESS complete while the result is still processing (failure_reason FACE_LIVENESS_RESULT_NOT_READY; magic last name Slowliveness)',
+    LIVENESS_UPLOAD_INCOMPLETE: 'FACE_LIVENESS complete after upload-url while some announced frames were not PUT',
+  },
+  hostedForm: faceLivenessForm,
   async run(context, body) {
     const selfie = context.earlier('ID_VERIFICATION')?.state as IdVerificationState | undefined;
     const state: LivenessState = {

@@ -25,15 +25,154 @@ import type { AnalysedImage } from '../../images/image-analysis.ts';
 import { round } from '../../platform/numbers.ts';
 import { loadImages, type LoadedImage } from '../../images/image-loading.ts';
 import { imageApiError } from '../../images/image-request.ts';
+import { z } from '@hono/zod-openapi';
 import { ApiError } from '../../platform/errors/api-error.ts';
 import { UploadStore } from '../../platform/uploads/uploads.ts';
-import { ageAt, type ExtractedText, type FailureReason, type FailureSlot, type IdAnalysisData } from '../session-results.ts';
+import { mustBe } from '../../platform/validation/request-fields.ts';
+import { ageAt, UPLOAD_TYPES, type ExtractedText, type FailureReason, type FailureSlot, type IdAnalysisData } from '../session-results.ts';
 import { FRONT_ONLY_DOCUMENT_TYPES, idDocumentType, isFrontOnly, isRecognisedDocumentType, VALID_ID_TYPES, VALID_STATES } from '../id-document-types.ts';
 import { workflowError } from '../workflow-errors.ts';
-import { failuresOfStep, magicFailureCode, type StepFailure, type WorkflowFailureCode } from '../workflow-failures.ts';
-import { idVerificationSettings, type IdVerificationSettings } from '../workflow-steps.ts';
-import { IdVerificationStepBodySchema, type IdVerificationRequirements, type IdVerificationStepBody, type IdVerificationUpload } from '../workflows.schemas.ts';
-import { defineStep, type UploadReader } from './step-module.ts';
+import type { IdVerificationRequirements } from './step-schemas.ts';
+import { defineStep, magicFailureCode, type StepFailure, type UploadReader, type FailureRow } from './step-module.ts';
+import { configInt } from './step-bodies.ts';
+import { fileField, storedUploads, submitButton, text, withOptional, type FormView, type Html, type StepForm } from './hosted-forms.ts';
+import { html } from 'hono/html';
+
+// ─── Body and config ────────────────────────────────────────────────────────────────────────────────
+
+const fileKey = (field: string) =>
+  z
+    .string({ error: mustBe(field, 'a file key from POST /v1/sessions/{id}/uploads or POST /v1/upload/presign') })
+    .min(1, { error: `${field} must not be empty: send the file_key of an uploaded image` });
+
+const documentTypeField = (field: string) =>
+  z
+    .string({ error: mustBe(field, 'a document type such as passport-us or driver-license-us') })
+    .min(1, { error: `${field} must not be empty: send a document type such as passport-us` });
+
+/** An ID_VERIFICATION step takes the same document and selfie slots a session's uploads name. */
+export const ID_VERIFICATION_UPLOADS = UPLOAD_TYPES;
+export type IdVerificationUpload = (typeof ID_VERIFICATION_UPLOADS)[number];
+
+export const IdVerificationStepBodySchema = z
+  .strictObject({
+    document_type: documentTypeField('document_type'),
+    secondary_document_type: documentTypeField('secondary_document_type').optional(),
+    tertiary_document_type: documentTypeField('tertiary_document_type').optional(),
+    uploads: z.strictObject(
+      {
+        id_front: fileKey('id_front'),
+        id_back: fileKey('id_back').optional(),
+        secondary_id_front: fileKey('secondary_id_front').optional(),
+        secondary_id_back: fileKey('secondary_id_back').optional(),
+        tertiary_id_front: fileKey('tertiary_id_front').optional(),
+        tertiary_id_back: fileKey('tertiary_id_back').optional(),
+        selfie_front: fileKey('selfie_front'),
+      },
+      {
+        error: (issue) =>
+          issue.code === 'invalid_type'
+            ? mustBe(
+                'uploads',
+                'an object of file keys: {"id_front": ..., "selfie_front": ...}',
+                'send {"id_front": <file key>, "selfie_front": <file key>, ...}',
+              )(issue)
+            : undefined,
+      },
+    ),
+  })
+  .openapi('IdVerificationStepBody');
+export type IdVerificationStepBody = z.infer<typeof IdVerificationStepBodySchema>;
+
+export const ESCALATION_TYPES = ['none', 'nfc-passport'] as const;
+
+export const IdVerificationConfigSchema = z
+  .strictObject({
+    minimum_age: configInt(1, 100, 18),
+    maximum_age: configInt(1, 150, 51),
+    expiry_date_years: configInt(0, 50, 2).openapi({ description: 'How many years past its expiration date a document is still accepted' }),
+    require_secondary_id: z.boolean().default(false),
+    require_tertiary_id: z.boolean().default(false),
+    face_front_photo_only: z.boolean().default(false),
+    require_front_only: z.boolean().default(false),
+    enable_fraud_analysis: z.boolean().default(false).openapi({ description: 'Synchronous fraud analysis; implied when escalation_type is not none' }),
+    escalation_type: z.enum(ESCALATION_TYPES).default('none'),
+    escalation_risk_threshold: configInt(0, 100, 60),
+  })
+  .refine((config) => config.maximum_age >= config.minimum_age, {
+    path: ['maximum_age'],
+    message: 'maximum_age must be at least minimum_age: raise maximum_age or lower minimum_age',
+  })
+  .refine((config) => !config.require_tertiary_id || config.require_secondary_id, {
+    path: ['require_tertiary_id'],
+    message: 'require_tertiary_id needs require_secondary_id true: a third document comes after a second one',
+  })
+  .openapi('IdVerificationConfig');
+export type IdVerificationConfig = z.output<typeof IdVerificationConfigSchema>;
+
+/** What a headless ID_VERIFICATION step reads from a resolved config (fixture workflows included). */
+export interface IdVerificationSettings {
+  minimumAge: number;
+  maximumAge: number;
+  expiryGraceYears: number;
+  requireSecondaryId: boolean;
+  requireTertiaryId: boolean;
+  faceFrontPhotoOnly: boolean;
+}
+
+/** ID_VERIFICATION's config defaults, parsed on first use: parsed at import, every start would run (and compile) zod's parser for them. */
+let idConfigDefaults: IdVerificationConfig | undefined;
+const defaultIdConfig = () => (idConfigDefaults ??= IdVerificationConfigSchema.parse({}));
+
+function group(config: Record<string, unknown>, name: string): Record<string, unknown> {
+  const value = config[name];
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+const numberOr = (value: unknown, fallback: number): number => (typeof value === 'number' ? value : fallback);
+const booleanOr = (value: unknown, fallback: boolean): boolean => (typeof value === 'boolean' ? value : fallback);
+
+export function idVerificationSettings(resolved: Record<string, unknown>): IdVerificationSettings {
+  const ages = group(group(resolved, 'age_restriction_settings'), 'minimum_age');
+  const scan = group(resolved, 'id_scan_settings');
+  const defaults = defaultIdConfig();
+  return {
+    minimumAge: numberOr(ages.lower, defaults.minimum_age),
+    maximumAge: numberOr(ages.upper, defaults.maximum_age),
+    expiryGraceYears: numberOr(group(resolved, 'expiry_date_settings').expiry_date, defaults.expiry_date_years),
+    requireSecondaryId: booleanOr(scan.require_secondary_id, false),
+    requireTertiaryId: booleanOr(scan.require_tertiary_id, false),
+    faceFrontPhotoOnly: booleanOr(group(resolved, 'face_scan_settings').face_front_photo_only, false),
+  };
+}
+
+/**
+ * The record's form of a validated config: the spec's observed groups (age_restriction_settings,
+ * expiry_date_settings, face_scan_settings, id_scan_face_settings, id_scan_settings) plus
+ * fraud_analysis_settings (the 'Fraud behaviour' rules resolved).
+ */
+function resolveIdVerificationConfig(config: Record<string, unknown>): Record<string, unknown> {
+  const c = config as IdVerificationConfig;
+  const escalates = c.escalation_type !== 'none';
+  const synchronous = c.enable_fraud_analysis || escalates;
+  return {
+    age_restriction_settings: {
+      age_restriction_mode: 'minimum_age',
+      country_category_minimum_age: null,
+      minimum_age: { lower: c.minimum_age, upper: c.maximum_age },
+    },
+    expiry_date_settings: { expiry_date: c.expiry_date_years },
+    face_scan_settings: { face_front_photo_only: c.face_front_photo_only },
+    id_scan_face_settings: { require_front_only: c.require_front_only },
+    id_scan_settings: { require_secondary_id: c.require_secondary_id, require_tertiary_id: c.require_tertiary_id },
+    fraud_analysis_settings: {
+      enable_fraud_analysis: synchronous,
+      fraud_analysis_mode: synchronous ? 'sync' : 'async',
+      escalation_type: c.escalation_type,
+      escalation_risk_threshold: c.escalation_risk_threshold,
+    },
+  };
+}
 
 export interface IdVerificationContext {
   /** The applicant's last name (magic values). */
@@ -189,7 +328,7 @@ interface DocumentResult {
   type: string;
   analysis: IdAnalysisData;
   documentNumber: string;
-  failure?: { code: WorkflowFailureCode; reason?: FailureReason; detail: string };
+  failure?: { code: string; reason?: FailureReason; detail: string };
   /** The failure is about the picture or type of the document (checked before the selfie). */
   documentProblem?: boolean;
 }
@@ -279,7 +418,7 @@ export async function runIdVerification(
 
   const documentFailure = documents.find((document) => document.documentProblem === true);
   const laterFailure = documents.find((document) => document.failure !== undefined);
-  const forced = magicFailureCode(context.lastName, 'ID_VERIFICATION');
+  const forced = magicFailureCode(ID_VERIFICATION_FAILURES, context.lastName);
   const failure: StepFailure | undefined =
     forced !== undefined
       ? { code: forced, slot: 'PRIMARY', detail: `(magic value: last name ${context.lastName.trim()})` }
@@ -362,13 +501,128 @@ export interface IdVerificationState extends Record<string, unknown> {
   selfieKey: string;
 }
 
+const ID_SLOTS = ['id_front', 'id_back', 'secondary_id_front', 'secondary_id_back', 'tertiary_id_front', 'tertiary_id_back', 'selfie_front'] as const;
+
+function documentRequirement(view: FormView, key: 'require_secondary_id' | 'require_tertiary_id'): boolean {
+  const document = (view.step.requirements as { document?: Record<string, unknown> } | undefined)?.document;
+  return document?.[key] === true;
+}
+
+function documentTypeSelect(name: string, label: string, selected: string): Html {
+  return html`<label>${label} <select name="${name}">${VALID_ID_TYPES.map((type) => html`<option value="${type}"${type === selected ? ' selected' : ''}>${type}</option>`)}</select></label>`;
+}
+
+function extraDocument(prefix: 'secondary' | 'tertiary', label: string): Html {
+  return html`<h3>${label}</h3>${documentTypeSelect(`${prefix}_document_type`, 'Document type', 'driver-license-us')}
+${fileField(`${prefix}_id_front`, 'Front', 'document')}${fileField(`${prefix}_id_back`, 'Back', 'document', true)}`;
+}
+
+const idVerificationForm: StepForm = {
+  title: 'Your ID document and a selfie',
+  fields: (view) => html`${documentTypeSelect('document_type', 'Document type', 'passport-us')}
+${fileField('id_front', 'Front of the document', 'document')}
+${fileField('id_back', 'Back of the document (not for a passport)', 'document', true)}
+${documentRequirement(view, 'require_secondary_id') ? extraDocument('secondary', 'A second document') : ''}
+${documentRequirement(view, 'require_tertiary_id') ? extraDocument('tertiary', 'A third document') : ''}
+${fileField('selfie_front', 'Selfie', 'selfie')}
+${submitButton('Send the document and selfie')}`,
+  submit: async (form, client) => {
+    const uploads = await storedUploads(form, client, ID_SLOTS);
+    const body = withOptional(
+      { document_type: form.document_type ?? '', uploads },
+      { secondary_document_type: uploads.secondary_id_front === undefined ? undefined : text(form, 'secondary_document_type') },
+    );
+    if (uploads.tertiary_id_front !== undefined) withOptional(body, { tertiary_document_type: text(form, 'tertiary_document_type') });
+    return client.submit(body);
+  },
+};
+
+const ID_VERIFICATION_FAILURES = {
+  DOCUMENT_TYPE_UNRECOGNIZED: {
+    category: 'DOCUMENT',
+    user_action: 'USE_DIFFERENT_DOCUMENT',
+    reason: 'DOC_TYPE_NOT_ALLOWED',
+    content: 'document_type that is not a document type at all, e.g. "library-card"',
+    magicLastName: 'Unrecognized',
+    message: 'The document type is not one the service recognises.',
+  },
+  DOCUMENT_TYPE_NOT_ACCEPTED: {
+    category: 'DOCUMENT',
+    user_action: 'USE_DIFFERENT_DOCUMENT',
+    reason: 'DOC_TYPE_NOT_ALLOWED',
+    content: 'a document type of a known kind that the step does not accept, e.g. "passport-gb" or "driver-license-mx"',
+    magicLastName: 'Unaccepted',
+    message: 'The document type is recognised but not accepted by this workflow.',
+  },
+  ID_TEXT_NOT_READABLE: {
+    category: 'DOCUMENT',
+    user_action: 'RETAKE_DOCUMENT',
+    reason: 'OCR_NAME_MISSING',
+    content: 'an ID front that is flat or tiny (fixtures/images/blank.png)',
+    magicLastName: 'Unreadable',
+    message: 'The text of the document could not be read.',
+  },
+  DOCUMENT_TYPE_LOW_CONFIDENCE: {
+    category: 'DOCUMENT',
+    user_action: 'RETAKE_DOCUMENT',
+    reason: 'DOC_TYPE_NOT_ALLOWED',
+    content: 'an ID front that is a picture but not of an identity document (a plain portrait such as fixtures/images/face.jpg)',
+    magicLastName: 'Lowconfidence',
+    message: 'The picture does not look enough like the declared document type.',
+  },
+  ID_FACE_NOT_DETECTED: {
+    category: 'DOCUMENT',
+    user_action: 'RETAKE_DOCUMENT',
+    reason: 'NO_FACE_DETECTED',
+    content: 'a readable ID front on which no portrait face is found',
+    magicLastName: 'Faceless',
+    message: 'No face was found on the document.',
+  },
+  SELFIE_FACE_NOT_DETECTED: {
+    category: 'SELFIE',
+    user_action: 'RETAKE_SELFIE',
+    reason: 'NO_FACE_DETECTED',
+    content: 'a selfie without a face (fixtures/images/blank.png)',
+    magicLastName: 'Noselfie',
+    message: 'No face was found in the selfie.',
+  },
+  SELFIE_MULTIPLE_FACES: {
+    category: 'SELFIE',
+    user_action: 'RETAKE_SELFIE',
+    reason: 'NO_FACE_DETECTED',
+    content: 'a selfie that is a picture of an identity document (the holder plus the printed portrait), e.g. fixtures/images/passport.jpg',
+    magicLastName: 'Crowd',
+    message: 'More than one face was found in the selfie.',
+  },
+  SELFIE_ID_FACE_MISMATCH: {
+    category: 'FACE_MATCH',
+    user_action: 'RETAKE_SELFIE',
+    reason: 'LOW_FACE_MATCH',
+    content: 'a selfie of another person than the ID portrait (fixtures/images/different-face.jpg with passport.jpg)',
+    magicLastName: 'Mismatch',
+    message: 'The selfie does not match the face on the document.',
+  },
+  UNKNOWN: {
+    category: 'DOCUMENT',
+    user_action: 'USE_DIFFERENT_DOCUMENT',
+    reason: 'DOCUMENT_EXPIRED',
+    content:
+      'a document that is expired, under or over the age range, or from a state not accepted (reason DOCUMENT_EXPIRED, AGE_RESTRICTION_FAILED or STATE_NOT_ALLOWED)',
+    magicLastName: 'Expired',
+    message: 'The document failed a check (expiry, age or state).',
+  },
+} satisfies Record<string, FailureRow>;
+
 export const ID_VERIFICATION_STEP = defineStep<IdVerificationStepBody>({
   code: 'ID_VERIFICATION',
   summary: 'Scans the ID documents, compares id_front with selfie_front, checks expiry, age and state',
   body: IdVerificationStepBodySchema,
   headless: true,
   requirements: idVerificationRequirements,
-  failures: failuresOfStep('ID_VERIFICATION'),
+  config: IdVerificationConfigSchema,
+  resolveConfig: resolveIdVerificationConfig,
+  failures: ID_VERIFICATION_FAILURES,
+  hostedForm: idVerificationForm,
   async run(context, body) {
     const settings = idVerificationSettings(context.config);
     const requireFrontOnly = (context.config.id_scan_face_settings as { require_front_only?: boolean } | undefined)?.require_front_only === true;

@@ -1,9 +1,12 @@
 /**
- * The step registry: one line per step type that runs. The engine, the OpenAPI document (the step-submit
- * body's union), the catalog, the console and the docs tables all read this table. A step type absent here
- * is refused with 400 STEP_NOT_RUNNABLE ("not built yet").
+ * The step registry: one line per step type, every step type of STEP_CODES (the record is total, so the
+ * engine runs every step a hosted workflow may hold). The engine, the OpenAPI document (the step-submit
+ * body's union), the catalog, the console, the docs tables and the hosted page read this table, and the
+ * tables below are derived from it: the failure rows (WORKFLOW_FAILURES), the error codes
+ * (WORKFLOW_ERROR_CODES) and each step's config rules.
  */
 import { z } from '@hono/zod-openapi';
+import { ENGINE_ERROR_CODES, INTERNAL_ERROR, SHARED_STEP_CONFLICTS, type WorkflowErrorCode } from '../workflow-errors.ts';
 import type { StepCode } from '../workflow-steps.ts';
 import { ADVERSE_MEDIA_STEP } from './adverse-media.step.ts';
 import { AI_BANK_STATEMENT_ANALYSIS_STEP } from './ai-bank-statement-analysis.step.ts';
@@ -23,12 +26,12 @@ import { CONSENT_STEP, FACE_LIVENESS_CONSENT_SETTINGS_STEP } from './consent.ste
 import { DEEPFAKE_DETECTION_STEP } from './deepfake-detection.step.ts';
 import { CUSTOM_PROMPT_STEP, DOCUMENT_UPLOAD_STEP } from './uploads.step.ts';
 import { WHITE_LABEL_STEP } from './white-label.step.ts';
-import type { StepModule } from './step-module.ts';
+import type { FailureRow, StepModule } from './step-module.ts';
 
 // Each module's body type is its own; the registry holds them as modules of unknown bodies (the engine validates with `body`).
 const step = <Body>(module: StepModule<Body>) => module as unknown as StepModule;
 
-export const STEP_MODULES: Partial<Record<StepCode, StepModule>> = {
+export const STEP_MODULES: Record<StepCode, StepModule> = {
   ID_VERIFICATION: step(ID_VERIFICATION_STEP),
   FACE_LIVENESS: step(FACE_LIVENESS_STEP),
   PEP_SANCTIONS: step(PEP_SANCTIONS_STEP),
@@ -52,17 +55,73 @@ export const STEP_MODULES: Partial<Record<StepCode, StepModule>> = {
   WHITE_LABEL: step(WHITE_LABEL_STEP),
 };
 
-/** The module of a step type, or undefined while it is not built. */
-export function stepModule(code: StepCode): StepModule | undefined {
-  return STEP_MODULES[code];
+const MODULES = Object.values(STEP_MODULES);
+
+// ─── Failures ───────────────────────────────────────────────────────────────────────────────────────
+
+/** A failure row with the steps that give it: the first module in registry order, then the others. */
+export interface WorkflowFailureRow extends FailureRow {
+  step: StepCode;
+  /** Other steps that give the same code (a carrier outage fails any of the three phone checks). */
+  alsoSteps?: readonly StepCode[];
 }
+
+function failureTable(): Record<string, WorkflowFailureRow> {
+  const table: Record<string, WorkflowFailureRow> = {};
+  for (const module of MODULES) {
+    for (const [code, row] of Object.entries(module.failures)) {
+      const known = table[code];
+      if (known === undefined) table[code] = { ...row, step: module.code };
+      else table[code] = { ...known, alsoSteps: [...(known.alsoSteps ?? []), module.code] };
+    }
+  }
+  return table;
+}
+
+/** Every failure code of every step, in registry order: coverage, docs, the catalog and the wire schema read it. */
+export const WORKFLOW_FAILURES: Readonly<Record<string, WorkflowFailureRow>> = failureTable();
+export const WORKFLOW_FAILURE_CODES = Object.keys(WORKFLOW_FAILURES);
+
+/** The row of a failure code a step gave (every code a module returns is one of its rows). */
+export function failureRow(code: string): WorkflowFailureRow {
+  const row = WORKFLOW_FAILURES[code];
+  if (row === undefined) throw new Error(`${code} is not a failure row of any step module`);
+  return row;
+}
+
+// ─── Error codes ────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Every error code of the workflow endpoints, in the order the docs and catalog list them: the engine's,
+ * each step's own 409s (registry order), the 409s any step may give, then the fault.
+ */
+export const WORKFLOW_ERROR_CODES: Readonly<Record<string, WorkflowErrorCode>> = {
+  ...ENGINE_ERROR_CODES,
+  ...Object.fromEntries(MODULES.flatMap((module) => Object.entries(module.conflicts ?? {}).map(([code, when]) => [code, { status: 409, when }]))),
+  ...SHARED_STEP_CONFLICTS,
+  INTERNAL_ERROR,
+};
+export const WORKFLOW_ERROR_CODE_NAMES = Object.keys(WORKFLOW_ERROR_CODES);
+
+// ─── Config ─────────────────────────────────────────────────────────────────────────────────────────
+
+/** A step's config when none is sent. */
+export function defaultStepConfig(code: StepCode): Record<string, unknown> {
+  return STEP_MODULES[code].config?.parse({}) ?? {};
+}
+
+/** The resolved config of a validated step config (defaults filled in), as the workflow record shows it. */
+export function resolveStepConfig(code: StepCode, config: Record<string, unknown>): Record<string, unknown> {
+  const module = STEP_MODULES[code];
+  return module.resolveConfig === undefined ? { ...config } : module.resolveConfig(config);
+}
+
+// ─── Bodies ─────────────────────────────────────────────────────────────────────────────────────────
 
 /** The step-submit route's body: any JSON object, validated by the step's module; documented as the union of the modules' bodies. */
 export const StepSubmissionBodySchema = z.record(z.string(), z.unknown()).openapi('StepSubmissionBody', {
-  description: `The body of the step the path names: ${Object.values(STEP_MODULES)
-    .map((module) => `${module.code}: ${stepBodyName(module)}`)
-    .join('; ')}. Steps not listed are not built yet (400 STEP_NOT_RUNNABLE).`,
-  anyOf: Object.values(STEP_MODULES).map((module) => ({ $ref: `#/components/schemas/${stepBodyName(module)}` })),
+  description: `The body of the step the path names: ${MODULES.map((module) => `${module.code}: ${stepBodyName(module)}`).join('; ')}.`,
+  anyOf: MODULES.map((module) => ({ $ref: `#/components/schemas/${stepBodyName(module)}` })),
 });
 
 /** The OpenAPI component name of a step's body: ID_VERIFICATION → IdVerificationStepBody (modules name their schema so). */

@@ -13,9 +13,10 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defaultWatchlist, type PepSanctionsMatch, screenPepSanctions } from '../../screening/api.ts';
-import { screenedPersonFields } from './step-bodies.ts';
-import { defineStep } from './step-module.ts';
-import { failuresOfStep } from '../workflow-failures.ts';
+import { NoConfigSchema, screenedPersonFields } from './step-bodies.ts';
+import { defineStep, type FailureRow } from './step-module.ts';
+import { identityBody, identityFields, submitButton, type StepForm } from './hosted-forms.ts';
+import { html } from 'hono/html';
 
 export const PepSanctionsStepBodySchema = z.strictObject(screenedPersonFields).openapi('PepSanctionsStepBody');
 export type PepSanctionsStepBody = z.infer<typeof PepSanctionsStepBodySchema>;
@@ -23,13 +24,40 @@ export type PepSanctionsStepBody = z.infer<typeof PepSanctionsStepBodySchema>;
 const describe = (matches: readonly PepSanctionsMatch[]) =>
   matches.map((match) => `${match.name} (confidence ${match.confidence}, ${match.datasets.length} lists)`).join('; ');
 
+const pepSanctionsForm: StepForm = {
+  title: 'Sanctions and PEP screening',
+  fields: (view) => html`${identityFields(view, false)}${submitButton('Screen me')}`,
+  submit: (form, client) => client.submit(identityBody(form)),
+};
+
+const PEP_SANCTIONS_FAILURES = {
+  PEP_MATCH: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'SCREENING_MATCH',
+    content: 'a person on a PEP list only: first_name Ottoline, last_name Brackenbury, date_of_birth 1961-07-14 (ends the run: REJECTED)',
+    magicLastName: null,
+    message: 'The person is a politically exposed person.',
+  },
+  SANCTIONS_MATCH: {
+    category: 'OTHER',
+    user_action: 'NONE',
+    reason: 'SCREENING_MATCH',
+    content: 'a person on a sanctions list (or on both kinds): Radomir Kestrelov 1966-09-30, Emile Vautrin-Lacoste 1955-11-23 (ends the run: REJECTED)',
+    magicLastName: null,
+    message: 'The person is on a sanctions list.',
+  },
+} satisfies Record<string, FailureRow>;
+
 export const PEP_SANCTIONS_STEP = defineStep<PepSanctionsStepBody>({
   code: 'PEP_SANCTIONS',
   summary: 'Screens the person sent against the PEP and sanctions watchlists; a match ends the run',
   body: PepSanctionsStepBodySchema,
   headless: false,
   requirements: () => ({ fields: ['first_name', 'last_name', 'date_of_birth'] }),
-  failures: failuresOfStep('PEP_SANCTIONS'),
+  config: NoConfigSchema,
+  failures: PEP_SANCTIONS_FAILURES,
+  hostedForm: pepSanctionsForm,
   run(_context, body) {
     const { response, explanation } = screenPepSanctions(
       { firstName: body.first_name, lastName: body.last_name, dateOfBirth: body.date_of_birth },

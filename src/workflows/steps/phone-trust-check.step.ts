@@ -15,7 +15,18 @@ export const PHONE_TRUST_CHECK_STEP = carrierStep({
   summary: "SIM swap and call forwarding on the session's phone (medium sensitivity): tripped fails the attempt",
   bodyName: 'PhoneTrustCheckStepBody',
   requirements: { phone: 'the session applicant phone', sensitivity: 'medium' },
+  failures: {
+    PHONE_TRUST_TRIPPED: {
+      category: 'OTHER',
+      user_action: 'NONE',
+      reason: 'PHONE_CHECK_FAILED',
+      content: 'a session phone with a recent SIM swap or call forwarding: +447700900003, +447700900004, +447700900005, +447700900006',
+      magicLastName: null,
+      message: 'The phone shows a recent SIM swap or active call forwarding.',
+    },
+  },
   payloadKey: 'phone_trust',
   failureOf: (response) =>
     response.tripped ? { code: 'PHONE_TRUST_TRIPPED', detail: `Tripped at ${response.sensitivity}: ${response.tripReasons.join(', ')}.` } : undefined,
+  hostedPage: { title: 'Phone check', what: 'Your phone number is checked' },
 });

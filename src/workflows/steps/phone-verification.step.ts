@@ -20,9 +20,10 @@ import { hashParts } from '../../platform/random/random.ts';
 import { mustBe } from '../../platform/validation/request-fields.ts';
 import { workflowSessions } from '../session-port.ts';
 import { stepConflict, workflowError } from '../workflow-errors.ts';
-import { failuresOfStep } from '../workflow-failures.ts';
 import { startOrComplete } from './step-bodies.ts';
-import { defineStep, type StepContext, type StepOutcome } from './step-module.ts';
+import { defineStep, type StepContext, type StepOutcome, type FailureRow } from './step-module.ts';
+import { actionButton, postedAction, submitButton, textField, type StepForm } from './hosted-forms.ts';
+import { html } from 'hono/html';
 
 /** How long a code can be entered after it was sent (virtual clock). */
 export const CODE_TTL_MS = 10 * 60_000;
@@ -137,12 +138,48 @@ function complete(context: StepContext, entered: string | undefined): StepOutcom
   };
 }
 
+const phoneVerificationForm: StepForm = {
+  title: 'Your phone number',
+  fields: (view) =>
+    view.step.status === 'IN_PROGRESS'
+      ? html`<p>We sent a code to ${view.applicant.phone ?? 'your phone'}.</p>${textField('code', 'Code', '', 'text')}
+<input type="hidden" name="action" value="complete">${submitButton('Verify the code')}`
+      : html`<p>We will send a one-time code to ${view.applicant.phone ?? 'your phone'}.</p>${actionButton('start', 'Send me a code')}`,
+  submit: (form, client, view) => {
+    const action = postedAction(form, view);
+    return client.submit(action === 'complete' ? { action, code: form.code ?? '' } : { action });
+  },
+};
+
+const PHONE_VERIFICATION_FAILURES = {
+  PHONE_CODE_INCORRECT: {
+    category: 'OTHER',
+    user_action: 'RETRY_STEP',
+    reason: 'PHONE_CODE_INVALID',
+    content: 'complete with a code other than the one sent by SMS (the outbox shows the right one)',
+    magicLastName: null,
+    message: 'The code entered is not the code sent.',
+  },
+  PHONE_CODE_EXPIRED: {
+    category: 'OTHER',
+    user_action: 'RETRY_STEP',
+    reason: 'PHONE_CODE_INVALID',
+    content: 'complete with the code more than 10 minutes (sandbox clock) after it was sent (start again for a new code)',
+    magicLastName: null,
+    message: 'The code expired before it was entered.',
+  },
+} satisfies Record<string, FailureRow>;
+
 export const PHONE_VERIFICATION_STEP = defineStep<PhoneVerificationStepBody>({
   code: 'PHONE_VERIFICATION',
   summary: "A one-time code by SMS to the session's phone (outbox): start sends it, complete passes once the applicant entered it",
   body: PhoneVerificationStepBodySchema,
   headless: false,
   requirements: () => ({ actions: ['start', 'complete'], code_digits: CODE_DIGITS, code_ttl_seconds: CODE_TTL_MS / 1000 }),
-  failures: failuresOfStep('PHONE_VERIFICATION'),
+  failures: PHONE_VERIFICATION_FAILURES,
+  conflicts: {
+    PHONE_CODE_NOT_ENTERED: 'PHONE_VERIFICATION complete without a code: the applicant has not entered the code yet',
+  },
+  hostedForm: phoneVerificationForm,
   run: (context, body) => (body.action === 'start' ? start(context) : complete(context, body.code)),
 });

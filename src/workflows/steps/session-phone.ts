@@ -7,10 +7,20 @@
  */
 import { checkSessionPhone, type PhoneCheckKind, type PhoneCheckResponses } from '../../screening/api.ts';
 import { workflowError } from '../workflow-errors.ts';
-import { failuresOfStep, type WorkflowFailureCode } from '../workflow-failures.ts';
 import type { StepCode } from '../workflow-steps.ts';
 import { emptyBody } from './step-bodies.ts';
-import { defineStep, type StepContext, type StepModule, type StepOutcome } from './step-module.ts';
+import { continueForm } from './hosted-forms.ts';
+import { defineStep, type FailureRow, type StepContext, type StepModule, type StepOutcome } from './step-module.ts';
+
+/** The carrier's outage: any of the three carrier steps gives it, one row shared by their modules. */
+const CARRIER_UNAVAILABLE = {
+  category: 'OTHER',
+  user_action: 'RETRY_STEP',
+  reason: 'CARRIER_UNAVAILABLE',
+  content: 'the session phone +447700900009 (the carrier data provider is down)',
+  magicLastName: null,
+  message: 'The carrier data provider did not answer.',
+} satisfies FailureRow;
 
 export type SessionPhoneCheck<K extends PhoneCheckKind> =
   | { answered: true; response: PhoneCheckResponses[K]; explanations: string[] }
@@ -45,8 +55,12 @@ export interface CarrierStepSpec<K extends PhoneCheckKind> {
   requirements: Record<string, unknown>;
   /** The step response's key for the carrier's answer. */
   payloadKey: string;
+  /** The step's own failure rows (CARRIER_UNAVAILABLE is added: every carrier step can give it). */
+  failures: Record<string, FailureRow>;
   /** The failure the carrier's answer means; undefined: the step completes. */
-  failureOf(response: PhoneCheckResponses[K]): { code: WorkflowFailureCode; detail: string } | undefined;
+  failureOf(response: PhoneCheckResponses[K]): { code: string; detail: string } | undefined;
+  /** The hosted page's one sentence: what the step checks. */
+  hostedPage: { title: string; what: string };
 }
 
 export function carrierStep<K extends PhoneCheckKind>(spec: CarrierStepSpec<K>): StepModule<Record<string, never>> {
@@ -56,7 +70,8 @@ export function carrierStep<K extends PhoneCheckKind>(spec: CarrierStepSpec<K>):
     body: emptyBody(spec.bodyName),
     headless: false,
     requirements: () => spec.requirements,
-    failures: failuresOfStep(spec.code),
+    failures: { ...spec.failures, CARRIER_UNAVAILABLE },
+    hostedForm: continueForm(spec.hostedPage.title, spec.hostedPage.what),
     run(context) {
       const check = sessionPhoneCheck(context, spec.kind);
       if (!check.answered) return check.outcome;

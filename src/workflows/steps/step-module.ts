@@ -8,17 +8,49 @@
  * attempt counting and the attempt limit, attempt scripts, the session's status, analysis_data, the
  * response envelope and the coverage notes. A module only says what this submission did (StepOutcome).
  *
- * Config rules stay in workflow-steps.ts (STEP_CONFIG_SCHEMAS, one row per step that has rules); `run`
- * receives the step's resolved config.
+ * The module also owns everything else a step type brings: its config rules, its failure rows (what the
+ * client reads in `failure`), its own 409 codes and the form the hosted page shows for it. The tables the
+ * rest of the code reads (WORKFLOW_FAILURES, WORKFLOW_ERROR_CODES, the config schemas, the hosted forms)
+ * are derived from the registry (steps/index.ts), so a new step type is one module plus its registry line.
  */
 import type { z } from '@hono/zod-openapi';
 import type { JobEngine, JobFate } from '../../platform/jobs/jobs.ts';
 import type { World } from '../../platform/namespaces/world.ts';
-import type { StepFailure, WorkflowFailureCode } from '../workflow-failures.ts';
+import type { FailureReason, FailureSlot } from '../session-results.ts';
 import type { StepCode } from '../workflow-steps.ts';
-import type { StepStatus } from '../workflows.schemas.ts';
+import type { StepStatus } from './step-schemas.ts';
+import type { StepForm } from './hosted-forms.ts';
 
-export type { StepFailure } from '../workflow-failures.ts';
+export const FAILURE_CATEGORIES = ['DOCUMENT', 'SELFIE', 'FACE_MATCH', 'LIVENESS', 'OTHER'] as const;
+export const USER_ACTIONS = ['RETAKE_DOCUMENT', 'USE_DIFFERENT_DOCUMENT', 'RETAKE_SELFIE', 'RETRY_LIVENESS', 'RETRY_STEP', 'NONE'] as const;
+
+/** One failure code of a step as the client reads it (the step that gives it is the module's own code). */
+export interface FailureRow {
+  category: (typeof FAILURE_CATEGORIES)[number];
+  user_action: (typeof USER_ACTIONS)[number];
+  /** The meta_data.failureData reason the attempt is recorded under. */
+  reason: FailureReason;
+  /** Real content that triggers it. */
+  content: string;
+  /** The applicant last name that forces it (null: reached from content or other magic only). */
+  magicLastName: string | null;
+  message: string;
+}
+
+/** An attempt's failure as a step decides it: the code (a key of the module's `failures`), the measured detail and the document slot. */
+export interface StepFailure {
+  code: string;
+  /** failureData reason when it differs from the row's (UNKNOWN covers several). */
+  reason?: FailureReason;
+  slot: FailureSlot;
+  detail: string;
+}
+
+/** The failure code a magic last name forces among a step's rows, if any (UNKNOWN is reached from content only). */
+export function magicFailureCode(failures: Readonly<Record<string, FailureRow>>, lastName: string): string | undefined {
+  const wanted = lastName.trim().toLowerCase();
+  return Object.keys(failures).find((code) => code !== 'UNKNOWN' && failures[code]?.magicLastName?.toLowerCase() === wanted);
+}
 
 /** Reads the bytes behind a file key for the session's organization (ApiError 403/404 otherwise). */
 export type UploadReader = (fileKey: string) => Promise<Buffer>;
@@ -137,8 +169,22 @@ export interface StepModule<Body = unknown> {
   headless: boolean;
   /** GET …/workflow's `requirements` of the step, from its resolved config. */
   requirements(config: Record<string, unknown>): Record<string, unknown>;
-  /** Every failure code the step can give (rows of WORKFLOW_FAILURES): coverage and docs read it. */
-  failures: readonly WorkflowFailureCode[];
+  /**
+   * The config rules (types, ranges, defaults) a workflow's step is validated with; absent: any object,
+   * stored as sent. A schema that fills defaults resolves to what the record shows, unless `resolveConfig` reshapes it.
+   */
+  config?: z.ZodType<Record<string, unknown>>;
+  /** The record's form of a validated config (ID_VERIFICATION's groups); absent: the config as validated. */
+  resolveConfig?(config: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * Every failure code the step can give, with its row: WORKFLOW_FAILURES, coverage and docs are derived
+   * from these. A code several steps give (CARRIER_UNAVAILABLE) is one shared row object in each.
+   */
+  failures: Readonly<Record<string, FailureRow>>;
+  /** The step's own 409 codes (409 `code` → when it is answered); the engine's codes are in workflow-errors.ts. */
+  conflicts?: Readonly<Record<string, string>>;
+  /** What the hosted page shows for the step and how its post becomes this body. */
+  hostedForm: StepForm;
   /** Decides one submission. Throws ApiError for refusals (400 bad input, stepConflict 409 "not ready"). */
   run(context: StepContext, body: Body): Promise<StepOutcome> | StepOutcome;
 }

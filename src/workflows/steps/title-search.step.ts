@@ -14,18 +14,51 @@
  */
 import type { z } from '@hono/zod-openapi';
 import { checkTitle, normalizeName, TitleCheckRequestSchema, type TitleCheckResponse } from '../../screening/api.ts';
-import type { WorkflowFailureCode } from '../workflow-failures.ts';
-import { failuresOfStep } from '../workflow-failures.ts';
-import { defineStep } from './step-module.ts';
+import { defineStep, type FailureRow } from './step-module.ts';
+import { submitButton, type StepForm } from './hosted-forms.ts';
+import { html } from 'hono/html';
 
 export const TitleSearchStepBodySchema = TitleCheckRequestSchema.pick({ address: true }).strict().openapi('TitleSearchStepBody');
 export type TitleSearchStepBody = z.infer<typeof TitleSearchStepBodySchema>;
 
-const FAILURE_OF_STATUS: Record<Exclude<TitleCheckResponse['status'], 'found'>, WorkflowFailureCode> = {
+const FAILURE_OF_STATUS: Record<Exclude<TitleCheckResponse['status'], 'found'>, string> = {
   multiple_properties: 'TITLE_MULTIPLE_PROPERTIES',
   not_found: 'TITLE_NOT_FOUND',
   unsupported_region: 'TITLE_UNSUPPORTED_REGION',
 };
+
+const titleSearchForm: StepForm = {
+  title: 'Property title search',
+  fields: () => html`<label>Property address <textarea name="address" rows="2" required></textarea></label>${submitButton('Search the title')}`,
+  submit: (form, client) => client.submit({ address: form.address ?? '' }),
+};
+
+const TITLE_SEARCH_FAILURES = {
+  TITLE_NOT_FOUND: {
+    category: 'OTHER',
+    user_action: 'RETRY_STEP',
+    reason: 'TITLE_NOT_VERIFIED',
+    content: 'a US address without a property record, e.g. "404 Nowhere Lane, Springfield, IL 62701", or one that cannot be located',
+    magicLastName: null,
+    message: 'No property record was found at the address.',
+  },
+  TITLE_MULTIPLE_PROPERTIES: {
+    category: 'OTHER',
+    user_action: 'RETRY_STEP',
+    reason: 'TITLE_NOT_VERIFIED',
+    content: 'a multi-unit building without a unit, e.g. "2 Sandbox Towers, Springfield, IL 62701" (resend with a unit)',
+    magicLastName: null,
+    message: 'Several properties are at the address: name the unit.',
+  },
+  TITLE_UNSUPPORTED_REGION: {
+    category: 'OTHER',
+    user_action: 'RETRY_STEP',
+    reason: 'TITLE_NOT_VERIFIED',
+    content: 'an address outside the US, e.g. "221B Baker Street, London NW1 6XE, United Kingdom"',
+    magicLastName: null,
+    message: 'Title search covers US addresses only.',
+  },
+} satisfies Record<string, FailureRow>;
 
 export const TITLE_SEARCH_STEP = defineStep<TitleSearchStepBody>({
   code: 'TITLE_SEARCH',
@@ -33,7 +66,8 @@ export const TITLE_SEARCH_STEP = defineStep<TitleSearchStepBody>({
   body: TitleSearchStepBodySchema,
   headless: false,
   requirements: () => ({ fields: ['address'] }),
-  failures: failuresOfStep('TITLE_SEARCH'),
+  failures: TITLE_SEARCH_FAILURES,
+  hostedForm: titleSearchForm,
   run(context, body) {
     const { first_name: firstName, last_name: lastName } = context.applicant;
     const { response, explanation } = checkTitle({ firstName, lastName, address: body.address });

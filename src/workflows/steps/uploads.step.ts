@@ -6,11 +6,12 @@
  * of slot names; CUSTOM_PROMPT also `prompt`, the question shown): a missing slot is a 400 naming it.
  */
 import { workflowError } from '../workflow-errors.ts';
-import type { WorkflowFailureCode } from '../workflow-failures.ts';
 import type { StepCode } from '../workflow-steps.ts';
 import { uploadsBody, type UploadsBody } from './step-bodies.ts';
 import { readTypedFiles, unreadableReason } from './step-files.ts';
-import { defineStep, type StepContext, type StepOutcome } from './step-module.ts';
+import { defineStep, type StepContext, type StepOutcome, type FailureRow } from './step-module.ts';
+import { fileField, storedUploads, submitButton, type FormView, type StepForm } from './hosted-forms.ts';
+import { html } from 'hono/html';
 
 export const DocumentUploadStepBodySchema = uploadsBody('DocumentUploadStepBody');
 export const CustomPromptStepBodySchema = uploadsBody('CustomPromptStepBody');
@@ -28,7 +29,7 @@ function requirements(config: Record<string, unknown>): Record<string, unknown> 
   };
 }
 
-async function checkFiles(context: StepContext, body: UploadsBody, code: StepCode, failureCode: WorkflowFailureCode): Promise<StepOutcome> {
+async function checkFiles(context: StepContext, body: UploadsBody, code: StepCode, failureCode: string): Promise<StepOutcome> {
   const missing = requiredSlots(context.config).filter((slot) => body.uploads[slot] === undefined);
   if (missing.length > 0) {
     throw workflowError(
@@ -58,15 +59,56 @@ async function checkFiles(context: StepContext, body: UploadsBody, code: StepCod
   return { kind: 'failed', failure: { code: failureCode, slot: 'PRIMARY', detail: problem }, analysis, explanations: said };
 }
 
+/** The slots an uploads step asks for (its requirements' `slots`), or one `document` slot when it names none. */
+function uploadSlots(view: FormView): string[] {
+  const slots = (view.step.requirements as { slots?: unknown } | undefined)?.slots;
+  const named = Array.isArray(slots) ? slots.filter((slot): slot is string => typeof slot === 'string') : [];
+  return named.length > 0 ? named : ['document'];
+}
+
+function uploadsForm(title: string, what: string): StepForm {
+  return {
+    title,
+    fields: (view) => {
+      const prompt = (view.step.requirements as { prompt?: unknown } | undefined)?.prompt;
+      return html`<p>${typeof prompt === 'string' ? prompt : `${what}.`}</p>${uploadSlots(view).map((slot) => fileField(slot, slot.replace(/_/g, ' '), 'upload'))}${submitButton('Upload')}`;
+    },
+    submit: async (form, client, view) => client.submit({ uploads: await storedUploads(form, client, uploadSlots(view)) }),
+  };
+}
+
+const DOCUMENT_UPLOAD_FAILURES = {
+  DOCUMENT_UPLOAD_FILE_NOT_ACCEPTED: {
+    category: 'DOCUMENT',
+    user_action: 'RETAKE_DOCUMENT',
+    reason: 'FILE_NOT_ACCEPTED',
+    content: 'an uploaded file whose bytes are neither an image (JPEG, PNG, WebP, …) nor a PDF, or an image too flat to read (fixtures/images/blank.png)',
+    magicLastName: null,
+    message: 'An uploaded document is not a readable image or PDF.',
+  },
+} satisfies Record<string, FailureRow>;
+
 export const DOCUMENT_UPLOAD_STEP = defineStep<UploadsBody>({
   code: 'DOCUMENT_UPLOAD',
   summary: 'Uploaded files checked (own organization, bytes arrived) and typed from their bytes: readable images or PDFs pass',
   body: DocumentUploadStepBodySchema,
   headless: false,
   requirements,
-  failures: ['DOCUMENT_UPLOAD_FILE_NOT_ACCEPTED'],
+  failures: DOCUMENT_UPLOAD_FAILURES,
+  hostedForm: uploadsForm('Document upload', 'Upload your document'),
   run: (context, body) => checkFiles(context, body, 'DOCUMENT_UPLOAD', 'DOCUMENT_UPLOAD_FILE_NOT_ACCEPTED'),
 });
+
+const CUSTOM_PROMPT_FAILURES = {
+  CUSTOM_PROMPT_FILE_NOT_ACCEPTED: {
+    category: 'DOCUMENT',
+    user_action: 'RETAKE_DOCUMENT',
+    reason: 'FILE_NOT_ACCEPTED',
+    content: 'an uploaded file whose bytes are neither an image nor a PDF, or an image too flat to read (fixtures/images/blank.png)',
+    magicLastName: null,
+    message: 'An uploaded answer to the prompt is not a readable image or PDF.',
+  },
+} satisfies Record<string, FailureRow>;
 
 export const CUSTOM_PROMPT_STEP = defineStep<UploadsBody>({
   code: 'CUSTOM_PROMPT',
@@ -74,6 +116,7 @@ export const CUSTOM_PROMPT_STEP = defineStep<UploadsBody>({
   body: CustomPromptStepBodySchema,
   headless: false,
   requirements,
-  failures: ['CUSTOM_PROMPT_FILE_NOT_ACCEPTED'],
+  failures: CUSTOM_PROMPT_FAILURES,
+  hostedForm: uploadsForm('A document we ask for', 'Upload the document the organization asks for'),
   run: (context, body) => checkFiles(context, body, 'CUSTOM_PROMPT', 'CUSTOM_PROMPT_FILE_NOT_ACCEPTED'),
 });
