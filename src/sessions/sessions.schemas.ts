@@ -66,19 +66,8 @@ export const SESSION_TYPES = ['session', 'credit-check-hard', 'credit-check-soft
 export const SessionTypeSchema = z.enum(SESSION_TYPES).openapi('SessionType');
 export type SessionType = z.infer<typeof SessionTypeSchema>;
 
-/** The ten upload slots of the record's `uploads` object, in the spec's order. */
-export const UPLOAD_FLAGS = [
-  'id_front',
-  'id_back',
-  'secondary_id_front',
-  'secondary_id_back',
-  'tertiary_id_front',
-  'tertiary_id_back',
-  'selfie_front',
-  'selfie_right',
-  'selfie_left',
-  'hold_up_3_fingers',
-] as const;
+/** The ten upload slots of the record's `uploads` object, in the spec's order: the requestable types first. */
+export const UPLOAD_FLAGS = [...UPLOAD_TYPES, 'selfie_right', 'selfie_left', 'hold_up_3_fingers'] as const;
 export type UploadFlag = (typeof UPLOAD_FLAGS)[number];
 
 /** ISO 8601 instant in UTC ending in Z, as the sandbox writes every timestamp. */
