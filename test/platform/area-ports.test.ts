@@ -10,7 +10,8 @@ import { AREAS } from '../../src/modules.ts';
 import { declarePort } from '../../src/platform/platform.ts';
 import type { AreaEntry } from '../../src/platform/sandbox-module.ts';
 
-const auth = AREAS.find((area) => area.name === 'auth') as AreaEntry;
+const area = (name: string) => AREAS.find((entry) => entry.name === name) as AreaEntry;
+const auth = area('auth');
 
 describe('ports declared on the area list', () => {
   it('an area that needs a port no area provides is refused when the platform is built, naming both', () => {
@@ -28,13 +29,13 @@ describe('ports declared on the area list', () => {
       load: () => Promise.reject(new Error('the providing area is not loaded to provide its port')),
       provides: [{ port: greeting, load: async () => `hello ${++implementations}` }],
     };
-    const loader = new AreaLoader([{ ...auth, needs: [greeting] }, { name: 'other', load: auth.load, needs: [greeting] }, provider]);
+    const loader = new AreaLoader([{ ...auth, needs: [greeting] }, { ...area('async-jobs'), needs: [greeting] }, provider]);
     expect(() => greeting.get()).toThrow('The auth → greeting port was used before the area loader provided it');
 
     await loader.load('auth');
     expect(greeting.get()).toBe('hello 1');
     expect(loader.isLoaded('greeter')).toBe(false);
-    await expect(loader.load('other')).rejects.toThrow('src/routes.generated.ts has no area "other"');
+    await loader.load('async-jobs');
     expect(implementations).toBe(1);
   });
 });
