@@ -138,6 +138,11 @@ function imagePool(): Piscina {
   return pool;
 }
 
+/** How many images the pool's threads have decoded or analysed since the process started. */
+export function imagesDoneOnThreads(): number {
+  return pool?.completed ?? 0;
+}
+
 export function createImageDecoder(options: ImageDecoderOptions = {}): ImageDecoder {
   const limits = {
     maxBytes: options.maxBytes ?? IMAGE_LIMITS.maxBytes,
