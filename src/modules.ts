@@ -19,9 +19,9 @@ import { workflowSessions } from './workflows/session-port.ts';
 
 /**
  * What the areas below sessions need of a session (screening, deepfake, financial, and the workflows' step
- * engine): ports they declare, provided by the sessions area. An area whose requests may reach one (itself,
- * or through a workflow step or a session it creates) needs them all; the area loader connects them before
- * its first request is answered, whichever area comes first.
+ * engine): ports they declare, provided by the sessions area. An area whose modules reach one (itself, or
+ * through the sessions or workflows it uses; test/architecture/area-port-needs.test.ts reads the import
+ * graph) needs them all; the area loader connects them before its first request, whichever area comes first.
  */
 const SESSION_PORTS = [screeningSessions, deepfakeSessions, applicantIds, workflowSessions];
 const sessionsSide = () => import('./sessions/area-ports.ts');
@@ -31,7 +31,7 @@ export const AREAS: readonly AreaEntry[] = [
   { name: 'async-jobs', load: async () => (await import('./async-jobs/index.ts')).asyncJobsModule },
   { name: 'upload', load: async () => (await import('./upload/index.ts')).uploadModule },
   { name: 'financial', load: async () => (await import('./financial/index.ts')).financialModule, needs: SESSION_PORTS },
-  { name: 'credit-check', load: async () => (await import('./credit-check/index.ts')).creditCheckModule },
+  { name: 'credit-check', load: async () => (await import('./credit-check/index.ts')).creditCheckModule, needs: SESSION_PORTS },
   {
     name: 'sessions',
     load: async () => (await import('./sessions/index.ts')).sessionsModule,
@@ -53,11 +53,11 @@ export const AREAS: readonly AreaEntry[] = [
   { name: 'identity', load: async () => (await import('./identity/index.ts')).identityModule },
   { name: 'deepfake', load: async () => (await import('./deepfake/index.ts')).deepfakeModule, needs: SESSION_PORTS },
   { name: 'profiles', load: async () => (await import('./profiles/index.ts')).profilesModule },
-  { name: 'credit-terms', load: async () => (await import('./credit-terms/index.ts')).creditTermsModule },
-  { name: 'igaming', load: async () => (await import('./igaming/index.ts')).igamingModule },
-  { name: 'aml', load: async () => (await import('./aml/index.ts')).amlModule },
-  { name: 're-verifications', load: async () => (await import('./re-verifications/index.ts')).reVerificationsModule },
-  { name: 'age-verification', load: async () => (await import('./age-verification/index.ts')).ageVerificationModule },
+  { name: 'credit-terms', load: async () => (await import('./credit-terms/index.ts')).creditTermsModule, needs: SESSION_PORTS },
+  { name: 'igaming', load: async () => (await import('./igaming/index.ts')).igamingModule, needs: SESSION_PORTS },
+  { name: 'aml', load: async () => (await import('./aml/index.ts')).amlModule, needs: SESSION_PORTS },
+  { name: 're-verifications', load: async () => (await import('./re-verifications/index.ts')).reVerificationsModule, needs: SESSION_PORTS },
+  { name: 'age-verification', load: async () => (await import('./age-verification/index.ts')).ageVerificationModule, needs: SESSION_PORTS },
   { name: 'workflows', load: async () => (await import('./workflows/index.ts')).workflowsModule, needs: SESSION_PORTS },
   { name: 'control', load: async () => (await import('./control/index.ts')).controlModule, jobKinds: [testJobKind] },
   { name: 'console', load: async () => (await import('./console/console.router.ts')).consoleModule, needs: SESSION_PORTS },
