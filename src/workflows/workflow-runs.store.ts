@@ -61,7 +61,8 @@ export function newRun(workflow: WorkflowRecord, session: { id: string; organiza
         started_at: null,
         completed_at: null,
         failure_reason: null,
-        requirements: STEP_MODULES[code].requirements(step.config),
+        // A workflow may also list the iGaming checks it runs (vpn-detection, ip-jurisdiction): no step module runs those.
+        requirements: Object.hasOwn(STEP_MODULES, code) ? STEP_MODULES[code].requirements(step.config) : {},
         config: step.config,
       };
     }),
