@@ -29,12 +29,13 @@
  *
  * No test asserts on these figures: speed targets live here.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { driftRecording } from './drift-recording.ts';
 import { CI_SUITE_FLAGS, firstCallsByArea, median, runSuite } from './ci-suite.ts';
 import { BENCH_EXTERNAL_ID, BENCH_LIVE_KEY, BENCH_ORGANIZATIONS, PREFILL_SPACING_MS, PREFILL_START, prefill } from './prefill.ts';
 
@@ -468,6 +469,7 @@ async function main() {
     if (wanted('ci suite')) await ciSuite(freshFile);
     if (wanted('coverage')) await coverageCost(freshFile);
     if (wanted('first control')) await readsDuringFirstControlRequest(freshFile);
+    if (wanted('check-recording drift')) await checkRecordingTime(work);
 
     // 10k and 100k stored (1M with --scale).
     for (const count of SCALE ? [1_000_000] : [10_000, 100_000]) {
@@ -599,7 +601,7 @@ async function main() {
       });
       const four = await load(server, compare, 4, 8);
       // Cores kept busy: what must hold is that four connections keep every core working (libvips decodes
-      // on libuv's thread pool, the analysis runs on the event loop).
+      // on libuv's thread pool, the analysis on the image pool's worker threads, the HTTP work on the event loop).
       const cores = Math.min(2, CORES);
       const busy = (four.rps * four.cpuMsPerRequest) / 1000;
       record({
@@ -700,6 +702,29 @@ async function readsDuringFirstControlRequest(freshFile: (name: string) => strin
   } finally {
     await stop(server);
   }
+}
+
+/**
+ * `idv-sandbox check-recording` on a recording of 1,000 exchanges, run as a user runs it (the bin, start-up
+ * included, on core 0): under 10 s (issue: drift check), and without drift, the recording being a sandbox's.
+ */
+async function checkRecordingTime(work: string): Promise<void> {
+  const file = join(work, 'drift-1000.jsonl');
+  writeFileSync(file, await driftRecording(1000));
+  const command = pinning ? ['taskset', '-c', '0', process.execPath] : [process.execPath];
+  const began = performance.now();
+  const run = spawnSync(command[0] as string, [...command.slice(1), ...BIN_NODE_FLAGS, 'bin/idv-sandbox.js', 'check-recording', file, '--fail-on-drift'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  const seconds = (performance.now() - began) / 1000;
+  const summary = /\d+ of \d+ replayed exchanges match the recording/.exec(run.stdout)?.[0] ?? `exit ${run.status}: ${run.stderr.slice(0, 200)}`;
+  record({
+    name: 'check-recording of 1,000 exchanges',
+    value: `${seconds.toFixed(1)} s; ${summary}`,
+    target: '< 10 s, no drift',
+    met: run.status === 0 && seconds < 10,
+  });
 }
 
 /**

@@ -9,6 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadAllAreas } from '../src/app.ts';
+import { shadowing } from '../src/drift/shadow.ts';
 import { createSandbox, type Sandbox } from '../src/sandbox.ts';
 import { FIXTURE_WORKFLOW_IDS } from '../src/workflows/workflows.store.ts';
 import { OPENAPI_EXAMPLES_FILE, type OperationExamples } from '../src/platform/docs/openapi-examples.ts';
@@ -48,6 +49,8 @@ export interface OperationTarget {
   answering(first: boolean): Promise<Answering>;
   /** Moves the default namespace's virtual clock on, without a call of its own in the recording. */
   advance(ms: number): Promise<void>;
+  /** Puts the sandbox in shadow mode (in this process only: a server over HTTP runs without it, and its drift report is not called). */
+  startShadowMode?(): void;
   /** Told of every call once answered, with its wall-clock duration (the bench's figures). */
   answered?(call: { operationId: string; method: string; path: string; ms: number }): void;
 }
@@ -73,6 +76,7 @@ export async function recordOperationExamples(firstCall?: (sandbox: Sandbox) => 
     return await driveOperations({
       answering: async (first) => (first && firstCall !== undefined ? firstCall(sandbox) : sandbox.app),
       advance: async (ms) => sandbox.clock.advance(ms),
+      startShadowMode: () => shadowing(sandbox.platform, sandbox.app.fetch, { upstream: 'https://staging.idv.example' }),
     });
   } finally {
     await sandbox.close();
@@ -437,6 +441,11 @@ export async function driveOperations(target: OperationTarget): Promise<Operatio
   await control('sandboxCatalog', 'GET', '/__sandbox/catalog');
   await control('sandboxCoverage', 'GET', '/__sandbox/coverage?kind=scenario-kind');
   await control('sandboxClearCoverage', 'DELETE', '/__sandbox/coverage');
+  // The shadow mode's report, as a sandbox started with --shadow-upstream answers it before any request.
+  if (target.startShadowMode) {
+    target.startShadowMode();
+    await control('sandboxDrift', 'GET', '/__sandbox/drift');
+  }
   await control('sandboxCreateTestJob', 'POST', '/__sandbox/jobs', { input: { n: 1 } });
   await control('sandboxClearRequests', 'DELETE', '/__sandbox/requests');
   await control('sandboxListOutbox', 'GET', '/__sandbox/outbox?channel=email&limit=1');

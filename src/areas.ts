@@ -3,7 +3,8 @@
  * that on its first call imports the route's area (its schemas, routes and handlers)
  * and from then on runs the area's own handlers for that route, composed by Hono (validators, guard,
  * handler). What one area uses of another is declared on its entry in src/modules.ts (job kinds,
- * registered when the platform is built), never registered by loading the other. What an area adds to
+ * registered when the platform is built; the ports it needs, connected before its first request from the
+ * entry that provides them), never registered by loading the other. What an area adds to
  * the platform's registries (catalog rows, coverage sources) is data on its module, its `capabilities`:
  * whatever reads them (the catalog, coverage reports, /openapi.json) loads every area first, in the order
  * of src/modules.ts, whichever request comes first.
@@ -15,6 +16,7 @@ import type { RouterRoute } from 'hono/types';
 import { imagesInBody } from './platform/http/body-limits.ts';
 import type { AppEnv } from './platform/http/context.ts';
 import type { AreaRoutes, OperationFacts } from './platform/operations/declared-operations.ts';
+import type { Port, PortProvision } from './platform/platform.ts';
 import type { AreaEntry, Capability, SandboxModule } from './platform/sandbox-module.ts';
 import { AREAS } from './modules.ts';
 import { ROUTE_TABLE } from './routes.generated.ts';
@@ -95,16 +97,30 @@ export interface AreaListeners {
   all(areas: readonly LoadedArea[]): void;
 }
 
-/** The areas of one app: loaded once each, on first use. */
+/** Each port the areas provide, with its provision; a port an area needs and none provides is a wiring bug. */
+function portProviders(areas: readonly AreaEntry[]): Map<Port<unknown>, PortProvision> {
+  const providers = new Map(areas.flatMap((area) => (area.provides ?? []).map((provision) => [provision.port, provision] as const)));
+  for (const area of areas) {
+    const missing = (area.needs ?? []).find((port) => !providers.has(port));
+    if (missing) throw new Error(`Area ${area.name} needs the ${missing.name} port, which no area of src/modules.ts provides.`);
+  }
+  return providers;
+}
+
+/** The areas of one app: loaded once each, on first use, with the ports each needs connected. */
 export class AreaLoader {
   private readonly loaded = new Map<string, LoadedArea>();
   private readonly loading = new Map<string, Promise<LoadedArea>>();
+  private readonly providers: Map<Port<unknown>, PortProvision>;
+  private readonly connected = new Map<Port<unknown>, Promise<void>>();
   private all: Promise<void> | undefined;
 
   constructor(
     private readonly areas: readonly AreaEntry[] = AREAS,
     private readonly listeners: AreaListeners = { loaded: () => undefined, all: () => undefined },
-  ) {}
+  ) {
+    this.providers = portProviders(areas);
+  }
 
   entry(name: string): AreaEntry {
     const area = this.areas.find((candidate) => candidate.name === name);
@@ -126,8 +142,22 @@ export class AreaLoader {
     return loading;
   }
 
+  /** The ports, each provided once: its implementation loaded from the area that provides it. */
+  private async connect(ports: readonly Port<unknown>[]): Promise<void> {
+    await Promise.all(
+      ports.map((port) => {
+        let connecting = this.connected.get(port);
+        if (!connecting) {
+          connecting = (this.providers.get(port) as PortProvision).load().then((implementation) => port.provide(implementation));
+          this.connected.set(port, connecting);
+        }
+        return connecting;
+      }),
+    );
+  }
+
   private async evaluate(area: AreaEntry): Promise<LoadedArea> {
-    const module = await area.load();
+    const [module] = await Promise.all([area.load(), this.connect(area.needs ?? [])]);
     const router = module.router();
     const table = routesOf(area.name).routes;
     const runs = routeRuns(router);

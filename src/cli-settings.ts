@@ -56,6 +56,8 @@ export const SETTINGS = {
   'no-coverage': { kind: 'switch' },
   'coverage-out': { kind: 'path', env: 'IDV_SANDBOX_COVERAGE_OUT' },
   'require-coverage': { kind: 'text', env: 'IDV_SANDBOX_REQUIRE_COVERAGE' },
+  'shadow-upstream': { kind: 'text', env: 'IDV_SANDBOX_SHADOW_UPSTREAM' },
+  record: { kind: 'path', env: 'IDV_SANDBOX_RECORD' },
 } as const satisfies Record<string, Setting>;
 
 /** The flags that only the command itself reads (never in a config file). */

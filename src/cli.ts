@@ -17,6 +17,7 @@ import { DEFAULT_INVALID_KEYS_PER_MINUTE } from './platform/rate-limit/invalid-k
 import { DEFAULT_MAX_NAMESPACES } from './platform/namespaces/world.ts';
 import { StoreOpenError } from './platform/store/store.ts';
 import { writePortFile } from './port-file.ts';
+import type { ShadowOptions } from './drift/shadow.ts';
 
 /** What the command takes: the sandbox's options, plus what only the process does. */
 export interface CliOptions extends SandboxOptions, CoverageExit {
@@ -27,7 +28,7 @@ export interface CliOptions extends SandboxOptions, CoverageExit {
 export const HELP = `idv-sandbox — a stateful sandbox of the identity-verification and screening API
 
 Usage: idv-sandbox [options]
-       idv-sandbox check-recording FILE... [--out FILE] [--fail-on-drift]   (compare with recorded traffic: docs/drift-check.md)
+       idv-sandbox check-recording FILE... [--out FILE] [--fail-on-drift]   (compare with recorded traffic: docs/drift.md)
 
 Each option may also be set in a config file (--config), under its flag's name; a flag wins over its env
 variable, which wins over the config file.
@@ -81,6 +82,11 @@ variable, which wins over the config file.
   --require-coverage <spec>  on stop, exit 1 listing the classes missed unless coverage reaches this percentage,
                         or hits every class listed in this file (\`idv-sandbox coverage init\` writes one)
                         (env IDV_SANDBOX_REQUIRE_COVERAGE)
+  --shadow-upstream <url>  shadow mode: forward each /v1 request to this service and answer with its answer,
+                        untouched (502 when it cannot be reached); answer it here too, in namespace "shadow", and
+                        report the difference at GET /__sandbox/drift (docs/drift.md) (env IDV_SANDBOX_SHADOW_UPSTREAM)
+  --record <dir>        with --shadow-upstream: append each exchange to a JSONL file in this folder, for
+                        idv-sandbox check-recording (env IDV_SANDBOX_RECORD)
   --port-file <f>       once listening, write {"url","pid"} here for health checks and scripts (env IDV_SANDBOX_PORT_FILE)
   --version             the version
   --help                this text
@@ -149,7 +155,18 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliOptions | '
     coverage: !s['no-coverage'],
     coverageOut: s['coverage-out'],
     requireCoverage: requirementOf(s['require-coverage']),
+    shadow: shadowOf(s['shadow-upstream'], s.record),
   };
+}
+
+function shadowOf(upstream: string | undefined, recordDir: string | undefined): ShadowOptions | undefined {
+  if (upstream === undefined) {
+    if (recordDir !== undefined) throw new Error('--record writes what the shadow mode forwards: give --shadow-upstream <URL> with it');
+    return undefined;
+  }
+  if (!URL.canParse(upstream) || !/^https?:$/.test(new URL(upstream).protocol))
+    throw new Error(`--shadow-upstream must be the service's http or https URL (https://staging.example), got "${upstream}"`);
+  return recordDir === undefined ? { upstream } : { upstream, recordDir };
 }
 
 function retentionDays(days: number | undefined): number | undefined {

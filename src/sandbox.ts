@@ -42,6 +42,7 @@ import { DeclaredOperations, type ResponseRecorder } from './platform/operations
 import { FileBlobStore, MemoryBlobStore } from './platform/uploads/blob-store.ts';
 import { UPLOADS_COLLECTION, UploadStore } from './platform/uploads/uploads.ts';
 import { parseSmtpUrl, SmtpCourier } from './platform/outbox/smtp-courier.ts';
+import type { ShadowOptions } from './drift/shadow.ts';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const DEFAULT_DATA_FILE = '.data/idv-sandbox.json';
@@ -115,6 +116,8 @@ export interface SandboxOptions {
   watchScenarios?: boolean;
   /** Record which outcome classes the answers fall into (default on; GET /__sandbox/coverage). */
   coverage?: boolean;
+  /** Forward each /v1 request to an upstream and compare its answer with this sandbox's (`--shadow-upstream`; a listening sandbox only). */
+  shadow?: ShadowOptions;
   /** How scenario latency waits; tests inject a recorder instead of real sleeping. */
   sleep?: (ms: number) => Promise<void>;
   logger?: Logger;
@@ -320,7 +323,8 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     if (listener) await new Promise<void>((resolve) => listener.server.close(() => resolve()));
     throw error;
   }
-  if (listener) handle = app.fetch;
+  // The shadow mode's code loads only when it is on.
+  if (listener) handle = options.shadow ? (await import('./drift/shadow.ts')).shadowing(platform, app.fetch, options.shadow) : app.fetch;
   const server = listener?.connections;
   // The journal whose records fill the report's curls: the namespace's, or the default one's, which the
   // curls of a report of every namespace call.

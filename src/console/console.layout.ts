@@ -73,6 +73,7 @@ export const CONSOLE_PAGES = [
   { key: 'records', path: '/console/records', label: 'Credit & age' },
   { key: 'outbox', path: '/console/outbox', label: 'Outbox' },
   { key: 'coverage', path: '/console/coverage', label: 'Coverage' },
+  { key: 'drift', path: '/console/drift', label: 'Drift' },
   { key: 'storage', path: '/console/storage', label: 'Storage' },
 ] as const;
 

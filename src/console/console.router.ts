@@ -44,6 +44,8 @@ import { consoleHref, plainPage } from './console.layout.ts';
 import { act, formText, notFound, renderPage } from './console.page.ts';
 import { consoleRecordsRouter } from './records.router.ts';
 import { coveragePage } from './coverage.view.ts';
+import { driftPage } from './drift.view.ts';
+import { shadowOf } from '../drift/shadow.ts';
 import { overviewPage } from './overview.view.ts';
 import { requestDetail, requestRows, requestsPage } from './requests.view.ts';
 import { scenariosPage } from './scenarios.view.ts';
@@ -219,6 +221,10 @@ consoleRouter.get('/console/coverage', async (c) => {
   const report = await coverageReport(c.get('platform'), world, publicUrlsOf(c).base, { scope: 'namespace' });
   return renderPage(c, 'Integration coverage', 'coverage', coveragePage(world.namespace, report));
 });
+
+// ─── Drift (shadow mode) ────────────────────────────────────────────────────────────────────────────
+
+consoleRouter.get('/console/drift', (c) => renderPage(c, 'Drift from the upstream', 'drift', driftPage(shadowOf(c.get('platform'))?.report())));
 
 // ─── Outbox ─────────────────────────────────────────────────────────────────────────────────────────
 

@@ -1,4 +1,9 @@
 import { newRouter } from '../platform/http/routing.ts';
+import { ApiError } from '../platform/errors/api-error.ts';
+import { type DriftReport, renderDriftReport } from '../drift/drift-report.ts';
+import { shadowOf } from '../drift/shadow.ts';
+import type { Platform } from '../platform/platform.ts';
+import type { DRIFT_FORMATS } from './control.schemas.ts';
 import { jobFateFor, publicUrlsOf, type AppContext } from '../platform/http/context.ts';
 import { renderContext, renderReport } from '../platform/coverage/coverage-report.ts';
 import { clearOutbox, listMessages } from '../platform/outbox/outbox.ts';
@@ -12,6 +17,7 @@ import {
   listOutboxRoute,
   clearCoverageRoute,
   coverageRoute,
+  driftRoute,
   clearRequestsRoute,
   countRequestsRoute,
   findRequestsRoute,
@@ -51,7 +57,27 @@ import {
   toggleScenario,
 } from './control.service.ts';
 
+type DriftFormat = (typeof DRIFT_FORMATS)[number];
+
+/** The shadow mode's report; refused (404) when the sandbox does not run in it. */
+export function driftReport(platform: Platform): DriftReport {
+  const shadow = shadowOf(platform);
+  if (!shadow)
+    throw new ApiError(
+      404,
+      'No drift report: the sandbox is not running in shadow mode. Start it with --shadow-upstream <URL of the service> to compare each /v1 request, or run idv-sandbox check-recording on a recording.',
+    );
+  return shadow.report();
+}
+
 const COVERAGE_CONTENT_TYPES = { markdown: 'text/markdown; charset=utf-8', junit: 'application/xml; charset=utf-8', html: 'text/html; charset=utf-8' } as const;
+
+/** The report format an Accept header asks for (the first it names that a report comes in), else JSON. */
+function formatAccepted(accept: string | undefined): DriftFormat {
+  const wanted = (accept ?? '').toLowerCase();
+  const formats = Object.entries(COVERAGE_CONTENT_TYPES).map(([format, type]) => [format, wanted.indexOf(type.split(';')[0] as string)] as const);
+  return (formats.filter(([, at]) => at >= 0).sort((a, b) => a[1] - b[1])[0]?.[0] as DriftFormat | undefined) ?? 'json';
+}
 
 /** The namespace the caller named explicitly (header or query), if any. */
 const namedNamespace = (c: AppContext) => c.req.header('x-sandbox-namespace') ?? c.req.query('namespace');
@@ -105,6 +131,13 @@ export const controlRouter = newRouter()
     const report = await coverageReport(c.get('platform'), c.get('world'), base, query);
     if (format === 'json') return c.json(report, 200);
     return c.body(renderReport(report, format, renderContext(base, c.get('world').clock)), 200, { 'content-type': COVERAGE_CONTENT_TYPES[format] });
+  })
+  .openapi(driftRoute, (c) => {
+    const format = c.req.valid('query').format ?? formatAccepted(c.req.header('accept'));
+    const report = driftReport(c.get('platform'));
+    if (format === 'json') return c.json(report, 200);
+    const context = renderContext(publicUrlsOf(c).base, c.get('world').clock);
+    return c.body(renderDriftReport(report, format, context), 200, { 'content-type': COVERAGE_CONTENT_TYPES[format] });
   })
   .openapi(clearCoverageRoute, async (c) => c.json(await clearCoverage(c.get('platform'), c.get('world'), c.req.valid('query').scope), 200))
   .openapi(createTestJobRoute, (c) => c.json(createTestJob(c.get('platform'), c.get('world'), c.req.valid('json'), jobFateFor(c)), 201))

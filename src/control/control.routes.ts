@@ -8,6 +8,8 @@ import {
   CoverageClearedSchema,
   CoverageQuerySchema,
   CoverageReportSchema,
+  DriftQuerySchema,
+  DriftReportSchema,
   OutboxClearedSchema,
   OutboxPageSchema,
   OutboxQuerySchema,
@@ -198,6 +200,17 @@ export const catalogRoute = controlRoute({
   responses: { 200: json(CatalogSchema, 'The catalog') },
 });
 
+/** A report: JSON, or its Markdown, JUnit XML or HTML rendering (by `format`). */
+const reportResponse = <S extends z.ZodType>(schema: S) => ({
+  description: 'The report',
+  content: {
+    'application/json': { schema },
+    'text/markdown': { schema: z.string() },
+    'application/xml': { schema: z.string() },
+    'text/html': { schema: z.string() },
+  },
+});
+
 export const coverageRoute = controlRoute({
   method: 'get',
   path: '/__sandbox/coverage',
@@ -207,15 +220,21 @@ export const coverageRoute = controlRoute({
     'Per namespace (or `scope=all`), optionally per API key. JSON, or `format=markdown` (a CI job summary), `format=junit` (one test case per class, the missed ones failing) or `format=html`. Coverage outlives POST /__sandbox/reset; DELETE clears it.',
   request: { query: CoverageQuerySchema },
   responses: {
-    200: {
-      description: 'The report',
-      content: {
-        'application/json': { schema: CoverageReportSchema },
-        'text/markdown': { schema: z.string() },
-        'application/xml': { schema: z.string() },
-        'text/html': { schema: z.string() },
-      },
-    },
+    200: reportResponse(CoverageReportSchema),
+  },
+});
+
+export const driftRoute = controlRoute({
+  method: 'get',
+  path: '/__sandbox/drift',
+  operationId: 'sandboxDrift',
+  summary: 'Shadow mode: where this sandbox answered the forwarded requests otherwise than the upstream',
+  description:
+    'Only with `--shadow-upstream URL`: the drift report of every /v1 request forwarded so far (the report check-recording prints). JSON, or `format=markdown`, `junit` or `html` (or the matching Accept header).',
+  request: { query: DriftQuerySchema },
+  responses: {
+    200: reportResponse(DriftReportSchema),
+    404: json(ErrorSchema, 'The sandbox does not run in shadow mode'),
   },
 });
 

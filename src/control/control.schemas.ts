@@ -338,3 +338,35 @@ export const StoreStatsSchema = z
     ),
   })
   .openapi('SandboxStoreStats');
+
+export const DRIFT_FORMATS = ['json', 'markdown', 'junit', 'html'] as const;
+
+export const DriftQuerySchema = z.object({
+  format: z
+    .enum(DRIFT_FORMATS)
+    .optional()
+    .openapi({ description: 'The report format; without it, `Accept: text/markdown` (or application/xml, text/html) chooses, else JSON.' }),
+});
+
+const DriftDifferenceSchema = z.object({
+  kind: z.enum(['status', 'content-type', 'header', 'missing', 'extra', 'type', 'null', 'value']),
+  path: z.string().openapi({ description: '`status`, `content-type`, `header <name>`, or a JSON path with array positions as `[*]`.' }),
+  recorded: z.string().openapi({ description: "The upstream's value where it is a status or an enum token, else its type (or a short hash)." }),
+  sandbox: z.string(),
+  exchanges: z.array(z.number().int()),
+  guess: z.string().optional().openapi({ description: "The API reference's words, when the difference falls on a part it does not show." }),
+});
+
+export const DriftReportSchema = z
+  .object({
+    exchanges: z.number().int(),
+    replayed: z.number().int(),
+    matched: z.number().int(),
+    onGuesses: z.number().int(),
+    drift: z.boolean(),
+    operations: z.array(
+      z.object({ operation: z.string(), exchanges: z.number().int(), matched: z.number().int(), differences: z.array(DriftDifferenceSchema) }),
+    ),
+    unserved: z.array(z.object({ number: z.number().int(), method: z.string(), path: z.string() })),
+  })
+  .openapi('DriftReport');

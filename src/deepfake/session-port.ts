@@ -2,7 +2,7 @@
  * What the deepfake area needs of a hosted session (the sessions area, above this one): whose it is, so a
  * challenge of another organization's session is refused. Provided by the sessions area (src/modules.ts).
  */
-import { declarePort } from '../area-ports.ts';
+import { declarePort } from '../platform/platform.ts';
 import type { World } from '../platform/namespaces/world.ts';
 
 export interface DeepfakeSessions {

@@ -14,6 +14,8 @@ export interface Difference {
   /** The recorded value where it is safe to show (a status, an enum token), else its type. */
   recorded: string;
   sandbox: string;
+  /** The API reference's words when the difference falls on a part it does not show (guesses.ts). */
+  guess?: string;
 }
 
 export interface Answer {

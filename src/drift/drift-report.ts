@@ -8,7 +8,7 @@
 import { type CoverageFormat, cell, html, htmlPage, type RenderContext, renderWith, xml } from '../platform/coverage/coverage-report.ts';
 import type { DifferenceKind } from './compare.ts';
 import { operationName } from './operations.ts';
-import type { ReplayResult, UnservedExchange } from './replay.ts';
+import type { ReplayResult, UnservedExchange } from './replayer.ts';
 
 export interface ReportedDifference {
   kind: DifferenceKind;
@@ -18,6 +18,8 @@ export interface ReportedDifference {
   sandbox: string;
   /** The exchanges (1-based positions in the recording) where it was seen. */
   exchanges: number[];
+  /** The API reference's words when it falls on a part the reference does not show: the sandbox guessed there. */
+  guess?: string;
 }
 
 export interface OperationDrift {
@@ -31,6 +33,8 @@ export interface DriftReport {
   exchanges: number;
   replayed: number;
   matched: number;
+  /** How many of the reported differences fall on documented guesses. */
+  onGuesses: number;
   /** Whether anything differs: a difference, or an operation the sandbox does not serve. */
   drift: boolean;
   operations: OperationDrift[];
@@ -66,6 +70,7 @@ export function buildDriftReport(result: ReplayResult): DriftReport {
     exchanges: result.replayed.length + result.unserved.length,
     replayed: result.replayed.length,
     matched,
+    onGuesses: list.reduce((sum, o) => sum + o.differences.filter((d) => d.guess !== undefined).length, 0),
     drift: matched < result.replayed.length || result.unserved.length > 0,
     operations: list,
     unserved: result.unserved,
@@ -73,7 +78,10 @@ export function buildDriftReport(result: ReplayResult): DriftReport {
 }
 
 const summary = (report: DriftReport) =>
-  `${report.matched} of ${report.replayed} replayed exchanges match the recording; ${report.unserved.length} of ${report.exchanges} are for operations the sandbox does not serve.`;
+  `${report.matched} of ${report.replayed} replayed exchanges match the recording; ${report.unserved.length} of ${report.exchanges} are for operations the sandbox does not serve; ${report.onGuesses} of the differences fall on parts the API reference does not show (documented guesses).`;
+
+/** A difference's guess column: the reference's words, or nothing. */
+const guessCell = (d: ReportedDifference) => (d.guess === undefined ? '' : `guess: ${d.guess}`);
 
 const exchangeList = (numbers: readonly number[]) =>
   numbers.length > 10 ? `${numbers.slice(0, 10).join(', ')} and ${numbers.length - 10} more` : numbers.join(', ');
@@ -96,9 +104,11 @@ export function driftMarkdown(report: DriftReport): string {
     ...drifted.flatMap((o) => [
       `## \`${o.operation}\``,
       '',
-      '| kind | where | recorded | sandbox | exchanges |',
-      '| --- | --- | --- | --- | --- |',
-      ...o.differences.map((d) => `| ${d.kind} | \`${cell(d.path)}\` | ${cell(d.recorded)} | ${cell(d.sandbox)} | ${exchangeList(d.exchanges)} |`),
+      '| kind | where | recorded | sandbox | exchanges | documented guess |',
+      '| --- | --- | --- | --- | --- | --- |',
+      ...o.differences.map(
+        (d) => `| ${d.kind} | \`${cell(d.path)}\` | ${cell(d.recorded)} | ${cell(d.sandbox)} | ${exchangeList(d.exchanges)} | ${cell(guessCell(d))} |`,
+      ),
       '',
     ]),
     ...(report.unserved.length === 0
@@ -117,7 +127,7 @@ export function driftMarkdown(report: DriftReport): string {
 // ─── JUnit XML ──────────────────────────────────────────────────────────────────────────────────────
 
 const differenceLine = (d: ReportedDifference) =>
-  `${d.kind} at ${d.path}: recorded ${d.recorded}, sandbox ${d.sandbox} (exchanges ${exchangeList(d.exchanges)})`;
+  `${d.kind} at ${d.path}: recorded ${d.recorded}, sandbox ${d.sandbox} (exchanges ${exchangeList(d.exchanges)})${d.guess === undefined ? '' : `; documented ${guessCell(d)}`}`;
 
 /** One test case per operation, failing with its differences, and one per request the sandbox does not serve; the same schema rules as the coverage report's. */
 export function driftJunit(report: DriftReport, context: RenderContext): string {
@@ -162,11 +172,11 @@ export function driftHtmlSection(report: DriftReport): string {
     ),
     '</tbody></table>',
     '<h2>Differences</h2>',
-    '<table class="drift-differences"><thead><tr><th>operation</th><th>kind</th><th>where</th><th>recorded</th><th>sandbox</th><th>exchanges</th></tr></thead><tbody>',
+    '<table class="drift-differences"><thead><tr><th>operation</th><th>kind</th><th>where</th><th>recorded</th><th>sandbox</th><th>exchanges</th><th>documented guess</th></tr></thead><tbody>',
     ...report.operations.flatMap((o) =>
       o.differences.map(
         (d) =>
-          `<tr><td><code>${html(o.operation)}</code></td><td>${d.kind}</td><td><code>${html(d.path)}</code></td><td>${html(d.recorded)}</td><td>${html(d.sandbox)}</td><td>${exchangeList(d.exchanges)}</td></tr>`,
+          `<tr><td><code>${html(o.operation)}</code></td><td>${d.kind}</td><td><code>${html(d.path)}</code></td><td>${html(d.recorded)}</td><td>${html(d.sandbox)}</td><td>${exchangeList(d.exchanges)}</td><td>${html(guessCell(d))}</td></tr>`,
       ),
     ),
     '</tbody></table>',

@@ -142,3 +142,13 @@ export function readRecording(text: string, source: string): Exchange[] {
   const looksLikeHar = trimmed.startsWith('{') && /^\{\s*"log"\s*:/.test(trimmed);
   return looksLikeHar ? readHar(text, source) : readJsonl(text, source);
 }
+
+/** One exchange as a JSONL line (what the shadow mode records): bytes as `{base64}`, text as it is. */
+export function jsonlLine({ request, response, startedAt }: Exchange): string {
+  const body = (value: string | Uint8Array | undefined) => (value instanceof Uint8Array ? { base64: Buffer.from(value).toString('base64') } : value);
+  return JSON.stringify({
+    request: { method: request.method, url: request.url, headers: request.headers, body: body(request.body) },
+    response: { status: response.status, headers: response.headers, body: body(response.body) },
+    startedAt,
+  });
+}

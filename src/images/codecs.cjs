@@ -3,24 +3,30 @@
  * GIF and TIFF; jimp decodes BMP (libvips has no BMP loader). Why sharp: docs/development.md, "Image
  * decoding: why sharp".
  *
- * Plain CommonJS, required on first decode (image-decoding.ts): the server bundle leaves this module (and with
- * it sharp's native binding and jimp) out, so a start that never decodes an image never loads them. CommonJS
- * because the bundle runs from V8's kept compiled code, where Node refuses import()
+ * Plain CommonJS, required on a thread's first decode (image-worker.ts): the server bundle leaves this module
+ * (and with it sharp's native binding and jimp) out, so a start that never decodes an image never loads them.
+ * CommonJS because the bundle runs from V8's kept compiled code, where Node refuses import()
  * (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING) but require works.
  */
 'use strict';
-const { createJimp } = require('@jimp/core');
-const { defaultFormats } = require('jimp');
 const sharp = require('sharp');
 
 // libvips' operation cache keeps recent results for reuse: every request brings new bytes, so it would only
 // hold memory.
 sharp.cache(false);
 
-/** Jimp with the BMP codec alone: the one format libvips cannot read. */
-const BmpJimp = createJimp({ formats: defaultFormats.filter((format) => format().mime === 'image/bmp'), plugins: [] });
+/**
+ * Jimp with the BMP codec alone: the one format libvips cannot read. Loaded by the first BMP, as each thread
+ * of the image pool loads this module: a thread that never sees a BMP does not hold jimp.
+ */
+let BmpJimp = null;
 
 async function decodeBmp(buffer) {
+  if (BmpJimp === null) {
+    const { createJimp } = require('@jimp/core');
+    const { defaultFormats } = require('jimp');
+    BmpJimp = createJimp({ formats: defaultFormats.filter((format) => format().mime === 'image/bmp'), plugins: [] });
+  }
   const image = await BmpJimp.fromBuffer(buffer);
   return { width: image.bitmap.width, height: image.bitmap.height, bitmap: image.bitmap };
 }

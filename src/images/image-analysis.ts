@@ -6,7 +6,7 @@
  * none of them decodes or re-analyses pixels.
  */
 import { createHash } from 'node:crypto';
-import type { DecodedImage } from './image-decoding.ts';
+import type { DecodedImage } from './decoded-image.ts';
 import { findDocumentLayout, type DocumentLayout } from './document-layout.ts';
 import {
   estimateAgeGender,

@@ -1,22 +1,33 @@
 /**
- * Decoding of untrusted image bytes, once image-checks.ts has let them through (format, size, pixels from the
- * header): one decode at the scale the analysis needs (codecs.cjs: sharp, and jimp for BMP), area-averaged to
- * a small copy of the pixels (the "working image"): every analysis (face, hash, document) runs on it, so one
- * decode serves every operation of a request.
+ * Decoding (and analysis) of untrusted image bytes, once image-checks.ts has let them through (format, size,
+ * pixels from the header): one decode at the scale the analysis needs (codecs.cjs: sharp, and jimp for BMP),
+ * area-averaged to a small copy of the pixels (the "working image"): every analysis (face, hash, document)
+ * runs on it, so one decode serves every operation of a request.
+ *
+ * Both run on a pool of worker threads (piscina; the task is image-worker.ts): analysing the pixels and
+ * averaging them down cost some 10 ms of JavaScript per 1-MP picture, which on the event loop held up every
+ * other request and left the second core idle. Threads are started on the first image and stop when idle.
  *
  * LIMITATIONS:
- * - sharp decodes on libuv's thread pool, so the event loop stays free; BMP (jimp, pure JS) decodes on the
- *   calling thread. The time budget is sharp's own stop (whole seconds) and, for every format, the elapsed
- *   time checked when the decoder returns.
+ * - The time budget is sharp's own stop (whole seconds) and, for every format, the elapsed time checked when
+ *   the decoder returns; BMP (jimp, pure JavaScript) is not interrupted.
  * - Arithmetic-coded and lossless JPEGs are undecodable (libjpeg-turbo builds of sharp read neither).
  */
 import { createRequire } from 'node:module';
-import type { RgbImage, WorkingDecode } from './codecs.cjs';
+import { availableParallelism } from 'node:os';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Piscina } from 'piscina';
+import type { AnalysedImage } from './image-analysis.ts';
 import { checkImageBytes, IMAGE_LIMITS } from './image-checks.ts';
-import { mimeOf, type ImageFormat } from './image-format.ts';
+import type { ImageFormat } from './image-format.ts';
 import { ImageInputError } from './image-input-error.ts';
+import type { ImageTask, ImageTaskResult } from './image-worker.ts';
+
+import type { DecodedImage } from './decoded-image.ts';
 
 export type { RgbImage } from './codecs.cjs';
+export type { DecodedImage } from './decoded-image.ts';
 
 /**
  * The longer side a JPEG is decoded at, from its header alone (so the pixels, and everything seeded by them,
@@ -35,18 +46,6 @@ function decodedPixels(format: ImageFormat, header: { width: number; height: num
   return jpegDecodeSide(format, header.width, header.height, workingMaxSide) === undefined ? header.pixels : Math.ceil(header.pixels / 4);
 }
 
-/** One decoded image: what the bytes were, and a small RGB copy of the pixels. */
-export interface DecodedImage {
-  format: ImageFormat;
-  mime: string;
-  byteLength: number;
-  /** Full size after EXIF orientation. */
-  width: number;
-  height: number;
-  /** Area-averaged copy with the longer side at most `workingMaxSide` (never upscaled). */
-  working: RgbImage;
-}
-
 export interface ImageDecoderOptions {
   maxBytes?: number;
   maxPixels?: number;
@@ -57,20 +56,8 @@ export interface ImageDecoderOptions {
 export interface ImageDecoder {
   /** Decodes `bytes` for request field `field`; throws only ImageInputError. */
   decode(bytes: Uint8Array, field?: string): Promise<DecodedImage>;
-}
-
-function undecodable(field: string, format: ImageFormat, detail: string): ImageInputError {
-  const clean = detail.replace(/[^\x20-\x7e]/g, '?').slice(0, 160);
-  return new ImageInputError('undecodable', field, `${field}: the ${format.toUpperCase()} image could not be decoded`, [
-    `Decoder said: ${clean}`,
-    'Re-export the image with a standard encoder; progressive and baseline JPEG, PNG, GIF, BMP, TIFF and WebP (still) are supported.',
-  ]);
-}
-
-function decodeTimedOut(field: string, format: ImageFormat, timeoutMs: number): ImageInputError {
-  return new ImageInputError('decode_timeout', field, `${field}: decoding the ${format.toUpperCase()} image took longer than ${timeoutMs} ms`, [
-    'Send a smaller or simpler image (a few megapixels is plenty for faces and documents).',
-  ]);
+  /** Decodes and analyses `bytes` for request field `field` (a request's one path); throws only ImageInputError. */
+  analyse(bytes: Uint8Array, field?: string): Promise<AnalysedImage>;
 }
 
 /**
@@ -123,59 +110,92 @@ class PixelBudget {
 // Decoder
 // ---------------------------------------------------------------------------------------------------
 
+// The task module beside this one: image-worker.ts in the sources (run through tsx, as `npm run dev` and the
+// tests run them), the compiled image-worker.js in dist/ (the server bundle gives this module its dist/ URL).
+const TASK_MODULE = new URL(`./image-worker${extname(fileURLToPath(import.meta.url)) === '.ts' ? '.ts' : '.js'}`, import.meta.url);
+
+// Required on the first image, so a start that decodes nothing never loads it, and always from node_modules,
+// where piscina finds its own worker script beside its module: not packageOnFirstUse, whose packages the
+// CommonJS API bundle (dist/index.cjs) takes in.
+const piscina = (): typeof import('piscina') => createRequire(import.meta.url)('piscina');
+
+let pool: Piscina | null = null;
+
+/**
+ * The process-wide pool: a thread per core up to four (each holds its own copy of the analysis code and
+ * heap, some 15 MB), started on demand and stopped after 30 s idle.
+ */
+function imagePool(): Piscina {
+  pool ??= new (piscina().Piscina)({
+    filename: TASK_MODULE.href,
+    minThreads: 0,
+    maxThreads: Math.min(4, availableParallelism()),
+    // A thread waits on libvips (libuv's pool) for most of a decode: a second image meanwhile analyses.
+    concurrentTasksPerWorker: 2,
+    idleTimeout: 30_000,
+    ...(TASK_MODULE.pathname.endsWith('.ts') ? { execArgv: ['--import', 'tsx'] } : {}),
+  });
+  return pool;
+}
+
+/** How many images the pool's threads have decoded or analysed since the process started. */
+export function imagesDoneOnThreads(): number {
+  return pool?.completed ?? 0;
+}
+
 export function createImageDecoder(options: ImageDecoderOptions = {}): ImageDecoder {
   const limits = {
     maxBytes: options.maxBytes ?? IMAGE_LIMITS.maxBytes,
     maxPixels: options.maxPixels ?? IMAGE_LIMITS.maxPixels,
   };
-  const timeoutMs = options.decodeTimeoutMs ?? IMAGE_LIMITS.decodeTimeoutMs;
-  const maxSide = options.workingMaxSide ?? IMAGE_LIMITS.workingMaxSide;
+  const decodeTimeoutMs = options.decodeTimeoutMs ?? IMAGE_LIMITS.decodeTimeoutMs;
+  const workingMaxSide = options.workingMaxSide ?? IMAGE_LIMITS.workingMaxSide;
   const budget = new PixelBudget(limits.maxPixels);
 
-  async function runDecode(bytes: Uint8Array, field: string, format: ImageFormat, jpegSide: number | undefined): Promise<WorkingDecode> {
-    const { decodeToWorking } = codecs();
-    const started = performance.now();
-    let result: WorkingDecode;
+  async function run(bytes: Uint8Array, field: string, analyse: boolean): Promise<{ image: DecodedImage; analysis?: AnalysedImage }> {
+    const header = checkImageBytes(bytes, field, limits);
+    const { format } = header;
+    const task: ImageTask = {
+      bytes,
+      field,
+      format,
+      jpegSide: jpegDecodeSide(format, header.width, header.height, workingMaxSide),
+      workingMaxSide,
+      decodeTimeoutMs,
+      analyse,
+    };
+    const ticket = budget.take(decodedPixels(format, header, workingMaxSide));
+    const release = typeof ticket === 'function' ? ticket : await ticket;
+    let result: ImageTaskResult;
     try {
-      result = await decodeToWorking(bytes, { format, jpegSide, maxSide, timeoutSeconds: Math.ceil(timeoutMs / 1000) });
+      result = await imagePool().run(task);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (/timeout/i.test(message)) throw decodeTimedOut(field, format, timeoutMs);
-      throw undecodable(field, format, message);
+      // The thread itself failed (out of memory, killed): still the client's 400, never a 500.
+      throw new ImageInputError('undecodable', field, `${field}: the ${format.toUpperCase()} image could not be decoded`, [
+        `Decoder said: ${(error instanceof Error ? error.message : String(error)).slice(0, 160)}`,
+        'Send a smaller or simpler image (a few megapixels is plenty for faces and documents).',
+      ]);
+    } finally {
+      release();
     }
-    if (performance.now() - started > timeoutMs) throw decodeTimedOut(field, format, timeoutMs);
+    if ('failure' in result) throw new ImageInputError(result.failure.kind, result.failure.field, result.failure.message, result.failure.hints);
     return result;
   }
 
   return {
-    async decode(bytes: Uint8Array, field = 'image'): Promise<DecodedImage> {
-      const header = checkImageBytes(bytes, field, limits);
-      const { format } = header;
-      const ticket = budget.take(decodedPixels(format, header, maxSide));
-      const release = typeof ticket === 'function' ? ticket : await ticket;
-      let decoded: WorkingDecode;
-      try {
-        decoded = await runDecode(bytes, field, format, jpegDecodeSide(format, header.width, header.height, maxSide));
-      } finally {
-        release();
-      }
-      if (!(decoded.width > 0 && decoded.height > 0 && decoded.working.rgb.length === decoded.working.width * decoded.working.height * 3)) {
-        throw undecodable(field, format, 'the decoder returned no pixels');
-      }
-      return { format, mime: mimeOf(format), byteLength: bytes.length, width: decoded.width, height: decoded.height, working: decoded.working };
+    async decode(bytes, field = 'image') {
+      return (await run(bytes, field, false)).image;
+    },
+    async analyse(bytes, field = 'image') {
+      return (await run(bytes, field, true)).analysis as AnalysedImage;
     },
   };
 }
 
-/** The codecs (sharp's native binding, jimp), loaded on the first decode: a start that decodes nothing skips them. */
-function codecs(): typeof import('./codecs.cjs') {
-  return createRequire(import.meta.url)('./codecs.cjs');
-}
-
 let defaultDecoder: ImageDecoder | null = null;
 
-/** Decodes with the process-wide decoder (default limits). */
-export function decodeImage(bytes: Uint8Array, field = 'image'): Promise<DecodedImage> {
+/** The process-wide decoder (default limits). */
+export function defaultImageDecoder(): ImageDecoder {
   defaultDecoder ??= createImageDecoder();
-  return defaultDecoder.decode(bytes, field);
+  return defaultDecoder;
 }

@@ -2,18 +2,17 @@
  * The one call a route makes for its image fields, one path whatever the bytes came as (multipart part,
  * base64, base64url, storage key), one module a step: bytes (image-input.ts) -> size and header checks
  * (image-checks.ts) -> decode at the scale the analysis needs (image-decoding.ts, codecs.cjs) -> analysis
- * (image-analysis.ts). Each field is hashed once, each distinct image decoded once (identical bytes in two
- * fields are decoded once; the fields are decoded in parallel) and analysed once.
+ * (image-analysis.ts), the last two on a worker thread (image-worker.ts). Each field is hashed once, each
+ * distinct image decoded once (identical bytes in two fields are decoded once; the fields are decoded in
+ * parallel) and analysed once.
  *
  * Errors are deterministic: when several fields are bad, the first one in the order the fields were
  * given is reported, whatever finished first.
  */
 import { createHash } from 'node:crypto';
-import { analyseImage, type AnalysedImage } from './image-analysis.ts';
-import { decodeImage, type ImageDecoder } from './image-decoding.ts';
+import type { AnalysedImage } from './image-analysis.ts';
+import { defaultImageDecoder, type ImageDecoder } from './image-decoding.ts';
 import { resolveImageInput, type ResolvedImageInput, type StorageKeyReader } from './image-input.ts';
-import { ImageInputError } from './image-input-error.ts';
-import type { DecodedImage } from './image-decoding.ts';
 
 export interface ImageLoadDeps {
   /** Organization-scoped storage lookup; null when the key is not readable by the caller. */
@@ -34,18 +33,6 @@ async function settleInOrder<T>(tasks: Promise<T>[]): Promise<T[]> {
   return settled.map((s) => (s as PromiseFulfilledResult<T>).value);
 }
 
-/** Analysis is pure and tested on odd sizes, but a request must never turn into a 500 because of it. */
-function analyseSafely(decoded: DecodedImage, field: string): AnalysedImage {
-  try {
-    return analyseImage(decoded);
-  } catch (error) {
-    throw new ImageInputError('undecodable', field, `${field}: the ${decoded.format.toUpperCase()} image could not be analysed`, [
-      `Analysis said: ${(error instanceof Error ? error.message : String(error)).slice(0, 160)}`,
-      'This is a sandbox defect: please report it with the image.',
-    ]);
-  }
-}
-
 /**
  * Loads named image fields, e.g. `loadImages({ source: body.source, target: body.target }, deps)`.
  * Throws only ImageInputError.
@@ -53,13 +40,14 @@ function analyseSafely(decoded: DecodedImage, field: string): AnalysedImage {
 export async function loadImages<K extends string>(fields: Record<K, unknown>, deps: ImageLoadDeps): Promise<Record<K, LoadedImage>> {
   const names = Object.keys(fields) as K[];
   const inputs = await settleInOrder(names.map((name) => resolveImageInput(name, fields[name], { readStorageKey: deps.readStorageKey })));
+  const decoder = deps.decoder ?? defaultImageDecoder();
   const byContent = new Map<string, Promise<AnalysedImage>>();
   const analyses = names.map((name, index) => {
     const bytes = (inputs[index] as ResolvedImageInput).bytes;
     const key = createHash('sha256').update(bytes).digest('hex');
     let pending = byContent.get(key);
     if (!pending) {
-      pending = (deps.decoder ? deps.decoder.decode(bytes, name) : decodeImage(bytes, name)).then((decoded) => analyseSafely(decoded, name));
+      pending = decoder.analyse(bytes, name);
       byContent.set(key, pending);
     }
     return pending;

@@ -51,6 +51,40 @@ export interface AreaModules {
   loadAll(): Promise<void>;
 }
 
+/**
+ * A port: what an area needs of an area above it, declared by the lower area (an interface and a slot made
+ * with declarePort) and provided by the upper one, so the dependency between the two points one way. Both
+ * are data on the areas' entries (src/modules.ts: `needs`, `provides`): the area loader connects the ports an
+ * area needs, loading their implementations, before that area's first request (src/areas.ts).
+ */
+export interface Port<T> {
+  readonly name: string;
+  provide(implementation: T): void;
+  /** The implementation; a use before the area loader provided it is a wiring bug, not a request's fault. */
+  get(): T;
+}
+
+export function declarePort<T>(name: string): Port<T> {
+  let implementation: T | undefined;
+  return {
+    name,
+    provide(next) {
+      implementation = next;
+    },
+    get() {
+      if (implementation === undefined)
+        throw new Error(`The ${name} port was used before the area loader provided it: list it in the needs of the area that uses it (src/modules.ts).`);
+      return implementation;
+    },
+  };
+}
+
+/** An area's side of a port an area below declared: its implementation, loaded on first need. */
+export interface PortProvision<T = unknown> {
+  port: Port<T>;
+  load(): Promise<T>;
+}
+
 /** What the operator chose (the settings that are values, not services), read where they decide. */
 export interface PlatformSettings {
   /** `--admin-token`: what the control plane and the console require; undefined = open to this machine's users. */

@@ -13,6 +13,7 @@ import type { AppEnv } from './http/context.ts';
 import type { CatalogEntry, CatalogSection } from './catalog/catalog.ts';
 import type { ClassSource } from './coverage/outcome-class.ts';
 import type { JobKind } from './jobs/jobs.ts';
+import type { Port, PortProvision } from './platform.ts';
 
 /**
  * Something an area adds to the platform's registries: catalog rows (by section) and coverage sources.
@@ -49,4 +50,11 @@ export interface AreaEntry {
    * own, imported by src/modules.ts: the store checks it at start-up, before any area is loaded.
    */
   storedRecords?: Readonly<Record<string, z.ZodType>>;
+  /**
+   * The ports its modules use (declared by it or by an area below it that it reaches through a workflow
+   * step or a session it creates): connected before its first request is answered, whichever area came first.
+   */
+  needs?: readonly Port<unknown>[];
+  /** The ports it implements for the areas below it, each implementation loaded when an area first needs it. */
+  provides?: readonly PortProvision[];
 }

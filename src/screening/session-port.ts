@@ -1,9 +1,9 @@
 /**
  * What the screening area needs of a hosted session (the sessions area, above this one): a phone check
  * given a sessionId fills in the session's applicant, is free when the session's workflow has the check's
- * step, and attaches its result to the session. Provided by the sessions area (src/modules.ts).
+ * step, and attaches its result to the session. Provided by the sessions area (its entry in src/modules.ts).
  */
-import { declarePort } from '../area-ports.ts';
+import { declarePort } from '../platform/platform.ts';
 import type { World } from '../platform/namespaces/world.ts';
 
 export interface SessionApplicant {

@@ -22,6 +22,7 @@ import { fakerFrom, rngFrom, type Rng } from '../platform/random/random.ts';
 import { applicantPlaceFor, FACE_MATCH_THRESHOLD, type ApplicantPlace } from './meta-data.ts';
 import { ADVERSE_MEDIA_CATEGORIES, type AnalysisData, type ExtractedText, type IdAnalysisData, type TitleCheckFound } from './sessions.schemas.ts';
 import { round } from '../platform/numbers.ts';
+import { ageAt } from '../workflows/api.ts';
 
 export type AnalysisOutcome = 'pass' | 'low_face_match';
 
@@ -66,15 +67,7 @@ export function dateOfBirthFor(person: AnalysisPerson, seedParts: readonly (stri
   return isoDate(Date.UTC(year, 0, 1) + dayOfYear * DAY);
 }
 
-/** Whole years between a YYYY-MM-DD birth date and an instant. */
-export function ageAt(dateOfBirth: string, atIso: string): number {
-  const [y, m, d] = dateOfBirth.split('-').map(Number);
-  const at = new Date(atIso);
-  let age = at.getUTCFullYear() - (y ?? 0);
-  const beforeBirthday = at.getUTCMonth() + 1 < (m ?? 1) || (at.getUTCMonth() + 1 === m && at.getUTCDate() < (d ?? 1));
-  if (beforeBirthday) age -= 1;
-  return age;
-}
+export { ageAt };
 
 type DocumentKind = 'driver-license-us' | 'passport-us' | 'national-id-us';
 

@@ -1,8 +1,8 @@
 /**
  * What other areas use of hosted sessions: creating a session of their own type and reading sessions
  * (session-records.service.ts), the links a session answers with, the session machine's reads, and the
- * console's outcomes. The port implementations the areas below use are wired by src/modules.ts
- * (area-ports.ts), not through here.
+ * console's outcomes. The port implementations the areas below use (area-ports.ts) are listed on this
+ * area's entry in src/modules.ts, not offered through here.
  * The area's public surface: another area imports this module only (test/architecture/area-boundaries.test.ts).
  */
 export { legalControlOutcomes } from './session-outcomes.ts';

@@ -24,17 +24,15 @@ import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
 import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
-import { noteStepAnswer, stepDepsFor } from '../workflows/step-deps.ts';
-import { getWorkflowState, submitStep } from '../workflows/workflow-sessions.service.ts';
-import { STEP_CODES, type StepCode } from '../workflows/workflow-steps.ts';
-import type { WorkflowState } from '../workflows/workflows.schemas.ts';
-import { STEP_MODULES } from '../workflows/steps/index.ts';
-import type { FormView, PageClient, PageFile, StepAnswer } from '../workflows/steps/hosted-forms.ts';
+import { type FormView, hostedPageRuns, type PageClient, type PageFile, type StepAnswer, type StepCode, type WorkflowState } from '../workflows/api.ts';
 import { problemPage, resultPage, sessionPage, workflowPage, type StepResultModel } from './hosted-page.view.ts';
 import { isApplicantOutcome, redirectUrlFor, workflowCallback } from './redirect-callback.ts';
 import { displayStatus, isExpired } from './session.machine.ts';
 import { findHostedSession, openHostedPage, submitApplicantOutcome } from './sessions.service.ts';
 import { sessionUploadOwner, type StoredSession } from './sessions.store.ts';
+
+// Every workflow page drives the step engine: loaded with this module, which the sessions API never evaluates.
+const { getWorkflowState, noteStepAnswer, STEP_CODES, STEP_MODULES, stepDepsFor, submitStep } = await hostedPageRuns();
 
 /** Where the page's buttons post: {verify_url}/<id>/outcome?oid=<org>&token=<page token>[&namespace=<ns>]. */
 export function hostedActionUrl(verifyUrl: string, stored: StoredSession, scope: PageScope, action = 'outcome'): string {

@@ -4,12 +4,14 @@
  * read of a session (the first request after a start, often) and a session without a workflow need none
  * of them. The route awaits them before creating such a session.
  */
-export type SessionWorkflows = typeof import('../workflows/hosted-session-runs.ts') & typeof import('./session-bank-statements.ts');
+import { hostedSessionRuns, type HostedSessionRuns } from '../workflows/api.ts';
+
+export type SessionWorkflows = HostedSessionRuns & typeof import('./session-bank-statements.ts');
 
 let loaded: Promise<SessionWorkflows> | undefined;
 
 export function sessionWorkflows(): Promise<SessionWorkflows> {
-  loaded ??= Promise.all([import('../workflows/hosted-session-runs.ts'), import('./session-bank-statements.ts')]).then(([runs, statements]) => ({
+  loaded ??= Promise.all([hostedSessionRuns(), import('./session-bank-statements.ts')]).then(([runs, statements]) => ({
     ...runs,
     ...statements,
   }));

@@ -26,6 +26,7 @@
  *   for a terminal session). A reviewer cannot reopen or overturn a terminal session here.
  * - Failed attempts are only counted while the session is PENDING (before the applicant submits).
  */
+import { DEFAULT_MAX_FAILED_ATTEMPTS } from '../workflows/api.ts';
 import { defineMachine } from '../platform/machines/define-machine.ts';
 import {
   SESSION_STATUSES,
@@ -45,8 +46,8 @@ export function isTerminal(status: SessionStatus): boolean {
   return SESSION_MACHINE.isFinal(status);
 }
 
-/** How many failed attempts end a session when the workflow does not say. */
-export const DEFAULT_MAX_FAILED_ATTEMPTS = 3;
+/** How many failed attempts end a session when the workflow does not say (the workflows area's limit). */
+export { DEFAULT_MAX_FAILED_ATTEMPTS };
 
 export type SessionActor = 'applicant' | 'reviewer' | 'organization' | 'system';
 

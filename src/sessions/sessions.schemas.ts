@@ -27,48 +27,48 @@ import {
   type TitleCheckFound,
   TitleCheckFoundSchema,
 } from '../screening/api.ts';
+import {
+  FAILURE_REASONS,
+  FAILURE_SLOTS,
+  IdAnalysisDataSchema,
+  SESSION_STATUSES,
+  SessionProgressSchema,
+  SessionStatusSchema,
+  UPLOAD_TYPES,
+  type UploadType,
+  UploadTypeSchema,
+} from '../workflows/api.ts';
+
+// The shapes a workflow run writes on its session belong to the workflows area (its session-results.ts).
+export {
+  type ExtractedText,
+  FAILURE_REASONS,
+  type FailureReason,
+  FAILURE_SLOTS,
+  type FailureSlot,
+  type IdAnalysisData,
+  IdAnalysisDataSchema,
+  OBSERVED_FAILURE_REASONS,
+  SESSION_PROGRESSES,
+  SESSION_STATUSES,
+  type SessionProgress,
+  SessionProgressSchema,
+  type SessionStatus,
+  SessionStatusSchema,
+  UPLOAD_TYPES,
+  type UploadType,
+  UploadTypeSchema,
+} from '../workflows/api.ts';
 
 // ─── Shared vocabulary ──────────────────────────────────────────────────────────────────────────────
-
-export const SESSION_STATUSES = ['VERIFIED', 'REJECTED', 'PENDING', 'SUBMITTED', 'VOIDED', 'FAILED'] as const;
-export const SessionStatusSchema = z.enum(SESSION_STATUSES).openapi('SessionStatus');
-export type SessionStatus = z.infer<typeof SessionStatusSchema>;
 
 export const SESSION_TYPES = ['session', 'credit-check-hard', 'credit-check-soft', 'age-verification'] as const;
 export const SessionTypeSchema = z.enum(SESSION_TYPES).openapi('SessionType');
 export type SessionType = z.infer<typeof SessionTypeSchema>;
 
-export const SESSION_PROGRESSES = ['PENDING', 'STARTED', 'COMPLETED'] as const;
-export const SessionProgressSchema = z.enum(SESSION_PROGRESSES).openapi('SessionProgress');
-export type SessionProgress = z.infer<typeof SessionProgressSchema>;
-
-/** The ten upload slots of the record's `uploads` object, in the spec's order. */
-export const UPLOAD_FLAGS = [
-  'id_front',
-  'id_back',
-  'secondary_id_front',
-  'secondary_id_back',
-  'tertiary_id_front',
-  'tertiary_id_back',
-  'selfie_front',
-  'selfie_right',
-  'selfie_left',
-  'hold_up_3_fingers',
-] as const;
+/** The ten upload slots of the record's `uploads` object, in the spec's order: the requestable types first. */
+export const UPLOAD_FLAGS = [...UPLOAD_TYPES, 'selfie_right', 'selfie_left', 'hold_up_3_fingers'] as const;
 export type UploadFlag = (typeof UPLOAD_FLAGS)[number];
-
-/** The upload types a caller may request by name (real-client-facts §6.2). */
-export const UPLOAD_TYPES = [
-  'id_front',
-  'id_back',
-  'secondary_id_front',
-  'secondary_id_back',
-  'tertiary_id_front',
-  'tertiary_id_back',
-  'selfie_front',
-] as const;
-export const UploadTypeSchema = z.enum(UPLOAD_TYPES).openapi('SessionUploadType');
-export type UploadType = z.infer<typeof UploadTypeSchema>;
 
 /** ISO 8601 instant in UTC ending in Z, as the sandbox writes every timestamp. */
 const IsoInstant = z.string().openapi({ format: 'date-time', example: '2026-01-05T14:03:11.000Z' });
@@ -89,33 +89,6 @@ export const DeclinedDataSchema = z
   })
   .openapi('SessionDeclinedData');
 export type DeclinedData = z.infer<typeof DeclinedDataSchema>;
-
-/** The reasons the spec observed (what hosted sessions fail with). */
-export const OBSERVED_FAILURE_REASONS = ['NO_FACE_DETECTED', 'OCR_NAME_MISSING', 'DOC_TYPE_NOT_ALLOWED'] as const;
-/** The observed reasons, then those of workflow steps (document checks, face match, liveness, the other step types). */
-export const FAILURE_REASONS = [
-  ...OBSERVED_FAILURE_REASONS,
-  'DOCUMENT_EXPIRED',
-  'AGE_RESTRICTION_FAILED',
-  'STATE_NOT_ALLOWED',
-  'LOW_FACE_MATCH',
-  'LIVENESS_FAILED',
-  // Screening, phone and bank-statement steps of hosted workflow sessions.
-  'SCREENING_MATCH',
-  'SCREENING_UNAVAILABLE',
-  'TITLE_NOT_VERIFIED',
-  'PHONE_CHECK_FAILED',
-  'CARRIER_UNAVAILABLE',
-  'PHONE_CODE_INVALID',
-  'BANK_STATEMENT_REJECTED',
-  'CONSENT_DECLINED',
-  'DEEPFAKE_DETECTED',
-  'FILE_NOT_ACCEPTED',
-] as const;
-export type FailureReason = (typeof FAILURE_REASONS)[number];
-/** The document a failed attempt is about, LIVENESS for the liveness capture, STEP for a step that checks no document. */
-export const FAILURE_SLOTS = ['PRIMARY', 'SECONDARY', 'TERTIARY', 'LIVENESS', 'STEP'] as const;
-export type FailureSlot = (typeof FAILURE_SLOTS)[number];
 
 export const FailedAttemptSchema = z.object({
   reason: z.enum(FAILURE_REASONS),
@@ -165,30 +138,6 @@ export const MetaDataSchema = z
 export type MetaData = z.infer<typeof MetaDataSchema>;
 
 // ─── analysis_data ──────────────────────────────────────────────────────────────────────────────────
-
-export const ExtractedTextSchema = z.object({
-  type: z.string().openapi({ example: 'FIRST_NAME' }),
-  value: z.string(),
-  confidence: z.number().min(0).max(100),
-});
-export type ExtractedText = z.infer<typeof ExtractedTextSchema>;
-
-export const DetectFaceDataSchema = z.object({
-  face_detected: z.boolean(),
-  confidence: z.number().min(0).max(100),
-  bounding_box: z.object({ top: z.number(), left: z.number(), width: z.number(), height: z.number() }),
-});
-
-export const IdAnalysisDataSchema = z
-  .object({
-    detect_face_data: DetectFaceDataSchema,
-    id_extracted_text: z.array(ExtractedTextSchema),
-    expiry_date_pass: z.boolean(),
-    valid_state_pass: z.boolean(),
-    age_restriction_pass: z.boolean(),
-  })
-  .openapi('IdAnalysisData');
-export type IdAnalysisData = z.infer<typeof IdAnalysisDataSchema>;
 
 export const FACE_MATCH_RESULTS = ['MATCH', 'NO_MATCH'] as const;
 export const CompareFacesDataSchema = z.object({

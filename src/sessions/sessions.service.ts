@@ -22,8 +22,7 @@ import { AnswersWhileUnchanged } from '../platform/http/fast-paths.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { UploadStore } from '../platform/uploads/uploads.ts';
 import { enrolFinishedSessionFace } from './session-face.ts';
-import { workflowError } from '../workflows/workflow-errors.ts';
-import { findWorkflow, workflowHasStep, type WorkflowRecord } from '../workflows/workflows.store.ts';
+import { type AttemptScript, workflowById, workflowError, workflowHasStep, type WorkflowRecord } from '../workflows/api.ts';
 import type { ApplicantOutcome, RedirectReason, RedirectStatus } from './redirect-callback.ts';
 import { sandboxSessionFor, sandboxSessionList } from './sandbox-sessions.ts';
 import { applyApplicantOutcome, applyControlOutcome, type OutcomeContext } from './session-outcomes.ts';
@@ -39,7 +38,6 @@ import {
 } from './session-record.ts';
 import { transitionFacts } from './session-coverage.ts';
 import type { SessionWorkflows } from './session-workflows.ts';
-import type { AttemptScript } from '../workflows/attempt-scripts.ts';
 import { displayStatus, isExpired, transition, updateStatusEvent, uploadsRefusal, type SessionEvent, type TransitionResult } from './session.machine.ts';
 import {
   createSessionRecord,
@@ -95,7 +93,7 @@ export function createSession(
   let script: AttemptScript | undefined;
   if (input.workflowId !== undefined) {
     if (workflows === undefined) throw new Error('createSession: a session that names a workflow needs the verbs of sessionWorkflows()');
-    workflow = findWorkflow(world, organization.id, input.workflowId);
+    workflow = workflowById(world, organization.id, input.workflowId);
     if (workflow === undefined) {
       throw new ApiError(
         404,

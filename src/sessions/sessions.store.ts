@@ -20,7 +20,7 @@
 import { ApiError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { uploadsOwnedBy } from '../platform/uploads/uploads.ts';
-import { documentsRequired, type WorkflowRecord } from '../workflows/workflows.store.ts';
+import { documentsRequired, sessionUploadOwner, type WorkflowRecord } from '../workflows/api.ts';
 import { isTerminal } from './session.machine.ts';
 import { applicantUserIdFor, buildApplicantUser, buildSenderUser, buildSessionRecord, markUploaded, type SessionWorkflowInfo } from './session-record.ts';
 import type { CreateSessionInput, SessionRecord, SessionType, StoredUserProfile } from './sessions.schemas.ts';
@@ -95,10 +95,7 @@ export function sessions(world: World) {
 
 // ─── Uploads of a session ───────────────────────────────────────────────────────────────────────────
 
-/** The upload-store owner of a session's uploads. */
-export function sessionUploadOwner(sessionId: string): string {
-  return `session:${sessionId}`;
-}
+export { sessionUploadOwner };
 
 /** The session with the flags of slots whose bytes arrived while it was open turned true (and saved). */
 export function withArrivedUploads(world: World, stored: StoredSession): StoredSession {

@@ -17,7 +17,7 @@
  * stores external_id as your reference; the sandbox reads it), e.g.
  * `external_id: "sandbox-attempts:ID_VERIFICATION=ID_TEXT_NOT_READABLE,pass"`.
  */
-import { FAILURE_SLOTS, type FailureSlot } from '../sessions/sessions.schemas.ts';
+import { FAILURE_SLOTS, type FailureSlot } from './session-results.ts';
 import { workflowError } from './workflow-errors.ts';
 import { STEP_CODES, type StepCode } from './workflow-steps.ts';
 import { STEP_MODULES } from './steps/index.ts';

@@ -9,7 +9,7 @@
  * are gathered in steps/index.ts (WORKFLOW_FAILURES); this file turns a step's failure into the wire's.
  */
 import { z } from '@hono/zod-openapi';
-import type { FailureReason, FailureSlot } from '../sessions/sessions.schemas.ts';
+import type { FailureReason, FailureSlot } from './session-results.ts';
 import { failureRow, WORKFLOW_FAILURE_CODES } from './steps/index.ts';
 import { FAILURE_CATEGORIES, USER_ACTIONS, type StepFailure } from './steps/step-module.ts';
 

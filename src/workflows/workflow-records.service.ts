@@ -3,6 +3,7 @@
  * own, importing the store only, so a lookup (a session naming its workflow) evaluates no step type.
  */
 import type { World } from '../platform/namespaces/world.ts';
+import { stepCode } from './step-code.ts';
 import type { Workflow } from './workflows.schemas.ts';
 import { findWorkflow, fixtureWorkflows, workflows, type WorkflowRecord } from './workflows.store.ts';
 
@@ -31,4 +32,18 @@ export function toWorkflowJson(record: WorkflowRecord): Workflow {
     updated_at: record.updated_at,
     steps: record.steps.map((step) => ({ id: step.id, config: step.config })),
   };
+}
+
+/** Whether the workflow has the step `code` (ID_VERIFICATION for its step `id-verification`). */
+export function workflowHasStep(workflow: Pick<WorkflowRecord, 'steps'>, code: string): boolean {
+  return workflow.steps.some((step) => stepCode(step.id) === code);
+}
+
+/** How many ID documents the workflow's ID_VERIFICATION step asks for (1-3). */
+export function documentsRequired(workflow: Pick<WorkflowRecord, 'steps'>): 1 | 2 | 3 {
+  const step = workflow.steps.find((candidate) => stepCode(candidate.id) === 'ID_VERIFICATION');
+  const scan = (step?.config.id_scan_settings ?? {}) as { require_secondary_id?: unknown; require_tertiary_id?: unknown };
+  if (scan.require_tertiary_id === true) return 3;
+  if (scan.require_secondary_id === true) return 2;
+  return 1;
 }

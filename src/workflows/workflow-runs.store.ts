@@ -6,7 +6,7 @@
  * stored before runs existed gets one derived from its workflow on first use (runFor).
  */
 import type { World } from '../platform/namespaces/world.ts';
-import { DEFAULT_MAX_FAILED_ATTEMPTS } from '../sessions/session.machine.ts';
+import { DEFAULT_MAX_FAILED_ATTEMPTS } from './session-results.ts';
 import type { AttemptScript } from './attempt-scripts.ts';
 import { STEP_MODULES } from './steps/index.ts';
 import type { StepFailure } from './steps/step-module.ts';
@@ -61,7 +61,8 @@ export function newRun(workflow: WorkflowRecord, session: { id: string; organiza
         started_at: null,
         completed_at: null,
         failure_reason: null,
-        requirements: STEP_MODULES[code].requirements(step.config),
+        // A workflow may also list the iGaming checks it runs (vpn-detection, ip-jurisdiction): no step module runs those.
+        requirements: Object.hasOwn(STEP_MODULES, code) ? STEP_MODULES[code].requirements(step.config) : {},
         config: step.config,
       };
     }),

@@ -24,10 +24,9 @@ import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { describeZodError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
-import { applyWorkflowSessionEvent, SESSION_PRICE_TOKENS } from '../sessions/sessions.service.ts';
-import { DEFAULT_MAX_FAILED_ATTEMPTS, isExpired, isTerminal } from '../sessions/session.machine.ts';
 import type { Explained } from '../platform/http/explained.ts';
-import { createSessionRecord, findSession, recordStepResults, requireOwnSession, type StoredSession } from '../sessions/sessions.store.ts';
+import { DEFAULT_MAX_FAILED_ATTEMPTS } from './session-results.ts';
+import { type RunSession, type WorkflowSessions, workflowSessions } from './session-port.ts';
 import { parseAttemptScript, requireScriptOf, scriptedVerdict, scriptFromExternalId } from './attempt-scripts.ts';
 import { STEP_MODULES } from './steps/index.ts';
 import type { StepContext, StepDeps, StepModule, StepOutcome } from './steps/step-module.ts';
@@ -46,6 +45,9 @@ import { stepCode } from './step-code.ts';
 import { findWorkflow } from './workflows.store.ts';
 
 export type { StepDeps } from './steps/step-module.ts';
+
+/** The sessions a run belongs to, through the port the sessions area provides. */
+const sessions = (): WorkflowSessions => workflowSessions.get();
 
 // ─── Creation ───────────────────────────────────────────────────────────────────────────────────────
 
@@ -67,17 +69,11 @@ export function createWorkflowSession(
   }
   requireActiveWorkflow(workflow, { code: 'WORKFLOW_INACTIVE' });
   const script = requireScriptOf(input.externalId);
-  requireFunds(world, organization, funds, SESSION_PRICE_TOKENS);
-  const nowIso = world.clock.iso();
-  const stored = createSessionRecord(world, {
-    organization,
-    type: 'session',
-    input: { ...input, workflowId: workflow.id, sendEmailInvite: false, sendPhoneInvite: false },
-    workflow,
-    nowIso,
-  });
+  const { priceTokens } = sessions();
+  requireFunds(world, organization, funds, priceTokens);
+  const stored = sessions().createHeadless(world, organization, workflow, input, world.clock.iso());
   const run = saveRun(world, newRun(workflow, { id: stored.id, organizationId: organization.id, hosted: false, ...(script === undefined ? {} : { script }) }));
-  const remaining = charge(world, organization, funds, SESSION_PRICE_TOKENS);
+  const remaining = charge(world, organization, funds, priceTokens);
   return {
     value: {
       session_id: stored.id,
@@ -92,7 +88,7 @@ export function createWorkflowSession(
     explanations: [
       `headless session of workflow ${workflow.id} (${run.steps.map((s) => s.step_id).join(', ')}), failed-attempt limit ${run.maxFailedAttempts}; no invitation sent`,
       ...(script === undefined ? [] : [`attempt script "${script.text}" (from external_id)`]),
-      `${SESSION_PRICE_TOKENS} token charged, balance ${remaining}`,
+      `${priceTokens} token charged, balance ${remaining}`,
     ],
   };
 }
@@ -100,7 +96,7 @@ export function createWorkflowSession(
 // ─── State ──────────────────────────────────────────────────────────────────────────────────────────
 
 interface Loaded {
-  stored: StoredSession;
+  stored: RunSession;
   run: WorkflowRunRecord;
 }
 
@@ -108,7 +104,7 @@ interface Loaded {
  * The run of a session: the stored one, or for a hosted session stored before runs existed, one derived
  * from its workflow (saved on first use). A session without a workflow has none.
  */
-function runFor(world: World, stored: StoredSession): WorkflowRunRecord | undefined {
+function runFor(world: World, stored: RunSession): WorkflowRunRecord | undefined {
   const run = workflowRuns(world).get(stored.id);
   if (run !== undefined) return run;
   const workflowId = stored.record.workflow_id;
@@ -122,7 +118,7 @@ function runFor(world: World, stored: StoredSession): WorkflowRunRecord | undefi
 }
 
 function load(world: World, organizationId: string, sessionId: string): Loaded {
-  const stored = requireOwnSession(world, organizationId, sessionId);
+  const stored = sessions().requireOwn(world, organizationId, sessionId);
   const run = runFor(world, stored);
   if (run === undefined) {
     throw workflowError(
@@ -133,13 +129,13 @@ function load(world: World, organizationId: string, sessionId: string): Loaded {
   return { stored, run };
 }
 
-function failedAttempts(stored: StoredSession): number {
+function failedAttempts(stored: RunSession): number {
   return stored.record.meta_data?.failureData?.failedAttempts ?? 0;
 }
 
 /** The index of the step to submit next, or null once none is left (all done, or the session ended). */
 function currentStep({ stored, run }: Loaded): number | null {
-  if (isTerminal(stored.record.status)) return null;
+  if (sessions().isTerminal(stored.record.status)) return null;
   const index = run.steps.findIndex((step) => isSubmittable(step.status));
   return index < 0 ? null : index;
 }
@@ -150,7 +146,9 @@ function attemptsRemaining(loaded: Loaded): number {
 
 /** The wire `failure` of a step whose latest attempt failed a check (retryable while the session is open). */
 function stepFailure(loaded: Loaded, step: RunStep): WorkflowFailure | undefined {
-  return step.failure === undefined ? undefined : toWireFailure(step.failure, !isTerminal(loaded.stored.record.status) && isSubmittable(step.status));
+  return step.failure === undefined
+    ? undefined
+    : toWireFailure(step.failure, !sessions().isTerminal(loaded.stored.record.status) && isSubmittable(step.status));
 }
 
 /** Why the run ended without being submitted: attempts used up, the session expired, or it was ended with a step open. */
@@ -163,7 +161,7 @@ function sessionFailure(loaded: Loaded, nowMs: number): SessionFailure | undefin
   };
   const open = loaded.run.steps.find((step) => isSubmittable(step.status));
   if (record.status === 'FAILED') return { code: 'ATTEMPTS_EXHAUSTED', ...about(loaded.run.steps.find((step) => step.status === 'FAILED') ?? open) };
-  if (isExpired(record, nowMs)) return { code: 'SESSION_EXPIRED', ...about(open) };
+  if (sessions().isExpired(record, nowMs)) return { code: 'SESSION_EXPIRED', ...about(open) };
   // A step that ended the run (declined consent) blocked it; else the step left open when the session was ended.
   const blocking = loaded.run.steps.find((step) => step.status === 'FAILED') ?? open;
   if ((record.status === 'REJECTED' || record.status === 'VOIDED') && blocking !== undefined) return { code: 'STEP_BLOCKED', ...about(blocking) };
@@ -188,7 +186,7 @@ function toState(loaded: Loaded, nowMs: number): WorkflowState {
 
 export function getWorkflowState(world: World, organizationId: string, sessionId: string): Explained<WorkflowState> {
   const loaded = load(world, organizationId, sessionId);
-  const expired = isExpired(loaded.stored.record, world.clock.now());
+  const expired = sessions().isExpired(loaded.stored.record, world.clock.now());
   return {
     value: toState(loaded, world.clock.now()),
     explanations: expired ? [`session ${sessionId} expired at ${loaded.stored.record.expires_at as string}: steps are refused`] : [],
@@ -199,12 +197,12 @@ export function getWorkflowState(world: World, organizationId: string, sessionId
 function requireOpen(world: World, loaded: Loaded): number {
   const { record } = loaded.stored;
   const create = `create a new session with ${loaded.run.hosted === true ? 'POST /v1/sessions' : `POST /v1/workflows/${loaded.run.workflowId}/sessions`}`;
-  if (isTerminal(record.status)) {
+  if (sessions().isTerminal(record.status)) {
     throw stepConflict('SESSION_TERMINAL', `Session ${record.id} is ${record.status} (terminal): no step can be submitted any more; ${create}.`, {
       current_step: null,
     });
   }
-  if (isExpired(record, world.clock.now())) {
+  if (sessions().isExpired(record, world.clock.now())) {
     throw stepConflict('SESSION_TERMINAL', `Session ${record.id} expired at ${record.expires_at as string}: no step can be submitted any more; ${create}.`, {
       current_step: null,
     });
@@ -223,8 +221,8 @@ function withStep(run: WorkflowRunRecord, index: number, step: RunStep): Workflo
 }
 
 /** session_progress PENDING → STARTED (no change once started). */
-function open(world: World, stored: StoredSession): Explained<StoredSession> {
-  return applyWorkflowSessionEvent(world, stored, { type: 'open' });
+function open(world: World, stored: RunSession): Explained<RunSession> {
+  return sessions().move(world, stored, { type: 'open' });
 }
 
 /**
@@ -235,9 +233,9 @@ export function startWorkflow(world: World, organizationId: string, sessionId: s
   const loaded = load(world, organizationId, sessionId);
   const { record } = loaded.stored;
   const nowMs = world.clock.now();
-  const why = isTerminal(record.status)
+  const why = sessions().isTerminal(record.status)
     ? `is ${record.status} (terminal)`
-    : isExpired(record, nowMs)
+    : sessions().isExpired(record, nowMs)
       ? `expired at ${record.expires_at as string}`
       : record.session_progress !== 'PENDING'
         ? 'already has a submitted step'
@@ -387,7 +385,9 @@ export async function submitStep(
     const analysis = decided.analysis ?? {};
     const uploadedSlots = decided.kind === 'progress' ? [] : (decided.uploadedSlots ?? []);
     const recorded =
-      Object.keys(analysis).length > 0 || uploadedSlots.length > 0 ? recordStepResults(world, sessionId, analysis, uploadedSlots, nowIso) : loaded.stored;
+      Object.keys(analysis).length > 0 || uploadedSlots.length > 0
+        ? sessions().recordStepResults(world, sessionId, analysis, uploadedSlots, nowIso)
+        : loaded.stored;
     const updated: RunStep = {
       ...step,
       ...(decided.state === undefined ? {} : { state: decided.state }),
@@ -456,7 +456,7 @@ function settleAttempt(
     said.push(`${step.step_id} COMPLETED`);
     if (!steps.steps.some((candidate) => isSubmittable(candidate.status))) {
       for (const event of [{ type: 'submit' } as const, { type: 'verify' } as const]) {
-        const moved = applyWorkflowSessionEvent(world, stored, event);
+        const moved = sessions().move(world, stored, event);
         stored = moved.value;
         said.push(...moved.explanations);
         facts.push(...(moved.facts ?? []));
@@ -465,7 +465,7 @@ function settleAttempt(
   } else if (failed.endsRun === true) {
     const { failure } = failed;
     const data = failureDataOf(failure);
-    const moved = applyWorkflowSessionEvent(world, stored, {
+    const moved = sessions().move(world, stored, {
       type: 'auto_decline',
       declinedData: {
         declined: true,
@@ -481,7 +481,7 @@ function settleAttempt(
   } else {
     const { failure } = failed;
     const data = failureDataOf(failure);
-    const moved = applyWorkflowSessionEvent(world, stored, { type: 'attempt_failed', attempt: data, maxFailedAttempts: run.maxFailedAttempts });
+    const moved = sessions().move(world, stored, { type: 'attempt_failed', attempt: data, maxFailedAttempts: run.maxFailedAttempts });
     stored = moved.value;
     facts.push(...(moved.facts ?? []));
     const final = stored.record.status === 'FAILED';
@@ -494,14 +494,14 @@ function settleAttempt(
 
 /** The attempt script in force on a session's workflow run (null: none), or undefined for a session without a workflow. */
 export function attemptScriptOf(world: World, sessionId: string): string | null | undefined {
-  const stored = findSession(world, sessionId);
+  const stored = sessions().find(world, sessionId);
   const run = stored === undefined ? undefined : runFor(world, stored);
   return run === undefined ? undefined : (run.script?.text ?? null);
 }
 
 /** PUT /__sandbox/sessions/{id}/attempt-script: any organization's workflow session of the namespace. */
 export function setAttemptScript(world: World, sessionId: string, text: string | null): Explained<AttemptScriptResponse> {
-  const stored = findSession(world, sessionId);
+  const stored = sessions().find(world, sessionId);
   if (stored === undefined) {
     throw workflowError(
       'SESSION_NOT_FOUND',

@@ -13,7 +13,7 @@ import { STEP_MODULES, WORKFLOW_ERROR_CODE_NAMES } from './steps/index.ts';
 import { NoConfigSchema } from './steps/step-bodies.ts';
 import { FaceLivenessRequirementsSchema, IdVerificationRequirementsSchema, LivenessPayloadSchema, StepStatusSchema } from './steps/step-schemas.ts';
 import { ErrorSchema } from '../platform/http/routing.ts';
-import { SessionProgressSchema } from '../sessions/sessions.schemas.ts';
+import { SessionProgressSchema } from './session-results.ts';
 import { SessionFailureSchema, WorkflowFailureSchema } from './workflow-failures.ts';
 import { stepCode } from './step-code.ts';
 

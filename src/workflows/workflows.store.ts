@@ -15,7 +15,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from '@hono/zod-openapi';
 import type { World } from '../platform/namespaces/world.ts';
-import { stepCode } from './step-code.ts';
 
 export const WorkflowStepSchema = z.object({
   /** Lowercase hyphenated, e.g. id-verification (the spec's record form of ID_VERIFICATION). */
@@ -93,18 +92,4 @@ export function workflows(world: World) {
 export function findWorkflow(world: World, organizationId: string, id: string): WorkflowRecord | undefined {
   const found = workflows(world).get(id) ?? fixtureWorkflows().find((workflow) => workflow.id === id);
   return found?.organization_id === organizationId ? found : undefined;
-}
-
-/** `id-verification` → `ID_VERIFICATION` (the step-id form of POST /v1/workflows). */
-export function workflowHasStep(workflow: Pick<WorkflowRecord, 'steps'>, code: string): boolean {
-  return workflow.steps.some((step) => stepCode(step.id) === code);
-}
-
-/** How many ID documents the workflow's ID_VERIFICATION step asks for (1-3). */
-export function documentsRequired(workflow: Pick<WorkflowRecord, 'steps'>): 1 | 2 | 3 {
-  const step = workflow.steps.find((candidate) => stepCode(candidate.id) === 'ID_VERIFICATION');
-  const scan = (step?.config.id_scan_settings ?? {}) as { require_secondary_id?: unknown; require_tertiary_id?: unknown };
-  if (scan.require_tertiary_id === true) return 3;
-  if (scan.require_secondary_id === true) return 2;
-  return 1;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compareAnswers } from '../../src/drift/compare.ts';
 import { buildDriftReport, driftJunit } from '../../src/drift/drift-report.ts';
 import type { Exchange } from '../../src/drift/recording.ts';
-import { keyMapping } from '../../src/drift/replay.ts';
+import { keyMapping } from '../../src/drift/replayer.ts';
 import { junitSchemaErrors } from '../coverage/junit-schemas.ts';
 
 const json = { 'content-type': 'application/json; charset=utf-8' };

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildDriftReport, type DriftReport } from '../../src/drift/drift-report.ts';
+import { buildDriftReport, type DriftReport, renderDriftReport } from '../../src/drift/drift-report.ts';
+import { COVERAGE_FORMATS } from '../../src/platform/coverage/coverage-report.ts';
 import { type Exchange, readHar, readJsonl, readRecording } from '../../src/drift/recording.ts';
 import { replay } from '../../src/drift/replay.ts';
 import { recordKycFlow } from './flow.ts';
@@ -89,5 +90,30 @@ describe('replaying a recording of a sandbox with another seed', () => {
     expect(allDifferences(report)).toHaveLength(6);
     expect(report.unserved).toEqual([{ number: 14, method: 'GET', path: expect.stringMatching(/^\/v1\/sessions\/\{#[0-9a-f]{8}\}\/audit-trail$/) }]);
     expect(report.drift).toBe(true);
+  });
+
+  it('marks the differences that fall on a part the API reference does not show, in every format', async () => {
+    // Exchange 9 submits a step: the reference shows its step_id only. Exchange 2 reads a session record, which it shows.
+    let exchanges = perturbed(recording.exchanges, 9, (body) => {
+      body.step_status = 3;
+      body.step_id = null;
+    });
+    exchanges = perturbed(exchanges, 2, (body) => {
+      body.session_record.created_at = 1769940001;
+    });
+    const report = await check(exchanges);
+    const stepGuess =
+      'Response fields other than step_id, and the shape of the liveness object, are not shown. Error statuses for this operation are not shown.';
+    expect(allDifferences(report).map(({ path, guess }) => ({ path, guess }))).toEqual([
+      { path: '$.session_record.created_at', guess: undefined },
+      { path: '$.step_id', guess: undefined },
+      { path: '$.step_status', guess: stepGuess },
+    ]);
+    expect(report.onGuesses).toBe(1);
+    for (const format of COVERAGE_FORMATS) {
+      const rendered = renderDriftReport(report, format, { at: '2026-02-01T10:00:00.000Z', hostname: 'localhost' });
+      expect(rendered, format).toContain('Response fields other than step_id');
+      if (format !== 'json') expect(rendered, format).toContain('1 of the differences fall on parts the API reference does not show');
+    }
   });
 });

@@ -3,7 +3,7 @@
  * real service: each call is answered by it and kept as an exchange, then written as JSONL or HAR 1.2.
  */
 import { createSandbox, type Sandbox } from '../../src/sandbox.ts';
-import type { Exchange } from '../../src/drift/recording.ts';
+import { type Exchange, jsonlLine } from '../../src/drift/recording.ts';
 
 export const RECORDED_HOST = 'https://api.idv.example';
 /** The key the integrator's staging account used: not a fixture key, so it must be mapped. */
@@ -69,21 +69,11 @@ export async function recorder(seed = 42, startAt = '2026-02-01T10:00:00.000Z'):
   };
 }
 
-const jsonlBody = (body: string | Uint8Array | undefined) => (body instanceof Uint8Array ? { base64: Buffer.from(body).toString('base64') } : body);
 /** HAR text, base64 for bytes (as HAR's content.encoding). */
 const harText = (body: string | Uint8Array | undefined) =>
   body instanceof Uint8Array ? { text: Buffer.from(body).toString('base64'), encoding: 'base64' } : body === undefined ? {} : { text: body };
 
-export const toJsonl = (exchanges: readonly Exchange[]) =>
-  exchanges
-    .map(({ request, response, startedAt }) =>
-      JSON.stringify({
-        request: { method: request.method, url: request.url, headers: request.headers, body: jsonlBody(request.body) },
-        response: { status: response.status, headers: response.headers, body: jsonlBody(response.body) },
-        startedAt,
-      }),
-    )
-    .join('\n');
+export const toJsonl = (exchanges: readonly Exchange[]) => exchanges.map(jsonlLine).join('\n');
 
 const harHeaders = (headers: Record<string, string>) => Object.entries(headers).map(([name, value]) => ({ name, value }));
 

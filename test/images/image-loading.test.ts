@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { analyseImage } from '../../src/images/image-analysis.ts';
 import { IMAGE_LIMITS } from '../../src/images/image-checks.ts';
-import { createImageDecoder, type ImageDecoder } from '../../src/images/image-decoding.ts';
+import { createImageDecoder, type ImageDecoder, imagesDoneOnThreads } from '../../src/images/image-decoding.ts';
 import { ImageInputError } from '../../src/images/image-input-error.ts';
 import { loadImage, loadImages } from '../../src/images/image-loading.ts';
 import { faceBytes } from './helpers.ts';
@@ -11,9 +13,10 @@ function countingDecoder(): { decoder: ImageDecoder; calls: string[] } {
   return {
     calls,
     decoder: {
-      decode: (bytes, field) => {
+      ...inner,
+      analyse: (bytes, field) => {
         calls.push(field ?? 'image');
-        return inner.decode(bytes, field);
+        return inner.analyse(bytes, field);
       },
     },
   };
@@ -94,5 +97,19 @@ describe('loadImages', () => {
       expect((error as ImageInputError).toJSON()).toStrictEqual({ error: (error as ImageInputError).message, hints: (error as ImageInputError).hints });
     }
     expect((await loadImage('image', await faceBytes('still-serving'), deps)).analysis.face).not.toBeNull();
+  });
+
+  it("decodes and analyses on the pool's worker threads, with the analysis this thread would give", async () => {
+    const decoder = createImageDecoder();
+    const pictures = ['face.jpg', 'different-face.jpg', 'passport.jpg', 'drivers-license.jpg'].map((name) =>
+      readFileSync(new URL(`../../fixtures/images/${name}`, import.meta.url)),
+    );
+    const here = (await Promise.all(pictures.map((bytes) => decoder.decode(bytes)))).map((image) => analyseImage(image));
+    const before = imagesDoneOnThreads();
+    const there = await Promise.all(pictures.map((bytes) => decoder.analyse(bytes)));
+    // One task per picture, each counted by the pool once a thread answered it.
+    expect(imagesDoneOnThreads() - before).toBe(pictures.length);
+    // Whichever thread analysed it, a picture's analysis is the same.
+    expect(there).toEqual(here);
   });
 });

@@ -5,7 +5,7 @@
  * the file. complete before start is 409 STEP_NOT_STARTED, before the PUT 409 STEP_UPLOAD_INCOMPLETE.
  */
 import { ApiError } from '../../platform/errors/api-error.ts';
-import { sessionUploadOwner } from '../../sessions/sessions.store.ts';
+import { sessionUploadOwner } from '../session-results.ts';
 import { stepConflict } from '../workflow-errors.ts';
 import { startCompleteBody, type StartCompleteBody } from './step-bodies.ts';
 import { readTypedFiles, unreadableReason } from './step-files.ts';

@@ -10,7 +10,7 @@
  */
 import { estimateAge } from '../../face/api.ts';
 import type { AnalysedImage } from '../../images/image-analysis.ts';
-import { ageAt } from '../../sessions/analysis-data.ts';
+import { ageAt } from '../session-results.ts';
 import { z } from '@hono/zod-openapi';
 import { stepConflict } from '../workflow-errors.ts';
 import type { IdVerificationState } from './id-verification.step.ts';

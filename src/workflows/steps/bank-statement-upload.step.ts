@@ -18,7 +18,7 @@
 import { z } from '@hono/zod-openapi';
 import { bankStatementProgress, type BankStatementProgress, linkBankStatementForStep, SANDBOX_BANKS, type SandboxBankCode } from '../../financial/api.ts';
 import { mustBe } from '../../platform/validation/request-fields.ts';
-import { findSession } from '../../sessions/sessions.store.ts';
+import { workflowSessions } from '../session-port.ts';
 import { stepConflict } from '../workflow-errors.ts';
 import { startOrComplete } from './step-bodies.ts';
 import { defineStep, type StepContext, type StepOutcome } from './step-module.ts';
@@ -44,7 +44,7 @@ export interface BankStatementUploadState extends Record<string, unknown> {
 }
 
 function requestIdOf(context: StepContext): string {
-  const id = findSession(context.world, context.sessionId)?.record.bank_statement_request_id;
+  const id = workflowSessions.get().find(context.world, context.sessionId)?.record.bank_statement_request_id;
   if (id === undefined) {
     throw stepConflict(
       'STEP_NOT_STARTED',

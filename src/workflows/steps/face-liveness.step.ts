@@ -35,7 +35,7 @@ import type { AnalysedImage } from '../../images/image-analysis.ts';
 import type { World } from '../../platform/namespaces/world.ts';
 import { round } from '../../platform/numbers.ts';
 import { uploadsOwnedBy } from '../../platform/uploads/uploads.ts';
-import { sessionUploadOwner } from '../../sessions/sessions.store.ts';
+import { sessionUploadOwner } from '../session-results.ts';
 import { describeZodError } from '../../platform/errors/api-error.ts';
 import { loadMedia, readUploadAs, type IdVerificationState } from './id-verification.step.ts';
 import { stepConflict, workflowError } from '../workflow-errors.ts';

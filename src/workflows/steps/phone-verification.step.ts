@@ -18,7 +18,7 @@ import { z } from '@hono/zod-openapi';
 import { sendMessage } from '../../platform/outbox/outbox.ts';
 import { hashParts } from '../../platform/random/random.ts';
 import { mustBe } from '../../platform/validation/request-fields.ts';
-import { findSession } from '../../sessions/sessions.store.ts';
+import { workflowSessions } from '../session-port.ts';
 import { stepConflict, workflowError } from '../workflow-errors.ts';
 import { startOrComplete } from './step-bodies.ts';
 import { defineStep, type StepContext, type StepOutcome, type FailureRow } from './step-module.ts';
@@ -61,7 +61,7 @@ const masked = (phone: string) => `${phone.slice(0, 4)}${'*'.repeat(Math.max(0, 
 
 function start(context: StepContext): StepOutcome {
   const { world, sessionId } = context;
-  const phone = findSession(world, sessionId)?.user.phone;
+  const phone = workflowSessions.get().find(world, sessionId)?.user.phone;
   if (phone === undefined) {
     throw workflowError(
       'VALIDATION_ERROR',

@@ -16,7 +16,7 @@
 import type { z } from '@hono/zod-openapi';
 import type { JobEngine, JobFate } from '../../platform/jobs/jobs.ts';
 import type { World } from '../../platform/namespaces/world.ts';
-import type { FailureReason, FailureSlot } from '../../sessions/sessions.schemas.ts';
+import type { FailureReason, FailureSlot } from '../session-results.ts';
 import type { StepCode } from '../workflow-steps.ts';
 import type { StepStatus } from './step-schemas.ts';
 import type { StepForm } from './hosted-forms.ts';
