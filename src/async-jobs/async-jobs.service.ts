@@ -5,7 +5,8 @@
  */
 import type { Principal } from '../platform/auth/organizations.ts';
 import { valueFact, type ValueTable } from '../platform/coverage/sources.ts';
-import { ApiError } from '../platform/errors/api-error.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
+import { ASYNC_JOB_ERROR_CODES } from './async-jobs.errors.ts';
 import type { Explained } from '../platform/explained.ts';
 import { type AsyncJobView, JOB_STATUSES, type JobEngine } from '../platform/jobs/jobs.ts';
 import type { World } from '../platform/namespaces/world.ts';
@@ -15,9 +16,9 @@ export const JOB_PHASE_COVERAGE: ValueTable = { name: 'async job phases', operat
 
 export function readAsyncJob(engine: JobEngine, world: World, principal: Principal, jobId: string): Explained<AsyncJobView> {
   const job = engine.find(world, jobId);
-  if (!job) throw new ApiError(404, `Async job ${jobId} was not found: it never existed or expired after its retention period.`);
+  if (!job) throw codedError(ASYNC_JOB_ERROR_CODES, 'JOB_NOT_FOUND', { jobId });
   if (job.organizationId !== principal.organization.id) {
-    throw new ApiError(403, `Async job ${jobId} belongs to another organization.`);
+    throw codedError(ASYNC_JOB_ERROR_CODES, 'JOB_OF_ANOTHER_ORGANIZATION', { jobId });
   }
   const answer = engine.view(world, job);
   return { ...answer, facts: [valueFact(JOB_PHASE_COVERAGE, answer.value.status)] };

@@ -13,7 +13,7 @@
 import type { Explained } from '../platform/explained.ts';
 import type { OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
-import { ApiError } from '../platform/errors/api-error.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
 import type { PublicUrls } from '../platform/platform.ts';
 import { namespacedUrl, sandboxLink, type World } from '../platform/namespaces/world.ts';
 import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
@@ -22,6 +22,7 @@ import { keysetPaging } from '../platform/paging/keyset-paging.ts';
 import { applicantUserIdFor, senderUserIdFor } from '../sessions/api.ts';
 import { transition, type CreditTermsEvent } from './credit-terms.machine.ts';
 import type { CreateCreditTermsBody, CreateCreditTermsResponse, CreditTermsRecord, StoredCreditTerms } from './credit-terms.schemas.ts';
+import { CREDIT_TERMS_ERROR_CODES } from './credit-terms.errors.ts';
 
 export const DEFAULT_CREDIT_TERMS_PAGE_SIZE = 10;
 
@@ -129,19 +130,10 @@ export function findCreditTerms(world: World, id: string): StoredCreditTerms | u
  */
 export function readCreditTerms(world: World, principal: Pick<Principal, 'kind' | 'organization'>, id: string): CreditTermsRecord {
   const organizationId = principal.organization.id;
-  if (principal.kind === 'sandbox')
-    throw new ApiError(
-      404,
-      `Credit terms ${id} were not found: sandbox API keys never read the records live keys created. Read them with a live key of the organization.`,
-    );
+  if (principal.kind === 'sandbox') throw codedError(CREDIT_TERMS_ERROR_CODES, 'CREDIT_TERMS_HIDDEN_FROM_SANDBOX_KEYS', { id });
   const stored = findCreditTerms(world, id);
-  if (!stored)
-    throw new ApiError(
-      404,
-      `Credit terms ${id} were not found: use the creditTermsId returned by POST /v1/credit-terms (records live in the namespace that created them).`,
-    );
-  if (stored.organizationId !== organizationId)
-    throw new ApiError(403, `Credit terms ${id} belong to another organization: use an API key of the organization that created them.`);
+  if (!stored) throw codedError(CREDIT_TERMS_ERROR_CODES, 'CREDIT_TERMS_NOT_FOUND', { id });
+  if (stored.organizationId !== organizationId) throw codedError(CREDIT_TERMS_ERROR_CODES, 'CREDIT_TERMS_OF_ANOTHER_ORGANIZATION', { id });
   return toCreditTermsJson(stored);
 }
 

@@ -10,7 +10,7 @@
  */
 import type { OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
-import { ApiError } from '../platform/errors/api-error.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
 import type { Explained } from '../platform/explained.ts';
 import type { PublicUrls } from '../platform/platform.ts';
 import type { PageRequest } from '../platform/paging/keyset-paging.ts';
@@ -38,6 +38,7 @@ import {
   toFinancialRecordJson,
   uploadStatements,
 } from './financial-record.ts';
+import { FINANCIAL_ERROR_CODES } from './financial.errors.ts';
 import { sandboxBankStatementFor, sandboxBankStatementList } from './sandbox-bank-statements.ts';
 import { applicantIds } from './applicant-port.ts';
 import { bankStatements } from './financial.store.ts';
@@ -148,10 +149,10 @@ export function allBankStatements(world: World): StoredFinancialRecord[] {
 export function requireOwnBankStatement(world: World, organizationId: string, id: string): StoredFinancialRecord {
   const record = findBankStatement(world, id);
   if (!record) {
-    throw new ApiError(404, `Bank statement ${id} was not found in this namespace: use the bankStatementId returned by POST /v1/financial.`);
+    throw codedError(FINANCIAL_ERROR_CODES, 'BANK_STATEMENT_NOT_FOUND', { id });
   }
   if (record.organizationId !== organizationId) {
-    throw new ApiError(403, `Bank statement ${id} belongs to another organization: use an API key of the organization that created it.`);
+    throw codedError(FINANCIAL_ERROR_CODES, 'BANK_STATEMENT_OF_ANOTHER_ORGANIZATION', { id });
   }
   return record;
 }

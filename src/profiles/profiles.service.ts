@@ -12,9 +12,11 @@
 import type { Explained } from '../platform/explained.ts';
 import { sniffImageFormat } from '../images/image-format.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { MAX_UPLOAD_BYTES, type UploadStore } from '../platform/uploads/uploads.ts';
 import { LOGO_CONTENT_TYPES, type CreateProfileBody, type LogoUploadUrlBody, type Profile } from './profiles.schemas.ts';
+import { PROFILE_ERROR_CODES } from './profiles.errors.ts';
 
 export const PROFILE_LOGO_OWNER = 'profile-logo';
 
@@ -49,10 +51,7 @@ async function requireLogo(world: World, uploads: UploadStore, organizationId: s
   const format = sniffImageFormat(bytes);
   const mime = format === null ? undefined : `image/${format}`;
   if (mime === undefined || !(LOGO_CONTENT_TYPES as readonly string[]).includes(mime)) {
-    throw new ApiError(
-      400,
-      `logoUrl must hold a JPEG, PNG, WebP or GIF image; the uploaded bytes are ${format === null ? 'not an image' : `a ${format.toUpperCase()}`}. Upload the logo again in one of those formats.`,
-    );
+    throw codedError(PROFILE_ERROR_CODES, 'LOGO_NOT_AN_IMAGE', { format });
   }
   return mime;
 }
@@ -75,9 +74,7 @@ export function listProfiles(world: World, organizationId: string): { profiles: 
 /** GET /v1/profiles/{id}: 404 unknown, 403 another organization's. */
 export function readProfile(world: World, organizationId: string, id: string): Profile {
   const profile = profiles(world).get(id);
-  if (!profile)
-    throw new ApiError(404, `Profile ${id} was not found: use the id returned by POST /v1/profiles (profiles live in the namespace that created them).`);
-  if (profile.organizationId !== organizationId)
-    throw new ApiError(403, `Profile ${id} belongs to another organization: use an API key of the organization that created it.`);
+  if (!profile) throw codedError(PROFILE_ERROR_CODES, 'PROFILE_NOT_FOUND', { id });
+  if (profile.organizationId !== organizationId) throw codedError(PROFILE_ERROR_CODES, 'PROFILE_OF_ANOTHER_ORGANIZATION', { id });
   return profile;
 }
