@@ -4,7 +4,7 @@
  */
 import type { z } from '@hono/zod-openapi';
 import { clockRangeProblem, durationToMs } from '../platform/clock/virtual-clock.ts';
-import { ApiError } from '../platform/errors/api-error.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
 import { balanceOf, setBalance } from '../platform/billing/billing.ts';
 import type { CatalogEntry } from '../platform/catalog/catalog.ts';
 import type { OutcomeKind } from '../platform/coverage/outcome-class.ts';
@@ -14,6 +14,7 @@ import type { JobFate } from '../platform/jobs/jobs.ts';
 import type { Scenario } from '../platform/scenarios/scenario.schema.ts';
 import { stubProblem } from '../platform/scenarios/stub-answers.ts';
 import { describePattern, matchingEntries, nearMisses, type RequestPattern } from '../platform/request-log/request-matching.ts';
+import { CONTROL_ERROR_CODES } from './control.errors.ts';
 import { TEST_JOB_KIND } from './test-job.ts';
 import type { ClockChangeSchema, RequestPatternSchema, RequestVerificationSchema, TestJobBodySchema } from './control.schemas.ts';
 
@@ -30,10 +31,7 @@ export function changeClock(world: World, change: Partial<z.infer<typeof ClockCh
   const target = (setTo ?? world.clock.now()) + advanceBy;
   const outOfRange = clockRangeProblem(target);
   if (outOfRange) {
-    throw new ApiError(
-      400,
-      `Invalid clock change: it would move the clock to ${Number.isFinite(target) ? `${target} ms since the epoch` : 'a date no clock can hold'}, but ${outOfRange}. Send a smaller "advance" or a "set" inside that range.`,
-    );
+    throw codedError(CONTROL_ERROR_CODES, 'CLOCK_OUT_OF_RANGE', { target, problem: outOfRange });
   }
   // Freezing first makes `set` exact: a frozen clock does not move between the two.
   if (change.freeze !== undefined) world.clock.freeze(change.freeze);
@@ -44,7 +42,7 @@ export function changeClock(world: World, change: Partial<z.infer<typeof ClockCh
 
 export function scenarioView(world: World, name: string) {
   const scenario = world.scenarios.get(name);
-  if (!scenario) throw new ApiError(404, `Unknown scenario "${name}". Known: ${world.scenarios.names().join(', ')}.`);
+  if (!scenario) throw codedError(CONTROL_ERROR_CODES, 'SCENARIO_UNKNOWN', { name, known: world.scenarios.names() });
   return {
     name: scenario.name,
     description: scenario.description,
@@ -66,12 +64,9 @@ export function toggleScenario(world: World, name: string, action: 'activate' | 
 /** Adds a scenario (already validated against the file schema) to the namespace, inactive; its 2xx stubs must fit their operations. */
 export function addScenario(platform: Platform, world: World, scenario: Scenario) {
   const stubs = stubProblem(scenario, platform.operations);
-  if (stubs) throw new ApiError(400, `Invalid scenario: ${stubs}. Nothing was added.`);
+  if (stubs) throw codedError(CONTROL_ERROR_CODES, 'SCENARIO_INVALID', { problem: stubs });
   if (world.scenarios.get(scenario.name)) {
-    throw new ApiError(
-      409,
-      `A scenario named "${scenario.name}" exists in this namespace: choose another name, or DELETE /__sandbox/scenarios/${scenario.name} first if you added it.`,
-    );
+    throw codedError(CONTROL_ERROR_CODES, 'SCENARIO_NAME_TAKEN', { name: scenario.name });
   }
   world.scenarios.add(scenario);
   return scenarioView(world, scenario.name);
@@ -80,7 +75,7 @@ export function addScenario(platform: Platform, world: World, scenario: Scenario
 export function removeScenario(world: World, name: string) {
   scenarioView(world, name);
   if (!world.scenarios.isAdded(name)) {
-    throw new ApiError(409, `Scenario "${name}" comes from a file and cannot be removed; deactivate it with POST /__sandbox/scenarios/${name}/deactivate.`);
+    throw codedError(CONTROL_ERROR_CODES, 'SCENARIO_FROM_FILE', { name });
   }
   world.scenarios.remove(name);
   return { removed: name };
@@ -119,12 +114,17 @@ export function verifyRequests(platform: Platform, world: World, verification: z
   if (count >= low && count <= high) return { namespace: world.namespace, count, expected };
   const misses = nearMisses(entries, pattern, 3);
   const nearest = misses[0];
-  throw new ApiError(
-    409,
-    `Expected ${expected} request${(exactly ?? (low > 0 ? low : high)) === 1 ? '' : 's'} matching ${describePattern(pattern)} in namespace "${world.namespace}", found ${count}.` +
-      (nearest
-        ? ` Nearest other request: ${nearest.method} ${nearest.path} (${nearest.requestId}): ${nearest.differences.join('; ')}.`
-        : ' The journal holds no other request.'),
+  throw codedError(
+    CONTROL_ERROR_CODES,
+    'REQUESTS_NOT_AS_EXPECTED',
+    {
+      expected,
+      expectedCount: exactly ?? (low > 0 ? low : high),
+      pattern: describePattern(pattern),
+      namespace: world.namespace,
+      count,
+      nearest: nearest && `${nearest.method} ${nearest.path} (${nearest.requestId}): ${nearest.differences.join('; ')}`,
+    },
     { namespace: world.namespace, count, expected, nearMisses: misses },
   );
 }
@@ -132,10 +132,7 @@ export function verifyRequests(platform: Platform, world: World, verification: z
 export function requestEntry(world: World, requestId: string) {
   const entry = world.requestLog.get(requestId);
   if (!entry) {
-    throw new ApiError(
-      404,
-      `No request "${requestId}" in the journal of namespace "${world.namespace}": it may be older than the journal keeps, or in another namespace.`,
-    );
+    throw codedError(CONTROL_ERROR_CODES, 'REQUEST_NOT_IN_JOURNAL', { requestId, namespace: world.namespace });
   }
   return entry;
 }
@@ -143,7 +140,7 @@ export function requestEntry(world: World, requestId: string) {
 export function organizationView(platform: Platform, world: World, id: string) {
   const organization = platform.keyRing.organizations.get(id);
   if (!organization) {
-    throw new ApiError(404, `Unknown organization "${id}". Known: ${[...platform.keyRing.organizations.keys()].join(', ')}.`);
+    throw codedError(CONTROL_ERROR_CODES, 'ORGANIZATION_UNKNOWN', { id, known: [...platform.keyRing.organizations.keys()] });
   }
   return {
     id: organization.id,
