@@ -30,6 +30,8 @@
  * - Not billed: the real client's documentation prices none of these operations.
  */
 import { ApiError } from '../platform/errors/api-error.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
+import { IGAMING_ERROR_CODES } from './igaming.errors.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { AnalysedImage } from '../images/image-analysis.ts';
 import { registerAnalysedFace } from '../face-registry/face-registry.ts';
@@ -131,10 +133,7 @@ interface LookedUpAddress {
 function lookUpAddress(raw: string): LookedUpAddress {
   const family = ipFamily(raw);
   if (family === undefined) {
-    throw new ApiError(
-      400,
-      `Invalid request: body field "ip_address" must be an IPv4 or IPv6 address such as 203.0.113.7 or 2001:db8:1::7; got ${JSON.stringify(raw.slice(0, 64))}.`,
-    );
+    throw codedError(IGAMING_ERROR_CODES, 'IP_ADDRESS_MALFORMED', { raw });
   }
   const mapped = family === 'ipv6' ? /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(raw)?.[1] : undefined;
   return mapped === undefined ? { address: raw, family } : { address: mapped, family: 'ipv4' };

@@ -16,7 +16,8 @@
  * LIMITATIONS:
  * - The registry is per organization and namespace; nothing is shared across operators.
  */
-import { ApiError } from '../platform/errors/api-error.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
+import { IGAMING_ERROR_CODES } from './igaming.errors.ts';
 import type { Explained } from '../platform/explained.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { Principal } from '../platform/auth/organizations.ts';
@@ -104,7 +105,7 @@ export function removeIdentity(world: World, organizationId: string, rawDocument
   const documentNumber = normalizeDocumentNumber(rawDocumentNumber);
   if (!DOCUMENT_NUMBER_PATTERN.test(documentNumber)) {
     const shown = documentNumber === '' ? 'is empty' : `"${documentNumber.slice(0, 60)}" is malformed`;
-    throw new ApiError(400, `Invalid request: path parameter "document_number" ${shown}: send the URL-encoded document number (${DOCUMENT_NUMBER_RULE}).`);
+    throw codedError(IGAMING_ERROR_CODES, 'DOCUMENT_NUMBER_MALFORMED', { shown, rule: DOCUMENT_NUMBER_RULE });
   }
   const removed = identities(world).delete(identityKey(organizationId, documentNumber));
   const faceUnexcluded = removed && clearFaceExclusionsLinkedTo(world, organizationId, documentNumber) > 0;
@@ -134,10 +135,7 @@ export function excludeApplicant(world: World, principal: Principal, body: Exclu
   const organizationId = principal.organization.id;
   const stored = sessionById(world, body.session_id);
   if (stored === undefined || stored.record.organization_id !== organizationId) {
-    throw new ApiError(
-      404,
-      `Session ${body.session_id} was not found in your organization: send the id of one of your sessions (POST /v1/sessions returned it).`,
-    );
+    throw codedError(IGAMING_ERROR_CODES, 'SESSION_NOT_IN_ORGANIZATION', { sessionId: body.session_id });
   }
   const reason = body.reason ?? null;
   const documentNumber = extractedDocumentNumber(stored.record.analysis_data);

@@ -31,7 +31,7 @@
  * - The carrier age gate (not in api.md) attaches to analysis_data.phone_checks.carrier_age_gate, a
  *   sandbox choice mirroring the two phone checks the spec names.
  */
-import { ApiError } from '../platform/errors/api-error.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import type { JobEngine, JobFate, StoredJob } from '../platform/jobs/jobs.ts';
@@ -53,6 +53,7 @@ import type { PhoneTrustRequest, PhoneTrustResponse } from './phone-trust.schema
 import { checkPhoneTrust } from './phone-trust.service.ts';
 import type { TitleCheckRequest, TitleCheckResponse } from './title-check.schemas.ts';
 import { checkTitle } from './title-check.service.ts';
+import { SCREENING_ERROR_CODES } from './screening.errors.ts';
 
 /** What a screening verb works on: the namespace and the calling organization. */
 export interface ScreeningCall {
@@ -66,7 +67,6 @@ export interface ScreeningCall {
 type Because = (reason: string) => void;
 
 const PRICE = 1;
-export const CARRIER_UNAVAILABLE_MESSAGE = 'Service temporarily unavailable.';
 
 function bill(call: ScreeningCall, because: Because, what: string): void {
   const remaining = charge(call.world, call.organization, call.funds, PRICE);
@@ -121,10 +121,7 @@ function queueAdverseMediaJob(
     if (earlier) {
       if (earlier.requestFingerprint !== requestFingerprint) {
         because(`idempotency: key reused with a different body (job ${earlier.id}) -> 409, nothing queued`);
-        throw new ApiError(
-          409,
-          `Idempotency-Key "${key.slice(0, 80)}" was already used for a different request body (job ${earlier.id}): send a new Idempotency-Key for a new request, or resend the original body to get the original job.`,
-        );
+        throw codedError(SCREENING_ERROR_CODES, 'IDEMPOTENCY_KEY_REUSED', { key, jobId: earlier.id });
       }
       because(`idempotency: key already used -> existing job ${earlier.id}, not billed again`);
       return { replayed: true, queued: queuedView(jobs, world, earlier, ADVERSE_MEDIA_MESSAGES.replayed) };
@@ -217,19 +214,16 @@ function runPhoneCheck<TResponse extends { sessionId?: string }>(
   because(result.explanation);
   if (result.status === 'invalid-input') {
     const fromSession = session !== undefined && result.field === 'phone' && filled.phone === undefined;
-    throw new ApiError(
-      400,
-      fromSession
-        ? `Invalid request: body field phone is required: session ${session.id} has no applicant phone on file; send an E.164 number such as +447700900001.`
-        : `Invalid request: body field ${result.message}.`,
-    );
+    throw fromSession
+      ? codedError(SCREENING_ERROR_CODES, 'SESSION_HAS_NO_PHONE', { sessionId: session.id })
+      : codedError(SCREENING_ERROR_CODES, 'PHONE_CHECK_INVALID_INPUT', { problem: result.message });
   }
 
   const covered = session !== undefined && screeningSessions.get().workflowStepCodes(world, organization.id, session.id).includes(check.step);
   if (!covered) requireFunds(world, organization, call.funds, PRICE);
   if (result.status === 'carrier-unavailable') {
     because('billing: nothing charged (carrier unavailable)');
-    throw new ApiError(503, CARRIER_UNAVAILABLE_MESSAGE, {}, { 'Retry-After': '0' });
+    throw codedError(SCREENING_ERROR_CODES, 'CARRIER_UNAVAILABLE', undefined, {}, { 'Retry-After': '0' });
   }
 
   if (covered) because(`billing: ${check.label} not charged: the workflow of session ${session.id} has the ${check.step} step`);
