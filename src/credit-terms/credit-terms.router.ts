@@ -1,4 +1,4 @@
-import { type AppContext, explain, fundsPolicyOf, principalOf, publicUrlsOf } from '../platform/http/context.ts';
+import { type AppContext, fundsPolicyOf, principalOf, publicUrlsOf } from '../platform/http/context.ts';
 import { explained } from '../platform/http/explained.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
@@ -62,6 +62,6 @@ creditTermsRouter.post('/verify/credit-terms/:id/action', hostedPageGuard(), asy
   const result = actOnCreditTermsPage(c.get('world'), id, form.data.action);
   if (!result.ok)
     return result.status === 404 ? c.html(creditTermsNotFoundPage(id), 404) : renderPage(c, id, { status: result.status, message: result.message });
-  explain(c, result.explanation);
+  explained(c, result);
   return c.redirect(pagePath(c, id), 303);
 });

@@ -162,11 +162,11 @@ export function actOnCreditTermsPage(
   world: World,
   id: string,
   event: CreditTermsEvent,
-): { ok: true; record: StoredCreditTerms; explanation: string } | { ok: false; status: 404 | 409; message: string } {
+): ({ ok: true } & Explained<StoredCreditTerms>) | { ok: false; status: 404 | 409; message: string } {
   const stored = findCreditTerms(world, id);
   if (!stored) return { ok: false, status: 404, message: `There is no credit terms request ${id} in this namespace.` };
   const next = transition(stored.status, event);
   if ('refused' in next) return { ok: false, status: 409, message: `This application cannot change: ${next.refused}.` };
   const record = creditTerms(world).put({ ...stored, status: next.to, updatedAt: world.clock.iso() });
-  return { ok: true, record, explanation: `hosted page: credit terms ${stored.status} -> ${next.to} (${next.trigger})` };
+  return { ok: true, value: record, explanations: [`hosted page: credit terms ${stored.status} -> ${next.to} (${next.trigger})`] };
 }

@@ -31,6 +31,7 @@ import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { FACE_MATCH_THRESHOLD } from '../face/api.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { rngFrom } from '../platform/random/random.ts';
 import { MAX_UPLOAD_BYTES, type UploadStore } from '../platform/uploads/uploads.ts';
@@ -52,6 +53,7 @@ import {
 import { round } from '../platform/numbers.ts';
 import { valueFact } from '../platform/coverage/sources.ts';
 import { DEEPFAKE_VERDICT_COVERAGE, TRUST_VERDICT_COVERAGE } from './deepfake-coverage.ts';
+import { DEEPFAKE_ERROR_CODES } from './deepfake.errors.ts';
 import { deepfakeSessions } from './session-port.ts';
 
 export const FRAME_CONTENT_TYPE = 'image/jpeg';
@@ -187,7 +189,7 @@ export function challengeWordFor(seed: number, organizationId: string, sessionId
 export function readChallenge(world: World, organizationId: string, sessionId: string): Explained<ChallengeResponse> {
   const owner = deepfakeSessions.get().organizationOf(world, sessionId);
   if (owner !== undefined && owner !== organizationId) {
-    throw new ApiError(403, `Session ${sessionId} belongs to another organization: ask for the challenge with an API key of the organization that created it.`);
+    throw codedError(DEEPFAKE_ERROR_CODES, 'SESSION_OF_ANOTHER_ORGANIZATION', { sessionId });
   }
   const challengeWord = challengeWordFor(world.seed, organizationId, sessionId);
   return {

@@ -16,12 +16,13 @@
  * - Creating a session is not billed (the spec prices nothing here).
  */
 import type { CatalogEntry } from '../platform/catalog/catalog.ts';
-import { ApiError } from '../platform/errors/api-error.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { hashParts, rngFrom } from '../platform/random/random.ts';
 import type { CreateLivenessSessionRequest, LivenessChallengeType, LivenessResult, LivenessScript, LivenessSession } from './face-liveness.schemas.ts';
 import { round } from '../platform/numbers.ts';
 import type { Explained } from '../platform/explained.ts';
+import { FACE_ERROR_CODES } from './face.errors.ts';
 
 export const LIVENESS_ENDPOINTS = {
   create: 'POST /v1/face/liveness/sessions',
@@ -198,22 +199,31 @@ export interface LivenessResultQuery {
 export function readLivenessResult(world: World, organizationId: string, lid: string, query: LivenessResultQuery): Explained<LivenessResult> {
   const record = sessions(world).get(lid);
   if (!record) {
-    throw new ApiError(404, `Liveness session "${lid.slice(0, 80)}" not found: use the liveness_session_id returned by POST /v1/face/liveness/sessions.`, {
-      hints: ['Liveness sessions live in the namespace (X-Sandbox-Namespace) they were created in.'],
-    });
+    throw codedError(
+      FACE_ERROR_CODES,
+      'LIVENESS_SESSION_NOT_FOUND',
+      { lid },
+      {
+        hints: ['Liveness sessions live in the namespace (X-Sandbox-Namespace) they were created in.'],
+      },
+    );
   }
   if (record.organizationId !== organizationId) {
-    throw new ApiError(403, `Liveness session "${lid}" belongs to another organization.`, {
-      hints: ['Use the API key of the organization that created the session.'],
-    });
+    throw codedError(
+      FACE_ERROR_CODES,
+      'LIVENESS_SESSION_OF_ANOTHER_ORGANIZATION',
+      { lid },
+      {
+        hints: ['Use the API key of the organization that created the session.'],
+      },
+    );
   }
   if (query.session_id !== undefined && record.sessionId !== undefined && query.session_id !== record.sessionId) {
-    throw new ApiError(
-      400,
-      `Invalid request: query parameter "session_id" "${query.session_id.slice(0, 80)}" is not the session this liveness session was created for.`,
-      {
-        hints: [`Send session_id=${record.sessionId}, or leave it out.`],
-      },
+    throw codedError(
+      FACE_ERROR_CODES,
+      'LIVENESS_SESSION_ID_MISMATCH',
+      { sessionId: query.session_id },
+      { hints: [`Send session_id=${record.sessionId}, or leave it out.`] },
     );
   }
   return livenessResultAt(record, world.clock.now(), query.confidence_threshold ?? DEFAULT_LIVENESS_THRESHOLD);

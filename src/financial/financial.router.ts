@@ -1,4 +1,4 @@
-import { type AppContext, explain, fundsPolicyOf, principalOf, publicUrlsOf } from '../platform/http/context.ts';
+import { type AppContext, fundsPolicyOf, principalOf, publicUrlsOf } from '../platform/http/context.ts';
 import { explained } from '../platform/http/explained.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
@@ -90,6 +90,6 @@ financialRouter.post('/verify/bank-statements/:id/link', hostedPageGuard(), asyn
     if (result.status === 404) return c.html(bankStatementNotFoundPage(id), 404);
     return renderPage(c, id, { status: result.status, message: result.message });
   }
-  explain(c, result.explanation);
+  explained(c, result);
   return c.redirect(hostedPageUrl(`/verify/bank-statements/${encodeURIComponent(id)}`, id, c.get('world')), 303);
 });

@@ -210,7 +210,7 @@ function pageRequest(organizationId: string, input: ListBankStatementsInput): Pa
 
 export type HostedPageAction = 'start' | 'complete' | 'upload';
 
-export type HostedPageResult = { ok: true; record: StoredFinancialRecord; explanation: string } | { ok: false; status: 400 | 404 | 409; message: string };
+export type HostedPageResult = ({ ok: true } & Explained<StoredFinancialRecord>) | { ok: false; status: 400 | 404 | 409; message: string };
 
 /**
  * What the applicant did on the page: picked a bank (start), linked it (complete) or uploaded statements
@@ -238,7 +238,7 @@ export function actOnBankStatementPage(world: World, id: string, action: HostedP
   }
   bankStatements(world).put(next);
   const verb = action === 'start' ? `picked ${next.bankCode ?? ''}` : action === 'complete' ? `linked ${next.bankCode ?? ''}` : 'uploaded statements';
-  return { ok: true, record: next, explanation: `hosted page: applicant ${verb}; ${toFinancialRecordJson(next, now).explanations.join('; ')}` };
+  return { ok: true, value: next, explanations: [`hosted page: applicant ${verb}; ${toFinancialRecordJson(next, now).explanations.join('; ')}`] };
 }
 
 function capitalize(text: string): string {
