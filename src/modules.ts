@@ -45,7 +45,7 @@ export const AREAS: readonly AreaEntry[] = [
     ],
   },
   // The applicant's pages under /verify: the sessions area's, on their own so that its API needs no step engine.
-  { name: 'hosted-pages', load: async () => (await import('./sessions/hosted-page.router.ts')).hostedPagesModule, needs: SESSION_PORTS },
+  { name: 'hosted-pages', load: async () => (await import('./sessions/hosted-page.router.ts')).loadHostedPagesModule(), needs: SESSION_PORTS },
   // Its job kind is queued by the workflow steps and the applicant's pages too, and read by async-jobs.
   { name: 'screening', load: async () => (await import('./screening/index.ts')).screeningModule, needs: SESSION_PORTS, jobKinds: [adverseMediaJobKind] },
   { name: 'document', load: async () => (await import('./document/index.ts')).documentModule },

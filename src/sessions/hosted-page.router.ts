@@ -32,7 +32,8 @@ import { findHostedSession, openHostedPage, submitApplicantOutcome } from './ses
 import { sessionUploadOwner, type StoredSession } from './sessions.store.ts';
 
 // Every workflow page drives the step engine: loaded with this module, which the sessions API never evaluates.
-const { getWorkflowState, noteStepAnswer, STEP_CODES, STEP_MODULES, stepDepsFor, submitStep } = await hostedPageRuns();
+/** The step engine the pages drive (the workflows area's), loaded with this area: see `loadHostedPagesModule`. */
+let runs: Awaited<ReturnType<typeof hostedPageRuns>>;
 
 /** Where the page's buttons post: {verify_url}/<id>/outcome?oid=<org>&token=<page token>[&namespace=<ns>]. */
 export function hostedActionUrl(verifyUrl: string, stored: StoredSession, scope: PageScope, action = 'outcome'): string {
@@ -85,10 +86,10 @@ function pageHeading(c: AppContext, stored: StoredSession, nowMs: number) {
 }
 
 function isStepCode(value: string): value is StepCode {
-  return (STEP_CODES as readonly string[]).includes(value);
+  return (runs.STEP_CODES as readonly string[]).includes(value);
 }
 
-const stepTitle = (code: string) => (isStepCode(code) ? STEP_MODULES[code].hostedForm.title : code);
+const stepTitle = (code: string) => (isStepCode(code) ? runs.STEP_MODULES[code].hostedForm.title : code);
 
 function formViewOf(c: AppContext, stored: StoredSession, step: WorkflowState['steps'][number]): FormView {
   const { first_name, last_name, email, phone } = stored.user;
@@ -105,7 +106,7 @@ function pageClient(c: AppContext, stored: StoredSession, code: StepCode): PageC
   const world = c.get('world');
   const uploads = c.get('platform').uploads;
   const organizationId = stored.record.organization_id;
-  const deps = stepDepsFor(c, organizationId);
+  const deps = runs.stepDepsFor(c, organizationId);
   // What a browser's PUT to the upload URL does (the signed query is the permission).
   const deliver = async (uploadUrl: string, file: PageFile) => {
     const url = new URL(uploadUrl);
@@ -114,8 +115,8 @@ function pageClient(c: AppContext, stored: StoredSession, code: StepCode): PageC
   };
   return {
     submit: async (body) => {
-      const answer = await submitStep(world, organizationId, stored.id, code, body, deps);
-      noteStepAnswer(c, answer.value);
+      const answer = await runs.submitStep(world, organizationId, stored.id, code, body, deps);
+      runs.noteStepAnswer(c, answer.value);
       return explained(c, answer) as StepAnswer;
     },
     store: async (slot, file) => {
@@ -174,7 +175,7 @@ function workflowReturn(stored: StoredSession, state: WorkflowState, nowMs: numb
 function renderWorkflowPage(c: AppContext, stored: StoredSession, extras: { result?: StepResultModel; problem?: string }, status: PageStatus) {
   const world = c.get('world');
   const nowMs = world.clock.now();
-  const state = getWorkflowState(world, stored.record.organization_id, stored.id).value;
+  const state = runs.getWorkflowState(world, stored.record.organization_id, stored.id).value;
   const expired = isExpired(stored.record, nowMs);
   const current = state.current_step === null || expired ? undefined : state.steps[state.current_step];
   const verifyUrl = publicUrlsOf(c).verify;
@@ -187,9 +188,9 @@ function renderWorkflowPage(c: AppContext, stored: StoredSession, extras: { resu
         ? {}
         : {
             current: {
-              title: STEP_MODULES[current.step_id].hostedForm.title,
+              title: runs.STEP_MODULES[current.step_id].hostedForm.title,
               actionUrl: hostedActionUrl(verifyUrl, stored, world, `steps/${current.step_id}`),
-              fields: STEP_MODULES[current.step_id].hostedForm.fields(formViewOf(c, stored, current)),
+              fields: runs.STEP_MODULES[current.step_id].hostedForm.fields(formViewOf(c, stored, current)),
             },
           }),
       ...extras,
@@ -267,19 +268,21 @@ export const hostedPageRouter = new Hono<AppEnv>()
     const code = c.req.param('step');
     const found = findHostedSession(world, id, c.req.query('oid'));
     if (found === undefined || found.record.workflow_id === undefined) return notFound(c, id);
-    const step = getWorkflowState(world, found.record.organization_id, id).value.steps.find((candidate) => candidate.step_id === code);
+    const step = runs.getWorkflowState(world, found.record.organization_id, id).value.steps.find((candidate) => candidate.step_id === code);
     if (step === undefined || !isStepCode(code)) {
       return refuse(c, { status: 404, title: 'Step not found', message: `Session ${id} has no step ${code}: open the page again and use the form it shows.` });
     }
     let answer: StepAnswer;
     try {
-      answer = await STEP_MODULES[code].hostedForm.submit(await c.req.parseBody(), pageClient(c, found, code), formViewOf(c, found, step));
+      answer = await runs.STEP_MODULES[code].hostedForm.submit(await c.req.parseBody(), pageClient(c, found, code), formViewOf(c, found, step));
     } catch (error) {
       return refuse(c, apiRefusal(c, error, 'The step was refused'), findHostedSession(world, id, undefined) ?? found);
     }
     const stored = findHostedSession(world, id, undefined) ?? found;
     const ended =
-      answer.current_step === null ? workflowReturn(stored, getWorkflowState(world, stored.record.organization_id, id).value, world.clock.now()) : undefined;
+      answer.current_step === null
+        ? workflowReturn(stored, runs.getWorkflowState(world, stored.record.organization_id, id).value, world.clock.now())
+        : undefined;
     if (ended !== undefined) {
       explain(
         c,
@@ -295,4 +298,10 @@ export const hostedPageRouter = new Hono<AppEnv>()
  * drive a session's workflow through the workflows area's step engine, which the sessions API never needs
  * to evaluate for a read. Nothing to set up: the sessions area's catalog rows and coverage cover them.
  */
-export const hostedPagesModule: SandboxModule = { name: 'hosted-pages', router: () => hostedPageRouter };
+const hostedPagesModule: SandboxModule = { name: 'hosted-pages', router: () => hostedPageRouter };
+
+/** The area, once the step engine it drives is loaded (the engine loads on the pages' first use, never with the sessions API). */
+export async function loadHostedPagesModule(): Promise<SandboxModule> {
+  runs ??= await hostedPageRuns();
+  return hostedPagesModule;
+}

@@ -1,4 +1,4 @@
-import { workflowSchemas } from '../workflows/api.ts';
+import { WorkflowConflictSchema } from '../workflows/api.ts';
 import { apiRoute, controlRoute, NamespaceQuerySchema, ErrorSchema, extraErrors, jsonBody, jsonResponse } from '../platform/http/routing.ts';
 import {
   CreateSessionBodySchema,
@@ -15,8 +15,6 @@ import {
   UpdateStatusResponseSchema,
 } from './sessions.schemas.ts';
 
-// The 409 body documents the workflows' error codes (derived from every step type), as the step routes do.
-const { WorkflowConflictSchema } = await workflowSchemas();
 const json = jsonResponse;
 const TAGS = ['Sessions'];
 

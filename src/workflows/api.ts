@@ -8,6 +8,7 @@
 export { VALID_ID_TYPES } from './id-document-types.ts';
 export * from './session-results.ts';
 export { stepCode } from './step-code.ts';
+export { WorkflowConflictSchema } from './workflow-error-schemas.ts';
 export { workflowError } from './workflow-errors.ts';
 export { documentsRequired, organizationWorkflows, toWorkflowJson, workflowById, workflowHasStep } from './workflow-records.service.ts';
 export type { AttemptScript } from './attempt-scripts.ts';
@@ -23,14 +24,6 @@ export type { WorkflowRecord } from './workflows.store.ts';
  */
 export function workflowRuns(): Promise<Pick<typeof import('./workflow-sessions.service.ts'), 'attemptScriptOf' | 'getWorkflowState' | 'setAttemptScript'>> {
   return import('./workflow-sessions.service.ts');
-}
-
-/**
- * The workflows' wire schemas (the 409 body a session route documents), loaded on first need: their error
- * codes are derived from every step type, which most importers of this surface never need.
- */
-export function workflowSchemas(): Promise<typeof import('./workflows.schemas.ts')> {
-  return import('./workflows.schemas.ts');
 }
 
 export type HostedSessionRuns = typeof import('./hosted-session-runs.ts');

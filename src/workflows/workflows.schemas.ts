@@ -9,10 +9,9 @@ import { z } from '@hono/zod-openapi';
 import { aliasedBody } from '../platform/validation/aliased-body.ts';
 import { e164Phone, email, expiresInHours, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
 import { HEADLESS_STEP_CODES, STEP_CODES, STEP_PREREQUISITES, type StepCode } from './workflow-steps.ts';
-import { STEP_MODULES, WORKFLOW_ERROR_CODE_NAMES } from './steps/index.ts';
+import { STEP_MODULES } from './steps/index.ts';
 import { NoConfigSchema } from './steps/step-bodies.ts';
 import { FaceLivenessRequirementsSchema, IdVerificationRequirementsSchema, LivenessPayloadSchema, StepStatusSchema } from './steps/step-schemas.ts';
-import { ErrorSchema } from '../platform/http/routing.ts';
 import { SessionProgressSchema } from './session-results.ts';
 import { SessionFailureSchema, WorkflowFailureSchema } from './workflow-failures.ts';
 import { stepCode } from './step-code.ts';
@@ -264,18 +263,4 @@ export const AttemptScriptResponseSchema = z
   .openapi('AttemptScriptResponse');
 export type AttemptScriptResponse = z.infer<typeof AttemptScriptResponseSchema>;
 
-// ─── Errors (the codes are derived from the step registry: steps/index.ts) ───────────────────────────
-
-export const WorkflowErrorSchema = ErrorSchema.extend({
-  code: z.enum(WORKFLOW_ERROR_CODE_NAMES as [string, ...string[]]).openapi({
-    description: 'The service’s error code (see the docs page of the mobile flow for when each is answered).',
-  }),
-  invalid_steps: z.array(z.string()).optional().openapi({ description: 'UNSUPPORTED_WORKFLOW_STEPS: the step types a headless session cannot run.' }),
-}).openapi('WorkflowError');
-
-export const WorkflowConflictSchema = WorkflowErrorSchema.extend({
-  current_step: z.number().int().min(0).nullable().openapi({ description: 'The index of the step to submit next; null once the run is over.' }),
-  step_id: z.string().optional().openapi({ description: 'The expected step when out of order, else the submitted step.' }),
-  failure_reason: z.string().optional().openapi({ description: 'LIVENESS_RESULT_NOT_READY: FACE_LIVENESS_RESULT_NOT_READY.' }),
-  ready_at: z.string().optional().openapi({ description: 'The *_NOT_READY codes of the asynchronous steps: when the result is due (sandbox clock).' }),
-}).openapi('WorkflowConflict');
+export { WorkflowConflictSchema, WorkflowErrorSchema } from './workflow-error-schemas.ts';

@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { STEP_FAILURE_COVERAGE } from '../../src/workflows/workflow-failures.ts';
-import { STEP_MODULES, WORKFLOW_ERROR_CODES, WORKFLOW_FAILURES } from '../../src/workflows/steps/index.ts';
+import { STEP_MODULES, WORKFLOW_ERROR_CODE_NAMES, WORKFLOW_ERROR_CODES, WORKFLOW_FAILURES } from '../../src/workflows/steps/index.ts';
+import { WORKFLOW_ERROR_CODE_NAMES as GENERATED_CODE_NAMES } from '../../src/workflows/workflow-error-codes.generated.ts';
 import { STEP_CODES } from '../../src/workflows/workflow-steps.ts';
 
 describe('the step registry', () => {
@@ -31,6 +32,12 @@ describe('the step registry', () => {
     for (const module of Object.values(STEP_MODULES)) {
       for (const [code, when] of Object.entries(module.conflicts ?? {})) expect(WORKFLOW_ERROR_CODES[code]).toEqual({ status: 409, when });
     }
+  });
+
+  it('is what the generated list of error codes says, which the session routes document without evaluating the step types', () => {
+    expect([...GENERATED_CODE_NAMES], 'src/workflows/workflow-error-codes.generated.ts is stale: run npm run generate:routes').toEqual(
+      WORKFLOW_ERROR_CODE_NAMES,
+    );
   });
 
   it('gives every step type a hosted form with a title', () => {
