@@ -75,7 +75,7 @@ async function check(files: Map<string, Buffer>): Promise<Checked> {
     if ((analysis.face !== null) !== fixture.faceDetected)
       problems.push(`${fixture.file}: faceDetected ${analysis.face !== null}, expected ${fixture.faceDetected}`);
     if (fixture.autoDocumentType) {
-      const type = scanDocument(analysis, 'auto').response.documentType;
+      const type = scanDocument(analysis, 'auto').value.documentType;
       if (type !== fixture.autoDocumentType) problems.push(`${fixture.file}: auto -> ${type}, expected ${fixture.autoDocumentType}`);
     }
   }
@@ -85,7 +85,7 @@ async function check(files: Map<string, Buffer>): Promise<Checked> {
       const right = analyses.get(b.file);
       if (!left || !right || a.file >= b.file) continue;
       const expected = a.person !== null && a.person === b.person;
-      const result = compareFaces(left, right).response;
+      const result = compareFaces(left, right).value;
       if (result.isMatch !== expected)
         problems.push(`${a.file} vs ${b.file}: isMatch ${result.isMatch} (confidence ${result.confidence}), expected ${expected}`);
     }
@@ -101,10 +101,10 @@ function readme(files: Map<string, Buffer>, analyses: Map<string, AnalysedImage>
   const face = analyses.get('face.jpg') as AnalysedImage;
   const rows = IMAGE_FIXTURES.map((fixture) => {
     const analysis = analyses.get(fixture.file) as AnalysedImage;
-    const detect = detectFace(analysis).response;
-    const age = estimateAge(analysis).response;
-    const vsFace = compareFaces(face, analysis).response;
-    const scan = scanDocument(analysis, 'auto').response;
+    const detect = detectFace(analysis).value;
+    const age = estimateAge(analysis).value;
+    const vsFace = compareFaces(face, analysis).value;
+    const scan = scanDocument(analysis, 'auto').value;
     const ageText = age.faceDetected ? `${age.estimatedAge} (${age.ageRange?.low}-${age.ageRange?.high}), ${age.gender} ${age.genderConfidence}` : '-';
     const scanText =
       scan.confidence > 0 ? `${scan.documentType}: ${scan.fullName}, ${scan.documentNumber} (${scan.confidence})` : `${scan.documentType}: unreadable (0)`;
@@ -124,7 +124,7 @@ function readme(files: Map<string, Buffer>, analyses: Map<string, AnalysedImage>
       document: analyses.get(doc as string) as AnalysedImage,
       face: analyses.get(selfie as string) as AnalysedImage,
       documentType: type as 'passport' | 'auto' | 'national_id',
-    }).response;
+    }).value;
     return `| ${doc} | ${selfie} | ${type} | ${result.verified} | ${result.overallConfidence} | ${result.faceMatch.confidence} |`;
   });
   const rules = IMAGE_OUTCOME_RULES.map((rule) => `| ${rule.input} | ${rule.outcome} | ${rule.description} |`);

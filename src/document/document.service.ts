@@ -17,21 +17,21 @@
  */
 import type { AnalysedImage } from '../images/image-analysis.ts';
 import { clamp } from '../images/pixel-ops.ts';
+import type { Explained } from '../platform/explained.ts';
 import { rngFrom } from '../platform/random/random.ts';
 import type { DocumentScanResponse } from './document.schemas.ts';
 import { resolveDocumentType, type DocumentType, type DocumentTypeInput } from './document-type.ts';
 import { DOCUMENT_REFERENCE_DATE, syntheticDocument, type SyntheticDocument } from './synthetic-identity.ts';
 import { round } from '../platform/numbers.ts';
 
-export interface DocumentScanOutcome {
-  response: DocumentScanResponse;
+/** The scan's answer (`value`) and why (`explanations`), with what the workflow steps read besides. */
+export interface DocumentScan extends Explained<DocumentScanResponse> {
   /** False for a near-uniform picture: no fields were read. */
   readable: boolean;
   /** The synthetic document behind the response (absent when unreadable). */
   document?: SyntheticDocument;
   /** Confidence (0-1) of each rawFields entry; the response's confidence is their average. */
   fieldConfidence: Record<string, number>;
-  explanation: string;
 }
 
 export interface ScanOptions {
@@ -116,14 +116,14 @@ function unreadableResponse(type: DocumentType): DocumentScanResponse {
 }
 
 /** Scans an analysed picture as `requested` (already parsed with parseDocumentType). */
-export function scanDocument(image: AnalysedImage, requested: DocumentTypeInput, options: ScanOptions = {}): DocumentScanOutcome {
+export function scanDocument(image: AnalysedImage, requested: DocumentTypeInput, options: ScanOptions = {}): DocumentScan {
   const resolved = resolveDocumentType(requested, image);
   if (image.featureless) {
     return {
-      response: unreadableResponse(resolved.type),
+      value: unreadableResponse(resolved.type),
       readable: false,
       fieldConfidence: {},
-      explanation: `document unreadable: ${image.summary}; ${resolved.reason}`,
+      explanations: [`document unreadable: ${image.summary}; ${resolved.reason}`],
     };
   }
   const hints = image.ageGender ? { sex: image.ageGender.gender === 'female' ? ('F' as const) : ('M' as const), age: image.ageGender.age } : {};
@@ -151,10 +151,12 @@ export function scanDocument(image: AnalysedImage, requested: DocumentTypeInput,
   };
   const portrait = image.ageGender ? `, sex/age from portrait (${image.ageGender.gender}, ~${image.ageGender.age})` : '';
   return {
-    response,
+    value: response,
     readable: true,
     document: doc,
     fieldConfidence,
-    explanation: `${resolved.reason}; synthetic identity seeded by pixel hash ${image.pixelHash.slice(0, 12)}${portrait}; ${Object.keys(rawFields).length} fields, confidence ${confidence}`,
+    explanations: [
+      `${resolved.reason}; synthetic identity seeded by pixel hash ${image.pixelHash.slice(0, 12)}${portrait}; ${Object.keys(rawFields).length} fields, confidence ${confidence}`,
+    ],
   };
 }

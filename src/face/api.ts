@@ -4,4 +4,4 @@
  */
 export { LIVENESS_CHALLENGE_TYPES, type LivenessChallengeType, LivenessScriptSchema } from './face-liveness.schemas.ts';
 export { createLivenessSession, DEFAULT_LIVENESS_THRESHOLD, LIVENESS_TIMINGS, livenessConfidence, livenessScript } from './face-liveness.service.ts';
-export { compareFaces, detectFace, estimateAge, FACE_MATCH_THRESHOLD, type Outcome } from './face.service.ts';
+export { compareFaces, detectFace, estimateAge, FACE_MATCH_THRESHOLD } from './face.service.ts';

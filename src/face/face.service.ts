@@ -14,68 +14,66 @@
 import { compareFaceSignatures, FACE_MATCH_THRESHOLD } from '../images/face-match.ts';
 import type { AnalysedImage } from '../images/image-analysis.ts';
 import type { SimilarityBreakdown } from '../images/perceptual-hash.ts';
+import type { Explained } from '../platform/explained.ts';
 import type { FaceAgeResponse, FaceCompareResponse, FaceDetectResponse } from './face.schemas.ts';
 
 // The verdict lives in the image engine (the face registry matches with it too); the area's callers keep importing it here.
 export { FACE_MATCH_THRESHOLD, MIN_FACE_SIMILARITY } from '../images/face-match.ts';
 
-export interface Outcome<T> {
-  response: T;
-  /** ASCII, for X-Sandbox-Explain. */
-  explanation: string;
-}
-
-export function detectFace(image: AnalysedImage): Outcome<FaceDetectResponse> {
+export function detectFace(image: AnalysedImage): Explained<FaceDetectResponse> {
   const face = image.face;
-  if (!face) return { response: { faceDetected: false, confidence: 0 }, explanation: image.summary };
+  if (!face) return { value: { faceDetected: false, confidence: 0 }, explanations: [image.summary] };
   return {
-    response: {
+    value: {
       faceDetected: true,
       confidence: face.confidence,
       boundingBox: { ...face.boundingBox },
       landmarks: face.landmarks.map((landmark) => ({ ...landmark })),
     },
-    explanation: `${image.summary}${image.document ? '; face searched inside the document portrait' : ''}`,
+    explanations: [`${image.summary}${image.document ? '; face searched inside the document portrait' : ''}`],
   };
 }
 
-export interface FaceCompareOutcome extends Outcome<FaceCompareResponse> {
+export interface FaceComparison extends Explained<FaceCompareResponse> {
   /** How the similarity was made (absent when a side has no face). */
   similarity?: SimilarityBreakdown;
 }
 
-export function compareFaces(source: AnalysedImage, target: AnalysedImage, threshold: number = FACE_MATCH_THRESHOLD): FaceCompareOutcome {
+export function compareFaces(source: AnalysedImage, target: AnalysedImage, threshold: number = FACE_MATCH_THRESHOLD): FaceComparison {
   const sourceFaceDetected = source.face !== null;
   const targetFaceDetected = target.face !== null;
   if (!sourceFaceDetected || !targetFaceDetected) {
     const missing = !sourceFaceDetected && !targetFaceDetected ? 'either picture' : !sourceFaceDetected ? 'source' : 'target';
     return {
-      response: { isMatch: false, confidence: 0, threshold, sourceFaceDetected, targetFaceDetected },
-      explanation: `no face in ${missing} -> confidence 0 (source: ${source.summary}; target: ${target.summary})`,
+      value: { isMatch: false, confidence: 0, threshold, sourceFaceDetected, targetFaceDetected },
+      explanations: [`no face in ${missing} -> confidence 0 (source: ${source.summary}; target: ${target.summary})`],
     };
   }
   const { confidence, isMatch, similarity } = compareFaceSignatures(source.signature, target.signature, threshold);
   return {
-    response: { isMatch, confidence, threshold, sourceFaceDetected, targetFaceDetected },
+    value: { isMatch, confidence, threshold, sourceFaceDetected, targetFaceDetected },
     similarity,
-    explanation:
+    explanations: [
       `face similarity ${confidence.toFixed(2)} ${isMatch ? '>=' : '<'} threshold ${threshold} ` +
-      `(structure cosine ${similarity.structureCosine}, colour distance ${similarity.colourDistance}, ` +
-      `phash ${source.signature.phash} vs ${target.signature.phash}: ${similarity.hashDistance} bits differ)`,
+        `(structure cosine ${similarity.structureCosine}, colour distance ${similarity.colourDistance}, ` +
+        `phash ${source.signature.phash} vs ${target.signature.phash}: ${similarity.hashDistance} bits differ)`,
+    ],
   };
 }
 
-export function estimateAge(image: AnalysedImage): Outcome<FaceAgeResponse> {
+export function estimateAge(image: AnalysedImage): Explained<FaceAgeResponse> {
   const estimate = image.ageGender;
-  if (!image.face || !estimate) return { response: { faceDetected: false }, explanation: image.summary };
+  if (!image.face || !estimate) return { value: { faceDetected: false }, explanations: [image.summary] };
   return {
-    response: {
+    value: {
       faceDetected: true,
       estimatedAge: estimate.age,
       ageRange: { low: estimate.low, high: estimate.high },
       gender: estimate.gender,
       genderConfidence: estimate.genderConfidence,
     },
-    explanation: `age ${estimate.age} (${estimate.low}-${estimate.high}) and ${estimate.gender} (${estimate.genderConfidence}) from the face signature (phash ${image.signature.phash})`,
+    explanations: [
+      `age ${estimate.age} (${estimate.low}-${estimate.high}) and ${estimate.gender} (${estimate.genderConfidence}) from the face signature (phash ${image.signature.phash})`,
+    ],
   };
 }

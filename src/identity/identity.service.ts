@@ -13,8 +13,9 @@
  * - Expiry, age and data consistency are not checked; faceImage of the document is never returned.
  */
 import { type DocumentTypeInput, scanDocument } from '../document/api.ts';
-import { compareFaces, detectFace, FACE_MATCH_THRESHOLD, type Outcome } from '../face/api.ts';
+import { compareFaces, detectFace, FACE_MATCH_THRESHOLD } from '../face/api.ts';
 import type { AnalysedImage } from '../images/image-analysis.ts';
+import type { Explained } from '../platform/explained.ts';
 import { round } from '../platform/numbers.ts';
 import type { IdentityVerifyResponse } from './identity.schemas.ts';
 
@@ -31,35 +32,35 @@ export interface VerifyIdentityInput {
   referenceDate?: string;
 }
 
-export function verifyIdentity(input: VerifyIdentityInput): Outcome<IdentityVerifyResponse> {
+export function verifyIdentity(input: VerifyIdentityInput): Explained<IdentityVerifyResponse> {
   const threshold = input.threshold ?? FACE_MATCH_THRESHOLD;
   const scan = scanDocument(input.document, input.documentType, input.referenceDate ? { referenceDate: input.referenceDate } : {});
   const detection = detectFace(input.face);
   const match = compareFaces(input.document, input.face, threshold);
-  const { rawFields: _rawFields, mrzData: _mrzData, confidence: scanConfidence, ...documentFields } = scan.response;
+  const { rawFields: _rawFields, mrzData: _mrzData, confidence: scanConfidence, ...documentFields } = scan.value;
   const documentConfidence = round(scanConfidence * 100, 2);
-  const faceDetectionConfidence = round(detection.response.confidence * 100, 2);
+  const faceDetectionConfidence = round(detection.value.confidence * 100, 2);
   const documentRead = scan.readable && scanConfidence >= MIN_DOCUMENT_CONFIDENCE;
-  const verified = documentRead && detection.response.faceDetected && match.response.isMatch;
+  const verified = documentRead && detection.value.faceDetected && match.value.isMatch;
   const overallConfidence = round(
     IDENTITY_WEIGHTS.document * documentConfidence +
       IDENTITY_WEIGHTS.faceDetection * faceDetectionConfidence +
-      IDENTITY_WEIGHTS.faceMatch * match.response.confidence,
+      IDENTITY_WEIGHTS.faceMatch * match.value.confidence,
     2,
   );
   const reasons = [
     documentRead ? `document read (${documentConfidence})` : `document not read (${documentConfidence})`,
-    detection.response.faceDetected ? `face detected (${faceDetectionConfidence})` : 'no face in faceImage',
-    match.explanation,
+    detection.value.faceDetected ? `face detected (${faceDetectionConfidence})` : 'no face in faceImage',
+    ...match.explanations,
   ];
   return {
-    response: {
+    value: {
       verified,
       overallConfidence,
       document: { ...documentFields, confidence: documentConfidence },
-      faceDetection: { faceDetected: detection.response.faceDetected, confidence: faceDetectionConfidence },
-      faceMatch: { isMatch: match.response.isMatch, confidence: match.response.confidence, threshold },
+      faceDetection: { faceDetected: detection.value.faceDetected, confidence: faceDetectionConfidence },
+      faceMatch: { isMatch: match.value.isMatch, confidence: match.value.confidence, threshold },
     },
-    explanation: `${verified ? 'verified' : 'not verified'}: ${reasons.join('; ')}`,
+    explanations: [`${verified ? 'verified' : 'not verified'}: ${reasons.join('; ')}`],
   };
 }

@@ -18,6 +18,8 @@ import { createMiddleware } from 'hono/factory';
 import { charge, requireFunds } from '../platform/billing/billing.ts';
 import { type AppContext, type AppEnv, explain, fundsPolicyOf, noteOutcome, principalOf } from '../platform/http/context.ts';
 import { ApiError, describeZodError } from '../platform/errors/api-error.ts';
+import type { Explained } from '../platform/explained.ts';
+import { explained } from '../platform/http/explained.ts';
 import { imageErrorFact, imagePictureFacts } from './image-coverage.ts';
 import { loadImages, type LoadedImage } from './image-loading.ts';
 import { ImageInputError } from './image-input-error.ts';
@@ -205,7 +207,7 @@ export interface ImageOperation<N extends string, K extends N, P, R> {
   price: number;
   /** Checks of non-image fields, run before any money or decoding (e.g. documentType). */
   prepare?: (fields: Partial<Record<N, unknown>>) => P;
-  run: (images: Record<K, LoadedImage>, prepared: P) => { response: R; explanation: string };
+  run: (images: Record<K, LoadedImage>, prepared: P) => Explained<R>;
 }
 
 /**
@@ -223,8 +225,7 @@ export async function runImageOperation<N extends string, K extends N, P, R>(
   requireImageFunds(c, operation.price);
   const sources = Object.fromEntries(operation.images.map((name) => [name, fields[name]])) as Record<K, unknown>;
   const images = await loadRequestImages(c, sources);
-  const { response, explanation } = operation.run(images, prepared);
-  explain(c, explanation);
+  const response = explained(c, operation.run(images, prepared));
   chargeImageOperation(c, operation.price);
   return response;
 }

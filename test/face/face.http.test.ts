@@ -26,7 +26,7 @@ describe('POST /v1/face/compare', () => {
     for (const [row, source, target, expected] of rows) {
       const { body, explain } = await compare(sandbox, fixture(source), fixture(target));
       expect(body, row).toMatchObject({ ...expected, threshold: FACE_MATCH_THRESHOLD });
-      expect(body, row).toStrictEqual(compareFaces(await analysed(fixture(source)), await analysed(fixture(target))).response);
+      expect(body, row).toStrictEqual(compareFaces(await analysed(fixture(source)), await analysed(fixture(target))).value);
       if (row === 'match') expect(body.confidence).toBeGreaterThanOrEqual(90);
       if (row === 'both faces, similarity too low') {
         expect(body.confidence).toBeGreaterThan(0);
@@ -90,7 +90,7 @@ describe('POST /v1/face/detect and /v1/face/estimate-age', () => {
     const sandbox = await testSandbox();
     const response = await sandbox.call('POST', '/v1/face/estimate-age', { body: { image: b64('face.jpg') } });
     const body = FaceAgeResponseSchema.parse(response.body);
-    expect(body).toStrictEqual(estimateAge(await analysed(fixture('face.jpg'))).response);
+    expect(body).toStrictEqual(estimateAge(await analysed(fixture('face.jpg'))).value);
     expect(body).toStrictEqual({ faceDetected: true, estimatedAge: 32, ageRange: { low: 28, high: 36 }, gender: 'female', genderConfidence: 0.9579 });
     expect(body.estimatedAge).toBe(Math.round(((body.ageRange?.low ?? 0) + (body.ageRange?.high ?? 0)) / 2));
     const again = await postMultipart(sandbox, '/v1/face/estimate-age', { image: fixture('face.jpg') });

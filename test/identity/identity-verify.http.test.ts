@@ -36,7 +36,7 @@ describe('the real client flow: presign, PUT, then file keys', () => {
       document: await analysed(fixture('passport.jpg')),
       face: await analysed(fixture('face.png')),
       documentType: 'auto',
-    }).response;
+    }).value;
     expect(body).toStrictEqual(expected);
     expect(body.verified).toBe(true);
     expect(body.document.documentType).toBe('passport');

@@ -16,12 +16,15 @@ describe('identity verify', () => {
   it('verifies a passport against a selfie that is the same photo as its portrait, with §6.3 shapes on 0-100', async () => {
     const document = await analyseBytes(decoder, await documentBytes('passport', 'verify-doc', 'verify-person'), 'documentImage');
     const face = await analyseBytes(decoder, await encodeImage(drawSyntheticFace('verify-person', 200, 250), 'jpeg'), 'faceImage');
-    const { response, explanation } = verifyIdentity({ document, face, documentType: 'passport' });
+    const {
+      value: response,
+      explanations: [explanation],
+    } = verifyIdentity({ document, face, documentType: 'passport' });
     expect(IdentityVerifyResponseSchema.parse(response)).toStrictEqual(response);
     expect(Object.keys(response)).toEqual(['verified', 'overallConfidence', 'document', 'faceDetection', 'faceMatch']);
     expect(response.verified).toBe(true);
     // document: the scan's ten strings, no rawFields/mrzData, confidence x 100
-    const scan = scanDocument(document, 'passport').response;
+    const scan = scanDocument(document, 'passport').value;
     expect(response.document).toStrictEqual({
       documentType: scan.documentType,
       fullName: scan.fullName,
@@ -35,8 +38,8 @@ describe('identity verify', () => {
       issuingCountry: scan.issuingCountry,
       confidence: round2(scan.confidence * 100),
     });
-    expect(response.faceDetection).toStrictEqual({ faceDetected: true, confidence: round2(detectFace(face).response.confidence * 100) });
-    const match = compareFaces(document, face).response;
+    expect(response.faceDetection).toStrictEqual({ faceDetected: true, confidence: round2(detectFace(face).value.confidence * 100) });
+    const match = compareFaces(document, face).value;
     expect(response.faceMatch).toStrictEqual({ isMatch: true, confidence: match.confidence, threshold: 80 });
     expect(response.faceMatch.confidence).toBeGreaterThanOrEqual(90);
     expect(response.overallConfidence).toBe(
@@ -48,7 +51,10 @@ describe('identity verify', () => {
   it('does not verify a passport against someone else, and the overall confidence drops', async () => {
     const document = await analyseBytes(decoder, await documentBytes('passport', 'verify-doc-2', 'holder'));
     const stranger = await analyseBytes(decoder, await faceBytes('stranger'));
-    const { response, explanation } = verifyIdentity({ document, face: stranger, documentType: 'auto' });
+    const {
+      value: response,
+      explanations: [explanation],
+    } = verifyIdentity({ document, face: stranger, documentType: 'auto' });
     expect(response.verified).toBe(false);
     expect(response.faceMatch.isMatch).toBe(false);
     expect(response.faceMatch.confidence).toBeLessThan(50);
@@ -60,7 +66,7 @@ describe('identity verify', () => {
   it('does not verify a blank document: empty strings, document confidence 0, no face match', async () => {
     const document = await analyseBytes(decoder, await blankBytes());
     const face = await analyseBytes(decoder, await faceBytes('blank-doc-selfie'));
-    const { response } = verifyIdentity({ document, face, documentType: 'drivers_license' });
+    const { value: response } = verifyIdentity({ document, face, documentType: 'drivers_license' });
     expect(response.verified).toBe(false);
     expect(response.document.documentType).toBe('drivers_license');
     expect(response.document.fullName).toBe('');
@@ -71,7 +77,7 @@ describe('identity verify', () => {
 
   it('does not verify without a face in faceImage', async () => {
     const document = await analyseBytes(decoder, await documentBytes('national_id', 'verify-id', 'id-holder'));
-    const { response } = verifyIdentity({ document, face: await analyseBytes(decoder, await blankBytes('jpeg')), documentType: 'national_id' });
+    const { value: response } = verifyIdentity({ document, face: await analyseBytes(decoder, await blankBytes('jpeg')), documentType: 'national_id' });
     expect(response.verified).toBe(false);
     expect(response.faceDetection).toStrictEqual({ faceDetected: false, confidence: 0 });
     expect(response.faceMatch.confidence).toBe(0);

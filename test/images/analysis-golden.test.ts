@@ -26,7 +26,7 @@ const digest = (values: ArrayLike<number>) =>
     .slice(0, 16);
 
 function record(analysis: AnalysedImage) {
-  const scan = scanDocument(analysis, 'auto').response;
+  const scan = scanDocument(analysis, 'auto').value;
   return {
     format: analysis.image.format,
     size: `${analysis.image.width}x${analysis.image.height}`,
@@ -34,8 +34,8 @@ function record(analysis: AnalysedImage) {
     pixelHash: analysis.pixelHash,
     quality: analysis.quality,
     kind: { nearUniform: analysis.nearUniform, tooSmall: analysis.tooSmall, document: analysis.document },
-    face: detectFace(analysis).response,
-    age: estimateAge(analysis).response,
+    face: detectFace(analysis).value,
+    age: estimateAge(analysis).value,
     signature: { phash: analysis.signature.phash, dct: digest(analysis.signature.dct), colourLayout: digest(analysis.signature.colourLayout) },
     scan: {
       documentType: scan.documentType,
@@ -73,7 +73,7 @@ describe('image analysis outcomes stay exactly what they were', () => {
     for (const a of names) {
       for (const b of names) {
         if (a >= b) continue;
-        similarities[`${a} ~ ${b}`] = compareFaces(analyses.get(a) as AnalysedImage, analyses.get(b) as AnalysedImage).response.confidence;
+        similarities[`${a} ~ ${b}`] = compareFaces(analyses.get(a) as AnalysedImage, analyses.get(b) as AnalysedImage).value.confidence;
       }
     }
     const recorded = { pictures: Object.fromEntries(names.map((name) => [name, record(analyses.get(name) as AnalysedImage)])), similarities };

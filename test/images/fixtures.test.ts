@@ -25,7 +25,7 @@ describe('fixtures/images give the outcomes IMAGE_FIXTURES documents', () => {
       const analysis = all.get(fixture.file) as AnalysedImage;
       expect(analysis.image.format, fixture.file).toBe(fixture.format);
       expect(analysis.face !== null, fixture.file).toBe(fixture.faceDetected);
-      if (fixture.autoDocumentType) expect(scanDocument(analysis, 'auto').response.documentType, fixture.file).toBe(fixture.autoDocumentType);
+      if (fixture.autoDocumentType) expect(scanDocument(analysis, 'auto').value.documentType, fixture.file).toBe(fixture.autoDocumentType);
     }
     expect(readFileSync(join(dir, 'README.md'), 'utf8')).toContain('| face.jpg | jpeg |');
   });
@@ -37,7 +37,7 @@ describe('fixtures/images give the outcomes IMAGE_FIXTURES documents', () => {
       for (const b of IMAGE_FIXTURES) {
         if (a.file >= b.file) continue;
         const expected = a.person !== null && a.person === b.person;
-        const result = compareFaces(all.get(a.file) as AnalysedImage, all.get(b.file) as AnalysedImage).response;
+        const result = compareFaces(all.get(a.file) as AnalysedImage, all.get(b.file) as AnalysedImage).value;
         expect(result.isMatch, `${a.file} vs ${b.file} (${result.confidence})`).toBe(expected);
         pairs++;
       }
@@ -48,7 +48,7 @@ describe('fixtures/images give the outcomes IMAGE_FIXTURES documents', () => {
   it('verifies passport.jpg with face.jpg and drivers-license.jpg with different-face.jpg, and not crosswise', async () => {
     const all = await loadAll();
     const verify = (doc: string, face: string) =>
-      verifyIdentity({ document: all.get(doc) as AnalysedImage, face: all.get(face) as AnalysedImage, documentType: 'auto' }).response.verified;
+      verifyIdentity({ document: all.get(doc) as AnalysedImage, face: all.get(face) as AnalysedImage, documentType: 'auto' }).value.verified;
     expect(verify('passport.jpg', 'face.jpg')).toBe(true);
     expect(verify('drivers-license.jpg', 'different-face.jpg')).toBe(true);
     expect(verify('passport.jpg', 'different-face.jpg')).toBe(false);

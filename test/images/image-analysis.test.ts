@@ -153,7 +153,7 @@ describe('odd sizes', () => {
       );
       const analysis = await analyseBytes(decoder, bytes);
       expect(analysis.tooSmall, `${w}x${h}`).toBe(w < 16 || h < 16);
-      const detected = detectFace(analysis).response;
+      const detected = detectFace(analysis).value;
       expect(FaceDetectResponseSchema.parse(detected)).toStrictEqual(detected);
       expect(detected.faceDetected, `${w}x${h}`).toBe(!analysis.tooSmall);
       const box = detected.boundingBox;

@@ -23,7 +23,7 @@ describe('image inputs over HTTP: six formats, JSON and multipart', () => {
     const sandbox = await testSandbox({ rateLimit: false });
     for (const file of FORMAT_FILES) {
       const bytes = fixture(file);
-      const expected = detectFace(await analysed(bytes)).response;
+      const expected = detectFace(await analysed(bytes)).value;
       const format = IMAGE_FIXTURES.find((entry) => entry.file === file)?.format.toUpperCase();
 
       const multipart = await postMultipart(sandbox, '/v1/face/detect', { image: { bytes, type: WRONG_LABEL[file], filename: 'selfie.txt' } });
@@ -48,13 +48,13 @@ describe('image inputs over HTTP: six formats, JSON and multipart', () => {
       });
       expect(response.status, file).toBe(200);
       const body = FaceCompareResponseSchema.parse(response.body);
-      expect(body).toStrictEqual(compareFaces(await analysed(source), await analysed(fixture(file))).response);
+      expect(body).toStrictEqual(compareFaces(await analysed(source), await analysed(fixture(file))).value);
       expect(body.isMatch, file).toBe(true);
       expect(body.confidence, file).toBeGreaterThanOrEqual(99);
     }
     const mixed = await postMultipart(sandbox, '/v1/face/compare', { source: fixture('face.png'), target: fixture('face.webp').toString('base64') });
     expect(mixed.status).toBe(200);
-    expect(mixed.body).toStrictEqual(compareFaces(await analysed(fixture('face.png')), await analysed(fixture('face.webp'))).response);
+    expect(mixed.body).toStrictEqual(compareFaces(await analysed(fixture('face.png')), await analysed(fixture('face.webp'))).value);
     expect(mixed.headers.get('x-sandbox-explain')).toMatch(/source: \d+ bytes from a file part; target: \d+ bytes from base64/);
   });
 
@@ -83,7 +83,7 @@ describe('image inputs over HTTP: six formats, JSON and multipart', () => {
     expect(bmp.toString('base64')).toBe(bmp.toString('base64url'));
     const both = await sandbox.call('POST', '/v1/face/detect', { body: { image: bmp.toString('base64') } });
     expect(both.status).toBe(200);
-    expect(both.body).toStrictEqual(detectFace(await analysed(bmp)).response);
+    expect(both.body).toStrictEqual(detectFace(await analysed(bmp)).value);
     expect(both.headers.get('x-sandbox-explain')).toContain(
       `image: ${bmp.length} bytes from base64 (only letters and digits: valid base64 and base64url, base64 wins`,
     );
@@ -93,7 +93,7 @@ describe('image inputs over HTTP: six formats, JSON and multipart', () => {
     const wrapped = `data:image/jpeg;base64,${b64.replace(/(.{76})/g, '$1\r\n')}`;
     const dataUrl = await sandbox.call('POST', '/v1/face/detect', { body: { image: wrapped } });
     expect(dataUrl.status).toBe(200);
-    expect(dataUrl.body).toStrictEqual(detectFace(await analysed(face)).response);
+    expect(dataUrl.body).toStrictEqual(detectFace(await analysed(face)).value);
 
     // Text that is neither alphabet is a storage key: 403 (never 404), with hints.
     for (const key of ['fk_face_001.jpg', 'uploads/00000000-0000-4000-8000-000000000000', 's3://bucket/selfie.jpg']) {

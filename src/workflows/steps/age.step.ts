@@ -38,9 +38,9 @@ interface Estimate {
 /** The face's age, or undefined without a face; the magic last name moves it one year under minimum_age. */
 function estimateOf(context: StepContext, image: AnalysedImage, minimumAge: number, source: string): Estimate | undefined {
   const outcome = estimateAge(image);
-  if (!outcome.response.faceDetected) return undefined;
-  const { estimatedAge, ageRange } = outcome.response as { estimatedAge: number; ageRange: { low: number; high: number } };
-  if (!isUnderageMagic(context)) return { age: estimatedAge, low: ageRange.low, high: ageRange.high, source: `${source}: ${outcome.explanation}` };
+  if (!outcome.value.faceDetected) return undefined;
+  const { estimatedAge, ageRange } = outcome.value as { estimatedAge: number; ageRange: { low: number; high: number } };
+  if (!isUnderageMagic(context)) return { age: estimatedAge, low: ageRange.low, high: ageRange.high, source: `${source}: ${outcome.explanations.join('; ')}` };
   const age = Math.max(0, minimumAge - 1);
   return { age, low: Math.max(0, age - 3), high: age + 3, source: `${source} (magic value: last name ${UNDERAGE_LAST_NAME})` };
 }

@@ -220,9 +220,9 @@ async function scoreCapture(state: LivenessState, livenessSessionId: string, dep
   if (state.selfieKey === undefined) return { status: 'SUCCEEDED', confidence, source };
   const [selfie] = Object.values(await loadMedia({ selfie_front: await readUploadAs(deps.readUpload, state.selfieKey, 'selfie_front') }));
   const comparison = compareFaces(selfie?.analysis as AnalysedImage, withFace[0] as AnalysedImage, FACE_MATCH_THRESHOLD);
-  return comparison.response.isMatch
+  return comparison.value.isMatch
     ? { status: 'SUCCEEDED', confidence, source }
-    : { status: 'SUCCEEDED', confidence, source, mismatch: `frames vs the ID_VERIFICATION selfie: ${comparison.explanation}` };
+    : { status: 'SUCCEEDED', confidence, source, mismatch: `frames vs the ID_VERIFICATION selfie: ${comparison.explanations.join('; ')}` };
 }
 
 async function complete(context: LivenessContext, config: Record<string, unknown>, state: LivenessState, deps: LivenessDeps): Promise<LivenessAction> {

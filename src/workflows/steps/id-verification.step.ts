@@ -339,22 +339,22 @@ function checkDocument(slot: DocumentSlot, type: string, front: AnalysedImage, c
   const scan = scanDocument(front, known?.scanAs ?? 'auto');
   const today = context.nowIso.slice(0, 10);
   const magic = magicFor(context.lastName)?.effect;
-  const expiration = magic === 'expired' ? shiftYears(today, -(settings.expiryGraceYears + 1)) : scan.response.expirationDate;
-  const dateOfBirth = magic === 'under_age' ? shiftYears(today, -Math.max(0, settings.minimumAge - 1)) : scan.response.dateOfBirth;
+  const expiration = magic === 'expired' ? shiftYears(today, -(settings.expiryGraceYears + 1)) : scan.value.expirationDate;
+  const dateOfBirth = magic === 'under_age' ? shiftYears(today, -Math.max(0, settings.minimumAge - 1)) : scan.value.dateOfBirth;
   const age = scan.readable ? ageAt(dateOfBirth, context.nowIso) : 0;
   const expiryPass = scan.readable && shiftYears(expiration, settings.expiryGraceYears) >= today;
   const agePass = scan.readable && age >= settings.minimumAge && age <= settings.maximumAge;
   const state = scan.document?.state?.code;
   const statePass = scan.readable && (state === undefined || (VALID_STATES as readonly string[]).includes(state));
-  const confidenceOf = (field: string) => round((scan.fieldConfidence[field] ?? scan.response.confidence) * 100, 2);
+  const confidenceOf = (field: string) => round((scan.fieldConfidence[field] ?? scan.value.confidence) * 100, 2);
   const extracted: ExtractedText[] = scan.readable
     ? [
-        ['FIRST_NAME', scan.response.firstName],
-        ['LAST_NAME', scan.response.lastName],
+        ['FIRST_NAME', scan.value.firstName],
+        ['LAST_NAME', scan.value.lastName],
         ['DATE_OF_BIRTH', dateOfBirth],
         ['EXPIRATION_DATE', expiration],
-        ['DOCUMENT_NUMBER', scan.response.documentNumber],
-        ['ISSUING_COUNTRY', scan.response.issuingCountry],
+        ['DOCUMENT_NUMBER', scan.value.documentNumber],
+        ['ISSUING_COUNTRY', scan.value.issuingCountry],
         ...(state === undefined ? [] : [['STATE_IN_ADDRESS', state] as const]),
       ].map(([field, value]) => ({ type: field as string, value: value as string, confidence: confidenceOf(field as string) }))
     : [];
@@ -370,14 +370,14 @@ function checkDocument(slot: DocumentSlot, type: string, front: AnalysedImage, c
     valid_state_pass: statePass,
     age_restriction_pass: agePass,
   };
-  const result: DocumentResult = { slot, type, analysis, documentNumber: scan.readable ? scan.response.documentNumber : '' };
+  const result: DocumentResult = { slot, type, analysis, documentNumber: scan.readable ? scan.value.documentNumber : '' };
   const failure: DocumentResult['failure'] =
     known === undefined
       ? isRecognisedDocumentType(type)
         ? { code: 'DOCUMENT_TYPE_NOT_ACCEPTED', detail: `${slot.typeField} "${type}" is a known document type but not one of ${VALID_ID_TYPES.join(', ')}` }
         : { code: 'DOCUMENT_TYPE_UNRECOGNIZED', detail: `${slot.typeField} "${type}" is not a document type (accepted: ${VALID_ID_TYPES.join(', ')})` }
       : !scan.readable
-        ? { code: 'ID_TEXT_NOT_READABLE', detail: `uploads.${slot.front} is unreadable (${scan.explanation})` }
+        ? { code: 'ID_TEXT_NOT_READABLE', detail: `uploads.${slot.front} is unreadable (${scan.explanations.join('; ')})` }
         : front.document === null
           ? { code: 'DOCUMENT_TYPE_LOW_CONFIDENCE', detail: `uploads.${slot.front} does not look like an identity document (${front.summary})` }
           : face === null
@@ -414,7 +414,7 @@ export async function runIdVerification(
   const documents = slots.map((slot) => checkDocument(slot, body[slot.typeField] as string, imageOf(slot.front), context));
   const selfie = imageOf('selfie_front');
   const comparison = compareFaces(imageOf('id_front'), selfie, FACE_MATCH_THRESHOLD);
-  const matched = comparison.response.isMatch;
+  const matched = comparison.value.isMatch;
 
   const documentFailure = documents.find((document) => document.documentProblem === true);
   const laterFailure = documents.find((document) => document.failure !== undefined);
@@ -435,12 +435,12 @@ export async function runIdVerification(
             : laterFailure?.failure !== undefined
               ? { ...laterFailure.failure, slot: laterFailure.slot.slot }
               : !matched
-                ? { code: 'SELFIE_ID_FACE_MISMATCH', slot: 'PRIMARY', detail: comparison.explanation }
+                ? { code: 'SELFIE_ID_FACE_MISMATCH', slot: 'PRIMARY', detail: comparison.explanations.join('; ') }
                 : undefined;
 
   const analysis: Record<string, unknown> = {};
   for (const document of documents) analysis[document.slot.analysisMember] = document.analysis;
-  analysis.compare_faces_data = { face_match_confidence: comparison.response.confidence, face_match_result: matched ? 'MATCH' : 'NO_MATCH' };
+  analysis.compare_faces_data = { face_match_confidence: comparison.value.confidence, face_match_result: matched ? 'MATCH' : 'NO_MATCH' };
   analysis.id_matches_selfie = matched;
   analysis.selected_document_types = {
     primary: body.document_type,
@@ -457,8 +457,8 @@ export async function runIdVerification(
       valid_state_pass: document.analysis.valid_state_pass,
     })),
     selfie_face_detected: selfie.face !== null,
-    face_match_confidence: comparison.response.confidence,
-    face_match_threshold: comparison.response.threshold,
+    face_match_confidence: comparison.value.confidence,
+    face_match_threshold: comparison.value.threshold,
     id_matches_selfie: matched,
   };
   return {
@@ -473,7 +473,7 @@ export async function runIdVerification(
         (document) =>
           `${document.slot.slot} ${document.type}: ${document.failure === undefined ? 'checks passed' : `${document.failure.reason ?? document.failure.code} (${document.failure.detail})`}`,
       ),
-      comparison.explanation,
+      ...comparison.explanations,
     ],
   };
 }
