@@ -132,11 +132,7 @@ function present(world: World, record: LivenessSessionRecord): LivenessSession {
 }
 
 /** Creates and stores a liveness session; the explanation names a magic session_id when one was used. */
-export function createLivenessSession(
-  world: World,
-  organizationId: string,
-  body: CreateLivenessSessionRequest,
-): { session: LivenessSession; explanation: string } {
+export function createLivenessSession(world: World, organizationId: string, body: CreateLivenessSessionRequest): Explained<LivenessSession> {
   const now = world.clock.now();
   const record: LivenessSessionRecord = {
     id: world.uuid(),
@@ -149,10 +145,12 @@ export function createLivenessSession(
   sessions(world).put(record);
   const forced = magicFor(record.sessionId);
   return {
-    session: present(world, record),
-    explanation: forced
-      ? `magic value: session_id ${forced.sessionId} -> ${forced.outcome}`
-      : `liveness session ${record.challengeType}: result IN_PROGRESS until ${world.clock.iso(now + LIVENESS_TIMINGS.processingMs)}, then SUCCEEDED`,
+    value: present(world, record),
+    explanations: [
+      forced
+        ? `magic value: session_id ${forced.sessionId} -> ${forced.outcome}`
+        : `liveness session ${record.challengeType}: result IN_PROGRESS until ${world.clock.iso(now + LIVENESS_TIMINGS.processingMs)}, then SUCCEEDED`,
+    ],
   };
 }
 

@@ -1,4 +1,4 @@
-import { explain, principalOf } from '../platform/http/context.ts';
+import { principalOf } from '../platform/http/context.ts';
 import { explained } from '../platform/http/explained.ts';
 import { newRouter } from '../platform/http/routing.ts';
 import { IMAGE_OPERATION_PRICES, imageValidationHook, runImageOperation, validatedJson, validationHookWithHints } from '../images/image-request.ts';
@@ -52,9 +52,7 @@ export const faceRouter = newRouter()
   .openapi(
     createLivenessSessionRoute,
     (c) => {
-      const { session, explanation } = createLivenessSession(c.get('world'), principalOf(c).organization.id, c.req.valid('json'));
-      explain(c, explanation);
-      return c.json(session, 200);
+      return c.json(explained(c, createLivenessSession(c.get('world'), principalOf(c).organization.id, c.req.valid('json'))), 200);
     },
     livenessValidationHook,
   )

@@ -76,7 +76,7 @@ export interface CreateFinancialInput {
   nowMs: number;
 }
 
-export function createFinancialRecord(input: CreateFinancialInput): { record: StoredFinancialRecord; explanation: string } {
+export function createFinancialRecord(input: CreateFinancialInput): Explained<StoredFinancialRecord> {
   const record: StoredFinancialRecord = {
     id: input.id,
     organizationId: input.organizationId,
@@ -95,8 +95,10 @@ export function createFinancialRecord(input: CreateFinancialInput): { record: St
   };
   if (input.body.externalId !== undefined) record.externalId = input.body.externalId;
   return {
-    record,
-    explanation: `bank statement request created PENDING (period ${input.body.period} months); completes 5 s after the applicant links a bank on the hosted page`,
+    value: record,
+    explanations: [
+      `bank statement request created PENDING (period ${input.body.period} months); completes 5 s after the applicant links a bank on the hosted page`,
+    ],
   };
 }
 

@@ -63,7 +63,7 @@ export function bankStatementConsoleUrl(consoleUrl: string, id: string, namespac
  * so can a session whose workflow asks for bank statements (then pass the record id to createSessionRecord
  * as bankStatementRequestId, so the session's bank_statement_request_id points at it).
  */
-export function createBankStatement(world: World, organizationId: string, body: CreateFinancialBody): { record: StoredFinancialRecord; explanation: string } {
+export function createBankStatement(world: World, organizationId: string, body: CreateFinancialBody): Explained<StoredFinancialRecord> {
   const created = createFinancialRecord({
     id: world.uuid(),
     organizationId,
@@ -73,7 +73,7 @@ export function createBankStatement(world: World, organizationId: string, body: 
     body,
     nowMs: world.clock.now(),
   });
-  bankStatements(world).put(created.record);
+  bankStatements(world).put(created.value);
   return created;
 }
 
@@ -86,7 +86,7 @@ export function requestBankStatements(
   funds: FundsPolicy,
 ): Explained<CreateFinancialResponse> {
   requireFunds(world, organization, funds);
-  const { record, explanation } = createBankStatement(world, organization.id, body);
+  const { value: record, explanations } = createBankStatement(world, organization.id, body);
   charge(world, organization, funds);
   const bankStatementUrl = bankStatementPageUrl(urls.verify, record.id, world);
   const invitation = sendInvitation(world, {
@@ -105,7 +105,7 @@ export function requestBankStatements(
       adminConsoleHref: bankStatementConsoleUrl(urls.console, record.id, world.namespace),
       detailsHref: bankStatementDetailsUrl(urls.base, record.id, world.namespace),
     }),
-    explanations: [`${explanation}; ${invitation.explanation}`],
+    explanations: [`${explanations.join('; ')}; ${invitation.explanation}`],
   };
 }
 

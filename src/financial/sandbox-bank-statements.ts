@@ -113,7 +113,7 @@ export function isFinancialTestIdentifier(id: string): id is FinancialTestIdenti
 /** The record a recipe describes, as its fixture file holds it. */
 export function buildSandboxBankStatement(id: string, recipe: SandboxBankStatementRecipe, organizationId = FIXTURE_ORGANIZATION_ID): FinancialRecord {
   const createdMs = Date.parse(recipe.createdAtIso);
-  let { record } = createFinancialRecord({
+  let { value: record } = createFinancialRecord({
     id,
     organizationId,
     userId: recipe.userId,

@@ -19,5 +19,5 @@ export function requestBankStatementFor(world: World, organization: Organization
     sendEmailInvite: false,
     sendPhoneInvite: false,
   });
-  return createBankStatement(world, organization.id, body).record;
+  return createBankStatement(world, organization.id, body).value;
 }

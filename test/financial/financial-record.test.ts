@@ -23,7 +23,7 @@ const ID = '0d9a6f3e-2b1c-4e5f-8a7b-9c0d1e2f3a4b';
 
 function created(extra: Record<string, unknown> = {}) {
   const body = CreateFinancialBodySchema.parse({ email: 'ana@example.com', firstName: 'Ana', lastName: 'Silva', phone: '+14035550111', ...extra });
-  return createFinancialRecord({ id: ID, organizationId: 'org_demo', userId: 'user-1', senderUserId: 'sender-1', body, nowMs: T0 }).record;
+  return createFinancialRecord({ id: ID, organizationId: 'org_demo', userId: 'user-1', senderUserId: 'sender-1', body, nowMs: T0 }).value;
 }
 
 describe('CreateFinancialBodySchema', () => {

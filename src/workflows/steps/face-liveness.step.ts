@@ -147,9 +147,9 @@ function start(context: LivenessContext, requirements: FaceLivenessRequirements,
   const starts = (state.starts ?? 0) + 1;
   const script = livenessScript(challengeType, ['workflow-liveness-script', sessionId, starts]);
   return {
-    liveness: { ...state, livenessSessionId: created.session.liveness_session_id, startedAtMs: world.clock.now(), starts },
-    payload: { action: 'start' as const, challenge_type: challengeType, ...created.session, script },
-    explanations: [`liveness attempt ${starts}: ${script.durationMs} ms ${challengeType} script`, created.explanation],
+    liveness: { ...state, livenessSessionId: created.value.liveness_session_id, startedAtMs: world.clock.now(), starts },
+    payload: { action: 'start' as const, challenge_type: challengeType, ...created.value, script },
+    explanations: [`liveness attempt ${starts}: ${script.durationMs} ms ${challengeType} script`, ...created.explanations],
   };
 }
 
