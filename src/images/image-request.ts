@@ -16,7 +16,7 @@ import type { z } from '@hono/zod-openapi';
 import type { ZodError } from 'zod';
 import { createMiddleware } from 'hono/factory';
 import { charge, requireFunds } from '../platform/billing/billing.ts';
-import { type AppContext, type AppEnv, explain, fundsPolicyOf, noteOutcome, principalOf } from '../platform/http/context.ts';
+import { type AppContext, type AppEnv, fundsPolicyOf, noteOutcome, principalOf } from '../platform/http/context.ts';
 import { ApiError, describeZodError } from '../platform/errors/api-error.ts';
 import type { Explained } from '../platform/explained.ts';
 import { explained } from '../platform/http/explained.ts';
@@ -182,21 +182,22 @@ function requireImageFunds(c: AppContext, price: number): void {
 }
 
 /**
- * Resolves and decodes the named image fields (each distinct image once, in parallel), adding how each
- * was read to X-Sandbox-Explain. Throws ApiError 400/403 with hints.
+ * Resolves and decodes the named image fields (each distinct image once, in parallel), with how each
+ * was read (its reason) and what each picture is (its coverage facts). Throws ApiError 400/403 with hints.
  */
-async function loadRequestImages<K extends string>(c: AppContext, fields: Record<K, unknown>): Promise<Record<K, LoadedImage>> {
+async function loadRequestImages<K extends string>(c: AppContext, fields: Record<K, unknown>): Promise<Explained<Record<K, LoadedImage>>> {
   let loaded: Record<K, LoadedImage>;
   try {
     loaded = await loadImages(fields, { readStorageKey: storageKeyReader(c) });
   } catch (error) {
     throw noteImageError(c, error);
   }
-  for (const name of Object.keys(fields) as K[]) {
-    explain(c, loaded[name].input.explanation);
-    for (const fact of imagePictureFacts(loaded[name].analysis)) noteOutcome(c, fact);
-  }
-  return loaded;
+  const names = Object.keys(fields) as K[];
+  return {
+    value: loaded,
+    explanations: names.map((name) => loaded[name].input.explanation),
+    facts: names.flatMap((name) => imagePictureFacts(loaded[name].analysis)),
+  };
 }
 
 export interface ImageOperation<N extends string, K extends N, P, R> {
@@ -224,14 +225,14 @@ export async function runImageOperation<N extends string, K extends N, P, R>(
   const prepared = imageStep(c, () => (operation.prepare ? operation.prepare(fields) : (undefined as P)));
   requireImageFunds(c, operation.price);
   const sources = Object.fromEntries(operation.images.map((name) => [name, fields[name]])) as Record<K, unknown>;
-  const images = await loadRequestImages(c, sources);
+  const images = explained(c, await loadRequestImages(c, sources));
   const response = explained(c, operation.run(images, prepared));
-  chargeImageOperation(c, operation.price);
+  explained(c, chargeImageOperation(c, operation.price));
   return response;
 }
 
-/** Charges the call after it succeeded and says so in X-Sandbox-Explain. */
-function chargeImageOperation(c: AppContext, price: number): void {
+/** Charges the call after it succeeded: the balance left, and the reason that says so. */
+function chargeImageOperation(c: AppContext, price: number): Explained<number> {
   const remaining = charge(c.get('world'), principalOf(c).organization, fundsPolicyOf(c), price);
-  explain(c, `billing: charged ${price} token${price === 1 ? '' : 's'} (balance ${remaining})`);
+  return { value: remaining, explanations: [`billing: charged ${price} token${price === 1 ? '' : 's'} (balance ${remaining})`] };
 }
