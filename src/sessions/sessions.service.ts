@@ -15,7 +15,8 @@
  */
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
-import { ApiError } from '../platform/errors/api-error.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
+import { SESSIONS_ERROR_CODES } from './sessions.errors.ts';
 import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
 import type { Explained } from '../platform/http/explained.ts';
 import { AnswersWhileUnchanged } from '../platform/http/fast-paths.ts';
@@ -94,19 +95,11 @@ export function createSession(
   if (input.workflowId !== undefined) {
     if (workflows === undefined) throw new Error('createSession: a session that names a workflow needs the verbs of sessionWorkflows()');
     workflow = workflowById(world, organization.id, input.workflowId);
-    if (workflow === undefined) {
-      throw new ApiError(
-        404,
-        `Workflow ${input.workflowId} was not found in your organization: send the id of one of your workflows as workflow_id, or omit it for a standalone verification.`,
-      );
-    }
+    if (workflow === undefined) throw codedError(SESSIONS_ERROR_CODES, 'SESSION_WORKFLOW_NOT_FOUND', { workflowId: input.workflowId });
     workflows.requireActiveWorkflow(workflow);
     const phoneStep = PHONE_STEP_CODES.find((code) => workflowHasStep(workflow as WorkflowRecord, code));
     if (phoneStep !== undefined && input.phone === undefined) {
-      throw new ApiError(
-        400,
-        `Invalid request: body field "phone" is required because workflow ${workflow.id} has a ${phoneStep} step: send the applicant's number in E.164 format (e.g. +14155550123).`,
-      );
+      throw codedError(SESSIONS_ERROR_CODES, 'SESSION_PHONE_REQUIRED', { workflowId: workflow.id, step: phoneStep });
     }
     script = workflows.requireScriptOf(input.externalId);
   }
@@ -311,7 +304,7 @@ function outcomeContext(world: World, stored: StoredSession, autoDecline: boolea
  * credit-check session gets no ID analysis, only those.
  */
 function settle(world: World, stored: StoredSession, result: TransitionResult): StoredSession {
-  if (!result.ok) throw new ApiError(409, `${result.message}.`);
+  if (!result.ok) throw codedError(SESSIONS_ERROR_CODES, 'SESSION_MOVE_NOT_POSSIBLE', { reason: result.message });
   if (!result.changed) return stored;
   let record = result.record;
   const analysed = record.analysis_data !== undefined && JSON.stringify(record.analysis_data) !== JSON.stringify(stored.record.analysis_data);
@@ -343,12 +336,7 @@ export async function driveSessionOutcome(
   uploads: UploadStore,
 ): Promise<Explained<SessionOutcomeResponse>> {
   const stored = findSession(world, id);
-  if (stored === undefined) {
-    throw new ApiError(
-      404,
-      `Session ${id} was not found in namespace "${world.namespace}": create it with POST /v1/sessions first (sandbox test identifiers are synthetic and cannot be driven).`,
-    );
-  }
+  if (stored === undefined) throw codedError(SESSIONS_ERROR_CODES, 'SESSION_TO_DRIVE_NOT_FOUND', { id, namespace: world.namespace });
   const result = applyControlOutcome(stored.record, body, outcomeContext(world, stored, autoDecline));
   const saved = settle(world, stored, result);
   const explanation = result.ok ? result.explanation : '';

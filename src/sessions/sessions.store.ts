@@ -17,7 +17,8 @@
  * - A PUT that lands after the session ended or expired is stored by the upload store but never flips a
  *   flag (the upload store cannot refuse it without a platform hook).
  */
-import { ApiError } from '../platform/errors/api-error.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
+import { SESSIONS_ERROR_CODES } from './sessions.errors.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { uploadsOwnedBy } from '../platform/uploads/uploads.ts';
 import { documentsRequired, sessionUploadOwner, type WorkflowRecord } from '../workflows/api.ts';
@@ -127,12 +128,8 @@ export function sessionsWithExternalId(world: World, organizationId: string, ext
 /** The organization's session, or ApiError 404 (unknown) / 403 (another organization's). */
 export function requireOwnSession(world: World, organizationId: string, id: string): StoredSession {
   const stored = findSession(world, id);
-  if (stored === undefined) {
-    throw new ApiError(404, `Session ${id} was not found: check the id (sessions live in the namespace that created them).`);
-  }
-  if (stored.record.organization_id !== organizationId) {
-    throw new ApiError(403, `Session ${id} belongs to another organization: use an API key of the organization that created it.`);
-  }
+  if (stored === undefined) throw codedError(SESSIONS_ERROR_CODES, 'SESSION_NOT_FOUND', { id });
+  if (stored.record.organization_id !== organizationId) throw codedError(SESSIONS_ERROR_CODES, 'SESSION_OF_ANOTHER_ORGANIZATION', { id });
   return stored;
 }
 
@@ -149,7 +146,7 @@ export function saveSession(world: World, stored: StoredSession): StoredSession 
 export function patchAnalysisData(world: World, id: string, path: readonly string[], value: unknown, nowIso: string): StoredSession {
   if (path.length === 0) throw new Error('patchAnalysisData needs a non-empty path');
   const stored = findSession(world, id);
-  if (stored === undefined) throw new ApiError(404, `Session ${id} was not found: check the session id.`);
+  if (stored === undefined) throw codedError(SESSIONS_ERROR_CODES, 'SESSION_TO_RECORD_ON_NOT_FOUND', { id });
   const analysis = setIn((stored.record.analysis_data ?? {}) as Record<string, unknown>, path, value);
   return saveSession(world, {
     ...stored,
@@ -165,7 +162,7 @@ export function patchAnalysisData(world: World, id: string, path: readonly strin
  */
 export function recordStepResults(world: World, id: string, analysis: Record<string, unknown>, slots: readonly string[], nowIso: string): StoredSession {
   let stored = findSession(world, id);
-  if (stored === undefined) throw new ApiError(404, `Session ${id} was not found: check the session id.`);
+  if (stored === undefined) throw codedError(SESSIONS_ERROR_CODES, 'SESSION_TO_RECORD_ON_NOT_FOUND', { id });
   for (const [member, value] of Object.entries(analysis)) stored = patchAnalysisData(world, id, [member], value, nowIso);
   const record = slots.reduce((current, slot) => markUploaded(current, slot, nowIso), stored.record);
   return record === stored.record ? stored : saveSession(world, { ...stored, record });

@@ -11,7 +11,8 @@
  */
 import type { Explained } from '../platform/http/explained.ts';
 import { z } from '@hono/zod-openapi';
-import { ApiError, describeZodError } from '../platform/errors/api-error.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
+import { WORKFLOWS_ERROR_CODES } from './workflows.errors.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import { rngFrom, uuidFrom } from '../platform/random/random.ts';
 import { defaultStepConfig, resolveStepConfig } from './steps/index.ts';
@@ -48,12 +49,8 @@ export function listWorkflows(world: World, organizationId: string) {
 /** The organization's workflow, or 404 (unknown anywhere in the namespace) / 403 (another organization's). */
 export function requireOwnWorkflow(world: World, organizationId: string, id: string): WorkflowRecord {
   const found = workflows(world).get(id) ?? fixtureWorkflows().find((workflow) => workflow.id === id);
-  if (found === undefined) {
-    throw new ApiError(404, `Workflow ${id} was not found: create one with POST /v1/workflows, or list yours with GET /v1/workflows.`);
-  }
-  if (found.organization_id !== organizationId) {
-    throw new ApiError(403, `Workflow ${id} belongs to another organization: use an API key of the organization that created it.`);
-  }
+  if (found === undefined) throw codedError(WORKFLOWS_ERROR_CODES, 'WORKFLOW_NOT_FOUND', { id });
+  if (found.organization_id !== organizationId) throw codedError(WORKFLOWS_ERROR_CODES, 'WORKFLOW_OF_ANOTHER_ORGANIZATION', { id });
   return found;
 }
 
@@ -62,13 +59,7 @@ export function requireOwnWorkflow(world: World, organizationId: string, id: str
  * headless sessions alike.
  */
 export function requireActiveWorkflow(workflow: WorkflowRecord, extras: { code?: string } = {}): void {
-  if (workflow.status !== 'active') {
-    throw new ApiError(
-      400,
-      `Workflow ${workflow.id} is ${workflow.status}, not active: only active workflows take new sessions; use an active workflow (GET /v1/workflows lists them) or omit the workflow id.`,
-      extras,
-    );
-  }
+  if (workflow.status !== 'active') throw codedError(WORKFLOWS_ERROR_CODES, 'WORKFLOW_NOT_ACTIVE', { id: workflow.id, status: workflow.status }, extras);
 }
 
 export function getWorkflow(world: World, organizationId: string, id: string): Explained<Workflow> {
@@ -79,7 +70,7 @@ export function getWorkflow(world: World, organizationId: string, id: string): E
 function parseStepCode(stepId: string): StepCode {
   const code = stepCode(stepId);
   if (!(STEP_CODES as readonly string[]).includes(code)) {
-    throw new ApiError(400, `Invalid request: path parameter "stepId" "${stepId.slice(0, 80)}" is not a step id: use one of ${STEP_CODES.join(', ')}.`);
+    throw codedError(WORKFLOWS_ERROR_CODES, 'NOT_A_STEP_ID', { stepId, stepCodes: STEP_CODES });
   }
   return code as StepCode;
 }
@@ -89,13 +80,13 @@ export function updateStepConfig(world: World, organizationId: string, id: strin
   const workflow = requireOwnWorkflow(world, organizationId, id);
   const index = workflow.steps.findIndex((step) => stepCode(step.id) === code);
   if (index < 0) {
-    throw new ApiError(404, `Workflow ${id} has no ${code} step: its steps are ${workflow.steps.map((s) => stepCode(s.id)).join(', ')}.`);
+    throw codedError(WORKFLOWS_ERROR_CODES, 'WORKFLOW_HAS_NO_SUCH_STEP', { id, step: code, steps: workflow.steps.map((s) => stepCode(s.id)) });
   }
   const checked = z
     .object({ config: z.record(z.string(), z.unknown()) })
     .transform((body, ctx) => checkStepConfig(code, body.config, ctx, ['config']))
     .safeParse({ config });
-  if (!checked.success) throw new ApiError(400, describeZodError(checked.error, 'json'));
+  if (!checked.success) throw codedError(WORKFLOWS_ERROR_CODES, 'INVALID_STEP_CONFIG', { error: checked.error });
   const nowIso = world.clock.iso();
   const steps = workflow.steps.map((step, i) => (i === index ? { id: step.id, config: resolveStepConfig(code, checked.data) } : step));
   const saved = workflows(world).put({ ...workflow, steps, updated_at: nowIso });
