@@ -18,7 +18,7 @@ import { charge, requireFunds, type FundsPolicy } from '../platform/billing/bill
 import { codedError } from '../platform/errors/error-codes.ts';
 import { SESSIONS_ERROR_CODES } from './sessions.errors.ts';
 import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
-import type { Explained } from '../platform/http/explained.ts';
+import type { Explained } from '../platform/explained.ts';
 import { AnswersWhileUnchanged } from '../platform/http/fast-paths.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { UploadStore } from '../platform/uploads/uploads.ts';

@@ -6,7 +6,7 @@
  */
 import { declarePort } from '../platform/platform.ts';
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
-import type { Explained } from '../platform/http/explained.ts';
+import type { Explained } from '../platform/explained.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { FailureReason, FailureSlot, SessionProgress, SessionStatus } from './session-results.ts';
 import type { WorkflowRecord } from './workflows.store.ts';

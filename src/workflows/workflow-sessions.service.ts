@@ -24,7 +24,7 @@ import type { OrganizationFixture } from '../platform/auth/organizations.ts';
 import { charge, requireFunds, type FundsPolicy } from '../platform/billing/billing.ts';
 import { describeZodError } from '../platform/errors/api-error.ts';
 import type { World } from '../platform/namespaces/world.ts';
-import type { Explained } from '../platform/http/explained.ts';
+import type { Explained } from '../platform/explained.ts';
 import { DEFAULT_MAX_FAILED_ATTEMPTS } from './session-results.ts';
 import { type RunSession, type WorkflowSessions, workflowSessions } from './session-port.ts';
 import { parseAttemptScript, requireScriptOf, scriptedVerdict, scriptFromExternalId } from './attempt-scripts.ts';

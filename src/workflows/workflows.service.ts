@@ -9,7 +9,7 @@
  * - Sandbox keys read synthetic workflows: three per organization in the list, and any id retrieves a
  *   workflow derived from a hash of that id.
  */
-import type { Explained } from '../platform/http/explained.ts';
+import type { Explained } from '../platform/explained.ts';
 import { z } from '@hono/zod-openapi';
 import { codedError } from '../platform/errors/error-codes.ts';
 import { WORKFLOWS_ERROR_CODES } from './workflows.errors.ts';

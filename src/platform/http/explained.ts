@@ -8,6 +8,3 @@ export function explained<T>(c: AppContext, answer: Explained<T>): T {
   if (answer.facts) for (const fact of answer.facts) noteOutcome(c, fact);
   return answer.value;
 }
-
-// Until the sessions and workflows areas import it from platform/explained.ts.
-export type { Explained } from '../explained.ts';
