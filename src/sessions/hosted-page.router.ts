@@ -28,7 +28,7 @@ import { type FormView, hostedPageRuns, type PageClient, type PageFile, type Ste
 import { problemPage, resultPage, sessionPage, workflowPage, type StepResultModel } from './hosted-page.view.ts';
 import { isApplicantOutcome, redirectUrlFor, workflowCallback } from './redirect-callback.ts';
 import { displayStatus, isExpired } from './session.machine.ts';
-import { findHostedSession, openHostedPage, submitApplicantOutcome } from './sessions.service.ts';
+import { type ApplicantOutcomeAnswer, findHostedSession, openHostedPage, submitApplicantOutcome } from './sessions.service.ts';
 import { sessionUploadOwner, type StoredSession } from './sessions.store.ts';
 
 // Every workflow page drives the step engine: loaded with this module, which the sessions API never evaluates.
@@ -241,13 +241,12 @@ export const hostedPageRouter = new Hono<AppEnv>()
     }
     const stored = findHostedSession(world, id, c.req.query('oid'));
     if (stored === undefined) return notFound(c, id);
-    let answer;
+    let answer: ApplicantOutcomeAnswer;
     try {
-      answer = await submitApplicantOutcome(world, stored, outcome, behaviourOn(c, 'auto-decline'), c.get('platform').uploads);
+      answer = explained(c, await submitApplicantOutcome(world, stored, outcome, behaviourOn(c, 'auto-decline'), c.get('platform').uploads));
     } catch (error) {
       return refuse(c, apiRefusal(c, error, 'This verification cannot change any more'));
     }
-    explained(c, { value: undefined, explanations: [answer.explanation], facts: answer.facts });
     const { status, reason } = answer.redirect;
     const redirectUrl = answer.stored.record.redirect_url;
     if (redirectUrl !== undefined) return c.redirect(redirectUrlFor(redirectUrl, id, status, reason), 303);

@@ -373,9 +373,6 @@ export function openHostedPage(world: World, stored: StoredSession): Explained<S
 export interface ApplicantOutcomeAnswer {
   stored: StoredSession;
   redirect: { status: RedirectStatus; reason?: RedirectReason };
-  explanation: string;
-  /** The session's moves, for the coverage recorder. */
-  facts: string[];
 }
 
 /**
@@ -388,15 +385,14 @@ export async function submitApplicantOutcome(
   outcome: ApplicantOutcome,
   autoDecline: boolean,
   uploads: UploadStore,
-): Promise<ApplicantOutcomeAnswer> {
+): Promise<Explained<ApplicantOutcomeAnswer>> {
   const { result, redirect } = applyApplicantOutcome(stored.record, outcome, outcomeContext(world, stored, autoDecline));
   const saved = settle(world, stored, result);
   const scenario = autoDecline && outcome === 'success' && saved.record.status === 'REJECTED' ? 'scenario auto-decline: ' : '';
   const face = stored.record.status === saved.record.status ? undefined : await enrolFinishedSessionFace(world, uploads, saved);
   return {
-    stored: saved,
-    redirect,
-    explanation: `${scenario}${result.ok ? result.explanation : ''}${face === undefined ? '' : `; ${face}`}`,
+    value: { stored: saved, redirect },
+    explanations: [`${scenario}${result.ok ? result.explanation : ''}${face === undefined ? '' : `; ${face}`}`],
     facts: transitionFacts(result),
   };
 }
