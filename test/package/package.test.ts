@@ -211,7 +211,7 @@ describe('the compiled package', () => {
 
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     // The bin and its loader (CommonJS, which reads and runs the bundle itself): no other module.
-    expect(loaded()).toEqual(['bin/idv-sandbox.js', 'dist/bundle-loader.cjs']);
+    expect(new Set(loaded())).toEqual(new Set(['bin/idv-sandbox.js', 'dist/bundle-loader.cjs']));
     // Nor did the bundle take the codecs in (esbuild marks each bundled file with its path).
     expect(readFileSync(join(ROOT, 'dist/server.cjs'), 'utf8')).not.toMatch(/node_modules\/(jimp|@jimp|@jsquash)\//);
 
@@ -306,7 +306,8 @@ describe('the compiled package', () => {
     expect(readFileSync(join(ROOT, 'dist/server.cjs'), 'utf8')).not.toMatch(/node_modules\/(nodemailer|@faker-js|libphonenumber-js)\//);
     const { url, loaded } = await startPrintingLoads(['--smtp', 'smtp://127.0.0.1:25']);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    expect(loaded().slice(0, 3)).toEqual(['bin/idv-sandbox.js', 'dist/bundle-loader.cjs', 'node_modules/nodemailer/dist/esm/nodemailer.js']);
+    // The module hooks print from their own thread on Node 20, so the bin and its loader may be told in either order.
+    expect(new Set(loaded().slice(0, 3))).toEqual(new Set(['bin/idv-sandbox.js', 'dist/bundle-loader.cjs', 'node_modules/nodemailer/dist/esm/nodemailer.js']));
 
     // A fixture session's synthetic person (faker) and a phone check (libphonenumber) answer from the built server.
     const session = await fetch(`${url}/v1/sessions/test_verified`, { headers: { 'x-api-key': 'sk_test_demo' } });
