@@ -19,7 +19,7 @@ import { codedError } from '../platform/errors/error-codes.ts';
 import { SESSIONS_ERROR_CODES } from './sessions.errors.ts';
 import { invitedIf, sendInvitation } from '../platform/outbox/invitations.ts';
 import type { Explained } from '../platform/explained.ts';
-import { AnswersWhileUnchanged } from '../platform/http/fast-paths.ts';
+import { AnswersWhileUnchanged, shareJson } from '../platform/http/fast-paths.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { UploadStore } from '../platform/uploads/uploads.ts';
 import { enrolFinishedSessionFace } from './session-face.ts';
@@ -236,7 +236,26 @@ export function getSession(world: World, organizationId: string, id: string, lin
   const explanations: string[] = [];
   const expiry = expiryExplanation(stored.record, world.clock.now());
   if (expiry !== undefined) explanations.push(expiry);
-  return { value: toSingleSessionResponse(stored.record, stored.user, stored.senderUser, links.urls, { scope: world }), explanations };
+  return { value: singleSessionAnswer(world, stored, links.urls), explanations };
+}
+
+/** Session answers lately read, by session id (past the bound, the keeping starts over). */
+const keptSessionAnswers = new Map<string, { stored: StoredSession; world: World; urls: SessionUrls; answer: SingleSessionResponse }>();
+const SESSION_ANSWERS_KEPT = 1024;
+
+/**
+ * A session's answer, kept while it answers the same read: the stored object names the record's version
+ * (a write makes a new one), the world its namespace and page-token secret, and `urls` its link origin,
+ * which are all the answer depends on. A polled session is then sent as kept bytes (`shareJson`) instead
+ * of its links (an HMAC) and JSON being built again on every read.
+ */
+function singleSessionAnswer(world: World, stored: StoredSession, urls: SessionUrls): SingleSessionResponse {
+  const kept = keptSessionAnswers.get(stored.id);
+  if (kept !== undefined && kept.stored === stored && kept.world === world && kept.urls === urls) return kept.answer;
+  const answer = shareJson(toSingleSessionResponse(stored.record, stored.user, stored.senderUser, urls, { scope: world }));
+  if (keptSessionAnswers.size >= SESSION_ANSWERS_KEPT) keptSessionAnswers.clear();
+  keptSessionAnswers.set(stored.id, { stored, world, urls, answer });
+  return answer;
 }
 
 export function getSandboxSession(id: string, organizationId: string, urls: SessionUrls): Explained<SingleSessionResponse> {

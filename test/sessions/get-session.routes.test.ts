@@ -184,3 +184,34 @@ describe('GET /v1/sessions/{id} with a sandbox key', () => {
     expect(inputs).toEqual(expect.arrayContaining(['test_verified', 'test_rejected', 'test_submitted', 'test_pending', 'test_voided', 'test_failed']));
   });
 });
+
+describe('GET /v1/sessions/{id} read again (its answer is kept between reads)', () => {
+  it('follows the record’s changes and the origin the client used', async () => {
+    const sandbox = await testSandbox();
+    const created = await createSession(sandbox, JANE);
+    const readFrom = (host: string) => getSession(sandbox, created.id, { headers: { host } });
+    const first = await readFrom('a.example:4010');
+    expect(first.resource_links.session_details).toBe(`http://a.example:4010/v1/sessions/${created.id}`);
+    expect((await readFrom('b.example')).resource_links.session_details).toBe(`http://b.example/v1/sessions/${created.id}`);
+    expect(await readFrom('a.example:4010')).toEqual(first);
+
+    sandbox.clock.advance(60_000);
+    const updated = await sandbox.call('PATCH', `/v1/sessions/${created.id}/update-status`, { body: { new_status: 'VERIFIED' } });
+    expect(updated.status).toBe(200);
+    const after = await readFrom('a.example:4010');
+    expect(after.session_record.status).toBe('VERIFIED');
+    expect(after.session_record.updated_at).not.toBe(first.session_record.updated_at);
+  });
+
+  it('links the hosted page with the token of the sandbox’s own secret', async () => {
+    const [one, two] = [await testSandbox({ secret: 'the-first-pinned-secret' }), await testSandbox({ secret: 'the-second-pinned-secret' })];
+    const [a, b] = [await createSession(one, JANE), await createSession(two, JANE)];
+    // The same seed gives both sandboxes the same session id: only the secret tells their links apart.
+    expect(b.id).toBe(a.id);
+    for (const sandbox of [one, two, one]) {
+      const body = await getSession(sandbox, a.id);
+      expect(new URL(body.resource_links.session_url).searchParams.get('token')).toBe(sandbox.pageToken(a.id));
+    }
+    expect(one.pageToken(a.id)).not.toBe(two.pageToken(a.id));
+  });
+});

@@ -28,7 +28,11 @@ export class ApiError extends Error {
     readonly extras: ErrorExtras = {},
     readonly headers: Record<string, string> = {},
   ) {
+    // A 4xx is an expected answer, never logged with its stack: capturing one was most of a 404's own cost.
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (status < 500) Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackTraceLimit;
   }
 }
 
