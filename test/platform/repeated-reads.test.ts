@@ -56,7 +56,7 @@ describe('test identifiers read in turn', () => {
 
 describe('the journal’s record of request headers', () => {
   it('is one record for the same header lines and its own for others, secrets left out', () => {
-    const lines = (trace: string) => ['Host', '127.0.0.1', 'x-api-key', 'sk_test_demo', 'X-Trace', trace].join('\n');
+    const lines = (trace: string) => ['Host', '127.0.0.1', 'x-api-key', 'sk_test_demo', 'X-Trace', trace];
     const headers = (trace: string) => (): [string, string][] => [
       ['host', '127.0.0.1'],
       ['x-api-key', 'sk_test_demo'],

@@ -159,4 +159,18 @@ describe('the request journal’s bookkeeping', () => {
     expect(read.at(-1)?.requestId).toBe('e7');
     expect(JSON.stringify(read)).not.toContain('"token":1');
   });
+  it('keeps the newest entries within its bounds across many drops, and the entry being read among them', () => {
+    const log = new RequestLog({ ...DEFAULT_REQUEST_LOG_LIMITS, entries: 3 });
+    const size = (id: string) => Buffer.byteLength(JSON.stringify(entry(id, {})));
+    for (let i = 0; i < 200; i += 1) log.add(entry(`e${i}`, {}));
+    expect(log.list().map((one) => one.requestId)).toEqual(['e197', 'e198', 'e199']);
+    expect(log.bytes()).toBe(size('e197') + size('e198') + size('e199'));
+    // Read while the journal is over its bound (a smaller bound by bytes): the entry read stays, the next oldest goes.
+    const bytesBound = new RequestLog({ ...DEFAULT_REQUEST_LOG_LIMITS, entries: 100, bytes: 3 * size('e100') });
+    for (let i = 100; i < 300; i += 1) bytesBound.add(entry(`e${i}`, {}));
+    expect(bytesBound.get('e297')?.requestId).toBe('e297');
+    expect(bytesBound.list().map((one) => one.requestId)).toEqual(['e297', 'e298', 'e299']);
+    expect(bytesBound.clear()).toBe(3);
+    expect(bytesBound.list()).toEqual([]);
+  });
 });

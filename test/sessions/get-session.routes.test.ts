@@ -210,7 +210,7 @@ describe('GET /v1/sessions/{id} read again (its answer is kept between reads)', 
     expect(b.id).toBe(a.id);
     for (const sandbox of [one, two, one]) {
       const body = await getSession(sandbox, a.id);
-      expect(new URL(body.resource_links.session_url).searchParams.get('token')).toBe(sandbox.pageToken(a.id));
+      expect(new URL(body.resource_links.session_url ?? '').searchParams.get('token')).toBe(sandbox.pageToken(a.id));
     }
     expect(one.pageToken(a.id)).not.toBe(two.pageToken(a.id));
   });

@@ -32,7 +32,7 @@ export interface RequestVariables {
   /** Scenario rules and behaviours that acted on this request (for the journal). */
   firedRules: FiredScenarioRule[];
   /** The answer is a scenario's `respond` (a fault QA asked for, at any status it chose). */
-  answeredByScenario: boolean;
+  answeredByScenario: boolean | undefined;
   /**
    * Why the answer is what it is, as facts the coverage recorder reads (`validation:invalid_type`,
    * `code:BOT_CADENCE_INVALID`, `refusal:rate`): the structured side of X-Sandbox-Explain.

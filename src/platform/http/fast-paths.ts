@@ -111,8 +111,15 @@ function isPlainRecord(value: unknown): value is Record<string, unknown> {
 export function responseHeader(response: Response, name: string): string | null {
   const headers = stringResponseParts(response)?.headers;
   if (!isPlainRecord(headers)) return response.headers.get(name);
-  const values = Object.entries(headers).filter(([given, value]) => typeof value === 'string' && given.toLowerCase() === name);
-  return values.length === 0 ? null : values.map(([, value]) => (value as string).replace(VALUE_PADDING, '')).join(', ');
+  // A plain loop: every journaled answer asks for its content type.
+  let found: string | null = null;
+  for (const given of Object.keys(headers)) {
+    const value = headers[given];
+    if (typeof value !== 'string' || given.length !== name.length || given.toLowerCase() !== name) continue;
+    const trimmed = trimmedHeaderValue(value);
+    found = found === null ? trimmed : `${found}, ${trimmed}`;
+  }
+  return found;
 }
 
 /**
@@ -161,12 +168,11 @@ export function requestHeader(c: Context, name: string): string | undefined {
 }
 
 /**
- * The request's header lines as one text, names and values as sent, each on a line of its own (the HTTP
- * parser refuses a line break or any other control character in a name or value, so the text names the
- * lines exactly); undefined in-process, where there are no raw lines.
+ * The request's header lines as sent: name, value, name, value… (the socket's own list, never changed);
+ * undefined in-process, where there are no raw lines.
  */
-export function requestHeaderLines(c: Context): string | undefined {
-  return rawHeadersOf(c)?.join('\n');
+export function requestHeaderLines(c: Context): readonly string[] | undefined {
+  return rawHeadersOf(c);
 }
 
 /** Every header as `[lower-case name, value]`, sorted by name, as iterating the request's Headers gives them. */

@@ -29,15 +29,11 @@ export function requestContext(platform: Platform) {
     const started = performance.now();
     c.set('platform', platform);
     c.set('explanations', []);
-    c.set('principal', undefined);
-    c.set('refusesForFunds', undefined);
-    c.set('adminSession', undefined);
     c.set('errorFamily', 'default');
-    c.set('errorCodes', undefined);
     c.set('requestScenarios', []);
     c.set('firedRules', []);
-    c.set('answeredByScenario', false);
     c.set('outcomeFacts', []);
+    // principal, adminSession, errorCodes, refusesForFunds and answeredByScenario read as undefined until set.
 
     const namespace = requestHeader(c, 'x-sandbox-namespace') ?? c.req.query('namespace') ?? DEFAULT_NAMESPACE;
     // A world must exist for the error handler even when the namespace is refused. A new namespace is a
@@ -94,7 +90,8 @@ export function requestContext(platform: Platform) {
           requestId: c.get('requestId'),
           method: c.req.method,
           path: c.req.path,
-          query: keptQuery(c.req.query()),
+          // Most requests carry no query: Hono's parse of one is not asked for.
+          query: c.req.url.includes('?') ? keptQuery(c.req.query()) : {},
           headers: journaledHeaders(requestHeaderLines(c), () => requestHeaders(c)),
           requestBody,
           status: c.res?.status ?? 500,

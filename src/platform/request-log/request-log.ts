@@ -103,6 +103,9 @@ class UnreadBody {
   }
 }
 
+/** Dropped entries let go of at once. */
+const DROPPED_LET_GO = 64;
+
 interface Held {
   entry: RequestLogEntry;
   bytes: number;
@@ -111,7 +114,9 @@ interface Held {
 }
 
 export class RequestLog {
+  /** Held entries, oldest first; the first `dropped` of them are out of the journal (see `dropOldest`). */
   private entries: Held[] = [];
+  private dropped = 0;
   private totalBytes = 0;
 
   constructor(readonly limits: RequestLogLimits = DEFAULT_REQUEST_LOG_LIMITS) {}
@@ -124,7 +129,7 @@ export class RequestLog {
   }
 
   get(requestId: string): RequestLogEntry | undefined {
-    const held = this.entries.find(({ entry }) => entry.requestId === requestId);
+    const held = this.kept().find(({ entry }) => entry.requestId === requestId);
     if (!held) return undefined;
     this.makeReadable(held);
     this.dropOldest(held);
@@ -133,9 +138,9 @@ export class RequestLog {
 
   /** Oldest first. `path` matches exactly or, when it ends in `*`, as a prefix. */
   list(filter: RequestLogFilter = {}): RequestLogEntry[] {
-    for (const held of this.entries) this.makeReadable(held);
+    for (const held of this.kept()) this.makeReadable(held);
     this.dropOldest();
-    return this.entries
+    return this.kept()
       .map(({ entry }) => entry)
       .filter(
         (entry) =>
@@ -152,18 +157,39 @@ export class RequestLog {
   }
 
   clear(): number {
-    const count = this.entries.length;
+    const count = this.entries.length - this.dropped;
     this.entries = [];
+    this.dropped = 0;
     this.totalBytes = 0;
     return count;
   }
 
-  /** Oldest entries out until both bounds hold; the newest (or `kept`, being read) always stays. */
+  /** The entries in the journal, oldest first (the dropped ones let go). */
+  private kept(): Held[] {
+    this.forgetDropped();
+    return this.entries;
+  }
+
+  /**
+   * Oldest entries out until both bounds hold; the newest (or `kept`, being read) always stays. A full
+   * journal drops one entry per request: they are let go of in batches, not shifted out one by one.
+   */
   private dropOldest(kept?: Held): void {
-    while (this.entries.length > 1 && (this.entries.length > this.limits.entries || this.totalBytes > this.limits.bytes)) {
-      const oldest = this.entries[0] === kept ? this.entries.splice(1, 1)[0] : this.entries.shift();
-      this.totalBytes -= oldest?.bytes ?? 0;
+    const { entries, limits } = this;
+    while (entries.length - this.dropped > 1 && (entries.length - this.dropped > limits.entries || this.totalBytes > limits.bytes)) {
+      const index = entries[this.dropped] === kept ? this.dropped + 1 : this.dropped;
+      const oldest = entries[index] as Held;
+      if (index === this.dropped) this.dropped += 1;
+      else entries.splice(index, 1);
+      this.totalBytes -= oldest.bytes;
     }
+    if (this.dropped >= DROPPED_LET_GO) this.forgetDropped();
+  }
+
+  private forgetDropped(): void {
+    if (this.dropped === 0) return;
+    this.entries.splice(0, this.dropped);
+    this.dropped = 0;
   }
 
   /** Parses, redacts and shortens the bodies an entry holds as sent text, and counts it at its kept size. */
@@ -304,19 +330,32 @@ export function keptQuery(query: Record<string, string>): Record<string, string>
 
 /**
  * The request headers the journal keeps (`keptHeaders`), one record for all the requests that sent the same
- * header lines, which `lines` names exactly (undefined: none to go by): a client sends the same ones again
+ * header `lines` (names and values as sent; undefined: none to go by): a client sends the same ones again
  * and again. A kept record is shared, so never changed; its JSON size is measured once.
  */
-export function journaledHeaders(lines: string | undefined, headers: () => Iterable<[string, string]>): Record<string, string> {
+export function journaledHeaders(lines: readonly string[] | undefined, headers: () => Iterable<[string, string]>): Record<string, string> {
   if (lines === undefined) return keptHeaders(headers());
-  return journaledHeaderRecords(lines, () => {
+  // The lines of the request before, compared in place: the usual case makes no key.
+  const last = lastHeaderLines;
+  if (last !== undefined && sameLines(last.lines, lines)) return last.record;
+  // The HTTP parser refuses a line break in a name or value, so the joined lines name them exactly.
+  const record = journaledHeaderRecords(lines.join('\n'), () => {
     const kept = keptHeaders(headers());
     keptBodyBytes.set(kept, jsonBytes(kept));
     return kept;
   });
+  lastHeaderLines = { lines, record };
+  return record;
 }
 
 const journaledHeaderRecords = keptAnswers<Record<string, string>>(64);
+let lastHeaderLines: { lines: readonly string[]; record: Record<string, string> } | undefined;
+
+function sameLines(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /** Request headers without secrets (API key, Authorization, cookies). */
 function keptHeaders(headers: Iterable<[string, string]>): Record<string, string> {
