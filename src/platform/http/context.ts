@@ -64,10 +64,14 @@ export function explain(c: AppContext, reason: string): void {
   // A read of one id gives the same reason again and again: its ASCII form is kept.
   if (reason !== lastReason) {
     lastReason = reason;
-    lastAsciiReason = reason.replace(/[^\x20-\x7e]/g, '?');
+    lastAsciiReason = NOT_PRINTABLE_ASCII.test(reason) ? reason.replace(NOT_PRINTABLE_ASCII_ALL, '?') : reason;
   }
   c.get('explanations').push(lastAsciiReason);
 }
+
+/** A character a header value may not hold; tested first, as most reasons (new each create) have none. */
+const NOT_PRINTABLE_ASCII = /[^\x20-\x7e]/;
+const NOT_PRINTABLE_ASCII_ALL = /[^\x20-\x7e]/g;
 
 /** The last reason `explain` was given, and its ASCII form. */
 let lastReason: string | undefined;
