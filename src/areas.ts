@@ -11,9 +11,9 @@
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Hono, MiddlewareHandler } from 'hono';
-import { every } from 'hono/combine';
 import type { RouterRoute } from 'hono/types';
 import { imagesInBody } from './platform/http/body-limits.ts';
+import { inOrder } from './platform/http/fast-paths.ts';
 import type { AppEnv } from './platform/http/context.ts';
 import type { AreaRoutes, OperationFacts } from './platform/operations/declared-operations.ts';
 import type { Port, PortProvision } from './platform/platform.ts';
@@ -188,13 +188,13 @@ export class AreaLoader {
 
   /**
    * The stand-in of one entry of an area's route table: the area's handlers of that entry, run as Hono runs
-   * a route's handlers (`every` composes them with Hono's own compose, the stand-in's route index kept; an
-   * Error thrown by one reaches the app's onError at the stand-in).
+   * a route's handlers (`inOrder`: the stand-in's route index kept; an Error thrown by one reaches the
+   * app's onError at the stand-in).
    */
   standIn(name: string, index: number): MiddlewareHandler<AppEnv> {
     let run: MiddlewareHandler<AppEnv> | undefined;
     return async (c, next) => {
-      run ??= every(...((await this.load(name)).runs[index] as MiddlewareHandler<AppEnv>[]));
+      run ??= inOrder((await this.load(name)).runs[index] as MiddlewareHandler<AppEnv>[]);
       return run(c, next);
     };
   }

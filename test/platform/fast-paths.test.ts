@@ -5,10 +5,12 @@
  */
 import { createServer, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { every } from 'hono/combine';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../src/platform/http/context.ts';
 import {
+  inOrder,
   receivedBody,
   requestHeaderLines,
   responseHeader,
@@ -109,5 +111,39 @@ describe("Hono's request body cache", () => {
     // The JSON waits as sent (its secrets are redacted when its entry is read); form fields are kept at once.
     expect(sentJsonText(seen[0])).toBe('{"name":"Ada","api_key":"secret"}');
     expect(seen[1]).toEqual({ name: 'Ada', file: '[3 bytes of image/png]' });
+  });
+});
+
+describe("a route's handlers run as one (inOrder)", () => {
+  it("answers as Hono's every does: its own route's parameters, the response a handler returns, errors to onError", async () => {
+    const guard: MiddlewareHandler = async (c, next) => {
+      if (c.req.param('id') === 'refused') return c.text('refused', 403);
+      await next();
+    };
+    const handler: MiddlewareHandler = async (c) => {
+      if (c.req.param('id') === 'broken') throw new Error('broken');
+      return c.json({ id: c.req.param('id'), kind: c.req.param('kind') });
+    };
+    const app = (combine: (handlers: MiddlewareHandler[]) => MiddlewareHandler) => {
+      const built = new Hono();
+      built.use('*', async (c, next) => {
+        await next();
+        c.header('x-after', 'yes');
+      });
+      built.onError((error, c) => c.text(`caught ${error.message}`, 500));
+      // Another route matches first, with parameters of its own: the route's handlers must read theirs.
+      built.get('/things/:other/*', (_c, next) => next());
+      built.on('GET', '/things/:kind/:id', combine([guard, handler]));
+      return built;
+    };
+    const answer = async (built: Hono, path: string) => {
+      const response = await built.request(path);
+      return { status: response.status, text: await response.text(), after: response.headers.get('x-after') };
+    };
+    const [withEvery, withInOrder] = [app((handlers) => every(...handlers)), app(inOrder)];
+    for (const path of ['/things/a/1', '/things/b/refused', '/things/c/broken', '/elsewhere']) {
+      expect(await answer(withInOrder, path), path).toEqual(await answer(withEvery, path));
+    }
+    expect(await answer(withInOrder, '/things/a/1')).toEqual({ status: 200, text: '{"id":"1","kind":"a"}', after: 'yes' });
   });
 });
