@@ -1,9 +1,12 @@
 import { getRequestListener } from '@hono/node-server';
 import { describe, expect, it } from 'vitest';
 import { sentBody } from '../../src/platform/http/fast-paths.ts';
-import { DEFAULT_REQUEST_LOG_LIMITS, keptBody, RequestLog, type RequestLogEntry } from '../../src/platform/request-log/request-log.ts';
+import { DEFAULT_REQUEST_LOG_LIMITS, type JournaledRequest, keptBody, RequestLog, type RequestLogEntry } from '../../src/platform/request-log/request-log.ts';
 
-const entry = (requestId: string, bodies: Pick<RequestLogEntry, 'requestBody' | 'responseBody'>): RequestLogEntry => ({
+const STARTED_AT = '2026-01-15T09:30:00.000Z';
+const FINISHED_AT = '2026-01-15T09:30:00.012Z';
+
+const entry = (requestId: string, bodies: Pick<RequestLogEntry, 'requestBody' | 'responseBody'>): JournaledRequest => ({
   requestId,
   method: 'POST',
   path: '/v1/things',
@@ -15,8 +18,15 @@ const entry = (requestId: string, bodies: Pick<RequestLogEntry, 'requestBody' | 
   scenarios: [],
   firedRules: [],
   durationMs: 1.5,
-  startedAt: '2026-01-15T09:30:00.000Z',
-  finishedAt: '2026-01-15T09:30:00.000Z',
+  startedAtMs: Date.parse(STARTED_AT),
+  finishedAtMs: Date.parse(FINISHED_AT),
+});
+
+/** The entry as the journal gives it back: its instants written out, as its last members. */
+const asRead = ({ startedAtMs, finishedAtMs, ...rest }: JournaledRequest): RequestLogEntry => ({
+  ...rest,
+  startedAt: new Date(startedAtMs).toISOString(),
+  finishedAt: new Date(finishedAtMs).toISOString(),
 });
 
 describe('the request journal’s bookkeeping', () => {
@@ -35,7 +45,7 @@ describe('the request journal’s bookkeeping', () => {
     let expected = 0;
     for (const one of entries) {
       log.add(one);
-      expected += Buffer.byteLength(JSON.stringify(one));
+      expected += Buffer.byteLength(JSON.stringify(asRead(one)));
       expect(log.bytes()).toBe(expected);
     }
   });
@@ -74,7 +84,8 @@ describe('the request journal’s bookkeeping', () => {
     ];
     awkward.durationMs = 12345.67;
     log.add(awkward);
-    expect(log.bytes()).toBe(Buffer.byteLength(JSON.stringify(awkward)));
+    expect(log.bytes()).toBe(Buffer.byteLength(JSON.stringify(asRead(awkward))));
+    expect(JSON.stringify(log.get(awkward.requestId))).toBe(JSON.stringify(asRead(awkward)));
   });
 
   it('keeps a member named __proto__ as a member', () => {
@@ -107,7 +118,7 @@ describe('the request journal’s bookkeeping', () => {
       entry('a', { responseBody: (await sentBody(new Response(text, { headers: { 'content-type': 'application/json' } }), DEFAULT_REQUEST_LOG_LIMITS)).body }),
     );
     const unread = entry('a', { responseBody: '' });
-    expect(log.bytes()).toBe(Buffer.byteLength(JSON.stringify(unread)) - 2 + Buffer.byteLength(text));
+    expect(log.bytes()).toBe(Buffer.byteLength(JSON.stringify(asRead(unread))) - 2 + Buffer.byteLength(text));
 
     const read = log.get('a');
     expect(read?.responseBody).toEqual(keptBody(text, 'application/json', DEFAULT_REQUEST_LOG_LIMITS));
@@ -133,7 +144,7 @@ describe('the request journal’s bookkeeping', () => {
       const text = new TextDecoder().decode(bytes);
       const log = new RequestLog();
       log.add(entry('a', { responseBody: sent.body }));
-      expect(log.bytes()).toBe(Buffer.byteLength(JSON.stringify(entry('a', { responseBody: '' }))) - 2 + Buffer.byteLength(text));
+      expect(log.bytes()).toBe(Buffer.byteLength(JSON.stringify(asRead(entry('a', { responseBody: '' })))) - 2 + Buffer.byteLength(text));
       const read = log.get('a');
       expect(read?.responseBody).toEqual(keptBody(text, 'application/json', DEFAULT_REQUEST_LOG_LIMITS));
       expect(log.bytes()).toBe(Buffer.byteLength(JSON.stringify(read)));
@@ -161,7 +172,7 @@ describe('the request journal’s bookkeeping', () => {
   });
   it('keeps the newest entries within its bounds across many drops, and the entry being read among them', () => {
     const log = new RequestLog({ ...DEFAULT_REQUEST_LOG_LIMITS, entries: 3 });
-    const size = (id: string) => Buffer.byteLength(JSON.stringify(entry(id, {})));
+    const size = (id: string) => Buffer.byteLength(JSON.stringify(asRead(entry(id, {}))));
     for (let i = 0; i < 200; i += 1) log.add(entry(`e${i}`, {}));
     expect(log.list().map((one) => one.requestId)).toEqual(['e197', 'e198', 'e199']);
     expect(log.bytes()).toBe(size('e197') + size('e198') + size('e199'));
@@ -172,5 +183,19 @@ describe('the request journal’s bookkeeping', () => {
     expect(bytesBound.list().map((one) => one.requestId)).toEqual(['e297', 'e298', 'e299']);
     expect(bytesBound.clear()).toBe(3);
     expect(bytesBound.list()).toEqual([]);
+  });
+
+  it('writes an entry’s instants out when it is read, as its last members, counted at that size from the start', () => {
+    const log = new RequestLog();
+    const added = entry('timed', { responseBody: { ok: true } });
+    log.add(added);
+    const countedUnread = log.bytes();
+    const read = log.get('timed');
+    expect(read?.startedAt).toBe(STARTED_AT);
+    expect(read?.finishedAt).toBe(FINISHED_AT);
+    expect(Object.keys(read ?? {}).slice(-2)).toEqual(['startedAt', 'finishedAt']);
+    expect(read).not.toHaveProperty('startedAtMs');
+    expect(countedUnread).toBe(Buffer.byteLength(JSON.stringify(read)));
+    expect(log.bytes()).toBe(countedUnread);
   });
 });

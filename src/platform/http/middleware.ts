@@ -42,7 +42,7 @@ export function requestContext(platform: Platform) {
     c.set('world', platform.worlds.existing(named) ?? platform.worlds.visitor(named));
     const world = c.get('world');
     numberRequest(c);
-    const startedAt = world.clock.iso();
+    const startedAtMs = world.clock.now();
     const changesBefore = platform.store.changeCount;
 
     try {
@@ -101,8 +101,8 @@ export function requestContext(platform: Platform) {
           scenarios: world.scenarios.effectiveNames(c.get('requestScenarios')),
           firedRules: c.get('firedRules'),
           durationMs: round(performance.now() - started, 2),
-          startedAt,
-          finishedAt: world.clock.iso(),
+          startedAtMs,
+          finishedAtMs: world.clock.now(),
         });
         // Synchronous unless a class needs the body: an await of nothing would still cost a turn per request.
         const recorded = platform.coverage.recorder.enabled ? recordCoverage(c, world, requestBody) : undefined;

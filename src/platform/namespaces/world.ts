@@ -94,10 +94,6 @@ export class World {
     this.requestNumber += 1;
     return this.requestNumber;
   }
-
-  nowIso(): string {
-    return this.clock.iso();
-  }
 }
 
 /**

@@ -69,6 +69,15 @@ export interface RequestLogEntry {
   finishedAt: string;
 }
 
+/**
+ * An entry as the request path adds it: its instants as epoch milliseconds on the namespace's clock,
+ * written out (`startedAt`, `finishedAt`, as `toISOString` does) only when the entry is read.
+ */
+export interface JournaledRequest extends Omit<RequestLogEntry, 'startedAt' | 'finishedAt'> {
+  startedAtMs: number;
+  finishedAtMs: number;
+}
+
 export interface RequestLogFilter {
   method?: string;
   path?: string;
@@ -107,11 +116,14 @@ class UnreadBody {
 const DROPPED_LET_GO = 64;
 
 interface Held {
-  entry: RequestLogEntry;
+  /** The entry as added, until it is first read (then undefined). */
+  added: JournaledRequest | undefined;
+  /** The entry as read, once it was. */
+  read: RequestLogEntry | undefined;
   bytes: number;
-  /** Whether a body still waits as sent text (the entry is made readable first). */
-  unread: boolean;
 }
+
+const requestIdOf = (held: Held) => (held.read ?? (held.added as JournaledRequest)).requestId;
 
 export class RequestLog {
   /** Held entries, oldest first; the first `dropped` of them are out of the journal (see `dropOldest`). */
@@ -121,27 +133,27 @@ export class RequestLog {
 
   constructor(readonly limits: RequestLogLimits = DEFAULT_REQUEST_LOG_LIMITS) {}
 
-  add(entry: RequestLogEntry): void {
-    const bytes = entryBytes(entry);
-    this.entries.push({ entry, bytes, unread: entry.requestBody instanceof UnreadBody || entry.responseBody instanceof UnreadBody });
+  add(request: JournaledRequest): void {
+    const bytes = entryBytes(request);
+    this.entries.push({ added: request, read: undefined, bytes });
     this.totalBytes += bytes;
     this.dropOldest();
   }
 
   get(requestId: string): RequestLogEntry | undefined {
-    const held = this.kept().find(({ entry }) => entry.requestId === requestId);
+    const held = this.kept().find((one) => requestIdOf(one) === requestId);
     if (!held) return undefined;
-    this.makeReadable(held);
+    const entry = this.readable(held);
     this.dropOldest(held);
-    return held.entry;
+    return entry;
   }
 
   /** Oldest first. `path` matches exactly or, when it ends in `*`, as a prefix. */
   list(filter: RequestLogFilter = {}): RequestLogEntry[] {
-    for (const held of this.kept()) this.makeReadable(held);
+    for (const held of this.kept()) this.readable(held);
     this.dropOldest();
     return this.kept()
-      .map(({ entry }) => entry)
+      .map((held) => this.readable(held))
       .filter(
         (entry) =>
           (filter.method === undefined || entry.method === filter.method.toUpperCase()) &&
@@ -192,15 +204,30 @@ export class RequestLog {
     this.dropped = 0;
   }
 
-  /** Parses, redacts and shortens the bodies an entry holds as sent text, and counts it at its kept size. */
-  private makeReadable(held: Held): void {
-    if (!held.unread) return;
-    const { requestBody, responseBody } = held.entry;
-    held.entry = { ...held.entry, requestBody: readableBody(requestBody, this.limits), responseBody: readableBody(responseBody, this.limits) };
-    held.unread = false;
-    const bytes = entryBytes(held.entry);
-    this.totalBytes += bytes - held.bytes;
-    held.bytes = bytes;
+  /**
+   * The entry as read, made the first time: its instants written out, and the bodies it holds as sent text
+   * parsed, redacted and shortened, the entry then counted at its kept size.
+   */
+  private readable(held: Held): RequestLogEntry {
+    if (held.read !== undefined) return held.read;
+    const { startedAtMs, finishedAtMs, ...request } = held.added as JournaledRequest;
+    const { requestBody, responseBody } = request;
+    // The instants are an entry's last members, as they were when they were written at once.
+    const entry: RequestLogEntry = {
+      ...request,
+      requestBody: readableBody(requestBody, this.limits),
+      responseBody: readableBody(responseBody, this.limits),
+      startedAt: new Date(startedAtMs).toISOString(),
+      finishedAt: new Date(finishedAtMs).toISOString(),
+    };
+    held.added = undefined;
+    held.read = entry;
+    if (requestBody instanceof UnreadBody || responseBody instanceof UnreadBody) {
+      const bytes = entryBytes(entry);
+      this.totalBytes += bytes - held.bytes;
+      held.bytes = bytes;
+    }
+    return entry;
   }
 }
 
@@ -234,16 +261,27 @@ const keptBodyBytes = new WeakMap<object, number>();
  * Bytes of `JSON.stringify(entry)`, counted member by member instead of written out (every request adds an
  * entry), bodies at the size measured when they were kept.
  */
-function entryBytes(entry: RequestLogEntry): number {
+function entryBytes(entry: JournaledRequest | RequestLogEntry): number {
   let bytes = 1;
   for (const name in entry) {
-    const value = entry[name as keyof RequestLogEntry];
+    const value = entry[name as keyof typeof entry];
     if (value === undefined) continue;
+    if (name === 'startedAtMs' || name === 'finishedAtMs') {
+      // Written as `"startedAt":"<toISOString>"`: the name without its "Ms".
+      bytes += name.length - 2 + 4 + instantJsonBytes(value as number);
+      continue;
+    }
     // An entry's member names are plain identifiers: written as they are, in quotes.
     bytes += name.length + 4 + (name === 'requestBody' || name === 'responseBody' || name === 'headers' ? bodyBytes(value) : jsonBytes(value));
   }
   return bytes === 1 ? 2 : bytes;
 }
+
+/** Years 0 to 9999, in epoch milliseconds: `toISOString` gives them four digits, others six and a sign. */
+const FOUR_DIGIT_YEARS = { from: Date.parse('0000-01-01T00:00:00.000Z'), to: Date.parse('+010000-01-01T00:00:00.000Z') };
+
+/** Bytes of `JSON.stringify(new Date(ms).toISOString())`. */
+const instantJsonBytes = (ms: number): number => (ms >= FOUR_DIGIT_YEARS.from && ms < FOUR_DIGIT_YEARS.to ? 26 : 29);
 
 function bodyBytes(body: unknown): number {
   if (body instanceof UnreadBody) return body.bytes;

@@ -131,7 +131,7 @@ export class ScenarioFiles {
     // The default namespace always hears of it; others when they are in memory (a namespace built later starts from the new files).
     const worlds = new Set([platform.worlds.get(DEFAULT_NAMESPACE), ...platform.worlds.loaded()]);
     for (const world of worlds) {
-      const now = world.nowIso();
+      const now = world.clock.now();
       world.requestLog.add({
         requestId: `reload_${this.reloads}`,
         method: RELOAD_METHOD,
@@ -145,8 +145,8 @@ export class ScenarioFiles {
         scenarios: [],
         firedRules: [],
         durationMs: 0,
-        startedAt: now,
-        finishedAt: now,
+        startedAtMs: now,
+        finishedAtMs: now,
       });
     }
   }
