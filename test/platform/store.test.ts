@@ -27,6 +27,23 @@ describe('store', () => {
     await reopened.close();
   });
 
+  it('tells a request that queued nothing, with no append running, that it has nothing to wait for', async () => {
+    const store = await Store.open({ file: tempFile() });
+    const things = store.partition('default').collection<{ id: string; n: number }>('things');
+    const before = store.changeCount;
+    expect(store.durableAlready(before)).toBe(true);
+    things.put({ id: 'a', n: 1 });
+    expect(store.durableAlready(before)).toBe(false);
+    // A later request that queued nothing still waits while the append of the write runs.
+    const after = store.changeCount;
+    const appending = store.durable();
+    expect(store.durableAlready(after)).toBe(false);
+    await appending;
+    await store.durable(after);
+    expect(store.durableAlready(after)).toBe(true);
+    await store.close();
+  });
+
   it('counts every change to a namespace’s records (puts, deletes, a purge), and reads as none', async () => {
     const store = await Store.open();
     const partition = store.partition('default');

@@ -56,8 +56,8 @@ export function requestContext(platform: Platform) {
       // While the disk is full, a write first retries the changes still waiting, and is refused if they fail.
       if (platform.store.problem && !READ_METHODS.has(c.req.method) && !(await saved(c, platform.store.durable()))) return;
       await next();
-      // The answer leaves only once the writes it reports are on disk.
-      await saved(c, platform.store.durable(changesBefore));
+      // The answer leaves only once the writes it reports are on disk (a read with no append running has none).
+      if (!platform.store.durableAlready(changesBefore)) await saved(c, platform.store.durable(changesBefore));
     } finally {
       // Runs for successes and for errors turned into responses by onError alike.
       const explanations = c.get('explanations');

@@ -205,6 +205,8 @@ export class Store {
   private pendingFlush: Promise<void> | null = null;
   /** The chain of flushes and rotations (never rejects), and the last flush as it ends (may reject). */
   private flushing: Promise<void> = Promise.resolve();
+  /** Whether `flushing` has settled: a request that queued nothing then has nothing to wait for. */
+  private flushingSettled = true;
   private lastFlush: Promise<void> = Promise.resolve();
   /** Lines queued since open. */
   private queued = 0;
@@ -512,6 +514,14 @@ export class Store {
    * `since`: the `changeCount` a request started at; when nothing was queued since, it waits for the
    * running flush without failing (a read answers even while the disk is full).
    */
+  /**
+   * Whether `durable(since)` would wait for nothing: no change queued since and no append or rotation
+   * running. A read (most requests) then answers without an await of a settled promise.
+   */
+  durableAlready(since: number): boolean {
+    return this.queued === since && this.flushingSettled;
+  }
+
   durable(since?: number): Promise<void> {
     if (since !== undefined && this.queued === since) return this.flushing;
     if (this.pending.length > 0) return this.scheduleFlush();
@@ -587,6 +597,14 @@ export class Store {
     else collection.applyDelete(entry.id);
   }
 
+  private chainFlushing(next: Promise<void>): void {
+    this.flushing = next;
+    this.flushingSettled = false;
+    void next.then(() => {
+      if (this.flushing === next) this.flushingSettled = true;
+    });
+  }
+
   /** One append + fdatasync for every change queued before it starts. */
   private scheduleFlush(): Promise<void> {
     if (this.pendingFlush) return this.pendingFlush;
@@ -610,7 +628,7 @@ export class Store {
     });
     this.pendingFlush = flush;
     this.lastFlush = flush;
-    this.flushing = flush.catch(() => undefined);
+    this.chainFlushing(flush.catch(() => undefined));
     return flush;
   }
 
@@ -713,9 +731,11 @@ export class Store {
       await oldJournal.close().catch(() => undefined);
       return { oldGeneration, namespaces };
     });
-    this.flushing = rotation.then(
-      () => undefined,
-      () => undefined,
+    this.chainFlushing(
+      rotation.then(
+        () => undefined,
+        () => undefined,
+      ),
     );
     const { oldGeneration, namespaces } = await rotation;
     this.db.data = { format: STORE_FORMAT, version: STORE_VERSION, generation: this.generation, namespaces };
