@@ -10,6 +10,11 @@ export interface ErrorCode<Facts> {
   status: ErrorStatus;
   /** The sentence of the answer: what happened and what the caller can do, from the call's facts. */
   message: (facts: Facts) => string;
+  /**
+   * The body names the code (the row's key) for clients that read it: `member` adds it as `code`;
+   * `error` answers it as `error` and `code`, the sentence as `message` (clients that read the code from `error`).
+   */
+  bodyCode?: 'member' | 'error';
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: each row takes its own facts; the table only fixes the shape.
@@ -30,7 +35,9 @@ export function codedError<T extends ErrorCodeTable, C extends keyof T & string>
   headers: Record<string, string> = {},
 ): ApiError {
   const row = table[code] as ErrorCode<FactsOf<T[C]>>;
-  return new ApiError(row.status, row.message(facts), extras, headers);
+  const message = row.message(facts);
+  if (row.bodyCode === 'error') return new ApiError(row.status, code, { message, code, ...extras }, headers);
+  return new ApiError(row.status, message, row.bodyCode === 'member' ? { code, ...extras } : extras, headers);
 }
 
 /** A count as the messages write it (10,000). */
