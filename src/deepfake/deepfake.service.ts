@@ -498,7 +498,7 @@ export async function analyzeScan(
       await uploads.read(world, organization.id, key);
       return true;
     } catch (error) {
-      if (error instanceof ApiError) throw new ApiError(error.status, `s3Keys.${field}: ${error.message}`, { hints: [] });
+      if (error instanceof ApiError) throw error.aboutField(`s3Keys.${field}`, { hints: [] });
       throw error;
     }
   };

@@ -15,6 +15,8 @@ export interface ErrorCode<Facts> {
    * `error` answers it as `error` and `code`, the sentence as `message` (clients that read the code from `error`).
    */
   bodyCode?: 'member' | 'error';
+  /** A `detail` member beside a terse `error` (the spec's wording), saying what the caller can do. */
+  detail?: (facts: Facts) => string;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: each row takes its own facts; the table only fixes the shape.
@@ -37,7 +39,8 @@ export function codedError<T extends ErrorCodeTable, C extends keyof T & string>
   const row = table[code] as ErrorCode<FactsOf<T[C]>>;
   const message = row.message(facts);
   if (row.bodyCode === 'error') return new ApiError(row.status, code, { message, code, ...extras }, headers);
-  return new ApiError(row.status, message, row.bodyCode === 'member' ? { code, ...extras } : extras, headers);
+  const named = row.bodyCode === 'member' ? { code, ...extras } : extras;
+  return new ApiError(row.status, message, row.detail === undefined ? named : { ...named, detail: row.detail(facts) }, headers);
 }
 
 /** A count as the messages write it (10,000). */
