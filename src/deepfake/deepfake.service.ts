@@ -189,7 +189,7 @@ export function challengeWordFor(seed: number, organizationId: string, sessionId
 export function readChallenge(world: World, organizationId: string, sessionId: string): Explained<ChallengeResponse> {
   const owner = deepfakeSessions.get().organizationOf(world, sessionId);
   if (owner !== undefined && owner !== organizationId) {
-    throw codedError(DEEPFAKE_ERROR_CODES, 'SESSION_OF_ANOTHER_ORGANIZATION', { sessionId });
+    throw codedError(DEEPFAKE_ERROR_CODES, 'DEEPFAKE_SESSION_OF_ANOTHER_ORGANIZATION', { sessionId });
   }
   const challengeWord = challengeWordFor(world.seed, organizationId, sessionId);
   return {
