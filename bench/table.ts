@@ -68,12 +68,22 @@ export function renderBenchTable(results: BenchResults): string {
 export const README_TABLE_START = '<!-- bench:start (written by a full `npm run bench` from bench-results.json; do not edit by hand) -->';
 export const README_TABLE_END = '<!-- bench:end -->';
 
-/** `readme` with the text between the bench markers replaced by the table of `results`. */
+/**
+ * The README's block: the table folded under a one-line summary, so the page a newcomer reads stays short
+ * and the figures are one click away.
+ */
+export function readmeBlock(results: BenchResults): string {
+  const failing = results.rows.filter((row) => !row.met).length;
+  const summary = `The last whole run: ${results.rows.length} rows, ${results.rows.length - failing} PASS, ${failing} FAIL (Node ${results.node.replace(/^v/, '')})`;
+  return `<details>\n<summary>${summary}</summary>\n\n${renderBenchTable(results)}\n\n</details>`;
+}
+
+/** `readme` with the text between the bench markers replaced by the block of `results`. */
 export function withBenchTable(readme: string, results: BenchResults): string {
   const start = readme.indexOf(README_TABLE_START);
   const end = readme.indexOf(README_TABLE_END);
   if (start === -1 || end < start) throw new Error(`README.md has no bench markers (${README_TABLE_START} … ${README_TABLE_END})`);
-  return `${readme.slice(0, start + README_TABLE_START.length)}\n\n${renderBenchTable(results)}\n\n${readme.slice(end)}`;
+  return `${readme.slice(0, start + README_TABLE_START.length)}\n${readmeBlock(results)}\n${readme.slice(end)}`;
 }
 
 export function writeReadmeTable(readmePath: string, results: BenchResults): void {
