@@ -38,7 +38,7 @@ import autocannon from 'autocannon';
 import { driftRecording } from './drift-recording.ts';
 import { CI_SUITE_FLAGS, firstCallsByArea, median, runSuite } from './ci-suite.ts';
 import { BENCH_EXTERNAL_ID, BENCH_LIVE_KEY, BENCH_ORGANIZATIONS, PREFILL_SPACING_MS, PREFILL_START, prefill } from './prefill.ts';
-import { type BenchResults, type Figures, type Row, renderBenchTable, sandboxFigures, writeReadmeTable } from './table.ts';
+import { type BenchResults, type Figures, LAST_RUN_FILE, type Row, renderBenchTable, sandboxFigures, writeReadmeTable } from './table.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -611,10 +611,11 @@ async function main() {
   console.log(renderBenchTable(results));
   writeFileSync(JSON_OUT, JSON.stringify(results, null, 2) + '\n');
   console.error(`figures written to ${JSON_OUT}`);
-  // Only a whole run into the committed results file is the README's table.
-  if (chosen.length === 0 && process.env.BENCH_JSON === undefined) {
+  // Only a whole run is the README's table, kept with the figures it shows (bench/last-run.json, committed).
+  if (chosen.length === 0) {
+    writeFileSync(join(ROOT, LAST_RUN_FILE), JSON.stringify(results, null, 2) + '\n');
     writeReadmeTable(join(ROOT, 'README.md'), results);
-    console.error('README.md performance table written');
+    console.error(`README.md performance table and ${LAST_RUN_FILE} written`);
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * The bench's results as a table: what `npm run bench` prints, and the README's performance table, which a
- * full run writes between the markers below (test/docs/readme-bench-table.test.ts checks it against the
- * committed bench-results.json).
+ * whole run writes between the markers below together with LAST_RUN_FILE (committed; bench-results.json,
+ * every run's own, is not), and test/docs/readme-bench-table.test.ts holds the one to the other.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -65,7 +65,10 @@ export function renderBenchTable(results: BenchResults): string {
   return lines.join('\n');
 }
 
-export const README_TABLE_START = '<!-- bench:start (written by a full `npm run bench` from bench-results.json; do not edit by hand) -->';
+/** The figures of the last whole run, which the README's table shows (relative to the package root). */
+export const LAST_RUN_FILE = 'bench/last-run.json';
+
+export const README_TABLE_START = '<!-- bench:start (written by a whole `npm run bench` with bench/last-run.json; do not edit by hand) -->';
 export const README_TABLE_END = '<!-- bench:end -->';
 
 /**

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type BenchResults, renderBenchTable, withBenchTable } from '../../bench/table.ts';
+import { type BenchResults, LAST_RUN_FILE, renderBenchTable, withBenchTable } from '../../bench/table.ts';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const results = JSON.parse(readFileSync(new URL('../../bench-results.json', import.meta.url), 'utf8')) as BenchResults;
+const results = JSON.parse(readFileSync(new URL(`../../${LAST_RUN_FILE}`, import.meta.url), 'utf8')) as BenchResults;
 
 describe('the README performance table', () => {
-  it('is the table of the committed bench-results.json (a full npm run bench writes both)', () => {
+  it('is the table of the committed bench/last-run.json (a whole npm run bench writes both)', () => {
     expect(readme).toBe(withBenchTable(readme, results));
   });
 
