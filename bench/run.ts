@@ -38,6 +38,7 @@ import autocannon from 'autocannon';
 import { driftRecording } from './drift-recording.ts';
 import { CI_SUITE_FLAGS, firstCallsByArea, median, runSuite } from './ci-suite.ts';
 import { BENCH_EXTERNAL_ID, BENCH_LIVE_KEY, BENCH_ORGANIZATIONS, PREFILL_SPACING_MS, PREFILL_START, prefill } from './prefill.ts';
+import { type BenchResults, type Figures, LAST_RUN_FILE, type Row, renderBenchTable, sandboxFigures, writeReadmeTable } from './table.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -222,17 +223,6 @@ interface Request {
   body?: string;
 }
 
-interface Figures {
-  rps: number;
-  p50: number;
-  p99: number;
-  max: number;
-  failures: number;
-  peakRssMb: number;
-  /** The server's own CPU time (every thread) per answered request: steadier than rates on a shared machine. */
-  cpuMsPerRequest: number;
-}
-
 /**
  * `seconds` of load after `warmupRequests` untimed ones, timed on warm connections (see `timedLoad`).
  */
@@ -323,17 +313,6 @@ async function fetchJson(server: Pick<Server, 'url'>, request: Request): Promise
 
 // ─── the run ────────────────────────────────────────────────────────────────────────────────────────
 
-interface Row {
-  name: string;
-  figures?: Figures;
-  /** A single figure (start-up ms, MB, walk seconds) instead of load figures. */
-  value?: string;
-  baseline?: string;
-  ratio?: number;
-  target: string;
-  met: boolean;
-}
-
 /** The targets that depend on the store's size (issue: performance at scale). */
 const GOALS = {
   '10k': { readRatio: 0.95, startupMs: 500, rssMb: 250 },
@@ -344,9 +323,7 @@ const GOALS = {
 const rows: Row[] = [];
 const record = (row: Row) => {
   rows.push(row);
-  console.error(
-    `  ${row.name}: ${row.figures ? `${row.figures.rps} req/s, p50 ${row.figures.p50} ms, p99 ${row.figures.p99} ms, max ${row.figures.max} ms, CPU ${row.figures.cpuMsPerRequest} ms/request${row.figures.failures ? `, ${row.figures.failures} failures` : ''}${row.value ? `; ${row.value}` : ''}` : row.value}${row.ratio === undefined ? '' : `, ratio ${row.ratio.toFixed(2)}`} [${row.met ? 'PASS' : 'FAIL'}]`,
-  );
+  console.error(`  ${row.name}: ${sandboxFigures(row)}${row.ratio === undefined ? '' : `, ratio ${row.ratio.toFixed(2)}`} [${row.met ? 'PASS' : 'FAIL'}]`);
 };
 const ratio = (a: number, b: number) => (b === 0 ? 0 : a / b);
 /** Answered without failure, and at least one request completed in the timed run (a case too slow for it fails). */
@@ -630,9 +607,16 @@ async function main() {
     rmSync(work, { recursive: true, force: true });
   }
   const totalSeconds = (performance.now() - began) / 1000;
-  console.log(table(totalSeconds));
-  writeFileSync(JSON_OUT, JSON.stringify({ node: process.version, seconds: SECONDS, connections: CONNECTIONS, pinning, totalSeconds, rows }, null, 2) + '\n');
+  const results: BenchResults = { node: process.version, seconds: SECONDS, connections: CONNECTIONS, pinning, totalSeconds, aaSpread, rows };
+  console.log(renderBenchTable(results));
+  writeFileSync(JSON_OUT, JSON.stringify(results, null, 2) + '\n');
   console.error(`figures written to ${JSON_OUT}`);
+  // Only a whole run is the README's table, kept with the figures it shows (bench/last-run.json, committed).
+  if (chosen.length === 0) {
+    writeFileSync(join(ROOT, LAST_RUN_FILE), JSON.stringify(results, null, 2) + '\n');
+    writeReadmeTable(join(ROOT, 'README.md'), results);
+    console.error(`README.md performance table and ${LAST_RUN_FILE} written`);
+  }
 }
 
 /**
@@ -765,7 +749,6 @@ async function coverageCost(freshFile: (name: string) => string): Promise<void> 
 const FULL_WARMUP_REQUESTS = 10_000;
 /** How far apart two sandboxes of one build measure in this run (|1 − ratio|), once the creates ran. */
 let aaSpread: number | undefined;
-const percent = (share: number) => `±${(share * 100).toFixed(0)} %`;
 
 /**
  * A fresh server's first FIRST_CREATES creates, timed by their duration, against a fresh Hono + zod server's
@@ -1006,24 +989,6 @@ function jimpDecoding(runs: number, ...files: string[]): string {
   const out = execFileSync(process.execPath, ['--import', 'tsx', 'bench/jimp-decoding.ts', String(runs), ...files], { cwd: ROOT, encoding: 'utf8' });
   const { p50Ms, peakRssMb } = JSON.parse(out) as { p50Ms: number; peakRssMb: number };
   return `jimp default decoding: p50 ${p50Ms} ms, peak RSS ${peakRssMb} MB`;
-}
-
-function table(totalSeconds: number): string {
-  const lines = [
-    `idv-sandbox bench, Node ${process.version}, ${SECONDS} s per case, ${CONNECTIONS} connections${pinning ? ', server on core 0, load generator on core 1' : ''}, ${totalSeconds.toFixed(0)} s in all${aaSpread === undefined ? '' : `; A/A spread of this run (two sandboxes of one build, creates): ${percent(aaSpread)}`}`,
-    '',
-    '| case | sandbox | baseline | ratio | target | result |',
-    '| --- | --- | --- | --- | --- | --- |',
-  ];
-  for (const row of rows) {
-    const sandbox = row.figures
-      ? `${row.figures.rps.toLocaleString('en-US')} req/s, p50 ${row.figures.p50} ms, p99 ${row.figures.p99} ms, max ${row.figures.max} ms, CPU ${row.figures.cpuMsPerRequest} ms/req${row.figures.failures ? `, ${row.figures.failures} failures` : ''}${row.value ? `; ${row.value}` : ''}`
-      : (row.value ?? '');
-    lines.push(
-      `| ${row.name} | ${sandbox} | ${row.baseline ?? ''} | ${row.ratio === undefined ? '' : row.ratio.toFixed(2)} | ${row.target} | ${row.met ? 'PASS' : `**FAIL**${aaSpread === undefined ? '' : ` (A/A spread of this run ${percent(aaSpread)})`}`} |`,
-    );
-  }
-  return lines.join('\n');
 }
 
 await main();

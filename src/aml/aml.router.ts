@@ -1,5 +1,5 @@
 import type { OrganizationFixture } from '../platform/auth/organizations.ts';
-import { ApiError } from '../platform/errors/api-error.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
 import { principalOf, type AppContext } from '../platform/http/context.ts';
 import { explained } from '../platform/http/explained.ts';
 import { newRouter } from '../platform/http/routing.ts';
@@ -11,13 +11,14 @@ import {
   saveTransactionsRoute,
   setTransactionQuotaRoute,
 } from './aml.routes.ts';
+import { AML_ERROR_CODES } from './aml.errors.ts';
 import { enrolMonitoredUser, listMonitoredUsers, removeMonitoredUser } from './monitored-users.service.ts';
 import { quotaStatus, saveTransactions, setTransactionQuota } from './transactions.service.ts';
 
 /** The control plane names organizations by id: 404 for one the sandbox does not have. */
 function organizationOf(c: AppContext, id: string): OrganizationFixture {
   const organization = c.get('platform').keyRing.organizations.get(id);
-  if (organization === undefined) throw new ApiError(404, `Organization ${id} does not exist: GET /__sandbox/organizations lists them.`);
+  if (organization === undefined) throw codedError(AML_ERROR_CODES, 'AML_ORGANIZATION_NOT_FOUND', { id });
   return organization;
 }
 

@@ -3,13 +3,13 @@
  * (Save transactions, which enrols subjects on first sight), and the control plane's enrolment listing,
  * removal and quota calls under /__sandbox/organizations/{id}/aml/.
  */
-import { codeSource } from '../platform/coverage/sources.ts';
-import { AML_ERROR_CODES } from './aml-error-codes.ts';
+import { codeSource, tableCodes } from '../platform/coverage/sources.ts';
+import { AML_CODE_TRIGGERS, AML_ERROR_CODES } from './aml.errors.ts';
 import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { amlRouter } from './aml.router.ts';
 
 export const amlModule: SandboxModule = {
   name: 'aml',
   router: () => amlRouter,
-  capabilities: [{ coverage: [codeSource('AML error codes', Object.values(AML_ERROR_CODES))] }],
+  capabilities: [{ coverage: [codeSource('AML error codes', tableCodes(AML_ERROR_CODES, AML_CODE_TRIGGERS))] }],
 };

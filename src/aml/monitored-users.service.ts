@@ -16,8 +16,8 @@
  * LIMITATIONS:
  * - No monitoring runs: next_check_at is scheduled but never reached, last_checked_at stays null.
  */
-import { ApiError } from '../platform/errors/api-error.ts';
-import { AML_ERROR_CODES } from './aml-error-codes.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
+import { AML_ERROR_CODES } from './aml.errors.ts';
 import type { AmlBot, OrganizationFixture, Principal } from '../platform/auth/organizations.ts';
 import type { Explained } from '../platform/explained.ts';
 import type { World } from '../platform/namespaces/world.ts';
@@ -46,17 +46,8 @@ export function hasUsableCadence(bot: AmlBot): bot is AmlBot & { cadenceDays: nu
 /** The organization's bot with a usable interval, or ApiError 404 / 400 BOT_CADENCE_INVALID. */
 export function requireUsableBot(organization: OrganizationFixture, botId: string): AmlBot & { cadenceDays: number } {
   const bot = organization.amlBots.find((candidate) => candidate.id === botId);
-  if (bot === undefined) {
-    const known = organization.amlBots.map((b) => b.id);
-    throw new ApiError(404, `Bot ${botId} was not found in your organization: use one of your bots${known.length > 0 ? ` (${known.join(', ')})` : ''}.`);
-  }
-  if (!hasUsableCadence(bot)) {
-    throw new ApiError(
-      400,
-      `Bot ${botId} has an unusable check interval (${String(bot.cadenceDays)}): fix the bot's cadence (0 for real time, or a number of days) before enrolling customers.`,
-      { code: AML_ERROR_CODES.BOT_CADENCE_INVALID.code },
-    );
-  }
+  if (bot === undefined) throw codedError(AML_ERROR_CODES, 'BOT_NOT_FOUND', { botId, known: organization.amlBots.map((b) => b.id) });
+  if (!hasUsableCadence(bot)) throw codedError(AML_ERROR_CODES, 'BOT_CADENCE_INVALID', { botId, cadenceDays: bot.cadenceDays });
   return bot;
 }
 
@@ -126,12 +117,7 @@ export function enrolMonitoredUser(world: World, principal: Principal, botId: st
   const { organization } = principal;
   const bot = requireUsableBot(organization, botId);
   const subject = knownSubject(world, organization, subjectUserId);
-  if (subject === undefined) {
-    throw new ApiError(
-      404,
-      `Subject ${subjectUserId} is not known to your organization: send a customer id you already use (a session's external_id, or one sent with Save transactions).`,
-    );
-  }
+  if (subject === undefined) throw codedError(AML_ERROR_CODES, 'SUBJECT_NOT_KNOWN', { subjectUserId });
   const cadence = bot.cadenceDays === 0 ? 'real time' : `every ${bot.cadenceDays} day(s)`;
   const existing = monitoredUsers(world).get(monitoredUserKey(organization.id, bot.id, subjectUserId));
   if (principal.kind === 'sandbox') {
@@ -202,12 +188,7 @@ export function removeMonitoredUser(
   subjectUserId: string,
 ): { removed: boolean; monitored_user: MonitoredUser } {
   const existing = monitoredUsers(world).get(monitoredUserKey(organizationId, botId, subjectUserId));
-  if (existing === undefined) {
-    throw new ApiError(
-      404,
-      `No enrolment of ${subjectUserId} under bot ${botId} in organization ${organizationId}: list them with GET /__sandbox/organizations/${organizationId}/aml/monitored-users.`,
-    );
-  }
+  if (existing === undefined) throw codedError(AML_ERROR_CODES, 'ENROLMENT_NOT_FOUND', { botId, subjectUserId, organizationId });
   if (existing.status === 'removed') return { removed: false, monitored_user: present(existing) };
   const removed = monitoredUsers(world).put({ ...existing, status: 'removed', updated_at: world.clock.iso() });
   return { removed: true, monitored_user: present(removed) };

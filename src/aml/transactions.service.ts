@@ -18,8 +18,8 @@
  *   /__sandbox/organizations/{id}/aml/transaction-quota). A batch that does not fit is refused whole: 429
  *   QUOTA_EXCEEDED with the quota fields and Retry-After until the next month.
  */
-import { AML_ERROR_CODES } from './aml-error-codes.ts';
-import { ApiError } from '../platform/errors/api-error.ts';
+import { AML_ERROR_CODES } from './aml.errors.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
 import type { AmlBot, Principal } from '../platform/auth/organizations.ts';
 import type { World } from '../platform/namespaces/world.ts';
 import type { QuotaStatus, SaveTransactionsBody, SaveTransactionsResponse, TransactionError, TransactionResult } from './aml.schemas.ts';
@@ -171,12 +171,7 @@ function reserveQuota(world: World, organizationId: string, count: number): Quot
   const status = quotaStatus(world, organizationId);
   if (count > status.remaining) {
     const retryAfter = Math.max(1, Math.ceil((Date.parse(status.resets_at) - world.clock.now()) / 1000));
-    throw new ApiError(
-      429,
-      `Monthly transaction quota exceeded: ${status.used} of ${status.quota} used in ${status.month}, ${count} more sent. Send at most ${status.remaining} until ${status.resets_at}, or raise the quota.`,
-      { code: AML_ERROR_CODES.QUOTA_EXCEEDED.code, ...status },
-      { 'Retry-After': String(retryAfter) },
-    );
+    throw codedError(AML_ERROR_CODES, 'QUOTA_EXCEEDED', { ...status, count }, { ...status }, { 'Retry-After': String(retryAfter) });
   }
   quotaUsage(world).put({ id: `${organizationId}\u0000${status.month}`, used: status.used + count });
   return { ...status, used: status.used + count, remaining: status.remaining - count };

@@ -21,6 +21,8 @@ import {
 import { consoleReturnPath, csrfTokenOf, isAdminToken, startConsoleSession } from '../platform/http/admin-guard.ts';
 import { DurationSchema } from '../platform/clock/virtual-clock.ts';
 import { ApiError } from '../platform/errors/api-error.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
+import { CONSOLE_ERROR_CODES } from './console.errors.ts';
 import { clearOutbox, listMessages } from '../platform/outbox/outbox.ts';
 import { type AppEnv, behaviourOn, publicUrlsOf } from '../platform/http/context.ts';
 import type { World } from '../platform/namespaces/world.ts';
@@ -173,13 +175,8 @@ consoleRouter.post('/console/clock', async (c) => {
   const freeze = formText(form, 'freeze');
   return act(c, back, () => {
     const advance = DurationSchema.safeParse(/^\d+$/.test(advanceText) ? Number(advanceText) : advanceText);
-    if (advanceText !== '' && !advance.success)
-      throw new ApiError(
-        400,
-        `"${advanceText.slice(0, 40)}" is not a duration: write a number of milliseconds or a number with s, m, h or d (90s, 15m, 2h, 1d).`,
-      );
-    if (setText !== '' && Number.isNaN(Date.parse(setText)))
-      throw new ApiError(400, `"${setText.slice(0, 40)}" is not an instant: write an ISO 8601 date and time such as 2026-01-15T09:30:00Z.`);
+    if (advanceText !== '' && !advance.success) throw codedError(CONSOLE_ERROR_CODES, 'CONSOLE_DURATION_MALFORMED', { typed: advanceText });
+    if (setText !== '' && Number.isNaN(Date.parse(setText))) throw codedError(CONSOLE_ERROR_CODES, 'CONSOLE_INSTANT_MALFORMED', { typed: setText });
     changeClock(world, {
       ...(advance.success ? { advance: advance.data } : {}),
       ...(setText !== '' ? { set: new Date(Date.parse(setText)).toISOString() } : {}),
@@ -196,8 +193,7 @@ consoleRouter.post('/console/reset', async (c) => {
     c,
     back,
     async () => {
-      if (formText(form, 'confirm') !== namespace)
-        throw new ApiError(400, `Nothing was reset: tick the box that confirms erasing namespace "${namespace}" and press Reset again.`);
+      if (formText(form, 'confirm') !== namespace) throw codedError(CONSOLE_ERROR_CODES, 'CONSOLE_RESET_NOT_CONFIRMED', { namespace });
       await resetSandbox(c.get('platform'), namespace, undefined);
     },
     `Namespace ${namespace} is back to the fixtures.`,
@@ -209,7 +205,7 @@ consoleRouter.post('/console/organizations/:id/balance', async (c) => {
   const world = c.get('world');
   const text = formText(form, 'balance');
   return act(c, consoleHref('/console', world.namespace), () => {
-    if (!/^\d{1,15}$/.test(text)) throw new ApiError(400, `Balance "${text.slice(0, 20)}" is not a whole number of tokens: write 0 or more, digits only.`);
+    if (!/^\d{1,15}$/.test(text)) throw codedError(CONSOLE_ERROR_CODES, 'CONSOLE_BALANCE_MALFORMED', { typed: text });
     setOrganizationBalance(c.get('platform'), world, c.req.param('id'), Number(text));
   });
 });
@@ -449,7 +445,7 @@ consoleRouter.post('/console/sessions/:id/outcome', async (c) => {
   const back = consoleHref(`/console/sessions/${encodeURIComponent(id)}`, world.namespace);
   return act(c, back, async () => {
     if (!(CONTROL_OUTCOMES as readonly string[]).includes(outcome))
-      throw new ApiError(400, `Unknown outcome "${outcome.slice(0, 40)}": choose one of ${CONTROL_OUTCOMES.join(', ')}.`);
+      throw codedError(CONSOLE_ERROR_CODES, 'CONSOLE_OUTCOME_UNKNOWN', { typed: outcome, outcomes: CONTROL_OUTCOMES });
     await driveSessionOutcome(world, id, { outcome: outcome as ControlOutcome }, behaviourOn(c, 'auto-decline'), c.get('platform').uploads);
   });
 });

@@ -6,6 +6,11 @@ interface ScenarioFacts {
 }
 
 export const CONTROL_ERROR_CODES = defineErrorCodes({
+  NOT_IN_SHADOW_MODE: {
+    status: 404,
+    message: () =>
+      'No drift report: the sandbox is not running in shadow mode. Start it with --shadow-upstream <URL of the service> to compare each /v1 request, or run idv-sandbox check-recording on a recording.',
+  },
   CLOCK_OUT_OF_RANGE: {
     status: 400,
     message: ({ target, problem }: { target: number; problem: string }) =>

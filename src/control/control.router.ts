@@ -1,5 +1,6 @@
 import { newRouter } from '../platform/http/routing.ts';
-import { ApiError } from '../platform/errors/api-error.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
+import { CONTROL_ERROR_CODES } from './control.errors.ts';
 import { type DriftReport, renderDriftReport } from '../drift/drift-report.ts';
 import { shadowOf } from '../drift/shadow.ts';
 import type { Platform } from '../platform/platform.ts';
@@ -62,11 +63,7 @@ type DriftFormat = (typeof DRIFT_FORMATS)[number];
 /** The shadow mode's report; refused (404) when the sandbox does not run in it. */
 export function driftReport(platform: Platform): DriftReport {
   const shadow = shadowOf(platform);
-  if (!shadow)
-    throw new ApiError(
-      404,
-      'No drift report: the sandbox is not running in shadow mode. Start it with --shadow-upstream <URL of the service> to compare each /v1 request, or run idv-sandbox check-recording on a recording.',
-    );
+  if (!shadow) throw codedError(CONTROL_ERROR_CODES, 'NOT_IN_SHADOW_MODE', {});
   return shadow.report();
 }
 

@@ -2,7 +2,7 @@
 import { defineErrorCodes } from '../platform/errors/error-codes.ts';
 
 export const DEEPFAKE_ERROR_CODES = defineErrorCodes({
-  SESSION_OF_ANOTHER_ORGANIZATION: {
+  DEEPFAKE_SESSION_OF_ANOTHER_ORGANIZATION: {
     status: 403,
     message: ({ sessionId }: { sessionId: string }) =>
       `Session ${sessionId} belongs to another organization: ask for the challenge with an API key of the organization that created it.`,

@@ -189,7 +189,7 @@ export function challengeWordFor(seed: number, organizationId: string, sessionId
 export function readChallenge(world: World, organizationId: string, sessionId: string): Explained<ChallengeResponse> {
   const owner = deepfakeSessions.get().organizationOf(world, sessionId);
   if (owner !== undefined && owner !== organizationId) {
-    throw codedError(DEEPFAKE_ERROR_CODES, 'SESSION_OF_ANOTHER_ORGANIZATION', { sessionId });
+    throw codedError(DEEPFAKE_ERROR_CODES, 'DEEPFAKE_SESSION_OF_ANOTHER_ORGANIZATION', { sessionId });
   }
   const challengeWord = challengeWordFor(world.seed, organizationId, sessionId);
   return {
@@ -498,7 +498,7 @@ export async function analyzeScan(
       await uploads.read(world, organization.id, key);
       return true;
     } catch (error) {
-      if (error instanceof ApiError) throw new ApiError(error.status, `s3Keys.${field}: ${error.message}`, { hints: [] });
+      if (error instanceof ApiError) throw error.aboutField(`s3Keys.${field}`, { hints: [] });
       throw error;
     }
   };

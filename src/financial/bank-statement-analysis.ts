@@ -20,6 +20,7 @@
  *   `accounts` and left out of the figures.
  * - Income is recognised by transaction code, not by reading descriptions.
  */
+import type { Explained } from '../platform/explained.ts';
 import { round } from '../platform/numbers.ts';
 import type { BankStatement, FinancialPeriod, StatementTransaction } from './financial.schemas.ts';
 
@@ -52,7 +53,7 @@ export interface BankStatementAnalysis {
 
 const isOwnTransfer = (transaction: StatementTransaction) => transaction.Code === OWN_TRANSFER_CODE || transaction.Description.startsWith('TRANSFER FROM ');
 
-export function analyzeBankStatement(statement: BankStatement, period: FinancialPeriod): { analysis: BankStatementAnalysis; explanation: string } {
+export function analyzeBankStatement(statement: BankStatement, period: FinancialPeriod): Explained<BankStatementAnalysis> {
   const currency = statement.Accounts[0]?.Currency ?? 'CAD';
   const counted = statement.Accounts.filter((account) => account.Currency === currency);
   const transactions = counted.flatMap((account) => account.Transactions);
@@ -90,5 +91,5 @@ export function analyzeBankStatement(statement: BankStatement, period: Financial
   const explanation =
     `bank statement analysis (${statement.Institution}, ${months} months, ${currency}): income ${analysis.monthly_income}/month, ` +
     `spending ${analysis.monthly_spending}/month, lowest balance ${lowest} -> risk ${risk_level}${flags.length > 0 ? ` (${flags.join(', ')})` : ''}`;
-  return { analysis, explanation };
+  return { value: analysis, explanations: [explanation] };
 }

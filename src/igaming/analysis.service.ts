@@ -29,7 +29,6 @@
  * LIMITATIONS:
  * - Not billed: the real client's documentation prices none of these operations.
  */
-import { ApiError } from '../platform/errors/api-error.ts';
 import { codedError } from '../platform/errors/error-codes.ts';
 import { IGAMING_ERROR_CODES } from './igaming.errors.ts';
 import type { World } from '../platform/namespaces/world.ts';
@@ -253,11 +252,7 @@ export async function analyzeAntiCheat(
   loadSelfie: () => Promise<AnalysedImage>,
 ): Promise<Explained<AntiCheatResponse>> {
   const session = ownSession(world, organizationId, sessionId);
-  if (session === undefined) {
-    throw new ApiError(404, 'Session not found', {
-      detail: `Session ${sessionId.slice(0, 80)} does not exist in this organization: send the session_id of one of your verification sessions.`,
-    });
-  }
+  if (session === undefined) throw codedError(IGAMING_ERROR_CODES, 'ANTI_CHEAT_SESSION_NOT_FOUND', { sessionId });
   if (isTerminal(session.record.status)) return unavailable(`session ${sessionId} is ${session.record.status} (terminal)`);
   if (!checkConfigured(world, organizationId, session.record.workflow_id, 'anti-cheat')) {
     return unavailable(`the workflow of session ${sessionId} does not run anti-cheat`);

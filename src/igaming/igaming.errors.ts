@@ -16,6 +16,13 @@ export const IGAMING_ERROR_CODES = defineErrorCodes({
     message: ({ sessionId }: SessionFacts) =>
       `Session ${sessionId} was not found in your organization: send the id of one of your sessions (POST /v1/sessions returned it).`,
   },
+  /** Anti-cheat answers the spec's terse sentence, and what to do in `detail`. */
+  ANTI_CHEAT_SESSION_NOT_FOUND: {
+    status: 404,
+    message: () => 'Session not found',
+    detail: ({ sessionId }: SessionFacts) =>
+      `Session ${sessionId.slice(0, 80)} does not exist in this organization: send the session_id of one of your verification sessions.`,
+  },
   IP_ADDRESS_MALFORMED: {
     status: 400,
     message: ({ raw }: { raw: string }) =>

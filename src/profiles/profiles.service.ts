@@ -45,7 +45,7 @@ async function requireLogo(world: World, uploads: UploadStore, organizationId: s
   try {
     ({ bytes } = await uploads.read(world, organizationId, fileKey));
   } catch (error) {
-    if (error instanceof ApiError) throw new ApiError(error.status, `logoUrl: ${error.message}`);
+    if (error instanceof ApiError) throw error.aboutField('logoUrl');
     throw error;
   }
   const format = sniffImageFormat(bytes);

@@ -21,35 +21,17 @@ export type ReVerificationState = (typeof RE_VERIFICATION_STATES)[number];
 
 export type LifecycleOperation = 'start' | 'upload-url' | 'complete';
 
-export const LIFECYCLE_ERROR_CODES = [
-  'not_found',
-  'already_completed',
-  'expired',
-  'liveness_not_started',
-  'liveness_upload_incomplete',
-  'insufficient_balance',
-] as const;
-export type LifecycleErrorCode = (typeof LIFECYCLE_ERROR_CODES)[number];
+/** The codes an operation is refused with by state (rows of re-verifications.errors.ts). */
+export type LifecycleRefusal = 'already_completed' | 'expired' | 'liveness_not_started';
 
 /** Refusals by state and operation (absent: allowed). */
-export const REFUSALS: Record<ReVerificationState, Partial<Record<LifecycleOperation, LifecycleErrorCode>>> = {
+export const REFUSALS: Record<ReVerificationState, Partial<Record<LifecycleOperation, LifecycleRefusal>>> = {
   PENDING: { 'upload-url': 'liveness_not_started', complete: 'liveness_not_started' },
   LIVENESS_STARTED: {},
   // complete on a decided re-verification replays the stored decision (the client may retry after a timeout).
   COMPLETED: { start: 'already_completed', 'upload-url': 'already_completed' },
   FAILED: { start: 'already_completed', 'upload-url': 'already_completed' },
   EXPIRED: { start: 'expired', 'upload-url': 'expired', complete: 'expired' },
-};
-
-/** The HTTP status of each code. */
-export const ERROR_STATUS: Record<LifecycleErrorCode | 'reverify_disabled', 402 | 404 | 409 | 422> = {
-  not_found: 404,
-  reverify_disabled: 422,
-  already_completed: 409,
-  expired: 409,
-  liveness_not_started: 409,
-  liveness_upload_incomplete: 409,
-  insufficient_balance: 402,
 };
 
 export const FINAL_STATES: readonly ReVerificationState[] = ['COMPLETED', 'FAILED', 'EXPIRED'];

@@ -27,15 +27,9 @@ import type { World } from '../platform/namespaces/world.ts';
 import { uuidFrom } from '../platform/random/random.ts';
 import { MAX_UPLOAD_BYTES, type UploadStore } from '../platform/uploads/uploads.ts';
 import { workflowById, stepCode, type WorkflowRecord } from '../workflows/api.ts';
-import {
-  ERROR_STATUS,
-  REFUSALS,
-  RE_VERIFICATION_TTL_MS,
-  stateAt,
-  type LifecycleErrorCode,
-  type LifecycleOperation,
-  type ReVerificationState,
-} from './re-verifications.machine.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
+import { RE_VERIFICATIONS_ERROR_CODES } from './re-verifications.errors.ts';
+import { REFUSALS, RE_VERIFICATION_TTL_MS, stateAt, type LifecycleOperation, type ReVerificationState } from './re-verifications.machine.ts';
 import {
   CHALLENGE_TYPES,
   type ChallengeType,
@@ -94,14 +88,6 @@ export interface StoredReVerification {
 
 const reVerifications = (world: World) => world.data.collection<StoredReVerification>('re-verifications');
 
-/**
- * The error body both clients read: the iOS client takes the code from `error` itself, the TypeScript
- * client shows `message`; `code` repeats it for programs.
- */
-function lifecycleError(code: LifecycleErrorCode | 'reverify_disabled', message: string): ApiError {
-  return new ApiError(ERROR_STATUS[code], code, { message, code });
-}
-
 function workflowLiveness(workflow: WorkflowRecord) {
   return workflow.steps.find((step) => stepCode(step.id) === 'FACE_LIVENESS');
 }
@@ -109,17 +95,10 @@ function workflowLiveness(workflow: WorkflowRecord) {
 /** POST /v1/re-verifications: 201 PENDING; 404 not_found (unknown workflow), 403 reverify_disabled. */
 export function createReVerification(world: World, organizationId: string, body: CreateReVerificationBody) {
   const workflow = workflowById(world, organizationId, body.workflow_id);
-  if (!workflow)
-    throw lifecycleError(
-      'not_found',
-      `Workflow ${body.workflow_id} was not found in this organization: use the id of one of your workflows (GET /v1/workflows).`,
-    );
+  if (!workflow) throw codedError(RE_VERIFICATIONS_ERROR_CODES, 'not_found', { workflowId: body.workflow_id });
   const liveness = workflowLiveness(workflow);
   if (!liveness || liveness.config.reverify_enabled === false) {
-    throw lifecycleError(
-      'reverify_disabled',
-      `Workflow ${workflow.id} has ${liveness ? 're-verification turned off (reverify_enabled false)' : 'no face-liveness step'}: re-verification needs a workflow with FACE_LIVENESS.`,
-    );
+    throw codedError(RE_VERIFICATIONS_ERROR_CODES, 'reverify_disabled', { workflowId: workflow.id, hasLiveness: liveness !== undefined });
   }
   const configured = liveness.config.challenge_type;
   const challengeType = (CHALLENGE_TYPES as readonly unknown[]).includes(configured) ? (configured as ChallengeType) : DEFAULT_CHALLENGE_TYPE;
@@ -158,30 +137,20 @@ export function createReVerification(world: World, organizationId: string, body:
 function requireOpen(world: World, organizationId: string, id: string, operation: LifecycleOperation): StoredReVerification {
   const stored = reVerifications(world).get(id);
   if (!stored || stored.organizationId !== organizationId) {
-    throw lifecycleError('not_found', `Re-verification ${id} was not found: use the re_verification_id returned by POST /v1/re-verifications.`);
+    throw codedError(RE_VERIFICATIONS_ERROR_CODES, 'not_found', { reVerificationId: id });
   }
   const state = stateAt(stored, world.clock.now());
   const refusal = REFUSALS[state][operation];
   if (refusal !== undefined) {
-    const reasons: Record<LifecycleErrorCode, string> = {
-      not_found: '',
-      already_completed: `it is ${state}: create a new re-verification`,
-      expired: `it expired at ${world.clock.iso(stored.expiresAtMs)}: create a new re-verification`,
-      liveness_not_started: 'no liveness attempt is running: call liveness/start first',
-      liveness_upload_incomplete: '',
-      insufficient_balance: '',
-    };
-    throw lifecycleError(refusal, `Re-verification ${id} cannot ${operation.replace('-', ' ')}: ${reasons[refusal]}.`);
+    const facts = { id, operation: operation.replace('-', ' '), state, expiresAt: world.clock.iso(stored.expiresAtMs) };
+    throw codedError(RE_VERIFICATIONS_ERROR_CODES, refusal, facts);
   }
   return stored;
 }
 
 function requireBalance(world: World, organization: OrganizationFixture): void {
   if (balanceOf(world, organization) < 1) {
-    throw lifecycleError(
-      'insufficient_balance',
-      `Insufficient token balance: a liveness attempt costs 1 token and organization ${organization.id} has none. Top up the balance.`,
-    );
+    throw codedError(RE_VERIFICATIONS_ERROR_CODES, 'insufficient_balance', { organizationId: organization.id });
   }
 }
 
@@ -270,11 +239,7 @@ export async function completeLiveness(
   }
   requireBalance(world, organization);
   const issued = stored.uploads;
-  if (!issued)
-    throw lifecycleError(
-      'liveness_upload_incomplete',
-      `Re-verification ${id} has no uploads yet: call liveness/upload-url and PUT the frames and the timeline first.`,
-    );
+  if (!issued) throw codedError(RE_VERIFICATIONS_ERROR_CODES, 'liveness_upload_incomplete', { id, missing: undefined });
 
   // Every issued upload must have arrived.
   const slots = [
@@ -292,11 +257,7 @@ export async function completeLiveness(
       missing.push(slot);
     }
   }
-  if (missing.length > 0)
-    throw lifecycleError(
-      'liveness_upload_incomplete',
-      `Re-verification ${id} is missing uploads: ${missing.join(', ')}. PUT them to their URLs, then complete again.`,
-    );
+  if (missing.length > 0) throw codedError(RE_VERIFICATIONS_ERROR_CODES, 'liveness_upload_incomplete', { id, missing });
 
   const result = await judgeLiveness(world, stored, issued, arrived);
   const verified = result.status === 'SUCCEEDED';

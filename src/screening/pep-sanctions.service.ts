@@ -24,6 +24,7 @@
  * - No transliteration between scripts, no nickname table; aliases only as the lists carry them.
  * - Country does not take part in matching (the request has none).
  */
+import type { Explained } from '../platform/explained.ts';
 import { asciiExplanation } from './explain.ts';
 import { PEP_SANCTIONS_MAGIC_NAMES } from './magic-values.ts';
 import { nameSimilarity, nameTokens, normalizeName } from './name-similarity.ts';
@@ -85,12 +86,6 @@ export function scoreEntry(person: PepSanctionsPerson, entry: WatchlistEntry): S
   return { entry, nameScore, agreement, confidence: round(confidenceFor(nameScore, agreement), 2) };
 }
 
-export interface PepSanctionsScreening {
-  response: PepSanctionsResponse;
-  explanation: string;
-  billable: true;
-}
-
 interface Group {
   key: string;
   best: ScoredEntry;
@@ -101,7 +96,7 @@ interface Group {
 
 const hasNonAscii = (text: string) => /[^\x00-\x7f]/.test(text);
 
-export function screenPepSanctions(person: PepSanctionsPerson, watchlist: Watchlist): PepSanctionsScreening {
+export function screenPepSanctions(person: PepSanctionsPerson, watchlist: Watchlist): Explained<PepSanctionsResponse> {
   const datasetById = new Map(watchlist.datasets.map((dataset) => [dataset.id, dataset]));
   const matched = watchlist.entries
     .map((entry) => scoreEntry(person, entry))
@@ -147,7 +142,7 @@ export function screenPepSanctions(person: PepSanctionsPerson, watchlist: Watchl
   response.both.sort(order);
   response.totalMatches = response.peps.length + response.sanctions.length + response.both.length;
 
-  return { response, explanation: explain(person, response, groups), billable: true };
+  return { value: response, explanations: [explain(person, response, groups)] };
 }
 
 function explain(person: PepSanctionsPerson, response: PepSanctionsResponse, groups: readonly Group[]): string {

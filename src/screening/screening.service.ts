@@ -156,9 +156,9 @@ export function screenPepAndSanctions(call: ScreeningCall, body: PepSanctionsReq
   return explaining((because) => {
     requireFunds(call.world, call.organization, call.funds, PRICE);
     const screening = screenPepSanctions(body, defaultWatchlist());
-    because(screening.explanation);
+    for (const reason of screening.explanations) because(reason);
     bill(call, because, 'PEP and sanctions screening');
-    return screening.response;
+    return screening.value;
   });
 }
 
@@ -166,9 +166,9 @@ export function runTitleCheck(call: ScreeningCall, body: TitleCheckRequest): Exp
   return explaining((because) => {
     requireFunds(call.world, call.organization, call.funds, PRICE);
     const outcome = checkTitle(body);
-    because(outcome.explanation);
+    for (const reason of outcome.explanations) because(reason);
     bill(call, because, 'title check');
-    return outcome.response;
+    return outcome.value;
   });
 }
 

@@ -17,6 +17,7 @@
  * - No geocoding; the street, city, state and ZIP are echoed from the address as parsed.
  */
 import type { Faker } from '@faker-js/faker';
+import type { Explained } from '../platform/explained.ts';
 import { fakerFrom, rngFrom, type Rng } from '../platform/random/random.ts';
 import { asciiExplanation } from './explain.ts';
 import { TITLE_CHECK_MAGIC_ADDRESSES } from './magic-values.ts';
@@ -36,12 +37,6 @@ export interface TitleCheckInput {
   address: string;
 }
 
-export interface TitleCheckOutcome {
-  response: TitleCheckResponse;
-  explanation: string;
-  billable: true;
-}
-
 /** Case, punctuation and spacing do not matter when comparing addresses. */
 export function normalizeAddress(address: string): string {
   return address
@@ -50,15 +45,14 @@ export function normalizeAddress(address: string): string {
     .trim();
 }
 
-export function checkTitle(input: TitleCheckInput): TitleCheckOutcome {
+export function checkTitle(input: TitleCheckInput): Explained<TitleCheckResponse> {
   const key = normalizeAddress(input.address);
   const magic = TITLE_CHECK_MAGIC_ADDRESSES.find((row) => normalizeAddress(row.address) === key);
   const region = classifyAddress(input.address);
   const rng = rngFrom('title-check', key);
-  const done = (response: TitleCheckResponse, why: string): TitleCheckOutcome => ({
-    response,
-    explanation: asciiExplanation(`${why} -> ${response.status}`),
-    billable: true,
+  const done = (response: TitleCheckResponse, why: string): Explained<TitleCheckResponse> => ({
+    value: response,
+    explanations: [asciiExplanation(`${why} -> ${response.status}`)],
   });
 
   if (magic) {

@@ -24,6 +24,8 @@ import { hostedPageGuard } from '../platform/http/hosted-pages.ts';
 import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { hostedPageUrl, type PageScope } from '../platform/secrets/page-tokens.ts';
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
+import { codedError } from '../platform/errors/error-codes.ts';
+import { SESSIONS_ERROR_CODES } from './sessions.errors.ts';
 import { type FormView, hostedPageRuns, type PageClient, type PageFile, type StepAnswer, type StepCode, type WorkflowState } from '../workflows/api.ts';
 import { problemPage, resultPage, sessionPage, workflowPage, type StepResultModel } from './hosted-page.view.ts';
 import { isApplicantOutcome, redirectUrlFor, workflowCallback } from './redirect-callback.ts';
@@ -121,7 +123,7 @@ function pageClient(c: AppContext, stored: StoredSession, code: StepCode): PageC
     },
     store: async (slot, file) => {
       if (file.bytes.length > MAX_UPLOAD_BYTES)
-        throw new ApiError(400, `${file.label} has ${file.bytes.length} bytes: a file may have at most ${MAX_UPLOAD_BYTES} (15 MB).`);
+        throw codedError(SESSIONS_ERROR_CODES, 'HOSTED_FILE_TOO_LARGE', { label: file.label, bytes: file.bytes.length, maxBytes: MAX_UPLOAD_BYTES });
       // A page slot flips no uploads flag of the record: the step records the slots it used once it accepts them.
       const request = { contentType: file.contentType, byteLength: file.bytes.length, owner: sessionUploadOwner(stored.id), slot: `page:${slot}` };
       const presigned = uploads.presign(world, organizationId, request, publicUrlsOf(c).base);

@@ -6,6 +6,12 @@ interface SessionFacts {
 }
 
 export const SESSIONS_ERROR_CODES = defineErrorCodes({
+  /** A file the hosted page stores, over the upload limit (the limit's MB from its bytes). */
+  HOSTED_FILE_TOO_LARGE: {
+    status: 400,
+    message: (facts: { label: string; bytes: number; maxBytes: number }) =>
+      `${facts.label} has ${facts.bytes} bytes: a file may have at most ${facts.maxBytes} (${facts.maxBytes / 1_048_576} MB).`,
+  },
   SESSION_NOT_FOUND: {
     status: 404,
     message: ({ id }: SessionFacts) => `Session ${id} was not found: check the id (sessions live in the namespace that created them).`,

@@ -19,8 +19,7 @@
  */
 import { FAILURE_SLOTS, type FailureSlot } from './session-results.ts';
 import { workflowError } from './workflow-errors.ts';
-import { STEP_CODES, type StepCode } from './workflow-steps.ts';
-import { STEP_MODULES } from './steps/index.ts';
+import { STEP_CODES, STEP_MODULES, type StepCode } from './steps/index.ts';
 import type { StepFailure } from './steps/step-module.ts';
 
 export const ATTEMPT_SCRIPT_PREFIX = 'sandbox-attempts:';

@@ -5,5 +5,5 @@
  */
 export { noteStepAnswer, stepDepsFor } from './step-deps.ts';
 export { getWorkflowState, submitStep } from './workflow-sessions.service.ts';
-export { STEP_CODES } from './workflow-steps.ts';
+export { STEP_CODES } from './steps/index.ts';
 export { STEP_MODULES } from './steps/index.ts';

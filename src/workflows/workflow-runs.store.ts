@@ -11,7 +11,7 @@ import type { AttemptScript } from './attempt-scripts.ts';
 import { STEP_MODULES } from './steps/index.ts';
 import type { StepFailure } from './steps/step-module.ts';
 import type { StepState } from './workflow-step.machine.ts';
-import type { StepCode } from './workflow-steps.ts';
+import type { StepCode } from './steps/index.ts';
 import { stepCode } from './step-code.ts';
 import type { WorkflowRecord } from './workflows.store.ts';
 

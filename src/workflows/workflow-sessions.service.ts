@@ -28,14 +28,14 @@ import type { Explained } from '../platform/explained.ts';
 import { DEFAULT_MAX_FAILED_ATTEMPTS } from './session-results.ts';
 import { type RunSession, type WorkflowSessions, workflowSessions } from './session-port.ts';
 import { parseAttemptScript, requireScriptOf, scriptedVerdict, scriptFromExternalId } from './attempt-scripts.ts';
-import { STEP_MODULES } from './steps/index.ts';
-import type { StepContext, StepDeps, StepModule, StepOutcome } from './steps/step-module.ts';
+import { STEP_MODULES, type RegisteredStep, type StepCode } from './steps/index.ts';
+import type { StepContext, StepDeps, StepOutcome } from './steps/step-module.ts';
 import { stepConflict, workflowError } from './workflow-errors.ts';
 import { failureDataOf, toWireFailure, type SessionFailure, type WorkflowFailure } from './workflow-failures.ts';
 import type { StepFailure } from './steps/step-module.ts';
 import { newRun, saveRun, workflowRuns, type RunStep, type WorkflowRunRecord } from './workflow-runs.store.ts';
 import { isSubmittable, moveStep } from './workflow-step.machine.ts';
-import { isHeadlessStep, type HeadlessStepCode, type StepCode } from './workflow-steps.ts';
+import { isHeadlessStep, type HeadlessStepCode } from './workflow-steps.ts';
 import { requireActiveWorkflow, requireOwnWorkflow } from './workflows.service.ts';
 import type { AttemptScriptResponse, CreateWorkflowSessionInput, StepSubmissionResponse, WorkflowSession, WorkflowState } from './workflows.schemas.ts';
 import type { FaceLivenessRequirements, IdVerificationRequirements } from './steps/step-schemas.ts';
@@ -265,7 +265,7 @@ function parseBody<T>(schema: { safeParse(value: unknown): { success: true; data
 }
 
 /** The module of the step the path names, if the session may take it now; else the refusal that says why. */
-function requireCurrent(loaded: Loaded, code: StepCode, currentIndex: number): StepModule {
+function requireCurrent(loaded: Loaded, code: StepCode, currentIndex: number): RegisteredStep {
   const { id } = loaded.stored;
   const steps = loaded.run.steps;
   const current = steps[currentIndex] as RunStep;
@@ -335,7 +335,7 @@ function contextFor(world: World, loaded: Loaded, index: number, deps: StepDeps)
 }
 
 /** The script's verdict replaces the content's (a pass or a failure); a "progress" outcome decides nothing. */
-function scripted(run: WorkflowRunRecord, module: StepModule, step: RunStep, outcome: StepOutcome): StepOutcome {
+function scripted(run: WorkflowRunRecord, module: RegisteredStep, step: RunStep, outcome: StepOutcome): StepOutcome {
   if (outcome.kind === 'progress') return outcome;
   const verdict = scriptedVerdict(run.script, module.code, step.attempts, Object.keys(module.failures));
   if (verdict === undefined) return outcome;

@@ -12,7 +12,7 @@
  * is in the status set but no move leads there.
  */
 import { defineMachine } from '../platform/machines/define-machine.ts';
-import type { StepCode } from './workflow-steps.ts';
+import type { StepCode } from './steps/index.ts';
 import { STEP_STATUSES, type StepStatus } from './steps/step-schemas.ts';
 
 export type StepEvent = 'begin' | 'pass' | 'fail_attempt' | 'fail_final' | 'end_run';

@@ -1,6 +1,6 @@
 /**
- * The workflow steps as data: every step id the real client can send (the spec's five plus the client's
- * others), which of them a headless session can run and what must come before them. Each step's config
+ * The workflow steps as data: which step ids (the registry's, steps/index.ts) a headless session can run
+ * and what must come before them. Each step's config
  * rules (types, ranges, defaults) and the resolved config the workflow record shows are its module's
  * (`config`, `resolveConfig`): ID_VERIFICATION resolves to the spec's observed groups; FACE_LIVENESS and
  * AGE_ESTIMATION keep their flat keys with defaults filled in (as the client's examples show them).
@@ -11,32 +11,7 @@
  * - ID_VERIFICATION's minimum_age and maximum_age ranges (1-100 and 1-150), expiry_date_years (0-50) are
  *   the sandbox's choice: the spec gives only their types and defaults.
  */
-
-/** The real client's step-id enum (facts §6.8), the spec's five first. */
-export const STEP_CODES = [
-  'ID_VERIFICATION',
-  'FACE_LIVENESS',
-  'AGE_ESTIMATION',
-  'PEP_SANCTIONS',
-  'ADVERSE_MEDIA',
-  'FACE_LIVENESS_CONSENT_SETTINGS',
-  'DEEPFAKE_DETECTION',
-  'DEEP_AGE',
-  'ADDRESS_VERIFICATION',
-  'BACKGROUND_CHECK',
-  'TITLE_SEARCH',
-  'CUSTOM_PROMPT',
-  'CONSENT',
-  'BANK_STATEMENT_UPLOAD',
-  'AI_BANK_STATEMENT_ANALYSIS',
-  'DOCUMENT_UPLOAD',
-  'WHITE_LABEL',
-  'PHONE_TRUST_CHECK',
-  'CARRIER_AGE_GATE',
-  'PHONE_OWNERSHIP_MATCH',
-  'PHONE_VERIFICATION',
-] as const;
-export type StepCode = (typeof STEP_CODES)[number];
+import type { StepCode } from './steps/index.ts';
 
 /** The steps a headless session (POST /v1/workflows/{id}/sessions) can run. */
 export const HEADLESS_STEP_CODES = ['ID_VERIFICATION', 'FACE_LIVENESS'] as const;

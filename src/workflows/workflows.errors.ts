@@ -35,6 +35,24 @@ export const WORKFLOWS_ERROR_CODES = defineErrorCodes({
     message: (facts: WorkflowFacts & { step: string; steps: readonly string[] }) =>
       `Workflow ${facts.id} has no ${facts.step} step: its steps are ${facts.steps.join(', ')}.`,
   },
+  /** The hosted page's step forms (steps/*.step.ts, steps/hosted-forms.ts). */
+  HOSTED_SAMPLE_UNKNOWN: {
+    status: 400,
+    message: (facts: { field: string; samples: readonly string[] }) => `${facts.field}_sample must be one of the sample images (${facts.samples.join(', ')}).`,
+  },
+  HOSTED_FILE_MISSING: {
+    status: 400,
+    message: ({ label }: { label: string }) => `${label} is missing: choose a file or one of the sample images.`,
+  },
+  HOSTED_FRAMES_NOT_JPEG: {
+    status: 400,
+    message: (facts: { label: string; contentType: string }) =>
+      `The picture for the frames must be a JPEG (liveness frames are image/jpeg); ${facts.label} is ${facts.contentType}.`,
+  },
+  HOSTED_SCAN_UNKNOWN: {
+    status: 400,
+    message: ({ scans }: { scans: readonly string[] }) => `scan must be one of ${scans.join(', ')}.`,
+  },
   INVALID_STEP_CONFIG: {
     status: 400,
     message: ({ error }: { error: ZodError }) => describeZodError(error, 'json'),

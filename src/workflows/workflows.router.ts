@@ -14,7 +14,7 @@ import {
   submitStepRoute,
   updateStepConfigRoute,
 } from './workflows.routes.ts';
-import { STEP_MODULES, stepBodyName } from './steps/index.ts';
+import { STEPS_IN_TABLE_ORDER, stepBodyName } from './steps/index.ts';
 import { createWorkflow, getSandboxWorkflow, getWorkflow, listSandboxWorkflows, listWorkflows, updateStepConfig } from './workflows.service.ts';
 
 export const workflowsRouter = newRouter()
@@ -71,4 +71,4 @@ export const workflowsRouter = newRouter()
   });
 
 // The step bodies the submission's anyOf refers to.
-for (const module of Object.values(STEP_MODULES)) workflowsRouter.openAPIRegistry.register(stepBodyName(module), module.body);
+for (const module of STEPS_IN_TABLE_ORDER) workflowsRouter.openAPIRegistry.register(stepBodyName(module), module.body);

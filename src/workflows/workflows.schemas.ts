@@ -8,8 +8,8 @@
 import { z } from '@hono/zod-openapi';
 import { aliasedBody } from '../platform/validation/aliased-body.ts';
 import { e164Phone, email, expiresInHours, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
-import { HEADLESS_STEP_CODES, STEP_CODES, STEP_PREREQUISITES, type StepCode } from './workflow-steps.ts';
-import { STEP_MODULES } from './steps/index.ts';
+import { HEADLESS_STEP_CODES, STEP_PREREQUISITES } from './workflow-steps.ts';
+import { STEP_CODES, STEP_MODULES, type StepCode } from './steps/index.ts';
 import { NoConfigSchema } from './steps/step-bodies.ts';
 import { FaceLivenessRequirementsSchema, IdVerificationRequirementsSchema, LivenessPayloadSchema, StepStatusSchema } from './steps/step-schemas.ts';
 import { SessionProgressSchema } from './session-results.ts';

@@ -16,6 +16,8 @@ const ABOVE_THE_PLATFORM = '^src/(?!platform/)';
 const RULES: IForbiddenRuleType[] = [
   { name: 'platform-circle', severity: 'error', from: { path: '^src/platform/' }, to: { path: '^src/platform/', circular: true } },
   { name: 'leaf-imports-hono', severity: 'error', from: { path: LEAF }, to: { path: '(^|/)node_modules/(hono|@hono/)' } },
+  // Types only: the services it names are their instances' types (structural, erased), so the leaf loads nothing.
+  { name: 'leaf-runtime-import', severity: 'error', from: { path: '^src/platform/platform\\.ts$' }, to: { dependencyTypesNot: ['type-only'] } },
   { name: 'leaf-imports-above-it', severity: 'error', from: { path: LEAF }, to: { path: [HTTP, ABOVE_THE_PLATFORM, '^src/platform/sandbox-module\\.ts$'] } },
   // The area contract (sandbox-module.ts: an area's routes) sits with the HTTP layer, on top of the platform.
   {
@@ -67,6 +69,10 @@ describe('the platform in layers', () => {
     expect(modules().map((module) => module.source)).toContain('src/platform/platform.ts');
     expect(violations('leaf-imports-hono')).toEqual([]);
     expect(violations('leaf-imports-above-it')).toEqual([]);
+  });
+
+  it('has a leaf types module (platform.ts) that imports types only, so naming a service there loads none of it', () => {
+    expect(violations('leaf-runtime-import')).toEqual([]);
   });
 
   it('has services that never import the HTTP layer', () => {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { WORKFLOW_ERROR_CODES } from '../../src/workflows/steps/index.ts';
-import { AML_ERROR_CODES } from '../../src/aml/aml-error-codes.ts';
+import { AML_CODE_TRIGGERS } from '../../src/aml/aml.errors.ts';
 import { SANDBOX_PARENT_CONNECT } from '../../src/age-verification/sandbox-parent-connect.ts';
 import { UAT_TYPE_TABLE } from '../../src/credit-check/uat-types.ts';
 import { LIVENESS_MAGIC_VALUES } from '../../src/face/face-liveness.service.ts';
@@ -143,7 +143,7 @@ describe('the coverage catalog and the tables the code reads', () => {
 
   it('has a class for every error code, recorded when the code is answered', async () => {
     const sandbox = await loadedSandbox();
-    const codes = [...Object.values(AML_ERROR_CODES).map((row) => row.code), ...Object.keys(WORKFLOW_ERROR_CODES)].map((code) => `error-code ${code}`);
+    const codes = [...Object.keys(AML_CODE_TRIGGERS), ...Object.keys(WORKFLOW_ERROR_CODES)].map((code) => `error-code ${code}`);
     const classes = classesOf(sandbox, 'error-code');
     expect(classes.map((c) => c.id).sort()).toEqual(codes.sort());
     const cadence = classes.find((c) => c.id === 'error-code BOT_CADENCE_INVALID');

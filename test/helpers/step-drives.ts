@@ -5,7 +5,7 @@
  * and the tests that walk STEP_CODES then cover it.
  */
 import { readFileSync } from 'node:fs';
-import type { StepCode } from '../../src/workflows/workflow-steps.ts';
+import type { StepCode } from '../../src/workflows/steps/index.ts';
 import type { DeepfakeFrameMeta } from '../api/real-client/client.ts';
 import type { CallResult } from './sandbox.ts';
 

@@ -11,7 +11,7 @@ import { buildApp } from '../../src/app.ts';
 import { readOperationExamples } from '../../src/platform/docs/openapi-examples.ts';
 import type { Platform } from '../../src/platform/platform.ts';
 import { areaRegistries } from '../../src/sandbox.ts';
-import { STEP_CODES } from '../../src/workflows/workflow-steps.ts';
+import { STEP_CODES } from '../../src/workflows/steps/index.ts';
 import { loadedSandbox, testSandbox, type CallResult, type TestSandbox } from '../helpers/sandbox.ts';
 import { drivenSession, STEP_DRIVES, type StepDrive } from '../helpers/step-drives.ts';
 import { openSessionPage, stepForm, submitForm } from '../sessions/page-forms.ts';

@@ -87,7 +87,7 @@ describe('adverse media magic names', () => {
 describe('PEP and sanctions magic names', () => {
   const watchlist = defaultWatchlist();
   it.each(PEP_SANCTIONS_MAGIC_NAMES.map((row) => [row.input, row] as const))('%s', (_input, row) => {
-    const { response, explanation } = screenPepSanctions(row.query, watchlist);
+    const { value: response, explanations } = screenPepSanctions(row.query, watchlist);
     expect({ peps: response.peps.length, sanctions: response.sanctions.length, both: response.both.length }).toEqual({
       peps: row.expected.peps,
       sanctions: row.expected.sanctions,
@@ -96,7 +96,7 @@ describe('PEP and sanctions magic names', () => {
     expect(response.totalMatches).toBe(row.expected.peps + row.expected.sanctions + row.expected.both);
     const match = [...response.peps, ...response.sanctions, ...response.both][0];
     if (row.expected.confidence !== undefined) expect(match?.confidence).toBe(row.expected.confidence);
-    expect(explanation).toContain(`magic value: ${row.input}`);
+    expect(explanations.join()).toContain(`magic value: ${row.input}`);
   });
 });
 
@@ -203,9 +203,9 @@ describe('phone coverage rows', () => {
 describe('title check magic addresses', () => {
   it.each(TITLE_CHECK_MAGIC_ADDRESSES.map((row) => [row.input, row] as const))('%s', (_input, row) => {
     const outcome = checkTitle({ firstName: 'Ada', lastName: 'Lovelace', address: row.address.toUpperCase() });
-    const response = TitleCheckResponseSchema.parse(outcome.response);
+    const response = TitleCheckResponseSchema.parse(outcome.value);
     expect(response.status).toBe(row.status);
-    expect(outcome.explanation).toContain('magic value');
+    expect(outcome.explanations.join()).toContain('magic value');
     if (response.status === 'found') {
       expect(response.ownerInformation).toMatchObject({ Owner1LastName: 'LOVELACE', Owner1FirstNameMiddleInitial: 'ADA' });
     }

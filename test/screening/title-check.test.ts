@@ -37,7 +37,7 @@ describe('classifyAddress', () => {
 
 describe('checkTitle', () => {
   it('finds a full record whose every PascalCase member is present', () => {
-    const response = parsed(checkTitle({ ...applicant, address: '12 Oak St, Apt 4B, Austin, TX 78701' }).response);
+    const response = parsed(checkTitle({ ...applicant, address: '12 Oak St, Apt 4B, Austin, TX 78701' }).value);
     expect(response.status).toBe('found');
     if (response.status !== 'found') return;
     expect(Object.keys(response.subjectProperty ?? {})).toHaveLength(19);
@@ -57,7 +57,7 @@ describe('checkTitle', () => {
   it('keeps found records internally consistent', () => {
     let found = 0;
     for (let i = 1; i <= 200; i++) {
-      const response = parsed(checkTitle({ ...applicant, address: `${i} Main St, Springfield, IL 62701` }).response);
+      const response = parsed(checkTitle({ ...applicant, address: `${i} Main St, Springfield, IL 62701` }).value);
       if (response.status !== 'found') continue;
       found++;
       const property = response.subjectProperty;
@@ -77,26 +77,25 @@ describe('checkTitle', () => {
     const a = checkTitle({ ...applicant, address: '17 Main St, Springfield, IL 62701' });
     const b = checkTitle({ ...applicant, address: '17  MAIN ST  Springfield IL 62701' });
     expect(normalizeAddress('17 Main St, Springfield, IL 62701')).toBe(normalizeAddress('17  MAIN ST  Springfield IL 62701'));
-    expect(b.response).toEqual(a.response);
+    expect(b.value).toEqual(a.value);
   });
 
   it('answers unsupported_region as a result for addresses outside the US', () => {
     expect(checkTitle({ ...applicant, address: '10 Rue de Rivoli, 75001 Paris, France' })).toEqual({
-      response: { status: 'unsupported_region', message: TITLE_MESSAGES.unsupportedRegion },
-      explanation: 'address outside the US (country France) -> unsupported_region',
-      billable: true,
+      value: { status: 'unsupported_region', message: TITLE_MESSAGES.unsupportedRegion },
+      explanations: ['address outside the US (country France) -> unsupported_region'],
     });
   });
 
   it('answers not_found for an address it cannot locate', () => {
-    expect(checkTitle({ ...applicant, address: 'somewhere over the rainbow' }).response).toEqual({
+    expect(checkTitle({ ...applicant, address: 'somewhere over the rainbow' }).value).toEqual({
       status: 'not_found',
       message: 'No matching property found.',
     });
   });
 
   it('lists units and owners for a multi-unit building without a unit', () => {
-    const multiples = Array.from({ length: 60 }, (_, i) => checkTitle({ ...applicant, address: `${i + 1} Elm St, Dayton, OH 45402` }).response).filter(
+    const multiples = Array.from({ length: 60 }, (_, i) => checkTitle({ ...applicant, address: `${i + 1} Elm St, Dayton, OH 45402` }).value).filter(
       (r) => r.status === 'multiple_properties',
     );
     expect(multiples.length).toBeGreaterThan(0);

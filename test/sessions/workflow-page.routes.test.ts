@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { STEP_MODULES } from '../../src/workflows/steps/index.ts';
-import { STEP_CODES, STEP_PREREQUISITES } from '../../src/workflows/workflow-steps.ts';
+import { STEP_CODES } from '../../src/workflows/steps/index.ts';
+import { STEP_PREREQUISITES } from '../../src/workflows/workflow-steps.ts';
 import { testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { createHeadlessSession, createWorkflow, fixtureImage } from '../workflows/helpers.ts';
 import { doStep, openSessionPage, stepForm, submitForm } from './page-forms.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STEP_MODULES, stepBodyName } from '../../src/workflows/steps/index.ts';
+import { STEPS_IN_TABLE_ORDER, stepBodyName } from '../../src/workflows/steps/index.ts';
 import { testSandbox } from '../helpers/sandbox.ts';
 
 const OPERATIONS: [string, string, number][] = [
@@ -28,7 +28,7 @@ describe('the workflow operations in /openapi.json', () => {
     // One body per built step type, each a documented component (the registry is the source).
     const union = document.components.schemas.StepSubmissionBody.anyOf as { $ref: string }[];
     expect(union.slice(0, 2)).toEqual([{ $ref: '#/components/schemas/IdVerificationStepBody' }, { $ref: '#/components/schemas/FaceLivenessStepBody' }]);
-    expect(union.map((entry) => entry.$ref.split('/').at(-1))).toEqual(Object.values(STEP_MODULES).map(stepBodyName));
+    expect(union.map((entry) => entry.$ref.split('/').at(-1))).toEqual(STEPS_IN_TABLE_ORDER.map(stepBodyName));
     for (const entry of union) expect(document.components.schemas[entry.$ref.split('/').at(-1) as string]).toBeDefined();
     expect(document.components.schemas.ConsentStepBody).toBeDefined();
     expect(document.components.schemas.StepSubmissionBody.anyOf).toContainEqual({ $ref: '#/components/schemas/PepSanctionsStepBody' });

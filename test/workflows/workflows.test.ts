@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SingleSessionResponseSchema } from '../../src/sessions/sessions.schemas.ts';
-import { STEP_CODES } from '../../src/workflows/workflow-steps.ts';
+import { STEP_CODES } from '../../src/workflows/steps/index.ts';
 import { WorkflowListResponseSchema, WorkflowResponseSchema } from '../../src/workflows/workflows.schemas.ts';
 import { FIXTURE_WORKFLOW_IDS } from '../../src/workflows/workflows.store.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';

@@ -5,6 +5,7 @@
  * identifiers (rows that carry a structured trigger). Areas add theirs with `Coverage.addSource`, using
  * `codeSource` and `valueSource` for error-code and state tables.
  */
+import type { ErrorCodeTable } from '../errors/error-codes.ts';
 import type { CatalogEntry, CatalogSection, CatalogTrigger } from '../catalog/catalog.ts';
 import { ruleKinds, SCENARIO_RULE_KINDS, type Behaviour, type Scenario } from '../scenarios/scenario.schema.ts';
 import type { ClassSource, OperationInfo, OutcomeClass, SourceContext, TriggerRequest } from './outcome-class.ts';
@@ -294,6 +295,17 @@ export interface ErrorCodeRow {
   status: number;
   how: string;
   trigger?: CatalogTrigger;
+}
+
+/** How to get the codes of an area's error-code table that its bodies name (`bodyCode`). */
+export type CodeTriggers<T extends ErrorCodeTable> = { [C in keyof T]?: { how: string; trigger?: CatalogTrigger } };
+
+/** The rows of an error-code table that have a trigger: code and status read from the table. */
+export function tableCodes<T extends ErrorCodeTable>(table: T, triggers: CodeTriggers<T>): ErrorCodeRow[] {
+  return Object.keys(triggers).flatMap((code) => {
+    const how = triggers[code];
+    return how === undefined ? [] : [{ code, status: (table[code] as ErrorCodeTable[string]).status, ...how }];
+  });
 }
 
 /** An error-code table: each code a class, recognised from the `code` of the error body. */

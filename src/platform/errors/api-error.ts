@@ -34,6 +34,13 @@ export class ApiError extends Error {
     super(message);
     Error.stackTraceLimit = stackTraceLimit;
   }
+
+  /** The same error, about a field of the request: its sentence starts with the field's name (`logoUrl: …`). */
+  aboutField(field: string, extras: ErrorExtras = {}): ApiError {
+    const error = new ApiError(this.status, `${field}: ${this.message}`, { ...this.extras, ...extras }, this.headers);
+    error.explanations.push(...this.explanations);
+    return error;
+  }
 }
 
 /** The body for an error in a family: image routes always carry `hints` (possibly empty). */

@@ -10,6 +10,13 @@ export interface ErrorCode<Facts> {
   status: ErrorStatus;
   /** The sentence of the answer: what happened and what the caller can do, from the call's facts. */
   message: (facts: Facts) => string;
+  /**
+   * The body names the code (the row's key) for clients that read it: `member` adds it as `code`;
+   * `error` answers it as `error` and `code`, the sentence as `message` (clients that read the code from `error`).
+   */
+  bodyCode?: 'member' | 'error';
+  /** A `detail` member beside a terse `error` (the spec's wording), saying what the caller can do. */
+  detail?: (facts: Facts) => string;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: each row takes its own facts; the table only fixes the shape.
@@ -30,7 +37,10 @@ export function codedError<T extends ErrorCodeTable, C extends keyof T & string>
   headers: Record<string, string> = {},
 ): ApiError {
   const row = table[code] as ErrorCode<FactsOf<T[C]>>;
-  return new ApiError(row.status, row.message(facts), extras, headers);
+  const message = row.message(facts);
+  if (row.bodyCode === 'error') return new ApiError(row.status, code, { message, code, ...extras }, headers);
+  const named = row.bodyCode === 'member' ? { code, ...extras } : extras;
+  return new ApiError(row.status, message, row.detail === undefined ? named : { ...named, detail: row.detail(facts) }, headers);
 }
 
 /** A count as the messages write it (10,000). */

@@ -61,9 +61,9 @@ export const AI_BANK_STATEMENT_ANALYSIS_STEP = defineStep<z.infer<typeof AiBankS
         explanations: [progress.explanation],
       };
     }
-    const { analysis, explanation } = analyzeBankStatement(progress.statement, progress.record.Config.period);
+    const { value: analysis, explanations } = analyzeBankStatement(progress.statement, progress.record.Config.period);
     const recorded = { bank_statement_request_id: id, ...analysis };
-    const result = { analysis: { ai_bank_statement_analysis: recorded }, payload: { bank_statement_analysis: recorded }, explanations: [explanation] };
+    const result = { analysis: { ai_bank_statement_analysis: recorded }, payload: { bank_statement_analysis: recorded }, explanations };
     if (analysis.risk_level === 'HIGH') {
       return {
         kind: 'failed',

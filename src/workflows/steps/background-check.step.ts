@@ -88,16 +88,16 @@ function complete(context: StepContext): StepOutcome {
   const lists = screenPepSanctions({ firstName: identity.first_name, lastName: identity.last_name, dateOfBirth: identity.date_of_birth }, defaultWatchlist());
   const media = job.result;
   const hits = [
-    ...(lists.response.totalMatches > 0 ? [`${lists.response.totalMatches} watchlist match(es)`] : []),
+    ...(lists.value.totalMatches > 0 ? [`${lists.value.totalMatches} watchlist match(es)`] : []),
     ...(media.riskLevel === 'HIGH' || media.riskLevel === 'CRITICAL' ? [`adverse media ${media.riskLevel}`] : []),
   ];
   const record = {
     identity,
-    pep_sanctions: { peps: lists.response.peps, sanctions: lists.response.sanctions, both: lists.response.both },
+    pep_sanctions: { peps: lists.value.peps, sanctions: lists.value.sanctions, both: lists.value.both },
     adverse_media: { risk_level: media.riskLevel, risk_score: media.riskScore, total_hits: media.totalHits, summary: media.summary },
     result: hits.length > 0 ? 'HIT' : 'CLEAR',
   };
-  const outcome = { analysis: { background_check: record }, payload: { background_check: record }, explanations: [...said, lists.explanation] };
+  const outcome = { analysis: { background_check: record }, payload: { background_check: record }, explanations: [...said, ...lists.explanations] };
   if (hits.length > 0) {
     return {
       kind: 'failed',

@@ -11,7 +11,6 @@
 import { z } from '@hono/zod-openapi';
 import { mustBe } from '../../platform/validation/request-fields.ts';
 import { workflowError } from '../workflow-errors.ts';
-import type { StepCode } from '../workflow-steps.ts';
 import { readTypedFiles, unreadableReason } from './step-files.ts';
 import { defineStep, type StepContext, type StepOutcome, type FailureRow } from './step-module.ts';
 import { actionButton, fileField, postedFile, text, textField, type StepForm } from './hosted-forms.ts';
@@ -48,7 +47,7 @@ export type FaceLivenessConsentSettingsStepBody = z.infer<typeof FaceLivenessCon
 const badSignature = (reason: string) =>
   workflowError('INVALID_MEDIA', `Invalid request: signature_upload must be a readable image or PDF of the signature: ${reason}.`);
 
-async function decide(context: StepContext, body: ConsentStepBody | Record<string, never>, step: StepCode, declinedCode: string): Promise<StepOutcome> {
+async function decide(context: StepContext, body: ConsentStepBody | Record<string, never>, step: string, declinedCode: string): Promise<StepOutcome> {
   const member = step === 'CONSENT' ? 'consent' : 'face_liveness_consent';
   if (!('accepted' in body)) {
     return {

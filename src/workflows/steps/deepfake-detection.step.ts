@@ -27,7 +27,8 @@ import { loadMedia, readUploadAs } from './id-verification.step.ts';
 import { defineStep, type StepFailure, type FailureRow } from './step-module.ts';
 import { readFile } from 'node:fs/promises';
 import { html } from 'hono/html';
-import { ApiError } from '../../platform/errors/api-error.ts';
+import { codedError } from '../../platform/errors/error-codes.ts';
+import { WORKFLOWS_ERROR_CODES } from '../workflows.errors.ts';
 import { sampleFile, submitButton, text, type PageFile, type StepForm } from './hosted-forms.ts';
 
 const VIDEO_SLOT = 'video_clip';
@@ -118,7 +119,7 @@ const deepfakeForm: StepForm = {
 ${submitButton('Scan my face')}`,
   submit: async (form, client) => {
     const choice = text(form, 'scan') ?? 'live';
-    if (!(choice in DEEPFAKE_SCANS)) throw new ApiError(400, `scan must be one of ${Object.keys(DEEPFAKE_SCANS).join(', ')}.`);
+    if (!(choice in DEEPFAKE_SCANS)) throw codedError(WORKFLOWS_ERROR_CODES, 'HOSTED_SCAN_UNKNOWN', { scans: Object.keys(DEEPFAKE_SCANS) });
     const frames = DEEPFAKE_SCANS[choice as DeepfakeScan].frames;
     const started = await client.submit({ action: 'start' });
     const { upload_urls: urls, s3_keys: keys } = started.deepfake as { upload_urls: Record<string, string>; s3_keys: Record<string, string> };

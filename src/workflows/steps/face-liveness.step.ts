@@ -40,7 +40,8 @@ import { describeZodError } from '../../platform/errors/api-error.ts';
 import { loadMedia, readUploadAs, type IdVerificationState } from './id-verification.step.ts';
 import { stepConflict, workflowError } from '../workflow-errors.ts';
 import type { FaceLivenessRequirements, LivenessPayload } from './step-schemas.ts';
-import { ApiError } from '../../platform/errors/api-error.ts';
+import { codedError } from '../../platform/errors/error-codes.ts';
+import { WORKFLOWS_ERROR_CODES } from '../workflows.errors.ts';
 import { mustBe } from '../../platform/validation/request-fields.ts';
 import { CLIP_MIME_TYPES, configInt } from './step-bodies.ts';
 import { defineStep, magicFailureCode, type StepFailure, type StepDeps, type UploadReader, type FailureRow } from './step-module.ts';
@@ -320,7 +321,7 @@ ${view.step.status === 'IN_PROGRESS' ? actionButton('complete', 'Ask for the res
     if (text(form, 'action') === 'complete') return client.submit({ action: 'complete' });
     const frame = await requiredFile(form, 'frame', 'The picture for the frames');
     if (frame.contentType !== 'image/jpeg')
-      throw new ApiError(400, `The picture for the frames must be a JPEG (liveness frames are image/jpeg); ${frame.label} is ${frame.contentType}.`);
+      throw codedError(WORKFLOWS_ERROR_CODES, 'HOSTED_FRAMES_NOT_JPEG', { label: frame.label, contentType: frame.contentType });
     await client.submit({ action: 'start' });
     const urls = await client.submit({ action: 'upload-url', frame_count: LIVENESS_FRAME_COUNT });
     const liveness = urls.liveness as { frame_upload_urls: string[] };

@@ -20,7 +20,8 @@ import { readFile } from 'node:fs/promises';
 import { html } from 'hono/html';
 import { IMAGE_FIXTURES } from '../../images/image-outcomes.ts';
 import { mimeOf, sniffImageFormat } from '../../images/image-format.ts';
-import { ApiError } from '../../platform/errors/api-error.ts';
+import { codedError } from '../../platform/errors/error-codes.ts';
+import { WORKFLOWS_ERROR_CODES } from '../workflows.errors.ts';
 import type { StepStatus } from './step-schemas.ts';
 
 export type Html = ReturnType<typeof html>;
@@ -120,13 +121,13 @@ export async function postedFile(form: PageForm, name: string): Promise<PageFile
   const sample = form[`${name}_sample`];
   if (typeof sample !== 'string' || sample === '') return undefined;
   const found = await sampleFile(sample);
-  if (found === undefined) throw new ApiError(400, `${name}_sample must be one of the sample images (${IMAGE_FIXTURES.map((f) => f.file).join(', ')}).`);
+  if (found === undefined) throw codedError(WORKFLOWS_ERROR_CODES, 'HOSTED_SAMPLE_UNKNOWN', { field: name, samples: IMAGE_FIXTURES.map((f) => f.file) });
   return found;
 }
 
 export async function requiredFile(form: PageForm, name: string, label: string): Promise<PageFile> {
   const file = await postedFile(form, name);
-  if (file === undefined) throw new ApiError(400, `${label} is missing: choose a file or one of the sample images.`);
+  if (file === undefined) throw codedError(WORKFLOWS_ERROR_CODES, 'HOSTED_FILE_MISSING', { label });
   return file;
 }
 

@@ -1,13 +1,12 @@
 /**
- * The step registry: one line per step type, every step type of STEP_CODES (the record is total, so the
- * engine runs every step a hosted workflow may hold). The engine, the OpenAPI document (the step-submit
+ * The step registry: one line per step type; the step ids (STEP_CODES, StepCode) are its keys, so the
+ * engine runs every step a hosted workflow may hold. The engine, the OpenAPI document (the step-submit
  * body's union), the catalog, the console, the docs tables and the hosted page read this table, and the
  * tables below are derived from it: the failure rows (WORKFLOW_FAILURES), the error codes
  * (WORKFLOW_ERROR_CODES) and each step's config rules.
  */
 import { z } from '@hono/zod-openapi';
 import { ENGINE_ERROR_CODES, INTERNAL_ERROR, SHARED_STEP_CONFLICTS, type WorkflowErrorCode } from '../workflow-errors.ts';
-import type { StepCode } from '../workflow-steps.ts';
 import { ADVERSE_MEDIA_STEP } from './adverse-media.step.ts';
 import { AI_BANK_STATEMENT_ANALYSIS_STEP } from './ai-bank-statement-analysis.step.ts';
 import { BACKGROUND_CHECK_STEP } from './background-check.step.ts';
@@ -29,33 +28,77 @@ import { WHITE_LABEL_STEP } from './white-label.step.ts';
 import type { FailureRow, StepModule } from './step-module.ts';
 
 // Each module's body type is its own; the registry holds them as modules of unknown bodies (the engine validates with `body`).
-const step = <Body>(module: StepModule<Body>) => module as unknown as StepModule;
+const step = <Body>(module: StepModule<Body>) => module as unknown as RegisteredStep;
 
-export const STEP_MODULES: Record<StepCode, StepModule> = {
+/** A module of the registry: its code is one of the registry's keys (a test checks it is its own). */
+export interface RegisteredStep extends StepModule {
+  code: StepCode;
+}
+
+/**
+ * The registry, in the real client's step-id order (facts §6.8, the spec's five first): the order the
+ * catalog, the docs and the WorkflowStepId enum list the step ids in. A new step type is a module in this
+ * folder and its line here.
+ */
+export const STEP_MODULES = {
   ID_VERIFICATION: step(ID_VERIFICATION_STEP),
   FACE_LIVENESS: step(FACE_LIVENESS_STEP),
+  AGE_ESTIMATION: step(AGE_ESTIMATION_STEP),
   PEP_SANCTIONS: step(PEP_SANCTIONS_STEP),
   ADVERSE_MEDIA: step(ADVERSE_MEDIA_STEP),
-  TITLE_SEARCH: step(TITLE_SEARCH_STEP),
-  BACKGROUND_CHECK: step(BACKGROUND_CHECK_STEP),
-  BANK_STATEMENT_UPLOAD: step(BANK_STATEMENT_UPLOAD_STEP),
-  AI_BANK_STATEMENT_ANALYSIS: step(AI_BANK_STATEMENT_ANALYSIS_STEP),
-  PHONE_TRUST_CHECK: step(PHONE_TRUST_CHECK_STEP),
-  CARRIER_AGE_GATE: step(CARRIER_AGE_GATE_STEP),
-  PHONE_OWNERSHIP_MATCH: step(PHONE_OWNERSHIP_MATCH_STEP),
-  PHONE_VERIFICATION: step(PHONE_VERIFICATION_STEP),
-  AGE_ESTIMATION: step(AGE_ESTIMATION_STEP),
   FACE_LIVENESS_CONSENT_SETTINGS: step(FACE_LIVENESS_CONSENT_SETTINGS_STEP),
   DEEPFAKE_DETECTION: step(DEEPFAKE_DETECTION_STEP),
   DEEP_AGE: step(DEEP_AGE_STEP),
   ADDRESS_VERIFICATION: step(ADDRESS_VERIFICATION_STEP),
+  BACKGROUND_CHECK: step(BACKGROUND_CHECK_STEP),
+  TITLE_SEARCH: step(TITLE_SEARCH_STEP),
   CUSTOM_PROMPT: step(CUSTOM_PROMPT_STEP),
   CONSENT: step(CONSENT_STEP),
+  BANK_STATEMENT_UPLOAD: step(BANK_STATEMENT_UPLOAD_STEP),
+  AI_BANK_STATEMENT_ANALYSIS: step(AI_BANK_STATEMENT_ANALYSIS_STEP),
   DOCUMENT_UPLOAD: step(DOCUMENT_UPLOAD_STEP),
   WHITE_LABEL: step(WHITE_LABEL_STEP),
+  PHONE_TRUST_CHECK: step(PHONE_TRUST_CHECK_STEP),
+  CARRIER_AGE_GATE: step(CARRIER_AGE_GATE_STEP),
+  PHONE_OWNERSHIP_MATCH: step(PHONE_OWNERSHIP_MATCH_STEP),
+  PHONE_VERIFICATION: step(PHONE_VERIFICATION_STEP),
 };
+export type StepCode = keyof typeof STEP_MODULES;
+export const STEP_CODES = Object.keys(STEP_MODULES) as [StepCode, ...StepCode[]];
 
-const MODULES = Object.values(STEP_MODULES);
+/**
+ * The derived tables (failure rows, 409 codes, the step-body union) list the first step types in the
+ * order they were built, which docs/workflows.md, the generated code list and the OpenAPI document
+ * publish; a step type added since follows them in registry order.
+ */
+const BUILT_FIRST: readonly StepCode[] = [
+  'ID_VERIFICATION',
+  'FACE_LIVENESS',
+  'PEP_SANCTIONS',
+  'ADVERSE_MEDIA',
+  'TITLE_SEARCH',
+  'BACKGROUND_CHECK',
+  'BANK_STATEMENT_UPLOAD',
+  'AI_BANK_STATEMENT_ANALYSIS',
+  'PHONE_TRUST_CHECK',
+  'CARRIER_AGE_GATE',
+  'PHONE_OWNERSHIP_MATCH',
+  'PHONE_VERIFICATION',
+  'AGE_ESTIMATION',
+  'FACE_LIVENESS_CONSENT_SETTINGS',
+  'DEEPFAKE_DETECTION',
+  'DEEP_AGE',
+  'ADDRESS_VERIFICATION',
+  'CUSTOM_PROMPT',
+  'CONSENT',
+  'DOCUMENT_UPLOAD',
+  'WHITE_LABEL',
+];
+
+/** The modules in the order the derived tables and the OpenAPI document list them. */
+export const STEPS_IN_TABLE_ORDER: readonly RegisteredStep[] = [...BUILT_FIRST, ...STEP_CODES.filter((code) => !BUILT_FIRST.includes(code))].map(
+  (code) => STEP_MODULES[code],
+);
 
 // ─── Failures ───────────────────────────────────────────────────────────────────────────────────────
 
@@ -68,7 +111,7 @@ export interface WorkflowFailureRow extends FailureRow {
 
 function failureTable(): Record<string, WorkflowFailureRow> {
   const table: Record<string, WorkflowFailureRow> = {};
-  for (const module of MODULES) {
+  for (const module of STEPS_IN_TABLE_ORDER) {
     for (const [code, row] of Object.entries(module.failures)) {
       const known = table[code];
       if (known === undefined) table[code] = { ...row, step: module.code };
@@ -97,7 +140,7 @@ export function failureRow(code: string): WorkflowFailureRow {
  */
 export const WORKFLOW_ERROR_CODES: Readonly<Record<string, WorkflowErrorCode>> = {
   ...ENGINE_ERROR_CODES,
-  ...Object.fromEntries(MODULES.flatMap((module) => Object.entries(module.conflicts ?? {}).map(([code, when]) => [code, { status: 409, when }]))),
+  ...Object.fromEntries(STEPS_IN_TABLE_ORDER.flatMap((module) => Object.entries(module.conflicts ?? {}).map(([code, when]) => [code, { status: 409, when }]))),
   ...SHARED_STEP_CONFLICTS,
   INTERNAL_ERROR,
 };
@@ -120,8 +163,8 @@ export function resolveStepConfig(code: StepCode, config: Record<string, unknown
 
 /** The step-submit route's body: any JSON object, validated by the step's module; documented as the union of the modules' bodies. */
 export const StepSubmissionBodySchema = z.record(z.string(), z.unknown()).openapi('StepSubmissionBody', {
-  description: `The body of the step the path names: ${MODULES.map((module) => `${module.code}: ${stepBodyName(module)}`).join('; ')}.`,
-  anyOf: MODULES.map((module) => ({ $ref: `#/components/schemas/${stepBodyName(module)}` })),
+  description: `The body of the step the path names: ${STEPS_IN_TABLE_ORDER.map((module) => `${module.code}: ${stepBodyName(module)}`).join('; ')}.`,
+  anyOf: STEPS_IN_TABLE_ORDER.map((module) => ({ $ref: `#/components/schemas/${stepBodyName(module)}` })),
 });
 
 /** The OpenAPI component name of a step's body: ID_VERIFICATION → IdVerificationStepBody (modules name their schema so). */

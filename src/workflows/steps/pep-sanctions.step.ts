@@ -59,7 +59,7 @@ export const PEP_SANCTIONS_STEP = defineStep<PepSanctionsStepBody>({
   failures: PEP_SANCTIONS_FAILURES,
   hostedForm: pepSanctionsForm,
   run(_context, body) {
-    const { response, explanation } = screenPepSanctions(
+    const { value: response, explanations } = screenPepSanctions(
       { firstName: body.first_name, lastName: body.last_name, dateOfBirth: body.date_of_birth },
       defaultWatchlist(),
     );
@@ -71,7 +71,7 @@ export const PEP_SANCTIONS_STEP = defineStep<PepSanctionsStepBody>({
         failure: { code: 'SANCTIONS_MATCH', slot: 'STEP', detail: `On a sanctions list: ${describe(sanctioned)}.` },
         endsRun: true,
         analysis,
-        explanations: [explanation],
+        explanations,
       };
     }
     if (response.peps.length > 0) {
@@ -80,9 +80,9 @@ export const PEP_SANCTIONS_STEP = defineStep<PepSanctionsStepBody>({
         failure: { code: 'PEP_MATCH', slot: 'STEP', detail: `A politically exposed person: ${describe(response.peps)}.` },
         endsRun: true,
         analysis,
-        explanations: [explanation],
+        explanations,
       };
     }
-    return { kind: 'passed', analysis, explanations: [explanation] };
+    return { kind: 'passed', analysis, explanations };
   },
 });

@@ -7,7 +7,6 @@
  */
 import { checkSessionPhone, type PhoneCheckKind, type PhoneCheckResponses } from '../../screening/api.ts';
 import { workflowError } from '../workflow-errors.ts';
-import type { StepCode } from '../workflow-steps.ts';
 import { emptyBody } from './step-bodies.ts';
 import { continueForm } from './hosted-forms.ts';
 import { defineStep, type FailureRow, type StepContext, type StepModule, type StepOutcome } from './step-module.ts';
@@ -47,7 +46,7 @@ export function sessionPhoneCheck<K extends PhoneCheckKind>(context: StepContext
 }
 
 export interface CarrierStepSpec<K extends PhoneCheckKind> {
-  code: StepCode;
+  code: string;
   kind: K;
   summary: string;
   /** The body's OpenAPI component name (<PascalCode>StepBody). */

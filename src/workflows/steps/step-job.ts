@@ -7,7 +7,6 @@
 import type { StoredJob } from '../../platform/jobs/jobs.ts';
 import { adverseMediaJobState } from '../../screening/api.ts';
 import { stepConflict } from '../workflow-errors.ts';
-import type { StepCode } from '../workflow-steps.ts';
 import type { FailureRow, StepContext, StepOutcome } from './step-module.ts';
 
 /** The screening provider failed: either screening step gives it, one row shared by both modules. */
@@ -21,7 +20,7 @@ export const SCREENING_UNAVAILABLE = {
 } satisfies FailureRow;
 
 export interface StepJobWait {
-  step: StepCode;
+  step: string;
   /** The 409 code while the job runs (the step's own conflict code). */
   notReady: string;
   /** The 409 sentence without a start. */

@@ -17,7 +17,6 @@ import type { z } from '@hono/zod-openapi';
 import type { JobEngine, JobFate } from '../../platform/jobs/jobs.ts';
 import type { World } from '../../platform/namespaces/world.ts';
 import type { FailureReason, FailureSlot } from '../session-results.ts';
-import type { StepCode } from '../workflow-steps.ts';
 import type { StepStatus } from './step-schemas.ts';
 import type { StepForm } from './hosted-forms.ts';
 
@@ -108,7 +107,7 @@ export interface StepContext {
   /** What this step saved on its earlier submissions of the run (e.g. start → complete); undefined at first. */
   state: Record<string, unknown> | undefined;
   /** An earlier step of the run, or undefined when the workflow has none of that type. */
-  earlier(code: StepCode): EarlierStep | undefined;
+  earlier(code: string): EarlierStep | undefined;
   deps: StepDeps;
 }
 
@@ -157,7 +156,7 @@ export interface FailedOutcome extends OutcomeCommon {
 export type StepOutcome = ProgressOutcome | PassedOutcome | FailedOutcome;
 
 export interface StepModule<Body = unknown> {
-  code: StepCode;
+  code: string;
   /** One line: what the step checks (catalog, console, docs table, OpenAPI). */
   summary: string;
   /**

@@ -70,7 +70,7 @@ export const TITLE_SEARCH_STEP = defineStep<TitleSearchStepBody>({
   hostedForm: titleSearchForm,
   run(context, body) {
     const { first_name: firstName, last_name: lastName } = context.applicant;
-    const { response, explanation } = checkTitle({ firstName, lastName, address: body.address });
+    const { value: response, explanations } = checkTitle({ firstName, lastName, address: body.address });
     if (response.status !== 'found') {
       return {
         kind: 'failed',
@@ -80,7 +80,7 @@ export const TITLE_SEARCH_STEP = defineStep<TitleSearchStepBody>({
           detail: `${response.message} (address ${JSON.stringify(body.address.slice(0, 120))})`,
         },
         payload: { title_search: response },
-        explanations: [explanation],
+        explanations,
       };
     }
     const owner = response.ownerInformation;
@@ -92,7 +92,7 @@ export const TITLE_SEARCH_STEP = defineStep<TitleSearchStepBody>({
       kind: 'passed',
       analysis: { title_search_data: response },
       payload: { title_search: { ...response, owner_matches_applicant: ownerMatches } },
-      explanations: [explanation, `first owner ${ownerMatches ? 'is' : 'is not'} the applicant`],
+      explanations: [...explanations, `first owner ${ownerMatches ? 'is' : 'is not'} the applicant`],
     };
   },
 });

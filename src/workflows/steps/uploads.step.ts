@@ -6,7 +6,6 @@
  * of slot names; CUSTOM_PROMPT also `prompt`, the question shown): a missing slot is a 400 naming it.
  */
 import { workflowError } from '../workflow-errors.ts';
-import type { StepCode } from '../workflow-steps.ts';
 import { uploadsBody, type UploadsBody } from './step-bodies.ts';
 import { readTypedFiles, unreadableReason } from './step-files.ts';
 import { defineStep, type StepContext, type StepOutcome, type FailureRow } from './step-module.ts';
@@ -29,7 +28,7 @@ function requirements(config: Record<string, unknown>): Record<string, unknown> 
   };
 }
 
-async function checkFiles(context: StepContext, body: UploadsBody, code: StepCode, failureCode: string): Promise<StepOutcome> {
+async function checkFiles(context: StepContext, body: UploadsBody, code: string, failureCode: string): Promise<StepOutcome> {
   const missing = requiredSlots(context.config).filter((slot) => body.uploads[slot] === undefined);
   if (missing.length > 0) {
     throw workflowError(
