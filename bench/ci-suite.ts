@@ -16,8 +16,8 @@ export const CI_SUITE_FLAGS = ['--seed', '42', '--secret', 'openapi-examples-rec
 export interface SuiteCall {
   operationId: string;
   area: string;
-  /** Whether the operation takes images (its first call decodes one). */
-  images: boolean;
+  /** Whether the operation decodes an image (the route table's `decodesImages`, from its area's capabilities). */
+  decodesImages: boolean;
   ms: number;
 }
 
@@ -28,7 +28,7 @@ export interface SuiteRun {
 
 const OPERATIONS = new Map(
   Object.entries(ROUTE_TABLE).flatMap(([area, { operations }]) =>
-    operations.map((operation) => [operation.operationId, { area, images: operation.images > 0 }] as const),
+    operations.map((operation) => [operation.operationId, { area, decodesImages: operation.decodesImages }] as const),
   ),
 );
 
@@ -60,14 +60,14 @@ export async function runSuite(url: string): Promise<SuiteRun> {
 export function firstCallsByArea(
   cold: SuiteRun,
   warm: readonly SuiteRun[],
-): { area: string; operationId: string; images: boolean; firstMs: number; warmMs: number }[] {
+): { area: string; operationId: string; decodesImages: boolean; firstMs: number; warmMs: number }[] {
   const seen = new Set<string>();
   const out = [];
   for (const [index, call] of cold.calls.entries()) {
     if (seen.has(call.area)) continue;
     seen.add(call.area);
     const warmMs = median(warm.map((run) => run.calls[index]?.ms ?? Number.NaN));
-    out.push({ area: call.area, operationId: call.operationId, images: call.images, firstMs: call.ms, warmMs });
+    out.push({ area: call.area, operationId: call.operationId, decodesImages: call.decodesImages, firstMs: call.ms, warmMs });
   }
   return out;
 }

@@ -48,6 +48,7 @@ function routeRuns(router: Hono<AppEnv>): { method: string; path: string; handle
 export function areaRoutesOf(module: SandboxModule): AreaRoutes {
   const router = module.router();
   const routes = routeRuns(router).map(({ method, path }): [string, string] => [method, path]);
+  const decoding = new Set((module.capabilities ?? []).flatMap((capability) => capability.decodesImages ?? []));
   const operations = definitionsOf(router).flatMap((definition): OperationFacts[] => {
     const route = definition.type === 'route' ? definition.route : undefined;
     if (!route) return [];
@@ -58,9 +59,12 @@ export function areaRoutesOf(module: SandboxModule): AreaRoutes {
         ...(route.operationId === undefined ? {} : { operationId: route.operationId }),
         apiKey: ((route.security ?? []) as Record<string, unknown>[]).some((requirement) => 'ApiKeyAuth' in requirement),
         images: imagesInBody(route.request?.body?.content),
+        decodesImages: decoding.has(route.operationId),
       },
     ];
   });
+  const unknown = [...decoding].filter((operationId) => !operations.some((operation) => operation.operationId === operationId));
+  if (unknown.length > 0) throw new Error(`Area ${module.name} declares that ${unknown.join(', ')} decode images, but has no such operation.`);
   return { routes, operations };
 }
 

@@ -36,5 +36,7 @@ export const deepfakeModule: SandboxModule = {
       },
       coverage: [verdictSource(DEEPFAKE_VERDICT_COVERAGE, (word) => word.verdict), verdictSource(TRUST_VERDICT_COVERAGE, (word) => word.trustVerdict)],
     },
+    // The six uploaded frames.
+    { decodesImages: ['analyzeDeepfake'] },
   ],
 };

@@ -6,4 +6,8 @@ import type { SandboxModule } from '../platform/sandbox-module.ts';
 import { IMAGE_OPERATIONS } from '../images/image-catalog.ts';
 import { documentRouter } from './document.router.ts';
 
-export const documentModule: SandboxModule = { name: 'document', router: () => documentRouter, capabilities: [IMAGE_OPERATIONS] };
+export const documentModule: SandboxModule = {
+  name: 'document',
+  router: () => documentRouter,
+  capabilities: [IMAGE_OPERATIONS, { decodesImages: ['scanDocument'] }],
+};

@@ -10,5 +10,5 @@ import { faceRouter } from './face.router.ts';
 export const faceModule: SandboxModule = {
   name: 'face',
   router: () => faceRouter,
-  capabilities: [IMAGE_OPERATIONS, { catalog: { magicValues: LIVENESS_CATALOG } }],
+  capabilities: [IMAGE_OPERATIONS, { catalog: { magicValues: LIVENESS_CATALOG } }, { decodesImages: ['detectFace', 'compareFaces', 'estimateAge'] }],
 };

@@ -15,5 +15,7 @@ export const igamingModule: SandboxModule = {
   router: () => igamingRouter,
   capabilities: [
     { catalog: { magicValues: IGAMING_MAGIC_VALUES, clientOperations: clientOperationEntries(IGAMING_CLIENT_ROUTES) }, coverage: [ipRangeSource] },
+    // A selfie sent or stored (a file key).
+    { decodesImages: ['analyzeAntiCheat'] },
   ],
 };

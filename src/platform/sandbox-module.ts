@@ -24,6 +24,11 @@ import type { Port, PortProvision } from './platform.ts';
 export interface Capability {
   catalog?: Partial<Record<CatalogSection, readonly CatalogEntry[]>>;
   coverage?: readonly ClassSource[];
+  /**
+   * The area's operations (by operationId) that decode an image, whatever it came as: a binary part, base64,
+   * a stored upload or a file key. Their first call starts the image engine; the route table marks them.
+   */
+  decodesImages?: readonly string[];
 }
 
 export interface SandboxModule {

@@ -21,5 +21,7 @@ export const reVerificationsModule: SandboxModule = {
         })),
       },
     },
+    // The uploaded liveness frames.
+    { decodesImages: ['completeReVerificationLiveness'] },
   ],
 };

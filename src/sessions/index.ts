@@ -31,5 +31,7 @@ export const sessionsModule: SandboxModule = {
         sessionTransitionSource,
       ],
     },
+    // A session driven to its end enrols its uploaded selfie in the face registry.
+    { decodesImages: ['sandboxDriveSessionOutcome'] },
   ],
 };

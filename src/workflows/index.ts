@@ -17,6 +17,8 @@ export const workflowsModule: SandboxModule = {
   router: () => workflowsRouter,
   capabilities: [
     IMAGE_OPERATIONS,
+    // A step's pictures (id verification, deepfake detection).
+    { decodesImages: ['submitWorkflowStep'] },
     {
       catalog: { magicValues: WORKFLOW_MAGIC_VALUES },
       coverage: [

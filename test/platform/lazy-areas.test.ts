@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { OpenAPIHono } from '@hono/zod-openapi';
 import { describe, expect, it, vi } from 'vitest';
 import { openApiDocument } from '../../src/app.ts';
-import { AreaLoader, evaluatedRouteTable } from '../../src/areas.ts';
+import { AreaLoader, areaRoutesOf, evaluatedRouteTable } from '../../src/areas.ts';
 import { AREAS } from '../../src/modules.ts';
 import type { AppEnv } from '../../src/platform/http/context.ts';
 import { ROUTE_TABLE } from '../../src/routes.generated.ts';
@@ -142,5 +142,37 @@ describe('the route table', () => {
     const moved = new OpenAPIHono<AppEnv>().get('/v1/auth/verified', (c) => c.json({}, 200));
     const loader = new AreaLoader([{ name: 'auth', load: async () => ({ name: 'auth', router: () => moved }) }]);
     await expect(loader.load('auth')).rejects.toThrow('src/routes.generated.ts is stale (area auth): run npm run generate:routes.');
+  });
+
+  it("marks the operations that decode an image from their areas' capabilities, whatever the image came as", () => {
+    const decoding = Object.values(ROUTE_TABLE).flatMap(({ operations }) =>
+      operations.filter((operation) => operation.decodesImages).map((operation) => operation.operationId),
+    );
+    expect(decoding.sort()).toEqual(
+      [
+        // Binary parts or base64.
+        'scanDocument',
+        'detectFace',
+        'compareFaces',
+        'estimateAge',
+        'verifyIdentity',
+        // A selfie sent or read from a file key, stored frames, a step's pictures, a finished session's uploaded selfie.
+        'analyzeAntiCheat',
+        'analyzeDeepfake',
+        'completeReVerificationLiveness',
+        'submitWorkflowStep',
+        'sandboxDriveSessionOutcome',
+      ].sort(),
+    );
+    // An upload is stored as it came: it takes an image part but decodes none.
+    const putUpload = ROUTE_TABLE.upload?.operations.find((operation) => operation.operationId === 'putUpload');
+    expect([putUpload?.images, putUpload?.decodesImages]).toEqual([1, false]);
+  });
+
+  it('an area declaring that an operation it does not have decodes images is refused, naming it', () => {
+    const router = new OpenAPIHono<AppEnv>();
+    expect(() => areaRoutesOf({ name: 'auth', router: () => router, capabilities: [{ decodesImages: ['scanDocuments'] }] })).toThrow(
+      'Area auth declares that scanDocuments decode images, but has no such operation.',
+    );
   });
 });

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { generateWatchlists, serializeWatchlist, WATCHLIST_PATH } from '../../scripts/generate-watchlists.ts';
 import { confidenceFor, dateOfBirthAgreement, MATCH_THRESHOLD, screenPepSanctions, scoreEntry } from '../../src/screening/pep-sanctions.service.ts';
 import { defaultWatchlist } from '../../src/screening/pep-sanctions.watchlist.ts';
-import { PepSanctionsResponseSchema, type Watchlist, type WatchlistEntry } from '../../src/screening/pep-sanctions.schemas.ts';
+import { PepSanctionsResponseSchema, type Watchlist, WatchlistSchema, type WatchlistEntry } from '../../src/screening/pep-sanctions.schemas.ts';
+import watchlistJson from '../../fixtures/watchlists.json' with { type: 'json' };
 import { normalizeName } from '../../src/screening/name-similarity.ts';
 
 const watchlist = defaultWatchlist();
@@ -30,6 +31,11 @@ function tinyList(entries: WatchlistEntry[]): Watchlist {
 describe('the watchlist fixture', () => {
   it('is exactly what scripts/generate-watchlists.ts produces', () => {
     expect(readFileSync(WATCHLIST_PATH, 'utf8')).toBe(serializeWatchlist(generateWatchlists()));
+  });
+
+  it('passes its schema unchanged, so screening reads it as it is, never parsing it again', () => {
+    expect(WatchlistSchema.parse(watchlist)).toEqual(watchlist);
+    expect(defaultWatchlist()).toBe(watchlistJson);
   });
 
   it('holds a few hundred entries across two PEP and four sanctions datasets', () => {

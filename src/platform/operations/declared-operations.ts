@@ -17,6 +17,8 @@ export interface OperationFacts {
   apiKey: boolean;
   /** Images its request body takes (binary parts), for its body limit and the image gate. */
   images: number;
+  /** Decodes an image, however it came (the area's `decodesImages` capability): its first call starts the image engine. */
+  decodesImages: boolean;
 }
 
 /** An area's facts, as src/routes.generated.ts holds them. */

@@ -4,7 +4,7 @@
  * the same seed and the same requests give byte-identical answers.
  */
 import { hash } from 'node:crypto';
-import type { Faker, LocaleDefinition } from '@faker-js/faker';
+import type { Faker } from '@faker-js/faker';
 import { packageOnFirstUse } from '../package-on-first-use.ts';
 
 /** A deterministic source of numbers in [0, 1) with helpers. */
@@ -126,27 +126,32 @@ const fakerEntries = {
 };
 export type FakerLocale = keyof typeof fakerEntries;
 
-let seeded: { SeededFaker: typeof Faker; locales: Record<FakerLocale, LocaleDefinition> } | undefined;
-function seededFakers() {
-  if (seeded) return seeded;
-  const en = fakerEntries.en().faker;
-  seeded = {
-    // The Faker class, from an instance: the entry points export no class, and the root would load every locale.
-    SeededFaker: en.constructor as typeof Faker,
-    // Merged once (each entry point's instance holds its locale merged with en and base): a Faker built from
-    // a list of locales would merge them again in its constructor.
-    locales: { en: en.rawDefinitions, en_GB: fakerEntries.en_GB().faker.rawDefinitions, en_US: fakerEntries.en_US().faker.rawDefinitions },
-  };
-  return seeded;
-}
+/**
+ * One Faker per locale, made on the locale's first use (only that locale's entry point loads) and reseeded
+ * for each caller: building a Faker costs about three times a reseed, and a reseeded one gives the same
+ * values as a new one seeded alike (its only state is its randomizer's).
+ */
+const fakers = new Map<FakerLocale, Faker>();
 
 /**
  * A faker instance whose output is fixed by the given parts. Never use the global `faker`: its state is
- * shared and unseeded.
+ * shared and unseeded. Use it at once and let it go: the next `fakerFrom` of the same locale reseeds the
+ * same instance.
  */
 export function fakerFrom(locale: FakerLocale, ...parts: readonly (string | number)[]): Faker {
-  const { SeededFaker, locales } = seededFakers();
-  const faker = new SeededFaker({ locale: locales[locale] });
+  let faker = fakers.get(locale);
+  if (faker === undefined) {
+    // The entry point's own instance is left unseeded and untouched: a Faker of its merged locale (the
+    // class taken from it, as the entry points export none and the root would load every locale).
+    const shared = fakerEntries[locale]().faker;
+    faker = new (shared.constructor as typeof Faker)({ locale: shared.rawDefinitions });
+    fakers.set(locale, faker);
+  }
   faker.seed(seedFrom(...parts));
   return faker;
+}
+
+/** Loads every locale's faker now (the CLI server's warm-up), so that no request pays for it. */
+export function loadFakers(): void {
+  for (const locale of Object.keys(fakerEntries) as FakerLocale[]) fakerFrom(locale);
 }
