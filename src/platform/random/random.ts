@@ -150,8 +150,3 @@ export function fakerFrom(locale: FakerLocale, ...parts: readonly (string | numb
   faker.seed(seedFrom(...parts));
   return faker;
 }
-
-/** Loads every locale's faker now (the CLI server's warm-up), so that no request pays for it. */
-export function loadFakers(): void {
-  for (const locale of Object.keys(fakerEntries) as FakerLocale[]) fakerFrom(locale);
-}
