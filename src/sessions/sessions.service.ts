@@ -239,23 +239,21 @@ export function getSession(world: World, organizationId: string, id: string, lin
   return { value: singleSessionAnswer(world, stored, links.urls), explanations };
 }
 
-/** Session answers lately read, by session id (past the bound, the keeping starts over). */
-const keptSessionAnswers = new Map<string, { stored: StoredSession; world: World; urls: SessionUrls; answer: SingleSessionResponse }>();
-const SESSION_ANSWERS_KEPT = 1024;
-
 /**
- * A session's answer, kept while it answers the same read: the stored object names the record's version
- * (a write makes a new one), the world its namespace and page-token secret, and `urls` its link origin,
- * which are all the answer depends on. A polled session is then sent as kept bytes (`shareJson`) instead
- * of its links (an HMAC) and JSON being built again on every read.
+ * A session's answer, kept while nothing in its namespace changed (the same mechanism as the lists): the
+ * key names the session and the link origin, the scope its namespace, which are all the answer depends on.
+ * A polled session is then sent as kept bytes (`shareJson`) instead of its links (an HMAC) and JSON being
+ * built again on every read.
  */
+const sessionAnswers = new AnswersWhileUnchanged<SingleSessionResponse>(1024);
+
 function singleSessionAnswer(world: World, stored: StoredSession, urls: SessionUrls): SingleSessionResponse {
-  const kept = keptSessionAnswers.get(stored.id);
-  if (kept !== undefined && kept.stored === stored && kept.world === world && kept.urls === urls) return kept.answer;
-  const answer = shareJson(toSingleSessionResponse(stored.record, stored.user, stored.senderUser, urls, { scope: world }));
-  if (keptSessionAnswers.size >= SESSION_ANSWERS_KEPT) keptSessionAnswers.clear();
-  keptSessionAnswers.set(stored.id, { stored, world, urls, answer });
-  return answer;
+  return sessionAnswers.get(
+    world.data,
+    () => world.data.changes,
+    `${stored.id}\0${urls.base}\0${urls.verify}\0${urls.console}`,
+    () => shareJson(toSingleSessionResponse(stored.record, stored.user, stored.senderUser, urls, { scope: world })),
+  );
 }
 
 export function getSandboxSession(id: string, organizationId: string, urls: SessionUrls): Explained<SingleSessionResponse> {
