@@ -40,9 +40,8 @@ export async function buildApp(platform: AppPlatform): Promise<OpenAPIHono<AppEn
   // Learnt below, once every route is mounted: which routes take images, hence their body limits and the
   // concurrency gate they pass.
   const families = new RouteFamilies();
-  // The gate comes first: the body limit reads a chunked body whole, which must happen inside a slot.
+  // The gate and, inside it, the body limit (which reads a chunked body whole, so within a slot).
   app.use('*', limitImageConcurrency(families, platform.imageRequests));
-  app.use('*', families.bodyLimits());
 
   // One guard for every admin surface, whoever declares its routes ("/x/*" matches "/x" too).
   app.use('/__sandbox/*', controlPlaneGuard());

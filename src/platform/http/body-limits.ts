@@ -7,9 +7,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { createMiddleware } from 'hono/factory';
 import { ApiError } from '../errors/api-error.ts';
 import { IMAGE_MAX_BYTES } from '../spec-limits.ts';
 import type { OperationFacts } from '../operations/declared-operations.ts';
@@ -65,12 +64,14 @@ export class RouteFamilies {
     return this.imageRoutes.find((route) => route.method === method && route.pattern.test(path))?.images ?? 0;
   }
 
-  /** 413 before parsing for a body over its route family's limit. */
-  bodyLimits(): MiddlewareHandler<AppEnv> {
+  /**
+   * 413 before parsing for a body over its route family's limit, for a request whose route takes
+   * `images` images (`imagesOf`, looked up once by the caller, which also gates image requests).
+   */
+  bodyLimits(): (c: Context<AppEnv>, images: number, next: Next) => Promise<void | Response> {
     const bySize = new Map<number, MiddlewareHandler>();
     // Not async: every request crosses it, and every way on is already a promise.
-    return createMiddleware<AppEnv>((c, next) => {
-      const images = this.imagesOf(c.req.method, c.req.path);
+    return (c, images, next) => {
       if (images > 0) c.set('errorFamily', 'image');
       // No body reaches a GET or HEAD handler; asking for one would build a whole Fetch Request per read.
       if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
@@ -89,7 +90,7 @@ export class RouteFamilies {
         bySize.set(maxSize, limit);
       }
       return limit(c, next);
-    });
+    };
   }
 }
 

@@ -3,7 +3,7 @@
  * 200 MB each at the limit), so only a few run at once: the rest wait in a bounded queue before their body
  * is read (a waiting request holds its socket, not its images), and past the queue the answer is 429 with
  * Retry-After, the status the spec gives image operations for "back off and retry". One gate serves every
- * image route, found in the OpenAPI registry as for the body limits.
+ * image route, found in the OpenAPI registry as for the body limits, which are checked in the same middleware.
  */
 import type { Next } from 'hono';
 import { createMiddleware } from 'hono/factory';
@@ -16,12 +16,19 @@ import type { ConcurrencyGate } from '../concurrency/concurrency-gate.ts';
 const RETRY_AFTER_SECONDS = 1;
 
 /**
- * Runs every image route's request inside one slot of `gate`, body reading included: it goes before the
- * body limit, which reads a chunked body whole.
+ * Runs every image route's request inside one slot of `gate`, body reading included, and limits every
+ * request's body (`RouteFamilies.bodyLimits`) inside it: the body limit reads a chunked body whole. One
+ * middleware for both, so every request looks its route's images up once and crosses one layer.
  */
 export function limitImageConcurrency(families: RouteFamilies, gate: ConcurrencyGate) {
+  const limitBody = families.bodyLimits();
   // Not async where it only passes the request on: every request crosses it.
-  return createMiddleware<AppEnv>((c, next) => (families.imagesOf(c.req.method, c.req.path) === 0 ? next() : inImageSlot(c, next, gate)));
+  return createMiddleware<AppEnv>((c, next) => {
+    const images = families.imagesOf(c.req.method, c.req.path);
+    if (images === 0) return limitBody(c, 0, next);
+    // What the body limit returns is taken as Hono takes a middleware's (`next()` gives the context itself).
+    return inImageSlot(c, () => limitBody(c, images, next).then((res) => void (res && !c.finalized && (c.res = res))), gate);
+  });
 }
 
 async function inImageSlot(c: AppContext, next: Next, gate: ConcurrencyGate): Promise<void> {
