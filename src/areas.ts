@@ -197,10 +197,14 @@ export class AreaLoader {
    */
   standIn(name: string, index: number): MiddlewareHandler<AppEnv> {
     let run: MiddlewareHandler<AppEnv> | undefined;
-    return async (c, next) => {
-      run ??= inOrder((await this.load(name)).runs[index] as MiddlewareHandler<AppEnv>[]);
-      return run(c, next);
-    };
+    // Not async once loaded: an async function returning the chain's promise costs every request two turns.
+    return (c, next) =>
+      run !== undefined
+        ? run(c, next)
+        : this.load(name).then((area) => {
+            run ??= inOrder(area.runs[index] as MiddlewareHandler<AppEnv>[]);
+            return run(c, next);
+          });
   }
 }
 

@@ -15,6 +15,7 @@
  *   docs); the real client accepts any non-empty string.
  */
 import { z } from '@hono/zod-openapi';
+import { checkedInOneTurn } from '../platform/http/fast-paths.ts';
 import { keptAnswers } from '../platform/kept-answers.ts';
 import { aliasedBody } from '../platform/validation/aliased-body.ts';
 import { e164Phone, email, expiresInHours, flag, httpsUrl, identifier, mustBe, personName } from '../platform/validation/request-fields.ts';
@@ -559,15 +560,20 @@ export type SessionOutcomeResponse = z.infer<typeof SessionOutcomeResponseSchema
 
 // ─── Path parameters ────────────────────────────────────────────────────────────────────────────────
 
-/** A session id in the path (URL-decoded: the real client encodes it with encodeURIComponent). */
-export const SessionIdParamsSchema = z.object({
-  id: z
-    .string()
-    .min(1, { error: 'id must not be empty: put the session id in the path, e.g. /v1/sessions/<id>' })
-    .max(255, { error: 'id must be at most 255 characters long' })
-    .openapi({
-      param: { name: 'id', in: 'path' },
-      example: 'test_verified',
-      description: 'A session id (sandbox keys also accept the test identifiers such as test_verified).',
-    }),
-});
+/**
+ * A session id in the path (URL-decoded: the real client encodes it with encodeURIComponent), checked
+ * without zod's async mode: every read of a session crosses it.
+ */
+export const SessionIdParamsSchema = checkedInOneTurn(
+  z.object({
+    id: z
+      .string()
+      .min(1, { error: 'id must not be empty: put the session id in the path, e.g. /v1/sessions/<id>' })
+      .max(255, { error: 'id must be at most 255 characters long' })
+      .openapi({
+        param: { name: 'id', in: 'path' },
+        example: 'test_verified',
+        description: 'A session id (sandbox keys also accept the test identifiers such as test_verified).',
+      }),
+  }),
+);

@@ -5,11 +5,14 @@
  */
 import { createServer, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
+import fc from 'fast-check';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppEnv } from '../../src/platform/http/context.ts';
 import {
+  checkedInOneTurn,
   inOrder,
   receivedBody,
   requestHeaderLines,
@@ -20,6 +23,7 @@ import {
   stringResponseParts,
 } from '../../src/platform/http/fast-paths.ts';
 import { DEFAULT_REQUEST_LOG_LIMITS, sentJsonText } from '../../src/platform/request-log/request-log.ts';
+import { SessionIdParamsSchema } from '../../src/sessions/sessions.schemas.ts';
 
 /** The node adapter's own symbol, as fast-paths finds it. */
 const cacheOf = (response: Response) => {
@@ -145,5 +149,54 @@ describe("a route's handlers run as one (inOrder)", () => {
       expect(await answer(withInOrder, path), path).toEqual(await answer(withEvery, path));
     }
     expect(await answer(withInOrder, '/things/a/1')).toEqual({ status: 200, text: '{"id":"1","kind":"a"}', after: 'yes' });
+  });
+
+  it('takes the answer of a handler that answers at once in the same turn, without awaiting it', async () => {
+    const answer = new Response('at once');
+    const c = { finalized: false, res: undefined as Response | undefined };
+    const chained = inOrder([(_c, next) => next(), (() => answer) as unknown as MiddlewareHandler]);
+    const done = chained(c as never, async () => undefined);
+    expect(c.res).toBe(answer);
+    await done;
+  });
+});
+
+describe('validation without a turn of its own (checkedInOneTurn)', () => {
+  /** A parse result as the validator's hook reads it: success, the data or the issues. */
+  const outcome = (result: z.ZodSafeParseResult<unknown>) => (result.success ? { data: result.data } : { issues: result.error.issues });
+
+  it("accepts and refuses exactly what zod's async parse does, with the same data and issues", async () => {
+    const anyParams = fc.oneof(
+      fc.record({ id: fc.string({ maxLength: 300, unit: 'binary' }) }),
+      fc.record({ id: fc.string({ minLength: 250, maxLength: 260 }) }),
+      fc.dictionary(fc.string({ maxLength: 4 }), fc.oneof(fc.string(), fc.integer(), fc.constant(undefined), fc.constant(null))),
+      fc.anything(),
+    );
+    await fc.assert(
+      fc.asyncProperty(anyParams, async (params) => {
+        expect(outcome(await SessionIdParamsSchema.safeParseAsync(params))).toEqual(outcome(await z.safeParseAsync(SessionIdParamsSchema, params)));
+      }),
+      { numRuns: 500 },
+    );
+    for (const id of ['', 'a', 'x'.repeat(255), 'x'.repeat(256), '\u{1F600}'.repeat(128)]) {
+      expect(outcome(await SessionIdParamsSchema.safeParseAsync({ id })), id).toEqual(outcome(await z.safeParseAsync(SessionIdParamsSchema, { id })));
+    }
+  });
+
+  it("is what Hono's zod validator calls for a route's path parameters, and parses in zod's sync mode", async () => {
+    const params = checkedInOneTurn(z.object({ id: z.string().max(3) }));
+    const syncParse = vi.spyOn(params, 'safeParse');
+    const route = createRoute({ method: 'get', path: '/things/{id}', request: { params }, responses: { 200: { description: 'the id' } } });
+    const app = new OpenAPIHono().openapi(route, (c) => c.text(c.req.valid('param').id));
+    expect(await (await app.request('/things/abc')).text()).toBe('abc');
+    expect((await app.request('/things/abcd')).status).toBe(400);
+    expect(syncParse).toHaveBeenCalledTimes(2);
+  });
+
+  it("falls back to zod's async parse for a schema that holds something async", async () => {
+    const schema = checkedInOneTurn(z.object({ id: z.string().refine(async (id) => id !== 'taken', { error: 'taken' }) }));
+    expect(outcome(await schema.safeParseAsync({ id: 'free' }))).toEqual({ data: { id: 'free' } });
+    expect(outcome(await schema.safeParseAsync({ id: 'taken' }))).toEqual(outcome(await z.safeParseAsync(schema, { id: 'taken' })));
+    expect((await schema.safeParseAsync({ id: 'taken' })).success).toBe(false);
   });
 });

@@ -7,6 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context, Env, HonoRequest, MiddlewareHandler, TypedResponse } from 'hono';
 import type { JSONParsed } from 'hono/utils/types';
+import { z } from 'zod';
 import { binarySummary, isText, journaledBody, keptField, type RequestLogLimits } from '../request-log/request-log.ts';
 
 // ─── Responses built from a string or bytes ──────────────────────────────────────────────────────
@@ -141,18 +142,58 @@ export function sortByName<T extends [string, ...unknown[]]>(entries: T[]): void
  * A route's handlers run in order as one handler, as Hono's `every` runs them: the route's own index left
  * as the app set it (its path parameters), a response a handler returns set as the answer unless one is
  * already final, an error thrown on to the app's handler. `every` composes them again on every request
- * (a closure per handler and a compose per call); this chain is made once.
+ * (a closure per handler and a compose per call); this chain is made once, and a handler that answers
+ * at once (a route's own handler, most often) is not awaited: an await costs a turn of the microtask
+ * queue and an async function a promise, on every request.
  */
 export function inOrder<E extends Env>(handlers: readonly MiddlewareHandler<E>[]): MiddlewareHandler<E> {
   return (c, next) => {
-    const run = async (i: number): Promise<void> => {
+    const answered = (res: unknown) => {
+      if (res && !c.finalized) c.res = res as Response;
+    };
+    const run = (i: number): Promise<void> => {
       const handler = handlers[i];
       if (handler === undefined) return next();
-      const res = await handler(c, () => run(i + 1));
-      if (res && !c.finalized) c.res = res;
+      let res: unknown;
+      try {
+        res = handler(c, () => run(i + 1));
+      } catch (error) {
+        // As from an async function: a handler's throw rejects the chain.
+        return Promise.reject(error);
+      }
+      if (isThenable(res)) return Promise.resolve(res).then(answered);
+      answered(res);
+      return ANSWERED;
     };
     return run(0);
   };
+}
+
+const ANSWERED = Promise.resolve();
+
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+
+// ─── Validation without a turn of its own ────────────────────────────────────────────────────────
+
+/**
+ * Hono's zod validator checks a request part with `schema.safeParseAsync`: zod then parses in async mode,
+ * which leaves out the compiled parser it gives object schemas in sync mode, through a promise per
+ * check. For a schema with no transform and no refinement of its own (a path parameter's shape and
+ * bounds), `safeParse` gives the same result; the schema's `safeParseAsync` tries it first, and falls
+ * back to zod's async parse where zod meets something async inside (it throws its async error then).
+ */
+export function checkedInOneTurn<T extends z.ZodType>(schema: T): T {
+  const inAsyncMode = schema.safeParseAsync.bind(schema);
+  schema.safeParseAsync = (data, params) => {
+    try {
+      return Promise.resolve(schema.safeParse(data, params) as z.ZodSafeParseResult<z.output<T>>);
+    } catch (error) {
+      if (error instanceof z.core.$ZodAsyncError) return inAsyncMode(data, params);
+      throw error;
+    }
+  };
+  return schema;
 }
 
 // ─── Request headers from the raw header list ────────────────────────────────────────────────────

@@ -300,8 +300,12 @@ export function apiKeyGuard(policy: GuardPolicy) {
     }
 
     const effects = world.scenarios.effectsFor({ method: c.req.method, path: c.req.path, keyKind: principal.kind }, c.get('requestScenarios'));
-    // Most requests meet no scenario rule: straight on, without sorting out effects that are not there.
-    if (effects.length === 0) return next();
+    // Most requests meet no scenario rule: straight on, without sorting out effects that are not there
+    // (awaited: an async function that returns a promise takes two more turns to settle with it).
+    if (effects.length === 0) {
+      await next();
+      return;
+    }
     const delays = effects.filter((effect) => effect.rule.latencyMs > 0);
     // A funds refusal only where the operation's spec lists 402, as for a real empty balance.
     const answer = effects.find((effect) => effect.rule.respond && (effect.rule.respond.status !== 402 || policy.refusesForFunds));
