@@ -24,16 +24,21 @@ export function drainable(server: Server): Drainable {
     socket.once('close', () => connections.delete(socket));
   });
 
-  server.prependListener('request', (request, response) => {
-    const socket = request.socket;
+  // One listener for every response (a response closes once): `once` would wrap a new one per request.
+  function answered(this: ServerResponse): void {
+    const socket = this.req.socket;
     const responses = connections.get(socket);
     if (!responses) return;
+    responses.delete(this);
+    // Answered in full (the bytes are queued): the socket ends once they are out.
+    if (draining && responses.size === 0) socket.end();
+  }
+
+  server.prependListener('request', (request, response) => {
+    const responses = connections.get(request.socket);
+    if (!responses) return;
     responses.add(response);
-    response.once('close', () => {
-      responses.delete(response);
-      // Answered in full (the bytes are queued): the socket ends once they are out.
-      if (draining && responses.size === 0) socket.end();
-    });
+    response.on('close', answered);
     if (draining) response.setHeader('connection', 'close');
   });
 

@@ -243,11 +243,24 @@ export function journaledBody(sent: string | Uint8Array, contentType: string, li
   // Bytes are never fewer than the characters they encode: bytes within the bound wait undecoded.
   const waits =
     /json/i.test(contentType) && (sent.length <= 4 * limits.bodyBytes || (typeof sent !== 'string' && decoded(sent).length <= 4 * limits.bodyBytes));
-  if (waits) return new UnreadBody(sent, contentType, plainUtf8);
+  if (waits) return plainUtf8 ? sharedUnreadBody(sent, contentType) : new UnreadBody(sent, contentType, false);
   return keptBody(typeof sent === 'string' ? sent : decoded(sent), contentType, limits);
 }
 
 const decoded = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+/**
+ * The unread body of a shared answer's bytes, one for all the entries that sent them (a polled read sends
+ * the same bytes again and again): it is never changed, and each entry is made readable from it on its own.
+ */
+function sharedUnreadBody(sent: string | Uint8Array, contentType: string): UnreadBody {
+  const last = lastSharedBody;
+  if (last !== undefined && last.sent === sent && last.contentType === contentType) return last;
+  lastSharedBody = new UnreadBody(sent, contentType, true);
+  return lastSharedBody;
+}
+
+let lastSharedBody: UnreadBody | undefined;
 
 /** The text of a JSON body `receivedBody` kept as sent (not one it shortened or redacted). */
 export function sentJsonText(journaled: unknown): string | undefined {
