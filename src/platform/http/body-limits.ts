@@ -68,7 +68,7 @@ export class RouteFamilies {
    * 413 before parsing for a body over its route family's limit, for a request whose route takes
    * `images` images (`imagesOf`, looked up once by the caller, which also gates image requests).
    */
-  bodyLimits(): (c: Context<AppEnv>, images: number, next: Next) => Promise<void | Response> {
+  bodyLimits(): (c: Context<AppEnv>, images: number, next: Next) => ReturnType<MiddlewareHandler> {
     const bySize = new Map<number, MiddlewareHandler>();
     // Not async: every request crosses it, and every way on is already a promise.
     return (c, images, next) => {
