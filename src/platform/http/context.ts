@@ -28,7 +28,7 @@ export interface RequestVariables {
   errorCodes: Partial<Record<number, string>> | undefined;
   explanations: string[];
   /** Scenarios named in the request's X-Sandbox-Scenario header. */
-  requestScenarios: string[];
+  requestScenarios: readonly string[];
   /** Scenario rules and behaviours that acted on this request (for the journal). */
   firedRules: FiredScenarioRule[];
   /** The answer is a scenario's `respond` (a fault QA asked for, at any status it chose). */

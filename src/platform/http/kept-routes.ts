@@ -19,6 +19,8 @@ const LONGEST_KEPT_PATH = 256;
 
 export class KeptRoutes<T> implements Router<T> {
   private matches = keptAnswers<Result<T>>(KEPT_MATCHES);
+  /** The request before's method, path and match: a client polling one resource asks for them again and again. */
+  private last: { method: string; path: string; match: Result<T> } | undefined;
 
   /** Hono's default router (RegExpRouter where the routes allow it, else TrieRouter) unless given another. */
   constructor(private readonly router: Router<T> = new SmartRouter<T>({ routers: [new RegExpRouter(), new TrieRouter()] })) {}
@@ -30,10 +32,16 @@ export class KeptRoutes<T> implements Router<T> {
   add(method: string, path: string, handler: T): void {
     this.router.add(method, path, handler);
     this.matches = keptAnswers<Result<T>>(KEPT_MATCHES);
+    this.last = undefined;
   }
 
   match(method: string, path: string): Result<T> {
+    // Compared in place: the usual case builds no key and hashes no new string.
+    const last = this.last;
+    if (last !== undefined && last.path === path && last.method === method) return last.match;
     if (path.length > LONGEST_KEPT_PATH) return this.router.match(method, path);
-    return this.matches(`${method} ${path}`, () => this.router.match(method, path));
+    const match = this.matches(`${method} ${path}`, () => this.router.match(method, path));
+    this.last = { method, path, match };
+    return match;
   }
 }

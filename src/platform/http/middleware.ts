@@ -30,10 +30,10 @@ export function requestContext(platform: Platform) {
     c.set('platform', platform);
     c.set('explanations', []);
     c.set('errorFamily', 'default');
-    c.set('requestScenarios', []);
     c.set('firedRules', []);
     c.set('outcomeFacts', []);
-    // principal, adminSession, errorCodes, refusesForFunds and answeredByScenario read as undefined until set.
+    // principal, adminSession, errorCodes, refusesForFunds and answeredByScenario read as undefined until set;
+    // requestScenarios is set with the request's refusal below.
 
     const namespace = requestHeader(c, 'x-sandbox-namespace') ?? c.req.query('namespace') ?? DEFAULT_NAMESPACE;
     // A world must exist for the error handler even when the namespace is refused. A new namespace is a
@@ -45,14 +45,14 @@ export function requestContext(platform: Platform) {
     const startedAtMs = world.clock.now();
     const changesBefore = platform.store.changeCount;
 
+    const refusal = requestRefusal(world, namespace, requestHeader(c, 'x-sandbox-scenario'));
+    c.set('requestScenarios', typeof refusal === 'string' ? NO_SCENARIOS : refusal);
     try {
-      const refusal = requestRefusal(world, namespace, requestHeader(c, 'x-sandbox-scenario'));
       if (typeof refusal === 'string') {
         explain(c, `400: ${refusal}`);
         c.res = c.json(errorBody('default', refusal), 400);
         return;
       }
-      c.set('requestScenarios', refusal.scenarios);
       // While the disk is full, a write first retries the changes still waiting, and is refused if they fail.
       if (platform.store.problem && !READ_METHODS.has(c.req.method) && !(await saved(c, platform.store.durable()))) return;
       await next();
@@ -173,13 +173,16 @@ function recordCoverage(c: AppContext, world: World, journaled: unknown): Promis
   return undefined;
 }
 
+/** The scenarios of a request that names none (most requests): one list for them all, never changed. */
+const NO_SCENARIOS: readonly string[] = Object.freeze([]);
+
 /** A message refusing the namespace or scenario headers, or the request's scenarios. */
-function requestRefusal(world: World, namespace: string, scenarioHeader: string | undefined): string | { scenarios: string[] } {
+function requestRefusal(world: World, namespace: string, scenarioHeader: string | undefined): string | readonly string[] {
   if (!NAMESPACE_PATTERN.test(namespace)) {
     return `Invalid X-Sandbox-Namespace "${namespace.slice(0, 80)}": use 1-64 letters, digits, "_", "." or "-", not only dots.`;
   }
   // Most requests name no scenario.
-  if (scenarioHeader === undefined) return { scenarios: [] };
+  if (scenarioHeader === undefined) return NO_SCENARIOS;
   const names = scenarioHeader
     .split(',')
     .map((name) => name.trim())
@@ -188,7 +191,7 @@ function requestRefusal(world: World, namespace: string, scenarioHeader: string 
   if (unknown.length > 0) {
     return `Unknown scenario ${unknown.map((n) => `"${n.slice(0, 64)}"`).join(', ')} in X-Sandbox-Scenario. Known: ${world.scenarios.names().join(', ')}.`;
   }
-  return { scenarios: names };
+  return names;
 }
 
 /**
