@@ -15,12 +15,16 @@ export interface Drainable {
 }
 
 export function drainable(server: Server): Drainable {
-  /** Every open connection, with the responses it is answering (none: nothing to wait for). */
-  const connections = new Map<Socket, Set<ServerResponse>>();
+  /**
+   * Every open connection, with the responses it is answering (none: nothing to wait for), in a list: a
+   * connection answers one request at a time (a few, pipelined), and a set would give every response an
+   * identity hash, stored in the object on its first use as a key.
+   */
+  const connections = new Map<Socket, ServerResponse[]>();
   let draining: Promise<'drained' | 'cut'> | null = null;
 
   server.on('connection', (socket: Socket) => {
-    connections.set(socket, new Set());
+    connections.set(socket, []);
     socket.once('close', () => connections.delete(socket));
   });
 
@@ -29,15 +33,16 @@ export function drainable(server: Server): Drainable {
     const socket = this.req.socket;
     const responses = connections.get(socket);
     if (!responses) return;
-    responses.delete(this);
+    const index = responses.indexOf(this);
+    if (index >= 0) responses.splice(index, 1);
     // Answered in full (the bytes are queued): the socket ends once they are out.
-    if (draining && responses.size === 0) socket.end();
+    if (draining && responses.length === 0) socket.end();
   }
 
   server.prependListener('request', (request, response) => {
     const responses = connections.get(request.socket);
     if (!responses) return;
-    responses.add(response);
+    responses.push(response);
     response.on('close', answered);
     if (draining) response.setHeader('connection', 'close');
   });
@@ -48,7 +53,7 @@ export function drainable(server: Server): Drainable {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       for (const [socket, responses] of connections) {
         // Nothing being answered: an idle keep-alive, a silent or a half-sent request. Nothing to wait for.
-        if (responses.size === 0) socket.destroy();
+        if (responses.length === 0) socket.destroy();
         for (const response of responses) {
           if (!response.headersSent) response.setHeader('connection', 'close');
         }
