@@ -145,19 +145,20 @@ function recordCoverage(c: AppContext, world: World, journaled: unknown): Promis
   const ready = coverage.ready;
   const principal = c.get('principal');
   const operationName = c.get('operation');
+  // Every member given at once: observations of one shape, which the recorder compares with the one before.
   const observation: Observation = {
     requestId: c.get('requestId'),
     keyId: principal?.keyId ?? null,
     keyKind: principal?.kind,
     operation: ready ? (coverage.operationNamed(operationName) ?? coverage.operationOf(matchedRoutes(c))) : undefined,
+    operationName: ready ? undefined : operationName,
+    routes: ready || operationName !== undefined ? undefined : matchedRoutes(c),
     path: c.req.path,
     status: c.res?.status ?? 500,
     facts,
+    body: undefined,
+    factsOnly: undefined,
   };
-  if (!ready) {
-    if (operationName === undefined) observation.routes = matchedRoutes(c);
-    else observation.operationName = operationName;
-  }
   // Only the classes of a few operations are told apart by body members. The journal keeps a JSON body's
   // text as sent unless it is long (an image as base64): that one is read again from the text Hono kept.
   if (ready ? observation.operation?.readsBody : true) {
