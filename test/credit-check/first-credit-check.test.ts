@@ -1,11 +1,14 @@
 /**
- * A credit check parses its analysis data once per session with zod's fast path off (`jitless`): the parse
- * orders and strips the report's keys, and the fast path only compiled parsers on a process's first check.
- * The answers must be the very bytes the fast path gives, over every persona, both kinds and many sessions.
+ * What a process's first credit check no longer pays, with answers unchanged. It parses its analysis data
+ * with zod's fast path off (`jitless`): the parse orders and strips the report's keys, and the fast path only
+ * compiled parsers on that first check; the answers must be the very bytes the fast path gives, over every
+ * persona, both kinds and many sessions. And a report orders its dates without `localeCompare`, whose first
+ * call sets up ICU's collator, in the order it gave.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { CreditCheckAnalysisDataSchema, CreditCheckBodySchema } from '../../src/credit-check/credit-check.schemas.ts';
 import { creditCheckAnalysisData } from '../../src/credit-check/credit-check.service.ts';
+import { buildCreditReport } from '../../src/credit-check/credit-report.ts';
 import { UAT_TYPE_VALUES } from '../../src/credit-check/uat-types.ts';
 import { freshly, functionsCompiledBy } from '../helpers/compiled-functions.ts';
 
@@ -38,5 +41,34 @@ describe('credit-check analysis data without the fast path', () => {
     const withFastPath = (await freshly(() => import('../../src/credit-check/credit-check.schemas.ts'))).CreditCheckAnalysisDataSchema;
     expect(functionsCompiledBy(() => withFastPath.parse(answers[0]?.input))).toBeGreaterThan(0);
     for (const { analysisData, input } of answers) expect(JSON.stringify(analysisData)).toBe(JSON.stringify(withFastPath.parse(input)));
+  });
+});
+
+describe('the dates of a credit report', () => {
+  const person = { firstName: 'Sam', lastName: 'Lee', email: 'sam@example.com', phone: '+16045550177' };
+  const reports = () =>
+    UAT_TYPE_VALUES.flatMap((uatType) =>
+      Array.from({ length: 4 }, (_, session) => buildCreditReport('hard', uatType, person, ['credit-report', `session-${session}`], NOW)),
+    );
+
+  it('are ordered without localeCompare', () => {
+    const localeCompare = vi.spyOn(String.prototype, 'localeCompare');
+    reports();
+    expect(localeCompare).not.toHaveBeenCalled();
+    localeCompare.mockRestore();
+  });
+
+  it('are ordered newest first, trades and inquiries, as localeCompare ordered them', () => {
+    let ordered = 0;
+    for (const report of reports()) {
+      const trades = report.trades.map((trade) => trade.opened_date);
+      const inquiries = report.inquiries.map((inquiry) => inquiry.date);
+      for (const dates of [trades, inquiries]) {
+        expect(dates.every((date) => /^\d{4}-\d{2}-\d{2}$/.test(date))).toBe(true);
+        expect(dates).toEqual([...dates].sort((a, b) => b.localeCompare(a)));
+        ordered += dates.length;
+      }
+    }
+    expect(ordered).toBeGreaterThan(UAT_TYPE_VALUES.length * 4);
   });
 });
