@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+
 /**
  * How many functions `run` compiles from source text (`new Function`), as zod's eval-based fast path does on
  * an object schema's first synchronous parse: a one-off parse that should skip it passes `{ jitless: true }`.
