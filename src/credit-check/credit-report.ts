@@ -254,9 +254,17 @@ function buildFile(uatType: UatTypeValue, person: CreditPerson, seedParts: reado
     banking: [],
   };
   PERSONAS[uatType](ctx, file);
-  file.trades.sort((a, b) => b.opened_date.localeCompare(a.opened_date));
-  file.inquiries.sort((a, b) => b.date.localeCompare(a.date));
+  file.trades.sort((a, b) => newestDateFirst(a.opened_date, b.opened_date));
+  file.inquiries.sort((a, b) => newestDateFirst(a.date, b.date));
   return file;
+}
+
+/**
+ * Orders `YYYY-MM-DD` dates newest first by their characters, as `localeCompare` ordered them: a process's
+ * first `localeCompare` sets up ICU's collator (some 7 ms), which a credit check's first report paid.
+ */
+function newestDateFirst(a: string, b: string): number {
+  return a < b ? 1 : a > b ? -1 : 0;
 }
 
 type Persona = (ctx: Ctx, file: CreditFile) => void;

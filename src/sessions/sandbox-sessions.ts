@@ -374,7 +374,8 @@ export function loadSandboxSessionFixtures(dir: URL | string = DEFAULT_SANDBOX_F
     } catch (error) {
       throw new Error(`sandbox session fixture ${file.pathname} cannot be read as JSON: ${(error as Error).message}`);
     }
-    const parsed = SingleSessionResponseSchema.safeParse(raw);
+    // Read once per process: zod's eval-based fast path would compile a parser per object schema for one use.
+    const parsed = SingleSessionResponseSchema.safeParse(raw, { jitless: true });
     if (!parsed.success) {
       const first = parsed.error.issues[0];
       throw new Error(`sandbox session fixture ${file.pathname} is not a single-session response: ${first?.path.join('.') ?? ''} ${first?.message ?? ''}`);

@@ -74,152 +74,174 @@ export type UploadFlag = (typeof UPLOAD_FLAGS)[number];
 /** ISO 8601 instant in UTC ending in Z, as the sandbox writes every timestamp. */
 const IsoInstant = z.string().openapi({ format: 'date-time', example: '2026-01-05T14:03:11.000Z' });
 
-// ─── meta_data ──────────────────────────────────────────────────────────────────────────────────────
-
-export const DeclinedDataSchema = z
-  .object({
-    declined: z.boolean(),
-    score: z.number(),
-    declinedAt: IsoInstant,
-    reason: z.object({
-      code: z.string().openapi({ example: 'LOW_FACE_MATCH' }),
-      detail: z.string(),
-      slot: z.string().openapi({ example: 'PRIMARY' }),
-      severity: z.string().openapi({ example: 'CRITICAL' }),
-    }),
-  })
-  .openapi('SessionDeclinedData');
-export type DeclinedData = z.infer<typeof DeclinedDataSchema>;
-
-export const FailedAttemptSchema = z.object({
-  reason: z.enum(FAILURE_REASONS),
-  slot: z.enum(FAILURE_SLOTS),
-  failedAt: IsoInstant,
-});
-export type FailedAttempt = z.infer<typeof FailedAttemptSchema>;
-
-export const FailureDataSchema = z.object({ failedAttempts: z.number().int().min(0), attempts: z.array(FailedAttemptSchema) }).openapi('SessionFailureData');
-export type FailureData = z.infer<typeof FailureDataSchema>;
-
-export const LocationDetailsSchema = z.object({
-  accuracyRadius: z.number().int(),
-  continent: z.string(),
-  country: z.string(),
-  countryIsoCode: z.string(),
-  latitude: z.number(),
-  longitude: z.number(),
-  subdivision: z.string(),
-  timeZone: z.string(),
-});
-export type LocationDetails = z.infer<typeof LocationDetailsSchema>;
-
-/** What the hosted page records about the applicant's submission. */
-export const ApplicantSubmissionSchema = z.object({
-  applicantSubmissionIp: z.string(),
-  applicantSubmissionDevice: z.string(),
-  applicantViewTime: IsoInstant,
-  applicantSubmissionBrowser: z.string(),
-  applicantSubmissionLocation: z.string(),
-  applicantSubmissionLocationDetails: LocationDetailsSchema,
-});
-export type ApplicantSubmission = z.infer<typeof ApplicantSubmissionSchema>;
-
-export const MetaDataSchema = z
-  .object({
-    applicantSubmissionIp: z.string().optional(),
-    applicantSubmissionDevice: z.string().optional(),
-    applicantViewTime: IsoInstant.optional(),
-    applicantSubmissionBrowser: z.string().optional(),
-    applicantSubmissionLocation: z.string().optional(),
-    applicantSubmissionLocationDetails: LocationDetailsSchema.optional(),
-    declinedData: DeclinedDataSchema.optional(),
-    failureData: FailureDataSchema.optional(),
-  })
-  .openapi('SessionMetaData');
-export type MetaData = z.infer<typeof MetaDataSchema>;
-
-// ─── analysis_data ──────────────────────────────────────────────────────────────────────────────────
+// ─── meta_data and analysis_data ────────────────────────────────────────────────────────────────────
 
 export const FACE_MATCH_RESULTS = ['MATCH', 'NO_MATCH'] as const;
-export const CompareFacesDataSchema = z.object({
-  face_match_confidence: z.number().min(0).max(100),
-  face_match_result: z.enum(FACE_MATCH_RESULTS),
-});
-
-/** A list match, the shape of POST /v1/screening/pep-sanctions (one schema for both places). */
-export const PepMatchSchema = PepSanctionsMatchSchema;
-
-export const PepSanctionsDataSchema = z.object({
-  peps: z.array(PepMatchSchema),
-  sanctions: z.array(PepMatchSchema),
-  both: z.array(PepMatchSchema),
-});
 
 /** The nine exposure categories of the adverse-media result. */
 export const ADVERSE_MEDIA_CATEGORIES = EXPOSURE_CATEGORIES;
 
-export const NewsArticleSchema = z.object({
-  timestamp: z.string(),
-  headline: z.string(),
-  source_link: z.string(),
-  body: z.string(),
-});
-
-/** `news_exposures` is keyed by category (every one of the nine present, zero-filled). */
-export const AdverseMediaDataSchema = z.object({
-  total_hits: z.number().int().min(0),
-  news_exposures: z.record(z.enum(ADVERSE_MEDIA_CATEGORIES), z.object({ hits: z.number().int().min(0), articles: z.array(NewsArticleSchema) })),
-});
-
-export const DocumentRiskDataSchema = z.object({
-  documents_analyzed: z.number().int().min(0),
-  overall_risk_score: z.number().int().min(0).max(100),
-});
-
-export const SelectedDocumentTypesSchema = z.object({
-  primary: z.string(),
-  secondary: z.string().optional(),
-  tertiary: z.string().optional(),
-});
-
 export const CUSTOM_FORM_ANSWER_TYPES = ['text', 'select', 'checkbox', 'date'] as const;
-export const CustomFormAnswerSchema = z.object({
-  question: z.string(),
-  answer: z.string(),
-  type: z.enum(CUSTOM_FORM_ANSWER_TYPES),
-});
 
 /** 'Title check result' with status found, as POST /v1/screening/title-check answers it. */
 export { TitleCheckFoundSchema, type TitleCheckFound };
 
-/** Results of the phone screening endpoints, as the session stores them. */
-export const PhoneChecksSchema = z.object({
-  ownership: PhoneOwnershipResponseSchema.optional(),
-  trust: PhoneTrustResponseSchema.optional(),
-  carrier_age_gate: CarrierAgeGateResponseSchema.optional(),
-});
+/**
+ * The schemas of the record's `meta_data` and `analysis_data`, built on first need: the session record's
+ * schema reaches them through `z.lazy`, and only answers' documentation and checks read it (a create, the
+ * first call of most suites, never does). Building them was a third of the area's schemas.
+ */
+function buildSessionDataSchemas() {
+  // meta_data
 
-export const AnalysisDataSchema = z
-  .object({
-    id_analysis_data: IdAnalysisDataSchema.optional(),
-    secondary_id_analysis_data: IdAnalysisDataSchema.optional(),
-    tertiary_id_analysis_data: IdAnalysisDataSchema.optional(),
-    compare_faces_data: CompareFacesDataSchema.optional(),
-    id_matches_selfie: z.boolean().optional(),
-    faceliveness_score: z.number().min(0).max(100).optional(),
-    pep_sanctions_data: PepSanctionsDataSchema.optional(),
-    adverse_media_data: AdverseMediaDataSchema.optional(),
-    document_risk_data: DocumentRiskDataSchema.optional(),
-    selected_document_types: SelectedDocumentTypesSchema.optional(),
-    custom_form_data: z.array(CustomFormAnswerSchema).optional(),
-    title_search_data: TitleCheckFoundSchema.optional(),
-    phone_checks: PhoneChecksSchema.optional(),
-  })
-  // Other areas add their own members (credit checks: credit_check, credit_report); the real client
-  // accepts any object here, so unknown members are kept, not stripped.
-  .loose()
-  .openapi('SessionAnalysisData');
-export type AnalysisData = z.infer<typeof AnalysisDataSchema>;
+  const DeclinedDataSchema = z
+    .object({
+      declined: z.boolean(),
+      score: z.number(),
+      declinedAt: IsoInstant,
+      reason: z.object({
+        code: z.string().openapi({ example: 'LOW_FACE_MATCH' }),
+        detail: z.string(),
+        slot: z.string().openapi({ example: 'PRIMARY' }),
+        severity: z.string().openapi({ example: 'CRITICAL' }),
+      }),
+    })
+    .openapi('SessionDeclinedData');
+
+  const FailedAttemptSchema = z.object({
+    reason: z.enum(FAILURE_REASONS),
+    slot: z.enum(FAILURE_SLOTS),
+    failedAt: IsoInstant,
+  });
+
+  const FailureDataSchema = z.object({ failedAttempts: z.number().int().min(0), attempts: z.array(FailedAttemptSchema) }).openapi('SessionFailureData');
+
+  const LocationDetailsSchema = z.object({
+    accuracyRadius: z.number().int(),
+    continent: z.string(),
+    country: z.string(),
+    countryIsoCode: z.string(),
+    latitude: z.number(),
+    longitude: z.number(),
+    subdivision: z.string(),
+    timeZone: z.string(),
+  });
+
+  /** What the hosted page records about the applicant's submission. */
+  const ApplicantSubmissionSchema = z.object({
+    applicantSubmissionIp: z.string(),
+    applicantSubmissionDevice: z.string(),
+    applicantViewTime: IsoInstant,
+    applicantSubmissionBrowser: z.string(),
+    applicantSubmissionLocation: z.string(),
+    applicantSubmissionLocationDetails: LocationDetailsSchema,
+  });
+
+  const MetaDataSchema = z
+    .object({
+      applicantSubmissionIp: z.string().optional(),
+      applicantSubmissionDevice: z.string().optional(),
+      applicantViewTime: IsoInstant.optional(),
+      applicantSubmissionBrowser: z.string().optional(),
+      applicantSubmissionLocation: z.string().optional(),
+      applicantSubmissionLocationDetails: LocationDetailsSchema.optional(),
+      declinedData: DeclinedDataSchema.optional(),
+      failureData: FailureDataSchema.optional(),
+    })
+    .openapi('SessionMetaData');
+
+  // analysis_data
+
+  const CompareFacesDataSchema = z.object({
+    face_match_confidence: z.number().min(0).max(100),
+    face_match_result: z.enum(FACE_MATCH_RESULTS),
+  });
+
+  /** A list match, the shape of POST /v1/screening/pep-sanctions (one schema for both places). */
+  const PepMatchSchema = PepSanctionsMatchSchema;
+
+  const PepSanctionsDataSchema = z.object({
+    peps: z.array(PepMatchSchema),
+    sanctions: z.array(PepMatchSchema),
+    both: z.array(PepMatchSchema),
+  });
+
+  const NewsArticleSchema = z.object({
+    timestamp: z.string(),
+    headline: z.string(),
+    source_link: z.string(),
+    body: z.string(),
+  });
+
+  /** `news_exposures` is keyed by category (every one of the nine present, zero-filled). */
+  const AdverseMediaDataSchema = z.object({
+    total_hits: z.number().int().min(0),
+    news_exposures: z.record(z.enum(ADVERSE_MEDIA_CATEGORIES), z.object({ hits: z.number().int().min(0), articles: z.array(NewsArticleSchema) })),
+  });
+
+  const DocumentRiskDataSchema = z.object({
+    documents_analyzed: z.number().int().min(0),
+    overall_risk_score: z.number().int().min(0).max(100),
+  });
+
+  const SelectedDocumentTypesSchema = z.object({
+    primary: z.string(),
+    secondary: z.string().optional(),
+    tertiary: z.string().optional(),
+  });
+
+  const CustomFormAnswerSchema = z.object({
+    question: z.string(),
+    answer: z.string(),
+    type: z.enum(CUSTOM_FORM_ANSWER_TYPES),
+  });
+
+  /** Results of the phone screening endpoints, as the session stores them. */
+  const PhoneChecksSchema = z.object({
+    ownership: PhoneOwnershipResponseSchema.optional(),
+    trust: PhoneTrustResponseSchema.optional(),
+    carrier_age_gate: CarrierAgeGateResponseSchema.optional(),
+  });
+
+  const AnalysisDataSchema = z
+    .object({
+      id_analysis_data: IdAnalysisDataSchema.optional(),
+      secondary_id_analysis_data: IdAnalysisDataSchema.optional(),
+      tertiary_id_analysis_data: IdAnalysisDataSchema.optional(),
+      compare_faces_data: CompareFacesDataSchema.optional(),
+      id_matches_selfie: z.boolean().optional(),
+      faceliveness_score: z.number().min(0).max(100).optional(),
+      pep_sanctions_data: PepSanctionsDataSchema.optional(),
+      adverse_media_data: AdverseMediaDataSchema.optional(),
+      document_risk_data: DocumentRiskDataSchema.optional(),
+      selected_document_types: SelectedDocumentTypesSchema.optional(),
+      custom_form_data: z.array(CustomFormAnswerSchema).optional(),
+      title_search_data: TitleCheckFoundSchema.optional(),
+      phone_checks: PhoneChecksSchema.optional(),
+    })
+    // Other areas add their own members (credit checks: credit_check, credit_report); the real client
+    // accepts any object here, so unknown members are kept, not stripped.
+    .loose()
+    .openapi('SessionAnalysisData');
+
+  return { DeclinedDataSchema, FailedAttemptSchema, FailureDataSchema, LocationDetailsSchema, ApplicantSubmissionSchema, MetaDataSchema, AnalysisDataSchema };
+}
+
+let sessionData: ReturnType<typeof buildSessionDataSchemas> | undefined;
+
+export function sessionDataSchemas(): ReturnType<typeof buildSessionDataSchemas> {
+  sessionData ??= buildSessionDataSchemas();
+  return sessionData;
+}
+
+type SessionDataSchemas = ReturnType<typeof sessionDataSchemas>;
+export type DeclinedData = z.infer<SessionDataSchemas['DeclinedDataSchema']>;
+export type FailedAttempt = z.infer<SessionDataSchemas['FailedAttemptSchema']>;
+export type FailureData = z.infer<SessionDataSchemas['FailureDataSchema']>;
+export type LocationDetails = z.infer<SessionDataSchemas['LocationDetailsSchema']>;
+export type ApplicantSubmission = z.infer<SessionDataSchemas['ApplicantSubmissionSchema']>;
+export type MetaData = z.infer<SessionDataSchemas['MetaDataSchema']>;
+export type AnalysisData = z.infer<SessionDataSchemas['AnalysisDataSchema']>;
 
 // ─── The session record ─────────────────────────────────────────────────────────────────────────────
 
@@ -252,9 +274,9 @@ export const SessionRecordSchema = z
     workflow_id: z.string().optional(),
     bank_statement_request_id: z.string().optional(),
     workflow_steps: z.array(z.string()).optional(),
-    meta_data: MetaDataSchema.optional(),
+    meta_data: z.lazy(() => sessionDataSchemas().MetaDataSchema).optional(),
     uploads: UploadsSchema.optional(),
-    analysis_data: AnalysisDataSchema.optional(),
+    analysis_data: z.lazy(() => sessionDataSchemas().AnalysisDataSchema).optional(),
     redirect_url: z.string().optional(),
     expires_at: IsoInstant.optional(),
     submitted_at: IsoInstant.optional(),

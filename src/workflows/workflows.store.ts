@@ -74,7 +74,8 @@ export function fixtureWorkflows(file: URL = DEFAULT_WORKFLOWS_FILE): readonly W
   } catch (error) {
     throw new Error(`workflow fixtures ${file.pathname} cannot be read as JSON: ${(error as Error).message}`);
   }
-  const parsed = WorkflowsFileSchema.safeParse(raw);
+  // Read once per process: zod's eval-based fast path would compile a parser per object schema for one use.
+  const parsed = WorkflowsFileSchema.safeParse(raw, { jitless: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`workflow fixtures ${file.pathname} are invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);

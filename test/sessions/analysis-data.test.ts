@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ageAt, buildAnalysisData, dateOfBirthFor, LIVENESS_THRESHOLD } from '../../src/sessions/analysis-data.ts';
 import { applicantPlaceFor, buildApplicantSubmission, buildDeclinedData, buildFailureData, FACE_MATCH_THRESHOLD } from '../../src/sessions/meta-data.ts';
-import { AnalysisDataSchema, ApplicantSubmissionSchema, FailureDataSchema, type ExtractedText } from '../../src/sessions/sessions.schemas.ts';
+import { type ExtractedText, sessionDataSchemas } from '../../src/sessions/sessions.schemas.ts';
 import { forbiddenNullPaths } from './helpers.ts';
+
+const { AnalysisDataSchema, ApplicantSubmissionSchema, FailureDataSchema } = sessionDataSchemas();
 
 const AT = '2026-02-10T15:00:00.000Z';
 const person = { firstName: 'Maria', lastName: 'García-López', dateOfBirth: '1988-07-14' };

@@ -15,6 +15,7 @@ import {
   scenarioForId,
 } from '../../src/sessions/sandbox-sessions.ts';
 import { SessionListResponseSchema, SingleSessionResponseSchema, UPLOAD_FLAGS, type SingleSessionResponse } from '../../src/sessions/sessions.schemas.ts';
+import { freshly, functionsCompiledBy } from '../helpers/compiled-functions.ts';
 import { forbiddenNullPaths, URLS } from './helpers.ts';
 
 const ORG = 'org_demo';
@@ -149,6 +150,11 @@ describe('sandbox test identifiers', () => {
     for (const id of SANDBOX_FIXTURE_IDS) {
       expect(loadSandboxSessionFixtures().get(id), id).toEqual(buildSandboxFixture(id));
     }
+  });
+
+  it("reads the fixture files on a process's first synthetic read without compiling a parser", async () => {
+    const fresh = await freshly(() => import('../../src/sessions/sandbox-sessions.ts'));
+    expect(functionsCompiledBy(() => fresh.loadSandboxSessionFixtures())).toBe(0);
   });
 
   it('refuses to load a broken fixture file, naming the file and the problem', () => {
