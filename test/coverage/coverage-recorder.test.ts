@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { Coverage, CoverageRecorder } from '../../src/platform/coverage/coverage.ts';
 import type { OutcomeClass } from '../../src/platform/coverage/outcome-class.ts';
+import { valueFact } from '../../src/platform/coverage/sources.ts';
 
 const classes = ['status A 200', 'status A 404', 'refusal rate'].map(
   (id): OutcomeClass => ({ id, kind: 'status', title: id, trigger: { how: id }, recognizer: { by: 'fact', fact: id } }),
@@ -183,5 +184,14 @@ describe('CoverageRecorder', () => {
       { id: 'read 200', count: 149, firstRequestId: 'req_1', lastRequestId: 'req_150' },
       { id: 'read 400', count: 1, firstRequestId: 'req_70', lastRequestId: 'req_70' },
     ]);
+  });
+});
+
+describe('value facts', () => {
+  it('name the operation, member and value, for the values kept and for any past them', () => {
+    const table = { operation: 'GET /v1/things/{id}', member: 'thing.status' };
+    for (const round of [1, 2]) {
+      for (let i = 0; i < 100; i++) expect(valueFact(table, `S${i}`), `round ${round}`).toBe(`value:GET /v1/things/{id} thing.status=S${i}`);
+    }
   });
 });

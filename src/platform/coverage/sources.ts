@@ -336,10 +336,25 @@ export interface ValueTable {
   values: readonly string[];
 }
 
-/** The fact a handler notes (`noteOutcome`) when its answer reports `value`: cheaper than reading the body back. */
+/**
+ * The fact a handler notes (`noteOutcome`) when its answer reports `value`: cheaper than reading the body
+ * back. One text per table and value (a polled read notes the same one on every request), so the coverage
+ * recorder compares it with the answer before's by reference instead of joining and comparing new text.
+ */
 export function valueFact(table: Pick<ValueTable, 'operation' | 'member'>, value: string): string {
-  return `value:${table.operation} ${table.member}=${value}`;
+  let texts = valueFactTexts.get(table);
+  if (texts === undefined) valueFactTexts.set(table, (texts = new Map()));
+  let text = texts.get(value);
+  if (text === undefined) {
+    text = `value:${table.operation} ${table.member}=${value}`;
+    if (texts.size < VALUE_FACTS_KEPT) texts.set(value, text);
+  }
+  return text;
 }
+
+/** Values kept per table: a table's values are a handful of statuses or kinds; any past these are made each time. */
+const VALUE_FACTS_KEPT = 64;
+const valueFactTexts = new WeakMap<object, Map<string, string>>();
 
 /** The classes of a value table, with how to meet each value. */
 export function valueSource(table: ValueTable, how: (value: string, context: SourceContext) => { how: string; request?: TriggerRequest }): ClassSource {
