@@ -38,7 +38,7 @@ import autocannon from 'autocannon';
 import { driftRecording } from './drift-recording.ts';
 import { CI_SUITE_FLAGS, firstCallsByArea, median, runSuite } from './ci-suite.ts';
 import { BENCH_EXTERNAL_ID, BENCH_LIVE_KEY, BENCH_ORGANIZATIONS, PREFILL_SPACING_MS, PREFILL_START, prefill } from './prefill.ts';
-import { type BenchResults, type Figures, LAST_RUN_FILE, type Row, renderBenchTable, sandboxFigures, writeReadmeTable } from './table.ts';
+import { type BenchResults, type Figures, README_RUNS, type Row, renderBenchTable, sandboxFigures, writeReadmeTable } from './table.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
@@ -613,11 +613,12 @@ async function main() {
   console.log(renderBenchTable(results));
   writeFileSync(JSON_OUT, JSON.stringify(results, null, 2) + '\n');
   console.error(`figures written to ${JSON_OUT}`);
-  // Only a whole run is the README's table, kept with the figures it shows (bench/last-run.json, committed).
+  // Only a whole run (or a whole --scale run) is a README table, kept with the figures it shows (committed).
   if (chosen.length === 0) {
-    writeFileSync(join(ROOT, LAST_RUN_FILE), JSON.stringify(results, null, 2) + '\n');
-    writeReadmeTable(join(ROOT, 'README.md'), results);
-    console.error(`README.md performance table and ${LAST_RUN_FILE} written`);
+    const run = SCALE ? 'scale' : 'whole';
+    writeFileSync(join(ROOT, README_RUNS[run].file), JSON.stringify(results, null, 2) + '\n');
+    writeReadmeTable(join(ROOT, 'README.md'), results, run);
+    console.error(`README.md performance table and ${README_RUNS[run].file} written`);
   }
 }
 

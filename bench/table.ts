@@ -1,7 +1,8 @@
 /**
- * The bench's results as a table: what `npm run bench` prints, and the README's performance table, which a
- * whole run writes between the markers below together with LAST_RUN_FILE (committed; bench-results.json,
- * every run's own, is not), and test/docs/readme-bench-table.test.ts holds the one to the other.
+ * The bench's results as a table: what `npm run bench` prints, and the README's performance tables, which a
+ * whole run (and a whole `--scale` run) writes between its markers together with its file (README_RUNS;
+ * committed; bench-results.json, every run's own, is not), and test/docs/readme-bench-table.test.ts holds the
+ * one to the other.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -65,30 +66,40 @@ export function renderBenchTable(results: BenchResults): string {
   return lines.join('\n');
 }
 
-/** The figures of the last whole run, which the README's table shows (relative to the package root). */
-export const LAST_RUN_FILE = 'bench/last-run.json';
+/**
+ * The runs the README shows, each with the file of its figures (relative to the package root) and its
+ * markers: a whole `npm run bench`, and a whole `npm run bench -- --scale` (a store of a million sessions).
+ */
+export const README_RUNS = {
+  whole: { file: 'bench/last-run.json', marker: 'bench', command: '`npm run bench`', summary: 'The last whole run' },
+  scale: { file: 'bench/last-scale-run.json', marker: 'bench-scale', command: '`npm run bench -- --scale`', summary: 'The last whole `--scale` run (1M sessions)' },
+} as const;
+export type ReadmeRun = keyof typeof README_RUNS;
 
-export const README_TABLE_START = '<!-- bench:start (written by a whole `npm run bench` with bench/last-run.json; do not edit by hand) -->';
-export const README_TABLE_END = '<!-- bench:end -->';
+export function readmeMarkers(run: ReadmeRun): { start: string; end: string } {
+  const { marker, command, file } = README_RUNS[run];
+  return { start: `<!-- ${marker}:start (written by a whole ${command} with ${file}; do not edit by hand) -->`, end: `<!-- ${marker}:end -->` };
+}
 
 /**
  * The README's block: the table folded under a one-line summary, so the page a newcomer reads stays short
  * and the figures are one click away.
  */
-export function readmeBlock(results: BenchResults): string {
+export function readmeBlock(results: BenchResults, run: ReadmeRun): string {
   const failing = results.rows.filter((row) => !row.met).length;
-  const summary = `The last whole run: ${results.rows.length} rows, ${results.rows.length - failing} PASS, ${failing} FAIL (Node ${results.node.replace(/^v/, '')})`;
+  const summary = `${README_RUNS[run].summary}: ${results.rows.length} rows, ${results.rows.length - failing} PASS, ${failing} FAIL (Node ${results.node.replace(/^v/, '')})`;
   return `<details>\n<summary>${summary}</summary>\n\n${renderBenchTable(results)}\n\n</details>`;
 }
 
-/** `readme` with the text between the bench markers replaced by the block of `results`. */
-export function withBenchTable(readme: string, results: BenchResults): string {
-  const start = readme.indexOf(README_TABLE_START);
-  const end = readme.indexOf(README_TABLE_END);
-  if (start === -1 || end < start) throw new Error(`README.md has no bench markers (${README_TABLE_START} … ${README_TABLE_END})`);
-  return `${readme.slice(0, start + README_TABLE_START.length)}\n${readmeBlock(results)}\n${readme.slice(end)}`;
+/** `readme` with the text between the run's markers replaced by the block of `results`. */
+export function withBenchTable(readme: string, results: BenchResults, run: ReadmeRun): string {
+  const markers = readmeMarkers(run);
+  const start = readme.indexOf(markers.start);
+  const end = readme.indexOf(markers.end);
+  if (start === -1 || end < start) throw new Error(`README.md has no bench markers (${markers.start} … ${markers.end})`);
+  return `${readme.slice(0, start + markers.start.length)}\n${readmeBlock(results, run)}\n${readme.slice(end)}`;
 }
 
-export function writeReadmeTable(readmePath: string, results: BenchResults): void {
-  writeFileSync(readmePath, withBenchTable(readFileSync(readmePath, 'utf8'), results));
+export function writeReadmeTable(readmePath: string, results: BenchResults, run: ReadmeRun): void {
+  writeFileSync(readmePath, withBenchTable(readFileSync(readmePath, 'utf8'), results, run));
 }

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type BenchResults, LAST_RUN_FILE, renderBenchTable, withBenchTable } from '../../bench/table.ts';
+import { type BenchResults, README_RUNS, type ReadmeRun, renderBenchTable, withBenchTable } from '../../bench/table.ts';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const results = JSON.parse(readFileSync(new URL(`../../${LAST_RUN_FILE}`, import.meta.url), 'utf8')) as BenchResults;
 
-describe('the README performance table', () => {
-  it('is the table of the committed bench/last-run.json (a whole npm run bench writes both)', () => {
-    expect(readme).toBe(withBenchTable(readme, results));
+describe.each(Object.keys(README_RUNS) as ReadmeRun[])('the README performance table of the %s run', (run) => {
+  const results = JSON.parse(readFileSync(new URL(`../../${README_RUNS[run].file}`, import.meta.url), 'utf8')) as BenchResults;
+
+  it(`is the table of the committed ${README_RUNS[run].file} (a whole ${README_RUNS[run].command} writes both)`, () => {
+    expect(readme).toBe(withBenchTable(readme, results, run));
   });
 
   it('shows every row of that run with its result', () => {

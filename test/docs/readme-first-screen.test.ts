@@ -50,9 +50,16 @@ describe("README's first screen", () => {
   it('keeps the benchmark figures out of the way: the last section, folded, and nowhere else', () => {
     const headings = README.split('\n').filter((line) => line.startsWith('## '));
     expect(headings.at(-1)).toBe('## Performance');
-    const block = README.slice(README.indexOf('<!-- bench:start'), README.indexOf('<!-- bench:end -->'));
-    expect(block).toMatch(/<details>\n<summary>The last whole run: \d+ rows, \d+ PASS, \d+ FAIL/);
-    const outside = README.replace(block, '');
+    let outside = README;
+    for (const [run, summary] of [
+      ['bench', /<details>\n<summary>The last whole run: \d+ rows, \d+ PASS, \d+ FAIL/],
+      ['bench-scale', /<details>\n<summary>The last whole `--scale` run \(1M sessions\): \d+ rows, \d+ PASS, \d+ FAIL/],
+    ] as const) {
+      const block = README.slice(README.indexOf(`<!-- ${run}:start`), README.indexOf(`<!-- ${run}:end -->`));
+      expect(block).toMatch(summary);
+      expect(README.indexOf(`<!-- ${run}:start`)).toBeGreaterThan(README.indexOf('## Performance'));
+      outside = outside.replace(block, '');
+    }
     expect(outside.split('\n').filter((line) => /\b(PASS|FAIL)\b|req\/s|\bp99\b/.test(line))).toEqual([]);
     expect(sectionUnder(README, 'Performance').join(' ')).toContain('(docs/performance.md)');
   });
