@@ -1,4 +1,7 @@
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
+import type { AppEnv } from '../../src/platform/http/context.ts';
+import { apiKeyGuard, requestContext } from '../../src/platform/http/middleware.ts';
 import { KeyRing, type OrganizationFixture } from '../../src/platform/auth/organizations.ts';
 import { RateLimiter, SPEC_RATE_LIMITS } from '../../src/platform/rate-limit/rate-limiter.ts';
 import { KEYS, testSandbox } from '../helpers/sandbox.ts';
@@ -31,6 +34,26 @@ describe('API-key authentication', () => {
     const revoked = await sandbox.call('GET', '/v1/auth/verify', { key: KEYS.revoked });
     expect(revoked.status).toBe(401);
     expect(revoked.body.error).toBe('API key revoked');
+  });
+
+  it("goes on with the route's own promise when no scenario rule applies, and refuses a missing key by throwing", async () => {
+    const { platform } = await testSandbox();
+    const guard = apiKeyGuard({ operation: 'GET /v1/things', missingKeyStatus: 401, refusesForFunds: false });
+    const routeAnswer = Promise.resolve();
+    const seen: { passedOn?: unknown; refusal?: unknown } = {};
+    const app = new Hono<AppEnv>().use('*', requestContext(platform)).get('/v1/things', (c) => {
+      try {
+        seen.passedOn = guard(c, () => routeAnswer);
+      } catch (error) {
+        seen.refusal = error;
+      }
+      return c.text('seen');
+    });
+    await app.request('/v1/things', { headers: { 'x-api-key': KEYS.live } });
+    // An async guard would hand back a promise of its own, settled a turn after the route's.
+    expect(seen.passedOn).toBe(routeAnswer);
+    await app.request('/v1/things');
+    expect(seen.refusal).toMatchObject({ status: 401, message: 'Missing API key' });
   });
 
   it('identifies a key once and answers its later presentations from memory, never remembering a wrong key', () => {

@@ -5,6 +5,7 @@
  *   → validation (zod, via the route) → handler.
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Next } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
 import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
@@ -14,6 +15,7 @@ import { journaledHeaders, keptQuery, sentJsonText } from '../request-log/reques
 import { admitNamespace, explain, numberRequest, noteOutcome, type AppContext, type AppEnv } from './context.ts';
 import type { Platform } from '../platform.ts';
 import { ruleKinds } from '../scenarios/scenario.schema.ts';
+import type { ScenarioEffect } from '../scenarios/scenarios.ts';
 import type { Observation } from '../coverage/coverage.ts';
 import { round } from '../numbers.ts';
 import { StorageError } from '../store/store.ts';
@@ -253,9 +255,13 @@ export function countWrongGuess(c: AppContext, limiter: InvalidKeyLimiter, what:
   }
 }
 
-/** Authenticates the API key, applies the sandbox-write rule, the rate limit and the scenarios. */
+/**
+ * Authenticates the API key, applies the sandbox-write rule, the rate limit and the scenarios. Not an
+ * async function: a request that meets no scenario rule (most) goes on with `next()`'s own promise, where
+ * an async function would make one more and settle it a turn later; refusals throw, as they would reject.
+ */
 export function apiKeyGuard(policy: GuardPolicy) {
-  return createMiddleware<AppEnv>(async (c, next) => {
+  return createMiddleware<AppEnv>((c, next) => {
     const platform = c.get('platform');
     // The first guard's, as coverage took the first documented route that matched.
     if (c.get('operation') === undefined) c.set('operation', policy.operation);
@@ -304,35 +310,38 @@ export function apiKeyGuard(policy: GuardPolicy) {
     }
 
     const effects = world.scenarios.effectsFor({ method: c.req.method, path: c.req.path, keyKind: principal.kind }, c.get('requestScenarios'));
-    // Most requests meet no scenario rule: straight on, without sorting out effects that are not there
-    // (awaited: an async function that returns a promise takes two more turns to settle with it).
-    if (effects.length === 0) {
-      await next();
-      return;
-    }
-    const delays = effects.filter((effect) => effect.rule.latencyMs > 0);
-    // A funds refusal only where the operation's spec lists 402, as for a real empty balance.
-    const answer = effects.find((effect) => effect.rule.respond && (effect.rule.respond.status !== 402 || policy.refusesForFunds));
-    const skipped = effects.find((effect) => effect.rule.respond?.status === 402 && !policy.refusesForFunds);
-    for (const effect of effects.filter((e) => e.rule.latencyMs > 0 || e === answer)) {
-      world.scenarios.recordFire(effect.scenario, effect.index);
-      const acts = [effect.rule.latencyMs > 0 ? `latency ${effect.rule.latencyMs} ms` : '', effect === answer ? `respond ${effect.rule.respond?.status}` : ''];
-      c.get('firedRules').push({ scenario: effect.scenario, rule: effect.index, effect: acts.filter(Boolean).join(', ') });
-    }
-    const latency = delays.reduce((sum, effect) => sum + effect.rule.latencyMs, 0);
-    if (latency > 0) {
-      c.get('explanations').push(`scenario ${delays.map((e) => e.scenario).join(',')}: +${latency} ms`);
-      await platform.sleep(latency);
-    }
-    if (skipped) c.get('explanations').push(`scenario ${skipped.scenario}: no 402 here, the spec lists none for this operation`);
-    if (answer?.rule.respond) {
-      c.get('explanations').push(`scenario ${answer.scenario}`);
-      const { status, error, body, headers, extras } = answer.rule.respond;
-      c.set('answeredByScenario', true);
-      // A 2xx stub's body was checked against the operation's response when the scenario came in.
-      if (status < 300) return c.json(body as object, status as 200, headers);
-      throw new ApiError(status as ApiError['status'], error as string, extras, headers);
-    }
-    await next();
+    // Most requests meet no scenario rule: straight on, without sorting out effects that are not there.
+    if (effects.length === 0) return next();
+    return withScenarioEffects(c, next, policy, effects);
   });
+}
+
+/** The scenario rules a request meets: their latency, then their answer, or on to the route. */
+async function withScenarioEffects(c: AppContext, next: Next, policy: GuardPolicy, effects: readonly ScenarioEffect[]): Promise<Response | undefined> {
+  const platform = c.get('platform');
+  const world = c.get('world');
+  const delays = effects.filter((effect) => effect.rule.latencyMs > 0);
+  // A funds refusal only where the operation's spec lists 402, as for a real empty balance.
+  const answer = effects.find((effect) => effect.rule.respond && (effect.rule.respond.status !== 402 || policy.refusesForFunds));
+  const skipped = effects.find((effect) => effect.rule.respond?.status === 402 && !policy.refusesForFunds);
+  for (const effect of effects.filter((e) => e.rule.latencyMs > 0 || e === answer)) {
+    world.scenarios.recordFire(effect.scenario, effect.index);
+    const acts = [effect.rule.latencyMs > 0 ? `latency ${effect.rule.latencyMs} ms` : '', effect === answer ? `respond ${effect.rule.respond?.status}` : ''];
+    c.get('firedRules').push({ scenario: effect.scenario, rule: effect.index, effect: acts.filter(Boolean).join(', ') });
+  }
+  const latency = delays.reduce((sum, effect) => sum + effect.rule.latencyMs, 0);
+  if (latency > 0) {
+    c.get('explanations').push(`scenario ${delays.map((e) => e.scenario).join(',')}: +${latency} ms`);
+    await platform.sleep(latency);
+  }
+  if (skipped) c.get('explanations').push(`scenario ${skipped.scenario}: no 402 here, the spec lists none for this operation`);
+  if (answer?.rule.respond) {
+    c.get('explanations').push(`scenario ${answer.scenario}`);
+    const { status, error, body, headers, extras } = answer.rule.respond;
+    c.set('answeredByScenario', true);
+    // A 2xx stub's body was checked against the operation's response when the scenario came in.
+    if (status < 300) return c.json(body as object, status as 200, headers);
+    throw new ApiError(status as ApiError['status'], error as string, extras, headers);
+  }
+  await next();
 }
