@@ -37,7 +37,9 @@ export function requestContext(platform: Platform) {
     // principal, adminSession, errorCodes, refusesForFunds and answeredByScenario read as undefined until set;
     // requestScenarios is set with the request's refusal below.
 
-    const namespace = requestHeader(c, 'x-sandbox-namespace') ?? c.req.query('namespace') ?? DEFAULT_NAMESPACE;
+    // Most requests carry no query: Hono's search of one is not asked for.
+    const hasQuery = c.req.url.includes('?');
+    const namespace = requestHeader(c, 'x-sandbox-namespace') ?? (hasQuery ? c.req.query('namespace') : undefined) ?? DEFAULT_NAMESPACE;
     // A world must exist for the error handler even when the namespace is refused. A new namespace is a
     // visitor until the request is authenticated (admitNamespace): a request without a key creates none.
     const named = NAMESPACE_PATTERN.test(namespace) ? namespace : DEFAULT_NAMESPACE;
@@ -92,8 +94,7 @@ export function requestContext(platform: Platform) {
           requestId: c.get('requestId'),
           method: c.req.method,
           path: c.req.path,
-          // Most requests carry no query: Hono's parse of one is not asked for.
-          query: c.req.url.includes('?') ? keptQuery(c.req.query()) : {},
+          query: hasQuery ? keptQuery(c.req.query()) : {},
           headers: journaledHeaders(requestHeaderLines(c), () => requestHeaders(c)),
           requestBody,
           status: c.res?.status ?? 500,
