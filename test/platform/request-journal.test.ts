@@ -1,7 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { RequestLogEntrySchema } from '../../src/control/control.schemas.ts';
+import { explain, noteOutcome, type AppEnv } from '../../src/platform/http/context.ts';
+import { requestContext } from '../../src/platform/http/middleware.ts';
 import { createSandbox } from '../../src/sandbox.ts';
 import { FROZEN_AT, KEYS, silentLogger, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { temporaryDirectory } from '../helpers/temporary-directory.ts';
@@ -196,5 +199,35 @@ describe('X-Sandbox-Explain on errors', () => {
     } finally {
       await server.closeNow();
     }
+  });
+});
+
+describe("a request's lists of explanations, fired rules and outcome facts", () => {
+  it('are made on their first item: a request that adds none has none, and what is added is journaled and sent', async () => {
+    const sandbox = await testSandbox();
+    const lists: Record<string, unknown>[] = [];
+    const app = new Hono<AppEnv>().use('*', requestContext(sandbox.platform)).get('/v1/things/:n', (c) => {
+      if (c.req.param('n') === '2') {
+        explain(c, 'first reason');
+        explain(c, 'second reason');
+        noteOutcome(c, 'value:things=2');
+      }
+      lists.push({ explanations: c.get('explanations'), firedRules: c.get('firedRules'), outcomeFacts: c.get('outcomeFacts') });
+      return c.text('ok');
+    });
+    const plain = await app.request('/v1/things/1');
+    const explained = await app.request('/v1/things/2');
+    // Unset rather than empty: a stored read then sets few enough variables for Hono's map of them not to grow.
+    expect(lists).toEqual([
+      { explanations: undefined, firedRules: undefined, outcomeFacts: undefined },
+      { explanations: ['first reason', 'second reason'], firedRules: undefined, outcomeFacts: ['value:things=2'] },
+    ]);
+    expect(plain.headers.get('x-sandbox-explain')).toBeNull();
+    expect(explained.headers.get('x-sandbox-explain')).toBe('first reason; second reason');
+    const journal = sandbox.platform.worlds.get('default').requestLog.list({ path: '/v1/things/*' });
+    expect(journal.map(({ explain, firedRules }) => ({ explain, firedRules }))).toEqual([
+      { explain: undefined, firedRules: [] },
+      { explain: 'first reason; second reason', firedRules: [] },
+    ]);
   });
 });

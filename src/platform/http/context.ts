@@ -23,21 +23,23 @@ export interface RequestVariables {
   principal: Principal | undefined;
   /** The console session, on console routes. */
   adminSession: AdminSession | undefined;
-  errorFamily: ErrorFamily;
+  /** Unset: `default`. */
+  errorFamily: ErrorFamily | undefined;
   /** The route's error `code` by status, for errors that carry none of their own (apiRoute's guard.errorCodes). */
   errorCodes: Partial<Record<number, string>> | undefined;
-  explanations: string[];
+  /** Reasons for X-Sandbox-Explain (`explain`); unset until the first. */
+  explanations: string[] | undefined;
   /** Scenarios named in the request's X-Sandbox-Scenario header. */
   requestScenarios: readonly string[];
-  /** Scenario rules and behaviours that acted on this request (for the journal). */
-  firedRules: FiredScenarioRule[];
+  /** Scenario rules and behaviours that acted on this request (for the journal); unset until the first. */
+  firedRules: FiredScenarioRule[] | undefined;
   /** The answer is a scenario's `respond` (a fault QA asked for, at any status it chose). */
   answeredByScenario: boolean | undefined;
   /**
    * Why the answer is what it is, as facts the coverage recorder reads (`validation:invalid_type`,
-   * `code:BOT_CADENCE_INVALID`, `refusal:rate`): the structured side of X-Sandbox-Explain.
+   * `code:BOT_CADENCE_INVALID`, `refusal:rate`): the structured side of X-Sandbox-Explain. Unset until the first.
    */
-  outcomeFacts: string[];
+  outcomeFacts: string[] | undefined;
   /**
    * The documented operation (`GET /v1/sessions/{id}`) of the first route whose API-key guard ran: what
    * coverage counts the answer under, without looking the matched routes up again. Unset elsewhere.
@@ -53,10 +55,27 @@ export interface AppEnv {
 
 export type AppContext = Context<AppEnv>;
 
+/**
+ * The request's lists (explanations, fired rules, outcome facts) are made on their first item: most requests
+ * add to none or one of them, and every variable a request sets beyond eight makes Hono's map of them
+ * grow (a new table of sixteen, some 500 bytes per request).
+ */
+type RequestList = 'explanations' | 'firedRules' | 'outcomeFacts';
+
+function addTo<K extends RequestList>(c: AppContext, name: K, item: NonNullable<RequestVariables[K]>[number]): void {
+  const list = c.get(name) as unknown[] | undefined;
+  if (list === undefined) c.set(name, [item] as RequestVariables[K]);
+  else list.push(item);
+}
+
 /** Notes a fact about the answer for the coverage recorder (see `outcomeFacts`). */
 export function noteOutcome(c: AppContext, fact: string): void {
-  // Errors raised before the request context (none today) have no facts to add to.
-  c.get('outcomeFacts')?.push(fact);
+  addTo(c, 'outcomeFacts', fact);
+}
+
+/** Notes a scenario rule or behaviour that acted on the request, for the journal. */
+export function noteFiredRule(c: AppContext, rule: FiredScenarioRule): void {
+  addTo(c, 'firedRules', rule);
 }
 
 /** Adds a reason to the X-Sandbox-Explain header (ASCII only: header values must be). */
@@ -66,7 +85,7 @@ export function explain(c: AppContext, reason: string): void {
     lastReason = reason;
     lastAsciiReason = NOT_PRINTABLE_ASCII.test(reason) ? reason.replace(NOT_PRINTABLE_ASCII_ALL, '?') : reason;
   }
-  c.get('explanations').push(lastAsciiReason);
+  addTo(c, 'explanations', lastAsciiReason);
 }
 
 /** A character a header value may not hold; tested first, as most reasons (new each create) have none. */
@@ -128,7 +147,7 @@ export function behaviourOn(c: AppContext, behaviour: Behaviour): boolean {
   const scenario = scenarios.behaviourSource(behaviour, c.get('requestScenarios'));
   if (scenario === undefined) return false;
   scenarios.recordFire(scenario, behaviour);
-  c.get('firedRules').push({ scenario, effect: `behaviour ${behaviour}` });
+  noteFiredRule(c, { scenario, effect: `behaviour ${behaviour}` });
   return true;
 }
 

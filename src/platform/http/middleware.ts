@@ -12,7 +12,7 @@ import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
 import { codedError, PLATFORM_ERROR_CODES } from '../errors/error-codes.ts';
 import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/world.ts';
 import { journaledHeaders, keptQuery, sentJsonText } from '../request-log/request-log.ts';
-import { admitNamespace, explain, numberRequest, noteOutcome, type AppContext, type AppEnv } from './context.ts';
+import { admitNamespace, explain, noteFiredRule, numberRequest, noteOutcome, type AppContext, type AppEnv } from './context.ts';
 import type { Platform } from '../platform.ts';
 import { ruleKinds } from '../scenarios/scenario.schema.ts';
 import type { ScenarioEffect } from '../scenarios/scenarios.ts';
@@ -30,12 +30,9 @@ export function requestContext(platform: Platform) {
   return createMiddleware<AppEnv>(async (c, next) => {
     const started = performance.now();
     c.set('platform', platform);
-    c.set('explanations', []);
-    c.set('errorFamily', 'default');
-    c.set('firedRules', []);
-    c.set('outcomeFacts', []);
-    // principal, adminSession, errorCodes, refusesForFunds and answeredByScenario read as undefined until set;
-    // requestScenarios is set with the request's refusal below.
+    // principal, adminSession, errorFamily, errorCodes, refusesForFunds, answeredByScenario and the lists
+    // (explanations, firedRules, outcomeFacts) read as undefined until set; requestScenarios is set with
+    // the request's refusal below.
 
     // Most requests carry no query: Hono's search of one is not asked for.
     const hasQuery = c.req.url.includes('?');
@@ -67,7 +64,7 @@ export function requestContext(platform: Platform) {
       const explanations = c.get('explanations');
       // The admitted world when the request created its namespace: the same object as the visitor, kept.
       const world = c.get('world');
-      const explanation = explanations.length > 0 ? explanations.join('; ') : undefined;
+      const explanation = explanations !== undefined && explanations.length > 0 ? explanations.join('; ') : undefined;
       if (c.res) {
         const added: Record<string, string> = { 'x-request-id': c.get('requestId') };
         if (explanation !== undefined) added['x-sandbox-explain'] = explanation;
@@ -102,7 +99,7 @@ export function requestContext(platform: Platform) {
           explain: explanation,
           keyId: c.get('principal')?.keyId ?? null,
           scenarios: world.scenarios.effectiveNames(c.get('requestScenarios')),
-          firedRules: c.get('firedRules'),
+          firedRules: c.get('firedRules') ?? [],
           durationMs: round(performance.now() - started, 2),
           startedAtMs,
           finishedAtMs: world.clock.now(),
@@ -124,7 +121,7 @@ async function saved(c: AppContext, durable: Promise<void>): Promise<boolean> {
     if (!(error instanceof StorageError)) throw error;
     explain(c, `507: ${error.message}`);
     c.res = undefined;
-    c.res = c.json(errorBody(c.get('errorFamily'), error.message), 507);
+    c.res = c.json(errorBody(c.get('errorFamily') ?? 'default', error.message), 507);
     return false;
   }
 }
@@ -135,12 +132,17 @@ async function saved(c: AppContext, durable: Promise<void>): Promise<boolean> {
  */
 function recordCoverage(c: AppContext, world: World, journaled: unknown): Promise<void> | undefined {
   const coverage = c.get('platform').coverage;
+  const noted = c.get('outcomeFacts') ?? NOTHING_NOTED;
   const fired = c.get('firedRules');
-  const facts = fired.length === 0 ? c.get('outcomeFacts') : [...c.get('outcomeFacts')];
-  for (const { scenario, rule: ruleIndex } of fired) {
-    facts.push(`scenario:${scenario}`);
-    const rule = ruleIndex === undefined ? undefined : world.scenarios.get(scenario)?.rules[ruleIndex];
-    for (const kind of rule ? ruleKinds(rule) : ['behaviour']) facts.push(`scenario-kind:${kind}`);
+  let facts = noted;
+  if (fired !== undefined) {
+    const withRules = [...noted];
+    for (const { scenario, rule: ruleIndex } of fired) {
+      withRules.push(`scenario:${scenario}`);
+      const rule = ruleIndex === undefined ? undefined : world.scenarios.get(scenario)?.rules[ruleIndex];
+      for (const kind of rule ? ruleKinds(rule) : ['behaviour']) withRules.push(`scenario-kind:${kind}`);
+    }
+    facts = withRules;
   }
   // Before the catalog exists (the areas are evaluated on first use), the operation's name (or the matched
   // routes) is kept to be looked up when it is counted, and the body too, since its operation may tell
@@ -176,6 +178,9 @@ function recordCoverage(c: AppContext, world: World, journaled: unknown): Promis
   coverage.record(world.namespace, observation);
   return undefined;
 }
+
+/** No outcome fact: one list for all the requests that noted none, never changed. */
+const NOTHING_NOTED: readonly never[] = Object.freeze([]);
 
 /** The scenarios of a request that names none (most requests): one list for them all, never changed. */
 const NO_SCENARIOS: readonly string[] = Object.freeze([]);
@@ -266,8 +271,10 @@ export function apiKeyGuard(policy: GuardPolicy) {
     const platform = c.get('platform');
     // The first guard's, as coverage took the first documented route that matched.
     if (c.get('operation') === undefined) c.set('operation', policy.operation);
-    c.set('errorFamily', policy.errorFamily ?? 'default');
-    c.set('errorCodes', policy.errorCodes);
+    // Set only when they change what is read (unset reads as `default` and as none): see `addTo` in context.ts.
+    const family = policy.errorFamily ?? 'default';
+    if (family !== (c.get('errorFamily') ?? 'default')) c.set('errorFamily', family);
+    if (policy.errorCodes !== c.get('errorCodes')) c.set('errorCodes', policy.errorCodes);
     c.set('refusesForFunds', policy.refusesForFunds);
 
     const presented = requestHeader(c, 'x-api-key');
@@ -328,16 +335,16 @@ async function withScenarioEffects(c: AppContext, next: Next, policy: GuardPolic
   for (const effect of effects.filter((e) => e.rule.latencyMs > 0 || e === answer)) {
     world.scenarios.recordFire(effect.scenario, effect.index);
     const acts = [effect.rule.latencyMs > 0 ? `latency ${effect.rule.latencyMs} ms` : '', effect === answer ? `respond ${effect.rule.respond?.status}` : ''];
-    c.get('firedRules').push({ scenario: effect.scenario, rule: effect.index, effect: acts.filter(Boolean).join(', ') });
+    noteFiredRule(c, { scenario: effect.scenario, rule: effect.index, effect: acts.filter(Boolean).join(', ') });
   }
   const latency = delays.reduce((sum, effect) => sum + effect.rule.latencyMs, 0);
   if (latency > 0) {
-    c.get('explanations').push(`scenario ${delays.map((e) => e.scenario).join(',')}: +${latency} ms`);
+    explain(c, `scenario ${delays.map((e) => e.scenario).join(',')}: +${latency} ms`);
     await platform.sleep(latency);
   }
-  if (skipped) c.get('explanations').push(`scenario ${skipped.scenario}: no 402 here, the spec lists none for this operation`);
+  if (skipped) explain(c, `scenario ${skipped.scenario}: no 402 here, the spec lists none for this operation`);
   if (answer?.rule.respond) {
-    c.get('explanations').push(`scenario ${answer.scenario}`);
+    explain(c, `scenario ${answer.scenario}`);
     const { status, error, body, headers, extras } = answer.rule.respond;
     c.set('answeredByScenario', true);
     // A 2xx stub's body was checked against the operation's response when the scenario came in.

@@ -174,5 +174,5 @@ function withRouteCode(c: AppContext, status: number, extras: ErrorExtras): Erro
 
 /** An error says why in X-Sandbox-Explain too, unless the code that refused already did. */
 function explainFailure(c: AppContext, status: number, message: string): void {
-  if (c.get('explanations')?.length === 0) explain(c, `${status}: ${message}`);
+  if (c.get('explanations') === undefined) explain(c, `${status}: ${message}`);
 }
