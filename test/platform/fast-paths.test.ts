@@ -159,6 +159,26 @@ describe("a route's handlers run as one (inOrder)", () => {
     expect(c.res).toBe(answer);
     await done;
   });
+
+  it("hands back the rest of the chain's own promise from a handler that passes on with it, its answer taken", async () => {
+    const answer = new Response('later');
+    const c = { finalized: false, res: undefined as Response | undefined };
+    let passedOn: Promise<void> | undefined;
+    const guard: MiddlewareHandler = (_c, next) => {
+      passedOn = next();
+      return passedOn;
+    };
+    const chained = inOrder([guard, (async () => answer) as unknown as MiddlewareHandler]);
+    const done = chained(c as never, async () => undefined);
+    // Not wrapped in a promise of its own, which would settle a turn later with nothing.
+    expect(done).toBe(passedOn);
+    await done;
+    expect(c.res).toBe(answer);
+    // A handler that passes on with the app's next (the end of the chain) is still awaited for its answer.
+    const last = inOrder([guard]);
+    const app = { finalized: false, res: undefined as Response | undefined };
+    expect(last(app as never, async () => undefined)).not.toBe(passedOn);
+  });
 });
 
 describe('validation without a turn of its own (checkedInOneTurn)', () => {

@@ -155,12 +155,16 @@ export function inOrder<E extends Env>(handlers: readonly MiddlewareHandler<E>[]
       const handler = handlers[i];
       if (handler === undefined) return next();
       let res: unknown;
+      let rest: Promise<void> | undefined;
       try {
-        res = handler(c, () => run(i + 1));
+        res = handler(c, () => (rest = run(i + 1)));
       } catch (error) {
         // As from an async function: a handler's throw rejects the chain.
         return Promise.reject(error);
       }
+      // A handler that passes on with the rest of the chain's own promise (the API-key guard, most often):
+      // the rest took its answer already, and settles with nothing.
+      if (rest !== undefined && res === rest && i + 1 < handlers.length) return rest;
       if (isThenable(res)) return Promise.resolve(res).then(answered);
       answered(res);
       return ANSWERED;
