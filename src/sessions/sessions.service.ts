@@ -232,11 +232,38 @@ export function listSandboxSessions(organizationId: string): Explained<SessionLi
 // ─── GET /v1/sessions/{id} ──────────────────────────────────────────────────────────────────────────
 
 export function getSession(world: World, organizationId: string, id: string, links: LinkContext): Explained<SingleSessionResponse> {
-  const stored = requireOwnSession(world, organizationId, id);
+  const { stored, answer } = ownSessionRead(world, organizationId, id, links.urls);
   const explanations: string[] = [];
+  // The clock moves while nothing changes: the expiry is asked on every read.
   const expiry = expiryExplanation(stored.record, world.clock.now());
   if (expiry !== undefined) explanations.push(expiry);
-  return { value: singleSessionAnswer(world, stored, links.urls), explanations };
+  return { value: answer, explanations };
+}
+
+interface SessionRead {
+  id: string;
+  organizationId: string;
+  urls: SessionUrls;
+  /** The namespace's change count when the session was read (its uploads and the answer depend on nothing else). */
+  changes: number;
+  stored: StoredSession;
+  answer: SingleSessionResponse;
+}
+
+/**
+ * The last read of one session per namespace: a client polls one session while nothing in its namespace
+ * changes (an arrived upload, a retention purge and every other write count), and is answered from it
+ * without the session, its uploads and the kept answer being looked up again.
+ */
+const lastReads = new WeakMap<object, SessionRead>();
+
+function ownSessionRead(world: World, organizationId: string, id: string, urls: SessionUrls): SessionRead {
+  const last = lastReads.get(world.data);
+  if (last !== undefined && last.id === id && last.organizationId === organizationId && last.urls === urls && last.changes === world.data.changes) return last;
+  const stored = requireOwnSession(world, organizationId, id);
+  const read = { id, organizationId, urls, changes: world.data.changes, stored, answer: singleSessionAnswer(world, stored, urls) };
+  lastReads.set(world.data, read);
+  return read;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SANDBOX_SESSION_TEST_IDENTIFIERS } from '../../src/sessions/sandbox-sessions.ts';
 import { SingleSessionResponseSchema, type SingleSessionResponse } from '../../src/sessions/sessions.schemas.ts';
 import { KEYS, testSandbox } from '../helpers/sandbox.ts';
@@ -24,6 +24,24 @@ describe('GET /v1/sessions/{id} with a live key', () => {
     expect(body.session_record.id).toBe(created.id);
     expect(body.user.phone).toBe('+14155550123');
     expect(body.resource_links.session_url).toBe(created.session_url);
+  });
+
+  it('answers a repeated read without looking the session up again while nothing in its namespace changes', async () => {
+    const sandbox = await testSandbox();
+    const created = await createSession(sandbox, JANE);
+    const first = await getSession(sandbox, created.id);
+    const lookups = vi.spyOn(sandbox.platform.worlds.get('default').data.collection('sessions'), 'get');
+    expect(await getSession(sandbox, created.id)).toEqual(first);
+    expect(lookups).not.toHaveBeenCalled();
+    // Any write in the namespace and the session is read again: the same answer while it is the same.
+    await createSession(sandbox, JANE);
+    expect(await getSession(sandbox, created.id)).toEqual(first);
+    expect(lookups).toHaveBeenCalledTimes(1);
+    const updated = await sandbox.call('PATCH', `/v1/sessions/${created.id}/update-status`, { body: { new_status: 'VERIFIED' } });
+    expect(updated.status).toBe(200);
+    expect((await getSession(sandbox, created.id)).session_record.status).toBe('VERIFIED');
+    // Another organization's key is still refused, right after the kept read.
+    expect((await sandbox.call('GET', `/v1/sessions/${created.id}`, { key: KEYS.other })).status).toBe(403);
   });
 
   it('answers 403 for another organization’s session and 404 for an unknown one', async () => {
