@@ -212,8 +212,10 @@ const bundledOnFirstUse = (specifiers) => (text) =>
   );
 
 // faker's three locale entry points (en, en_GB, en_US; never the package root with its 70 locales) are bundled
-// behind their first use: from node_modules, the first synthetic person compiled some 400 KB of ES modules
-// (25-30 ms of a first create), which in the bundle the code cache of the bundle can hold.
+// behind their first use: from node_modules, the first synthetic person (a first create's sender user)
+// resolved and compiled some 500 KB of ES modules through Node's ES module loader; in the bundle they are
+// compiled as part of it, and a code cache of the bundle kept after that first use holds them. The bundle
+// grows by 0.5 MB (idle memory by about 1.5 MB: the loader holds the bundle's text).
 await build({
   ...COMMONJS_BUNDLE,
   entryPoints: ['src/server-entry.ts'],
