@@ -61,6 +61,20 @@ async function startServer(command: string, args: string[], env: NodeJS.ProcessE
   return { child, url, output: () => output, exited };
 }
 
+/** Signals a server started with a `--require` script that answers SIGUSR2 with a `<label> <JSON>` line, and resolves with the JSON. */
+function answerToSignal<T>({ child, output }: Awaited<ReturnType<typeof startServer>>, label: string): Promise<T> {
+  return new Promise<T>((resolve) => {
+    const from = output().length;
+    child.stderr.on('data', function printed() {
+      const line = new RegExp(`^${label} (.*)$`, 'm').exec(output().slice(from));
+      if (!line?.[1]) return;
+      child.stderr.off('data', printed);
+      resolve(JSON.parse(line[1]) as T);
+    });
+    child.kill('SIGUSR2');
+  });
+}
+
 /** Sends `request` as written on a new connection and resolves with everything the server answered. */
 async function rawRequest(url: string, request: string): Promise<string> {
   const { hostname, port } = new URL(url);
@@ -242,18 +256,9 @@ describe('the compiled package', () => {
     // Without rate limits, nor the test run's strict responses: both read headers through undici's Headers.
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('IDV_SANDBOX_')));
     const args = ['--require', report, 'bin/idv-sandbox.js', '--port', '0', '--memory', '--no-rate-limit'];
-    const { child, url, output } = await startServer(process.execPath, args, env);
-    const loadedBuiltins = () =>
-      new Promise<string[]>((resolve) => {
-        const from = output().length;
-        child.stderr.on('data', function printed() {
-          const line = /^builtins (.*)$/m.exec(output().slice(from));
-          if (!line?.[1]) return;
-          child.stderr.off('data', printed);
-          resolve(JSON.parse(line[1]));
-        });
-        child.kill('SIGUSR2');
-      });
+    const server = await startServer(process.execPath, args, env);
+    const { url } = server;
+    const loadedBuiltins = () => answerToSignal<string[]>(server, 'builtins');
     const UNDICI = 'NativeModule internal/deps/undici/undici';
 
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
@@ -318,18 +323,9 @@ process.on('SIGUSR2', () => session.post('Profiler.takePreciseCoverage', (error,
     );
     const bundle = readFileSync(join(ROOT, 'dist/server.cjs'), 'utf8');
     expect([...bundle.matchAll(/^\/\/ node_modules\/@faker-js\/faker\/dist\/locale\/(\w+)\.js$/gm)].map((match) => match[1])).toEqual(['en', 'en_GB', 'en_US']);
-    const { child, url, output } = await startServer(process.execPath, ['--require', report, 'bin/idv-sandbox.js', '--port', '0', '--memory']);
-    const fakerEvaluated = () =>
-      new Promise<string[]>((resolve) => {
-        const from = output().length;
-        child.stderr.on('data', function printed() {
-          const line = /^faker (.*)$/m.exec(output().slice(from));
-          if (!line?.[1]) return;
-          child.stderr.off('data', printed);
-          resolve(JSON.parse(line[1]));
-        });
-        child.kill('SIGUSR2');
-      });
+    const server = await startServer(process.execPath, ['--require', report, 'bin/idv-sandbox.js', '--port', '0', '--memory']);
+    const { url } = server;
+    const fakerEvaluated = () => answerToSignal<string[]>(server, 'faker');
 
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     expect(await fakerEvaluated()).toEqual([]);
