@@ -16,6 +16,10 @@ const { loadBundle } = require('../dist/bundle-loader.cjs');
 enableCompileCache?.();
 const server = loadBundle(join(__dirname, '../dist/server.cjs'));
 server.exports.main().then(() => {
-  // Now that the server listens, its compiled code covers the start: kept for the next one.
-  server.keepCompiledCode();
+  // Now that the server listens, its compiled code covers the start: kept for the next one (a start that
+  // ran from kept code has it already).
+  if (!server.cacheUsed) server.keepCompiledCode();
+  // At exit (a stop, Ctrl-C, an end), also what the requests compiled: the next process's first calls run
+  // from it. Not on SIGKILL, which leaves the kept code as it was.
+  process.once('exit', () => server.keepCompiledCode());
 });

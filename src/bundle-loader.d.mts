@@ -13,5 +13,6 @@ export function loadBundle(
 ): {
   exports: Record<string, unknown>;
   cacheUsed: boolean;
+  /** Writes the compiled code run so far when it grew past the kept file's; false when not written. */
   keepCompiledCode(): boolean;
 };

@@ -3,7 +3,10 @@
  * compiled code for the next one. Node 20 keeps no compiled code of ES modules (22.1 and later have
  * `module.enableCompileCache`, for the files Node's own loaders read), and compiling the bundle is a fifth
  * of a start: a `vm.Script` takes V8's code cache, and one made after the start holds every function the
- * start compiled, not only the bundle's top level.
+ * start compiled, not only the bundle's top level. Kept again at exit, it also holds what the requests
+ * compiled (each area's routes, schemas and services are compiled on their first call): the next process's
+ * first calls then skip parsing and compiling them, which is most of what a first call costs beyond a warm
+ * one (docs/performance.md). A machine's first run compiles everything; every run after it reuses the code.
  *
  * The cache is only compiled code (no heap state: nothing random, secret or time-dependent is in it). It is
  * named after the bundle's text, the Node version and the process's flags; V8 itself refuses a cache of
@@ -42,10 +45,6 @@ export function codeCacheFile(source, execArgv, cacheDir = defaultCodeCacheDir()
 }
 
 /**
- * Evaluates the CommonJS file `filename` as Node's loader would (exports, require, module, __filename,
- * __dirname; `import()` through the main loader) and returns its exports, whether V8 took the kept
- * compiled code, and `keepCompiledCode()`, to call once the start is done.
- */
 /** Whether `folder` is this user's own, which no other user may write to (where ownership exists). */
 function ownFolder(folder) {
   try {
@@ -56,6 +55,18 @@ function ownFolder(folder) {
   }
 }
 
+/**
+ * Kept code is written again only when it grew by more than this share of what the process started from:
+ * V8 compiles a function or two more or less from one run of the same requests to the next, and rewriting
+ * the file for those would only cost a write.
+ */
+const GROWTH_WORTH_KEEPING = 1 / 64;
+
+/**
+ * Evaluates the CommonJS file `filename` as Node's loader would (exports, require, module, __filename,
+ * __dirname; `import()` through the main loader) and returns its exports, whether V8 took the kept
+ * compiled code, and `keepCompiledCode()`, to call once the start is done and again at exit.
+ */
 export function loadBundle(filename, cacheDir = defaultCodeCacheDir()) {
   // The key hashes the bytes as read (hashing the decoded text would encode it again).
   const bytes = readFileSync(filename);
@@ -76,22 +87,30 @@ export function loadBundle(filename, cacheDir = defaultCodeCacheDir()) {
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const cacheUsed = cachedData !== undefined && !script.cachedDataRejected;
+  // The size of the code this process holds in its kept file (what it started from, or last wrote).
+  let keptBytes = cacheUsed ? cachedData.length : 0;
   const module = { exports: {}, filename, id: filename, loaded: false };
   script.runInThisContext()(module.exports, createRequire(filename), module, filename, dirname(filename));
   module.loaded = true;
   return {
     exports: module.exports,
     cacheUsed,
-    /** Writes the compiled code of everything run so far, unless the start used kept code; false when not written. */
+    /**
+     * Writes the compiled code of everything run so far when it holds more than the kept file this process
+     * started from or last wrote (a start that found none, or requests that compiled new functions since);
+     * false when not written. Synchronous, so it can run in an 'exit' listener.
+     */
     keepCompiledCode() {
-      if (cacheUsed) return false;
       const partial = `${cacheFile}.${process.pid}.partial`;
       try {
+        const code = script.createCachedData();
+        if (code.length <= keptBytes * (1 + GROWTH_WORTH_KEEPING)) return false;
         mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
         if (!ownFolder(cacheDir)) return false;
-        writeFileSync(partial, script.createCachedData());
+        writeFileSync(partial, code);
         // Whole or absent: a start reading it while another writes it finds the old file or the new one.
         renameSync(partial, cacheFile);
+        keptBytes = code.length;
         forgetOldest(cacheDir);
         return true;
       } catch {

@@ -137,6 +137,17 @@ if ! image_matches_tree; then
 fi
 echo "docker-ci: image size $(docker image inspect -f '{{.Size}}' "$IMAGE" | awk '{ printf "%.0f MB", $1 / 1000000 }')"
 
+step "the image's kept compiled code"
+# A container's start runs from the code kept at build time: one that found none, or whose code V8 refused,
+# would write a file of its own.
+docker run --rm --entrypoint sh "$IMAGE" -c '
+  kept() { ls -l --time-style=+%s.%N /tmp/idv-sandbox-code-cache; }
+  before=$(kept) || exit 1
+  /app/bin/idv-sandbox.js --memory --port 0 --host 127.0.0.1 --port-file /tmp/check.port >/dev/null &
+  for _ in $(seq 300); do [ -s /tmp/check.port ] && break; sleep 0.1; done
+  kill -TERM $! && wait $!
+  [ "$(kept)" = "$before" ]' || fail "a container's first start does not run from the compiled code kept in the image"
+
 step "docs/docker.md examples (public URL, compose)"
 run_documented docs/docker.md
 

@@ -74,13 +74,24 @@ export interface ScoredEntry {
   confidence: number;
 }
 
+/**
+ * The words of an entry's name and of each alias. The lists are read once per process and never change:
+ * normalizing their some 1,000 names again for every screening was most of its time.
+ */
+const entryNameTokens = new WeakMap<WatchlistEntry, readonly string[][]>();
+
+function nameTokensOf(entry: WatchlistEntry): readonly string[][] {
+  let tokens = entryNameTokens.get(entry);
+  if (tokens === undefined) entryNameTokens.set(entry, (tokens = [entry.name, ...entry.aliases].map(nameTokens)));
+  return tokens;
+}
+
+const personTokens = (person: PepSanctionsPerson) => nameTokens(`${person.firstName} ${person.lastName}`);
+
 /** How well one list entry fits the person (best of its name and aliases); undefined under the gate. */
-export function scoreEntry(person: PepSanctionsPerson, entry: WatchlistEntry): ScoredEntry | undefined {
-  const query = nameTokens(`${person.firstName} ${person.lastName}`);
+export function scoreEntry(person: PepSanctionsPerson, entry: WatchlistEntry, query = personTokens(person)): ScoredEntry | undefined {
   let nameScore = 0;
-  for (const name of [entry.name, ...entry.aliases]) {
-    nameScore = Math.max(nameScore, nameSimilarity(query, nameTokens(name)).score);
-  }
+  for (const candidate of nameTokensOf(entry)) nameScore = Math.max(nameScore, nameSimilarity(query, candidate).score);
   if (nameScore < MIN_NAME_SIMILARITY) return undefined;
   const agreement = dateOfBirthAgreement(person.dateOfBirth, entry.dateOfBirth);
   return { entry, nameScore, agreement, confidence: round(confidenceFor(nameScore, agreement), 2) };
@@ -98,8 +109,9 @@ const hasNonAscii = (text: string) => /[^\x00-\x7f]/.test(text);
 
 export function screenPepSanctions(person: PepSanctionsPerson, watchlist: Watchlist): Explained<PepSanctionsResponse> {
   const datasetById = new Map(watchlist.datasets.map((dataset) => [dataset.id, dataset]));
+  const query = personTokens(person);
   const matched = watchlist.entries
-    .map((entry) => scoreEntry(person, entry))
+    .map((entry) => scoreEntry(person, entry, query))
     .filter((scored): scored is ScoredEntry => scored !== undefined && scored.confidence >= MATCH_THRESHOLD)
     // Strongest first; on a tie prefer the spelling with diacritics (the fuller form of the name).
     .sort(

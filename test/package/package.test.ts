@@ -170,9 +170,11 @@ describe('the compiled package', () => {
     const cacheDir = join(env.NODE_COMPILE_CACHE, 'idv-sandbox-code-cache');
     const flags = (readFileSync(join(ROOT, 'bin/idv-sandbox.js'), 'utf8').split('\n')[0] ?? '').split(' ').slice(3);
     const face = readFileSync(join(ROOT, 'fixtures/images/face.jpg')).toString('base64');
+    const keptSize = () => statSync(join(cacheDir, readdirSync(cacheDir)[0] as string)).size;
     const startAndStop = async () => {
       const { child, url, exited } = await startServer(process.execPath, [...flags, 'bin/idv-sandbox.js', '--port', '0', '--memory'], env);
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      const atStart = keptSize();
       // The image codecs load on the first image, from kept compiled code too (where Node refuses import()).
       const detected = await fetch(`${url}/v1/face/detect`, {
         method: 'POST',
@@ -182,14 +184,17 @@ describe('the compiled package', () => {
       expect(detected.status, await detected.clone().text()).toBe(200);
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
+      return { atStart, atExit: keptSize() };
     };
 
-    await startAndStop();
+    const firstRun = await startAndStop();
     const [kept, ...others] = readdirSync(cacheDir);
     expect(others).toEqual([]);
+    expect(firstRun.atStart).toBeGreaterThan(100_000);
+    // At exit the server kept the code its requests compiled as well (the routes, the face area, the decoder's client).
+    expect(firstRun.atExit).toBeGreaterThan(firstRun.atStart);
     const first = statSync(join(cacheDir, kept as string));
-    expect(first.size).toBeGreaterThan(100_000);
-    // V8 took it (same bundle, Node and flags): the second start has nothing new to write.
+    // V8 took it (same bundle, Node and flags): the second run has nothing new to write, at its start or its exit.
     await startAndStop();
     expect(readdirSync(cacheDir)).toEqual([kept]);
     expect(statSync(join(cacheDir, kept as string))).toMatchObject({ ino: first.ino, mtimeMs: first.mtimeMs });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -24,16 +24,21 @@ interface Start {
 
 /**
  * Loads the bundle in a fresh Node process, as the bin does (V8 also keeps compiled code within one
- * process, which would hide what the kept file does), awaits its `later` export if any, then keeps its code.
+ * process, which would hide what the kept file does), awaits its `later` export if any, then keeps its code;
+ * with `serve`, calls the bundle's `serve` export after that and keeps its code again (as the bin does at exit).
  */
-function start(file: string, cacheDir: string): Start {
+function start(file: string, cacheDir: string, options: { serve?: boolean } = {}): Start & { keptAfterServing?: boolean } {
   const script = `
     import { loadBundle } from ${JSON.stringify(LOADER)};
     const loaded = loadBundle(${JSON.stringify(file)}, ${JSON.stringify(cacheDir)});
     const exports = { ...loaded.exports };
     if (typeof exports.later === 'function') exports.later = { ...(await exports.later()) };
-    console.log(JSON.stringify({ cacheUsed: loaded.cacheUsed, exports, kept: loaded.keepCompiledCode() }));`;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
+    const started = { cacheUsed: loaded.cacheUsed, exports, kept: loaded.keepCompiledCode() };
+    if (process.env.SERVE === 'yes') started.keptAfterServing = (loaded.exports.serve(), loaded.keepCompiledCode());
+    console.log(JSON.stringify(started));`;
+  // The script's text is the same either way: it is among the flags that name the kept file.
+  const env = { ...process.env, SERVE: options.serve === true ? 'yes' : 'no' };
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env }));
 }
 
 const keptFiles = (cacheDir: string) => readdirSync(cacheDir);
@@ -62,6 +67,30 @@ describe('loadBundle (the bin runs the server bundle with the compiled code of a
     expect(start(file, cacheDir)).toEqual({ cacheUsed: true, exports: { answer: 42 }, kept: false });
     expect(keptFiles(cacheDir)).toEqual([kept]);
     expect(readFileSync(join(cacheDir, kept as string)).equals(bytes)).toBe(true);
+  });
+
+  it('keeps again the code that calls after the start compiled, and only when there is more of it', () => {
+    // Functions first run after the start, as an area's on its first request: V8 compiles them then.
+    const handlers = Array.from(
+      { length: 40 },
+      (_, n) => `function handler${n}(x) { const parts = []; for (let i = 0; i < x; i += 1) parts.push(i * ${n}); return parts.join(','); }`,
+    );
+    const { file, cacheDir } = bundleOf(`${handlers.join('\n')}\nmodule.exports = { serve: () => [${handlers.map((_, n) => `handler${n}(3)`).join(', ')}] };`);
+    const size = () => statSync(join(cacheDir, keptFiles(cacheDir)[0] as string)).size;
+
+    expect(start(file, cacheDir)).toMatchObject({ cacheUsed: false, kept: true });
+    const atStart = size();
+    // From the start's code, serving compiles the handlers: kept.
+    expect(start(file, cacheDir, { serve: true })).toMatchObject({ cacheUsed: true, kept: false, keptAfterServing: true });
+    const afterServing = size();
+    expect(afterServing).toBeGreaterThan(atStart);
+    // From the served code, the same calls compile nothing new: the file stays as it is.
+    const written = statSync(join(cacheDir, keptFiles(cacheDir)[0] as string)).mtimeMs;
+    expect(start(file, cacheDir, { serve: true })).toMatchObject({ cacheUsed: true, kept: false, keptAfterServing: false });
+    expect(statSync(join(cacheDir, keptFiles(cacheDir)[0] as string)).mtimeMs).toBe(written);
+    // A start that serves nothing never writes code smaller than the kept one.
+    expect(start(file, cacheDir)).toMatchObject({ cacheUsed: true, kept: false });
+    expect(size()).toBe(afterServing);
   });
 
   it('never runs the compiled code of another text of the same length (V8 itself checks only the length)', () => {

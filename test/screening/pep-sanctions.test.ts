@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { generateWatchlists, serializeWatchlist, WATCHLIST_PATH } from '../../scripts/generate-watchlists.ts';
 import { confidenceFor, dateOfBirthAgreement, MATCH_THRESHOLD, screenPepSanctions, scoreEntry } from '../../src/screening/pep-sanctions.service.ts';
 import { defaultWatchlist } from '../../src/screening/pep-sanctions.watchlist.ts';
@@ -172,6 +172,22 @@ describe('screenPepSanctions', () => {
       expect(hit?.datasets).toContain(title);
       const group = response.both.includes(hit as never) ? 'both' : kindOf.get(listed.dataset) === 'pep' ? 'peps' : 'sanctions';
       expect(response[group]).toContain(hit);
+    }
+  });
+});
+
+describe('screening cost', () => {
+  it('normalizes the list’s names once per process: a later screening normalizes only its own query and matches', () => {
+    const person = { firstName: 'Maria', lastName: 'Keller', dateOfBirth: '1975-06-01' };
+    const first = screenPepSanctions(person, watchlist);
+    const names = watchlist.entries.reduce((count, listed) => count + 1 + listed.aliases.length, 0);
+    const normalize = vi.spyOn(String.prototype, 'normalize');
+    try {
+      expect(screenPepSanctions(person, watchlist)).toEqual(first);
+      // The query, the explanation's query and magic names, each match's group key: a handful, never the list.
+      expect(normalize.mock.calls.length).toBeLessThan(names / 10);
+    } finally {
+      normalize.mockRestore();
     }
   });
 });
