@@ -204,23 +204,49 @@ const COMMONJS_BUNDLE = {
   banner: { js: "const bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
 
-// A package required on first use (`packageOnFirstUse`) whose specifier matches `specifiers`, bundled instead:
-// a `require` of a bundled ES module is evaluated where it is called, so it still waits for its first use.
-const bundledOnFirstUse = (specifiers) => (text) =>
-  text.replace(/packageOnFirstUse<([^>]*)>\(import\.meta\.url, '([^']+)'\)/g, (call, type, specifier) =>
-    specifiers.test(specifier) ? `(() => require('${specifier}') as ${type})` : call,
-  );
+// faker's three locale entry points (en, en_GB, en_US; never the package root with its 70 locales) are a bundle
+// of their own, FAKER_BUNDLE, which the server bundle runs on the first synthetic person (a first create's
+// sender user) through the bin's loader (src/bundle-loader.mjs), with the compiled code it kept at the exit
+// of an earlier process: required from node_modules, Node's ES module loader resolved and compiled some
+// 500 KB of modules there, every process. Not in the server bundle: its kept code would then hold faker's
+// compiled data, which every start reads and holds (start CPU +10 ms, idle memory +3 MB).
+const FAKER_BUNDLE = 'dist/faker-locales.cjs';
+const FAKER_LOCALE = /^@faker-js\/faker\/locale\/(en|en_GB|en_US)$/;
+const fakerLocalesBundled = (text) => {
+  const rewritten = text.replace(/packageOnFirstUse<([^>]*)>\(import\.meta\.url, '([^']+)'\)/g, (call, type, specifier) => {
+    const locale = FAKER_LOCALE.exec(specifier)?.[1];
+    return locale ? `(() => fakerLocalesBundle().${locale}() as ${type})` : call;
+  });
+  if (rewritten === text) return text;
+  const fromDist = (file) => JSON.stringify(relative(dirname(compiledPath(resolve('src/platform/random/random.ts'))), file));
+  return `${rewritten}
+let fakerLocales: any;
+function fakerLocalesBundle() {
+  if (fakerLocales === undefined) {
+    const { loadBundle } = packageOnFirstUse<any>(import.meta.url, ${fromDist('bundle-loader.cjs')})();
+    fakerLocales = loadBundle(process.getBuiltinModule('node:url').fileURLToPath(new URL(${fromDist(relative('dist', FAKER_BUNDLE))}, import.meta.url)));
+    process.once('exit', () => fakerLocales.keepCompiledCode());
+  }
+  return fakerLocales.exports;
+}
+`;
+};
 
-// faker's three locale entry points (en, en_GB, en_US; never the package root with its 70 locales) are bundled
-// behind their first use: from node_modules, the first synthetic person (a first create's sender user)
-// resolved and compiled some 500 KB of ES modules through Node's ES module loader; in the bundle they are
-// compiled as part of it, and a code cache of the bundle kept after that first use holds them. The bundle
-// grows by 0.5 MB (idle memory by about 1.5 MB: the loader holds the bundle's text).
+await build({
+  ...COMMONJS_BUNDLE,
+  stdin: {
+    contents: ['en', 'en_GB', 'en_US'].map((locale) => `exports.${locale} = () => require('@faker-js/faker/locale/${locale}');`).join('\n'),
+    resolveDir: '.',
+  },
+  outfile: FAKER_BUNDLE,
+  logLevel: 'warning',
+});
+
 await build({
   ...COMMONJS_BUNDLE,
   entryPoints: ['src/server-entry.ts'],
   outfile: SERVER_BUNDLE,
-  plugins: [importMetaUrlPerFile(bundledOnFirstUse(/^@faker-js\/faker\/locale\/en(_GB|_US)?$/)), packagesOnFirstUse, undiciOnFirstNeed],
+  plugins: [importMetaUrlPerFile(fakerLocalesBundled), packagesOnFirstUse, undiciOnFirstNeed],
   sourcemap: true,
   sourcesContent: false,
   logLevel: 'warning',
@@ -230,11 +256,12 @@ await build({
 // default): the same modules and their dependencies, several of them ES modules only (lowdb, hono), in one
 // CommonJS file that the package's `exports` give to `require`. The packages the server requires on first
 // use (faker, libphonenumber) are bundled too: Jest's require cannot load an ES module before Node 24.9.
+const bundledOnFirstUse = (text) => text.replace(/packageOnFirstUse<([^>]*)>\(import\.meta\.url, ('[^']+')\)/g, '(() => require($2) as $1)');
 await build({
   ...COMMONJS_BUNDLE,
   entryPoints: ['src/index.ts'],
   outfile: 'dist/index.cjs',
-  plugins: [importMetaUrlPerFile(bundledOnFirstUse(/./)), packagesOnFirstUse],
+  plugins: [importMetaUrlPerFile(bundledOnFirstUse), packagesOnFirstUse],
   logLevel: 'warning',
 });
 
@@ -254,13 +281,15 @@ await build({
 // the time). esbuild escapes the strings already; the characters it leaves, in comments, regular expressions
 // and template literals, become \u escapes, which mean the same characters there (a tagged template's raw
 // strings would differ: none of the bundle's tags reads them, hono's `html` joins the cooked ones).
-const bundled = readFileSync(SERVER_BUNDLE, 'utf8');
-// A backslash right before such a character would escape the escape instead (`\é` would read `\\u00e9`).
-if (/\\[^\x00-\x7f]/.test(bundled)) throw new Error(`${SERVER_BUNDLE}: a backslash before a character beyond ASCII; write that character as \\u in the source`);
-writeFileSync(
-  SERVER_BUNDLE,
-  bundled.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`),
-);
+for (const file of [SERVER_BUNDLE, FAKER_BUNDLE]) {
+  const bundled = readFileSync(file, 'utf8');
+  // A backslash right before such a character would escape the escape instead (`\é` would read `\\u00e9`).
+  if (/\\[^\x00-\x7f]/.test(bundled)) throw new Error(`${file}: a backslash before a character beyond ASCII; write that character as \\u in the source`);
+  writeFileSync(
+    file,
+    bundled.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
+}
 
 // The bin keeps the bundle's compiled code after a start, for the next one (src/bundle-loader.mjs): one
 // start now, with the bin's Node flags, makes the first start after a build or an install a fast one too.

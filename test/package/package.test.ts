@@ -10,6 +10,7 @@ import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { codeCacheFile } from '../../src/bundle-loader.mjs';
 import { temporaryDirectory } from '../helpers/temporary-directory.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -310,8 +311,8 @@ describe('the compiled package', () => {
     expect(page).toContain('— idv-sandbox console</title>');
   }, 120_000);
 
-  it("bundles faker's three locale entry points, evaluated on the first synthetic person and not by a start", async () => {
-    // The bundle's functions as V8 counts their calls: esbuild names each bundled file's evaluation after its path.
+  it("bundles faker's three locale entry points on their own, run on the first synthetic person and not by a start", async () => {
+    // The faker bundle's functions as V8 counts their calls: esbuild names each bundled file's evaluation after its path.
     const report = join(temporaryDirectory('idv-sandbox-coverage-'), 'report-faker.cjs');
     writeFileSync(
       report,
@@ -321,14 +322,21 @@ session.post('Profiler.enable');
 session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
 const evaluated = new Set();
 process.on('SIGUSR2', () => session.post('Profiler.takePreciseCoverage', (error, { result }) => {
-  for (const { functionName, ranges } of result.find((script) => script.url.endsWith('server.cjs')).functions)
+  for (const { functionName, ranges } of result.find((script) => script.url.endsWith('faker-locales.cjs'))?.functions ?? [])
     if (functionName.startsWith('node_modules/@faker-js/') && ranges[0].count > 0) evaluated.add(functionName);
   process.stderr.write('faker ' + JSON.stringify([...evaluated].sort()) + '\\n');
 }));`,
     );
-    const bundle = readFileSync(join(ROOT, 'dist/server.cjs'), 'utf8');
-    expect([...bundle.matchAll(/^\/\/ node_modules\/@faker-js\/faker\/dist\/locale\/(\w+)\.js$/gm)].map((match) => match[1])).toEqual(['en', 'en_GB', 'en_US']);
-    const server = await startServer(process.execPath, ['--require', report, 'bin/idv-sandbox.js', '--port', '0', '--memory']);
+    const fakerBundle = readFileSync(join(ROOT, 'dist/faker-locales.cjs'), 'utf8');
+    expect([...fakerBundle.matchAll(/^\/\/ node_modules\/@faker-js\/faker\/dist\/locale\/(\w+)\.js$/gm)].map((match) => match[1])).toEqual([
+      'en',
+      'en_GB',
+      'en_US',
+    ]);
+    // Not in the server bundle, whose kept code every start reads.
+    expect(readFileSync(join(ROOT, 'dist/server.cjs'), 'utf8')).not.toMatch(/node_modules\/@faker-js\//);
+    const env = { ...process.env, NODE_COMPILE_CACHE: temporaryDirectory('idv-sandbox-compile-cache-') };
+    const server = await startServer(process.execPath, ['--require', report, 'bin/idv-sandbox.js', '--port', '0', '--memory'], env);
     const { url } = server;
     const fakerEvaluated = () => answerToSignal<string[]>(server, 'faker');
 
@@ -344,6 +352,12 @@ process.on('SIGUSR2', () => session.post('Profiler.takePreciseCoverage', (error,
     const evaluated = await fakerEvaluated();
     expect(evaluated).toEqual(expect.arrayContaining(['node_modules/@faker-js/faker/dist/locale/en_US.js']));
     expect(evaluated).not.toContain('node_modules/@faker-js/faker/dist/locale/en_GB.js');
+
+    // At exit the process keeps the faker bundle's compiled code, which the next one's first synthetic person runs from.
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const kept = codeCacheFile(Buffer.from(fakerBundle), ['--require', report], join(env.NODE_COMPILE_CACHE, 'idv-sandbox-code-cache'));
+    expect(statSync(kept).size).toBeGreaterThan(100_000);
   }, 120_000);
 
   it('leaves nodemailer and libphonenumber out of the bundle and loads each from node_modules on first use', async () => {
