@@ -26,13 +26,13 @@ const compiledPath = (path) => relative(bundleDir, resolve('dist', relative(sour
 
 // A source file finds its fixtures, its worker and its packages relative to `import.meta.url`; inside a
 // bundle every file would share the bundle's URL, so each gets the URL its compiled module has in dist/.
-// `rewrite` changes a source file's text further, for one bundle.
+// `rewrite(text, path)` changes a source file's text further, for one bundle.
 const importMetaUrlPerFile = (rewrite = (text) => text) => ({
   name: 'import-meta-url-per-file',
   setup(bundler) {
     bundler.onLoad({ filter: /\.(ts|mjs)$/ }, async ({ path }) => {
       if (!path.startsWith(source)) return undefined;
-      const text = rewrite(await readFile(path, 'utf8'));
+      const text = rewrite(await readFile(path, 'utf8'), path);
       return {
         contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(compiledPath(path))}, import.meta.url).href`),
         loader: path.endsWith('.ts') ? 'ts' : 'js',
@@ -212,13 +212,14 @@ const COMMONJS_BUNDLE = {
 // compiled data, which every start reads and holds (start CPU +10 ms, idle memory +3 MB).
 const FAKER_BUNDLE = 'dist/faker-locales.cjs';
 const FAKER_LOCALE = /^@faker-js\/faker\/locale\/(en|en_GB|en_US)$/;
-const fakerLocalesBundled = (text) => {
+const fakerLocalesBundled = (text, path) => {
   const rewritten = text.replace(/packageOnFirstUse<([^>]*)>\(import\.meta\.url, '([^']+)'\)/g, (call, type, specifier) => {
     const locale = FAKER_LOCALE.exec(specifier)?.[1];
     return locale ? `(() => fakerLocalesBundle().${locale}() as ${type})` : call;
   });
   if (rewritten === text) return text;
-  const fromDist = (file) => JSON.stringify(relative(dirname(compiledPath(resolve('src/platform/random/random.ts'))), file));
+  // Paths from the file's compiled module in dist/, which its `import.meta.url` names (above).
+  const fromDist = (file) => JSON.stringify(relative(dirname(compiledPath(path)), file));
   return `${rewritten}
 let fakerLocales: any;
 function fakerLocalesBundle() {
