@@ -26,13 +26,13 @@ const compiledPath = (path) => relative(bundleDir, resolve('dist', relative(sour
 
 // A source file finds its fixtures, its worker and its packages relative to `import.meta.url`; inside a
 // bundle every file would share the bundle's URL, so each gets the URL its compiled module has in dist/.
-// `rewrite` changes a source file's text further, for one bundle.
+// `rewrite(text, path)` changes a source file's text further, for one bundle.
 const importMetaUrlPerFile = (rewrite = (text) => text) => ({
   name: 'import-meta-url-per-file',
   setup(bundler) {
     bundler.onLoad({ filter: /\.(ts|mjs)$/ }, async ({ path }) => {
       if (!path.startsWith(source)) return undefined;
-      const text = rewrite(await readFile(path, 'utf8'));
+      const text = rewrite(await readFile(path, 'utf8'), path);
       return {
         contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(compiledPath(path))}, import.meta.url).href`),
         loader: path.endsWith('.ts') ? 'ts' : 'js',
@@ -204,11 +204,50 @@ const COMMONJS_BUNDLE = {
   banner: { js: "const bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 };
 
+// faker's three locale entry points (en, en_GB, en_US; never the package root with its 70 locales) are a bundle
+// of their own, FAKER_BUNDLE, which the server bundle runs on the first synthetic person (a first create's
+// sender user) through the bin's loader (src/bundle-loader.mjs), with the compiled code it kept at the exit
+// of an earlier process: required from node_modules, Node's ES module loader resolved and compiled some
+// 500 KB of modules there, every process. Not in the server bundle: its kept code would then hold faker's
+// compiled data, which every start reads and holds (start CPU +10 ms, idle memory +3 MB).
+const FAKER_BUNDLE = 'dist/faker-locales.cjs';
+const FAKER_LOCALE = /^@faker-js\/faker\/locale\/(en|en_GB|en_US)$/;
+const fakerLocalesBundled = (text, path) => {
+  const rewritten = text.replace(/packageOnFirstUse<([^>]*)>\(import\.meta\.url, '([^']+)'\)/g, (call, type, specifier) => {
+    const locale = FAKER_LOCALE.exec(specifier)?.[1];
+    return locale ? `(() => fakerLocalesBundle().${locale}() as ${type})` : call;
+  });
+  if (rewritten === text) return text;
+  // Paths from the file's compiled module in dist/, which its `import.meta.url` names (above).
+  const fromDist = (file) => JSON.stringify(relative(dirname(compiledPath(path)), file));
+  return `${rewritten}
+let fakerLocales: any;
+function fakerLocalesBundle() {
+  if (fakerLocales === undefined) {
+    const { loadBundle } = packageOnFirstUse<any>(import.meta.url, ${fromDist('bundle-loader.cjs')})();
+    fakerLocales = loadBundle(process.getBuiltinModule('node:url').fileURLToPath(new URL(${fromDist(relative('dist', FAKER_BUNDLE))}, import.meta.url)));
+    process.once('exit', () => fakerLocales.keepCompiledCode());
+  }
+  return fakerLocales.exports;
+}
+`;
+};
+
+await build({
+  ...COMMONJS_BUNDLE,
+  stdin: {
+    contents: ['en', 'en_GB', 'en_US'].map((locale) => `exports.${locale} = () => require('@faker-js/faker/locale/${locale}');`).join('\n'),
+    resolveDir: '.',
+  },
+  outfile: FAKER_BUNDLE,
+  logLevel: 'warning',
+});
+
 await build({
   ...COMMONJS_BUNDLE,
   entryPoints: ['src/server-entry.ts'],
   outfile: SERVER_BUNDLE,
-  plugins: [importMetaUrlPerFile(), packagesOnFirstUse, undiciOnFirstNeed],
+  plugins: [importMetaUrlPerFile(fakerLocalesBundled), packagesOnFirstUse, undiciOnFirstNeed],
   sourcemap: true,
   sourcesContent: false,
   logLevel: 'warning',
@@ -243,13 +282,15 @@ await build({
 // the time). esbuild escapes the strings already; the characters it leaves, in comments, regular expressions
 // and template literals, become \u escapes, which mean the same characters there (a tagged template's raw
 // strings would differ: none of the bundle's tags reads them, hono's `html` joins the cooked ones).
-const bundled = readFileSync(SERVER_BUNDLE, 'utf8');
-// A backslash right before such a character would escape the escape instead (`\é` would read `\\u00e9`).
-if (/\\[^\x00-\x7f]/.test(bundled)) throw new Error(`${SERVER_BUNDLE}: a backslash before a character beyond ASCII; write that character as \\u in the source`);
-writeFileSync(
-  SERVER_BUNDLE,
-  bundled.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`),
-);
+for (const file of [SERVER_BUNDLE, FAKER_BUNDLE]) {
+  const bundled = readFileSync(file, 'utf8');
+  // A backslash right before such a character would escape the escape instead (`\é` would read `\\u00e9`).
+  if (/\\[^\x00-\x7f]/.test(bundled)) throw new Error(`${file}: a backslash before a character beyond ASCII; write that character as \\u in the source`);
+  writeFileSync(
+    file,
+    bundled.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`),
+  );
+}
 
 // The bin keeps the bundle's compiled code after a start, for the next one (src/bundle-loader.mjs): one
 // start now, with the bin's Node flags, makes the first start after a build or an install a fast one too.

@@ -10,6 +10,7 @@ import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { codeCacheFile } from '../../src/bundle-loader.mjs';
 import { temporaryDirectory } from '../helpers/temporary-directory.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -59,6 +60,20 @@ async function startServer(command: string, args: string[], env: NodeJS.ProcessE
     void exited.then((code) => reject(new Error(`${[command, ...args].join(' ')} exited with ${code}:\n${output}`)));
   });
   return { child, url, output: () => output, exited };
+}
+
+/** Signals a server started with a `--require` script that answers SIGUSR2 with a `<label> <JSON>` line, and resolves with the JSON. */
+function answerToSignal<T>({ child, output }: Awaited<ReturnType<typeof startServer>>, label: string): Promise<T> {
+  return new Promise<T>((resolve) => {
+    const from = output().length;
+    child.stderr.on('data', function printed() {
+      const line = new RegExp(`^${label} (.*)$`, 'm').exec(output().slice(from));
+      if (!line?.[1]) return;
+      child.stderr.off('data', printed);
+      resolve(JSON.parse(line[1]) as T);
+    });
+    child.kill('SIGUSR2');
+  });
 }
 
 /** Sends `request` as written on a new connection and resolves with everything the server answered. */
@@ -247,18 +262,9 @@ describe('the compiled package', () => {
     // Without rate limits, nor the test run's strict responses: both read headers through undici's Headers.
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('IDV_SANDBOX_')));
     const args = ['--require', report, 'bin/idv-sandbox.js', '--port', '0', '--memory', '--no-rate-limit'];
-    const { child, url, output } = await startServer(process.execPath, args, env);
-    const loadedBuiltins = () =>
-      new Promise<string[]>((resolve) => {
-        const from = output().length;
-        child.stderr.on('data', function printed() {
-          const line = /^builtins (.*)$/m.exec(output().slice(from));
-          if (!line?.[1]) return;
-          child.stderr.off('data', printed);
-          resolve(JSON.parse(line[1]));
-        });
-        child.kill('SIGUSR2');
-      });
+    const server = await startServer(process.execPath, args, env);
+    const { url } = server;
+    const loadedBuiltins = () => answerToSignal<string[]>(server, 'builtins');
     const UNDICI = 'NativeModule internal/deps/undici/undici';
 
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
@@ -305,16 +311,66 @@ describe('the compiled package', () => {
     expect(page).toContain('— idv-sandbox console</title>');
   }, 120_000);
 
-  it('leaves nodemailer, faker and libphonenumber out of the bundle and loads each from node_modules on first use', async () => {
-    // Bundled, they are a third of the bundle to compile at every start, and nodemailer's imports of tls,
-    // https, dns and child_process would load with it.
-    expect(readFileSync(join(ROOT, 'dist/server.cjs'), 'utf8')).not.toMatch(/node_modules\/(nodemailer|@faker-js|libphonenumber-js)\//);
+  it("bundles faker's three locale entry points on their own, run on the first synthetic person and not by a start", async () => {
+    // The faker bundle's functions as V8 counts their calls: esbuild names each bundled file's evaluation after its path.
+    const report = join(temporaryDirectory('idv-sandbox-coverage-'), 'report-faker.cjs');
+    writeFileSync(
+      report,
+      `const session = new (require('node:inspector').Session)();
+session.connect();
+session.post('Profiler.enable');
+session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+const evaluated = new Set();
+process.on('SIGUSR2', () => session.post('Profiler.takePreciseCoverage', (error, { result }) => {
+  for (const { functionName, ranges } of result.find((script) => script.url.endsWith('faker-locales.cjs'))?.functions ?? [])
+    if (functionName.startsWith('node_modules/@faker-js/') && ranges[0].count > 0) evaluated.add(functionName);
+  process.stderr.write('faker ' + JSON.stringify([...evaluated].sort()) + '\\n');
+}));`,
+    );
+    const fakerBundle = readFileSync(join(ROOT, 'dist/faker-locales.cjs'), 'utf8');
+    expect([...fakerBundle.matchAll(/^\/\/ node_modules\/@faker-js\/faker\/dist\/locale\/(\w+)\.js$/gm)].map((match) => match[1])).toEqual([
+      'en',
+      'en_GB',
+      'en_US',
+    ]);
+    // Not in the server bundle, whose kept code every start reads.
+    expect(readFileSync(join(ROOT, 'dist/server.cjs'), 'utf8')).not.toMatch(/node_modules\/@faker-js\//);
+    const env = { ...process.env, NODE_COMPILE_CACHE: temporaryDirectory('idv-sandbox-compile-cache-') };
+    const server = await startServer(process.execPath, ['--require', report, 'bin/idv-sandbox.js', '--port', '0', '--memory'], env);
+    const { url } = server;
+    const fakerEvaluated = () => answerToSignal<string[]>(server, 'faker');
+
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect(await fakerEvaluated()).toEqual([]);
+    // A create's sender user is a synthetic person of en_US, which needs all of en.
+    const created = await fetch(`${url}/v1/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'sk_live_demo' },
+      body: JSON.stringify({ firstName: 'Jane', lastName: 'Doe', email: 'jane.doe@example.com' }),
+    });
+    expect(created.status).toBe(200);
+    const evaluated = await fakerEvaluated();
+    expect(evaluated).toEqual(expect.arrayContaining(['node_modules/@faker-js/faker/dist/locale/en_US.js']));
+    expect(evaluated).not.toContain('node_modules/@faker-js/faker/dist/locale/en_GB.js');
+
+    // At exit the process keeps the faker bundle's compiled code, which the next one's first synthetic person runs from.
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    const kept = codeCacheFile(Buffer.from(fakerBundle), ['--require', report], join(env.NODE_COMPILE_CACHE, 'idv-sandbox-code-cache'));
+    expect(statSync(kept).size).toBeGreaterThan(100_000);
+  }, 120_000);
+
+  it('leaves nodemailer and libphonenumber out of the bundle and loads each from node_modules on first use', async () => {
+    // Bundled, they would be compiled at every start, and nodemailer's imports of tls, https, dns and
+    // child_process would load with it.
+    expect(readFileSync(join(ROOT, 'dist/server.cjs'), 'utf8')).not.toMatch(/node_modules\/(nodemailer|libphonenumber-js)\//);
     const { url, loaded } = await startPrintingLoads(['--smtp', 'smtp://127.0.0.1:25']);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     // The module hooks print from their own thread on Node 20, so the bin and its loader may be told in either order.
     expect(new Set(loaded().slice(0, 3))).toEqual(new Set(['bin/idv-sandbox.js', 'dist/bundle-loader.cjs', 'node_modules/nodemailer/dist/esm/nodemailer.js']));
 
-    // A fixture session's synthetic person (faker) and a phone check (libphonenumber) answer from the built server.
+    // A fixture session's synthetic person (faker, from the bundle) and a phone check (libphonenumber) answer
+    // from the built server.
     const session = await fetch(`${url}/v1/sessions/test_verified`, { headers: { 'x-api-key': 'sk_test_demo' } });
     expect(session.status).toBe(200);
     expect(await session.json()).toMatchObject({ session_record: { id: 'test_verified', status: 'VERIFIED' } });

@@ -118,7 +118,9 @@ export function seedFrom(...parts: readonly (string | number)[]): number {
 
 // The per-locale entry points: the package root loads all of faker's 70 locales (about 30 MB resident and
 // most of a second of start-up) for the three the sandbox uses. Even these are half a megabyte of code and
-// several MB resident: they load on the first synthetic value, not at start-up.
+// several MB resident: they load on the first synthetic value, not at start-up (the server runs these three
+// from a bundle of their own, at the same first use, with the compiled code an earlier process kept:
+// scripts/build.mjs).
 const fakerEntries = {
   en: packageOnFirstUse<{ faker: Faker }>(import.meta.url, '@faker-js/faker/locale/en'),
   en_GB: packageOnFirstUse<{ faker: Faker }>(import.meta.url, '@faker-js/faker/locale/en_GB'),
