@@ -68,6 +68,11 @@ function addTo<K extends RequestList>(c: AppContext, name: K, item: NonNullable<
   else list.push(item);
 }
 
+/** The error body family of the request's route (`errorFamily`, unset until a route's guard names another). */
+export function errorFamilyOf(c: Context<AppEnv>): ErrorFamily {
+  return c.get('errorFamily') ?? 'default';
+}
+
 /** Notes a fact about the answer for the coverage recorder (see `outcomeFacts`). */
 export function noteOutcome(c: AppContext, fact: string): void {
   addTo(c, 'outcomeFacts', fact);

@@ -12,7 +12,7 @@ import { ApiError, errorBody, type ErrorFamily } from '../errors/api-error.ts';
 import { codedError, PLATFORM_ERROR_CODES } from '../errors/error-codes.ts';
 import { DEFAULT_NAMESPACE, NAMESPACE_PATTERN, type World } from '../namespaces/world.ts';
 import { journaledHeaders, keptQuery, sentJsonText } from '../request-log/request-log.ts';
-import { admitNamespace, explain, noteFiredRule, numberRequest, noteOutcome, type AppContext, type AppEnv } from './context.ts';
+import { admitNamespace, errorFamilyOf, explain, noteFiredRule, numberRequest, noteOutcome, type AppContext, type AppEnv } from './context.ts';
 import type { Platform } from '../platform.ts';
 import { ruleKinds } from '../scenarios/scenario.schema.ts';
 import type { ScenarioEffect } from '../scenarios/scenarios.ts';
@@ -121,7 +121,7 @@ async function saved(c: AppContext, durable: Promise<void>): Promise<boolean> {
     if (!(error instanceof StorageError)) throw error;
     explain(c, `507: ${error.message}`);
     c.res = undefined;
-    c.res = c.json(errorBody(c.get('errorFamily') ?? 'default', error.message), 507);
+    c.res = c.json(errorBody(errorFamilyOf(c), error.message), 507);
     return false;
   }
 }
@@ -273,7 +273,7 @@ export function apiKeyGuard(policy: GuardPolicy) {
     if (c.get('operation') === undefined) c.set('operation', policy.operation);
     // Set only when they change what is read (unset reads as `default` and as none): see `addTo` in context.ts.
     const family = policy.errorFamily ?? 'default';
-    if (family !== (c.get('errorFamily') ?? 'default')) c.set('errorFamily', family);
+    if (family !== errorFamilyOf(c)) c.set('errorFamily', family);
     if (policy.errorCodes !== c.get('errorCodes')) c.set('errorCodes', policy.errorCodes);
     c.set('refusesForFunds', policy.refusesForFunds);
 

@@ -10,7 +10,7 @@ import { createMiddleware } from 'hono/factory';
 import { matchedRoutes } from 'hono/route';
 import { errorBody } from '../errors/api-error.ts';
 import { DeclaredOperations, type RegistryDefinition, type ResponseRecorder, responseMismatch } from '../operations/declared-operations.ts';
-import type { AppEnv } from './context.ts';
+import { errorFamilyOf, type AppEnv } from './context.ts';
 
 /** Checks the answers of the documented operations. */
 export class ResponseConformance {
@@ -55,7 +55,7 @@ export class ResponseConformance {
       const message = `Response does not conform to the API contract: ${route.operationId} (${route.name}) answered ${status}: ${problem}.`;
       c.get('platform').log.error(message);
       c.res = undefined;
-      c.res = c.json(errorBody(c.get('errorFamily') ?? 'default', message), 500);
+      c.res = c.json(errorBody(errorFamilyOf(c), message), 500);
     });
   }
 }

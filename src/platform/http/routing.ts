@@ -7,7 +7,7 @@ import { OpenAPIHono, createRoute, z, type RouteConfig } from '@hono/zod-openapi
 import type { Hook } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, describeZodError, errorBody, type ErrorExtras } from '../errors/api-error.ts';
-import { explain, noteOutcome, type AppContext, type AppEnv } from './context.ts';
+import { errorFamilyOf, explain, noteOutcome, type AppContext, type AppEnv } from './context.ts';
 import { apiKeyGuard, missingKeyStatusFor, type GuardPolicy } from './middleware.ts';
 
 export const ErrorSchema = z
@@ -136,7 +136,7 @@ export function controlRoute<R extends RouteConfig>(config: R) {
 
 /** The one error handler: ApiError → its status and body; framework errors → 4xx; anything else → 500. */
 export function handleError(error: Error, c: AppContext): Response {
-  const family = c.get('errorFamily') ?? 'default';
+  const family = errorFamilyOf(c);
   if (error instanceof ApiError) {
     for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
     for (const reason of error.explanations) explain(c, reason);
