@@ -41,10 +41,19 @@ function isStoredRecord(value: unknown): value is { id: string } {
 }
 const Snapshot = SnapshotHeader.extend({ namespaces: z.record(Name, z.record(Name, z.array(StoredRecord))) });
 /**
- * namespace → collection → records, in Maps: a namespace may be called `__proto__` or `constructor`. A
- * snapshot being written may hold raw records (copied from the older file unread).
+ * A collection's records in snapshot order: an array as read, or a collection's records as a snapshot
+ * being written takes them (`SnapshotRecords`), which may hold raw records (copied from the older file
+ * unread) and write instants as columns.
  */
-export type Snapshot = z.infer<typeof SnapshotHeader> & { namespaces: Map<string, Map<string, ({ id: string } | RawRecord)[]>> };
+export interface RecordSequence {
+  readonly length: number;
+  at(index: number): { id: string } | RawRecord | WrittenAtColumn | undefined;
+}
+
+/** namespace → collection → records, in Maps: a namespace may be called `__proto__` or `constructor`. */
+export type Snapshot = z.infer<typeof SnapshotHeader> & { namespaces: Map<string, Map<string, RecordSequence>> };
+/** A snapshot as read from its file. */
+export type StoredSnapshot = z.infer<typeof SnapshotHeader> & { namespaces: Map<string, Map<string, { id: string }[]>> };
 
 /** Where each record's JSON lies in a snapshot file (bytes), per namespace and collection, in record order. */
 export type SnapshotLayout = Map<string, Map<string, { offsets: ArrayLike<number>; lengths: ArrayLike<number> }>>;
@@ -71,7 +80,21 @@ export const WRITTEN_AT = '__written_at';
 export const WrittenAt = z.object({ id: Name, at: z.array(Instant.nullable()) });
 export type WrittenAt = z.infer<typeof WrittenAt>;
 
-export function emptySnapshot(generation: number): Snapshot {
+/**
+ * A collection's write instants as a snapshot being written holds them (NaN: unknown), written as its
+ * WrittenAt line a slice of instants at a time: a million of them made one JSON text of 14 MB at once.
+ */
+export class WrittenAtColumn {
+  constructor(
+    readonly id: string,
+    readonly at: Float64Array,
+  ) {}
+}
+
+/** Instants written between two chances for the writer to yield (one chunk of text holds about 18,000). */
+const INSTANTS_PER_PIECE = 16_384;
+
+export function emptySnapshot(generation: number): StoredSnapshot {
   return { format: STORE_FORMAT, version: STORE_VERSION, generation, namespaces: new Map() };
 }
 
@@ -91,7 +114,7 @@ export class SnapshotFile implements Adapter<Snapshot> {
     private readonly pauseAt: (point: PausePoint) => Promise<void> = async () => undefined,
   ) {}
 
-  async read(): Promise<Snapshot | null> {
+  async read(): Promise<StoredSnapshot | null> {
     if (!existsSync(this.file)) return null;
     const lines = readLines(this.file);
     const first = await lines.next();
@@ -127,10 +150,17 @@ export class SnapshotFile implements Adapter<Snapshot> {
       let chunk = '';
       let paused = false;
       let bytes = 0;
+      let unsynced = 0;
       const write = async (data: string | Buffer) => {
         await handle.writeFile(data);
         if (!paused) await this.pauseAt('snapshot-partial');
         paused = true;
+        // Flushed as it goes: left to the kernel, a store's worth of dirty pages made every journal
+        // fdatasync meanwhile wait for them (a gigabyte: up to 300 ms per acknowledged write, 40 ms so).
+        unsynced += data.length;
+        if (unsynced < SYNC_EVERY_BYTES) return;
+        unsynced = 0;
+        await handle.datasync();
       };
       const put = async (text: string, length = Buffer.byteLength(text)) => {
         bytes += length;
@@ -149,6 +179,16 @@ export class SnapshotFile implements Adapter<Snapshot> {
         bytes += data.length;
         await write(data);
       };
+      /** The text JSON.stringify gives a WrittenAt, put a slice of instants at a time. */
+      const putWrittenAt = async ({ id, at }: WrittenAtColumn) => {
+        await put(`{"id":${JSON.stringify(id)},"at":[`);
+        for (let start = 0; start < at.length; start += INSTANTS_PER_PIECE) {
+          const piece: string[] = [];
+          for (let i = start; i < Math.min(at.length, start + INSTANTS_PER_PIECE); i++) piece.push(Number.isNaN(at[i]) ? 'null' : String(at[i]));
+          await put(`${start === 0 ? '' : ','}${piece.join(',')}`);
+        }
+        await put(']}');
+      };
       const { namespaces, ...header } = data;
       await put(`${JSON.stringify(header).slice(0, -1)}${HEADER_END}\n`);
       const spaces = [...namespaces];
@@ -164,7 +204,15 @@ export class SnapshotFile implements Adapter<Snapshot> {
           places.set(name, { offsets, lengths });
           const separator = (i: number) => (i < records.length - 1 ? ',\n' : '\n');
           for (let i = 0; i < records.length; ) {
-            const record = records[i];
+            const record = records.at(i);
+            if (record instanceof WrittenAtColumn) {
+              offsets.push(bytes);
+              await putWrittenAt(record);
+              lengths.push(bytes - (offsets.at(-1) as number));
+              await put(separator(i), separator(i).length);
+              i += 1;
+              continue;
+            }
             if (!(record instanceof RawRecord)) {
               const text = JSON.stringify(record);
               const length = Buffer.byteLength(text);
@@ -176,18 +224,19 @@ export class SnapshotFile implements Adapter<Snapshot> {
             }
             // Raw records are copied unread as they lie in the older file; a run of them that lie one after
             // the other there (",\n" between them) is copied in one read, separators included.
-            let end = i + 1;
+            const run = [record];
             let span = record.length;
-            while (end < records.length && span < CHUNK_CHARS) {
-              const next = records[end];
+            while (i + run.length < records.length && span < CHUNK_CHARS) {
+              const next = records.at(i + run.length);
               if (!(next instanceof RawRecord) || next.source !== record.source || next.offset !== record.offset + span + 2) break;
               span = next.offset + next.length - record.offset;
-              end += 1;
+              run.push(next);
             }
-            for (let k = i; k < end; k++) {
-              offsets.push(bytes + (records[k] as RawRecord).offset - record.offset);
-              lengths.push((records[k] as RawRecord).length);
+            for (const copied of run) {
+              offsets.push(bytes + copied.offset - record.offset);
+              lengths.push(copied.length);
             }
+            const end = i + run.length;
             await putBytes(record.source.bytes(record.offset, span));
             await put(separator(end - 1), separator(end - 1).length);
             i = end;
@@ -289,6 +338,8 @@ export function recordProblem(shapes: RecordShapes | undefined, collection: stri
 
 const HEADER_END = ',"namespaces":{';
 const CHUNK_CHARS = 1 << 18;
+/** Bytes of a snapshot written between two fdatasyncs of it. */
+const SYNC_EVERY_BYTES = 32 * 1024 * 1024;
 /** Copied bytes shorter than this join the text being gathered instead of being written on their own. */
 const COPY_AS_TEXT_BYTES = 1 << 14;
 
@@ -327,8 +378,8 @@ async function* readLines(path: string): AsyncGenerator<Line> {
 }
 
 /** The layout `write` produces: header line, then `"ns":{`, `"collection":[`, one record per line, closers. */
-async function readStreamedLayout(file: string, headerLine: string, lines: AsyncGenerator<Line>, layout: SnapshotLayout): Promise<Snapshot> {
-  const snapshot: Snapshot = { ...checkHeader(file, parseLine(file, 1, `${headerLine.slice(0, -HEADER_END.length)}}`)), namespaces: new Map() };
+async function readStreamedLayout(file: string, headerLine: string, lines: AsyncGenerator<Line>, layout: SnapshotLayout): Promise<StoredSnapshot> {
+  const snapshot: StoredSnapshot = { ...checkHeader(file, parseLine(file, 1, `${headerLine.slice(0, -HEADER_END.length)}}`)), namespaces: new Map() };
   let namespace: Map<string, { id: string }[]> | undefined;
   let records: { id: string }[] | undefined;
   let namespacePlaces = new Map<string, { offsets: number[]; lengths: number[] }>();
@@ -383,7 +434,7 @@ async function readStreamedLayout(file: string, headerLine: string, lines: Async
   return snapshot;
 }
 
-function parseWholeDocument(file: string, text: string): Snapshot {
+function parseWholeDocument(file: string, text: string): StoredSnapshot {
   const parsed = parseLine(file, undefined, text);
   checkHeader(file, parsed);
   const snapshot = Snapshot.safeParse(parsed);

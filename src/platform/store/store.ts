@@ -34,7 +34,7 @@ import { basename, dirname, join } from 'node:path';
 import { Low } from 'lowdb';
 import { WorkSlices } from '../background/work-slices.ts';
 import { ApiError } from '../errors/api-error.ts';
-import { Collection, type CollectionChange, type Identified } from './collection.ts';
+import { Collection, type CollectionChange, type Identified, SnapshotRecords } from './collection.ts';
 import { DamagedFileError, StoreOpenError } from './errors.ts';
 import { unwritableDirectoryError } from './unwritable-directory.ts';
 import { Repair } from './repair.ts';
@@ -45,8 +45,8 @@ import {
   cachedKey,
   keyColumn,
   cachePath,
-  idSlots,
   JoinedIds,
+  joinIds,
   RawColumns,
   RawRecord,
   readCache,
@@ -67,10 +67,13 @@ import {
   type JournalEntry,
   type PausePoint,
   type RecordShapes,
+  type RecordSequence,
   type Snapshot,
   type SnapshotLayout,
+  type StoredSnapshot,
   WRITTEN_AT,
   WrittenAt,
+  WrittenAtColumn,
 } from './store-files.ts';
 
 export { StoreOpenError };
@@ -180,18 +183,14 @@ export class Partition {
     return [...this.collections.values()].filter((collection) => collection.size > 0);
   }
 
-  /** name → records (raw ones unread), for the snapshot, with when each was written (WRITTEN_AT) after them. */
-  dump(): Map<string, (Identified | RawRecord)[]> {
-    const out = new Map<string, (Identified | RawRecord)[]>();
-    const written: WrittenAt[] = [];
+  /** name → records as a snapshot writes them, with when each was written (WRITTEN_AT) after them. */
+  dump(): Map<string, RecordSequence> {
+    const out = new Map<string, RecordSequence>();
+    const written: WrittenAtColumn[] = [];
     for (const collection of this.filled()) {
-      const records = collection.held(true);
+      const records = collection.forSnapshot();
       out.set(collection.name, records);
-      // An unread record carries its instant: no lookup by id for each of a million.
-      const at = records.map((record) =>
-        record instanceof RawRecord ? (Number.isNaN(record.at) ? null : record.at) : (collection.writtenAt(record.id) ?? null),
-      );
-      if (at.some((instant) => instant !== null)) written.push({ id: collection.name, at });
+      if (records.writtenAt.some((instant) => !Number.isNaN(instant))) written.push(new WrittenAtColumn(collection.name, records.writtenAt));
     }
     if (written.length > 0) out.set(WRITTEN_AT, written);
     return out;
@@ -274,7 +273,7 @@ export class Store {
       repair.note(error);
     };
     const cached = repair ? null : await store.openCached();
-    let stored: Snapshot | null = cached;
+    let stored: StoredSnapshot | null = cached;
     if (!cached) {
       try {
         stored = await snapshotFile.read();
@@ -342,7 +341,7 @@ export class Store {
    * The snapshot's records unread, from a cache that describes the snapshot on disk; null without one
    * (the snapshot is then read whole). The returned snapshot holds no records: they are in the partitions.
    */
-  private async openCached(): Promise<Snapshot | null> {
+  private async openCached(): Promise<StoredSnapshot | null> {
     const file = this.file as string;
     let source: SnapshotText;
     try {
@@ -392,36 +391,30 @@ export class Store {
       const partition = this.partitionsByName.get(ns);
       const cachedCollections: [string, CachedCollection][] = [];
       cache.namespaces.push([ns, cachedCollections]);
-      const stamps = new Map(((collections.get(WRITTEN_AT) ?? []) as unknown as WrittenAt[]).map(({ id, at }) => [id, at]));
       for (const [name, records] of collections) {
         if (name === WRITTEN_AT) continue;
         const places = layout.get(ns)?.get(name);
-        if (!places) {
-          // Not in the file described (cannot happen: the dump is what was written or read): no cache, and
-          // the raw records keep both files open.
+        if (!places || !(records instanceof SnapshotRecords)) {
+          // Not in the file described, or not a dump (cannot happen: the dump is what was written or read):
+          // no cache, and the raw records keep both files open.
           whole = false;
           continue;
         }
         const collection = partition?.collection(name);
         const indexes = collection ? await snapshotIndexKeys(collection, records) : [];
-        const at = stamps.get(name);
-        const ids = records.map((record) => record.id);
+        const { text, ids, slots } = await joinIds(records.length, (i) => records.id(i));
         const columns: CachedCollection = {
-          ids: ids.join('\n'),
+          ids: text,
           offsets: Float64Array.from(places.offsets),
           lengths: Float64Array.from(places.lengths),
-          at: Float64Array.from(records, (_, i) => at?.[i] ?? Number.NaN),
-          slots: await idSlots(ids),
+          at: records.writtenAt,
+          slots,
           indexes,
         };
         cachedCollections.push([name, columns]);
         for (const [index] of indexes) indexNames.add(cacheIndexName(ns, name, index));
         // At once, without yielding: the records still unread now are read from the new file, at their place in this dump.
-        collection?.useSnapshot(
-          records,
-          new RawColumns(fresh, new JoinedIds(columns.ids, ids.length), columns.offsets, columns.lengths, columns.at, columns.slots),
-          new Map(indexes),
-        );
+        collection?.useSnapshot(records, new RawColumns(fresh, ids, columns.offsets, columns.lengths, columns.at, columns.slots), new Map(indexes));
       }
     }
     const old = this.source;
@@ -833,12 +826,11 @@ const KEYS_SLICE = 5000;
  * (computed, or for a raw record taken from the cache it was loaded with), and of every cached index not
  * declared in this run while all the records are still raw.
  */
-async function snapshotIndexKeys(collection: Collection<Identified>, records: readonly (Identified | RawRecord)[]): Promise<[string, CachedIndex][]> {
+async function snapshotIndexKeys(collection: Collection<Identified>, records: SnapshotRecords): Promise<[string, CachedIndex][]> {
   const out: [string, CachedIndex][] = [];
   const cachedKeys = collection.cachedKeys();
   const declared = collection.declaredIndexes();
-  const allRaw = records.every((record) => record instanceof RawRecord);
-  const carried = allRaw ? [...cachedKeys].filter(([name]) => !declared.some((index) => index.name === name)) : [];
+  const carried = records.allRaw ? [...cachedKeys].filter(([name]) => !declared.some((index) => index.name === name)) : [];
   for (const [name, cached] of carried) declared.push({ name, fingerprint: cached.fingerprint, key: () => undefined });
   for (const { name, fingerprint, key, orderBy } of declared) {
     const cached = cachedKeys.get(name);
@@ -846,12 +838,12 @@ async function snapshotIndexKeys(collection: Collection<Identified>, records: re
     const orders = orderBy || cached?.orders ? new Float64Array(records.length) : undefined;
     const slices = new WorkSlices(KEYS_SLICE);
     for (let i = 0; i < records.length; i++) {
-      const held = records[i] as Identified | RawRecord;
-      if (held instanceof RawRecord && cached?.fingerprint === fingerprint) {
-        column.set(i, cachedKey(cached, held.position));
-        if (orders) orders[i] = cached.orders?.[held.position] as number;
+      const position = records.rawPosition(i);
+      if (position >= 0 && cached?.fingerprint === fingerprint) {
+        column.set(i, cachedKey(cached, position));
+        if (orders) orders[i] = cached.orders?.[position] as number;
       } else {
-        const record = held instanceof RawRecord ? held.parse() : held;
+        const record = position >= 0 ? (records.at(i) as RawRecord).parse() : (records.record(i) as Identified);
         column.set(i, key(record));
         if (orders && orderBy) orders[i] = orderBy(record);
       }
