@@ -48,7 +48,7 @@ import {
   JoinedIds,
   joinIds,
   RawColumns,
-  RawRecord,
+  type RawRecord,
   readCache,
   type SnapshotCache,
   SnapshotText,
