@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { open } from 'node:fs/promises';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/platform/errors/api-error.ts';
 import { Store } from '../../src/platform/store/store.ts';
 import { MAX_RECORD_BYTES } from '../../src/platform/store/store-files.ts';
@@ -72,6 +73,40 @@ describe('the snapshot writer', () => {
     expect(turns).toBeGreaterThanOrEqual(Math.floor(size / (1 << 20)));
     const reopened = await Store.open({ file });
     expect(reopened.partition('default').collection('sessions').size + reopened.partition('ns-a').collection('sessions').size).toBe(66_666);
+    await reopened.close();
+  });
+
+  it("writes a collection's write instants a piece at a time, as the one line JSON.stringify gives them", async () => {
+    const file = tempDataFile();
+    const store = await Store.open({ file, compactAfterBytes: Number.MAX_SAFE_INTEGER });
+    const partition = store.partition('default');
+    let now = 1_767_225_600_000;
+    partition.useClock(() => now);
+    const sessions = partition.collection<{ id: string }>('sessions');
+    // 150,000 instants of 13 digits: a line of about 2 MB.
+    for (let i = 0; i < 150_000; i++) {
+      sessions.put({ id: `s${i}` });
+      now += 1000;
+    }
+    await store.durable();
+    const probe = await open(`${file}.probe`, 'w');
+    const writeFile = vi.spyOn(Object.getPrototypeOf(probe) as { writeFile(data: string | Buffer): Promise<void> }, 'writeFile');
+    await probe.close();
+    try {
+      await store.close();
+      const longest = Math.max(...writeFile.mock.calls.map(([data]) => data.length));
+      // Pieces of the text gathered up to 256 KB: the line was one write of 2 MB, made in one go.
+      expect(longest).toBeLessThan(1 << 20);
+    } finally {
+      writeFile.mockRestore();
+    }
+    const line = readFileSync(file, 'utf8')
+      .split('\n')
+      .find((text) => text.startsWith('{"id":"sessions","at":['));
+    const at = Array.from({ length: 150_000 }, (_, i) => 1_767_225_600_000 + i * 1000);
+    expect(line).toBe(JSON.stringify({ id: 'sessions', at }));
+    const reopened = await Store.open({ file });
+    expect(reopened.partition('default').collection('sessions').writtenAt('s149999')).toBe(at[149_999]);
     await reopened.close();
   });
 

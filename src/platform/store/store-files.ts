@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { z } from 'zod';
 import { DamagedFileError, StoreOpenError } from './errors.ts';
-import { RawRecord } from './snapshot-cache.ts';
+import { RawRecord, SYNC_EVERY_BYTES } from './snapshot-cache.ts';
 
 export const STORE_FORMAT = 'idv-sandbox-store';
 export const STORE_VERSION = 1;
@@ -155,8 +155,6 @@ export class SnapshotFile implements Adapter<Snapshot> {
         await handle.writeFile(data);
         if (!paused) await this.pauseAt('snapshot-partial');
         paused = true;
-        // Flushed as it goes: left to the kernel, a store's worth of dirty pages made every journal
-        // fdatasync meanwhile wait for them (a gigabyte: up to 300 ms per acknowledged write, 40 ms so).
         unsynced += data.length;
         if (unsynced < SYNC_EVERY_BYTES) return;
         unsynced = 0;
@@ -338,8 +336,6 @@ export function recordProblem(shapes: RecordShapes | undefined, collection: stri
 
 const HEADER_END = ',"namespaces":{';
 const CHUNK_CHARS = 1 << 18;
-/** Bytes of a snapshot written between two fdatasyncs of it. */
-const SYNC_EVERY_BYTES = 32 * 1024 * 1024;
 /** Copied bytes shorter than this join the text being gathered instead of being written on their own. */
 const COPY_AS_TEXT_BYTES = 1 << 14;
 
