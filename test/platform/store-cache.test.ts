@@ -4,10 +4,10 @@
  * disagreeing cache is ignored and written again, and the JSON file stays the store.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { deserialize, serialize } from 'node:v8';
+import { serialize } from 'node:v8';
 import { describe, expect, it, vi } from 'vitest';
 import type { Collection } from '../../src/platform/store/collection.ts';
-import { JoinedIds, RawRecord, type SnapshotCache } from '../../src/platform/store/snapshot-cache.ts';
+import { JoinedIds, joinIds, RawRecord, readCache, type SnapshotCache, SnapshotText, writeCache } from '../../src/platform/store/snapshot-cache.ts';
 import { Store } from '../../src/platform/store/store.ts';
 import { SnapshotFile } from '../../src/platform/store/store-files.ts';
 import { crash, tempDataFile } from '../helpers/data-dir.ts';
@@ -41,6 +41,15 @@ async function closedStore(): Promise<string> {
   for (const thing of THINGS) things.put(thing);
   await store.close();
   return file;
+}
+
+/** The cache beside a closed store's snapshot, as a start reads it. */
+async function cacheOf(file: string): Promise<SnapshotCache> {
+  const snapshot = SnapshotText.open(file);
+  const cache = await readCache(file, snapshot.identity());
+  snapshot.close();
+  if (!cache) throw new Error(`${file} has no cache that describes it`);
+  return cache;
 }
 
 const expectedGroup = (group: string) =>
@@ -127,22 +136,22 @@ describe('the snapshot cache', () => {
     await store.closeWithoutCompaction();
 
     const lying = await closedStore();
-    const cache = deserialize(readFileSync(`${lying}.cache`)) as SnapshotCache;
+    const cache = await cacheOf(lying);
     const index = cache.namespaces[0]?.[1].find(([name]) => name === 'things')?.[1].indexes[0]?.[1];
     if (!index) throw new Error('the cache holds no keys of byGroup');
     // The same functions, but the cached keys of groups a and b swapped.
     expect(index.values).toEqual(['a', 'b']);
     index.values.reverse();
-    writeFileSync(`${lying}.cache`, serialize(cache));
+    await writeCache(lying, cache);
     const reopened = await Store.open({ file: lying, cacheFromBytes: 0 });
     expect(newestFirst(byGroup(reopened), 'a')).toEqual(expectedGroup('a'));
     await reopened.closeWithoutCompaction();
 
     const older = await closedStore();
-    const olderCache = deserialize(readFileSync(`${older}.cache`)) as SnapshotCache;
+    const olderCache = await cacheOf(older);
     for (const [, collections] of olderCache.namespaces)
       for (const [, collection] of collections) for (const [, cached] of collection.indexes) cached.fingerprint = '0.0.1 ordered';
-    writeFileSync(`${older}.cache`, serialize(olderCache));
+    await writeCache(older, olderCache);
     const upgraded = await Store.open({ file: older, cacheFromBytes: 0 });
     const things = byGroup(upgraded);
     expect(newestFirst(things, 'b')).toEqual(expectedGroup('b'));
@@ -153,11 +162,11 @@ describe('the snapshot cache', () => {
 
   it('ignores a cache whose table of record places does not fit its records, and reads the JSON file whole', async () => {
     const file = await closedStore();
-    const cache = deserialize(readFileSync(`${file}.cache`)) as SnapshotCache;
+    const cache = await cacheOf(file);
     const columns = cache.namespaces[0]?.[1].find(([name]) => name === 'things')?.[1];
     if (!columns) throw new Error('the cache holds no things');
     columns.slots[columns.slots.indexOf(0)] = THINGS.length + 1;
-    writeFileSync(`${file}.cache`, serialize(cache));
+    await writeCache(file, cache);
     const store = await Store.open({ file, cacheFromBytes: 0 });
     expect(rawCount(store)).toBe(0);
     expect(byGroup(store).all()).toEqual(THINGS);
@@ -402,5 +411,35 @@ describe('JoinedIds (the cached ids, cut out of their joined text only when aske
     expect(JoinedIds.NONE.length).toBe(0);
     const two = new JoinedIds('x\ny', 2);
     expect([two.at(0), two.at(1)]).toEqual(['x', 'y']);
+  });
+});
+
+describe('the cache file (its columns as bytes, then a header that gives their lengths)', () => {
+  it('reads back ids written in pieces of a million characters, one cut where it would split a surrogate pair', async () => {
+    // Ids of 8 characters and a newline each: the one holding character 1,048,575 (where the first piece
+    // ends) has an emoji there, whose surrogate pair would be cut in two.
+    const count = 120_000;
+    const ids = Array.from({ length: count }, (_, i) => `id${String(i).padStart(6, '0')}`);
+    const straddling = Math.floor((1 << 20) / 9);
+    const offset = (1 << 20) - 1 - straddling * 9;
+    ids[straddling] = `${'x'.repeat(offset)}\u{1F600}${'y'.repeat(7 - offset)}`;
+    const { text, slots } = await joinIds(count, (i) => ids[i] as string);
+    expect(text.charCodeAt((1 << 20) - 1)).toBe(0xd83d);
+    const column = () => Float64Array.from(ids, (_, i) => i);
+    const file = tempDataFile();
+    writeFileSync(file, '{}');
+    const snapshot = SnapshotText.open(file);
+    const cache: SnapshotCache = {
+      format: 'idv-sandbox-store-cache',
+      version: 3,
+      snapshot: snapshot.identity(),
+      generation: 4,
+      namespaces: [['default', [['things', { ids: text, offsets: column(), lengths: column(), at: column(), slots, indexes: [] }]]]],
+    };
+    await writeCache(file, cache);
+    const read = await readCache(file, snapshot.identity());
+    snapshot.close();
+    expect(read?.namespaces[0]?.[1][0]?.[1].ids).toBe(text);
+    expect(read).toEqual(cache);
   });
 });

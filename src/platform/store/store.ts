@@ -384,7 +384,7 @@ export class Store {
       await unlink(cachePath(file)).catch(() => undefined);
       return;
     }
-    const cache: SnapshotCache = { format: 'idv-sandbox-store-cache', version: 2, snapshot: fresh.identity(), generation: this.generation, namespaces: [] };
+    const cache: SnapshotCache = { format: 'idv-sandbox-store-cache', version: 3, snapshot: fresh.identity(), generation: this.generation, namespaces: [] };
     const indexNames = new Set<string>();
     let whole = true;
     for (const [ns, collections] of dump) {
