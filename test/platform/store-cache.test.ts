@@ -7,7 +7,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { serialize } from 'node:v8';
 import { describe, expect, it, vi } from 'vitest';
 import type { Collection } from '../../src/platform/store/collection.ts';
-import { JoinedIds, joinIds, RawRecord, readCache, type SnapshotCache, SnapshotText, writeCache } from '../../src/platform/store/snapshot-cache.ts';
+import { JoinedIds, joinIds, readCache, type SnapshotCache, SnapshotText, writeCache } from '../../src/platform/store/snapshot-cache.ts';
 import { Store } from '../../src/platform/store/store.ts';
 import { SnapshotFile } from '../../src/platform/store/store-files.ts';
 import { crash, tempDataFile } from '../helpers/data-dir.ts';
@@ -24,12 +24,7 @@ const byGroup = (store: Store, key: (t: Thing) => string = (t) => t.group): Coll
     .collection<Thing>('things')
     .index('byGroup', key, { orderBy: (t) => t.at });
 const newestFirst = (collection: Collection<Thing>, group: string) => [...collection.ordered('byGroup', group).records].map((t) => t.id);
-const rawCount = (store: Store) =>
-  store
-    .partition('default')
-    .collection<Thing>('things')
-    .held()
-    .filter((held) => held instanceof RawRecord).length;
+const rawCount = (store: Store) => store.partition('default').collection<Thing>('things').unreadCount;
 
 const THINGS: Thing[] = Array.from({ length: 60 }, (_, i) => ({ id: `t${String(i).padStart(2, '0')}`, group: i % 3 === 0 ? 'a' : 'b', at: 1000 - i }));
 

@@ -167,22 +167,9 @@ export class Collection<T extends Identified> {
     return Array.from(this.inOrder(), ([, value]) => (typeof value === 'number' ? this.materialize(value) : value));
   }
 
-  /** The records as they are held, raw ones unread. */
-  held(): (T | RawRecord)[] {
-    const out: (T | RawRecord)[] = [];
-    const raw = this.raw;
-    if (raw) {
-      for (let position = 0; position < raw.ids.length; position++) {
-        const state = this.rawState[position];
-        if (state === GONE) continue;
-        const id = raw.ids.at(position);
-        if (state === UNREAD)
-          out.push(new RawRecord(id, raw.source, raw.offsets[position] as number, raw.lengths[position] as number, position, raw.at[position] as number));
-        else out.push(this.placed.get(id) as T);
-      }
-    }
-    for (const record of this.records.values()) out.push(record);
-    return out;
+  /** How many records are still unread in the snapshot file (held as a place in it, not as an object). */
+  get unreadCount(): number {
+    return this.unread;
   }
 
   /**
