@@ -35,6 +35,7 @@ import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { binLaunch } from '../scripts/bin-launch.ts';
 import { driftRecording } from './drift-recording.ts';
 import { CI_SUITE_FLAGS, firstCallsByArea, median, runSuite } from './ci-suite.ts';
 import { BENCH_EXTERNAL_ID, BENCH_LIVE_KEY, BENCH_ORGANIZATIONS, PREFILL_SPACING_MS, PREFILL_START, prefill } from './prefill.ts';
@@ -50,8 +51,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const WARMUP_REQUESTS = Number(process.env.BENCH_WARMUP_REQUESTS ?? 1000);
 const JSON_OUT = process.env.BENCH_JSON ?? 'bench-results.json';
 const SANDBOX_NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
-/** The Node flags of the bin's first line (`#!/usr/bin/env -S node …`), which `npm start` and Docker use too. */
-const BIN_NODE_FLAGS = (readFileSync(new URL('../bin/idv-sandbox.js', import.meta.url), 'utf8').split('\n')[0] ?? '').split(' ').slice(3);
+/** The bin's first line's Node flags and environment, which `npm start` and Docker use too. */
+const { nodeFlags: BIN_NODE_FLAGS, env: BIN_ENV } = binLaunch();
+/** A sandbox's environment: the bin's variables (a baseline runs without them, as a plain app does). */
+const SANDBOX_ENV = { ...process.env, ...BIN_ENV };
 const ROOT = new URL('..', import.meta.url).pathname;
 const LIVE = { 'x-api-key': BENCH_LIVE_KEY };
 const SANDBOX_KEY = { 'x-api-key': 'sk_test_demo' };
@@ -144,7 +147,7 @@ function startSandbox(data: string | 'memory', options: { allCores?: boolean; co
       BENCH_ORGANIZATIONS,
       ...(coverage ? [] : ['--no-coverage']),
     ],
-    options,
+    { ...options, env: SANDBOX_ENV },
   );
 }
 
@@ -706,6 +709,7 @@ async function checkRecordingTime(work: string): Promise<void> {
   const began = performance.now();
   const run = spawnSync(command[0] as string, [...command.slice(1), ...BIN_NODE_FLAGS, 'bin/idv-sandbox.js', 'check-recording', file, '--fail-on-drift'], {
     cwd: ROOT,
+    env: SANDBOX_ENV,
     encoding: 'utf8',
   });
   const seconds = (performance.now() - began) / 1000;
@@ -850,7 +854,7 @@ const FIRST_CALL_ALLOWANCE_MS = 30;
  * as on every run after that one, which is what the rows judge.
  */
 async function ciSuite(freshFile: (name: string) => string, work: string): Promise<void> {
-  const env = { ...process.env, NODE_COMPILE_CACHE: mkdtempSync(join(work, 'ci-suite-code-')) };
+  const env = { ...SANDBOX_ENV, NODE_COMPILE_CACHE: mkdtempSync(join(work, 'ci-suite-code-')) };
   const start = () =>
     startServer(
       (port) => [...BIN_NODE_FLAGS, ...SANDBOX_NODE_ARGS, 'bin/idv-sandbox.js', '--port', String(port), '--data', freshFile('ci-suite'), ...CI_SUITE_FLAGS],
