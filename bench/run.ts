@@ -35,7 +35,7 @@ import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { binLaunch } from '../scripts/bin-launch.ts';
+import { binLaunch } from '../scripts/bin-launch.mjs';
 import { driftRecording } from './drift-recording.ts';
 import { CI_SUITE_FLAGS, firstCallsByArea, median, runSuite } from './ci-suite.ts';
 import { BENCH_EXTERNAL_ID, BENCH_LIVE_KEY, BENCH_ORGANIZATIONS, PREFILL_SPACING_MS, PREFILL_START, prefill } from './prefill.ts';

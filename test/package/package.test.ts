@@ -10,7 +10,7 @@ import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { binLaunch } from '../../scripts/bin-launch.ts';
+import { binLaunch } from '../../scripts/bin-launch.mjs';
 import { codeCacheFile } from '../../src/bundle-loader.mjs';
 import { temporaryDirectory } from '../helpers/temporary-directory.ts';
 
