@@ -35,6 +35,7 @@ import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { binLaunch } from '../scripts/bin-launch.mjs';
 import { driftRecording } from './drift-recording.ts';
 import { CI_SUITE_FLAGS, firstCallsByArea, median, runSuite } from './ci-suite.ts';
 import { BENCH_EXTERNAL_ID, BENCH_LIVE_KEY, BENCH_ORGANIZATIONS, PREFILL_SPACING_MS, PREFILL_START, prefill } from './prefill.ts';
@@ -50,8 +51,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const WARMUP_REQUESTS = Number(process.env.BENCH_WARMUP_REQUESTS ?? 1000);
 const JSON_OUT = process.env.BENCH_JSON ?? 'bench-results.json';
 const SANDBOX_NODE_ARGS = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
-/** The Node flags of the bin's first line (`#!/usr/bin/env -S node …`), which `npm start` and Docker use too. */
-const BIN_NODE_FLAGS = (readFileSync(new URL('../bin/idv-sandbox.js', import.meta.url), 'utf8').split('\n')[0] ?? '').split(' ').slice(3);
+/** The bin's first line's Node flags and environment, which `npm start` and Docker use too. */
+const { nodeFlags: BIN_NODE_FLAGS, env: BIN_ENV } = binLaunch();
+/** A sandbox's environment: the bin's variables (a baseline runs without them, as a plain app does). */
+const SANDBOX_ENV = { ...process.env, ...BIN_ENV };
 const ROOT = new URL('..', import.meta.url).pathname;
 const LIVE = { 'x-api-key': BENCH_LIVE_KEY };
 const SANDBOX_KEY = { 'x-api-key': 'sk_test_demo' };
@@ -144,7 +147,7 @@ function startSandbox(data: string | 'memory', options: { allCores?: boolean; co
       BENCH_ORGANIZATIONS,
       ...(coverage ? [] : ['--no-coverage']),
     ],
-    options,
+    { ...options, env: SANDBOX_ENV },
   );
 }
 
@@ -706,6 +709,7 @@ async function checkRecordingTime(work: string): Promise<void> {
   const began = performance.now();
   const run = spawnSync(command[0] as string, [...command.slice(1), ...BIN_NODE_FLAGS, 'bin/idv-sandbox.js', 'check-recording', file, '--fail-on-drift'], {
     cwd: ROOT,
+    env: SANDBOX_ENV,
     encoding: 'utf8',
   });
   const seconds = (performance.now() - began) / 1000;
@@ -736,7 +740,7 @@ async function coverageCost(freshFile: (name: string) => string): Promise<void> 
   ];
   for (const pairing of pairings) {
     for (const [name, request] of loads) {
-      const { a, b, ratio: r } = await alternated({ start: pairing.a, request }, { start: pairing.b, request });
+      const { a, b, ratio: r } = await alternated({ start: pairing.a, request }, { start: pairing.b, request }, COVERAGE_PAIRS);
       record({
         name: `${name}, ${pairing.name}`,
         figures: a,
@@ -850,7 +854,7 @@ const FIRST_CALL_ALLOWANCE_MS = 30;
  * as on every run after that one, which is what the rows judge.
  */
 async function ciSuite(freshFile: (name: string) => string, work: string): Promise<void> {
-  const env = { ...process.env, NODE_COMPILE_CACHE: mkdtempSync(join(work, 'ci-suite-code-')) };
+  const env = { ...SANDBOX_ENV, NODE_COMPILE_CACHE: mkdtempSync(join(work, 'ci-suite-code-')) };
   const start = () =>
     startServer(
       (port) => [...BIN_NODE_FLAGS, ...SANDBOX_NODE_ARGS, 'bin/idv-sandbox.js', '--port', String(port), '--data', freshFile('ci-suite'), ...CI_SUITE_FLAGS],
@@ -920,6 +924,12 @@ async function createdId(server: Server): Promise<string> {
 const BURST_SECONDS = 1;
 const BURSTS = 2 * SECONDS;
 const PAIRS = Math.max(1, Number(process.env.BENCH_PAIRS ?? 3));
+/**
+ * The coverage rows' bar is 5 % below par, where two processes of one build measure up to a fifth apart:
+ * with PAIRS pairs these rows read 0.85-1.08 in runs of one build, so they share their rounds among three
+ * times as many pairs.
+ */
+const COVERAGE_PAIRS = 3 * PAIRS;
 
 /** One side of a comparison: how to start a fresh server of its kind, and the request loaded on it. */
 interface Contender {
@@ -934,7 +944,7 @@ interface Contender {
  * Two loads compared, both servers running at once (on the same core), in short bursts taken in turn
  * (a, b, b, a, …) for twice as long in all as one case, so that the drift of a shared machine falls on
  * both alike: two 5 s runs one after the other swing by 10-25 % here, more than most differences measured.
- * The rounds are shared among PAIRS fresh pairs of servers, each pair started, warmed and stopped in turn:
+ * The rounds are shared among `pairs` fresh pairs of servers (PAIRS unless a row asks for more), each pair started, warmed and stopped in turn:
  * two processes of one build settle into their own compiled code and heap and measure up to a fifth apart
  * for their whole life, which no number of rounds on one pair averages out.
  * Each side sums its bursts: rate and CPU per request over all of them, the median burst's p50 and p99, the
@@ -942,10 +952,10 @@ interface Contender {
  * burst of each, taken one after the other): a collection or a neighbour's spike that hits one burst moves
  * a sum by several per cent, and the median not at all.
  */
-async function alternated(a: Contender, b: Contender): Promise<{ a: Figures; b: Figures; ratio: number }> {
+async function alternated(a: Contender, b: Contender, pairs = PAIRS): Promise<{ a: Figures; b: Figures; ratio: number }> {
   const bursts: [Figures[], Figures[]] = [[], []];
-  const roundsPerPair = Math.max(1, Math.ceil(BURSTS / PAIRS));
-  for (let pair = 0; pair < PAIRS; pair += 1) {
+  const roundsPerPair = Math.max(1, Math.ceil(BURSTS / pairs));
+  for (let pair = 0; pair < pairs; pair += 1) {
     // One after the other: two starts at once on one core would slow each other.
     const servers = [await a.start(), await b.start()] as const;
     try {

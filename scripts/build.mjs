@@ -11,6 +11,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, relative, resolve } from 'node:path';
 import { build } from 'esbuild';
+import { binLaunch } from './bin-launch.mjs';
 
 const SERVER_BUNDLE = 'dist/server.cjs';
 
@@ -296,12 +297,12 @@ for (const file of [SERVER_BUNDLE, FAKER_BUNDLE]) {
 // start now, with the bin's Node flags, makes the first start after a build or an install a fast one too.
 // Best effort: where the bin or the fixtures are not there (the image's build stage), the first start does it.
 const BIN = 'bin/idv-sandbox.js';
-const flags = existsSync(BIN) ? (readFileSync(BIN, 'utf8').split('\n')[0] ?? '').split(' ').slice(3) : [];
+const { nodeFlags: flags, env: binEnv } = existsSync(BIN) ? binLaunch() : { nodeFlags: [], env: {} };
 const { codeCacheFile } = await import('../dist/bundle-loader.mjs');
 const kept = codeCacheFile(readFileSync(SERVER_BUNDLE), flags);
 if (existsSync(BIN) && !existsSync(kept)) {
   // The start's own settings only: none of this shell's sandbox settings (a data file, a port, a config).
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(IDV_SANDBOX_|PORT$|HOST$)/.test(name)));
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(IDV_SANDBOX_|PORT$|HOST$)/.test(name))), ...binEnv };
   const start = spawn(process.execPath, [...flags, BIN, '--memory', '--port', '0', '--host', '127.0.0.1'], { env, stdio: 'ignore' });
   const exited = new Promise((done) => start.on('close', done));
   // Stopped once it wrote the code, or after 30 s.

@@ -78,7 +78,7 @@ function outsideSrc(pattern: RegExp): string[] {
   return [...found].sort();
 }
 
-/** What the build stage reads: npm's manifest and lock, the build script, its tsconfig chain, src/ and what src/ imports. */
+/** What the build stage reads: npm's manifest and lock, the build script and what it imports, its tsconfig chain, src/ and what src/ imports. */
 function buildInputs(): string[] {
   const manifest = JSON.parse(read('package.json')) as { scripts: { build: string } };
   const buildScript = /node\s+(\S+)/.exec(manifest.scripts.build)?.[1] as string;
@@ -88,7 +88,10 @@ function buildInputs(): string[] {
     const extended: string | undefined = (JSON.parse(read(config)) as { extends?: string }).extends;
     config = extended ? posix.normalize(posix.join(posix.dirname(config), extended)) : undefined;
   }
-  return ['package.json', 'package-lock.json', buildScript, ...tsconfigs, 'src', ...outsideSrc(/(?:from|import\()\s*'(\.\.?\/[^']+)'/g)];
+  const scriptImports = [...read(buildScript).matchAll(/from\s*'(\.\.?\/[^']+)'/g)].map((match) =>
+    posix.normalize(posix.join(posix.dirname(buildScript), match[1] as string)),
+  );
+  return ['package.json', 'package-lock.json', buildScript, ...scriptImports, ...tsconfigs, 'src', ...outsideSrc(/(?:from|import\()\s*'(\.\.?\/[^']+)'/g)];
 }
 
 /** Paths the source names from the package root (`${PACKAGE_ROOT}scenarios`). */
@@ -129,7 +132,7 @@ const DOCKERIGNORE = read('.dockerignore');
 
 describe('the Docker build context', () => {
   it('copies every file the build reads and every file the server opens, and .dockerignore keeps them', () => {
-    expect(BUILD_INPUTS).toContain('fixtures/watchlists.json');
+    expect(BUILD_INPUTS).toEqual(expect.arrayContaining(['fixtures/watchlists.json', 'scripts/bin-launch.mjs']));
     expect(RUNTIME_INPUTS).toEqual(expect.arrayContaining(['fixtures/workflows.json', 'fixtures/organizations.json', 'scenarios', 'bin/idv-sandbox.js']));
     expect(missing(DOCKERFILE, DOCKERIGNORE)).toEqual([]);
   });

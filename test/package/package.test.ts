@@ -10,6 +10,7 @@ import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { binLaunch } from '../../scripts/bin-launch.mjs';
 import { codeCacheFile } from '../../src/bundle-loader.mjs';
 import { temporaryDirectory } from '../helpers/temporary-directory.ts';
 
@@ -23,8 +24,8 @@ const portIsFree = (port: number) =>
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 
-/** The command lines of a process's descendants (Linux /proc), e.g. the node that `npm start` runs. */
-function descendantCommandLines(pid: number): string[] {
+/** A process's descendants (Linux /proc), e.g. the node that `npm start` runs. */
+function descendants(pid: number): number[] {
   const parents = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -39,8 +40,10 @@ function descendantCommandLines(pid: number): string[] {
     const parent = parents.get(candidate);
     return parent === pid || (parent !== undefined && parent > 1 && isDescendant(parent));
   };
-  return [...parents.keys()].filter(isDescendant).map((child) => readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').join(' '));
+  return [...parents.keys()].filter(isDescendant);
 }
+
+const commandLine = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
 
 /** Spawns a server command and resolves once it printed the address it listens on (killed after the test). */
 async function startServer(command: string, args: string[], env: NodeJS.ProcessEnv = process.env) {
@@ -142,13 +145,14 @@ describe('the compiled package', () => {
     const data = join(temporaryDirectory('idv-sandbox-start-'), 'sandbox.json');
     const { child, url, output, exited } = await startServer(NPM, ['start', '--', '--port', '0', '--data', data]);
     if (existsSync('/proc/self/stat')) {
-      // `npm start` runs the bin, whose first line gives node its flags (the Docker image runs it too).
-      const flags = (readFileSync(join(ROOT, 'bin/idv-sandbox.js'), 'utf8').split('\n')[0] ?? '').split(' ').slice(3);
+      // `npm start` runs the bin, whose first line gives node its flags and environment (the Docker image runs it too).
+      const { nodeFlags: flags, env } = binLaunch();
       expect(flags).toContain('--max-semi-space-size=4');
       expect(flags).toContain('--heap-growing-percent=100');
-      expect(descendantCommandLines(child.pid ?? 0).filter((line) => line.includes('bin/idv-sandbox.js'))).toEqual([
-        expect.stringContaining(`node ${flags.join(' ')} `),
-      ]);
+      expect(env).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072' });
+      const servers = descendants(child.pid ?? 0).filter((pid) => commandLine(pid).includes('bin/idv-sandbox.js'));
+      expect(servers.map(commandLine)).toEqual([expect.stringContaining(`node ${flags.join(' ')} `)]);
+      expect(readFileSync(`/proc/${servers[0]}/environ`, 'utf8').split('\0')).toContain('MALLOC_MMAP_THRESHOLD_=131072');
     }
 
     const write = await fetch(`${url}/__sandbox/organizations/org_demo/balance`, {
@@ -169,7 +173,7 @@ describe('the compiled package', () => {
   it("starts the bundle with the compiled code of the previous start, kept in NODE_COMPILE_CACHE's folder", async () => {
     const env = { ...process.env, NODE_COMPILE_CACHE: temporaryDirectory('idv-sandbox-compile-cache-') };
     const cacheDir = join(env.NODE_COMPILE_CACHE, 'idv-sandbox-code-cache');
-    const flags = (readFileSync(join(ROOT, 'bin/idv-sandbox.js'), 'utf8').split('\n')[0] ?? '').split(' ').slice(3);
+    const flags = binLaunch().nodeFlags;
     const face = readFileSync(join(ROOT, 'fixtures/images/face.jpg')).toString('base64');
     const keptSize = () => statSync(join(cacheDir, readdirSync(cacheDir)[0] as string)).size;
     const startAndStop = async () => {
