@@ -19,7 +19,7 @@ export const AdverseMediaRequestSchema = z.lazy(() =>
 );
 export type AdverseMediaRequest = z.infer<typeof AdverseMediaRequestSchema>;
 
-export const AsyncJobStatusSchema = z.lazy(() => z.enum(['pending', 'processing', 'ready', 'failed']));
+export const AsyncJobStatusSchema = z.enum(['pending', 'processing', 'ready', 'failed']);
 
 /** Body of 202 (new job) and 200 (Idempotency-Key replay). */
 export const AdverseMediaQueuedSchema = z.lazy(() =>
@@ -34,12 +34,12 @@ export const AdverseMediaQueuedSchema = z.lazy(() =>
 export type AdverseMediaQueued = z.infer<typeof AdverseMediaQueuedSchema>;
 
 export const RISK_LEVELS = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
-export const RiskLevelSchema = z.lazy(() => z.enum(RISK_LEVELS));
+export const RiskLevelSchema = z.enum(RISK_LEVELS);
 export type RiskLevel = z.infer<typeof RiskLevelSchema>;
 
-export const FindingSeveritySchema = z.lazy(() => z.enum(FINDING_SEVERITIES));
+export const FindingSeveritySchema = z.enum(FINDING_SEVERITIES);
 
-export const SourceKindSchema = z.lazy(() => z.enum(SOURCE_KINDS));
+export const SourceKindSchema = z.enum(SOURCE_KINDS);
 
 export const AdverseMediaFindingSchema = z.lazy(() =>
   z

@@ -5,9 +5,9 @@ import { z } from '@hono/zod-openapi';
 import { dateField, EmailSchema, nameField, PhoneSchema, SessionIdSchema } from './screening.schemas.ts';
 
 export const STRICTNESS_LEVELS = ['relaxed', 'medium', 'strict'] as const;
-export const StrictnessSchema = z.lazy(() =>
-  z.enum(STRICTNESS_LEVELS, { error: 'strictness must be one of relaxed, medium, strict (default medium)' }).openapi({ example: 'medium' }),
-);
+export const StrictnessSchema = z
+  .enum(STRICTNESS_LEVELS, { error: 'strictness must be one of relaxed, medium, strict (default medium)' })
+  .openapi({ example: 'medium' });
 export type Strictness = z.infer<typeof StrictnessSchema>;
 
 export const PhoneOwnershipRequestSchema = z.lazy(() =>

@@ -6,21 +6,21 @@ import { z } from '@hono/zod-openapi';
 import { EmailSchema, nameField, PhoneSchema, SessionIdSchema } from './screening.schemas.ts';
 
 export const SENSITIVITIES = ['low', 'medium', 'high'] as const;
-export const SensitivitySchema = z.lazy(() =>
-  z.enum(SENSITIVITIES, { error: 'sensitivity must be one of low, medium, high (default medium)' }).openapi({ example: 'medium' }),
-);
+export const SensitivitySchema = z
+  .enum(SENSITIVITIES, { error: 'sensitivity must be one of low, medium, high (default medium)' })
+  .openapi({ example: 'medium' });
 export type Sensitivity = z.infer<typeof SensitivitySchema>;
 
 export const SIM_SWAP_RISKS = ['HIGH_RISK', 'MEDIUM_RISK', 'LOW_RISK', 'NO_DATA'] as const;
-export const SimSwapRiskSchema = z.lazy(() => z.enum(SIM_SWAP_RISKS));
+export const SimSwapRiskSchema = z.enum(SIM_SWAP_RISKS);
 export type SimSwapRisk = z.infer<typeof SimSwapRiskSchema>;
 
 export const FORWARDING_RISKS = ['HIGH_RISK', 'NO_RISK', 'NO_DATA'] as const;
-export const ForwardingRiskSchema = z.lazy(() => z.enum(FORWARDING_RISKS));
+export const ForwardingRiskSchema = z.enum(FORWARDING_RISKS);
 export type ForwardingRisk = z.infer<typeof ForwardingRiskSchema>;
 
 export const TRIP_REASONS = ['SIM_SWAP_HIGH_RISK', 'SIM_SWAP_MEDIUM_RISK', 'CALL_FORWARDING_ACTIVE'] as const;
-export const TripReasonSchema = z.lazy(() => z.enum(TRIP_REASONS));
+export const TripReasonSchema = z.enum(TRIP_REASONS);
 export type TripReason = z.infer<typeof TripReasonSchema>;
 
 export const PhoneTrustRequestSchema = z.lazy(() =>
