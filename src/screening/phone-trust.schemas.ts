@@ -23,35 +23,39 @@ export const TRIP_REASONS = ['SIM_SWAP_HIGH_RISK', 'SIM_SWAP_MEDIUM_RISK', 'CALL
 export const TripReasonSchema = z.enum(TRIP_REASONS);
 export type TripReason = z.infer<typeof TripReasonSchema>;
 
-export const PhoneTrustRequestSchema = z
-  .object({
-    phone: PhoneSchema.optional(),
-    sessionId: SessionIdSchema.optional(),
-    sensitivity: SensitivitySchema.default('medium'),
-    email: EmailSchema.optional(),
-    firstName: nameField('firstName', 'Jane').optional(),
-    lastName: nameField('lastName', 'Doe').optional(),
-  })
-  .superRefine((body, ctx) => {
-    if (body.sessionId === undefined && body.phone === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['phone'], message: 'phone is required unless sessionId is given: send an E.164 number such as +447700900003' });
-    }
-  })
-  .openapi('PhoneTrustRequest', { anyOf: [{ required: ['phone'] }, { required: ['sessionId'] }] });
+export const PhoneTrustRequestSchema = z.lazy(() =>
+  z
+    .object({
+      phone: PhoneSchema.optional(),
+      sessionId: SessionIdSchema.optional(),
+      sensitivity: SensitivitySchema.default('medium'),
+      email: EmailSchema.optional(),
+      firstName: nameField('firstName', 'Jane').optional(),
+      lastName: nameField('lastName', 'Doe').optional(),
+    })
+    .superRefine((body, ctx) => {
+      if (body.sessionId === undefined && body.phone === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['phone'], message: 'phone is required unless sessionId is given: send an E.164 number such as +447700900003' });
+      }
+    })
+    .openapi('PhoneTrustRequest', { anyOf: [{ required: ['phone'] }, { required: ['sessionId'] }] }),
+);
 export type PhoneTrustRequest = z.infer<typeof PhoneTrustRequestSchema>;
 
-export const PhoneTrustResponseSchema = z
-  .object({
-    tripped: z.boolean(),
-    tripReasons: z.array(TripReasonSchema),
-    simSwappedRisk: SimSwapRiskSchema,
-    simChangedDate: z.string().optional().openapi({ example: '2026-01-01T00:00:00.000Z' }),
-    forwardingRisk: ForwardingRiskSchema,
-    sensitivity: SensitivitySchema,
-    statusMessage: z.string(),
-    checkedAt: z.string(),
-    correlationId: z.string().optional(),
-    sessionId: z.string().optional(),
-  })
-  .openapi('PhoneTrustResponse');
+export const PhoneTrustResponseSchema = z.lazy(() =>
+  z
+    .object({
+      tripped: z.boolean(),
+      tripReasons: z.array(TripReasonSchema),
+      simSwappedRisk: SimSwapRiskSchema,
+      simChangedDate: z.string().optional().openapi({ example: '2026-01-01T00:00:00.000Z' }),
+      forwardingRisk: ForwardingRiskSchema,
+      sensitivity: SensitivitySchema,
+      statusMessage: z.string(),
+      checkedAt: z.string(),
+      correlationId: z.string().optional(),
+      sessionId: z.string().optional(),
+    })
+    .openapi('PhoneTrustResponse'),
+);
 export type PhoneTrustResponse = z.infer<typeof PhoneTrustResponseSchema>;

@@ -29,15 +29,17 @@ export function nameField(field: string, example: string) {
     .openapi({ example, minLength: 1, maxLength: 255 });
 }
 
-export const EmailSchema = z
-  .email({
-    error: (issue) =>
-      issue.input === undefined
-        ? 'email is required: send an e-mail address such as jane.doe@example.com'
-        : 'email must be a valid e-mail address such as jane.doe@example.com',
-  })
-  .max(254, 'email is too long: send at most 254 characters')
-  .openapi({ example: 'jane.doe@example.com' });
+export const EmailSchema = z.lazy(() =>
+  z
+    .email({
+      error: (issue) =>
+        issue.input === undefined
+          ? 'email is required: send an e-mail address such as jane.doe@example.com'
+          : 'email must be a valid e-mail address such as jane.doe@example.com',
+    })
+    .max(254, 'email is too long: send at most 254 characters')
+    .openapi({ example: 'jane.doe@example.com' }),
+);
 
 /** True when `text` is YYYY-MM-DD and names a day that exists (2024-02-29 yes, 2023-02-30 no). */
 export function isCalendarDate(text: string): boolean {
@@ -61,36 +63,42 @@ export function dateField(field: string, example: string) {
     .openapi({ format: 'date', example });
 }
 
-export const DateOfBirthSchema = dateField('dateOfBirth', '1980-04-23');
+export const DateOfBirthSchema = z.lazy(() => dateField('dateOfBirth', '1980-04-23'));
 
-export const CountrySchema = z
-  .string({ error: 'country must be a string: send an ISO 3166-1 alpha-2 code such as GB or US' })
-  .superRefine((value, ctx) => {
-    if (!/^[A-Za-z]{2}$/.test(value) || !countries.isValid(value.toUpperCase())) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `country ${JSON.stringify(value)} is not an ISO 3166-1 alpha-2 code: send two letters such as GB or US`,
-      });
-    }
-  })
-  .openapi({ example: 'GB', description: 'ISO 3166-1 alpha-2 country code' });
+export const CountrySchema = z.lazy(() =>
+  z
+    .string({ error: 'country must be a string: send an ISO 3166-1 alpha-2 code such as GB or US' })
+    .superRefine((value, ctx) => {
+      if (!/^[A-Za-z]{2}$/.test(value) || !countries.isValid(value.toUpperCase())) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `country ${JSON.stringify(value)} is not an ISO 3166-1 alpha-2 code: send two letters such as GB or US`,
+        });
+      }
+    })
+    .openapi({ example: 'GB', description: 'ISO 3166-1 alpha-2 country code' }),
+);
 
-export const PhoneSchema = z
-  .string({ error: requiredOrType('phone', 'send an E.164 number such as +447700900001') })
-  .superRefine((value, ctx) => {
-    const parsed = normalizePhone(value);
-    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.message });
-  })
-  .openapi({
-    example: '+447700900001',
-    description: 'E.164; a bare 10-digit North American number is treated as +1',
-  });
+export const PhoneSchema = z.lazy(() =>
+  z
+    .string({ error: requiredOrType('phone', 'send an E.164 number such as +447700900001') })
+    .superRefine((value, ctx) => {
+      const parsed = normalizePhone(value);
+      if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.message });
+    })
+    .openapi({
+      example: '+447700900001',
+      description: 'E.164; a bare 10-digit North American number is treated as +1',
+    }),
+);
 
-export const SessionIdSchema = z
-  .string({ error: 'sessionId must be a string: send the id of a session of your organization' })
-  .min(1, 'sessionId must not be empty: send the id of a session of your organization')
-  .max(255, 'sessionId is too long: send the id of a session of your organization')
-  .openapi({ example: '3f1c2b9a-6d4e-4f7a-9c2b-1a2b3c4d5e6f' });
+export const SessionIdSchema = z.lazy(() =>
+  z
+    .string({ error: 'sessionId must be a string: send the id of a session of your organization' })
+    .min(1, 'sessionId must not be empty: send the id of a session of your organization')
+    .max(255, 'sessionId is too long: send the id of a session of your organization')
+    .openapi({ example: '3f1c2b9a-6d4e-4f7a-9c2b-1a2b3c4d5e6f' }),
+);
 
 /** Placeholder used when a screening request omits `email` (facts §6.4: the server synthesizes one). */
 export function placeholderEmail(firstName: string | undefined, lastName: string | undefined): string {

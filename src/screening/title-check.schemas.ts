@@ -2,6 +2,10 @@
  * Title check: request body and the four result variants (spec 'Title check result'; the other
  * variants and the synchronous operation come from facts §6.4). Every member of a found record is
  * present; values may be null.
+ *
+ * Built with the module, unlike the other screening schemas (`z.lazy`, built on first need): the workflows'
+ * title step derives its body from the request (`.pick`), and a `z.lazy` under `.nullable()` or in a
+ * discriminated union changes the document (its nullable members, the answer's discriminator).
  */
 import { z } from '@hono/zod-openapi';
 import { EmailSchema, nameField } from './screening.schemas.ts';
