@@ -115,19 +115,19 @@ class UnreadBody {
 /** Dropped entries let go of at once. */
 const DROPPED_LET_GO = 64;
 
-interface Held {
-  /** The entry as added, until it is first read (then undefined). */
-  added: JournaledRequest | undefined;
-  /** The entry as read, once it was. */
-  read: RequestLogEntry | undefined;
-  bytes: number;
-}
+/** An entry as added until it is first read, then as read. */
+type Held = JournaledRequest | RequestLogEntry;
 
-const requestIdOf = (held: Held) => (held.read ?? (held.added as JournaledRequest)).requestId;
+const wasRead = (held: Held): held is RequestLogEntry => !('startedAtMs' in held);
 
 export class RequestLog {
-  /** Held entries, oldest first; the first `dropped` of them are out of the journal (see `dropOldest`). */
+  /**
+   * Held entries, oldest first, and their sizes at the same index (numbers in a list of their own: no
+   * object per entry to hold the two together, which a full journal's young-generation collections would
+   * copy on every read); the first `dropped` of them are out of the journal (see `dropOldest`).
+   */
   private entries: Held[] = [];
+  private sizes: number[] = [];
   private dropped = 0;
   private totalBytes = 0;
 
@@ -135,32 +135,32 @@ export class RequestLog {
 
   add(request: JournaledRequest): void {
     const bytes = entryBytes(request);
-    this.entries.push({ added: request, read: undefined, bytes });
+    this.entries.push(request);
+    this.sizes.push(bytes);
     this.totalBytes += bytes;
     this.dropOldest();
   }
 
   get(requestId: string): RequestLogEntry | undefined {
-    const held = this.kept().find((one) => requestIdOf(one) === requestId);
-    if (!held) return undefined;
-    const entry = this.readable(held);
-    this.dropOldest(held);
+    const index = this.kept().findIndex((one) => one.requestId === requestId);
+    if (index === -1) return undefined;
+    const entry = this.readable(index);
+    this.dropOldest(entry);
     return entry;
   }
 
   /** Oldest first. `path` matches exactly or, when it ends in `*`, as a prefix. */
   list(filter: RequestLogFilter = {}): RequestLogEntry[] {
-    for (const held of this.kept()) this.readable(held);
+    const kept = this.kept();
+    for (let index = 0; index < kept.length; index++) this.readable(index);
     this.dropOldest();
-    return this.kept()
-      .map((held) => this.readable(held))
-      .filter(
-        (entry) =>
-          (filter.method === undefined || entry.method === filter.method.toUpperCase()) &&
-          (filter.path === undefined || (filter.path.endsWith('*') ? entry.path.startsWith(filter.path.slice(0, -1)) : entry.path === filter.path)) &&
-          (filter.status === undefined || entry.status === filter.status) &&
-          (filter.keyId === undefined || entry.keyId === filter.keyId),
-      );
+    return (this.kept() as RequestLogEntry[]).filter(
+      (entry) =>
+        (filter.method === undefined || entry.method === filter.method.toUpperCase()) &&
+        (filter.path === undefined || (filter.path.endsWith('*') ? entry.path.startsWith(filter.path.slice(0, -1)) : entry.path === filter.path)) &&
+        (filter.status === undefined || entry.status === filter.status) &&
+        (filter.keyId === undefined || entry.keyId === filter.keyId),
+    );
   }
 
   /** Size of the kept entries, in bytes of JSON. */
@@ -171,6 +171,7 @@ export class RequestLog {
   clear(): number {
     const count = this.entries.length - this.dropped;
     this.entries = [];
+    this.sizes = [];
     this.dropped = 0;
     this.totalBytes = 0;
     return count;
@@ -190,10 +191,12 @@ export class RequestLog {
     const { entries, limits } = this;
     while (entries.length - this.dropped > 1 && (entries.length - this.dropped > limits.entries || this.totalBytes > limits.bytes)) {
       const index = entries[this.dropped] === kept ? this.dropped + 1 : this.dropped;
-      const oldest = entries[index] as Held;
+      this.totalBytes -= this.sizes[index] as number;
       if (index === this.dropped) this.dropped += 1;
-      else entries.splice(index, 1);
-      this.totalBytes -= oldest.bytes;
+      else {
+        entries.splice(index, 1);
+        this.sizes.splice(index, 1);
+      }
     }
     if (this.dropped >= DROPPED_LET_GO) this.forgetDropped();
   }
@@ -201,6 +204,7 @@ export class RequestLog {
   private forgetDropped(): void {
     if (this.dropped === 0) return;
     this.entries.splice(0, this.dropped);
+    this.sizes.splice(0, this.dropped);
     this.dropped = 0;
   }
 
@@ -208,9 +212,10 @@ export class RequestLog {
    * The entry as read, made the first time: its instants written out, and the bodies it holds as sent text
    * parsed, redacted and shortened, the entry then counted at its kept size.
    */
-  private readable(held: Held): RequestLogEntry {
-    if (held.read !== undefined) return held.read;
-    const { startedAtMs, finishedAtMs, ...request } = held.added as JournaledRequest;
+  private readable(index: number): RequestLogEntry {
+    const held = this.entries[index] as Held;
+    if (wasRead(held)) return held;
+    const { startedAtMs, finishedAtMs, ...request } = held;
     const { requestBody, responseBody } = request;
     // The instants are an entry's last members, as they were when they were written at once.
     const entry: RequestLogEntry = {
@@ -220,12 +225,11 @@ export class RequestLog {
       startedAt: new Date(startedAtMs).toISOString(),
       finishedAt: new Date(finishedAtMs).toISOString(),
     };
-    held.added = undefined;
-    held.read = entry;
+    this.entries[index] = entry;
     if (requestBody instanceof UnreadBody || responseBody instanceof UnreadBody) {
       const bytes = entryBytes(entry);
-      this.totalBytes += bytes - held.bytes;
-      held.bytes = bytes;
+      this.totalBytes += bytes - (this.sizes[index] as number);
+      this.sizes[index] = bytes;
     }
     return entry;
   }
