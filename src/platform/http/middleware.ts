@@ -90,7 +90,7 @@ export function requestContext(platform: Platform) {
         world.requestLog.add({
           requestId: c.get('requestId'),
           method: c.req.method,
-          path: c.req.path,
+          path: journaledPath(c.req.path),
           query: hasQuery ? keptQuery(c.req.query()) : NO_QUERY,
           headers: journaledHeaders(requestHeaderLines(c), () => requestHeaders(c)),
           requestBody,
@@ -188,6 +188,13 @@ function recordCoverage(c: AppContext, world: World, journaled: unknown): Promis
 const NO_QUERY: Record<string, string> = {};
 const NO_FIRED_RULES: FiredScenarioRule[] = [];
 const NO_SCENARIO_NAMES: string[] = [];
+
+/**
+ * The path of the request before, journaled again when the next one asks for the same (a client polling one
+ * resource): the journal then holds one string for them all, where each path is a slice holding its request's URL.
+ */
+let lastJournaledPath = '';
+const journaledPath = (path: string) => (path === lastJournaledPath ? lastJournaledPath : (lastJournaledPath = path));
 const orNoScenarios = (names: string[]) => (names.length === 0 ? NO_SCENARIO_NAMES : names);
 
 /** No outcome fact: one list for all the requests that noted none, never changed. */
