@@ -1,13 +1,10 @@
-#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=4 --heap-growing-percent=100 --initial-old-space-size=48
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=4 --heap-growing-percent=100
 // Runs the compiled code (dist/, built by `npm install` through the prepare script, or `npm run build`).
 // `npm start` and the Docker image run this file too, so the Node flags above are the only ones to keep:
 // a young generation of at most 4 MB per semi-space lowers resident memory under read load by 15-30 MB
 // (measured with `npm run bench`) for about the same CPU per request, and an old generation let grow to
 // twice what the last full collection kept (V8 lets a small heap grow to four times) holds it another
 // 10-15 MB lower: the journal's dropped entries and other promoted garbage are collected sooner.
-// An old generation of 48 MB before its first full collection: a fresh process otherwise runs one once it
-// holds about 25 MB, some 0.4 s into a CI suite, and its 30-50 ms of marking land in whichever first call is
-// running; under read load the heap then stays at 101 MB of resident memory instead of 87.
 // MALLOC_MMAP_THRESHOLD_ holds glibc's threshold for memory mapped on its own at its default, 128 KiB: glibc
 // otherwise raises it to the size of each large block freed, so request bodies and decoded pictures of a few
 // MB come from its heap, whose freed pages stay resident. A 12-MP selfie's peak resident memory 188-203 →
