@@ -2,8 +2,8 @@
  * The recorder counts by class number, per namespace and key: the report's counts, first and last
  * request ids and per-key counts come out of those arrays, merged across keys and namespaces.
  */
-import { describe, expect, it } from 'vitest';
-import { Coverage, CoverageRecorder } from '../../src/platform/coverage/coverage.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { Coverage, CoverageRecorder, PENDING_LIMIT } from '../../src/platform/coverage/coverage.ts';
 import type { OutcomeClass } from '../../src/platform/coverage/outcome-class.ts';
 import { valueFact } from '../../src/platform/coverage/sources.ts';
 
@@ -183,6 +183,22 @@ describe('CoverageRecorder', () => {
     expect(report.hit.map(({ id, count, firstRequestId, lastRequestId }) => ({ id, count, firstRequestId, lastRequestId }))).toEqual([
       { id: 'read 200', count: 149, firstRequestId: 'req_1', lastRequestId: 'req_150' },
       { id: 'read 400', count: 1, firstRequestId: 'req_70', lastRequestId: 'req_70' },
+    ]);
+  });
+
+  it('classifies a run of alike answers once, however many queues it would fill (a load test repeats one request)', () => {
+    const coverage = thingsCoverage();
+    const operation = coverage.operationOf([{ method: 'GET', path: '/v1/things/:id' }]);
+    const classify = vi.spyOn(coverage.catalog, 'classify');
+    const repeats = PENDING_LIMIT * 3 + 5;
+    for (let n = 1; n <= repeats; n += 1) {
+      coverage.record('ns', { requestId: `req_${n}`, keyId: 'key_a', keyKind: 'live', operation, path: '/v1/things/1', status: 200, facts: [] });
+    }
+    expect(classify).not.toHaveBeenCalled();
+    const report = coverage.report({ namespace: 'ns', baseUrl: 'http://sandbox' });
+    expect(classify).toHaveBeenCalledTimes(1);
+    expect(report.hit.map(({ id, count, firstRequestId, lastRequestId }) => ({ id, count, firstRequestId, lastRequestId }))).toEqual([
+      { id: 'read 200', count: repeats, firstRequestId: 'req_1', lastRequestId: `req_${repeats}` },
     ]);
   });
 });

@@ -65,6 +65,40 @@ describe('opening a store', () => {
     expect(ids.sort()).toEqual(['after-open', 'journaled', 't0', 't1', 't2']);
   });
 
+  it('leaves journals far smaller than the snapshot in place at open and appends to them, until they are worth a fold', async () => {
+    const file = await closedStore(2000);
+    const snapshot = fileState(file);
+    const store = await Store.open({ file });
+    things(store).put({ id: 'before-crash', n: 1 });
+    await store.durable();
+    await crash(store, file);
+    const [journal] = journals(file) as [string];
+
+    const reopened = await Store.open({ file });
+    things(reopened).put({ id: 'after-open', n: 2 });
+    await reopened.durable();
+    // No fold: the snapshot is untouched and the same journal holds both changes.
+    expect(journals(file)).toEqual([journal]);
+    expect(readFileSync(join(dirname(file), journal), 'utf8')).toMatch(/before-crash[^\n]*\n[^\n]*after-open/);
+    expect(fileState(file)).toEqual(snapshot);
+    await crash(reopened, file);
+
+    // The threshold set smaller than the journal: this start folds it.
+    const folding = await Store.open({ file, compactAfterBytes: 64 });
+    expect(things(folding).get('after-open')).toEqual({ id: 'after-open', n: 2 });
+    things(folding).put({ id: 'during-fold', n: 3 });
+    await folding.durable();
+    // The fold moved appends to the next generation's journal.
+    const next = journals(file).filter((name) => name !== journal);
+    expect(next).toHaveLength(1);
+    expect(readFileSync(join(dirname(file), next[0] as string), 'utf8')).toContain('during-fold');
+    await folding.close();
+    expect(journals(file)).toEqual([]);
+    const ids = (JSON.parse(readFileSync(file, 'utf8')) as { namespaces: { default: { things: Thing[] } } }).namespaces.default.things.map((t) => t.id);
+    expect(ids).toHaveLength(2003);
+    expect(ids).toEqual(expect.arrayContaining(['before-crash', 'after-open', 'during-fold']));
+  });
+
   it('cuts a torn last journal line at open, so a fold interrupted by a crash leaves journals that replay', async () => {
     const file = await closedStore(2);
     const store = await Store.open({ file });

@@ -141,7 +141,11 @@ interface BuildingOperation extends OperationClasses {
 }
 
 const NONE: readonly RequestEntry[] = [];
-/** Answered requests waiting to be counted at most (their observations are held meanwhile). */
+/**
+ * Runs of alike answers waiting to be counted at most (the first observation of each is held meanwhile); a
+ * run grows without counting, so a request repeated many times (a load test, a suite's loop) costs one
+ * comparison with the one before, not a count or a fold every PENDING_LIMIT requests.
+ */
 export const PENDING_LIMIT = 64;
 /** Before the catalog exists: distinct answers folded at most, and the characters of their keys (bodies included). */
 export const FOLD_LIMIT = 1024;
@@ -420,12 +424,11 @@ export class Coverage {
   private readonly hit: number[] = [];
   /**
    * Answered requests not counted yet, as runs of alike answers in a row: counted together, in order, before
-   * anything reads or clears the hits and whenever PENDING_LIMIT wait. Counted in one loop, a request costs
-   * a fraction of what counting it amid its own handling did, a repeated one (a poll, a suite's loop) only
-   * a comparison with the one before; few enough wait that they die young.
+   * anything reads or clears the hits and whenever PENDING_LIMIT runs wait. Counted in one loop, a request
+   * costs a fraction of what counting it amid its own handling did, a repeated one (a poll, a suite's loop)
+   * only a comparison with the one before; few enough wait that they die young.
    */
   private pending: WaitingRun[] = [];
-  private pendingAnswers = 0;
   /**
    * Before the catalog exists, waiting answers are folded by everything their classes depend on (`foldKey`)
    * instead of loading every area to count them: a suite that repeats the same few requests never loads
@@ -569,7 +572,7 @@ export class Coverage {
     this.recorder.clear(namespace);
   }
 
-  /** Counts the classes an answered request fell into (soon: with the next PENDING_LIMIT, or before anything reads them). */
+  /** Counts the classes an answered request fell into (soon: once PENDING_LIMIT runs wait, or before anything reads them). */
   record(namespace: string, observation: Observation): void {
     if (!this.recorder.enabled) return;
     const last = this.pending[this.pending.length - 1];
@@ -578,10 +581,10 @@ export class Coverage {
       last.count += 1;
       last.lastRequestId = observation.requestId;
       last.lastGeneration = generation;
-    } else
-      this.pending.push({ namespace, observation, firstGeneration: generation, count: 1, lastRequestId: observation.requestId, lastGeneration: generation });
-    this.pendingAnswers += 1;
-    if (this.pendingAnswers < PENDING_LIMIT) return;
+      return;
+    }
+    this.pending.push({ namespace, observation, firstGeneration: generation, count: 1, lastRequestId: observation.requestId, lastGeneration: generation });
+    if (this.pending.length < PENDING_LIMIT) return;
     if (this.ready) this.countPending();
     else if (!this.preparing && this.fold()) {
       // Loading every area is a few hundred ms: done once, when too many different answers wait.
@@ -595,7 +598,6 @@ export class Coverage {
   private takePending(): { namespace: string; observation: Observation; run: RequestRun }[] {
     const waiting = this.pending;
     this.pending = [];
-    this.pendingAnswers = 0;
     return waiting.map(({ namespace, observation, firstGeneration, count, lastRequestId, lastGeneration }) => {
       const firstSeq = this.recorder.nextSequence(count);
       return {
