@@ -3,12 +3,9 @@
  * variants and the synchronous operation come from facts §6.4). Every member of a found record is
  * present; values may be null.
  *
- * The request is built with the module: the workflows' title step derives its body from it (`.pick`). The
- * answers are built together on first need, as the other screening schemas are (`z.lazy`): a check of an
- * answer or the document builds them, while the sessions area (which documents a found record in a
- * session's analysis_data) and screening's routes load without them. Only the two exports are lazy: a
- * `z.lazy` under `.nullable()` or in a discriminated union would change the document (its nullable
- * members, the answer's discriminator).
+ * Built with the module, unlike the other screening schemas (`z.lazy`, built on first need): the workflows'
+ * title step derives its body from the request (`.pick`), and a `z.lazy` under `.nullable()` or in a
+ * discriminated union changes the document (its nullable members, the answer's discriminator).
  */
 import { z } from '@hono/zod-openapi';
 import { EmailSchema, nameField } from './screening.schemas.ts';
@@ -31,122 +28,114 @@ export const TitleCheckRequestSchema = z
   .openapi('TitleCheckRequest');
 export type TitleCheckRequest = z.infer<typeof TitleCheckRequestSchema>;
 
-/** The answers' schemas, built once, on the first check of an answer or when the document is generated. */
-let answers: ReturnType<typeof buildAnswers> | undefined;
-const builtAnswers = () => (answers ??= buildAnswers());
+const str = z.string().nullable();
+const num = z.number().nullable();
+const int = z.number().int().nullable();
 
-function buildAnswers() {
-  const str = z.string().nullable();
-  const num = z.number().nullable();
-  const int = z.number().int().nullable();
+export const SubjectPropertySchema = z
+  .object({
+    APNFormatted: str,
+    APNUnformatted: str,
+    PropertyFullStreetAddress: str,
+    PropertyCity: str,
+    PropertyState: str,
+    PropertyZipCode: str,
+    PropertyCounty: str,
+    LegalDescription: str,
+    PropertyType: str,
+    LandUseCode: str,
+    LandUseDescription: str,
+    Zoning: str,
+    LotSizeAcres: num,
+    LotSizeSqFt: num,
+    BuildingAreaSqFt: num,
+    Stories: num,
+    Bathrooms: num,
+    YearBuilt: int,
+    Bedrooms: int,
+  })
+  .openapi('TitleSubjectProperty');
 
-  const SubjectPropertySchema = z
-    .object({
-      APNFormatted: str,
-      APNUnformatted: str,
-      PropertyFullStreetAddress: str,
-      PropertyCity: str,
-      PropertyState: str,
-      PropertyZipCode: str,
-      PropertyCounty: str,
-      LegalDescription: str,
-      PropertyType: str,
-      LandUseCode: str,
-      LandUseDescription: str,
-      Zoning: str,
-      LotSizeAcres: num,
-      LotSizeSqFt: num,
-      BuildingAreaSqFt: num,
-      Stories: num,
-      Bathrooms: num,
-      YearBuilt: int,
-      Bedrooms: int,
-    })
-    .openapi('TitleSubjectProperty');
+export const OwnerInformationSchema = z
+  .object({
+    Owner1LastName: str,
+    Owner1FirstNameMiddleInitial: str,
+    Owner2LastName: str,
+    Owner2FirstNameMiddleInitial: str,
+    MailingFullStreetAddress: str,
+    MailingCity: str,
+    MailingState: str,
+    MailingZipCode: str,
+    VestingOwnershipRights: str,
+    OwnerOccupied: str,
+  })
+  .openapi('TitleOwnerInformation');
 
-  const OwnerInformationSchema = z
-    .object({
-      Owner1LastName: str,
-      Owner1FirstNameMiddleInitial: str,
-      Owner2LastName: str,
-      Owner2FirstNameMiddleInitial: str,
-      MailingFullStreetAddress: str,
-      MailingCity: str,
-      MailingState: str,
-      MailingZipCode: str,
-      VestingOwnershipRights: str,
-      OwnerOccupied: str,
-    })
-    .openapi('TitleOwnerInformation');
+export const LocationInformationSchema = z
+  .object({
+    County: str,
+    CensusTract: str,
+    CensusBlock: str,
+    Municipality: str,
+    SchoolDistrict: str,
+    FloodZone: str,
+    FloodPanelNumber: str,
+    Neighborhood: str,
+  })
+  .openapi('TitleLocationInformation');
 
-  const LocationInformationSchema = z
-    .object({
-      County: str,
-      CensusTract: str,
-      CensusBlock: str,
-      Municipality: str,
-      SchoolDistrict: str,
-      FloodZone: str,
-      FloodPanelNumber: str,
-      Neighborhood: str,
-    })
-    .openapi('TitleLocationInformation');
+export const OwnerTransferInformationSchema = z
+  .object({
+    TransferDocumentNumber: str,
+    TransferRecordingDate: str,
+    TransferSaleDate: str,
+    TransferDeedType: str,
+    TransferSalePrice: num,
+  })
+  .openapi('TitleOwnerTransferInformation');
 
-  const OwnerTransferInformationSchema = z
-    .object({
-      TransferDocumentNumber: str,
-      TransferRecordingDate: str,
-      TransferSaleDate: str,
-      TransferDeedType: str,
-      TransferSalePrice: num,
-    })
-    .openapi('TitleOwnerTransferInformation');
+export const LastMarketSaleInformationSchema = z
+  .object({
+    SaleDate: str,
+    SaleDocumentNumber: str,
+    SaleDeedType: str,
+    RecordingDate: str,
+    Buyer: str,
+    Seller: str,
+    SalePrice: num,
+    PricePerSqFt: num,
+  })
+  .openapi('TitleLastMarketSaleInformation');
 
-  const LastMarketSaleInformationSchema = z
-    .object({
-      SaleDate: str,
-      SaleDocumentNumber: str,
-      SaleDeedType: str,
-      RecordingDate: str,
-      Buyer: str,
-      Seller: str,
-      SalePrice: num,
-      PricePerSqFt: num,
-    })
-    .openapi('TitleLastMarketSaleInformation');
+export const TitleCheckFoundSchema = z
+  .object({
+    status: z.literal('found'),
+    subjectProperty: SubjectPropertySchema.nullable(),
+    ownerInformation: OwnerInformationSchema.nullable(),
+    locationInformation: LocationInformationSchema.nullable(),
+    ownerTransferInformation: OwnerTransferInformationSchema.nullable(),
+    lastMarketSaleInformation: LastMarketSaleInformationSchema.nullable(),
+  })
+  .openapi('TitleCheckFound');
 
-  const FoundSchema = z
-    .object({
-      status: z.literal('found'),
-      subjectProperty: SubjectPropertySchema.nullable(),
-      ownerInformation: OwnerInformationSchema.nullable(),
-      locationInformation: LocationInformationSchema.nullable(),
-      ownerTransferInformation: OwnerTransferInformationSchema.nullable(),
-      lastMarketSaleInformation: LastMarketSaleInformationSchema.nullable(),
-    })
-    .openapi('TitleCheckFound');
+export const TitleCheckMultiplePropertiesSchema = z
+  .object({
+    status: z.literal('multiple_properties'),
+    message: z.string(),
+    availableUnits: z.array(z.string()),
+    properties: z.array(z.object({ owner: z.string(), apartmentOrUnit: z.string() })),
+  })
+  .openapi('TitleCheckMultipleProperties');
 
-  const TitleCheckMultiplePropertiesSchema = z
-    .object({
-      status: z.literal('multiple_properties'),
-      message: z.string(),
-      availableUnits: z.array(z.string()),
-      properties: z.array(z.object({ owner: z.string(), apartmentOrUnit: z.string() })),
-    })
-    .openapi('TitleCheckMultipleProperties');
+export const TitleCheckUnsupportedRegionSchema = z
+  .object({ status: z.literal('unsupported_region'), message: z.string() })
+  .openapi('TitleCheckUnsupportedRegion');
 
-  const TitleCheckUnsupportedRegionSchema = z.object({ status: z.literal('unsupported_region'), message: z.string() }).openapi('TitleCheckUnsupportedRegion');
+export const TitleCheckNotFoundSchema = z.object({ status: z.literal('not_found'), message: z.string() }).openapi('TitleCheckNotFound');
 
-  const TitleCheckNotFoundSchema = z.object({ status: z.literal('not_found'), message: z.string() }).openapi('TitleCheckNotFound');
-
-  const ResponseSchema = z
-    .discriminatedUnion('status', [FoundSchema, TitleCheckMultiplePropertiesSchema, TitleCheckUnsupportedRegionSchema, TitleCheckNotFoundSchema])
-    .openapi('TitleCheckResponse');
-  return { found: FoundSchema, response: ResponseSchema };
-}
-
-export const TitleCheckFoundSchema = z.lazy(() => builtAnswers().found);
-export const TitleCheckResponseSchema = z.lazy(() => builtAnswers().response);
+export const TitleCheckResponseSchema = z
+  .discriminatedUnion('status', [TitleCheckFoundSchema, TitleCheckMultiplePropertiesSchema, TitleCheckUnsupportedRegionSchema, TitleCheckNotFoundSchema])
+  .openapi('TitleCheckResponse');
 export type TitleCheckResponse = z.infer<typeof TitleCheckResponseSchema>;
 export type TitleCheckFound = z.infer<typeof TitleCheckFoundSchema>;
 export type TitleCheckStatus = TitleCheckResponse['status'];
