@@ -309,7 +309,9 @@ export class Store {
       }
     }
     db.data = emptySnapshot(snapshot.generation);
+    let journalBytes = 0;
     for (const [index, { generation, path }] of journals.entries()) {
+      journalBytes += (await stat(path)).size;
       let tornBytes = 0;
       const reading = {
         newest: index === journals.length - 1,
@@ -331,7 +333,7 @@ export class Store {
       store.changes = 1;
       // No flush is pending yet, so the fold moves appends to the next generation before any request writes.
       // Journals left in place are appended to: the newest one is the current generation's.
-      if (await store.foldsAtStart(journals)) void store.compactInBackground();
+      if (store.foldsAtStart(journalBytes)) void store.compactInBackground();
     } else if (!stored) {
       // A first start writes the (empty) snapshot, so the data file exists from then on.
       await store.compact();
@@ -665,10 +667,8 @@ export class Store {
    * once they reach an eighth of the snapshot or the compaction threshold's default (8 MB; the threshold
    * set, when smaller), and a big store restarted after a kill -9 keeps its few MB of journal until then.
    */
-  private async foldsAtStart(journals: readonly { path: string }[]): Promise<boolean> {
-    let bytes = 0;
-    for (const { path } of journals) bytes += (await stat(path)).size;
-    return bytes >= Math.min(this.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES, this.snapshotBytes / 8);
+  private foldsAtStart(journalBytes: number): boolean {
+    return journalBytes >= Math.min(this.compactAfterBytes ?? DEFAULT_COMPACT_AFTER_BYTES, this.snapshotBytes / 8);
   }
 
   private compactionThreshold(): number {
