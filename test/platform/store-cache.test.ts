@@ -3,7 +3,9 @@
  * file serves the same records and lists without parsing them up front; a missing, stale, foreign or
  * disagreeing cache is ignored and written again, and the JSON file stays the store.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { serialize } from 'node:v8';
 import { describe, expect, it, vi } from 'vitest';
 import type { Collection } from '../../src/platform/store/collection.ts';
@@ -250,6 +252,36 @@ describe('the snapshot cache', () => {
     expect(byGroup(reopened).all()).toEqual([...THINGS, { id: 'new', group: 'a', at: 2000 }]);
     expect(newestFirst(byGroup(reopened), 'a')).toEqual(['new', ...expectedGroup('a')]);
     await reopened.close();
+  });
+
+  it('is in place as soon as a compaction renamed its snapshot: a crash right after starts from it', async () => {
+    const file = tempDataFile();
+    const store = await Store.open({ file, compactAfterBytes: 1, cacheFromBytes: 0 });
+    const paused = new Promise<void>((resolve) =>
+      vi.spyOn(console, 'error').mockImplementation((message: unknown) => {
+        if (String(message).includes('paused at snapshot-renamed')) resolve();
+      }),
+    );
+    vi.stubEnv('IDV_SANDBOX_FAULT_PAUSE', 'snapshot-renamed');
+    try {
+      const things = byGroup(store);
+      for (const thing of THINGS) things.put(thing);
+      // The flush passes the threshold: a background compaction, stopped for good right after its rename.
+      await store.durable();
+      await paused;
+    } finally {
+      vi.unstubAllEnvs();
+      vi.restoreAllMocks();
+    }
+    await crash(store, file);
+    // What a crash there leaves, as the same files (a copy would be another inode, which no cache names).
+    const after = join(mkdtempSync(join(tmpdir(), 'idv-crash-')), 'store.json');
+    for (const name of readdirSync(dirname(file)).filter((name) => !name.endsWith('.lock'))) linkSync(join(dirname(file), name), join(dirname(after), name));
+    const restarted = await Store.open({ file: after, cacheFromBytes: 0 });
+    expect(rawCount(restarted)).toBe(THINGS.length);
+    expect(newestFirst(byGroup(restarted), 'a')).toEqual(expectedGroup('a'));
+    expect(byGroup(restarted).all()).toEqual(THINGS);
+    await restarted.close();
   });
 });
 

@@ -34,13 +34,18 @@ export class SnapshotText {
     readonly file: string,
   ) {}
 
-  static open(file: string): SnapshotText {
-    return new SnapshotText(openSync(file, 'r'), file);
+  /** `file` opened, named `named` (a snapshot written to a temporary file is read under its final name). */
+  static open(file: string, named = file): SnapshotText {
+    return new SnapshotText(openSync(file, 'r'), named);
   }
 
-  /** The file's identity: what a cache must name to be trusted. */
+  /** The file's identity: what a cache must name to be trusted (a rename keeps it). */
   identity(): string {
     return identityOf(fstatSync(this.fd, { bigint: true }));
+  }
+
+  size(): number {
+    return fstatSync(this.fd).size;
   }
 
   text(offset: number, length: number): string {
@@ -411,13 +416,31 @@ function isWhole(cache: SnapshotCache): boolean {
   );
 }
 
-/**
- * Written whole beside the snapshot (temp file, fdatasynced every SYNC_EVERY_BYTES, renamed); a failure
- * leaves no cache, never a torn one. The event loop turns between two columns.
- */
+/** Written whole beside the snapshot, then renamed into place; a failure leaves no cache, never a torn one. */
 export async function writeCache(file: string, cache: SnapshotCache): Promise<void> {
+  await (await stageCache(file, cache)).place();
+}
+
+/** A cache written whole to a temporary file beside its place, put there by `place`. */
+export interface StagedCache {
+  place(): Promise<void>;
+}
+
+/**
+ * Writes the cache to a temporary file beside its place (fdatasynced every SYNC_EVERY_BYTES); a failure
+ * leaves no file. The event loop turns between two columns.
+ */
+export async function stageCache(file: string, cache: SnapshotCache): Promise<StagedCache> {
   const path = cachePath(file);
   const temp = `${path}.tmp`;
+  const place = async () => {
+    try {
+      await rename(temp, path);
+    } catch (error) {
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    }
+  };
   try {
     const handle = await open(temp, 'w');
     try {
@@ -461,11 +484,11 @@ export async function writeCache(file: string, cache: SnapshotCache): Promise<vo
     } finally {
       await handle.close();
     }
-    await rename(temp, path);
   } catch (error) {
     await unlink(temp).catch(() => undefined);
     throw error;
   }
+  return { place };
 }
 
 /**

@@ -102,8 +102,16 @@ export function emptySnapshot(generation: number): StoredSnapshot {
 export type PausePoint = 'snapshot-partial' | 'snapshot-renamed';
 
 /**
+ * What goes beside a snapshot (its cache): prepared once the snapshot is written to its temporary file
+ * (`temp`, whose records lie at `layout`), before it takes the file's name; the function it gives back
+ * runs right after the rename.
+ */
+export type SnapshotCompanion = (temp: string, layout: SnapshotLayout, data: Snapshot) => Promise<() => Promise<void>>;
+
+/**
  * The snapshot as a lowdb adapter: `write` streams the state to a temp file in chunks (the event loop
- * runs between them), fsyncs it, renames it over the file and fsyncs the directory; `read` validates.
+ * runs between them), fsyncs it, prepares its companion, renames it over the file, places the companion
+ * and fsyncs the directory; `read` validates.
  */
 export class SnapshotFile implements Adapter<Snapshot> {
   /** Where the records of the file last read or written lie in it (a document not in the streamed layout: none). */
@@ -112,6 +120,7 @@ export class SnapshotFile implements Adapter<Snapshot> {
   constructor(
     readonly file: string,
     private readonly pauseAt: (point: PausePoint) => Promise<void> = async () => undefined,
+    private readonly companion?: SnapshotCompanion,
   ) {}
 
   async read(): Promise<StoredSnapshot | null> {
@@ -131,14 +140,20 @@ export class SnapshotFile implements Adapter<Snapshot> {
 
   async write(data: Snapshot): Promise<void> {
     const temp = `${this.file}.tmp`;
+    let placeCompanion: (() => Promise<void>) | undefined;
     try {
       await this.writeTemp(temp, data);
+      // Before the rename, however long it takes (a million records' cache: seconds): a crash then finds
+      // the old snapshot with its own cache, and one after finds the new one with its own, but for the
+      // instant between the two renames.
+      if (this.companion && this.layout) placeCompanion = await this.companion(temp, this.layout, data);
       await rename(temp, this.file);
     } catch (error) {
       // A full disk or any other failure: the old snapshot stays as it was, and no temporary file is left.
       await unlink(temp).catch(() => undefined);
       throw error;
     }
+    await placeCompanion?.();
     await this.pauseAt('snapshot-renamed');
     await syncDirectory(this.file);
   }

@@ -53,7 +53,8 @@ import {
   readCache,
   type SnapshotCache,
   SnapshotText,
-  writeCache,
+  type StagedCache,
+  stageCache,
 } from './snapshot-cache.ts';
 import {
   damaged,
@@ -264,7 +265,12 @@ export class Store {
   }
 
   private static async load(file: string, options: StoreOptions, lock: DataLock): Promise<Store> {
-    const snapshotFile = new SnapshotFile(file, (point: PausePoint): Promise<void> => (store.compacting ? pauseForFaultTests(point) : Promise.resolve()));
+    const snapshotFile: SnapshotFile = new SnapshotFile(
+      file,
+      (point: PausePoint): Promise<void> => (store.compacting ? pauseForFaultTests(point) : Promise.resolve()),
+      // The cache is written for the new snapshot before the rename, so no crash leaves it without one.
+      (temp, layout, data): Promise<() => Promise<void>> => store.stageSnapshotCache(data.namespaces, layout, SnapshotText.open(temp, file)),
+    );
     const db = new Low<Snapshot>(snapshotFile, emptySnapshot(0));
     const store = new Store(file, db, options.compactAfterBytes ?? envBytes('IDV_SANDBOX_COMPACT_AFTER_BYTES'), lock, options.warn);
     store.cacheFromBytes = options.cacheFromBytes ?? envBytes('IDV_SANDBOX_CACHE_FROM_BYTES') ?? DEFAULT_CACHE_FROM_BYTES;
@@ -377,19 +383,22 @@ export class Store {
   }
 
   /**
-   * Writes the cache of the snapshot on disk (`dump`: the records it holds, in its order) with the keys of
-   * every declared index, then points the raw records at that file. A cache that cannot be written is only
-   * a slower next start: the failure is told, not thrown.
+   * Stages the cache of a snapshot (`fresh`, open; `dump`: the records it holds, in its order) with the keys
+   * of every declared index, in a temporary file beside its place. The function it gives back, run once
+   * that snapshot is the data file, puts the cache in place and points the raw records at the file. A
+   * cache that cannot be written is only a slower next start: the failure is told, not thrown.
    */
-  private async writeSnapshotCache(dump: Snapshot['namespaces'], layout: SnapshotLayout, fresh: SnapshotText): Promise<void> {
+  private async stageSnapshotCache(dump: Snapshot['namespaces'], layout: SnapshotLayout, fresh: SnapshotText): Promise<() => Promise<void>> {
     const file = this.file as string;
-    if (this.snapshotBytes < this.cacheFromBytes) {
-      if (fresh !== this.source) fresh.close();
-      await unlink(cachePath(file)).catch(() => undefined);
-      return;
+    if (fresh.size() < this.cacheFromBytes) {
+      return async () => {
+        if (fresh !== this.source) fresh.close();
+        await unlink(cachePath(file)).catch(() => undefined);
+      };
     }
     const cache: SnapshotCache = { format: 'idv-sandbox-store-cache', version: 3, snapshot: fresh.identity(), generation: this.generation, namespaces: [] };
     const indexNames = new Set<string>();
+    const adoptions: (() => void)[] = [];
     let whole = true;
     for (const [ns, collections] of dump) {
       const partition = this.partitionsByName.get(ns);
@@ -417,21 +426,39 @@ export class Store {
         };
         cachedCollections.push([name, columns]);
         for (const [index] of indexes) indexNames.add(cacheIndexName(ns, name, index));
-        // At once, without yielding: the records still unread now are read from the new file, at their place in this dump.
-        collection?.useSnapshot(records, new RawColumns(fresh, ids, columns.offsets, columns.lengths, columns.at, columns.slots), new Map(indexes));
+        // The records still unread then are read from the new file, at their place in this dump.
+        adoptions.push(() =>
+          collection?.useSnapshot(records, new RawColumns(fresh, ids, columns.offsets, columns.lengths, columns.at, columns.slots), new Map(indexes)),
+        );
       }
     }
-    const old = this.source;
-    this.source = fresh;
-    if (!whole) return;
-    if (old !== fresh) old?.close();
-    try {
-      await writeCache(file, cache);
-      this.cachedIndexNames = indexNames;
-    } catch (error) {
-      this.cachedIndexNames = null;
-      this.warn(`idv-sandbox: could not write the store cache beside ${file} (${(error as Error).message}); the next start reads the JSON file whole.`);
+    let staged: StagedCache | undefined;
+    if (whole) {
+      try {
+        staged = await stageCache(file, cache);
+      } catch (error) {
+        this.cacheNotWritten(error);
+      }
     }
+    return async () => {
+      if (staged) {
+        try {
+          await staged.place();
+          this.cachedIndexNames = indexNames;
+        } catch (error) {
+          this.cacheNotWritten(error);
+        }
+      }
+      for (const adopt of adoptions) adopt();
+      const old = this.source;
+      this.source = fresh;
+      if (whole && old !== fresh) old?.close();
+    };
+  }
+
+  private cacheNotWritten(error: unknown): void {
+    this.cachedIndexNames = null;
+    this.warn(`idv-sandbox: could not write the store cache beside ${this.file} (${(error as Error).message}); the next start reads the JSON file whole.`);
   }
 
   /** Whether a close with nothing changed should write the cache: none matches the snapshot, or it lacks a declared index. */
@@ -759,14 +786,14 @@ export class Store {
     }
     await syncDirectory(file);
     this.layout = (this.db.adapter as SnapshotFile).layout;
-    if (this.layout) await this.writeSnapshotCache(namespaces, this.layout, SnapshotText.open(file));
   }
 
   /** The cache of a snapshot nothing changed since it was read (its records are the partitions' now, in order). */
   private async cacheUnchangedSnapshot(): Promise<void> {
     const dump: Snapshot['namespaces'] = new Map();
     for (const [ns, partition] of this.partitionsByName) dump.set(ns, partition.dump());
-    await this.writeSnapshotCache(dump, this.layout as SnapshotLayout, this.source ?? SnapshotText.open(this.file as string));
+    const placeCache = await this.stageSnapshotCache(dump, this.layout as SnapshotLayout, this.source ?? SnapshotText.open(this.file as string));
+    await placeCache();
   }
 }
 
