@@ -11,7 +11,7 @@ const ROOT = fileURLToPath(new URL('.', import.meta.url));
  * Every other file shares its worker's modules with the files before it (`isolate: false`): importing the
  * app again for each of 200 files was a third of the suite's CPU.
  */
-const OWN_MODULE_GRAPH = ['test/platform/first-call.test.ts'];
+const OWN_MODULE_GRAPH = ['test/platform/first-call.test.ts', 'test/platform/start-loads-faker.test.ts'];
 const mocksModules = (file: string) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(join(ROOT, file), 'utf8'));
 const isolated = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
   .map((path) => join('test', path))

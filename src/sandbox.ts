@@ -29,7 +29,7 @@ import { DEFAULT_MAX_NAMESPACES, DEFAULT_NAMESPACE, Worlds } from './platform/na
 import { resetSandbox } from './platform/namespaces/reset.ts';
 import { readOperationExamples } from './platform/docs/openapi-examples.ts';
 import { answerParserRefusal, answerUnbuildableRequest } from './platform/http/parser-refusals.ts';
-import { hashParts } from './platform/random/random.ts';
+import { hashParts, loadFaker } from './platform/random/random.ts';
 import { SPEC_RATE_LIMITS, type RateLimits } from './platform/rate-limit/rate-limiter.ts';
 import { ADMIN_TOKEN_GUESSES_PER_MINUTE, DEFAULT_INVALID_KEYS_PER_MINUTE, InvalidKeyLimiter } from './platform/rate-limit/invalid-key-limiter.ts';
 import { ScenarioRegistry } from './platform/scenarios/scenarios.ts';
@@ -323,6 +323,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     if (listener) await new Promise<void>((resolve) => listener.server.close(() => resolve()));
     throw error;
   }
+  // Before the first answer: every first create names the organization's sender with en_US faker, whose
+  // entry point (some 10 ms of CPU) would otherwise land in an integrator's first call.
+  loadFaker('en_US');
   // The shadow mode's code loads only when it is on.
   if (listener) handle = options.shadow ? (await import('./drift/shadow.ts')).shadowing(platform, app.fetch, options.shadow) : app.fetch;
   const server = listener?.connections;

@@ -118,9 +118,8 @@ export function seedFrom(...parts: readonly (string | number)[]): number {
 
 // The per-locale entry points: the package root loads all of faker's 70 locales (about 30 MB resident and
 // most of a second of start-up) for the three the sandbox uses. Even these are half a megabyte of code and
-// several MB resident: they load on the first synthetic value, not at start-up (the server runs these three
-// from a bundle of their own, at the same first use, with the compiled code an earlier process kept:
-// scripts/build.mjs).
+// several MB resident: each loads on its first use (en_US at start-up, see `createSandbox`; the server runs
+// these three from a bundle of their own, with the compiled code an earlier process kept: scripts/build.mjs).
 const fakerEntries = {
   en: packageOnFirstUse<{ faker: Faker }>(import.meta.url, '@faker-js/faker/locale/en'),
   en_GB: packageOnFirstUse<{ faker: Faker }>(import.meta.url, '@faker-js/faker/locale/en_GB'),
@@ -141,6 +140,13 @@ const fakers = new Map<FakerLocale, Faker>();
  * same instance.
  */
 export function fakerFrom(locale: FakerLocale, ...parts: readonly (string | number)[]): Faker {
+  const faker = loadFaker(locale);
+  faker.seed(seedFrom(...parts));
+  return faker;
+}
+
+/** The locale's Faker, made (its entry point loaded) on the first call. */
+export function loadFaker(locale: FakerLocale): Faker {
   let faker = fakers.get(locale);
   if (faker === undefined) {
     // The entry point's own instance is left unseeded and untouched: a Faker of its merged locale (the
@@ -149,6 +155,5 @@ export function fakerFrom(locale: FakerLocale, ...parts: readonly (string | numb
     faker = new (shared.constructor as typeof Faker)({ locale: shared.rawDefinitions });
     fakers.set(locale, faker);
   }
-  faker.seed(seedFrom(...parts));
   return faker;
 }
