@@ -206,8 +206,8 @@ const COMMONJS_BUNDLE = {
 };
 
 // faker's three locale entry points (en, en_GB, en_US; never the package root with its 70 locales) are a bundle
-// of their own, FAKER_BUNDLE, which the server bundle runs on the first synthetic person (a first create's
-// sender user) through the bin's loader (src/bundle-loader.mjs), with the compiled code it kept at the exit
+// of their own, FAKER_BUNDLE, which the server bundle runs on a locale's first use (en_US at start-up, for a
+// first create's sender user) through the bin's loader (src/bundle-loader.mjs), with the compiled code it kept at the exit
 // of an earlier process: required from node_modules, Node's ES module loader resolved and compiled some
 // 500 KB of modules there, every process. Not in the server bundle: its kept code would then hold faker's
 // compiled data, which every start reads and holds (start CPU +10 ms, idle memory +3 MB).
