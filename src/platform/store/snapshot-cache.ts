@@ -421,9 +421,10 @@ export async function writeCache(file: string, cache: SnapshotCache): Promise<vo
   await (await stageCache(file, cache)).place();
 }
 
-/** A cache written whole to a temporary file beside its place, put there by `place`. */
+/** A cache written whole to a temporary file beside its place: put there by `place`, or removed by `discard`. */
 export interface StagedCache {
   place(): Promise<void>;
+  discard(): Promise<void>;
 }
 
 /**
@@ -433,11 +434,12 @@ export interface StagedCache {
 export async function stageCache(file: string, cache: SnapshotCache): Promise<StagedCache> {
   const path = cachePath(file);
   const temp = `${path}.tmp`;
+  const discard = () => unlink(temp).catch(() => undefined);
   const place = async () => {
     try {
       await rename(temp, path);
     } catch (error) {
-      await unlink(temp).catch(() => undefined);
+      await discard();
       throw error;
     }
   };
@@ -485,10 +487,10 @@ export async function stageCache(file: string, cache: SnapshotCache): Promise<St
       await handle.close();
     }
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
+    await discard();
     throw error;
   }
-  return { place };
+  return { place, discard };
 }
 
 /**

@@ -103,10 +103,14 @@ export type PausePoint = 'snapshot-partial' | 'snapshot-renamed';
 
 /**
  * What goes beside a snapshot (its cache): prepared once the snapshot is written to its temporary file
- * (`temp`, whose records lie at `layout`), before it takes the file's name; the function it gives back
- * runs right after the rename.
+ * (`temp`, whose records lie at `layout`), before it takes the file's name; placed right after the rename,
+ * or discarded when the rename fails.
  */
-export type SnapshotCompanion = (temp: string, layout: SnapshotLayout, data: Snapshot) => Promise<() => Promise<void>>;
+export type SnapshotCompanion = (temp: string, layout: SnapshotLayout, data: Snapshot) => Promise<PreparedCompanion>;
+export interface PreparedCompanion {
+  place(): Promise<void>;
+  discard(): Promise<void>;
+}
 
 /**
  * The snapshot as a lowdb adapter: `write` streams the state to a temp file in chunks (the event loop
@@ -140,20 +144,21 @@ export class SnapshotFile implements Adapter<Snapshot> {
 
   async write(data: Snapshot): Promise<void> {
     const temp = `${this.file}.tmp`;
-    let placeCompanion: (() => Promise<void>) | undefined;
+    let companion: PreparedCompanion | undefined;
     try {
       await this.writeTemp(temp, data);
       // Before the rename, however long it takes (a million records' cache: seconds): a crash then finds
       // the old snapshot with its own cache, and one after finds the new one with its own, but for the
       // instant between the two renames.
-      if (this.companion && this.layout) placeCompanion = await this.companion(temp, this.layout, data);
+      if (this.companion && this.layout) companion = await this.companion(temp, this.layout, data);
       await rename(temp, this.file);
     } catch (error) {
       // A full disk or any other failure: the old snapshot stays as it was, and no temporary file is left.
+      await companion?.discard();
       await unlink(temp).catch(() => undefined);
       throw error;
     }
-    await placeCompanion?.();
+    await companion?.place();
     await this.pauseAt('snapshot-renamed');
     await syncDirectory(this.file);
   }

@@ -68,6 +68,7 @@ import {
   syncDirectory,
   type JournalEntry,
   type PausePoint,
+  type PreparedCompanion,
   type RecordShapes,
   type RecordSequence,
   type Snapshot,
@@ -269,7 +270,7 @@ export class Store {
       file,
       (point: PausePoint): Promise<void> => (store.compacting ? pauseForFaultTests(point) : Promise.resolve()),
       // The cache is written for the new snapshot before the rename, so no crash leaves it without one.
-      (temp, layout, data): Promise<() => Promise<void>> => store.stageSnapshotCache(data.namespaces, layout, SnapshotText.open(temp, file)),
+      (temp, layout, data): Promise<PreparedCompanion> => store.stageSnapshotCache(data.namespaces, layout, SnapshotText.open(temp, file)),
     );
     const db = new Low<Snapshot>(snapshotFile, emptySnapshot(0));
     const store = new Store(file, db, options.compactAfterBytes ?? envBytes('IDV_SANDBOX_COMPACT_AFTER_BYTES'), lock, options.warn);
@@ -384,16 +385,23 @@ export class Store {
 
   /**
    * Stages the cache of a snapshot (`fresh`, open; `dump`: the records it holds, in its order) with the keys
-   * of every declared index, in a temporary file beside its place. The function it gives back, run once
-   * that snapshot is the data file, puts the cache in place and points the raw records at the file. A
-   * cache that cannot be written is only a slower next start: the failure is told, not thrown.
+   * of every declared index, in a temporary file beside its place. Its `place`, run once that snapshot is
+   * the data file, puts the cache in place and points the raw records at the file; its `discard`, run when
+   * the snapshot never became it, lets both go. A cache that cannot be written is only a slower next
+   * start: the failure is told, not thrown.
    */
-  private async stageSnapshotCache(dump: Snapshot['namespaces'], layout: SnapshotLayout, fresh: SnapshotText): Promise<() => Promise<void>> {
+  private async stageSnapshotCache(dump: Snapshot['namespaces'], layout: SnapshotLayout, fresh: SnapshotText): Promise<PreparedCompanion> {
     const file = this.file as string;
+    const letGo = async () => {
+      if (fresh !== this.source) fresh.close();
+    };
     if (fresh.size() < this.cacheFromBytes) {
-      return async () => {
-        if (fresh !== this.source) fresh.close();
-        await unlink(cachePath(file)).catch(() => undefined);
+      return {
+        place: async () => {
+          await letGo();
+          await unlink(cachePath(file)).catch(() => undefined);
+        },
+        discard: letGo,
       };
     }
     const cache: SnapshotCache = { format: 'idv-sandbox-store-cache', version: 3, snapshot: fresh.identity(), generation: this.generation, namespaces: [] };
@@ -440,19 +448,25 @@ export class Store {
         this.cacheNotWritten(error);
       }
     }
-    return async () => {
-      if (staged) {
-        try {
-          await staged.place();
-          this.cachedIndexNames = indexNames;
-        } catch (error) {
-          this.cacheNotWritten(error);
+    return {
+      place: async () => {
+        if (staged) {
+          try {
+            await staged.place();
+            this.cachedIndexNames = indexNames;
+          } catch (error) {
+            this.cacheNotWritten(error);
+          }
         }
-      }
-      for (const adopt of adoptions) adopt();
-      const old = this.source;
-      this.source = fresh;
-      if (whole && old !== fresh) old?.close();
+        for (const adopt of adoptions) adopt();
+        const old = this.source;
+        this.source = fresh;
+        if (whole && old !== fresh) old?.close();
+      },
+      discard: async () => {
+        await staged?.discard();
+        await letGo();
+      },
     };
   }
 
@@ -792,8 +806,7 @@ export class Store {
   private async cacheUnchangedSnapshot(): Promise<void> {
     const dump: Snapshot['namespaces'] = new Map();
     for (const [ns, partition] of this.partitionsByName) dump.set(ns, partition.dump());
-    const placeCache = await this.stageSnapshotCache(dump, this.layout as SnapshotLayout, this.source ?? SnapshotText.open(this.file as string));
-    await placeCache();
+    await (await this.stageSnapshotCache(dump, this.layout as SnapshotLayout, this.source ?? SnapshotText.open(this.file as string))).place();
   }
 }
 
