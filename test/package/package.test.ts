@@ -302,6 +302,42 @@ describe('the compiled package', () => {
     );
     expect(twice).toMatch(/^HTTP\/1\.1 415 /);
     expect(twice).toContain('{"error":"Unsupported Content-Type \\"application/json, application/json\\": send the body as application/json."}');
+    // An upload's bytes and an image route's JSON, of declared length, are read off the socket when their
+    // handler asks for them: no undici either.
+    const photo = readFileSync(join(ROOT, 'fixtures/images/face.jpg'));
+    const presign = await fetch(`${url}/v1/upload/presign`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'sk_live_demo', 'content-type': 'application/json' },
+      body: JSON.stringify({ files: [{ contentType: 'image/jpeg', byteLength: photo.length }] }),
+    });
+    expect(presign.status).toBe(200);
+    const { uploads } = (await presign.json()) as { uploads: { uploadUrl: string }[] };
+    const uploaded = await fetch(uploads[0]?.uploadUrl ?? '', { method: 'PUT', headers: { 'content-type': 'image/jpeg' }, body: photo });
+    expect(uploaded.status).toBe(200);
+    expect(await uploaded.json()).toMatchObject({ byteLength: photo.length, contentType: 'image/jpeg' });
+    const detected = await fetch(`${url}/v1/face/detect`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'sk_live_demo' },
+      body: JSON.stringify({ image: photo.toString('base64') }),
+    });
+    expect(detected.status).toBe(200);
+    // Nor do a route's declared header parameters (Hono's validator reads them all), nor a request with no body.
+    const screened = await fetch(`${url}/v1/screening/adverse-media`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'sk_live_demo', 'content-type': 'application/json', 'Idempotency-Key': 'package-test-1' },
+      body: JSON.stringify({ firstName: 'Jane', lastName: 'Doe', dateOfBirth: '1980-04-23', country: 'GB' }),
+    });
+    expect(screened.status).toBe(202);
+    const { jobId } = (await screened.json()) as { jobId: string };
+    const replayed = await fetch(`${url}/v1/screening/adverse-media`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'sk_live_demo', 'content-type': 'application/json', 'idempotency-key': 'package-test-1' },
+      body: JSON.stringify({ firstName: 'Jane', lastName: 'Doe', dateOfBirth: '1980-04-23', country: 'GB' }),
+    });
+    // The key was read (under the name in either case): the same job again.
+    expect(replayed.status).toBe(200);
+    expect(await replayed.json()).toMatchObject({ jobId, message: expect.stringMatching(/^Existing job returned/) });
+    expect((await fetch(`${url}/__sandbox/requests`, { method: 'DELETE' })).status).toBe(200);
     expect(await loadedBuiltins()).not.toContain(UNDICI);
     // A body of undeclared length is read through a real Request (undici), made on this first need.
     const chunked = await create({ 'content-type': 'application/json' }, new Blob([jane]).stream());

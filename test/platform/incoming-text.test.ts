@@ -4,9 +4,9 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
-import { text } from 'node:stream/consumers';
+import { arrayBuffer, text } from 'node:stream/consumers';
 import { afterEach, describe, expect, it } from 'vitest';
-import { incomingText } from '../../src/platform/http/body-limits.ts';
+import { incomingBytes, incomingText } from '../../src/platform/http/body-limits.ts';
 
 type Reader = (incoming: IncomingMessage) => Promise<string>;
 type Outcome = { text: string } | { failed: string };
@@ -68,6 +68,14 @@ describe('a request body read off the socket', () => {
       const expected = await readBody(text, pieces);
       expect(expected).toHaveProperty('text');
       expect(await readBody(incomingText, pieces)).toEqual(expected);
+    });
+
+    it(`gives the bytes node:stream/consumers gives, in a buffer of their own: ${label}`, async () => {
+      const asText = (bytes: ArrayBuffer) => ({ text: `${bytes.byteLength}:${Buffer.from(bytes).toString('hex')}` });
+      const expected = await readBody((incoming) => arrayBuffer(incoming).then((bytes) => asText(bytes).text), pieces);
+      const read = await readBody((incoming) => incomingBytes(incoming).then((bytes) => asText(bytes.buffer).text), pieces);
+      expect(read).toEqual(expected);
+      expect(read).toEqual({ text: `${Buffer.concat(pieces).length}:${Buffer.concat(pieces).toString('hex')}` });
     });
   }
 

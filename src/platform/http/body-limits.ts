@@ -10,6 +10,7 @@ import type { HttpBindings } from '@hono/node-server';
 import type { Context, MiddlewareHandler, Next } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ApiError } from '../errors/api-error.ts';
+import { isUntouchedLightweightRequest } from './fast-paths.ts';
 import { IMAGE_MAX_BYTES } from '../spec-limits.ts';
 import type { OperationFacts } from '../operations/declared-operations.ts';
 import type { AppEnv } from './context.ts';
@@ -76,7 +77,7 @@ export class RouteFamilies {
       // No body reaches a GET or HEAD handler; asking for one would build a whole Fetch Request per read.
       if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
       const maxSize = bodyLimitFor(images);
-      if (images === 0 && readsJsonDirectly(c, maxSize)) return next();
+      if (readsOffSocket(c, images, maxSize)) return next();
       let limit = bySize.get(maxSize);
       if (!limit) {
         const megabytes = Math.round((maxSize / 1_048_576) * 10) / 10;
@@ -97,22 +98,57 @@ export class RouteFamilies {
 /** The media types Hono's validator reads as JSON. */
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
 
+/** Media types whose body only undici's parser reads (a form): never read off the socket here. */
+const FORM_MEDIA_TYPE = /^(multipart\/form-data|application\/x-www-form-urlencoded)$/i;
+
 /**
- * A JSON body of declared length within `maxSize`, on a real socket, is read straight off the socket into
- * the request's body cache as text, where Hono's validator and the journal find it: a Fetch Request with a
- * web stream per request costs more than the rest of a small create. Any other body (chunked, multipart,
- * binary, too large, in-process) takes the body-limit path. Returns whether it took the body.
+ * A body of declared length within `maxSize`, on a real socket, is read straight off it: a Fetch Request
+ * with a web stream per request costs more than the rest of a small create, and on Node 20 the first one
+ * loads undici (25-40 ms of an integrator's first upload). Any other body (chunked, a form, too large,
+ * in-process) takes the body-limit path. Returns whether it took the body.
+ *
+ * - A JSON body outside the image routes is read at once into the request's body cache as text, where
+ *   Hono's validator and the journal find it.
+ * - Any other (an upload's bytes, an image route's JSON) is read when a handler first asks for it: the node
+ *   adapter's lightweight request, whose `text` and `arrayBuffer` Hono's body cache calls, reads the socket
+ *   itself. An image route's body is then read after the API-key guard and inside its slot, as before, and
+ *   a refused one is never held in memory.
  */
-function readsJsonDirectly(c: Context, maxSize: number): boolean {
+function readsOffSocket(c: Context, images: number, maxSize: number): boolean {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  const declared = incoming?.headers['content-length'];
-  if (!incoming || declared === undefined || incoming.headers['transfer-encoding'] !== undefined) return false;
-  if (!JSON_MEDIA_TYPE.test(incoming.headers['content-type']?.split(';')[0]?.trim() ?? '') || !(Number(declared) <= maxSize)) return false;
-  const body = incomingText(incoming);
-  // A client gone mid-body rejects the read; a handler that never reads the body must not see that as unhandled.
-  body.catch(() => undefined);
-  // Hono keeps the pending read in its cache (the type says the value; the cache holds promises).
-  (c.req.bodyCache as { text?: Promise<string> }).text = body;
+  if (!incoming || incoming.headers['transfer-encoding'] !== undefined) return false;
+  // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112, 6.3): a DELETE, mostly.
+  const declared = incoming.headers['content-length'];
+  if (declared === undefined || Number(declared) === 0) return readOnDemand(c.req.raw, incoming);
+  if (!(Number(declared) <= maxSize)) return false;
+  const mediaType = incoming.headers['content-type']?.split(';')[0]?.trim() ?? '';
+  if (FORM_MEDIA_TYPE.test(mediaType)) return false;
+  if (images === 0) {
+    if (!JSON_MEDIA_TYPE.test(mediaType)) return false;
+    const body = incomingText(incoming);
+    // A client gone mid-body rejects the read; a handler that never reads the body must not see that as unhandled.
+    body.catch(() => undefined);
+    // Hono keeps the pending read in its cache (the type says the value; the cache holds promises).
+    (c.req.bodyCache as { text?: Promise<string> }).text = body;
+    return true;
+  }
+  return readOnDemand(c.req.raw, incoming);
+}
+
+/**
+ * Gives the node adapter's lightweight request for `incoming` its own `text` and `arrayBuffer`, which read
+ * the socket (Hono's body cache calls them once and keeps the promise). False for any other request object.
+ */
+function readOnDemand(raw: Request, incoming: IncomingMessage): boolean {
+  if (!isUntouchedLightweightRequest(raw, incoming)) return false;
+  // A client gone mid-body is the client's 400 (no one reads it, but the journal and the log do), never a 500.
+  const cutShort = () => {
+    throw new ApiError(400, `Request body incomplete: the connection closed before the ${incoming.headers['content-length']} bytes its Content-Length declares had arrived.`);
+  };
+  Object.defineProperties(raw, {
+    text: { value: () => incomingText(incoming).catch(cutShort) },
+    arrayBuffer: { value: () => incomingBytes(incoming).then((bytes) => bytes.buffer, cutShort) },
+  });
   return true;
 }
 
@@ -125,15 +161,36 @@ const utf8 = new TextDecoder();
  * stream's error (or a premature close), as `text()` does.
  */
 export function incomingText(incoming: IncomingMessage): Promise<string> {
+  return readIncoming(incoming, (chunks) => utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+}
+
+/**
+ * A request's body as bytes, as node:stream/consumers' `arrayBuffer()` gives them: in a buffer of their own,
+ * of exactly their length (a chunk of the socket's shares a larger one). Fails as `incomingText` does.
+ */
+export function incomingBytes(incoming: IncomingMessage): Promise<Uint8Array<ArrayBuffer>> {
+  return readIncoming(incoming, (chunks) => {
+    const bytes = new Uint8Array(chunks.reduce((length, chunk) => length + chunk.length, 0));
+    let at = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, at);
+      at += chunk.length;
+    }
+    return bytes;
+  });
+}
+
+/** What `whole` makes of the chunks of a request's body, as they came, once it has ended. */
+function readIncoming<T>(incoming: IncomingMessage, whole: (chunks: Buffer[]) => T): Promise<T> {
   return new Promise((resolve, reject) => {
     // Already read whole by someone else, or already gone.
-    if (incoming.readableEnded) return resolve('');
+    if (incoming.readableEnded) return resolve(whole([]));
     if (incoming.destroyed) return reject(incoming.errored ?? prematureClose());
     const chunks: Buffer[] = [];
     const onData = (chunk: Buffer) => chunks.push(chunk);
     const onEnd = () => {
       stop();
-      resolve(utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+      resolve(whole(chunks));
     };
     const onError = (error: Error) => {
       stop();

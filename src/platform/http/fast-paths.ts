@@ -262,6 +262,20 @@ export function requestHeaders(c: Context): Iterable<[string, string]> {
   return headers;
 }
 
+/**
+ * Route middleware of a route that declares header parameters: Hono's validator reads them through
+ * `c.req.header()`, the request's Headers object, whose first use on Node 20 loads undici (25-40 ms of an
+ * integrator's first call of the route). Here that request's `header` reads the socket's header lines.
+ */
+export const headersOffSocket: MiddlewareHandler = (c, next) => {
+  if (rawHeadersOf(c) !== undefined) {
+    const header = (name?: string) =>
+      name === undefined ? Object.assign(Object.create(null), Object.fromEntries(requestHeaders(c))) : requestHeader(c, name.toLowerCase());
+    Object.defineProperty(c.req, 'header', { value: header });
+  }
+  return next();
+};
+
 // ─── Shared JSON answers ─────────────────────────────────────────────────────────────────────────
 
 /**
@@ -340,6 +354,19 @@ async function rebuiltWithBody(response: Response, contentType: string, limits: 
   const bytes = new Uint8Array(await response.arrayBuffer());
   const rebuilt = new Response(bytes.byteLength === 0 ? null : bytes, { status: response.status, statusText: response.statusText, headers: response.headers });
   return { body: bytes.byteLength === 0 ? undefined : journaledBody(new TextDecoder().decode(bytes), contentType, limits), response: rebuilt };
+}
+
+// ─── The node adapter's lightweight request ──────────────────────────────────────────────────────────
+
+/**
+ * Whether `raw` is the node adapter's lightweight request for `incoming` (it keeps the IncomingMessage under
+ * a symbol of its own) and has not yet made the Fetch Request it stands in for (kept under its
+ * `requestCache` symbol), whose body stream would read the same socket.
+ */
+export function isUntouchedLightweightRequest(raw: Request, incoming: IncomingMessage): boolean {
+  const symbols = Object.getOwnPropertySymbols(raw);
+  const slots = raw as unknown as Record<symbol, unknown>;
+  return symbols.some((symbol) => slots[symbol] === incoming) && !symbols.some((symbol) => symbol.description === 'requestCache' && slots[symbol] !== undefined);
 }
 
 // ─── The journal's copy of a request body, from Hono's body cache ────────────────────────────────────

@@ -8,6 +8,7 @@ import type { Hook } from '@hono/zod-openapi';
 import { HTTPException } from 'hono/http-exception';
 import { ApiError, describeZodError, errorBody, type ErrorExtras } from '../errors/api-error.ts';
 import { errorFamilyOf, explain, noteOutcome, type AppContext, type AppEnv } from './context.ts';
+import { headersOffSocket } from './fast-paths.ts';
 import { apiKeyGuard, missingKeyStatusFor, type GuardPolicy } from './middleware.ts';
 
 export const ErrorSchema = z
@@ -96,6 +97,7 @@ export function apiRoute<R extends ApiRouteConfig>({ guard, ...config }: R) {
     security: [{ ApiKeyAuth: [] }],
     middleware: [
       apiKeyGuard({ ...guard, operation: `${config.method.toUpperCase()} ${config.path}`, missingKeyStatus, refusesForFunds }),
+      ...(config.request?.headers ? [headersOffSocket] : []),
       ...(config.middleware ? [config.middleware].flat() : []),
     ],
     responses: {
