@@ -254,6 +254,36 @@ await build({
   logLevel: 'warning',
 });
 
+// Each thread of the image pool runs IMAGE_WORKER_BUNDLE (through src/images/image-thread.cjs and the bin's
+// loader, from the compiled code an earlier thread kept): the task module with the codecs and sharp's
+// JavaScript in one CommonJS file. sharp's native binding and libvips stay in node_modules (a .node file is
+// not bundled), and so does jimp, which the codecs require for the first BMP only.
+const IMAGE_WORKER_BUNDLE = 'dist/image-worker.cjs';
+// sharp first tries a binding of its own build folder (a path made at run time, absent from a published
+// package): left to run time, where it is not found and sharp goes on to its prebuilt binding.
+const sharpOwnBuildAtRunTime = {
+  name: 'sharp-own-build-at-run-time',
+  setup(bundler) {
+    bundler.onLoad({ filter: /[\\/]sharp[\\/]dist[\\/]sharp\.cjs$/ }, async ({ path }) => {
+      const text = await readFile(path, 'utf8');
+      const found = text.split('require(`../src/build/Release/').length - 1;
+      if (found !== 2) throw new Error(`${path}: expected 2 requires of sharp's own build folder, found ${found}: check this version`);
+      return { contents: `const requireAtRunTime = require;\n${text.replaceAll('require(`../src/build/Release/', 'requireAtRunTime(`../src/build/Release/')}`, loader: 'js' };
+    });
+  },
+};
+const codecsBundled = (text) =>
+  text.replace(/packageOnFirstUse<([^>]*)>\(import\.meta\.url, '(\.\/codecs\.cjs)'\)/g, (_, type, specifier) => `(() => require('${specifier}') as ${type})`);
+await build({
+  ...COMMONJS_BUNDLE,
+  entryPoints: ['src/images/image-worker.ts'],
+  outfile: IMAGE_WORKER_BUNDLE,
+  plugins: [importMetaUrlPerFile(codecsBundled), sharpOwnBuildAtRunTime],
+  external: ['@img/sharp-*', 'jimp', '@jimp/*'],
+  logOverride: { 'indirect-require': 'silent' },
+  logLevel: 'warning',
+});
+
 // The programmatic API for CommonJS callers (`require('idv-sandbox')`; Jest runs test files as CommonJS by
 // default): the same modules and their dependencies, several of them ES modules only (lowdb, hono), in one
 // CommonJS file that the package's `exports` give to `require`. The packages the server requires on first
@@ -283,7 +313,7 @@ await build({
 // the time). esbuild escapes the strings already; the characters it leaves, in comments, regular expressions
 // and template literals, become \u escapes, which mean the same characters there (a tagged template's raw
 // strings would differ: none of the bundle's tags reads them, hono's `html` joins the cooked ones).
-for (const file of [SERVER_BUNDLE, FAKER_BUNDLE]) {
+for (const file of [SERVER_BUNDLE, FAKER_BUNDLE, IMAGE_WORKER_BUNDLE]) {
   const bundled = readFileSync(file, 'utf8');
   // A backslash right before such a character would escape the escape instead (`\é` would read `\\u00e9`).
   if (/\\[^\x00-\x7f]/.test(bundled)) throw new Error(`${file}: a backslash before a character beyond ASCII; write that character as \\u in the source`);

@@ -24,10 +24,11 @@ import { dirname, join } from 'node:path';
 import vm from 'node:vm';
 
 /**
- * Files of compiled code kept at most: one per bundle, Node version and flags, so a rebuild or an upgrade
- * leaves an old one behind; past this many the least recently written go.
+ * Files of compiled code kept at most: one per bundle (the server's, faker's, the image threads'), Node
+ * version and flags, so a rebuild or an upgrade leaves old ones behind; past this many the least recently
+ * written go. Room for the three of a build and an earlier build's.
  */
-export const KEPT_CODE_FILES = 4;
+export const KEPT_CODE_FILES = 6;
 
 /** Where compiled code is kept: beside Node's own compile cache if one is set, else in the temporary folder. */
 export function defaultCodeCacheDir(env = process.env) {

@@ -110,9 +110,11 @@ class PixelBudget {
 // Decoder
 // ---------------------------------------------------------------------------------------------------
 
-// The task module beside this one: image-worker.ts in the sources (run through tsx, as `npm run dev` and the
-// tests run them), the compiled image-worker.js in dist/ (the server bundle gives this module its dist/ URL).
-const TASK_MODULE = new URL(`./image-worker${extname(fileURLToPath(import.meta.url)) === '.ts' ? '.ts' : '.js'}`, import.meta.url);
+// The task each thread runs: image-worker.ts in the sources (run through tsx, as `npm run dev` and the tests
+// run them); in dist/ (the server bundle gives this module its dist/ URL), image-thread.cjs, which runs the
+// task bundle from kept compiled code, given as a path, which piscina requires (a URL it imports).
+const IN_SOURCES = extname(fileURLToPath(import.meta.url)) === '.ts';
+const TASK_FILE = IN_SOURCES ? new URL('./image-worker.ts', import.meta.url).href : fileURLToPath(new URL('./image-thread.cjs', import.meta.url));
 
 // Required on the first image, so a start that decodes nothing never loads it, and always from node_modules,
 // where piscina finds its own worker script beside its module: not packageOnFirstUse, whose packages the
@@ -127,13 +129,13 @@ let pool: Piscina | null = null;
  */
 function imagePool(): Piscina {
   pool ??= new (piscina().Piscina)({
-    filename: TASK_MODULE.href,
+    filename: TASK_FILE,
     minThreads: 0,
     maxThreads: Math.min(4, availableParallelism()),
     // A thread waits on libvips (libuv's pool) for most of a decode: a second image meanwhile analyses.
     concurrentTasksPerWorker: 2,
     idleTimeout: 30_000,
-    ...(TASK_MODULE.pathname.endsWith('.ts') ? { execArgv: ['--import', 'tsx'] } : {}),
+    ...(IN_SOURCES ? { execArgv: ['--import', 'tsx'] } : {}),
   });
   return pool;
 }

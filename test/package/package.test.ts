@@ -175,8 +175,9 @@ describe('the compiled package', () => {
     const cacheDir = join(env.NODE_COMPILE_CACHE, 'idv-sandbox-code-cache');
     const flags = binLaunch().nodeFlags;
     const face = readFileSync(join(ROOT, 'fixtures/images/face.jpg')).toString('base64');
-    // The server bundle's compiled code, and faker's (its en_US, which every start loads).
-    const [serverKept, fakerKept] = ['dist/server.cjs', 'dist/faker-locales.cjs'].map((bundle) =>
+    // The server bundle's compiled code, faker's (its en_US, which every start loads) and the image threads'
+    // (a thread has the process's flags).
+    const [serverKept, fakerKept, imageThreadKept] = ['dist/server.cjs', 'dist/faker-locales.cjs', 'dist/image-worker.cjs'].map((bundle) =>
       codeCacheFile(readFileSync(join(ROOT, bundle)), flags, cacheDir),
     );
     const keptSize = () => statSync(serverKept as string).size;
@@ -197,8 +198,11 @@ describe('the compiled package', () => {
     };
 
     const firstRun = await startAndStop();
-    const keptFiles = [serverKept, fakerKept].map((file) => basename(file as string)).sort();
+    const keptFiles = [serverKept, fakerKept, imageThreadKept].map((file) => basename(file as string)).sort();
     expect(readdirSync(cacheDir).sort()).toEqual(keptFiles);
+    const imageThreadFirst = statSync(imageThreadKept as string);
+    // The first image thread kept what it compiled (the decoder, sharp's JavaScript and the face analysis).
+    expect(imageThreadFirst.size).toBeGreaterThan(50_000);
     expect(firstRun.atStart).toBeGreaterThan(100_000);
     // At exit the server kept the code its requests compiled as well (the routes, the face area, the decoder's client).
     expect(firstRun.atExit).toBeGreaterThan(firstRun.atStart);
@@ -207,6 +211,8 @@ describe('the compiled package', () => {
     await startAndStop();
     expect(readdirSync(cacheDir).sort()).toEqual(keptFiles);
     expect(statSync(serverKept as string)).toMatchObject({ ino: first.ino, mtimeMs: first.mtimeMs });
+    // Nor has the second run's image thread, which started from it.
+    expect(statSync(imageThreadKept as string)).toMatchObject({ ino: imageThreadFirst.ino, mtimeMs: imageThreadFirst.mtimeMs });
   }, 120_000);
 
   /** Starts the bin with a module hook that prints every file the process (and its worker threads) loads as a module. */
@@ -251,15 +257,11 @@ describe('the compiled package', () => {
     });
     expect(compared.status).toBe(200);
     expect(await compared.json()).toMatchObject({ isMatch: true, sourceFaceDetected: true, targetFaceDetected: true });
-    // The image pool from node_modules, and in its threads the task module and the codecs; jimp waits for a BMP.
-    expect(loaded()).toEqual(
-      expect.arrayContaining([
-        'node_modules/piscina/dist/main.js',
-        'dist/images/image-worker.js',
-        'dist/images/codecs.cjs',
-        'node_modules/sharp/dist/index.cjs',
-      ]),
-    );
+    // The image pool from node_modules; in its threads the task file, which runs the task bundle (the task
+    // module, the codecs and sharp's JavaScript) through the loader, and sharp's native binding; jimp waits for a BMP.
+    expect(loaded()).toEqual(expect.arrayContaining(['node_modules/piscina/dist/main.js', 'dist/images/image-thread.cjs', 'dist/bundle-loader.cjs']));
+    expect(loaded().filter((file) => /^node_modules\/@img\/sharp-[^/]+\/.*\.node$/.test(file))).toHaveLength(1);
+    expect(loaded().filter((file) => file.startsWith('node_modules/sharp/') || file.startsWith('dist/images/'))).toEqual(['dist/images/image-thread.cjs']);
     expect(loaded()).not.toContain('node_modules/jimp/dist/commonjs/index.js');
   }, 120_000);
 
