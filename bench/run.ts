@@ -81,6 +81,21 @@ function hasTaskset(): boolean {
   }
 }
 
+/**
+ * The machine's CPU time so far (all cores, from /proc/stat), and how much of it the host's hypervisor took
+ * (steal): a virtual machine whose host is busy runs everything slower, both sides of a comparison alike
+ * (which the A/A spread does not show) but every absolute figure too. Undefined where /proc/stat is not.
+ */
+function cpuTimes(): { total: number; steal: number } | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/).slice(1, 9).map(Number) ?? [];
+    if (fields.length < 8 || fields.some((value) => !Number.isFinite(value))) return undefined;
+    return { total: fields.reduce((sum, value) => sum + value, 0), steal: fields[7] as number };
+  } catch {
+    return undefined;
+  }
+}
+
 interface Server {
   child: ChildProcess;
   url: string;
@@ -359,6 +374,7 @@ async function main() {
     `idv-sandbox bench: ${SECONDS} s per case, ${CONNECTIONS} connections, Node ${process.version}, ${pinning ? 'server on core 0, load on core 1' : 'no core pinning'}`,
   );
   const began = performance.now();
+  const cpuAtStart = cpuTimes();
   try {
     // Start-up and memory at 0, synthetic read, stored read and durable create on an empty store.
     const emptyStarts = await earlierStarts((n) => startSandbox(join(work, `empty-start-${n}.json`)));
@@ -616,7 +632,9 @@ async function main() {
     rmSync(work, { recursive: true, force: true });
   }
   const totalSeconds = (performance.now() - began) / 1000;
-  const results: BenchResults = { node: process.version, seconds: SECONDS, connections: CONNECTIONS, pinning, totalSeconds, aaSpread, rows };
+  const cpuAtEnd = cpuTimes();
+  const stealShare = cpuAtStart && cpuAtEnd && cpuAtEnd.total > cpuAtStart.total ? (cpuAtEnd.steal - cpuAtStart.steal) / (cpuAtEnd.total - cpuAtStart.total) : undefined;
+  const results: BenchResults = { node: process.version, seconds: SECONDS, connections: CONNECTIONS, pinning, totalSeconds, aaSpread, stealShare, rows };
   console.log(renderBenchTable(results));
   writeFileSync(JSON_OUT, JSON.stringify(results, null, 2) + '\n');
   console.error(`figures written to ${JSON_OUT}`);

@@ -37,6 +37,8 @@ export interface BenchResults {
   totalSeconds: number;
   /** How far apart two sandboxes of one build measured in this run (creates), when the run measured it. */
   aaSpread?: number;
+  /** The share of the machine's CPU time its host took (steal) during the run, where the machine reports it. */
+  stealShare?: number;
   rows: Row[];
 }
 
@@ -51,14 +53,17 @@ export function sandboxFigures(row: Row): string {
 
 export function renderBenchTable(results: BenchResults): string {
   const spread = results.aaSpread === undefined ? undefined : percent(results.aaSpread);
+  // A host that took more than a few percent of the CPU made this a slow hour for every absolute figure.
+  const steal = results.stealShare === undefined ? undefined : `${(results.stealShare * 100).toFixed(0)} %`;
+  const why = [spread === undefined ? undefined : `A/A spread of this run ${spread}`, steal === undefined ? undefined : `the host took ${steal} of the CPU`].filter(Boolean).join('; ');
   const lines = [
-    `idv-sandbox bench, Node ${results.node}, ${results.seconds} s per case, ${results.connections} connections${results.pinning ? ', server on core 0, load generator on core 1' : ''}, ${results.totalSeconds.toFixed(0)} s in all${spread === undefined ? '' : `; A/A spread of this run (two sandboxes of one build, creates): ${spread}`}`,
+    `idv-sandbox bench, Node ${results.node}, ${results.seconds} s per case, ${results.connections} connections${results.pinning ? ', server on core 0, load generator on core 1' : ''}, ${results.totalSeconds.toFixed(0)} s in all${spread === undefined ? '' : `; A/A spread of this run (two sandboxes of one build, creates): ${spread}`}${steal === undefined ? '' : `; CPU time the host took from this machine during the run (steal): ${steal}`}`,
     '',
     '| case | sandbox | baseline | ratio | target | result |',
     '| --- | --- | --- | --- | --- | --- |',
   ];
   for (const row of results.rows) {
-    const result = row.met ? 'PASS' : `**FAIL**${spread === undefined ? '' : ` (A/A spread of this run ${spread})`}`;
+    const result = row.met ? 'PASS' : `**FAIL**${why === '' ? '' : ` (${why})`}`;
     lines.push(
       `| ${row.name} | ${sandboxFigures(row)} | ${row.baseline ?? ''} | ${row.ratio === undefined ? '' : row.ratio.toFixed(2)} | ${row.target} | ${result} |`,
     );
