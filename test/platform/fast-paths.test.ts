@@ -3,7 +3,7 @@
  * fails the day @hono/node-server or Hono changes it, where the fast path would otherwise fall back to its
  * general path silently (the answers stay right, the speed goes) or misread a response.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import fc from 'fast-check';
@@ -14,6 +14,7 @@ import type { AppEnv } from '../../src/platform/http/context.ts';
 import {
   checkedInOneTurn,
   inOrder,
+  isUntouchedLightweightRequest,
   receivedBody,
   requestHeaderLines,
   responseHeader,
@@ -87,6 +88,22 @@ describe("the node adapter's bindings", () => {
     const answer = await fetch(`http://127.0.0.1:${port}/`, { headers: { 'X-Sent-As-Written': 'one' } });
     const { lines } = (await answer.json()) as { lines: string[] | null };
     expect(lines).toEqual(expect.arrayContaining(['X-Sent-As-Written', 'one', 'host', `127.0.0.1:${port}`]));
+  });
+
+  it('hand each request a lightweight Request holding its IncomingMessage under a symbol, until it makes the Fetch Request (under `requestCache`)', async () => {
+    const app = new Hono<AppEnv>().post('*', async (c) => {
+      const { incoming } = c.env as { incoming: IncomingMessage };
+      const before = isUntouchedLightweightRequest(c.req.raw, incoming);
+      // Asking for the body stream makes the Fetch Request, which would read the same socket.
+      void c.req.raw.body;
+      return c.json({ before, after: isUntouchedLightweightRequest(c.req.raw, incoming), text: await c.req.raw.text() });
+    });
+    server = createServer(getRequestListener(app.fetch));
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const answer = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: 'sent' });
+    expect(await answer.json()).toEqual({ before: true, after: false, text: 'sent' });
   });
 });
 
