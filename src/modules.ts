@@ -58,7 +58,13 @@ export const AREAS: readonly AreaEntry[] = [
   { name: 'aml', load: async () => (await import('./aml/index.ts')).amlModule, needs: SESSION_PORTS },
   { name: 're-verifications', load: async () => (await import('./re-verifications/index.ts')).reVerificationsModule, needs: SESSION_PORTS },
   { name: 'age-verification', load: async () => (await import('./age-verification/index.ts')).ageVerificationModule, needs: SESSION_PORTS },
-  { name: 'workflows', load: async () => (await import('./workflows/index.ts')).workflowsModule, needs: SESSION_PORTS },
+  { name: 'workflows', load: async () => (await import('./workflows/index.ts')).workflowsModule },
+  // The workflows' runs (the step engine and every step type), on their own so that a workflow's create or read needs none.
+  {
+    name: 'workflow-sessions',
+    load: async () => (await import('./workflows/workflow-sessions.router.ts')).workflowSessionsModule,
+    needs: SESSION_PORTS,
+  },
   { name: 'control', load: async () => (await import('./control/index.ts')).controlModule, jobKinds: [testJobKind] },
   { name: 'console', load: async () => (await import('./console/console.router.ts')).consoleModule, needs: SESSION_PORTS },
 ];

@@ -333,11 +333,6 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
       ['GET', '/v1/workflows'],
       ['GET', '/v1/workflows/:workflow_id'],
       ['PATCH', '/v1/workflows/:workflow_id/steps/:step_id/config'],
-      ['POST', '/v1/workflows/:workflow_id/sessions'],
-      ['GET', '/v1/sessions/:session_id/workflow'],
-      ['POST', '/v1/sessions/:session_id/workflow/start'],
-      ['POST', '/v1/sessions/:session_id/steps/:step_id'],
-      ['PUT', '/__sandbox/sessions/:session_id/attempt-script'],
     ],
     operations: [
       { method: 'POST', path: '/v1/workflows', operationId: 'createWorkflow', apiKey: true, images: 0, decodesImages: false },
@@ -351,6 +346,17 @@ export const ROUTE_TABLE: Readonly<Record<string, AreaRoutes>> = {
         images: 0,
         decodesImages: false,
       },
+    ],
+  },
+  'workflow-sessions': {
+    routes: [
+      ['POST', '/v1/workflows/:workflow_id/sessions'],
+      ['GET', '/v1/sessions/:session_id/workflow'],
+      ['POST', '/v1/sessions/:session_id/workflow/start'],
+      ['POST', '/v1/sessions/:session_id/steps/:step_id'],
+      ['PUT', '/__sandbox/sessions/:session_id/attempt-script'],
+    ],
+    operations: [
       { method: 'POST', path: '/v1/workflows/{workflow_id}/sessions', operationId: 'createWorkflowSession', apiKey: true, images: 0, decodesImages: false },
       { method: 'GET', path: '/v1/sessions/{session_id}/workflow', operationId: 'getWorkflowState', apiKey: true, images: 0, decodesImages: false },
       { method: 'POST', path: '/v1/sessions/{session_id}/workflow/start', operationId: 'startWorkflow', apiKey: true, images: 0, decodesImages: false },

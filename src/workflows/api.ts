@@ -15,7 +15,7 @@ export type { AttemptScript } from './attempt-scripts.ts';
 export type { HeadlessApplicant, RunSession, RunSessionEvent, WorkflowSessions } from './session-port.ts';
 export type { FormView, PageClient, PageFile, StepAnswer } from './steps/hosted-forms.ts';
 export type { StepCode } from './steps/index.ts';
-export type { WorkflowState } from './workflows.schemas.ts';
+export type { WorkflowState } from './workflow-sessions.schemas.ts';
 export type { WorkflowRecord } from './workflows.store.ts';
 
 /**

@@ -9,7 +9,7 @@ import { jobFateFor, noteOutcome, publicUrlsOf, type AppContext } from '../platf
 import { MAX_UPLOAD_BYTES } from '../platform/uploads/uploads.ts';
 import type { StepDeps } from './steps/step-module.ts';
 import { STEP_FAILURE_COVERAGE } from './workflow-failures.ts';
-import type { StepSubmissionResponse } from './workflows.schemas.ts';
+import type { StepSubmissionResponse } from './workflow-sessions.schemas.ts';
 
 export function stepDepsFor(c: AppContext, organizationId: string): StepDeps {
   const platform = c.get('platform');

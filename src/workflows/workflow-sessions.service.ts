@@ -37,7 +37,7 @@ import { newRun, saveRun, workflowRuns, type RunStep, type WorkflowRunRecord } f
 import { isSubmittable, moveStep } from './workflow-step.machine.ts';
 import { isHeadlessStep, type HeadlessStepCode } from './workflow-steps.ts';
 import { requireActiveWorkflow, requireOwnWorkflow } from './workflows.service.ts';
-import type { AttemptScriptResponse, CreateWorkflowSessionInput, StepSubmissionResponse, WorkflowSession, WorkflowState } from './workflows.schemas.ts';
+import type { AttemptScriptResponse, CreateWorkflowSessionInput, StepSubmissionResponse, WorkflowSession, WorkflowState } from './workflow-sessions.schemas.ts';
 import type { FaceLivenessRequirements, IdVerificationRequirements } from './steps/step-schemas.ts';
 
 type HeadlessRequirements = IdVerificationRequirements | FaceLivenessRequirements;

@@ -1,8 +1,8 @@
 /**
  * The workflow steps as data: which step ids (the registry's, steps/index.ts) a headless session can run
  * and what must come before them. Each step's config
- * rules (types, ranges, defaults) and the resolved config the workflow record shows are its module's
- * (`config`, `resolveConfig`): ID_VERIFICATION resolves to the spec's observed groups; FACE_LIVENESS and
+ * rules (types, ranges, defaults) and the resolved config the workflow record shows are in
+ * steps/step-configs.ts: ID_VERIFICATION resolves to the spec's observed groups; FACE_LIVENESS and
  * AGE_ESTIMATION keep their flat keys with defaults filled in (as the client's examples show them).
  *
  * LIMITATIONS:
@@ -11,7 +11,7 @@
  * - ID_VERIFICATION's minimum_age and maximum_age ranges (1-100 and 1-150), expiry_date_years (0-50) are
  *   the sandbox's choice: the spec gives only their types and defaults.
  */
-import type { StepCode } from './steps/index.ts';
+import type { StepCode } from './steps/step-configs.ts';
 
 /** The steps a headless session (POST /v1/workflows/{id}/sessions) can run. */
 export const HEADLESS_STEP_CODES = ['ID_VERIFICATION', 'FACE_LIVENESS'] as const;

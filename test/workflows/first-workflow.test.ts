@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from '@hono/zod-openapi';
 import { describe, expect, it } from 'vitest';
-import { STEP_CODES, STEP_MODULES, type StepCode } from '../../src/workflows/steps/index.ts';
+import { STEP_CODES, STEP_CONFIG_RULES, type StepCode } from '../../src/workflows/steps/step-configs.ts';
 import { DEFAULT_WORKFLOWS_FILE, fixtureWorkflows, WorkflowRecordSchema } from '../../src/workflows/workflows.store.ts';
 import { freshly, functionsCompiledBy } from '../helpers/compiled-functions.ts';
 
@@ -43,7 +43,7 @@ describe('step configs', () => {
 
   it('give what the fast path gives, values and issues', () => {
     for (const [code, config] of configs) {
-      const schema = STEP_MODULES[code].config;
+      const schema = STEP_CONFIG_RULES[code].config;
       if (schema === undefined) continue;
       expect(JSON.stringify(schema.safeParse(config, { jitless: true })), code).toBe(JSON.stringify(schema.safeParse(config)));
     }

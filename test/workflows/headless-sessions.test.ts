@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WorkflowSessionSchema, WorkflowStateSchema } from '../../src/workflows/workflows.schemas.ts';
+import { WorkflowSessionSchema, WorkflowStateSchema } from '../../src/workflows/workflow-sessions.schemas.ts';
 import { FIXTURE_WORKFLOW_IDS } from '../../src/workflows/workflows.store.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { APPLICANT, createWorkflow } from './helpers.ts';

@@ -1,7 +1,8 @@
 /** Test helpers of the workflow area: create a workflow, a headless session, and upload fixture images to it. */
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { WorkflowResponseSchema, WorkflowSessionSchema } from '../../src/workflows/workflows.schemas.ts';
+import { WorkflowResponseSchema } from '../../src/workflows/workflows.schemas.ts';
+import { WorkflowSessionSchema } from '../../src/workflows/workflow-sessions.schemas.ts';
 import { KEYS, type TestSandbox } from '../helpers/sandbox.ts';
 
 export const APPLICANT = { email: 'jane.doe@example.com', first_name: 'Jane', last_name: 'Doe', phone: '+14155550123' };

@@ -17,6 +17,8 @@ import { WORKFLOW_ERROR_CODE_NAMES as GENERATED_CODE_NAMES } from '../../src/wor
 describe('the step registry', () => {
   it('has a module for every step id, each under its own code', () => {
     for (const code of STEP_CODES) expect(STEP_MODULES[code].code).toBe(code);
+    // In the order of step-configs.ts's ids, which the WorkflowStepId enum and the catalog list.
+    expect(Object.keys(STEP_MODULES)).toEqual(STEP_CODES);
     // The tables' order holds every module once.
     expect(STEPS_IN_TABLE_ORDER.map((module) => module.code).sort()).toEqual([...STEP_CODES].sort());
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { failureRow } from '../../src/workflows/steps/index.ts';
 import { SingleSessionResponseSchema } from '../../src/sessions/sessions.schemas.ts';
-import { StepSubmissionResponseSchema, WorkflowStateSchema } from '../../src/workflows/workflows.schemas.ts';
+import { StepSubmissionResponseSchema, WorkflowStateSchema } from '../../src/workflows/workflow-sessions.schemas.ts';
 import { KEYS, testSandbox, type TestSandbox } from '../helpers/sandbox.ts';
 import { APPLICANT, createHeadlessSession, createWorkflow, fixtureImage, passportAndSelfie, putBytes, submit, uploadToSession } from './helpers.ts';
 

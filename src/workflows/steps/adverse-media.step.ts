@@ -27,7 +27,7 @@ import {
   toAdverseMediaData,
 } from '../../screening/api.ts';
 import type { StoredJob } from '../../platform/jobs/jobs.ts';
-import { NoConfigSchema, screenedPersonFields, startOrComplete } from './step-bodies.ts';
+import { screenedPersonFields, startOrComplete } from './step-bodies.ts';
 import { SCREENING_UNAVAILABLE, screeningUnavailable, settledStepJob } from './step-job.ts';
 import { defineStep, type StepContext, type StepOutcome, type FailureRow } from './step-module.ts';
 import { identityBody, identityFields, startCompleteForm, text, withOptional } from './hosted-forms.ts';
@@ -138,7 +138,6 @@ export const ADVERSE_MEDIA_STEP = defineStep<AdverseMediaStepBody>({
   body: AdverseMediaStepBodySchema,
   headless: false,
   requirements: () => ({ actions: ['start', 'complete'], fields: ['first_name', 'last_name', 'date_of_birth'] }),
-  config: NoConfigSchema,
   failures: ADVERSE_MEDIA_FAILURES,
   conflicts: {
     ADVERSE_MEDIA_NOT_READY: 'ADVERSE_MEDIA complete while the adverse-media job is pending or processing (ready_at says when it is due)',

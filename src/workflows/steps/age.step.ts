@@ -14,7 +14,7 @@ import { ageAt } from '../session-results.ts';
 import { z } from '@hono/zod-openapi';
 import { stepConflict } from '../workflow-errors.ts';
 import type { IdVerificationState } from './id-verification.step.ts';
-import { configInt, startCompleteBody, type StartCompleteBody } from './step-bodies.ts';
+import { startCompleteBody, type StartCompleteBody } from './step-bodies.ts';
 import { readImage } from './step-files.ts';
 import { defineStep, type StepFailure, type StepContext, type FailureRow } from './step-module.ts';
 import { mustBe } from '../../platform/validation/request-fields.ts';
@@ -93,15 +93,12 @@ const AGE_ESTIMATION_FAILURES = {
   },
 } satisfies Record<string, FailureRow>;
 
-export const AgeEstimationConfigSchema = z.strictObject({ minimum_age: configInt(1, 100, 18) }).openapi('AgeEstimationConfig');
-
 export const AGE_ESTIMATION_STEP = defineStep<AgeEstimationStepBody>({
   code: 'AGE_ESTIMATION',
   summary: 'Estimates the age from uploads.selfie_front (face age engine) and passes when it reaches minimum_age',
   body: AgeEstimationStepBodySchema,
   headless: false,
   requirements: (config) => ({ minimum_age: numberOr(config.minimum_age, DEFAULT_MINIMUM_AGE) }),
-  config: AgeEstimationConfigSchema,
   failures: AGE_ESTIMATION_FAILURES,
   hostedForm: { ...selfieForm, title: 'Age estimation from a selfie' },
   async run(context, body) {

@@ -43,7 +43,7 @@ import type { FaceLivenessRequirements, LivenessPayload } from './step-schemas.t
 import { codedError } from '../../platform/errors/error-codes.ts';
 import { WORKFLOWS_ERROR_CODES } from '../workflows.errors.ts';
 import { mustBe } from '../../platform/validation/request-fields.ts';
-import { CLIP_MIME_TYPES, configInt } from './step-bodies.ts';
+import { CLIP_MIME_TYPES } from './step-bodies.ts';
 import { defineStep, magicFailureCode, type StepFailure, type StepDeps, type UploadReader, type FailureRow } from './step-module.ts';
 import { actionButton, fileField, LIVENESS_FRAME_COUNT, requiredFile, submitButton, text, type StepForm } from './hosted-forms.ts';
 import { html } from 'hono/html';
@@ -71,8 +71,6 @@ export const LivenessUploadUrlFieldsSchema = z.object({
     .max(8, { error: mustBe('frame_count', 'at most 8') }),
   clip_mime_type: z.enum(CLIP_MIME_TYPES, { error: mustBe('clip_mime_type', 'video/webm or video/mp4 (or omit it)') }).optional(),
 });
-
-export const FaceLivenessConfigSchema = z.strictObject({ confidence_threshold: configInt(1, 100, DEFAULT_LIVENESS_THRESHOLD) }).openapi('FaceLivenessConfig');
 
 export const DEFAULT_LIVENESS_CHALLENGE = 'FaceMovementChallenge';
 
@@ -355,7 +353,6 @@ export const FACE_LIVENESS_STEP = defineStep<FaceLivenessStepBody>({
   body: FaceLivenessStepBodySchema,
   headless: true,
   requirements: faceLivenessRequirements,
-  config: FaceLivenessConfigSchema,
   failures: FACE_LIVENESS_FAILURES,
   conflicts: {
     LIVENESS_NOT_STARTED: 'FACE_LIVENESS complete before start (or again after a complete, without a new start)',

@@ -34,7 +34,7 @@ import { FRONT_ONLY_DOCUMENT_TYPES, idDocumentType, isFrontOnly, isRecognisedDoc
 import { workflowError } from '../workflow-errors.ts';
 import type { IdVerificationRequirements } from './step-schemas.ts';
 import { defineStep, magicFailureCode, type StepFailure, type UploadReader, type FailureRow } from './step-module.ts';
-import { configInt } from './step-bodies.ts';
+import { idVerificationSettings, type IdVerificationSettings } from './step-configs.ts';
 import { fileField, storedUploads, submitButton, text, withOptional, type FormView, type Html, type StepForm } from './hosted-forms.ts';
 import { html } from 'hono/html';
 
@@ -83,96 +83,6 @@ export const IdVerificationStepBodySchema = z
   })
   .openapi('IdVerificationStepBody');
 export type IdVerificationStepBody = z.infer<typeof IdVerificationStepBodySchema>;
-
-export const ESCALATION_TYPES = ['none', 'nfc-passport'] as const;
-
-export const IdVerificationConfigSchema = z
-  .strictObject({
-    minimum_age: configInt(1, 100, 18),
-    maximum_age: configInt(1, 150, 51),
-    expiry_date_years: configInt(0, 50, 2).openapi({ description: 'How many years past its expiration date a document is still accepted' }),
-    require_secondary_id: z.boolean().default(false),
-    require_tertiary_id: z.boolean().default(false),
-    face_front_photo_only: z.boolean().default(false),
-    require_front_only: z.boolean().default(false),
-    enable_fraud_analysis: z.boolean().default(false).openapi({ description: 'Synchronous fraud analysis; implied when escalation_type is not none' }),
-    escalation_type: z.enum(ESCALATION_TYPES).default('none'),
-    escalation_risk_threshold: configInt(0, 100, 60),
-  })
-  .refine((config) => config.maximum_age >= config.minimum_age, {
-    path: ['maximum_age'],
-    message: 'maximum_age must be at least minimum_age: raise maximum_age or lower minimum_age',
-  })
-  .refine((config) => !config.require_tertiary_id || config.require_secondary_id, {
-    path: ['require_tertiary_id'],
-    message: 'require_tertiary_id needs require_secondary_id true: a third document comes after a second one',
-  })
-  .openapi('IdVerificationConfig');
-export type IdVerificationConfig = z.output<typeof IdVerificationConfigSchema>;
-
-/** What a headless ID_VERIFICATION step reads from a resolved config (fixture workflows included). */
-export interface IdVerificationSettings {
-  minimumAge: number;
-  maximumAge: number;
-  expiryGraceYears: number;
-  requireSecondaryId: boolean;
-  requireTertiaryId: boolean;
-  faceFrontPhotoOnly: boolean;
-}
-
-/** ID_VERIFICATION's config defaults, parsed on first use: parsed at import, every start would run (and compile) zod's parser for them. */
-let idConfigDefaults: IdVerificationConfig | undefined;
-const defaultIdConfig = () => (idConfigDefaults ??= IdVerificationConfigSchema.parse({}));
-
-function group(config: Record<string, unknown>, name: string): Record<string, unknown> {
-  const value = config[name];
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
-}
-
-const numberOr = (value: unknown, fallback: number): number => (typeof value === 'number' ? value : fallback);
-const booleanOr = (value: unknown, fallback: boolean): boolean => (typeof value === 'boolean' ? value : fallback);
-
-export function idVerificationSettings(resolved: Record<string, unknown>): IdVerificationSettings {
-  const ages = group(group(resolved, 'age_restriction_settings'), 'minimum_age');
-  const scan = group(resolved, 'id_scan_settings');
-  const defaults = defaultIdConfig();
-  return {
-    minimumAge: numberOr(ages.lower, defaults.minimum_age),
-    maximumAge: numberOr(ages.upper, defaults.maximum_age),
-    expiryGraceYears: numberOr(group(resolved, 'expiry_date_settings').expiry_date, defaults.expiry_date_years),
-    requireSecondaryId: booleanOr(scan.require_secondary_id, false),
-    requireTertiaryId: booleanOr(scan.require_tertiary_id, false),
-    faceFrontPhotoOnly: booleanOr(group(resolved, 'face_scan_settings').face_front_photo_only, false),
-  };
-}
-
-/**
- * The record's form of a validated config: the spec's observed groups (age_restriction_settings,
- * expiry_date_settings, face_scan_settings, id_scan_face_settings, id_scan_settings) plus
- * fraud_analysis_settings (the 'Fraud behaviour' rules resolved).
- */
-function resolveIdVerificationConfig(config: Record<string, unknown>): Record<string, unknown> {
-  const c = config as IdVerificationConfig;
-  const escalates = c.escalation_type !== 'none';
-  const synchronous = c.enable_fraud_analysis || escalates;
-  return {
-    age_restriction_settings: {
-      age_restriction_mode: 'minimum_age',
-      country_category_minimum_age: null,
-      minimum_age: { lower: c.minimum_age, upper: c.maximum_age },
-    },
-    expiry_date_settings: { expiry_date: c.expiry_date_years },
-    face_scan_settings: { face_front_photo_only: c.face_front_photo_only },
-    id_scan_face_settings: { require_front_only: c.require_front_only },
-    id_scan_settings: { require_secondary_id: c.require_secondary_id, require_tertiary_id: c.require_tertiary_id },
-    fraud_analysis_settings: {
-      enable_fraud_analysis: synchronous,
-      fraud_analysis_mode: synchronous ? 'sync' : 'async',
-      escalation_type: c.escalation_type,
-      escalation_risk_threshold: c.escalation_risk_threshold,
-    },
-  };
-}
 
 export interface IdVerificationContext {
   /** The applicant's last name (magic values). */
@@ -619,8 +529,6 @@ export const ID_VERIFICATION_STEP = defineStep<IdVerificationStepBody>({
   body: IdVerificationStepBodySchema,
   headless: true,
   requirements: idVerificationRequirements,
-  config: IdVerificationConfigSchema,
-  resolveConfig: resolveIdVerificationConfig,
   failures: ID_VERIFICATION_FAILURES,
   hostedForm: idVerificationForm,
   async run(context, body) {

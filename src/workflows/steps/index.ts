@@ -3,7 +3,8 @@
  * engine runs every step a hosted workflow may hold. The engine, the OpenAPI document (the step-submit
  * body's union), the catalog, the console, the docs tables and the hosted page read this table, and the
  * tables below are derived from it: the failure rows (WORKFLOW_FAILURES), the error codes
- * (WORKFLOW_ERROR_CODES) and each step's config rules.
+ * (WORKFLOW_ERROR_CODES). Its keys are the step ids of step-configs.ts, which holds each step type's config
+ * rules apart, so that creating a workflow evaluates none of the modules here.
  */
 import { z } from '@hono/zod-openapi';
 import { ENGINE_ERROR_CODES, INTERNAL_ERROR, SHARED_STEP_CONFLICTS, type WorkflowErrorCode } from '../workflow-errors.ts';
@@ -26,6 +27,9 @@ import { DEEPFAKE_DETECTION_STEP } from './deepfake-detection.step.ts';
 import { CUSTOM_PROMPT_STEP, DOCUMENT_UPLOAD_STEP } from './uploads.step.ts';
 import { WHITE_LABEL_STEP } from './white-label.step.ts';
 import type { FailureRow, StepModule } from './step-module.ts';
+import { STEP_CODES, type StepCode } from './step-configs.ts';
+
+export { STEP_CODES, type StepCode };
 
 // Each module's body type is its own; the registry holds them as modules of unknown bodies (the engine validates with `body`).
 const step = <Body>(module: StepModule<Body>) => module as unknown as RegisteredStep;
@@ -37,8 +41,8 @@ export interface RegisteredStep extends StepModule {
 
 /**
  * The registry, in the real client's step-id order (facts §6.8, the spec's five first): the order the
- * catalog, the docs and the WorkflowStepId enum list the step ids in. A new step type is a module in this
- * folder and its line here.
+ * catalog, the docs and the WorkflowStepId enum list the step ids in (step-configs.ts's order: a test
+ * checks it). A new step type is a module in this folder, its line here and its line in step-configs.ts.
  */
 export const STEP_MODULES = {
   ID_VERIFICATION: step(ID_VERIFICATION_STEP),
@@ -62,9 +66,7 @@ export const STEP_MODULES = {
   CARRIER_AGE_GATE: step(CARRIER_AGE_GATE_STEP),
   PHONE_OWNERSHIP_MATCH: step(PHONE_OWNERSHIP_MATCH_STEP),
   PHONE_VERIFICATION: step(PHONE_VERIFICATION_STEP),
-};
-export type StepCode = keyof typeof STEP_MODULES;
-export const STEP_CODES = Object.keys(STEP_MODULES) as [StepCode, ...StepCode[]];
+} satisfies Record<StepCode, RegisteredStep>;
 
 /**
  * The derived tables (failure rows, 409 codes, the step-body union) list the first step types in the
@@ -145,19 +147,6 @@ export const WORKFLOW_ERROR_CODES: Readonly<Record<string, WorkflowErrorCode>> =
   INTERNAL_ERROR,
 };
 export const WORKFLOW_ERROR_CODE_NAMES = Object.keys(WORKFLOW_ERROR_CODES);
-
-// ─── Config ─────────────────────────────────────────────────────────────────────────────────────────
-
-/** A step's config when none is sent. */
-export function defaultStepConfig(code: StepCode): Record<string, unknown> {
-  return STEP_MODULES[code].config?.parse({}) ?? {};
-}
-
-/** The resolved config of a validated step config (defaults filled in), as the workflow record shows it. */
-export function resolveStepConfig(code: StepCode, config: Record<string, unknown>): Record<string, unknown> {
-  const module = STEP_MODULES[code];
-  return module.resolveConfig === undefined ? { ...config } : module.resolveConfig(config);
-}
 
 // ─── Bodies ─────────────────────────────────────────────────────────────────────────────────────────
 

@@ -13,7 +13,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { defaultWatchlist, type PepSanctionsMatch, screenPepSanctions } from '../../screening/api.ts';
-import { NoConfigSchema, screenedPersonFields } from './step-bodies.ts';
+import { screenedPersonFields } from './step-bodies.ts';
 import { defineStep, type FailureRow } from './step-module.ts';
 import { identityBody, identityFields, submitButton, type StepForm } from './hosted-forms.ts';
 import { html } from 'hono/html';
@@ -55,7 +55,6 @@ export const PEP_SANCTIONS_STEP = defineStep<PepSanctionsStepBody>({
   body: PepSanctionsStepBodySchema,
   headless: false,
   requirements: () => ({ fields: ['first_name', 'last_name', 'date_of_birth'] }),
-  config: NoConfigSchema,
   failures: PEP_SANCTIONS_FAILURES,
   hostedForm: pepSanctionsForm,
   run(_context, body) {

@@ -58,11 +58,5 @@ export function emptyBody(name: string) {
 export type StartCompleteBody = z.infer<ReturnType<typeof startCompleteBody>>;
 export type UploadsBody = z.infer<ReturnType<typeof uploadsBody>>;
 
-/** A whole-number config value in a range, with its default. */
-export const configInt = (min: number, max: number, fallback: number) => z.number().int().min(min).max(max).default(fallback);
-
-/** The config of a step without rules that still refuses unknown keys (an empty object is "none"). */
-export const NoConfigSchema = z.strictObject({});
-
 /** The clip types a FACE_LIVENESS upload-url may announce. */
 export const CLIP_MIME_TYPES = ['video/webm', 'video/mp4'] as const;

@@ -169,13 +169,6 @@ export interface StepModule<Body = unknown> {
   /** GET …/workflow's `requirements` of the step, from its resolved config. */
   requirements(config: Record<string, unknown>): Record<string, unknown>;
   /**
-   * The config rules (types, ranges, defaults) a workflow's step is validated with; absent: any object,
-   * stored as sent. A schema that fills defaults resolves to what the record shows, unless `resolveConfig` reshapes it.
-   */
-  config?: z.ZodType<Record<string, unknown>>;
-  /** The record's form of a validated config (ID_VERIFICATION's groups); absent: the config as validated. */
-  resolveConfig?(config: Record<string, unknown>): Record<string, unknown>;
-  /**
    * Every failure code the step can give, with its row: WORKFLOW_FAILURES, coverage and docs are derived
    * from these. A code several steps give (CARRIER_UNAVAILABLE) is one shared row object in each.
    */

@@ -1,7 +1,7 @@
 /**
  * The shapes a step module answers with and the engine reports: step statuses, the headless steps'
  * requirements and FACE_LIVENESS's action payloads. They sit below the step modules (which return them)
- * and below workflows.schemas.ts (which builds the envelope and the state from them and from the tables
+ * and below workflow-sessions.schemas.ts (which builds the envelope and the state from them and from the tables
  * the registry derives), so no module imports back up the registry.
  */
 import { z } from '@hono/zod-openapi';
