@@ -269,9 +269,10 @@ describe('the compiled package', () => {
     // On SIGUSR2 the server prints the built-in modules it has loaded so far.
     const report = join(temporaryDirectory('idv-sandbox-builtins-'), 'report-builtins.cjs');
     writeFileSync(report, "process.on('SIGUSR2', () => process.stderr.write('builtins ' + JSON.stringify(process.moduleLoadList) + '\\n'));");
-    // Without rate limits, nor the test run's strict responses: both read headers through undici's Headers.
+    // As `npm start` runs it (rate limits on), without the test run's strict responses, which read headers
+    // through undici's Headers.
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('IDV_SANDBOX_')));
-    const args = ['--require', report, 'bin/idv-sandbox.js', '--port', '0', '--memory', '--no-rate-limit'];
+    const args = ['--require', report, 'bin/idv-sandbox.js', '--port', '0', '--memory'];
     const server = await startServer(process.execPath, args, env);
     const { url } = server;
     const loadedBuiltins = () => answerToSignal<string[]>(server, 'builtins');
@@ -281,6 +282,12 @@ describe('the compiled package', () => {
     const read = await fetch(`${url}/v1/sessions/test_verified`, { method: 'GET', headers: { 'x-api-key': 'sk_test_demo' } });
     expect(read.status).toBe(200);
     expect(await read.json()).toMatchObject({ session_record: { id: 'test_verified' } });
+    // The key's rate-limit headers are on the answer, beside the request id.
+    expect([read.headers.get('x-ratelimit-limit'), read.headers.get('x-ratelimit-remaining'), read.headers.get('x-request-id')]).toEqual([
+      '35',
+      '34',
+      expect.stringMatching(/^req_/),
+    ]);
     const atStart = await loadedBuiltins();
     expect(atStart).toContain('NativeModule http');
     expect(atStart).not.toContain(UNDICI);

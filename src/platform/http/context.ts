@@ -47,6 +47,8 @@ export interface RequestVariables {
   operation: string | undefined;
   /** Whether the operation may answer 402 (its spec error list has it); unset outside /v1 routes. */
   refusesForFunds: boolean | undefined;
+  /** The key's X-RateLimit-* headers, which every answer past the API-key guard carries; unset without rate limits. */
+  rateLimitHeaders: Record<string, string> | undefined;
 }
 
 export interface AppEnv {

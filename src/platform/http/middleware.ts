@@ -67,6 +67,8 @@ export function requestContext(platform: Platform) {
       const explanation = explanations !== undefined && explanations.length > 0 ? explanations.join('; ') : undefined;
       if (c.res) {
         const added: Record<string, string> = { 'x-request-id': c.get('requestId') };
+        const rateLimitHeaders = c.get('rateLimitHeaders');
+        if (rateLimitHeaders !== undefined) Object.assign(added, rateLimitHeaders);
         if (explanation !== undefined) added['x-sandbox-explain'] = explanation;
         if (world.namespace !== DEFAULT_NAMESPACE) added['x-sandbox-namespace'] = world.namespace;
         const response = withHeaders(c.res, added);
@@ -332,7 +334,10 @@ export function apiKeyGuard(policy: GuardPolicy) {
         const facts = { ...world.rateLimiter.limits, retryAfterSeconds: decision.retryAfterSeconds };
         throw codedError(PLATFORM_ERROR_CODES, decision.reason === 'rate' ? 'RATE_LIMITED' : 'DAILY_QUOTA_EXCEEDED', facts, {}, decision.headers);
       }
-      for (const [name, value] of Object.entries(decision.headers)) c.header(name, value);
+      // Added with the request id once the answer exists: Hono's c.header() before an answer makes a Headers
+      // object, which loads undici on a process's first request (some 35 ms) and sends every answer down the
+      // adapter's slower path.
+      c.set('rateLimitHeaders', decision.headers);
     }
 
     const effects = world.scenarios.effectsFor({ method: c.req.method, path: c.req.path, keyKind: principal.kind }, c.get('requestScenarios'));
