@@ -7,11 +7,12 @@ const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
 /**
  * Test files that need a module graph of their own: a `vi.mock` of a module replaces it only where it is
- * first imported, and the first-call test proves what a fresh process answers (no module evaluated before).
+ * first imported, the first-call test proves what a fresh process answers (no module evaluated before), and
+ * the image-thread test what the image pool of a fresh process starts.
  * Every other file shares its worker's modules with the files before it (`isolate: false`): importing the
  * app again for each of 200 files was a third of the suite's CPU.
  */
-const OWN_MODULE_GRAPH = ['test/platform/first-call.test.ts', 'test/platform/start-loads-faker.test.ts'];
+const OWN_MODULE_GRAPH = ['test/platform/first-call.test.ts', 'test/platform/start-loads-faker.test.ts', 'test/images/image-thread-readying.test.ts'];
 const mocksModules = (file: string) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(join(ROOT, file), 'utf8'));
 const isolated = readdirSync(join(ROOT, 'test'), { recursive: true, encoding: 'utf8' })
   .map((path) => join('test', path))

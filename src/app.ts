@@ -27,6 +27,16 @@ export const API_VERSION = '0.1.0';
 /** A platform whose areas are loaded by the app's stand-ins (what src/sandbox.ts builds). */
 export type AppPlatform = Platform & { areas: AreaLoader };
 
+/**
+ * Readies an image thread (image-decoding.ts), whose module loads with the first image request rather than
+ * at start. Its failure to load is the request's own, met on its path.
+ */
+const readyImageThread = () =>
+  void import('./images/image-decoding.ts').then(
+    ({ prepareImageThread }) => prepareImageThread(),
+    () => undefined,
+  );
+
 export async function buildApp(platform: AppPlatform): Promise<OpenAPIHono<AppEnv>> {
   const app = new OpenAPIHono<AppEnv>({ router: new KeptRoutes() });
 
@@ -40,8 +50,9 @@ export async function buildApp(platform: AppPlatform): Promise<OpenAPIHono<AppEn
   // Learnt below, once every route is mounted: which routes take images, hence their body limits and the
   // concurrency gate they pass.
   const families = new RouteFamilies();
-  // The gate and, inside it, the body limit (which reads a chunked body whole, so within a slot).
-  app.use('*', limitImageConcurrency(families, platform.imageRequests));
+  // The gate and, inside it, the body limit (which reads a chunked body whole, so within a slot); an image
+  // request readies an image thread as it arrives.
+  app.use('*', limitImageConcurrency(families, platform.imageRequests, readyImageThread));
 
   // One guard for every admin surface, whoever declares its routes ("/x/*" matches "/x" too).
   app.use('/__sandbox/*', controlPlaneGuard());

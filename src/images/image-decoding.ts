@@ -6,7 +6,8 @@
  *
  * Both run on a pool of worker threads (piscina; the task is image-worker.ts): analysing the pixels and
  * averaging them down cost some 10 ms of JavaScript per 1-MP picture, which on the event loop held up every
- * other request and left the second core idle. Threads are started on the first image and stop when idle.
+ * other request and left the second core idle. A thread is started as the first image request arrives
+ * (prepareImageThread) and stops when idle.
  *
  * LIMITATIONS:
  * - The time budget is sharp's own stop (whole seconds) and, for every format, the elapsed time checked when
@@ -22,7 +23,7 @@ import type { AnalysedImage } from './image-analysis.ts';
 import { checkImageBytes, IMAGE_LIMITS } from './image-checks.ts';
 import type { ImageFormat } from './image-format.ts';
 import { ImageInputError } from './image-input-error.ts';
-import type { ImageTask, ImageTaskResult } from './image-worker.ts';
+import type { ImageTask, ImageTaskResult, PrepareThreadTask } from './image-worker.ts';
 
 import type { DecodedImage } from './decoded-image.ts';
 
@@ -140,9 +141,38 @@ function imagePool(): Piscina {
   return pool;
 }
 
+const PREPARE_THREAD: PrepareThreadTask = 'prepare-thread';
+/** A thread being readied ahead of an image (prepareImageThread), until it is. */
+let readying: Promise<void> | undefined;
+/** Threads readied so far: the pool counts them among its completed tasks, which are no images. */
+let threadsReadied = 0;
+
+/**
+ * Readies a thread when the pool runs none, as a request whose operation decodes images arrives: the
+ * thread's start and sharp's load (60-90 ms of CPU) then run beside the request's own work before its first
+ * image (its area's first load, reading and checking its body) rather than after it. Its images wait for
+ * that thread (`run`): a task sent meanwhile would find no thread ready and start a second one.
+ */
+export function prepareImageThread(): void {
+  if (readying !== undefined || (pool !== null && pool.threads.length > 0)) return;
+  readying = imagePool()
+    .run(PREPARE_THREAD)
+    // The image that waits for it meets whatever failed, as its own task would have.
+    .catch(() => undefined)
+    .finally(() => {
+      threadsReadied += 1;
+      readying = undefined;
+    });
+}
+
+/** How many threads the pool runs, started or starting. */
+export function imageThreadsRunning(): number {
+  return pool?.threads.length ?? 0;
+}
+
 /** How many images the pool's threads have decoded or analysed since the process started. */
 export function imagesDoneOnThreads(): number {
-  return pool?.completed ?? 0;
+  return (pool?.completed ?? 0) - threadsReadied;
 }
 
 export function createImageDecoder(options: ImageDecoderOptions = {}): ImageDecoder {
@@ -170,6 +200,7 @@ export function createImageDecoder(options: ImageDecoderOptions = {}): ImageDeco
     const release = typeof ticket === 'function' ? ticket : await ticket;
     let result: ImageTaskResult;
     try {
+      if (readying !== undefined) await readying;
       result = await imagePool().run(task);
     } catch (error) {
       // The thread itself failed (out of memory, killed): still the client's 400, never a 500.

@@ -18,6 +18,8 @@ let tasksDone = 0;
 
 /** The pool's task (image-worker.ts: runImageTask). */
 module.exports = async function runImageTask(task) {
+  // Readying the thread (image-worker.ts: PrepareThreadTask) is not an image: the kept-code schedule counts images.
+  if (typeof task === 'string') return bundle.exports.default(task);
   try {
     return await bundle.exports.default(task);
   } finally {

@@ -35,6 +35,12 @@ export interface ImageFailure {
 
 export type ImageTaskResult = { image: DecodedImage; analysis?: AnalysedImage } | { failure: ImageFailure };
 
+/**
+ * The task that readies a thread before its first image (image-decoding.ts: prepareImageThread): the thread
+ * starts and loads the codecs, and decodes nothing.
+ */
+export type PrepareThreadTask = 'prepare-thread';
+
 // sharp's native binding and jimp, loaded by the first image a thread decodes.
 const codecs = packageOnFirstUse<typeof import('./codecs.cjs')>(import.meta.url, './codecs.cjs');
 
@@ -88,7 +94,11 @@ function analyseSafely(image: DecodedImage, field: string): AnalysedImage {
 }
 
 /** The pool's task (its module's default export, as piscina calls it). */
-export default async function runImageTask(task: ImageTask): Promise<ImageTaskResult> {
+export default async function runImageTask(task: ImageTask | PrepareThreadTask): Promise<ImageTaskResult | undefined> {
+  if (task === 'prepare-thread') {
+    codecs();
+    return undefined;
+  }
   try {
     const image = await decode(task);
     return task.analyse ? { image, analysis: analyseSafely(image, task.field) } : { image };

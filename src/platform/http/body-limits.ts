@@ -42,32 +42,35 @@ export function imagesInBody(content: Record<string, { schema?: unknown }> | und
   return images;
 }
 
-interface RouteImages {
+/** A route that takes images (as bytes in its body) or decodes them (however they came). */
+export interface ImageRoute {
   method: string;
   pattern: RegExp;
+  /** The images its body takes: 0 for one that decodes images sent as text, or stored before. */
   images: number;
+  decodesImages: boolean;
 }
 
 /** The image routes of an app, learnt from the documented operations (the route table) when it is built. */
 export class RouteFamilies {
-  private imageRoutes: RouteImages[] = [];
+  private imageRoutes: ImageRoute[] = [];
 
-  learn(operations: readonly Pick<OperationFacts, 'method' | 'path' | 'images'>[]): void {
-    this.imageRoutes = operations.flatMap(({ method, path, images }) => {
-      if (images === 0) return [];
+  learn(operations: readonly Pick<OperationFacts, 'method' | 'path' | 'images' | 'decodesImages'>[]): void {
+    this.imageRoutes = operations.flatMap(({ method, path, images, decodesImages }) => {
+      if (images === 0 && !decodesImages) return [];
       const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
-      return [{ method, pattern, images }];
+      return [{ method, pattern, images, decodesImages }];
     });
   }
 
-  /** How many images the route of this request takes (0 for every route that is not an image route). */
-  imagesOf(method: string, path: string): number {
-    return this.imageRoutes.find((route) => route.method === method && route.pattern.test(path))?.images ?? 0;
+  /** The route of this request when it takes or decodes images; undefined for every other route. */
+  imageRouteOf(method: string, path: string): ImageRoute | undefined {
+    return this.imageRoutes.find((route) => route.method === method && route.pattern.test(path));
   }
 
   /**
    * 413 before parsing for a body over its route family's limit, for a request whose route takes
-   * `images` images (`imagesOf`, looked up once by the caller, which also gates image requests).
+   * `images` images (`imageRouteOf`, looked up once by the caller, which also gates image requests).
    */
   bodyLimits(): (c: Context<AppEnv>, images: number, next: Next) => ReturnType<MiddlewareHandler> {
     const bySize = new Map<number, MiddlewareHandler>();
