@@ -1,4 +1,5 @@
 import { getRequestListener } from '@hono/node-server';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { sentBody } from '../../src/platform/http/fast-paths.ts';
 import { DEFAULT_REQUEST_LOG_LIMITS, type JournaledRequest, keptBody, RequestLog, type RequestLogEntry } from '../../src/platform/request-log/request-log.ts';
@@ -22,11 +23,23 @@ const entry = (requestId: string, bodies: Pick<RequestLogEntry, 'requestBody' | 
   finishedAtMs: Date.parse(FINISHED_AT),
 });
 
-/** The entry as the journal gives it back: its instants written out, as its last members. */
-const asRead = ({ startedAtMs, finishedAtMs, ...rest }: JournaledRequest): RequestLogEntry => ({
-  ...rest,
-  startedAt: new Date(startedAtMs).toISOString(),
-  finishedAt: new Date(finishedAtMs).toISOString(),
+/** The entry as the journal gives it back: its members in the journal's one order, its instants written out as the last. */
+const asRead = (added: JournaledRequest): RequestLogEntry => ({
+  requestId: added.requestId,
+  method: added.method,
+  path: added.path,
+  query: added.query,
+  headers: added.headers,
+  requestBody: added.requestBody,
+  status: added.status,
+  responseBody: added.responseBody,
+  explain: added.explain,
+  keyId: added.keyId,
+  scenarios: added.scenarios,
+  firedRules: added.firedRules,
+  durationMs: added.durationMs,
+  startedAt: new Date(added.startedAtMs).toISOString(),
+  finishedAt: new Date(added.finishedAtMs).toISOString(),
 });
 
 describe('the request journal’s bookkeeping', () => {
@@ -183,6 +196,72 @@ describe('the request journal’s bookkeeping', () => {
     expect(bytesBound.list().map((one) => one.requestId)).toEqual(['e297', 'e298', 'e299']);
     expect(bytesBound.clear()).toBe(3);
     expect(bytesBound.list()).toEqual([]);
+  });
+
+  it('keeps the entry being read when reading makes it the oldest one over the byte bound: the next oldest goes', async () => {
+    // Each short secret becomes "[redacted]" when read: the entry grows past the bound it was added within.
+    const grows = JSON.stringify(Array.from({ length: 40 }, () => ({ token: 1 })));
+    const response = async () => (await sentBody(new Response(grows, { headers: { 'content-type': 'application/json' } }), DEFAULT_REQUEST_LOG_LIMITS)).body;
+    const sizes = new RequestLog();
+    sizes.add(entry('e0', { responseBody: await response() }));
+    const unread = sizes.bytes();
+    sizes.list();
+    const read = sizes.bytes();
+    // Three unread entries fit, and two read ones; one read beside two unread does not.
+    expect(read).toBeGreaterThan(unread);
+    expect(read).toBeLessThan(2 * unread);
+    const log = new RequestLog({ ...DEFAULT_REQUEST_LOG_LIMITS, bytes: Math.max(3 * unread, 2 * read) });
+    for (const id of ['e0', 'e1', 'e2']) log.add(entry(id, { responseBody: await response() }));
+    expect(log.bytes()).toBe(3 * unread);
+
+    expect(log.get('e0')?.requestId).toBe('e0');
+    expect(log.bytes()).toBe(read + unread);
+    expect(log.get('e1')).toBeUndefined();
+    expect(log.list().map((one) => one.requestId)).toEqual(['e0', 'e2']);
+    expect(log.bytes()).toBe(2 * read);
+  });
+
+  it('holds the same entries as a list of them would, through any adds, reads and clears within any bounds', () => {
+    const operation = fc.oneof(
+      fc.record({ add: fc.oneof(fc.nat({ max: 20 }), fc.nat({ max: 2000 })) }),
+      fc.record({ get: fc.nat({ max: 60 }) }),
+      fc.constant({ list: true }),
+      fc.constant({ clear: true }),
+    );
+    fc.assert(
+      fc.property(fc.nat({ max: 40 }), fc.integer({ min: 200, max: 20_000 }), fc.array(operation, { maxLength: 300 }), (entries, bytes, operations) => {
+        const log = new RequestLog({ ...DEFAULT_REQUEST_LOG_LIMITS, entries, bytes });
+        // The model: the kept entries as a list, oldest first, each with its size as read.
+        let model: { id: string; size: number }[] = [];
+        const overBound = () => model.length > 1 && (model.length > entries || model.reduce((sum, one) => sum + one.size, 0) > bytes);
+        let added = 0;
+        for (const step of operations) {
+          if ('add' in step) {
+            const one = entry(`e${added++}`, { responseBody: 'x'.repeat(step.add) });
+            log.add(one);
+            model.push({ id: one.requestId, size: Buffer.byteLength(JSON.stringify(asRead(one))) });
+            while (overBound()) model.shift();
+          } else if ('get' in step) {
+            const id = `e${added - 1 - step.get}`;
+            expect(log.get(id)?.requestId).toBe(model.some((one) => one.id === id) ? id : undefined);
+          } else if ('list' in step) {
+            expect(log.list().map((one) => one.requestId)).toEqual(model.map((one) => one.id));
+          } else {
+            expect(log.clear()).toBe(model.length);
+            model = [];
+          }
+          expect(log.bytes()).toBe(model.reduce((sum, one) => sum + one.size, 0));
+        }
+        expect(log.list().map((one) => one.requestId)).toEqual(model.map((one) => one.id));
+      }),
+      {
+        numRuns: 300,
+        // Large entries dropped by bytes before the journal fills its first slots: it grows while its oldest is not at the start.
+        examples: [
+          [40, 8000, [...Array.from({ length: 5 }, () => ({ add: 2000 })), ...Array.from({ length: 20 }, () => ({ add: 0 })), { list: true as const }]],
+        ],
+      },
+    );
   });
 
   it('writes an entry’s instants out when it is read, as its last members, counted at that size from the start', () => {

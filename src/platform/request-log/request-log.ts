@@ -112,55 +112,108 @@ class UnreadBody {
   }
 }
 
-/** Dropped entries let go of at once. */
-const DROPPED_LET_GO = 64;
+/** Where an entry's members sit in its slot of `RequestLog`'s columns: references first, then numbers. */
+const REQUEST_ID = 0;
+const METHOD = 1;
+const PATH = 2;
+const QUERY = 3;
+const HEADERS = 4;
+const REQUEST_BODY = 5;
+const RESPONSE_BODY = 6;
+const EXPLAIN = 7;
+const KEY_ID = 8;
+const SCENARIOS = 9;
+const FIRED_RULES = 10;
+/** The entry as read, once it has been. */
+const READ = 11;
+const REFERENCES = 12;
 
-/** An entry as added until it is first read, then as read. */
-type Held = JournaledRequest | RequestLogEntry;
+const STATUS = 0;
+const DURATION_MS = 1;
+const STARTED_AT_MS = 2;
+const FINISHED_AT_MS = 3;
+/** The entry's size in bytes of JSON. */
+const SIZE = 4;
+const NUMBERS = 5;
 
-const wasRead = (held: Held): held is RequestLogEntry => !('startedAtMs' in held);
+/** Slots a journal starts with; it doubles them up to its entry bound. */
+const FIRST_SLOTS = 16;
 
 export class RequestLog {
   /**
-   * Held entries, oldest first, and their sizes at the same index (numbers in a list of their own: no
-   * object per entry to hold the two together, which a full journal's young-generation collections would
-   * copy on every read); the first `dropped` of them are out of the journal (see `dropOldest`).
+   * The entries as columns, in a ring of `slots` slots, oldest at `head`: an entry's references at
+   * `REFERENCES` consecutive places of `references`, its numbers at `NUMBERS` places of `numbers`. No object
+   * per entry: a busy journal's entries outlive the young generation, and an object (with its boxed
+   * numbers) promoted per request filled the old generation in seconds, each fill a major collection that
+   * paused every request (docs/performance.md).
    */
-  private entries: Held[] = [];
-  private sizes: number[] = [];
-  private dropped = 0;
+  private references: unknown[] = [];
+  private numbers = new Float64Array(0);
+  private slots = 0;
+  private head = 0;
+  private count = 0;
   private totalBytes = 0;
 
   constructor(readonly limits: RequestLogLimits = DEFAULT_REQUEST_LOG_LIMITS) {}
 
   add(request: JournaledRequest): void {
+    if (this.count === this.slots) this.makeRoom();
+    const slot = (this.head + this.count) % this.slots;
+    this.count += 1;
+    const at = slot * REFERENCES;
+    const references = this.references;
+    references[at + REQUEST_ID] = request.requestId;
+    references[at + METHOD] = request.method;
+    references[at + PATH] = request.path;
+    references[at + QUERY] = request.query;
+    references[at + HEADERS] = request.headers;
+    references[at + REQUEST_BODY] = request.requestBody;
+    references[at + RESPONSE_BODY] = request.responseBody;
+    references[at + EXPLAIN] = request.explain;
+    references[at + KEY_ID] = request.keyId;
+    references[at + SCENARIOS] = request.scenarios;
+    references[at + FIRED_RULES] = request.firedRules;
+    references[at + READ] = undefined;
     const bytes = entryBytes(request);
-    this.entries.push(request);
-    this.sizes.push(bytes);
+    const numbers = this.numbers;
+    const number = slot * NUMBERS;
+    numbers[number + STATUS] = request.status;
+    numbers[number + DURATION_MS] = request.durationMs;
+    numbers[number + STARTED_AT_MS] = request.startedAtMs;
+    numbers[number + FINISHED_AT_MS] = request.finishedAtMs;
+    numbers[number + SIZE] = bytes;
     this.totalBytes += bytes;
     this.dropOldest();
   }
 
   get(requestId: string): RequestLogEntry | undefined {
-    const index = this.kept().findIndex((one) => one.requestId === requestId);
-    if (index === -1) return undefined;
-    const entry = this.readable(index);
-    this.dropOldest(entry);
-    return entry;
+    for (let index = 0; index < this.count; index++) {
+      const slot = this.slotAt(index);
+      if (this.references[slot * REFERENCES + REQUEST_ID] !== requestId) continue;
+      const entry = this.readable(slot);
+      this.dropOldest(slot);
+      return entry;
+    }
+    return undefined;
   }
 
   /** Oldest first. `path` matches exactly or, when it ends in `*`, as a prefix. */
   list(filter: RequestLogFilter = {}): RequestLogEntry[] {
-    const kept = this.kept();
-    for (let index = 0; index < kept.length; index++) this.readable(index);
+    for (let index = 0; index < this.count; index++) this.readable(this.slotAt(index));
     this.dropOldest();
-    return (this.kept() as RequestLogEntry[]).filter(
-      (entry) =>
+    const entries: RequestLogEntry[] = [];
+    for (let index = 0; index < this.count; index++) {
+      const entry = this.references[this.slotAt(index) * REFERENCES + READ] as RequestLogEntry;
+      if (
         (filter.method === undefined || entry.method === filter.method.toUpperCase()) &&
         (filter.path === undefined || (filter.path.endsWith('*') ? entry.path.startsWith(filter.path.slice(0, -1)) : entry.path === filter.path)) &&
         (filter.status === undefined || entry.status === filter.status) &&
-        (filter.keyId === undefined || entry.keyId === filter.keyId),
-    );
+        (filter.keyId === undefined || entry.keyId === filter.keyId)
+      ) {
+        entries.push(entry);
+      }
+    }
+    return entries;
   }
 
   /** Size of the kept entries, in bytes of JSON. */
@@ -169,67 +222,108 @@ export class RequestLog {
   }
 
   clear(): number {
-    const count = this.entries.length - this.dropped;
-    this.entries = [];
-    this.sizes = [];
-    this.dropped = 0;
+    const count = this.count;
+    this.references = [];
+    this.numbers = new Float64Array(0);
+    this.slots = 0;
+    this.head = 0;
+    this.count = 0;
     this.totalBytes = 0;
     return count;
   }
 
-  /** The entries in the journal, oldest first (the dropped ones let go). */
-  private kept(): Held[] {
-    this.forgetDropped();
-    return this.entries;
+  private slotAt(index: number): number {
+    return (this.head + index) % this.slots;
   }
 
-  /**
-   * Oldest entries out until both bounds hold; the newest (or `kept`, being read) always stays. A full
-   * journal drops one entry per request: they are let go of in batches, not shifted out one by one.
-   */
-  private dropOldest(kept?: Held): void {
-    const { entries, limits } = this;
-    while (entries.length - this.dropped > 1 && (entries.length - this.dropped > limits.entries || this.totalBytes > limits.bytes)) {
-      const index = entries[this.dropped] === kept ? this.dropped + 1 : this.dropped;
-      this.totalBytes -= this.sizes[index] as number;
-      if (index === this.dropped) this.dropped += 1;
-      else {
-        entries.splice(index, 1);
-        this.sizes.splice(index, 1);
-      }
+  /** Room for one more entry: more slots, up to the entry bound, then the oldest entry's. */
+  private makeRoom(): void {
+    const most = Math.max(1, this.limits.entries);
+    if (this.slots < most) this.resize(Math.min(most, Math.max(FIRST_SLOTS, this.slots * 2)));
+    else this.dropOldestSlot();
+  }
+
+  private resize(slots: number): void {
+    const references: unknown[] = new Array(slots * REFERENCES).fill(undefined);
+    const numbers = new Float64Array(slots * NUMBERS);
+    for (let index = 0; index < this.count; index++) {
+      const slot = this.slotAt(index);
+      for (let member = 0; member < REFERENCES; member++) references[index * REFERENCES + member] = this.references[slot * REFERENCES + member];
+      numbers.set(this.numbers.subarray(slot * NUMBERS, (slot + 1) * NUMBERS), index * NUMBERS);
     }
-    if (this.dropped >= DROPPED_LET_GO) this.forgetDropped();
-  }
-
-  private forgetDropped(): void {
-    if (this.dropped === 0) return;
-    this.entries.splice(0, this.dropped);
-    this.sizes.splice(0, this.dropped);
-    this.dropped = 0;
+    this.references = references;
+    this.numbers = numbers;
+    this.slots = slots;
+    this.head = 0;
   }
 
   /**
-   * The entry as read, made the first time: its instants written out, and the bodies it holds as sent text
-   * parsed, redacted and shortened, the entry then counted at its kept size.
+   * Oldest entries out until both bounds hold; the newest always stays, and so does the entry in slot
+   * `kept` (being read): when it is the oldest, it takes the place of the next oldest, which goes.
    */
-  private readable(index: number): RequestLogEntry {
-    const held = this.entries[index] as Held;
-    if (wasRead(held)) return held;
-    const { startedAtMs, finishedAtMs, ...request } = held;
-    const { requestBody, responseBody } = request;
-    // The instants are an entry's last members, as they were when they were written at once.
+  private dropOldest(kept?: number): void {
+    const { limits } = this;
+    while (this.count > 1 && (this.count > limits.entries || this.totalBytes > limits.bytes)) {
+      if (this.head === kept) {
+        const next = this.slotAt(1);
+        this.totalBytes -= this.numbers[next * NUMBERS + SIZE] as number;
+        this.references.copyWithin(next * REFERENCES, kept * REFERENCES, (kept + 1) * REFERENCES);
+        this.numbers.copyWithin(next * NUMBERS, kept * NUMBERS, (kept + 1) * NUMBERS);
+        this.totalBytes += this.numbers[next * NUMBERS + SIZE] as number;
+        kept = next;
+      }
+      this.dropOldestSlot();
+    }
+  }
+
+  /** The oldest entry out, its references let go. */
+  private dropOldestSlot(): void {
+    const oldest = this.head;
+    this.totalBytes -= this.numbers[oldest * NUMBERS + SIZE] as number;
+    this.references.fill(undefined, oldest * REFERENCES, (oldest + 1) * REFERENCES);
+    this.head = (oldest + 1) % this.slots;
+    this.count -= 1;
+  }
+
+  /**
+   * The entry in `slot` as read, made the first time: its instants written out, and the bodies it holds as
+   * sent text parsed, redacted and shortened, the entry then counted at its kept size.
+   */
+  private readable(slot: number): RequestLogEntry {
+    const at = slot * REFERENCES;
+    const references = this.references;
+    const read = references[at + READ] as RequestLogEntry | undefined;
+    if (read !== undefined) return read;
+    const numbers = this.numbers;
+    const number = slot * NUMBERS;
+    const requestBody = references[at + REQUEST_BODY];
+    const responseBody = references[at + RESPONSE_BODY];
+    // The members in the order they were always written, the instants last.
     const entry: RequestLogEntry = {
-      ...request,
+      requestId: references[at + REQUEST_ID] as string,
+      method: references[at + METHOD] as string,
+      path: references[at + PATH] as string,
+      query: references[at + QUERY] as Record<string, string>,
+      headers: references[at + HEADERS] as Record<string, string>,
       requestBody: readableBody(requestBody, this.limits),
+      status: numbers[number + STATUS] as number,
       responseBody: readableBody(responseBody, this.limits),
-      startedAt: new Date(startedAtMs).toISOString(),
-      finishedAt: new Date(finishedAtMs).toISOString(),
+      explain: references[at + EXPLAIN] as string | undefined,
+      keyId: references[at + KEY_ID] as string | null,
+      scenarios: references[at + SCENARIOS] as string[],
+      firedRules: references[at + FIRED_RULES] as FiredScenarioRule[],
+      durationMs: numbers[number + DURATION_MS] as number,
+      startedAt: new Date(numbers[number + STARTED_AT_MS] as number).toISOString(),
+      finishedAt: new Date(numbers[number + FINISHED_AT_MS] as number).toISOString(),
     };
-    this.entries[index] = entry;
+    references[at + READ] = entry;
+    // The sent text is no longer needed: the entry holds the bodies as kept.
+    references[at + REQUEST_BODY] = undefined;
+    references[at + RESPONSE_BODY] = undefined;
     if (requestBody instanceof UnreadBody || responseBody instanceof UnreadBody) {
       const bytes = entryBytes(entry);
-      this.totalBytes += bytes - (this.sizes[index] as number);
-      this.sizes[index] = bytes;
+      this.totalBytes += bytes - (numbers[number + SIZE] as number);
+      numbers[number + SIZE] = bytes;
     }
     return entry;
   }
