@@ -991,8 +991,15 @@ async function alternated(a: Contender, b: Contender, pairs = PAIRS): Promise<{ 
         { server: servers[0], request: await a.request(servers[0]) },
         { server: servers[1], request: await b.request(servers[1]) },
       ] as const;
-      // Warmed up, and one burst each untimed: the first burst after a warm-up runs on still-growing heaps.
-      for (const [index, side] of sides.entries()) await load(side.server, side.request, CONNECTIONS, [a, b][index]?.warmup ?? WARMUP_REQUESTS, BURST_SECONDS);
+      // Warmed up, then two bursts each untimed. The first burst after a warm-up runs on still-growing heaps;
+      // and every burst opens new connections, of which a process's third set deoptimizes Node's own
+      // connection code (EventEmitter's emit and its listener checks meet shapes they had not seen), which V8
+      // optimizes again within half a second: that burst's p99 was twice the later ones' (`--trace-deopt`,
+      // the sandbox and bare Hono alike), and from the fourth set on no deoptimization happens.
+      for (const [index, side] of sides.entries()) {
+        await load(side.server, side.request, CONNECTIONS, [a, b][index]?.warmup ?? WARMUP_REQUESTS, BURST_SECONDS);
+        await load(side.server, side.request, CONNECTIONS, 0, BURST_SECONDS);
+      }
       for (let round = 0; round < roundsPerPair; round += 1) {
         for (const index of (pair + round) % 2 === 0 ? [0, 1] : [1, 0]) {
           const side = sides[index as 0 | 1];
