@@ -1,10 +1,14 @@
-#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=4 --heap-growing-percent=100
+#!/usr/bin/env -S MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=4 --heap-growing-percent=100 --no-concurrent-marking
 // Runs the compiled code (dist/, built by `npm install` through the prepare script, or `npm run build`).
 // `npm start` and the Docker image run this file too, so the Node flags above are the only ones to keep:
 // a young generation of at most 4 MB per semi-space lowers resident memory under read load by 15-30 MB
 // (measured with `npm run bench`) for about the same CPU per request, and an old generation let grow to
 // twice what the last full collection kept (V8 lets a small heap grow to four times) holds it another
 // 10-15 MB lower: the journal's dropped entries and other promoted garbage are collected sooner.
+// --no-concurrent-marking: a full collection marks in short steps on the main thread. On a server held to one
+// core (taskset, a container's cpuset) V8's marking threads took that core from the main thread in scheduler
+// slices: under saturating creates at 1M stored, 4 of 16 one-second bursts had a slowest create of 47-88 ms,
+// none above 33 without them, at the same rates; a CI suite's cold and warm runs measured the same.
 // MALLOC_MMAP_THRESHOLD_ holds glibc's threshold for memory mapped on its own at its default, 128 KiB: glibc
 // otherwise raises it to the size of each large block freed, so request bodies and decoded pictures of a few
 // MB come from its heap, whose freed pages stay resident. A 12-MP selfie's peak resident memory 188-203 →

@@ -149,6 +149,7 @@ describe('the compiled package', () => {
       const { nodeFlags: flags, env } = binLaunch();
       expect(flags).toContain('--max-semi-space-size=4');
       expect(flags).toContain('--heap-growing-percent=100');
+      expect(flags).toContain('--no-concurrent-marking');
       expect(env).toEqual({ MALLOC_MMAP_THRESHOLD_: '131072' });
       const servers = descendants(child.pid ?? 0).filter((pid) => commandLine(pid).includes('bin/idv-sandbox.js'));
       expect(servers.map(commandLine)).toEqual([expect.stringContaining(`node ${flags.join(' ')} `)]);
