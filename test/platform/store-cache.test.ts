@@ -423,7 +423,7 @@ describe('what a snapshot copies from the older file instead of serializing reco
 
 describe('JoinedIds (the cached ids, cut out of their joined text only when asked for)', () => {
   it('gives each id at its position and tells an id there from one that only starts or ends the same', () => {
-    const ids = new JoinedIds('a1\nbb22\n\nc');
+    const ids = JoinedIds.of('a1\nbb22\n\nc');
     expect(ids.length).toBe(4);
     expect([0, 1, 2, 3].map((position) => ids.at(position))).toEqual(['a1', 'bb22', '', 'c']);
     expect(ids.is(1, 'bb22')).toBe(true);
@@ -436,8 +436,24 @@ describe('JoinedIds (the cached ids, cut out of their joined text only when aske
 
   it('holds no id for no records, and as many as it is told when the count is known', () => {
     expect(JoinedIds.NONE.length).toBe(0);
-    const two = new JoinedIds('x\ny', 2);
+    const two = JoinedIds.of('x\ny', 2);
     expect([two.at(0), two.at(1)]).toEqual(['x', 'y']);
+  });
+
+  it('finds every id held in pieces of 4096 ids, across the edges of the pieces, and tells it from its neighbours', async () => {
+    // Ids of varying lengths, so that no piece starts where a fixed stride would put it.
+    const idOf = (i: number) => `ses_${i.toString(36)}${'x'.repeat(i % 7)}`;
+    const count = 3 * 4096 + 5;
+    const { ids } = await joinIds(count, idOf);
+    expect(ids.pieces.length).toBe(4);
+    expect(ids.pieces.join('\n')).toBe(Array.from({ length: count }, (_, i) => idOf(i)).join('\n'));
+    for (let position = 0; position < count; position++) {
+      expect(ids.at(position)).toBe(idOf(position));
+      expect(ids.is(position, idOf(position))).toBe(true);
+      if (position > 0) expect(ids.is(position, idOf(position - 1))).toBe(false);
+    }
+    expect(ids.is(4095, `${idOf(4095)}\n`)).toBe(false);
+    expect(ids.is(4096, idOf(4096).slice(0, -1))).toBe(false);
   });
 });
 
@@ -450,7 +466,8 @@ describe('the cache file (its columns as bytes, then a header that gives their l
     const straddling = Math.floor((1 << 20) / 9);
     const offset = (1 << 20) - 1 - straddling * 9;
     ids[straddling] = `${'x'.repeat(offset)}\u{1F600}${'y'.repeat(7 - offset)}`;
-    const { text, slots } = await joinIds(count, (i) => ids[i] as string);
+    const { ids: joined, slots } = await joinIds(count, (i) => ids[i] as string);
+    const text = joined.pieces.join('\n');
     expect(text.charCodeAt((1 << 20) - 1)).toBe(0xd83d);
     const column = () => Float64Array.from(ids, (_, i) => i);
     const file = tempDataFile();
@@ -461,12 +478,13 @@ describe('the cache file (its columns as bytes, then a header that gives their l
       version: 3,
       snapshot: snapshot.identity(),
       generation: 4,
-      namespaces: [['default', [['things', { ids: text, offsets: column(), lengths: column(), at: column(), slots, indexes: [] }]]]],
+      namespaces: [['default', [['things', { ids: joined.pieces, offsets: column(), lengths: column(), at: column(), slots, indexes: [] }]]]],
     };
     await writeCache(file, cache);
     const read = await readCache(file, snapshot.identity());
     snapshot.close();
-    expect(read?.namespaces[0]?.[1][0]?.[1].ids).toBe(text);
-    expect(read).toEqual(cache);
+    // Written from its pieces, read back as the one text they make.
+    expect(read?.namespaces[0]?.[1][0]?.[1].ids).toEqual([text]);
+    expect(read).toEqual({ ...cache, namespaces: [['default', [['things', { ...cache.namespaces[0]?.[1][0]?.[1], ids: [text] }]]]] });
   });
 });

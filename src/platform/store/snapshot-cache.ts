@@ -101,44 +101,60 @@ function parseAt(source: SnapshotText, offset: number, length: number, id: strin
   return record as { id: string };
 }
 
+/** A shift that puts every position of a text held whole in its one piece. */
+const ONE_PIECE_SHIFT = 31;
+
 /**
  * The ids of a collection's cached records, newline-separated as the cache holds them, and where each one
  * starts: an id is cut out of the text when asked for. Splitting the text at a start made a string per
- * record (100k ids: some 50 ms, most of it collecting them, and 4 MB held).
+ * record (100k ids: some 50 ms, most of it collecting them, and 4 MB held). The text may be held in pieces
+ * of 2^pieceShift ids each (`joinIds`), newline-separated too: joining a million ids into one string took
+ * 87 ms in one step, held off every request (a snapshot written after a purge of a 1M store).
  */
 export class JoinedIds {
-  static readonly NONE = new JoinedIds('', 0);
-  /** Where each id starts in the text, and after the last, one past the text's end. */
-  private readonly starts: Int32Array;
+  static readonly NONE = JoinedIds.of('', 0);
 
-  constructor(
-    private readonly text: string,
-    readonly length = lineCount(text),
-    starts?: Int32Array,
-  ) {
-    if (starts) {
-      this.starts = starts;
-      return;
-    }
-    this.starts = new Int32Array(length + 1);
+  /** The ids in one text (as the cache file holds them); `length` when the count is known. */
+  static of(text: string, length = lineCount(text)): JoinedIds {
+    const starts = new Int32Array(length + 1);
     let start = 0;
     for (let position = 0; position < length; position++) {
-      this.starts[position] = start;
+      starts[position] = start;
       const end = text.indexOf('\n', start);
       start = (end < 0 ? text.length : end) + 1;
     }
-    this.starts[length] = start;
+    starts[length] = start;
+    return new JoinedIds([text], ONE_PIECE_SHIFT, length, starts);
   }
+
+  /**
+   * `pieces`: the text, cut after every 2^pieceShift ids (the newline between two pieces left out);
+   * `starts`: where each id starts in the whole text, and after the last, one past the text's end.
+   */
+  constructor(
+    readonly pieces: readonly string[],
+    private readonly pieceShift: number,
+    readonly length: number,
+    private readonly starts: Int32Array,
+  ) {}
 
   /** The id at a position. */
   at(position: number): string {
-    return this.text.slice(this.starts[position], (this.starts[position + 1] as number) - 1);
+    const [piece, start, end] = this.place(position);
+    return piece.slice(start, end);
   }
 
   /** Whether the id at a position is `id` (without cutting it out). */
   is(position: number, id: string): boolean {
-    const start = this.starts[position] as number;
-    return (this.starts[position + 1] as number) - 1 - start === id.length && this.text.startsWith(id, start);
+    const [piece, start, end] = this.place(position);
+    return end - start === id.length && piece.startsWith(id, start);
+  }
+
+  /** The piece holding the id at a position, and where the id starts and ends in it. */
+  private place(position: number): [string, number, number] {
+    const piece = position >>> this.pieceShift;
+    const base = this.starts[piece << this.pieceShift] as number;
+    return [this.pieces[piece] as string, (this.starts[position] as number) - base, (this.starts[position + 1] as number) - 1 - base];
   }
 }
 
@@ -184,15 +200,18 @@ export class RawColumns {
 
 /** At most this many ids hashed between two turns of the event loop while a table is filled (one takes tens of nanoseconds). */
 const HASH_SLICE = 20_000;
-/** Ids joined into one piece of the text at a time. */
-const IDS_PER_PIECE = 4096;
+/** Ids joined into one piece of the text (2^this): a million ids are some 250 pieces of ~120 KB. */
+const IDS_PER_PIECE_SHIFT = 12;
+const IDS_PER_PIECE = 1 << IDS_PER_PIECE_SHIFT;
+/** Numbers copied into a column between two turns of the event loop (a copy takes a few nanoseconds). */
+const COPY_SLICE = 100_000;
 
 /**
- * The ids of `count` records (`idAt`), joined as the cache holds them, with where each starts and the hash
- * table of `RawColumns` (a power of two of at least twice as many slots), built a slice at a time: for a
- * million ids, joining them and finding their starts at once took some 60 ms.
+ * The ids of `count` records (`idAt`), joined as the cache holds them but kept in pieces, with where each
+ * starts and the hash table of `RawColumns` (a power of two of at least twice as many slots), built a slice
+ * at a time: for a million ids, joining them and finding their starts at once took some 60 ms.
  */
-export async function joinIds(count: number, idAt: (position: number) => string): Promise<{ text: string; ids: JoinedIds; slots: Int32Array }> {
+export async function joinIds(count: number, idAt: (position: number) => string): Promise<{ ids: JoinedIds; slots: Int32Array }> {
   const slots = new Int32Array(slotCount(count));
   const mask = slots.length - 1;
   const starts = new Int32Array(count + 1);
@@ -216,8 +235,21 @@ export async function joinIds(count: number, idAt: (position: number) => string)
   }
   if (piece.length > 0) pieces.push(piece.join('\n'));
   starts[count] = start;
-  const text = pieces.join('\n');
-  return { text, ids: count === 0 ? JoinedIds.NONE : new JoinedIds(text, count, starts), slots };
+  return { ids: count === 0 ? JoinedIds.NONE : new JoinedIds(pieces, IDS_PER_PIECE_SHIFT, count, starts), slots };
+}
+
+/**
+ * A copy of `values` as a column, a slice at a time: a million numbers copied at once (a snapshot's record
+ * places) took some 20 ms on a loaded server.
+ */
+export async function columnOf(values: ArrayLike<number>): Promise<Float64Array> {
+  const column = new Float64Array(values.length);
+  const slices = new WorkSlices(COPY_SLICE);
+  for (let i = 0; i < values.length; i++) {
+    column[i] = values[i] as number;
+    if (slices.due()) await slices.next();
+  }
+  return column;
 }
 
 function slotCount(records: number): number {
@@ -245,8 +277,8 @@ export interface CachedIndex {
 }
 
 export interface CachedCollection {
-  /** The ids, newline-separated (one string reads back faster than many). */
-  ids: string;
+  /** The ids, newline-separated (one string reads back faster than many), in pieces (`JoinedIds.pieces`). */
+  ids: readonly string[];
   /** Where each record's JSON starts in the snapshot file, and its length in bytes (no separator). */
   offsets: Float64Array;
   lengths: Float64Array;
@@ -316,7 +348,7 @@ interface CacheHeader extends Omit<SnapshotCache, 'namespaces'> {
 const TRAILER_BYTES = 8;
 
 /** The columns of a cached collection as the file holds them, in order (the ids as UTF-8 text). */
-function columnsOf(columns: CachedCollection): (string | Float64Array | Int32Array)[] {
+function columnsOf(columns: CachedCollection): (readonly string[] | Float64Array | Int32Array)[] {
   return [
     columns.ids,
     columns.offsets,
@@ -332,14 +364,19 @@ const padded = (bytes: number) => Math.ceil(bytes / 8) * 8;
 /** Characters of the ids encoded at a time: a million ids (36 MB) took some 40 ms to encode at once. */
 const TEXT_PIECE_CHARS = 1 << 20;
 
-/** The text in pieces of about TEXT_PIECE_CHARS, never cut inside a surrogate pair. */
-function* textPieces(text: string): Generator<string> {
-  for (let start = 0; start < text.length; ) {
-    let end = Math.min(text.length, start + TEXT_PIECE_CHARS);
-    const last = text.charCodeAt(end - 1);
-    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
-    yield text.slice(start, end);
-    start = end;
+/** The text of `pieces` joined by newlines, in strings of about TEXT_PIECE_CHARS, never cut inside a surrogate pair. */
+function* textPieces(pieces: readonly string[]): Generator<string> {
+  let pending = '';
+  for (let i = 0; i < pieces.length; i++) {
+    pending += i === 0 ? pieces[i] : `\n${pieces[i]}`;
+    const last = i === pieces.length - 1;
+    while (pending.length >= TEXT_PIECE_CHARS || (last && pending.length > 0)) {
+      let end = Math.min(pending.length, TEXT_PIECE_CHARS);
+      const code = pending.charCodeAt(end - 1);
+      if (end < pending.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
+      yield pending.slice(0, end);
+      pending = pending.slice(end);
+    }
   }
 }
 
@@ -378,7 +415,7 @@ export async function readCache(file: string, identity: string): Promise<Snapsho
         const idsText = Buffer.allocUnsafe(idsBytes);
         await readAt(idsText, position);
         position += padded(idsBytes);
-        const ids = idsText.toString('utf8');
+        const ids = [idsText.toString('utf8')];
         const offsets = await column(Float64Array, count);
         const lengths = await column(Float64Array, count);
         const at = await column(Float64Array, count);
@@ -463,11 +500,12 @@ export async function stageCache(file: string, cache: SnapshotCache): Promise<St
         for (const [name, columns] of collections) {
           let idsBytes = 0;
           for (const values of columnsOf(columns)) {
-            if (typeof values === 'string') {
+            if (ArrayBuffer.isView(values)) await put(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+            else {
               const from = written;
               for (const piece of textPieces(values)) await put(Buffer.from(piece, 'utf8'));
               idsBytes = written - from;
-            } else await put(new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+            }
             await put(new Uint8Array(padded(written) - written));
           }
           const indexes = columns.indexes.map(([index, { keys, orders, ...rest }]): CacheHeader['namespaces'][number][1][number][1]['indexes'][number] => [

@@ -48,6 +48,7 @@ import {
   cachePath,
   JoinedIds,
   joinIds,
+  columnOf,
   RawColumns,
   type RawRecord,
   readCache,
@@ -374,7 +375,7 @@ export class Store {
       const places = new Map<string, { offsets: ArrayLike<number>; lengths: ArrayLike<number> }>();
       this.layout.set(ns, places);
       for (const [name, columns] of collections) {
-        const ids = columns.offsets.length === 0 ? JoinedIds.NONE : new JoinedIds(columns.ids);
+        const ids = columns.offsets.length === 0 ? JoinedIds.NONE : JoinedIds.of(columns.ids.join('\n'));
         partition.collection(name).loadRaw(new RawColumns(source, ids, columns.offsets, columns.lengths, columns.at, columns.slots), columns.indexes);
         places.set(name, { offsets: columns.offsets, lengths: columns.lengths });
         for (const [index] of columns.indexes) this.cachedIndexNames.add(cacheIndexName(ns, name, index));
@@ -423,11 +424,11 @@ export class Store {
         }
         const collection = partition?.collection(name);
         const indexes = collection ? await snapshotIndexKeys(collection, records) : [];
-        const { text, ids, slots } = await joinIds(records.length, (i) => records.id(i));
+        const { ids, slots } = await joinIds(records.length, (i) => records.id(i));
         const columns: CachedCollection = {
-          ids: text,
-          offsets: Float64Array.from(places.offsets),
-          lengths: Float64Array.from(places.lengths),
+          ids: ids.pieces,
+          offsets: await columnOf(places.offsets),
+          lengths: await columnOf(places.lengths),
           at: records.writtenAt,
           slots,
           indexes,
