@@ -394,38 +394,48 @@ export class Collection<T extends Identified> {
    * (unread, placed or deleted since); a record the old ones did not hold stays where it is, after them.
    */
   useSnapshot(dump: SnapshotRecords<T>, columns: RawColumns, indexes: Map<string, CachedIndex>): void {
-    const state = new Uint8Array(dump.length);
+    // Copied as they lay in the older file (nearly all): whatever became of each since holds at its new
+    // place, copied in one pass over the columns. The records held as objects (those written since: tens of
+    // thousands in a store taking creates) are settled after it, with as few lookups as each needs: this runs
+    // once per snapshot, so its code is seldom optimised (as one loop with a lookup per record and a
+    // record's every move made, it held a server with a million records for some 100 ms).
+    const state = dump.rawStates(this.rawState);
     const left = this.leftSinceHeld ?? new Set<string>();
-    let unread = 0;
-    for (let i = 0; i < dump.length; i++) {
-      const position = dump.rawPosition(i);
-      const held = position < 0 ? dump.record(i) : undefined;
-      if (held === undefined) {
-        // Copied as it lay in the older file: whatever became of it since holds at its new place.
-        state[i] = this.rawState[position] as number;
-      } else if (this.placed.has(held.id)) {
-        // Placed in the older columns (few are): its old position tells what became of it.
-        const old = (this.raw as RawColumns).find(held.id);
-        state[i] = old < 0 ? GONE : this.placed.get(held.id) === held ? AS_IN_FILE : (this.rawState[old] as number);
-      } else {
-        // Written since the older columns: it moves to its place in the new ones, as written or replaced
-        // since (a Map keeps a replaced entry's place); one deleted since stays out (if put again, after them).
-        const now = this.records.get(held.id);
-        if (now === undefined || left.has(held.id)) state[i] = GONE;
-        else {
-          state[i] = now === held ? AS_IN_FILE : PLACED;
-          this.records.delete(held.id);
-          this.placed.set(held.id, now);
-        }
-      }
-      if (state[i] === AS_IN_FILE) {
+    const settle = (i: number, id: string, now: number) => {
+      if (now === AS_IN_FILE) {
         // The file now holds it as it is: let it go, and read it again on next use, as after a restart. A
         // store growing in one process then holds no more records than one started from its snapshot.
-        const id = held?.id ?? (this.raw as RawColumns).ids.at(position);
         this.placed.delete(id);
         this.stamps.delete(id);
         state[i] = UNREAD;
+      } else state[i] = now;
+    };
+    dump.forEachHeld((i, held) => {
+      const id = held.id;
+      if (this.placed.has(id)) {
+        // Placed in the older columns (few are): its old position tells what became of it.
+        const old = (this.raw as RawColumns).find(id);
+        settle(i, id, old < 0 ? GONE : this.placed.get(id) === held ? AS_IN_FILE : (this.rawState[old] as number));
+        return;
       }
+      // Written since the older columns: it moves to its place in the new ones, as written or replaced
+      // since (a Map keeps a replaced entry's place); one deleted since stays out (if put again, after them).
+      const now = this.records.get(id);
+      if (now === undefined || left.has(id)) {
+        state[i] = GONE;
+        return;
+      }
+      this.records.delete(id);
+      if (now === held) settle(i, id, AS_IN_FILE);
+      else {
+        this.placed.set(id, now);
+        state[i] = PLACED;
+      }
+    });
+    let unread = 0;
+    for (let i = 0; i < state.length; i++) {
+      // A raw record read since (held ones are settled above).
+      if (state[i] === AS_IN_FILE) settle(i, dump.id(i), AS_IN_FILE);
       if (state[i] === UNREAD) unread++;
     }
     this.raw = columns;
@@ -657,6 +667,32 @@ export class SnapshotRecords<T extends Identified = Identified> {
     if (index >= this.positions.length) return -1;
     const position = this.positions[index] as number;
     return this.replaced.size > 0 && this.replaced.has(position) ? -1 : position;
+  }
+
+  /**
+   * What became of each record since (`rawState`: by position in the raw columns), by index: a raw
+   * record's state at its position; a record held as an object gets its own from the caller.
+   */
+  rawStates(rawState: Uint8Array): Uint8Array<ArrayBuffer> {
+    const states = new Uint8Array(this.length);
+    for (let i = 0; i < this.positions.length; i++) states[i] = rawState[this.positions[i] as number] as number;
+    return states;
+  }
+
+  /** Each record held as an object, with its index: those replaced in the raw columns, then those written since. */
+  forEachHeld(visit: (index: number, record: T) => void): void {
+    // The positions are ascending (`forSnapshot` keeps them in order): each replaced one is found by halving.
+    for (const [position, record] of this.replaced) {
+      let low = 0;
+      let high = this.positions.length - 1;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if ((this.positions[middle] as number) < position) low = middle + 1;
+        else high = middle;
+      }
+      visit(low, record);
+    }
+    for (let i = 0; i < this.written.length; i++) visit(this.positions.length + i, this.written[i] as T);
   }
 
   /** The record held as an object at `index` (undefined for a raw one). */
