@@ -419,6 +419,79 @@ describe('what a snapshot copies from the older file instead of serializing reco
     await reopened.close();
     await again.close();
   });
+
+  it('keeps every record, its order and its lists as a store without a cache when records change while those written since move to the new snapshot', async () => {
+    const file = await closedStore();
+    const plain = tempDataFile();
+    writeFileSync(plain, readFileSync(file));
+    const cached = await Store.open({ file, cacheFromBytes: 0, compactAfterBytes: 1 });
+    const reference = await Store.open({ file: plain, cacheFromBytes: Number.MAX_SAFE_INTEGER, compactAfterBytes: 1 });
+    const both = (change: (things: Collection<Thing>) => void) => {
+      change(byGroup(cached));
+      change(byGroup(reference));
+    };
+    const expectSame = (mine: Collection<Thing>, theirs: Collection<Thing>) => {
+      expect([...mine.ids()]).toEqual([...theirs.ids()]);
+      expect(mine.all()).toEqual(theirs.all());
+      for (const group of ['a', 'b', 'c']) expect(newestFirst(mine, group)).toEqual(newestFirst(theirs, group));
+      for (const id of theirs.ids()) expect(mine.writtenAt(id)).toBe(theirs.writtenAt(id));
+    };
+    // Enough records written since the last snapshot that they move to the new one over several turns.
+    const written = 9_000;
+    both((things) => {
+      for (let n = 0; n < written; n++) things.put({ id: `w${n}`, group: n % 2 ? 'a' : 'b', at: 10 + n });
+    });
+    // On every turn while they move: records written since (moved already or not yet) replaced, deleted,
+    // deleted and put again, read; older ones deleted; new ones put.
+    let turns = 0;
+    const change = (k: number) =>
+      both((things) => {
+        // From the first ones on (moved already) and from the last ones back (not moved yet).
+        for (const at of [(offset: number) => `w${(k * 97 + offset) % written}`, (offset: number) => `w${written - 1 - ((k * 97 + offset) % written)}`]) {
+          things.put({ id: at(0), group: 'c', at: 20_000 + k });
+          things.delete(at(1));
+          things.delete(at(2));
+          things.put({ id: at(2), group: 'a', at: 30_000 + k });
+          things.get(at(3));
+        }
+        if (k < THINGS.length) things.delete(THINGS[k]?.id as string);
+        things.put({ id: `n${k}`, group: 'b', at: 40_000 + k });
+      });
+    const useSnapshot = Object.getPrototypeOf(byGroup(cached)).useSnapshot as Collection<Thing>['useSnapshot'];
+    const spy = vi.spyOn(Object.getPrototypeOf(byGroup(cached)), 'useSnapshot').mockImplementation(function (this: Collection<Thing>, ...args) {
+      const moving = useSnapshot.apply(this, args as Parameters<Collection<Thing>['useSnapshot']>);
+      let done = false;
+      void moving.finally(() => (done = true));
+      const everyTurn = () => {
+        if (done) return;
+        // Between two slices, the store is as it is: the same records in the same order.
+        expect([...byGroup(cached).ids()]).toEqual([...byGroup(reference).ids()]);
+        change(turns++);
+        setImmediate(everyTurn);
+      };
+      setImmediate(everyTurn);
+      return moving;
+    });
+    try {
+      await cached.durable();
+      await compacting(cached);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(turns).toBeGreaterThan(2);
+    expectSame(byGroup(cached), byGroup(reference));
+    // The next snapshot holds them as they are now; the order and lists hold after a restart.
+    await cached.durable();
+    await compacting(cached);
+    expectSame(byGroup(cached), byGroup(reference));
+    await cached.close();
+    await reference.close();
+    const [reopened, again] = [await Store.open({ file, cacheFromBytes: 0 }), await Store.open({ file: plain, cacheFromBytes: Number.MAX_SAFE_INTEGER })];
+    expect(rawCount(reopened)).toBe(byGroup(reopened).size);
+    expectSame(byGroup(reopened), byGroup(again));
+    await reopened.close();
+    await again.close();
+  });
 });
 
 describe('JoinedIds (the cached ids, cut out of their joined text only when asked for)', () => {

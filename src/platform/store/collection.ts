@@ -17,6 +17,7 @@
  * against the index's functions. A record read or replaced keeps its place in the columns' order; one
  * written anew goes after them, so the order is the insertion order a Map of every record would keep.
  */
+import { WorkSlices } from '../background/work-slices.ts';
 import { type CachedIndex, cachedKey, indexFingerprint, type RawColumns, RawRecord } from './snapshot-cache.ts';
 
 export interface Identified {
@@ -73,6 +74,9 @@ const UNREAD = 0;
 const PLACED = 1;
 const GONE = 2;
 const AS_IN_FILE = 3;
+
+/** Records written since the older columns moved to the new ones between two turns of the event loop (`useSnapshot`). */
+const ADOPT_SLICE = 2_000;
 
 /** A record as held: the record, or the position of an unread one in the raw columns. */
 type Held<T> = T | number;
@@ -392,57 +396,69 @@ export class Collection<T extends Identified> {
    * `columns`: where they lie in it, `indexes`: their keys): the records still unread are read from it
    * from now on. Each record of the new columns is what became of it at its place in the old ones
    * (unread, placed or deleted since); a record the old ones did not hold stays where it is, after them.
+   *
+   * The columns are taken at once; the records written since the old columns (tens of thousands in a store
+   * taking creates: moved one by one, they held a server with a million records for 100-135 ms) stay held
+   * as objects, after every record of the columns, and move to their places in the new ones a slice at a
+   * time, in their order, each as it is then: the promise ends when all have. Meanwhile a record is always
+   * in one place (`records`, or its new position), so reads, writes and deletes between two slices see the
+   * store as it is; a new snapshot is not taken before it ends (a store compacts once at a time).
    */
-  useSnapshot(dump: SnapshotRecords<T>, columns: RawColumns, indexes: Map<string, CachedIndex>): void {
-    // Copied as they lay in the older file (nearly all): whatever became of each since holds at its new
-    // place, copied in one pass over the columns. The records held as objects (those written since: tens of
-    // thousands in a store taking creates) are settled after it, with as few lookups as each needs: this runs
-    // once per snapshot, so its code is seldom optimised (as one loop with a lookup per record and a
-    // record's every move made, it held a server with a million records for some 100 ms).
-    const state = dump.rawStates(this.rawState);
+  useSnapshot(dump: SnapshotRecords<T>, columns: RawColumns, indexes: Map<string, CachedIndex>): Promise<void> {
+    const { states, unread, readSince } = dump.rawStates(this.rawState);
     const left = this.leftSinceHeld ?? new Set<string>();
-    const settle = (i: number, id: string, now: number) => {
-      if (now === AS_IN_FILE) {
-        // The file now holds it as it is: let it go, and read it again on next use, as after a restart. A
-        // store growing in one process then holds no more records than one started from its snapshot.
-        this.placed.delete(id);
-        this.stamps.delete(id);
-        state[i] = UNREAD;
-      } else state[i] = now;
+    // The file now holds it as it is: let it go, and read it again on next use, as after a restart. A store
+    // growing in one process then holds no more records than one started from its snapshot.
+    const letGo = (i: number, id: string) => {
+      this.placed.delete(id);
+      this.stamps.delete(id);
+      states[i] = UNREAD;
     };
-    dump.forEachHeld((i, held) => {
-      const id = held.id;
-      if (this.placed.has(id)) {
-        // Placed in the older columns (few are): its old position tells what became of it.
-        const old = (this.raw as RawColumns).find(id);
-        settle(i, id, old < 0 ? GONE : this.placed.get(id) === held ? AS_IN_FILE : (this.rawState[old] as number));
-        return;
-      }
-      // Written since the older columns: it moves to its place in the new ones, as written or replaced
-      // since (a Map keeps a replaced entry's place); one deleted since stays out (if put again, after them).
-      const now = this.records.get(id);
-      if (now === undefined || left.has(id)) {
-        state[i] = GONE;
-        return;
-      }
-      this.records.delete(id);
-      if (now === held) settle(i, id, AS_IN_FILE);
-      else {
-        this.placed.set(id, now);
-        state[i] = PLACED;
-      }
+    // Raw records read since (few).
+    for (const i of readSince) letGo(i, dump.id(i));
+    let unreadNow = unread + readSince.length;
+    // Placed in the older columns (few are): its old position tells what became of it.
+    dump.forEachReplaced((i, held) => {
+      const old = (this.raw as RawColumns).find(held.id);
+      const state = old < 0 ? GONE : this.placed.get(held.id) === held ? AS_IN_FILE : (this.rawState[old] as number);
+      if (state === AS_IN_FILE) {
+        letGo(i, held.id);
+        unreadNow++;
+      } else states[i] = state;
     });
-    let unread = 0;
-    for (let i = 0; i < state.length; i++) {
-      // A raw record read since (held ones are settled above).
-      if (state[i] === AS_IN_FILE) settle(i, dump.id(i), AS_IN_FILE);
-      if (state[i] === UNREAD) unread++;
-    }
     this.raw = columns;
-    this.rawState = state;
-    this.unread = unread;
+    this.rawState = states;
+    this.unread = unreadNow;
     this.cachedIndexes = indexes;
-    this.leftSinceHeld = null;
+    return this.adoptWrittenSince(dump, columns, left);
+  }
+
+  /**
+   * The records written since the older columns, to their places in the new ones (`useSnapshot`): each as
+   * written still is let go (read again from the file on next use), one replaced since is held at its place,
+   * one deleted since stays out (if put again, it stays after them).
+   */
+  private async adoptWrittenSince(dump: SnapshotRecords<T>, columns: RawColumns, left: Set<string>): Promise<void> {
+    const slices = new WorkSlices(ADOPT_SLICE);
+    const written = dump.writtenSince;
+    for (let k = 0, i = dump.firstWritten; k < written.length; k++, i++) {
+      if (this.raw !== columns) return;
+      const held = written[k] as T;
+      const now = this.records.get(held.id);
+      if (now !== undefined && !left.has(held.id)) {
+        this.records.delete(held.id);
+        if (now === held) {
+          this.stamps.delete(held.id);
+          this.rawState[i] = UNREAD;
+          this.unread++;
+        } else {
+          this.placed.set(held.id, now);
+          this.rawState[i] = PLACED;
+        }
+      }
+      if (slices.due()) await slices.next();
+    }
+    if (this.raw === columns) this.leftSinceHeld = null;
   }
 
   /** The record, the position of an unread one, or undefined. */
@@ -670,17 +686,25 @@ export class SnapshotRecords<T extends Identified = Identified> {
   }
 
   /**
-   * What became of each record since (`rawState`: by position in the raw columns), by index: a raw
-   * record's state at its position; a record held as an object gets its own from the caller.
+   * What became of each record since (`rawState`: by position in the raw columns), by index, in one pass:
+   * a raw record's state at its position (those `readSince` are as in the file: read since), every other
+   * record GONE until its caller settles it; and how many are unread.
    */
-  rawStates(rawState: Uint8Array): Uint8Array<ArrayBuffer> {
-    const states = new Uint8Array(this.length);
-    for (let i = 0; i < this.positions.length; i++) states[i] = rawState[this.positions[i] as number] as number;
-    return states;
+  rawStates(rawState: Uint8Array): { states: Uint8Array<ArrayBuffer>; unread: number; readSince: number[] } {
+    const states = new Uint8Array(this.length).fill(GONE, this.positions.length);
+    const readSince: number[] = [];
+    let unread = 0;
+    for (let i = 0; i < this.positions.length; i++) {
+      const state = rawState[this.positions[i] as number] as number;
+      states[i] = state;
+      if (state === UNREAD) unread++;
+      else if (state === AS_IN_FILE) readSince.push(i);
+    }
+    return { states, unread, readSince };
   }
 
-  /** Each record held as an object, with its index: those replaced in the raw columns, then those written since. */
-  forEachHeld(visit: (index: number, record: T) => void): void {
+  /** Each record replaced in the raw columns since, with its index. */
+  forEachReplaced(visit: (index: number, record: T) => void): void {
     // The positions are ascending (`forSnapshot` keeps them in order): each replaced one is found by halving.
     for (const [position, record] of this.replaced) {
       let low = 0;
@@ -692,7 +716,15 @@ export class SnapshotRecords<T extends Identified = Identified> {
       }
       visit(low, record);
     }
-    for (let i = 0; i < this.written.length; i++) visit(this.positions.length + i, this.written[i] as T);
+  }
+
+  /** The records written since the raw columns, in order, from index `firstWritten` on. */
+  get writtenSince(): readonly T[] {
+    return this.written;
+  }
+
+  get firstWritten(): number {
+    return this.positions.length;
   }
 
   /** The record held as an object at `index` (undefined for a raw one). */

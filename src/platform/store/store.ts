@@ -407,7 +407,7 @@ export class Store {
     }
     const cache: SnapshotCache = { format: 'idv-sandbox-store-cache', version: 3, snapshot: fresh.identity(), generation: this.generation, namespaces: [] };
     const indexNames = new Set<string>();
-    const adoptions: (() => void)[] = [];
+    const adoptions: (() => Promise<void> | undefined)[] = [];
     let whole = true;
     for (const [ns, collections] of dump) {
       const partition = this.partitionsByName.get(ns);
@@ -459,10 +459,12 @@ export class Store {
             this.cacheNotWritten(error);
           }
         }
-        for (const adopt of adoptions) adopt();
+        // Each collection takes the new columns at once; the records written since move to them a slice at a time.
+        const adopting = adoptions.map((adopt) => adopt());
         const old = this.source;
         this.source = fresh;
         if (whole && old !== fresh) old?.close();
+        await Promise.all(adopting);
       },
       discard: async () => {
         await staged?.discard();
