@@ -49,6 +49,39 @@ async function cacheOf(file: string): Promise<SnapshotCache> {
   return cache;
 }
 
+/**
+ * Two stores of THINGS that compact at every chance: one with a cache, one read from its JSON file whole
+ * (the reference); `both` makes a change to each, `expectSame` compares records, order, lists and write
+ * instants, `closeAndRestart` compares them again after a restart of each.
+ */
+async function twinStores() {
+  const file = await closedStore();
+  const plain = tempDataFile();
+  writeFileSync(plain, readFileSync(file));
+  const cached = await Store.open({ file, cacheFromBytes: 0, compactAfterBytes: 1 });
+  const reference = await Store.open({ file: plain, cacheFromBytes: Number.MAX_SAFE_INTEGER, compactAfterBytes: 1 });
+  const both = (change: (things: Collection<Thing>) => void) => {
+    change(byGroup(cached));
+    change(byGroup(reference));
+  };
+  const expectSame = (mine: Collection<Thing>, theirs: Collection<Thing>) => {
+    expect([...mine.ids()]).toEqual([...theirs.ids()]);
+    expect(mine.all()).toEqual(theirs.all());
+    for (const group of ['a', 'b', 'c']) expect(newestFirst(mine, group)).toEqual(newestFirst(theirs, group));
+    for (const id of theirs.ids()) expect(mine.writtenAt(id)).toBe(theirs.writtenAt(id));
+  };
+  const closeAndRestart = async () => {
+    await cached.close();
+    await reference.close();
+    const [reopened, again] = [await Store.open({ file, cacheFromBytes: 0 }), await Store.open({ file: plain, cacheFromBytes: Number.MAX_SAFE_INTEGER })];
+    expect(rawCount(reopened)).toBe(byGroup(reopened).size);
+    expectSame(byGroup(reopened), byGroup(again));
+    await reopened.close();
+    await again.close();
+  };
+  return { cached, reference, both, expectSame, closeAndRestart };
+}
+
 const expectedGroup = (group: string) =>
   THINGS.filter((t) => t.group === group)
     .sort((x, y) => y.at - x.at)
@@ -358,21 +391,7 @@ describe('what a snapshot copies from the older file instead of serializing reco
   });
 
   it('keeps every record, its order and its lists as a store without a cache when records change while a snapshot is written', async () => {
-    const file = await closedStore();
-    const plain = tempDataFile();
-    writeFileSync(plain, readFileSync(file));
-    const cached = await Store.open({ file, cacheFromBytes: 0, compactAfterBytes: 1 });
-    const reference = await Store.open({ file: plain, cacheFromBytes: Number.MAX_SAFE_INTEGER, compactAfterBytes: 1 });
-    const both = (change: (things: Collection<Thing>) => void) => {
-      change(byGroup(cached));
-      change(byGroup(reference));
-    };
-    const expectSame = (mine: Collection<Thing>, theirs: Collection<Thing>) => {
-      expect([...mine.ids()]).toEqual([...theirs.ids()]);
-      expect(mine.all()).toEqual(theirs.all());
-      for (const group of ['a', 'b', 'c']) expect(newestFirst(mine, group)).toEqual(newestFirst(theirs, group));
-      for (const id of theirs.ids()) expect(mine.writtenAt(id)).toBe(theirs.writtenAt(id));
-    };
+    const { cached, reference, both, expectSame, closeAndRestart } = await twinStores();
     both((things) => {
       for (const id of ['n1', 'n2', 'n3', 'n4']) things.put({ id, group: 'c', at: 1 });
       things.get('t01');
@@ -411,31 +430,11 @@ describe('what a snapshot copies from the older file instead of serializing reco
     await cached.durable();
     await compacting(cached);
     expectSame(byGroup(cached), byGroup(reference));
-    await cached.close();
-    await reference.close();
-    const [reopened, again] = [await Store.open({ file, cacheFromBytes: 0 }), await Store.open({ file: plain, cacheFromBytes: Number.MAX_SAFE_INTEGER })];
-    expect(rawCount(reopened)).toBe(byGroup(reopened).size);
-    expectSame(byGroup(reopened), byGroup(again));
-    await reopened.close();
-    await again.close();
+    await closeAndRestart();
   });
 
   it('keeps every record, its order and its lists as a store without a cache when records change while those written since move to the new snapshot', async () => {
-    const file = await closedStore();
-    const plain = tempDataFile();
-    writeFileSync(plain, readFileSync(file));
-    const cached = await Store.open({ file, cacheFromBytes: 0, compactAfterBytes: 1 });
-    const reference = await Store.open({ file: plain, cacheFromBytes: Number.MAX_SAFE_INTEGER, compactAfterBytes: 1 });
-    const both = (change: (things: Collection<Thing>) => void) => {
-      change(byGroup(cached));
-      change(byGroup(reference));
-    };
-    const expectSame = (mine: Collection<Thing>, theirs: Collection<Thing>) => {
-      expect([...mine.ids()]).toEqual([...theirs.ids()]);
-      expect(mine.all()).toEqual(theirs.all());
-      for (const group of ['a', 'b', 'c']) expect(newestFirst(mine, group)).toEqual(newestFirst(theirs, group));
-      for (const id of theirs.ids()) expect(mine.writtenAt(id)).toBe(theirs.writtenAt(id));
-    };
+    const { cached, reference, both, expectSame, closeAndRestart } = await twinStores();
     // Enough records written since the last snapshot that they move to the new one over several turns.
     const written = 9_000;
     both((things) => {
@@ -484,13 +483,7 @@ describe('what a snapshot copies from the older file instead of serializing reco
     await cached.durable();
     await compacting(cached);
     expectSame(byGroup(cached), byGroup(reference));
-    await cached.close();
-    await reference.close();
-    const [reopened, again] = [await Store.open({ file, cacheFromBytes: 0 }), await Store.open({ file: plain, cacheFromBytes: Number.MAX_SAFE_INTEGER })];
-    expect(rawCount(reopened)).toBe(byGroup(reopened).size);
-    expectSame(byGroup(reopened), byGroup(again));
-    await reopened.close();
-    await again.close();
+    await closeAndRestart();
   });
 });
 
