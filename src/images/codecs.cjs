@@ -48,6 +48,9 @@ async function decodeWithSharp(buffer, { jpegSide, timeoutSeconds }) {
  * Box-filter (area-average) downscale of an RGBA bitmap so its longer side is at most `maxSide`, with
  * alpha composited over white (transparent pixels read as a white background, as a viewer shows them).
  * Never upscales. Returns RGB bytes (3 per pixel). Deterministic: integer-free float sums, fixed order.
+ * A source row's sums and a destination row's averages are functions of their own, called once per row:
+ * V8 optimises them whole, where one function holding every loop was compiled mid-loop, with no feedback yet
+ * for what followed, and again after each such exit, on a fresh image thread's first pictures.
  */
 function downscaleToRgb(bitmap, maxSide) {
   const { width: sw, height: sh, data } = bitmap;
@@ -63,33 +66,39 @@ function downscaleToRgb(bitmap, maxSide) {
   for (let dy = 0; dy < dh; dy++) {
     const syEnd = dy === dh - 1 ? sh : Math.floor(((dy + 1) * sh) / dh);
     sums.fill(0);
-    for (; sy < syEnd; sy++) {
-      let i = sy * sw * 4;
-      for (let x = 0; x < sw; x++, i += 4) {
-        const k = colBin[x] * 4;
-        if (data[i + 3] === 255) {
-          // Opaque (every JPEG pixel): what the blend below gives for alpha 1, exactly, without the arithmetic.
-          sums[k] += data[i];
-          sums[k + 1] += data[i + 1];
-          sums[k + 2] += data[i + 2];
-        } else {
-          const a = data[i + 3] / 255;
-          sums[k] += data[i] * a + 255 * (1 - a);
-          sums[k + 1] += data[i + 1] * a + 255 * (1 - a);
-          sums[k + 2] += data[i + 2] * a + 255 * (1 - a);
-        }
-        sums[k + 3] += 1;
-      }
-    }
-    for (let dx = 0; dx < dw; dx++) {
-      const n = sums[dx * 4 + 3] || 1;
-      const o = (dy * dw + dx) * 3;
-      out[o] = Math.round(sums[dx * 4] / n);
-      out[o + 1] = Math.round(sums[dx * 4 + 1] / n);
-      out[o + 2] = Math.round(sums[dx * 4 + 2] / n);
-    }
+    for (; sy < syEnd; sy++) addSourceRow(data, sy * sw * 4, sw, colBin, sums);
+    writeAverages(sums, dw, out, dy * dw * 3);
   }
   return { width: dw, height: dh, rgb: out };
+}
+
+/** Adds the `width` RGBA pixels from `start` to their destination columns' sums (R, G, B over white, count). */
+function addSourceRow(data, start, width, colBin, sums) {
+  for (let x = 0, i = start; x < width; x++, i += 4) {
+    const k = colBin[x] * 4;
+    if (data[i + 3] === 255) {
+      // Opaque (every JPEG pixel): what the blend below gives for alpha 1, exactly, without the arithmetic.
+      sums[k] += data[i];
+      sums[k + 1] += data[i + 1];
+      sums[k + 2] += data[i + 2];
+    } else {
+      const a = data[i + 3] / 255;
+      sums[k] += data[i] * a + 255 * (1 - a);
+      sums[k + 1] += data[i + 1] * a + 255 * (1 - a);
+      sums[k + 2] += data[i + 2] * a + 255 * (1 - a);
+    }
+    sums[k + 3] += 1;
+  }
+}
+
+/** Writes the `width` averaged RGB pixels of one destination row, from `start` in `out`. */
+function writeAverages(sums, width, out, start) {
+  for (let dx = 0, o = start; dx < width; dx++, o += 3) {
+    const n = sums[dx * 4 + 3] || 1;
+    out[o] = Math.round(sums[dx * 4] / n);
+    out[o + 1] = Math.round(sums[dx * 4 + 1] / n);
+    out[o + 2] = Math.round(sums[dx * 4 + 2] / n);
+  }
 }
 
 /** Encodes an RGBA bitmap as WebP (lossy unless `lossless: 1`). Used by the fixture script and tests. */

@@ -80,6 +80,14 @@ function windowSum(sums: Uint32Array, w: number, h: number, x: number, y: number
 
 /** Morphological opening with a (2r+1)² square: drops strokes thinner than the square. */
 function open(mask: Uint8Array, w: number, h: number, r: number): Uint8Array {
+  return dilate(erode(mask, w, h, r), w, h, r);
+}
+
+// Erosion and dilation each a function of its own: V8 optimises a long loop while it runs, and one function
+// holding both was compiled mid-loop with no feedback for the second, then again after leaving it there.
+
+/** 1 where the whole (2r+1)² window around a pixel (clipped to the mask) is 1. */
+function erode(mask: Uint8Array, w: number, h: number, r: number): Uint8Array {
   const sums = integral(mask, w, h);
   const eroded = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
@@ -88,12 +96,17 @@ function open(mask: Uint8Array, w: number, h: number, r: number): Uint8Array {
       eroded[y * w + x] = sum === area ? 1 : 0;
     }
   }
-  const erodedSums = integral(eroded, w, h);
-  const opened = new Uint8Array(w * h);
+  return eroded;
+}
+
+/** 1 where any pixel of the (2r+1)² window around a pixel is 1. */
+function dilate(mask: Uint8Array, w: number, h: number, r: number): Uint8Array {
+  const sums = integral(mask, w, h);
+  const dilated = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) opened[y * w + x] = windowSum(erodedSums, w, h, x, y, r).sum > 0 ? 1 : 0;
+    for (let x = 0; x < w; x++) dilated[y * w + x] = windowSum(sums, w, h, x, y, r).sum > 0 ? 1 : 0;
   }
-  return opened;
+  return dilated;
 }
 
 export interface Component {
@@ -114,44 +127,60 @@ export function labelComponents(mask: Uint8Array, w: number, h: number): { compo
   const label = new Int32Array(w * h);
   const components: Component[] = [];
   const stack = new Int32Array(w * h);
-  for (let start = 0; start < w * h; start++) {
-    if (!mask[start] || label[start]) continue;
-    const component: Component = { area: 0, x0: w, y0: h, x1: -1, y1: -1, sumX: 0, sumY: 0 };
-    const id = components.length + 1;
-    let top = 0;
-    stack[top++] = start;
-    label[start] = id;
-    while (top > 0) {
-      const p = stack[--top] ?? 0;
-      const x = p % w;
-      const y = (p - x) / w;
-      component.area++;
-      component.sumX += x;
-      component.sumY += y;
-      if (x < component.x0) component.x0 = x;
-      if (x > component.x1) component.x1 = x;
-      if (y < component.y0) component.y0 = y;
-      if (y > component.y1) component.y1 = y;
-      if (x > 0 && mask[p - 1] && !label[p - 1]) {
-        label[p - 1] = id;
-        stack[top++] = p - 1;
-      }
-      if (x < w - 1 && mask[p + 1] && !label[p + 1]) {
-        label[p + 1] = id;
-        stack[top++] = p + 1;
-      }
-      if (y > 0 && mask[p - w] && !label[p - w]) {
-        label[p - w] = id;
-        stack[top++] = p - w;
-      }
-      if (y < h - 1 && mask[p + w] && !label[p + w]) {
-        label[p + w] = id;
-        stack[top++] = p + w;
-      }
-    }
-    components.push(component);
+  const end = w * h;
+  for (let start = unlabelled(mask, label, 0, end); start < end; start = unlabelled(mask, label, start + 1, end)) {
+    components.push(floodFill(mask, w, h, label, stack, start, components.length + 1));
   }
   return { components, labels: label };
+}
+
+/** The first mask pixel in `from`..`end` that no component holds yet (`end` when none). */
+function unlabelled(mask: Uint8Array, label: Int32Array, from: number, end: number): number {
+  let p = from;
+  while (p < end && (!mask[p] || label[p])) p++;
+  return p;
+}
+
+/**
+ * Labels `id` the component of `start` and measures it. The scan for seeds (`unlabelled`) and the fill are
+ * functions of their own, called once per component: V8 optimises each as a whole, where one function
+ * holding both loops was compiled anew mid-loop, with no feedback yet for what followed, four times over
+ * for a fresh image thread's first pictures (docs/performance.md, image threads).
+ */
+function floodFill(mask: Uint8Array, w: number, h: number, label: Int32Array, stack: Int32Array, start: number, id: number): Component {
+  const component: Component = { area: 0, x0: w, y0: h, x1: -1, y1: -1, sumX: 0, sumY: 0 };
+  let top = 0;
+  stack[top++] = start;
+  label[start] = id;
+  while (top > 0) {
+    const p = stack[--top] ?? 0;
+    const x = p % w;
+    const y = (p - x) / w;
+    component.area++;
+    component.sumX += x;
+    component.sumY += y;
+    if (x < component.x0) component.x0 = x;
+    if (x > component.x1) component.x1 = x;
+    if (y < component.y0) component.y0 = y;
+    if (y > component.y1) component.y1 = y;
+    if (x > 0 && mask[p - 1] && !label[p - 1]) {
+      label[p - 1] = id;
+      stack[top++] = p - 1;
+    }
+    if (x < w - 1 && mask[p + 1] && !label[p + 1]) {
+      label[p + 1] = id;
+      stack[top++] = p + 1;
+    }
+    if (y > 0 && mask[p - w] && !label[p - w]) {
+      label[p - w] = id;
+      stack[top++] = p - w;
+    }
+    if (y < h - 1 && mask[p + w] && !label[p + w]) {
+      label[p + w] = id;
+      stack[top++] = p + w;
+    }
+  }
+  return component;
 }
 
 export function connectedComponents(mask: Uint8Array, w: number, h: number): Component[] {

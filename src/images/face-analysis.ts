@@ -17,7 +17,7 @@
  *   ever reported, and age/gender are not learned from people (they are a stable function of the photo).
  */
 import type { RgbImage } from './codecs.cjs';
-import { labelComponents } from './document-layout.ts';
+import { labelComponents, type Component } from './document-layout.ts';
 import type { ImageSignature } from './perceptual-hash.ts';
 import { clamp, type NormRect } from './pixel-ops.ts';
 import { rngFrom } from '../platform/random/random.ts';
@@ -125,11 +125,41 @@ export function medianInPlace(values: Float64Array, count: number): number {
  * the broad rule also accepts brown and blond hair, wood and sand, so the skin colour of this picture
  * is taken from the centre of the region (where a portrait has its face) and only pixels close to it
  * in chroma count.
+ *
+ * Each pass over the pixels is a function of its own: V8 optimises a long loop while it runs (on-stack
+ * replacement), and in one large function that compiled the whole function, with no type feedback yet for
+ * the code after the loop, and threw it away there, once per pass: 128 ms of compiling for a fresh image
+ * thread's first ten pictures, on the core the requests need.
  */
 function locateBySkin(image: RgbImage, area: PixelBox): { box: PixelBox; skinShare: number } | null {
-  const { rgb, width } = image;
   const broad = new Uint8Array(area.w * area.h);
-  // The centre window where a portrait has its face: the same bounds as `x > area.w * 0.3 && x < area.w * 0.7`.
+  const centre = centreSkin(image, area, broad);
+  if (centre.count < 12) return null;
+  const mask = skinNear(image, area, broad, [
+    medianInPlace(centre.ys, centre.count),
+    medianInPlace(centre.cbs, centre.count),
+    medianInPlace(centre.crs, centre.count),
+  ]);
+  const { components, labels } = labelComponents(mask, area.w, area.h);
+  const bestIndex = faceLikeComponent(components, area);
+  const best = components[bestIndex];
+  if (!best) return null;
+  // The face is the top of the blob (the neck and chest continue below): width from the upper half.
+  const blobH = best.y1 - best.y0 + 1;
+  const { left, right } = labelColumns(labels, area.w, bestIndex + 1, best.x0, best.x1, best.y0, best.y0 + Math.floor(blobH / 2));
+  const faceW = Math.max(1, right - left + 1);
+  const faceH = clamp(Math.min(blobH, Math.round(1.3 * faceW)), 1, area.h - best.y0);
+  const skinInBox = maskCount(mask, area.w, left, best.y0, faceW, faceH);
+  return { box: { x: area.x + left, y: area.y + best.y0, w: faceW, h: faceH }, skinShare: skinInBox / (faceW * faceH) };
+}
+
+/**
+ * The broad skin rule over the region: marks `broad`, and gives the Y, Cb and Cr of the skin pixels in the
+ * centre window where a portrait has its face.
+ */
+function centreSkin(image: RgbImage, area: PixelBox, broad: Uint8Array): { ys: Float64Array; cbs: Float64Array; crs: Float64Array; count: number } {
+  const { rgb, width } = image;
+  // The centre window: the same bounds as `x > area.w * 0.3 && x < area.w * 0.7`.
   const centreX0 = area.w * 0.3;
   const centreX1 = area.w * 0.7;
   const centreY0 = area.h * 0.2;
@@ -138,7 +168,7 @@ function locateBySkin(image: RgbImage, area: PixelBox): { box: PixelBox; skinSha
   const ys = new Float64Array(centreMax);
   const cbs = new Float64Array(centreMax);
   const crs = new Float64Array(centreMax);
-  let centreCount = 0;
+  let count = 0;
   for (let y = 0; y < area.h; y++) {
     const inCentreRows = y > centreY0 && y < centreY1;
     for (let x = 0, i = ((area.y + y) * width + area.x) * 3; x < area.w; x++, i += 3) {
@@ -153,15 +183,20 @@ function locateBySkin(image: RgbImage, area: PixelBox): { box: PixelBox; skinSha
       if (!(luma > 35 && luma < 250 && cb >= 80 && cb <= 135 && cr >= 135 && cr <= 180)) continue;
       broad[y * area.w + x] = 1;
       if (inCentreRows && x > centreX0 && x < centreX1) {
-        ys[centreCount] = luma;
-        cbs[centreCount] = cb;
-        crs[centreCount] = cr;
-        centreCount++;
+        ys[count] = luma;
+        cbs[count] = cb;
+        crs[count] = cr;
+        count++;
       }
     }
   }
-  if (centreCount < 12) return null;
-  const ref = [medianInPlace(ys, centreCount), medianInPlace(cbs, centreCount), medianInPlace(crs, centreCount)] as const;
+  return { ys, cbs, crs, count };
+}
+
+/** The broad-rule pixels close to this picture's skin colour `reference` (Y, Cb, Cr), as a mask of the region. */
+function skinNear(image: RgbImage, area: PixelBox, broad: Uint8Array, reference: readonly [number, number, number]): Uint8Array {
+  const { rgb, width } = image;
+  const [refY, refCb, refCr] = reference;
   const mask = new Uint8Array(area.w * area.h);
   for (let y = 0, p = 0; y < area.h; y++) {
     for (let x = 0, i = ((area.y + y) * width + area.x) * 3; x < area.w; x++, p++, i += 3) {
@@ -169,17 +204,22 @@ function locateBySkin(image: RgbImage, area: PixelBox): { box: PixelBox; skinSha
       const r = rgb[i] as number;
       const g = rgb[i + 1] as number;
       const b = rgb[i + 2] as number;
-      if (Math.abs(lumaOf(r, g, b) - ref[0]) <= 70 && Math.abs(cbOf(r, g, b) - ref[1]) + Math.abs(crOf(r, g, b) - ref[2]) <= 12) mask[p] = 1;
+      if (Math.abs(lumaOf(r, g, b) - refY) <= 70 && Math.abs(cbOf(r, g, b) - refCb) + Math.abs(crOf(r, g, b) - refCr) <= 12) mask[p] = 1;
     }
   }
-  const { components, labels } = labelComponents(mask, area.w, area.h);
+  return mask;
+}
+
+/** The index of the blob that looks most like a face (large, central, not along the region's edges), or -1. */
+function faceLikeComponent(components: readonly Component[], area: PixelBox): number {
   const total = area.w * area.h;
   let bestIndex = -1;
   let bestScore = 0;
-  components.forEach((c, index) => {
+  for (let index = 0; index < components.length; index++) {
+    const c = components[index] as Component;
     const share = c.area / total;
     const bordersTouched = Number(c.x0 === 0) + Number(c.y0 === 0) + Number(c.x1 === area.w - 1) + Number(c.y1 === area.h - 1);
-    if (share < 0.01 || share > 0.6 || bordersTouched >= 3 || c.x1 - c.x0 < 3 || c.y1 - c.y0 < 3) return;
+    if (share < 0.01 || share > 0.6 || bordersTouched >= 3 || c.x1 - c.x0 < 3 || c.y1 - c.y0 < 3) continue;
     const cx = c.sumX / c.area / area.w - 0.5;
     const cy = c.sumY / c.area / area.h - 0.5;
     const centrality = 1 - clamp(Math.hypot(cx, cy) / 0.7, 0, 1);
@@ -188,27 +228,31 @@ function locateBySkin(image: RgbImage, area: PixelBox): { box: PixelBox; skinSha
       bestScore = score;
       bestIndex = index;
     }
-  });
-  const best = components[bestIndex];
-  if (!best) return null;
-  // The face is the top of the blob (the neck and chest continue below): width from the upper half.
-  const blobH = best.y1 - best.y0 + 1;
-  let left = best.x1;
-  let right = best.x0;
-  for (let y = best.y0; y <= best.y0 + Math.floor(blobH / 2); y++) {
-    for (let x = best.x0; x <= best.x1; x++) {
-      if (labels[y * area.w + x] !== bestIndex + 1) continue;
+  }
+  return bestIndex;
+}
+
+/** The leftmost and rightmost columns of label `id` in rows y0..y1 and columns x0..x1 (inclusive). */
+function labelColumns(labels: Int32Array, width: number, id: number, x0: number, x1: number, y0: number, y1: number): { left: number; right: number } {
+  let left = x1;
+  let right = x0;
+  for (let y = y0; y <= y1; y++) {
+    for (let x = x0; x <= x1; x++) {
+      if (labels[y * width + x] !== id) continue;
       if (x < left) left = x;
       if (x > right) right = x;
     }
   }
-  const faceW = Math.max(1, right - left + 1);
-  const faceH = clamp(Math.min(blobH, Math.round(1.3 * faceW)), 1, area.h - best.y0);
-  let skinInBox = 0;
-  for (let y = best.y0; y < best.y0 + faceH; y++) {
-    for (let x = left; x < left + faceW; x++) if (mask[y * area.w + x]) skinInBox++;
+  return { left, right };
+}
+
+/** How many pixels of the w×h box at (x0, y0) a mask of rows `width` wide holds. */
+function maskCount(mask: Uint8Array, width: number, x0: number, y0: number, w: number, h: number): number {
+  let count = 0;
+  for (let y = y0; y < y0 + h; y++) {
+    for (let x = x0; x < x0 + w; x++) if (mask[y * width + x]) count++;
   }
-  return { box: { x: area.x + left, y: area.y + best.y0, w: faceW, h: faceH }, skinShare: skinInBox / (faceW * faceH) };
+  return count;
 }
 
 /** The face box around the centre of edge energy of the region (used when there is no skin blob). */

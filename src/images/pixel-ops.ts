@@ -38,43 +38,63 @@ export function resampleRegion(src: ArrayLike<number>, sw: number, sh: number, c
   const spanX = Math.max(1e-6, rx1 - rx0);
   const spanY = Math.max(1e-6, ry1 - ry0);
   for (let dy = 0; dy < dh; dy++) {
-    const y0 = ry0 + (dy * spanY) / dh;
-    const y1 = ry0 + ((dy + 1) * spanY) / dh;
-    for (let dx = 0; dx < dw; dx++) {
-      const x0 = rx0 + (dx * spanX) / dw;
-      const x1 = rx0 + ((dx + 1) * spanX) / dw;
-      // One running sum per channel in locals (not an array): the same additions in the same order.
-      let acc0 = 0;
-      let acc1 = 0;
-      let acc2 = 0;
-      let area = 0;
-      const yEnd = Math.min(sh, Math.ceil(y1));
-      const xEnd = Math.min(sw, Math.ceil(x1));
-      for (let y = Math.floor(y0); y < yEnd; y++) {
-        const wy = Math.min(y + 1, y1) - Math.max(y, y0);
-        if (wy <= 0) continue;
-        for (let x = Math.floor(x0); x < xEnd; x++) {
-          const wx = Math.min(x + 1, x1) - Math.max(x, x0);
-          if (wx <= 0) continue;
-          const w = wx * wy;
-          area += w;
-          const base = (y * sw + x) * channels;
-          acc0 += w * (src[base] ?? 0);
-          if (channels === 3) {
-            acc1 += w * (src[base + 1] ?? 0);
-            acc2 += w * (src[base + 2] ?? 0);
-          }
-        }
-      }
-      const o = (dy * dw + dx) * channels;
-      out[o] = area > 0 ? acc0 / area : 0;
-      if (channels === 3) {
-        out[o + 1] = area > 0 ? acc1 / area : 0;
-        out[o + 2] = area > 0 ? acc2 / area : 0;
-      }
-    }
+    resampleRow(src, sw, sh, channels, ry0 + (dy * spanY) / dh, ry0 + ((dy + 1) * spanY) / dh, rx0, spanX, dw, out, dy * dw * channels);
   }
   return out;
+}
+
+/**
+ * One output row of `resampleRegion`: the source rows y0..y1 (fractional) averaged into dw cells across
+ * rx0..rx0 + spanX, written from `start` in `out`. A function of its own, called once per row: V8 optimises
+ * it whole with the feedback of the rows before, where the whole resampling in one function was compiled
+ * mid-loop seven times over a fresh image thread's first pictures.
+ */
+function resampleRow(
+  src: ArrayLike<number>,
+  sw: number,
+  sh: number,
+  channels: 1 | 3,
+  y0: number,
+  y1: number,
+  rx0: number,
+  spanX: number,
+  dw: number,
+  out: Float64Array,
+  start: number,
+): void {
+  const yEnd = Math.min(sh, Math.ceil(y1));
+  for (let dx = 0; dx < dw; dx++) {
+    const x0 = rx0 + (dx * spanX) / dw;
+    const x1 = rx0 + ((dx + 1) * spanX) / dw;
+    // One running sum per channel in locals (not an array): the same additions in the same order.
+    let acc0 = 0;
+    let acc1 = 0;
+    let acc2 = 0;
+    let area = 0;
+    const xEnd = Math.min(sw, Math.ceil(x1));
+    for (let y = Math.floor(y0); y < yEnd; y++) {
+      const wy = Math.min(y + 1, y1) - Math.max(y, y0);
+      if (wy <= 0) continue;
+      for (let x = Math.floor(x0); x < xEnd; x++) {
+        const wx = Math.min(x + 1, x1) - Math.max(x, x0);
+        if (wx <= 0) continue;
+        const w = wx * wy;
+        area += w;
+        const base = (y * sw + x) * channels;
+        acc0 += w * (src[base] ?? 0);
+        if (channels === 3) {
+          acc1 += w * (src[base + 1] ?? 0);
+          acc2 += w * (src[base + 2] ?? 0);
+        }
+      }
+    }
+    const o = start + dx * channels;
+    out[o] = area > 0 ? acc0 / area : 0;
+    if (channels === 3) {
+      out[o + 1] = area > 0 ? acc1 / area : 0;
+      out[o + 2] = area > 0 ? acc2 / area : 0;
+    }
+  }
 }
 
 export function mean(values: ArrayLike<number>): number {
