@@ -34,8 +34,11 @@ function dominantColour(image: RgbImage): [number, number, number] {
   const counts = new Uint32Array(512);
   const rgb = image.rgb;
   const n = image.width * image.height;
+  // Each pixel's bin, kept for the second pass rather than worked out again.
+  const bins = new Uint16Array(n);
   for (let i = 0; i < n; i++) {
     const bin = (((rgb[i * 3] ?? 0) >> 5) << 6) | (((rgb[i * 3 + 1] ?? 0) >> 5) << 3) | ((rgb[i * 3 + 2] ?? 0) >> 5);
+    bins[i] = bin;
     counts[bin] = (counts[bin] ?? 0) + 1;
   }
   let best = 0;
@@ -45,8 +48,7 @@ function dominantColour(image: RgbImage): [number, number, number] {
   let bl = 0;
   let count = 0;
   for (let i = 0; i < n; i++) {
-    const bin = (((rgb[i * 3] ?? 0) >> 5) << 6) | (((rgb[i * 3 + 1] ?? 0) >> 5) << 3) | ((rgb[i * 3 + 2] ?? 0) >> 5);
-    if (bin !== best) continue;
+    if (bins[i] !== best) continue;
     r += rgb[i * 3] ?? 0;
     g += rgb[i * 3 + 1] ?? 0;
     bl += rgb[i * 3 + 2] ?? 0;
@@ -68,14 +70,19 @@ function integral(mask: Uint8Array, w: number, h: number): Uint32Array {
   return sums;
 }
 
-function windowSum(sums: Uint32Array, w: number, h: number, x: number, y: number, r: number): { sum: number; area: number } {
+/** The mask's sum over the (2r+1)² window around (x, y), clipped to the w×h mask, from its integral image. */
+function windowSum(sums: Uint32Array, w: number, h: number, x: number, y: number, r: number): number {
   const x0 = Math.max(0, x - r);
   const y0 = Math.max(0, y - r);
   const x1 = Math.min(w, x + r + 1);
   const y1 = Math.min(h, y + r + 1);
   const W = w + 1;
-  const sum = (sums[y1 * W + x1] ?? 0) - (sums[y0 * W + x1] ?? 0) - (sums[y1 * W + x0] ?? 0) + (sums[y0 * W + x0] ?? 0);
-  return { sum, area: (x1 - x0) * (y1 - y0) };
+  return (sums[y1 * W + x1] ?? 0) - (sums[y0 * W + x1] ?? 0) - (sums[y1 * W + x0] ?? 0) + (sums[y0 * W + x0] ?? 0);
+}
+
+/** How many pixels that window holds once clipped (numbers, not an object per pixel: a fresh thread runs these uncompiled). */
+function windowArea(w: number, h: number, x: number, y: number, r: number): number {
+  return (Math.min(w, x + r + 1) - Math.max(0, x - r)) * (Math.min(h, y + r + 1) - Math.max(0, y - r));
 }
 
 /** Morphological opening with a (2r+1)² square: drops strokes thinner than the square. */
@@ -92,8 +99,7 @@ function erode(mask: Uint8Array, w: number, h: number, r: number): Uint8Array {
   const eroded = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
-      const { sum, area } = windowSum(sums, w, h, x, y, r);
-      eroded[y * w + x] = sum === area ? 1 : 0;
+      eroded[y * w + x] = windowSum(sums, w, h, x, y, r) === windowArea(w, h, x, y, r) ? 1 : 0;
     }
   }
   return eroded;
@@ -104,7 +110,7 @@ function dilate(mask: Uint8Array, w: number, h: number, r: number): Uint8Array {
   const sums = integral(mask, w, h);
   const dilated = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
-    for (let x = 0; x < w; x++) dilated[y * w + x] = windowSum(sums, w, h, x, y, r).sum > 0 ? 1 : 0;
+    for (let x = 0; x < w; x++) dilated[y * w + x] = windowSum(sums, w, h, x, y, r) > 0 ? 1 : 0;
   }
   return dilated;
 }
