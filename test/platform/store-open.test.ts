@@ -45,6 +45,25 @@ describe('opening a store', () => {
     await store.close();
   });
 
+  it('removes the temporary snapshot and cache a stop cut mid-write left, and serves what the snapshot and journals hold', async () => {
+    const file = await closedStore(3);
+    const store = await Store.open({ file });
+    things(store).put({ id: 'journaled', n: 1 });
+    await store.durable();
+    await crash(store, file);
+    // What a snapshot write cut by the shutdown bound leaves beside the file (a million sessions: 1.3 GB).
+    writeFileSync(`${file}.tmp`, '{"format":"idv-sandbox-store","version":1,"generation":2,"namespaces":{"default":{"things":[\n{"id":"t0"');
+    writeFileSync(`${file}.cache.tmp`, 'partial cache');
+    const before = fileState(file);
+
+    const reopened = await Store.open({ file });
+    expect(readdirSync(dirname(file)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    expect(fileState(file)).toEqual(before);
+    expect(things(reopened).size).toBe(4);
+    expect(things(reopened).get('journaled')).toEqual({ id: 'journaled', n: 1 });
+    await reopened.close();
+  });
+
   it('answers before folding the journals in, then folds them into the snapshot in the background', async () => {
     const file = await closedStore(3);
     const store = await Store.open({ file });

@@ -332,6 +332,11 @@ export function cachePath(file: string): string {
   return `${file}.cache`;
 }
 
+/** Where a cache is written before it is renamed into place. */
+export function cacheTempPath(file: string): string {
+  return `${cachePath(file)}.tmp`;
+}
+
 /**
  * The cache file (format 3): each collection's columns as their bytes, in the order `columnsOf` gives,
  * each padded to 8 bytes, then the v8-serialized cache with every column replaced by its length
@@ -470,7 +475,7 @@ export interface StagedCache {
  */
 export async function stageCache(file: string, cache: SnapshotCache): Promise<StagedCache> {
   const path = cachePath(file);
-  const temp = `${path}.tmp`;
+  const temp = cacheTempPath(file);
   const discard = () => unlink(temp).catch(() => undefined);
   const place = async () => {
     try {

@@ -63,6 +63,8 @@ import {
   MAX_RECORD_BYTES,
   readJournal,
   recordProblem,
+  removeUnfinishedWrites,
+  snapshotTempPath,
   SnapshotFile,
   STORE_FORMAT,
   STORE_VERSION,
@@ -267,6 +269,7 @@ export class Store {
   }
 
   private static async load(file: string, options: StoreOptions, lock: DataLock): Promise<Store> {
+    await removeUnfinishedWrites(file);
     const snapshotFile: SnapshotFile = new SnapshotFile(
       file,
       (point: PausePoint): Promise<void> => (store.compacting ? pauseForFaultTests(point) : Promise.resolve()),
@@ -741,7 +744,7 @@ export class Store {
           this.compactionProblem = null;
         },
         (error: unknown) => {
-          const problem = storageError(error, this.file as string, `${this.file}.tmp`).message;
+          const problem = storageError(error, this.file as string, snapshotTempPath(this.file as string)).message;
           if (!this.compactionProblem)
             this.warn(`idv-sandbox: ${problem} (background compaction; the journal keeps every change, retried every ${COMPACTION_RETRY_MS / 1000} s)`);
           this.compactionProblem = problem;
