@@ -26,6 +26,16 @@ async function closedStore(count: number): Promise<string> {
   return file;
 }
 
+/** A store of three things killed after a fourth, `journaled`, went to its journal only. */
+async function killedWithJournal(): Promise<string> {
+  const file = await closedStore(3);
+  const store = await Store.open({ file });
+  things(store).put({ id: 'journaled', n: 1 });
+  await store.durable();
+  await crash(store, file);
+  return file;
+}
+
 describe('opening a store', () => {
   it('reads an unchanged snapshot without rewriting it, at open and at a close with nothing written', async () => {
     const file = await closedStore(50);
@@ -46,11 +56,7 @@ describe('opening a store', () => {
   });
 
   it('removes the temporary snapshot and cache a stop cut mid-write left, and serves what the snapshot and journals hold', async () => {
-    const file = await closedStore(3);
-    const store = await Store.open({ file });
-    things(store).put({ id: 'journaled', n: 1 });
-    await store.durable();
-    await crash(store, file);
+    const file = await killedWithJournal();
     // What a snapshot write cut by the shutdown bound leaves beside the file (a million sessions: 1.3 GB).
     writeFileSync(`${file}.tmp`, '{"format":"idv-sandbox-store","version":1,"generation":2,"namespaces":{"default":{"things":[\n{"id":"t0"');
     writeFileSync(`${file}.cache.tmp`, 'partial cache');
@@ -65,11 +71,7 @@ describe('opening a store', () => {
   });
 
   it('answers before folding the journals in, then folds them into the snapshot in the background', async () => {
-    const file = await closedStore(3);
-    const store = await Store.open({ file });
-    things(store).put({ id: 'journaled', n: 1 });
-    await store.durable();
-    await crash(store, file);
+    const file = await killedWithJournal();
     const before = fileState(file);
 
     const reopened = await Store.open({ file });
