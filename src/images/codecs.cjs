@@ -48,9 +48,7 @@ async function decodeWithSharp(buffer, { jpegSide, timeoutSeconds }) {
  * Box-filter (area-average) downscale of an RGBA bitmap so its longer side is at most `maxSide`, with
  * alpha composited over white (transparent pixels read as a white background, as a viewer shows them).
  * Never upscales. Returns RGB bytes (3 per pixel). Deterministic: integer-free float sums, fixed order.
- * A source row's sums and a destination row's averages are functions of their own, called once per row:
- * V8 optimises them whole, where one function holding every loop was compiled mid-loop, with no feedback yet
- * for what followed, and again after each such exit, on a fresh image thread's first pictures.
+ * One pass per function, so V8 optimises each whole (docs/performance.md: "not compiled mid-loop").
  */
 function downscaleToRgb(bitmap, maxSide) {
   const { width: sw, height: sh, data } = bitmap;

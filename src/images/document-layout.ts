@@ -80,7 +80,7 @@ function windowSum(sums: Uint32Array, w: number, h: number, x: number, y: number
   return (sums[y1 * W + x1] ?? 0) - (sums[y0 * W + x1] ?? 0) - (sums[y1 * W + x0] ?? 0) + (sums[y0 * W + x0] ?? 0);
 }
 
-/** How many pixels that window holds once clipped (numbers, not an object per pixel: a fresh thread runs these uncompiled). */
+/** How many pixels that window holds once clipped. */
 function windowArea(w: number, h: number, x: number, y: number, r: number): number {
   return (Math.min(w, x + r + 1) - Math.max(0, x - r)) * (Math.min(h, y + r + 1) - Math.max(0, y - r));
 }
@@ -90,8 +90,7 @@ function open(mask: Uint8Array, w: number, h: number, r: number): Uint8Array {
   return dilate(erode(mask, w, h, r), w, h, r);
 }
 
-// Erosion and dilation each a function of its own: V8 optimises a long loop while it runs, and one function
-// holding both was compiled mid-loop with no feedback for the second, then again after leaving it there.
+// One pass per function, so V8 optimises each whole (docs/performance.md: "not compiled mid-loop").
 
 /** 1 where the whole (2r+1)² window around a pixel (clipped to the mask) is 1. */
 function erode(mask: Uint8Array, w: number, h: number, r: number): Uint8Array {
@@ -148,10 +147,8 @@ function unlabelled(mask: Uint8Array, label: Int32Array, from: number, end: numb
 }
 
 /**
- * Labels `id` the component of `start` and measures it. The scan for seeds (`unlabelled`) and the fill are
- * functions of their own, called once per component: V8 optimises each as a whole, where one function
- * holding both loops was compiled anew mid-loop, with no feedback yet for what followed, four times over
- * for a fresh image thread's first pictures (docs/performance.md, image threads).
+ * Labels `id` the component of `start` and measures it. Apart from the scan for seeds (`unlabelled`), so V8
+ * optimises each whole (docs/performance.md: "not compiled mid-loop").
  */
 function floodFill(mask: Uint8Array, w: number, h: number, label: Int32Array, stack: Int32Array, start: number, id: number): Component {
   const component: Component = { area: 0, x0: w, y0: h, x1: -1, y1: -1, sumX: 0, sumY: 0 };

@@ -125,11 +125,7 @@ export function medianInPlace(values: Float64Array, count: number): number {
  * the broad rule also accepts brown and blond hair, wood and sand, so the skin colour of this picture
  * is taken from the centre of the region (where a portrait has its face) and only pixels close to it
  * in chroma count.
- *
- * Each pass over the pixels is a function of its own: V8 optimises a long loop while it runs (on-stack
- * replacement), and in one large function that compiled the whole function, with no type feedback yet for
- * the code after the loop, and threw it away there, once per pass: 128 ms of compiling for a fresh image
- * thread's first ten pictures, on the core the requests need.
+ * One pass per function, so V8 optimises each whole (docs/performance.md: "not compiled mid-loop").
  */
 function locateBySkin(image: RgbImage, area: PixelBox): { box: PixelBox; skinShare: number } | null {
   const broad = new Uint8Array(area.w * area.h);

@@ -45,9 +45,8 @@ export function resampleRegion(src: ArrayLike<number>, sw: number, sh: number, c
 
 /**
  * One output row of `resampleRegion`: the source rows y0..y1 (fractional) averaged into dw cells across
- * rx0..rx0 + spanX, written from `start` in `out`. A function of its own, called once per row: V8 optimises
- * it whole with the feedback of the rows before, where the whole resampling in one function was compiled
- * mid-loop seven times over a fresh image thread's first pictures.
+ * rx0..rx0 + spanX, written from `start` in `out`. Called once per row, so V8 optimises it whole
+ * (docs/performance.md: "not compiled mid-loop").
  */
 function resampleRow(
   src: ArrayLike<number>,
