@@ -145,6 +145,11 @@ export interface Sandbox {
    */
   close(): Promise<CoverageReport>;
   close(options: { report: false }): Promise<undefined>;
+  /**
+   * What close() does first: stops accepting and lets in-flight requests finish; 'cut' when
+   * `shutdownTimeoutMs` passed and the rest were cut. Called before close(), the same drain.
+   */
+  drain(): Promise<'drained' | 'cut'>;
   /** Cuts every connection, flushes the store's journal and releases the lock, without compacting. */
   closeNow(): Promise<void>;
 }
@@ -333,6 +338,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   // curls of a report of every namespace call.
   const journalOf = (namespace: string | undefined) => platform.worlds.existing(namespace ?? DEFAULT_NAMESPACE)?.requestLog.list() ?? [];
 
+  const drain = (): Promise<'drained' | 'cut'> =>
+    server ? server.drain(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS) : Promise.resolve('drained');
+
   return {
     get url() {
       if (!listener) throw new Error(SOCKETLESS_URL);
@@ -351,13 +359,14 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       return platform.coverage.report({ namespace, baseUrl: platform.urls.base, journal: journalOf(namespace) });
     },
     close: (async (closing?: { report: false }) => {
-      await server?.drain(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS);
+      await drain();
       for (const closer of platform.closers) await closer();
       await platform.store.close();
       if (closing?.report === false) return undefined;
       await platform.coverage.whenReady();
       return platform.coverage.report({ baseUrl: platform.urls.base, journal: journalOf(undefined) });
     }) as Sandbox['close'],
+    drain,
     closeNow: async () => {
       server?.cut();
       await platform.store.closeWithoutCompaction();

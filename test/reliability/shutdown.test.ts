@@ -48,6 +48,25 @@ describe('a shutdown that ends (the real CLI)', { timeout: 120_000 }, () => {
     expect(found).toBe(stream.acknowledged.length);
   });
 
+  it('writes the snapshot to its end when that outlasts the bound, with nothing in flight: exits 0 and the JSON file holds every write', async () => {
+    const file = tempDataFile();
+    // A bound of 1 ms: the drain ends at once (no request in flight), the 4-MB snapshot write takes longer.
+    const cli = await startCli(['--data', file, '--shutdown-timeout', '1']);
+    const oneRequestPerConnection = new Agent();
+    const acknowledged: string[] = [];
+    for (let n = 0; n < 40; n++) {
+      const answer = await postJob(cli.url, oneRequestPerConnection, n, 'x'.repeat(100_000));
+      acknowledged.push((JSON.parse(answer.body) as { jobId: string }).jobId);
+    }
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toBe(0);
+    expect(cli.output()).not.toContain('shutdown bound');
+    expect(existsSync(`${file}.lock`)).toBe(false);
+    expect(readdirSync(dirname(file)).filter((name) => name.includes('journal') || name.endsWith('.tmp'))).toEqual([]);
+    const snapshot = readFileSync(file, 'utf8');
+    for (const id of acknowledged) expect(snapshot).toContain(id);
+  });
+
   it('holds the lock while draining, so a restart is refused, and stops at once on a second signal', async () => {
     const file = tempDataFile();
     const cli = await startCli(['--data', file, '--shutdown-timeout', '600000']);
