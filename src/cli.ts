@@ -64,8 +64,8 @@ variable, which wins over the config file.
                         namespace, operation, status, duration, fired scenario rules) (env IDV_SANDBOX_LOG_FORMAT, default text)
   --strict-responses    check every answer against its route's declared response; a mismatch answers 500
                         naming the operation, the status and the problem (env IDV_SANDBOX_STRICT_RESPONSES=1)
-  --shutdown-timeout <ms>  on SIGTERM/SIGINT, how long in-flight requests may take to finish; then the snapshot
-                        is written to its end. Requests still in flight are cut, the journal kept, exit 1
+  --shutdown-timeout <ms>  on SIGTERM/SIGINT, how long in-flight requests (and e-mail deliveries) may take; then
+                        the snapshot is written to its end. Past it they are cut, the journal kept, exit 1
                         (env IDV_SANDBOX_SHUTDOWN_TIMEOUT, default ${DEFAULT_SHUTDOWN_TIMEOUT_MS}); a second signal stops at once
   --invalid-keys-per-minute <n>  wrong API keys one client address may send in a minute before 429
                         (env IDV_SANDBOX_INVALID_KEYS_PER_MINUTE, default ${DEFAULT_INVALID_KEYS_PER_MINUTE}; 0 = no limit)
@@ -275,10 +275,10 @@ export async function main(): Promise<void> {
   // start-up time and memory free of them.
   const warning = exposureWarning(options.host ?? '127.0.0.1', options.adminToken);
   if (warning) console.warn(warning);
-  // First signal: requests in flight get the shutdown bound, then the snapshot is written to its end, however
-  // long a large store takes (the state a clean stop promises is in the JSON file). A second signal, or
-  // requests still in flight at the bound, stop at once after the journal is flushed. The lock goes last,
-  // so a restart never overlaps this process.
+  // First signal: the shutdown bound covers what clients and mail servers make the stop wait for (the
+  // drain); the snapshot write after it runs to its end, however long a large store takes (a clean stop
+  // leaves the whole state in the JSON file). A second signal, or the bound passing first, stops at once
+  // after the journal is flushed. The lock goes last, so a restart never overlaps this process.
   const bound = options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
   let closing = false;
   let forcing = false;
@@ -295,9 +295,9 @@ export async function main(): Promise<void> {
     if (closing) return stopNow(`second ${signal}`);
     closing = true;
     console.log(`idv-sandbox: ${signal} received, finishing in-flight requests (at most ${bound} ms), writing the store and stopping`);
-    void sandbox.drain().then((outcome) => {
-      if (outcome === 'cut') stopNow(`the shutdown bound of ${bound} ms passed`);
-    });
+    const cut = () => stopNow(`the shutdown bound of ${bound} ms passed`);
+    const bounded = setTimeout(cut, bound).unref();
+    void sandbox.drain().then((outcome) => (outcome === 'cut' ? cut() : clearTimeout(bounded)));
     // The coverage report only when a file or a gate reads it: building it evaluates every area.
     const stopped = options.coverageOut || options.requireCoverage ? sandbox.close() : sandbox.close({ report: false });
     stopped

@@ -146,8 +146,9 @@ export interface Sandbox {
   close(): Promise<CoverageReport>;
   close(options: { report: false }): Promise<undefined>;
   /**
-   * What close() does first: stops accepting and lets in-flight requests finish; 'cut' when
-   * `shutdownTimeoutMs` passed and the rest were cut. Called before close(), the same drain.
+   * What close() does before it writes the store: stops accepting, lets in-flight requests finish ('cut'
+   * when `shutdownTimeoutMs` passed and the rest were cut), and ends the background work (e-mail
+   * deliveries, the scenario watcher, retention). Called before close(), it is close()'s own.
    */
   drain(): Promise<'drained' | 'cut'>;
   /** Cuts every connection, flushes the store's journal and releases the lock, without compacting. */
@@ -338,8 +339,15 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   // curls of a report of every namespace call.
   const journalOf = (namespace: string | undefined) => platform.worlds.existing(namespace ?? DEFAULT_NAMESPACE)?.requestLog.list() ?? [];
 
-  const drain = (): Promise<'drained' | 'cut'> =>
-    server ? server.drain(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS) : Promise.resolve('drained');
+  let draining: Promise<'drained' | 'cut'> | undefined;
+  const drain = () => {
+    draining ??= (async (): Promise<'drained' | 'cut'> => {
+      const outcome = server ? await server.drain(options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS) : 'drained';
+      for (const closer of platform.closers) await closer();
+      return outcome;
+    })();
+    return draining;
+  };
 
   return {
     get url() {
@@ -360,7 +368,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
     close: (async (closing?: { report: false }) => {
       await drain();
-      for (const closer of platform.closers) await closer();
       await platform.store.close();
       if (closing?.report === false) return undefined;
       await platform.coverage.whenReady();
