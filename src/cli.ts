@@ -297,7 +297,10 @@ export async function main(): Promise<void> {
     console.log(`idv-sandbox: ${signal} received, finishing in-flight requests (at most ${bound} ms), writing the store and stopping`);
     const cut = () => stopNow(`the shutdown bound of ${bound} ms passed`);
     const bounded = setTimeout(cut, bound).unref();
-    void sandbox.drain().then((outcome) => (outcome === 'cut' ? cut() : clearTimeout(bounded)));
+    void sandbox.drain().then(
+      (outcome) => (outcome === 'cut' ? cut() : clearTimeout(bounded)),
+      () => undefined, // close() meets the same failure and reports it
+    );
     // The coverage report only when a file or a gate reads it: building it evaluates every area.
     const stopped = options.coverageOut || options.requireCoverage ? sandbox.close() : sandbox.close({ report: false });
     stopped

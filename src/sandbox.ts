@@ -148,7 +148,7 @@ export interface Sandbox {
   /**
    * What close() does before it writes the store: stops accepting, lets in-flight requests finish ('cut'
    * when `shutdownTimeoutMs` passed and the rest were cut), and ends the background work (e-mail
-   * deliveries, the scenario watcher, retention). Called before close(), it is close()'s own.
+   * deliveries, the scenario watcher, retention). close() runs this same drain: called first, it runs once.
    */
   drain(): Promise<'drained' | 'cut'>;
   /** Cuts every connection, flushes the store's journal and releases the lock, without compacting. */
